@@ -1,0 +1,53 @@
+#!/usr/bin/env node
+import { readFileSync } from 'node:fs';
+import { HELP, parseCliArgs, UsageError } from './args.js';
+import { EXIT } from './exit-codes.js';
+
+// Only argument parsing is loaded up front; everything else is imported when it is needed.
+async function main(argv: string[]): Promise<number> {
+  const args = parseCliArgs(argv);
+  if (args.command === 'version') {
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    process.stdout.write(`vibe-agent ${pkg.version}\n`);
+    return EXIT.answered;
+  }
+  if (args.command === 'help') {
+    process.stdout.write(`${HELP}\n`);
+    return EXIT.answered;
+  }
+
+  const controller = new AbortController();
+  let interrupts = 0;
+  process.on('SIGINT', () => {
+    interrupts++;
+    if (interrupts > 1) process.exit(EXIT.aborted);
+    controller.abort();
+  });
+  process.on('SIGTERM', () => controller.abort());
+
+  if (args.command === 'demo') {
+    const { demoCommand } = await import('./demo.js');
+    return demoCommand(args, controller.signal);
+  }
+  if (args.prompt === undefined || args.prompt.trim() === '') {
+    throw new UsageError('No prompt given. Usage: vibe-agent "your task" (see vibe-agent --help).');
+  }
+  const { runCommand } = await import('./run-command.js');
+  return runCommand(args, args.prompt, controller.signal);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    const err = error as Error;
+    if (err instanceof UsageError || err.name === 'ConfigError') {
+      process.stderr.write(`vibe-agent: ${err.message}\n`);
+      process.exitCode = EXIT.usage;
+      return;
+    }
+    process.stderr.write(`vibe-agent: unexpected error: ${err.stack ?? String(error)}\n`);
+    process.exitCode = EXIT.providerError;
+  },
+);

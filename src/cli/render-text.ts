@@ -1,0 +1,75 @@
+import type { AgentEvent } from '../core/events.js';
+import { createStyle, type Style } from './style.js';
+import { oneLine, summarizeArguments } from './summarize.js';
+
+export interface TextRendererOptions {
+  /** Where the answer goes. */
+  out: { write(text: string): unknown };
+  /** Where the process goes (tool calls, retries, thinking): stderr when stdout is piped. */
+  info: { write(text: string): unknown };
+  color: boolean;
+}
+
+const STOP_MESSAGES: Record<string, string> = {
+  turn_limit: 'Stopped: the turn limit was reached before an answer.',
+  repeated_call: 'Stopped: the model kept repeating the same call.',
+  aborted: 'Stopped: aborted.',
+  provider_error: 'Stopped: the provider failed.',
+};
+
+/** Plain-text rendering of the event stream for one-shot runs. */
+export function createTextRenderer(options: TextRendererOptions): (event: AgentEvent) => void {
+  const style: Style = createStyle(options.color);
+  let answerOpen = false;
+  let thinking = false;
+  const endLine = () => {
+    if (answerOpen) options.out.write('\n');
+    answerOpen = false;
+    if (thinking) options.info.write('\n');
+    thinking = false;
+  };
+
+  return (event) => {
+    switch (event.type) {
+      case 'reasoning_delta':
+        thinking = true;
+        options.info.write(style.dim(event.text));
+        break;
+      case 'text_delta':
+        if (thinking) {
+          options.info.write('\n');
+          thinking = false;
+        }
+        answerOpen = true;
+        options.out.write(event.text);
+        break;
+      case 'tool_call_start':
+        endLine();
+        options.info.write(`${style.cyan('→')} ${style.bold(event.call.name)} ${style.dim(summarizeArguments(event.call.arguments))}\n`);
+        break;
+      case 'tool_call_end': {
+        const mark = event.status === 'ok' ? style.green('✓') : event.status === 'denied' ? style.yellow('⊘') : style.red('✗');
+        options.info.write(`  ${mark} ${style.dim(`${oneLine(event.output, 120)} (${event.durationMs} ms)`)}\n`);
+        break;
+      }
+      case 'retry':
+        endLine();
+        options.info.write(style.yellow(`↻ retry ${event.attempt} in ${(event.delayMs / 1000).toFixed(1)} s: ${oneLine(event.error, 120)}\n`));
+        break;
+      case 'handoff':
+        endLine();
+        options.info.write(`${style.yellow('Turn limit reached. Hand-off from the model:')}\n`);
+        options.out.write(`${event.text}\n`);
+        break;
+      case 'stop':
+        endLine();
+        if (event.reason !== 'answered') {
+          const detail = event.error ? ` ${event.error}` : '';
+          options.info.write(style.red(`${STOP_MESSAGES[event.reason] ?? event.reason}${detail}\n`));
+        }
+        break;
+      default:
+        break;
+    }
+  };
+}

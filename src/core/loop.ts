@@ -1,0 +1,187 @@
+import type { AgentEvent, StopReason } from './events.js';
+import { addUsage, emptyUsage, type Message, type Usage } from './messages.js';
+import { RepeatDetector } from './repeat-detector.js';
+import { DEFAULT_RETRY, requestWithRetry, type RetryPolicy } from './request-with-retry.js';
+import { runToolCalls } from './run-tool-calls.js';
+import type { ModelRequest, ModelResponse, Provider } from '../providers/provider.js';
+import { isAbortError } from '../providers/provider-error.js';
+import { errorText, ToolRegistry, type Authorize } from '../tools/registry.js';
+
+export interface AgentOptions {
+  provider: Provider;
+  model: string;
+  /** The new user input for this run. */
+  input: string;
+  tools?: ToolRegistry;
+  /** Used when `messages` does not already start with a system message. */
+  system?: string;
+  /** Earlier conversation to continue (copied, never mutated). */
+  messages?: Message[];
+  /** Model requests allowed with tools (default 25). */
+  maxTurns?: number;
+  temperature?: number;
+  maxTokens?: number;
+  /** Identical calls with identical results in a row that stop the run (default 3). */
+  repeatLimit?: number;
+  /** Identical calls whose results keep changing, in a row, that stop the run (default 8). */
+  changingRepeatLimit?: number;
+  /** At the turn limit, ask once more without tools for a hand-off (default true). */
+  handoff?: boolean;
+  signal?: AbortSignal;
+  workspace?: string;
+  /** Permission check for calls that need approval; without it they run. */
+  authorize?: Authorize;
+  retry?: RetryPolicy;
+  /**
+   * Runs before every request (the context policy: truncation, compaction). The messages it
+   * returns become the history from then on; the events it returns are yielded as they are.
+   */
+  prepareMessages?: (messages: Message[], context: { turn: number; model: string; signal: AbortSignal }) => Promise<{ messages: Message[]; events?: AgentEvent[] }>;
+}
+
+export interface RunResult {
+  answer: string | null;
+  stopReason: StopReason;
+  handoff?: string;
+  error?: string;
+  messages: Message[];
+  usage: Usage;
+  turns: number;
+}
+
+const HANDOFF_REQUEST =
+  'You have reached the turn limit for this run and cannot call tools any more. ' +
+  'Reply with a short hand-off for the user: what is done, what remains, and the next step.';
+
+/**
+ * The loop. Sends the whole history and the tool schemas; a reply without tool calls is the
+ * answer; otherwise the assistant message is appended as received, each call runs, one tool
+ * message per call is appended in call order, and the model is asked again.
+ */
+export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEvent, RunResult> {
+  const registry = options.tools ?? new ToolRegistry();
+  const maxTurns = options.maxTurns ?? 25;
+  const signal = options.signal ?? new AbortController().signal;
+  let messages: Message[] = [...(options.messages ?? [])];
+  if (options.system && messages[0]?.role !== 'system') messages.unshift({ role: 'system', content: options.system });
+  messages.push({ role: 'user', content: options.input });
+
+  const repeats = new RepeatDetector({ sameResult: options.repeatLimit ?? 3, changingResult: options.changingRepeatLimit ?? 8 });
+  let usage = emptyUsage();
+  let turns = 0;
+
+  const baseRequest = (): ModelRequest => ({
+    model: options.model,
+    messages: [...messages],
+    tools: registry.schemas(),
+    temperature: options.temperature ?? 0,
+    ...(options.maxTokens !== undefined ? { maxTokens: options.maxTokens } : {}),
+  });
+
+  const finish = (reason: StopReason, extra: { answer?: string; handoff?: string; error?: string } = {}) => {
+    const result: RunResult = { answer: extra.answer ?? null, stopReason: reason, messages, usage, turns };
+    if (extra.handoff !== undefined) result.handoff = extra.handoff;
+    if (extra.error !== undefined) result.error = extra.error;
+    const event: AgentEvent = { type: 'stop', reason, answer: result.answer, turns, usage };
+    if (extra.handoff !== undefined) event.handoff = extra.handoff;
+    if (extra.error !== undefined) event.error = extra.error;
+    return { result, event };
+  };
+
+  yield { type: 'run_start', provider: options.provider.name, model: options.model, tools: registry.names(), input: options.input };
+
+  while (turns < maxTurns) {
+    if (signal.aborted) return yield* stopWith(finish('aborted'));
+    turns++;
+    const turn = turns;
+    yield { type: 'turn_start', turn };
+
+    if (options.prepareMessages) {
+      const prepared = await options.prepareMessages(messages, { turn, model: options.model, signal });
+      messages = prepared.messages;
+      for (const event of prepared.events ?? []) yield event;
+    }
+
+    let response: ModelResponse;
+    try {
+      const stream = requestWithRetry(options.provider, baseRequest(), signal, options.retry ?? DEFAULT_RETRY);
+      for (;;) {
+        const next = await stream.next();
+        if (next.done) {
+          response = next.value;
+          break;
+        }
+        const event = next.value;
+        yield event.type === 'retry' ? event : { ...event, turn };
+      }
+    } catch (error) {
+      if (signal.aborted || isAbortError(error)) return yield* stopWith(finish('aborted'));
+      return yield* stopWith(finish('provider_error', { error: errorText(error) }));
+    }
+
+    if (response.usage) {
+      usage = addUsage(usage, response.usage);
+      yield { type: 'usage', turn, usage: response.usage, total: usage };
+    }
+    messages.push(response.message);
+    yield { type: 'assistant_message', turn, message: response.message, finishReason: response.finishReason };
+
+    if (response.message.toolCalls.length === 0) return yield* stopWith(finish('answered', { answer: response.message.content }));
+
+    const calls = response.message.toolCalls;
+    const toolMessages = yield* runToolCalls(calls, {
+      registry,
+      turn,
+      finishReason: response.finishReason,
+      signal,
+      workspace: options.workspace ?? process.cwd(),
+      ...(options.authorize ? { authorize: options.authorize } : {}),
+    });
+    messages.push(...toolMessages);
+    if (signal.aborted) return yield* stopWith(finish('aborted'));
+
+    let repeated: string | undefined;
+    toolMessages.forEach((message, index) => {
+      repeated = repeats.record(calls[index]!, message.content) ?? repeated;
+    });
+    if (repeated) return yield* stopWith(finish('repeated_call', { error: repeated }));
+  }
+
+  if (options.handoff === false) return yield* stopWith(finish('turn_limit'));
+  const handoff = yield* requestHandoff();
+  return yield* stopWith(finish(signal.aborted ? 'aborted' : 'turn_limit', handoff === undefined ? {} : { handoff }));
+
+  async function* requestHandoff(): AsyncGenerator<AgentEvent, string | undefined> {
+    const request: ModelRequest = { ...baseRequest(), messages: [...messages, { role: 'user', content: HANDOFF_REQUEST }], tools: [] };
+    try {
+      const stream = requestWithRetry(options.provider, request, signal, options.retry ?? DEFAULT_RETRY);
+      let next = await stream.next();
+      while (!next.done) {
+        if (next.value.type === 'retry') yield next.value;
+        next = await stream.next();
+      }
+      if (next.value.usage) usage = addUsage(usage, next.value.usage);
+      const text = next.value.message.content.trim();
+      if (!text) return undefined;
+      yield { type: 'handoff', text };
+      return text;
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+function* stopWith({ result, event }: { result: RunResult; event: AgentEvent }): Generator<AgentEvent, RunResult> {
+  yield event;
+  return result;
+}
+
+/** Drains a run and returns its result; `onEvent` sees every event on the way. */
+export async function run(options: AgentOptions, onEvent?: (event: AgentEvent) => void): Promise<RunResult> {
+  const generator = runAgent(options);
+  for (;;) {
+    const next = await generator.next();
+    if (next.done) return next.value;
+    onEvent?.(next.value);
+  }
+}

@@ -1,0 +1,72 @@
+/**
+ * Provider-neutral conversation types. Every provider adapter converts to and from these;
+ * nothing outside src/providers knows a wire format.
+ */
+
+/** A tool call exactly as the model sent it. `arguments` is the raw JSON text as received. */
+export interface ToolCall {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+/** Opaque per-provider data that must be echoed back (reasoning text, signatures). */
+export interface ProviderData {
+  /** Which provider/model produced it; data is only replayed to the same one. */
+  provider: string;
+  model: string;
+  [key: string]: unknown;
+}
+
+export interface SystemMessage {
+  role: 'system';
+  content: string;
+}
+
+export interface UserMessage {
+  role: 'user';
+  content: string;
+}
+
+export interface AssistantMessage {
+  role: 'assistant';
+  /** The reply's text; empty string (never null) when the reply only calls tools. */
+  content: string;
+  /** Tool calls as received, never rewritten. Empty when the reply is an answer. */
+  toolCalls: ToolCall[];
+  /** Reasoning the model showed, if any (for display; replay goes through providerData). */
+  reasoning?: string;
+  providerData?: ProviderData;
+}
+
+export interface ToolMessage {
+  role: 'tool';
+  /** The id of the call this answers, byte-for-byte. */
+  toolCallId: string;
+  /** The name of the tool that was called (some providers need it on the result). */
+  name: string;
+  content: string;
+  isError: boolean;
+}
+
+export type Message = SystemMessage | UserMessage | AssistantMessage | ToolMessage;
+
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+  cachedInputTokens: number;
+  reasoningTokens: number;
+}
+
+export function emptyUsage(): Usage {
+  return { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, reasoningTokens: 0 };
+}
+
+export function addUsage(a: Usage, b: Usage): Usage {
+  return {
+    inputTokens: a.inputTokens + b.inputTokens,
+    outputTokens: a.outputTokens + b.outputTokens,
+    cachedInputTokens: a.cachedInputTokens + b.cachedInputTokens,
+    reasoningTokens: a.reasoningTokens + b.reasoningTokens,
+  };
+}

@@ -1,0 +1,47 @@
+import type { AgentEvent } from './events.js';
+import { sleep } from './sleep.js';
+import type { ModelRequest, ModelResponse, Provider } from '../providers/provider.js';
+import { ProviderError } from '../providers/provider-error.js';
+
+export interface RetryPolicy {
+  maxRetries: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+}
+
+export const DEFAULT_RETRY: RetryPolicy = { maxRetries: 4, baseDelayMs: 1000, maxDelayMs: 60_000 };
+
+export type ModelStreamEvent =
+  | { type: 'text_delta'; text: string }
+  | { type: 'reasoning_delta'; text: string }
+  | Extract<AgentEvent, { type: 'retry' }>;
+
+/**
+ * Streams one reply, retrying transient failures (429, 5xx, network, a stream cut before its
+ * finish frame) with exponential back-off and jitter, honouring the server's advised delay.
+ * Each retry is yielded so the user sees it. Anything else is thrown as a ProviderError.
+ */
+export async function* requestWithRetry(
+  provider: Provider,
+  request: ModelRequest,
+  signal: AbortSignal | undefined,
+  policy: RetryPolicy = DEFAULT_RETRY,
+): AsyncGenerator<ModelStreamEvent, ModelResponse> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      for await (const event of provider.stream(request, signal)) {
+        if (event.type === 'response') return event.response;
+        if (event.type === 'text_delta' || event.type === 'reasoning_delta') yield event;
+      }
+      throw new ProviderError('stream_cut', 'The provider ended the reply without a response.');
+    } catch (error) {
+      if (!(error instanceof ProviderError) || !error.retryable || attempt >= policy.maxRetries || signal?.aborted) throw error;
+      // A server asking for a wait longer than we would ever back off is telling us to stop.
+      if (error.retryAfterMs !== undefined && error.retryAfterMs > policy.maxDelayMs) throw error;
+      const backoff = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt);
+      const delayMs = Math.round(error.retryAfterMs ?? backoff * (0.5 + Math.random() * 0.5));
+      yield { type: 'retry', attempt: attempt + 1, delayMs, error: error.message };
+      await sleep(delayMs, signal);
+    }
+  }
+}

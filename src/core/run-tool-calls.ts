@@ -1,0 +1,89 @@
+import type { AgentEvent } from './events.js';
+import type { ToolCall, ToolMessage } from './messages.js';
+import type { FinishReason } from '../providers/provider.js';
+import { parseArguments, type Authorize, type ToolRegistry, type ToolResult } from '../tools/registry.js';
+
+export interface ToolRunContext {
+  registry: ToolRegistry;
+  turn: number;
+  finishReason: FinishReason;
+  signal: AbortSignal;
+  workspace: string;
+  authorize?: Authorize;
+}
+
+type ToolEvent = Extract<AgentEvent, { type: 'tool_call_start' | 'tool_call_end' }>;
+
+/**
+ * Runs one reply's calls. Consecutive read-only calls run concurrently; anything that writes or
+ * executes runs alone. Results are returned in the order of the calls, whatever order they finish in.
+ */
+export async function* runToolCalls(calls: ToolCall[], context: ToolRunContext): AsyncGenerator<ToolEvent, ToolMessage[]> {
+  const results: ToolResult[] = new Array(calls.length);
+  for (const batch of batches(calls, context.registry)) {
+    for (const index of batch) yield { type: 'tool_call_start', turn: context.turn, call: calls[index]! };
+    const pending = new Map<number, Promise<{ index: number; result: ToolResult; durationMs: number }>>();
+    for (const index of batch) pending.set(index, timed(index, calls[index]!, context));
+    while (pending.size > 0) {
+      const { index, result, durationMs } = await Promise.race(pending.values());
+      pending.delete(index);
+      results[index] = result;
+      const call = calls[index]!;
+      yield {
+        type: 'tool_call_end',
+        turn: context.turn,
+        id: call.id,
+        name: call.name,
+        status: result.status,
+        isError: result.isError,
+        output: result.content,
+        durationMs,
+      };
+    }
+  }
+  return calls.map((call, index) => ({
+    role: 'tool',
+    toolCallId: call.id,
+    name: call.name,
+    content: results[index]!.content,
+    isError: results[index]!.isError,
+  }));
+}
+
+async function timed(index: number, call: ToolCall, context: ToolRunContext) {
+  const started = performance.now();
+  const result = await invokeOne(call, context);
+  return { index, result, durationMs: Math.round(performance.now() - started) };
+}
+
+function invokeOne(call: ToolCall, context: ToolRunContext): Promise<ToolResult> {
+  // A reply cut off by the output limit may end inside a call's arguments. Such a call is
+  // never repaired and run: a half-written command is not the command the model meant.
+  if (context.finishReason === 'length' && (call.arguments.trim() === '' || !parseArguments(call.arguments).ok)) {
+    return Promise.resolve({
+      content:
+        `This call to ${call.name} was cut off before its arguments were complete (the reply hit the output token limit), ` +
+        'so it was not run. Send it again in full; if it is long, split the work into smaller calls.',
+      isError: true,
+      status: 'error',
+    });
+  }
+  return context.registry.invoke(call, { signal: context.signal, workspace: context.workspace, authorize: context.authorize });
+}
+
+/** Groups call indexes: a run of read-only calls forms one batch, every other call its own. */
+function batches(calls: ToolCall[], registry: ToolRegistry): number[][] {
+  const groups: number[][] = [];
+  let current: number[] = [];
+  calls.forEach((call, index) => {
+    if (registry.get(call.name)?.readOnly) {
+      current.push(index);
+      return;
+    }
+    if (current.length) groups.push(current);
+    current = [];
+    groups.push([index]);
+  });
+  if (current.length) groups.push(current);
+  return groups;
+}

@@ -1,0 +1,18 @@
+export { runAgent, run, type AgentOptions, type RunResult } from './core/loop.js';
+export type { AgentEvent, AgentEventType, StopReason } from './core/events.js';
+export type { Message, AssistantMessage, ToolMessage, UserMessage, SystemMessage, ToolCall, Usage, ProviderData } from './core/messages.js';
+export { canonicalJson } from './core/canonical-json.js';
+export { DEFAULT_SYSTEM_PROMPT } from './core/system-prompt.js';
+export type { RetryPolicy } from './core/request-with-retry.js';
+export { defineTool, type Tool, type ToolDefinition, type ToolContext, type ToolOutput } from './tools/define-tool.js';
+export { ToolRegistry, type ToolResult, type ToolCallStatus, type Authorize, type InvokeOptions } from './tools/registry.js';
+export { calculatorTool } from './tools/builtin/calculator.js';
+export { currentTimeTool } from './tools/builtin/current-time.js';
+export { fetchUrlTool } from './tools/builtin/fetch-url.js';
+export { courseTools } from './tools/builtin/course.js';
+export type { Provider, ProviderEvent, ModelRequest, ModelResponse, ToolSchema, FinishReason } from './providers/provider.js';
+export { ProviderError, type ProviderErrorKind } from './providers/provider-error.js';
+export { OpenAIProvider, type OpenAIProviderOptions } from './providers/openai/openai-provider.js';
+export { ScriptedProvider, type ScriptedReply, type ScriptStep } from './providers/scripted.js';
+export { PRESETS, type ProviderPreset } from './providers/presets.js';
+export { resolveProvider, createProvider, ConfigError, type ProviderSettings } from './providers/create-provider.js';

@@ -1,0 +1,66 @@
+import type { Provider } from './provider.js';
+import { PRESETS, type ProviderPreset } from './presets.js';
+
+export interface ProviderSettings {
+  /** A preset name (openai, deepseek, ollama, …). Default "openai". */
+  provider?: string;
+  model?: string;
+  apiKey?: string;
+  baseUrl?: string;
+  /** Environment to read keys and base URLs from (default process.env). */
+  env?: Record<string, string | undefined>;
+}
+
+export interface ResolvedProvider {
+  preset: ProviderPreset;
+  model: string;
+  apiKey: string;
+  baseURL: string;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Works out which endpoint, model and key to use, or says exactly what is missing. */
+export function resolveProvider(settings: ProviderSettings): ResolvedProvider {
+  const env = settings.env ?? process.env;
+  const name = settings.provider ?? 'openai';
+  const preset = PRESETS[name];
+  if (!preset) throw new ConfigError(`Unknown provider "${name}". Known providers: ${Object.keys(PRESETS).join(', ')}.`);
+  const apiKey = settings.apiKey ?? (preset.keyVariable ? env[preset.keyVariable] : undefined) ?? (preset.local || settings.baseUrl ? 'not-needed' : undefined);
+  const model = settings.model ?? env.VIBE_MODEL ?? preset.defaultModel;
+  const missing: string[] = [];
+  if (!apiKey) missing.push(`${preset.keyVariable} (your ${preset.name} API key)`);
+  if (!model) missing.push('VIBE_MODEL or --model (the model name, e.g. gpt-4.1-mini)');
+  if (missing.length) throw new ConfigError(setupMessage(preset, missing));
+  const baseURL = settings.baseUrl ?? (preset.baseUrlVariable ? env[preset.baseUrlVariable] : undefined) ?? preset.baseURL;
+  return { preset, model: model!, apiKey: apiKey!, baseURL };
+}
+
+export async function createProvider(resolved: ResolvedProvider): Promise<Provider> {
+  // Loaded on demand: the SDK is the largest part of start-up.
+  const { OpenAIProvider } = await import('./openai/openai-provider.js');
+  return new OpenAIProvider({
+    name: resolved.preset.name,
+    apiKey: resolved.apiKey,
+    baseURL: resolved.baseURL,
+    replayReasoning: resolved.preset.replayReasoning ?? false,
+  });
+}
+
+function setupMessage(preset: ProviderPreset, missing: string[]): string {
+  return [
+    `No model is configured for provider "${preset.name}". Missing: ${missing.join('; ')}.`,
+    '',
+    'Set, for example:',
+    `  export ${preset.keyVariable ?? 'OPENAI_API_KEY'}=sk-...`,
+    '  export VIBE_MODEL=gpt-4.1-mini            # or pass --model',
+    '  export OPENAI_BASE_URL=https://...        # optional: any OpenAI-compatible endpoint',
+    '',
+    'Or use a local Ollama (no key needed):',
+    '  ollama pull qwen2.5-coder && vibe-agent --provider ollama --model qwen2.5-coder "your task"',
+    '',
+    'Or try the offline demo: vibe-agent demo',
+  ].join('\n');
+}

@@ -1,0 +1,45 @@
+import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
+import type { Message } from '../../core/messages.js';
+import type { ToolSchema } from '../provider.js';
+
+export interface ConvertOptions {
+  provider: string;
+  model: string;
+  /** Send `reasoning_content` back (DeepSeek/Kimi thinking with tools, GLM require it). */
+  replayReasoning: boolean;
+}
+
+export function toOpenAIMessages(messages: Message[], options: ConvertOptions): ChatCompletionMessageParam[] {
+  return messages.map((message): ChatCompletionMessageParam => {
+    switch (message.role) {
+      case 'system':
+      case 'user':
+        return { role: message.role, content: message.content };
+      case 'tool':
+        return { role: 'tool', tool_call_id: message.toolCallId, content: message.content };
+      case 'assistant': {
+        // Call-only replies carry "" rather than null: several compatible servers reject null.
+        const wire: ChatCompletionMessageParam & Record<string, unknown> = { role: 'assistant', content: message.content };
+        if (message.toolCalls.length > 0) {
+          wire.tool_calls = message.toolCalls.map((call) => ({
+            id: call.id,
+            type: 'function' as const,
+            function: { name: call.name, arguments: call.arguments },
+          }));
+        }
+        const data = message.providerData;
+        if (options.replayReasoning && data && data.provider === options.provider && data.model === options.model && typeof data.reasoning_content === 'string') {
+          wire.reasoning_content = data.reasoning_content;
+        }
+        return wire;
+      }
+    }
+  });
+}
+
+export function toOpenAITools(tools: ToolSchema[]): ChatCompletionTool[] {
+  return tools.map((tool) => ({
+    type: 'function',
+    function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+  }));
+}

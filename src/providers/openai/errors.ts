@@ -1,0 +1,44 @@
+import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+import { isContextLengthMessage } from '../context-length.js';
+import { ProviderError } from '../provider-error.js';
+import { retryAfterMs } from '../retry-hints.js';
+
+/** Maps whatever the SDK threw to the one ProviderError the loop understands. */
+export function toProviderError(error: unknown, label: string): ProviderError {
+  if (error instanceof ProviderError) return error;
+  if (error instanceof APIUserAbortError) return new ProviderError('aborted', 'Request aborted.', { cause: error });
+  if (error instanceof APIConnectionTimeoutError) return new ProviderError('network', `${label}: the request timed out.`, { cause: error });
+  if (error instanceof APIConnectionError) {
+    return new ProviderError('network', `${label}: could not connect (${causeText(error)}).`, { cause: error });
+  }
+  if (error instanceof APIError) {
+    const status = error.status;
+    const body = bodyText(error);
+    const message = `${label} returned HTTP ${status ?? '?'}: ${body}`;
+    const options = { status, retryAfterMs: retryAfterMs(error.headers, body), cause: error };
+    if (status === 401 || status === 403) return new ProviderError('auth', `${message} (check the API key)`, options);
+    if (status === 429) {
+      const quota = /insufficient_quota|quota|billing|spend|credit/i.test(body);
+      return new ProviderError(quota ? 'quota' : 'rate_limit', message, options);
+    }
+    if (isContextLengthMessage(body)) return new ProviderError('context_length', message, options);
+    if (status === undefined || status >= 500 || status === 408 || status === 409) return new ProviderError('server', message, options);
+    return new ProviderError('bad_request', message, options);
+  }
+  if (error instanceof Error && error.name === 'AbortError') return new ProviderError('aborted', 'Request aborted.', { cause: error });
+  // Errors thrown while reading the stream (socket reset, malformed frames) are cuts.
+  const text = error instanceof Error ? error.message : String(error);
+  return new ProviderError('stream_cut', `${label}: the stream broke off (${text}).`, { cause: error });
+}
+
+function bodyText(error: APIError): string {
+  const inner = error.error as { message?: unknown } | undefined;
+  if (inner && typeof inner.message === 'string') return inner.message;
+  if (inner) return JSON.stringify(inner);
+  return error.message;
+}
+
+function causeText(error: Error): string {
+  const cause = error.cause as { code?: string; message?: string } | undefined;
+  return cause?.code ?? cause?.message ?? error.message;
+}

@@ -1,0 +1,26 @@
+/** Named OpenAI-compatible endpoints: where they live, which variable holds the key, their quirks. */
+export interface ProviderPreset {
+  name: string;
+  baseURL: string;
+  /** Environment variable with the API key; undefined for local servers that need none. */
+  keyVariable?: string;
+  /** Environment variable that overrides the base URL. */
+  baseUrlVariable?: string;
+  defaultModel?: string;
+  /** Reasoning must be sent back on later requests when tools are in play. */
+  replayReasoning?: boolean;
+  local?: boolean;
+}
+
+export const PRESETS: Record<string, ProviderPreset> = {
+  openai: { name: 'openai', baseURL: 'https://api.openai.com/v1', keyVariable: 'OPENAI_API_KEY', baseUrlVariable: 'OPENAI_BASE_URL' },
+  deepseek: { name: 'deepseek', baseURL: 'https://api.deepseek.com/v1', keyVariable: 'DEEPSEEK_API_KEY', defaultModel: 'deepseek-chat', replayReasoning: true },
+  qwen: { name: 'qwen', baseURL: 'https://dashscope.aliyuncs.com/compatible-mode/v1', keyVariable: 'DASHSCOPE_API_KEY', defaultModel: 'qwen-plus' },
+  moonshot: { name: 'moonshot', baseURL: 'https://api.moonshot.ai/v1', keyVariable: 'MOONSHOT_API_KEY', defaultModel: 'kimi-k2-0905-preview', replayReasoning: true },
+  zhipu: { name: 'zhipu', baseURL: 'https://open.bigmodel.cn/api/paas/v4', keyVariable: 'ZHIPUAI_API_KEY', defaultModel: 'glm-4.6', replayReasoning: true },
+  openrouter: { name: 'openrouter', baseURL: 'https://openrouter.ai/api/v1', keyVariable: 'OPENROUTER_API_KEY' },
+  groq: { name: 'groq', baseURL: 'https://api.groq.com/openai/v1', keyVariable: 'GROQ_API_KEY' },
+  ollama: { name: 'ollama', baseURL: 'http://127.0.0.1:11434/v1', baseUrlVariable: 'OLLAMA_BASE_URL', local: true },
+  vllm: { name: 'vllm', baseURL: 'http://127.0.0.1:8000/v1', baseUrlVariable: 'VLLM_BASE_URL', local: true },
+  lmstudio: { name: 'lmstudio', baseURL: 'http://127.0.0.1:1234/v1', baseUrlVariable: 'LMSTUDIO_BASE_URL', local: true },
+};

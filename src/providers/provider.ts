@@ -1,0 +1,40 @@
+import type { AssistantMessage, Message, Usage } from '../core/messages.js';
+
+/** A tool as the model sees it: the JSON Schema is derived once from the tool's zod schema. */
+export interface ToolSchema {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
+export interface ModelRequest {
+  model: string;
+  messages: Message[];
+  /** Empty means "no tools in this request" (the turn-limit hand-off uses that). */
+  tools: ToolSchema[];
+  temperature: number;
+  maxTokens?: number;
+}
+
+/** Why the model stopped producing this reply, normalised across providers. */
+export type FinishReason = 'stop' | 'tool_calls' | 'length' | 'content_filter' | 'other';
+
+export interface ModelResponse {
+  message: AssistantMessage;
+  finishReason: FinishReason;
+  /** Undefined when the server reported none. */
+  usage?: Usage;
+}
+
+/** What a provider yields while a reply streams; always ends with exactly one `response`. */
+export type ProviderEvent =
+  | { type: 'text_delta'; text: string }
+  | { type: 'reasoning_delta'; text: string }
+  | { type: 'tool_call_delta'; index: number; id: string; name: string }
+  | { type: 'response'; response: ModelResponse };
+
+export interface Provider {
+  /** e.g. "openai", "deepseek", "scripted". */
+  readonly name: string;
+  stream(request: ModelRequest, signal?: AbortSignal): AsyncIterable<ProviderEvent>;
+}

@@ -1,0 +1,161 @@
+import type { z } from 'zod';
+import type { ToolCall } from '../core/messages.js';
+import type { ToolSchema } from '../providers/provider.js';
+import { capOutput } from './cap-output.js';
+import type { Tool, ToolContext } from './define-tool.js';
+
+export type ToolCallStatus = 'ok' | 'error' | 'denied';
+
+export interface ToolResult {
+  content: string;
+  isError: boolean;
+  status: ToolCallStatus;
+  /** The parsed, validated arguments, when they got that far. */
+  args?: unknown;
+}
+
+/** Asked before a call that needs approval runs. Returning a reason denies the call. */
+export type Authorize = (request: { tool: Tool; args: unknown; call: ToolCall; signal: AbortSignal }) => Promise<{ allowed: true } | { allowed: false; reason: string }>;
+
+export interface InvokeOptions {
+  signal?: AbortSignal;
+  workspace?: string;
+  authorize?: Authorize;
+}
+
+export interface RegistryOptions {
+  /** Default per-call time limit. */
+  timeoutMs?: number;
+  /** Longest tool result handed to the model; longer ones keep head and tail. */
+  maxOutputChars?: number;
+}
+
+export class ToolRegistry {
+  private readonly tools = new Map<string, Tool>();
+  private readonly timeoutMs: number;
+  private readonly maxOutputChars: number;
+
+  constructor(tools: Iterable<Tool> = [], options: RegistryOptions = {}) {
+    this.timeoutMs = options.timeoutMs ?? 120_000;
+    this.maxOutputChars = options.maxOutputChars ?? 30_000;
+    for (const tool of tools) this.register(tool);
+  }
+
+  register(tool: Tool): this {
+    if (this.tools.has(tool.name)) throw new Error(`A tool named "${tool.name}" is already registered.`);
+    this.tools.set(tool.name, tool);
+    return this;
+  }
+
+  get(name: string): Tool | undefined {
+    return this.tools.get(name);
+  }
+
+  names(): string[] {
+    return [...this.tools.keys()];
+  }
+
+  list(): Tool[] {
+    return [...this.tools.values()];
+  }
+
+  schemas(): ToolSchema[] {
+    return this.list().map((tool) => tool.schema);
+  }
+
+  /** Runs one call. Never throws: every failure comes back as a result the model can act on. */
+  async invoke(call: ToolCall, options: InvokeOptions = {}): Promise<ToolResult> {
+    const tool = this.tools.get(call.name);
+    if (!tool) {
+      const available = this.names();
+      return failure(
+        `Unknown tool "${call.name}". Available tools: ${available.length ? available.join(', ') : '(none)'}.`,
+      );
+    }
+
+    const parsed = parseArguments(call.arguments);
+    if (!parsed.ok) return failure(`Arguments for ${tool.name} are not valid JSON (${parsed.error}). Send a JSON object matching the tool's schema.`);
+    const validated = tool.parameters.safeParse(parsed.value);
+    if (!validated.success) {
+      return failure(`Invalid arguments for ${tool.name}: ${describeIssues(validated.error)}. Expected schema: ${JSON.stringify(tool.schema.parameters)}`);
+    }
+    const args = validated.data;
+
+    const outer = options.signal ?? new AbortController().signal;
+    if (tool.needsApproval && options.authorize) {
+      const decision = await options.authorize({ tool, args, call, signal: outer });
+      if (!decision.allowed) return { content: `Denied: ${decision.reason}`, isError: true, status: 'denied', args };
+    }
+
+    const timeoutMs = tool.timeoutMs ?? this.timeoutMs;
+    const controller = new AbortController();
+    const onAbort = () => controller.abort(outer.reason);
+    outer.addEventListener('abort', onAbort, { once: true });
+    let timer: NodeJS.Timeout | undefined;
+    const context: ToolContext = { signal: controller.signal, workspace: options.workspace ?? process.cwd() };
+    try {
+      if (outer.aborted) throw new CallAborted();
+      const deadline = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => {
+          controller.abort(new Error('timeout'));
+          reject(new CallTimedOut(timeoutMs));
+        }, timeoutMs);
+        controller.signal.addEventListener('abort', () => reject(outer.aborted ? new CallAborted() : new CallTimedOut(timeoutMs)), { once: true });
+      });
+      const output = await Promise.race([tool.execute(args, context), deadline]);
+      const text = typeof output === 'string' ? output : output.output;
+      const isError = typeof output === 'string' ? false : output.isError === true;
+      return { content: capOutput(text, this.maxOutputChars), isError, status: isError ? 'error' : 'ok', args };
+    } catch (error) {
+      if (error instanceof CallTimedOut) return { ...failure(`${tool.name} timed out after ${timeoutMs} ms and was stopped.`), args };
+      if (error instanceof CallAborted) return { ...failure(`${tool.name} was cancelled by the user.`), args };
+      return { ...failure(`${tool.name} failed: ${errorText(error)}`), args };
+    } finally {
+      clearTimeout(timer);
+      outer.removeEventListener('abort', onAbort);
+    }
+  }
+}
+
+class CallTimedOut extends Error {
+  constructor(readonly ms: number) {
+    super(`timed out after ${ms} ms`);
+  }
+}
+
+class CallAborted extends Error {}
+
+function failure(content: string): ToolResult {
+  return { content, isError: true, status: 'error' };
+}
+
+type Parsed = { ok: true; value: unknown } | { ok: false; error: string };
+
+/** Empty arguments mean "no arguments" (several servers send "" for argument-less calls). */
+export function parseArguments(raw: string): Parsed {
+  if (raw.trim() === '') return { ok: true, value: {} };
+  try {
+    const value: unknown = JSON.parse(raw);
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+      return { ok: false, error: `expected a JSON object, got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}` };
+    }
+    return { ok: true, value };
+  } catch (error) {
+    return { ok: false, error: errorText(error) };
+  }
+}
+
+function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => `${issue.path.length ? issue.path.join('.') : '(root)'}: ${issue.message}`)
+    .join('; ');
+}
+
+export function errorText(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const text = error.message || error.name;
+  // fetch and sockets hide the useful part ("ECONNREFUSED 127.0.0.1:9") in `cause`.
+  const cause = error.cause as { code?: unknown; message?: unknown } | undefined;
+  const detail = typeof cause?.code === 'string' ? cause.code : typeof cause?.message === 'string' ? cause.message : '';
+  return detail && !text.includes(detail) ? `${text} (${detail})` : text;
+}
