@@ -21,7 +21,7 @@ export interface Scenario {
 /** Starts a wire-protocol server with the script, runs the agent through the real SDK against it. */
 export async function runScenario(
   script: ServerStep[],
-  options: Partial<AgentOptions> & { toolList?: Tool[]; stream?: boolean; allowViolations?: boolean } = {},
+  options: Partial<AgentOptions> & { toolList?: Tool[]; stream?: boolean; allowViolations?: boolean; onEvent?: (event: AgentEvent) => void } = {},
 ): Promise<Scenario> {
   const server = await startChatServer(script);
   open.push(server);
@@ -36,7 +36,10 @@ export async function runScenario(
       retry: { maxRetries: 2, baseDelayMs: 5, maxDelayMs: 1000 },
       ...options,
     },
-    (event) => events.push(event),
+    (event) => {
+      events.push(event);
+      options.onEvent?.(event);
+    },
   );
   if (!options.allowViolations) expect(server.violations).toEqual([]);
   return { server, result, events };

@@ -18,7 +18,8 @@ interface PartialCall {
  * Assembles streamed tool-call deltas into whole calls.
  * - By `index` when present, but an index reused with a different non-empty id starts a new
  *   call (some servers number every call 0).
- * - Without `index`, a new non-empty id, or a new name, starts a new call.
+ * - Without `index`, a new non-empty id, or a new name, starts a new call (an id arriving with a
+ *   name for a call that already has a name opens the next call).
  * - An empty-string id never starts a call; ids and names replace, never concatenate.
  * - Arguments arrive as string fragments (appended) or as a whole object (replaces).
  */
@@ -58,6 +59,8 @@ export class ToolCallAccumulator {
     if (this.current === undefined) return undefined;
     const existing = this.calls[this.current]!;
     if (id && existing.id && id !== existing.id) return undefined;
+    // An id and a name together open a call; a call that already has a name is finished with.
+    if (id && !existing.id && name && existing.name) return undefined;
     if (!id && name && existing.name && name !== existing.name) return undefined;
     return this.current;
   }
