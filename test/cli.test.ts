@@ -1,0 +1,142 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { startChatServer, type ChatServer, type ServerStep } from './support/chat-server.js';
+
+const CLI = join(import.meta.dirname, '..', 'dist', 'cli', 'main.js');
+const home = mkdtempSync(join(tmpdir(), 'vibe-cli-'));
+const servers: ChatServer[] = [];
+
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+afterAll(() => rmSync(home, { recursive: true, force: true }));
+
+interface Ran {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function cli(args: string[], env: Record<string, string> = {}, onSpawn?: (child: ReturnType<typeof spawn>) => void): Promise<Ran> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], {
+      cwd: home,
+      env: { PATH: process.env.PATH ?? '', HOME: home, XDG_CONFIG_HOME: join(home, 'config'), NO_COLOR: '1', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.on('data', (d) => (stdout += d));
+    child.stderr!.on('data', (d) => (stderr += d));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    onSpawn?.(child);
+  });
+}
+
+async function withServer(script: ServerStep[]) {
+  const server = await startChatServer(script);
+  servers.push(server);
+  return { server, env: { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: server.url, VIBE_MODEL: 'test-model' } };
+}
+
+describe('the CLI', () => {
+  it('prints the streamed answer on stdout and tool lines on stderr when stdout is piped (exit 0)', async () => {
+    const { server, env } = await withServer([{ toolCalls: [{ name: 'calculator', arguments: { expression: '17 * 23' } }] }, { text: '17 × 23 = 391' }]);
+    const ran = await cli(['What is 17 × 23?'], env);
+    expect(ran.code).toBe(0);
+    expect(ran.stdout.trim()).toBe('17 × 23 = 391');
+    expect(ran.stderr).toContain('→ calculator expression="17 * 23"');
+    expect(ran.stderr).toContain('✓ 17 * 23 = 391');
+    expect(server.violations).toEqual([]);
+    expect(server.requests[0]!.messages[1]).toEqual({ role: 'user', content: 'What is 17 × 23?' });
+  });
+
+  it('--json prints one event per line, the last being the stop event', async () => {
+    const { env } = await withServer([{ text: 'hi' }]);
+    const ran = await cli(['-p', 'hello', '--json'], env);
+    expect(ran.code).toBe(0);
+    const events = ran.stdout.trim().split('\n').map((line) => JSON.parse(line));
+    expect(events[0]).toMatchObject({ type: 'run_start', model: 'test-model', input: 'hello' });
+    expect(events.at(-1)).toMatchObject({ type: 'stop', reason: 'answered', answer: 'hi', turns: 1 });
+  });
+
+  it('exits 1 on a provider error, saying what failed', async () => {
+    const { env } = await withServer([{ kind: 'http_error', status: 401, body: { error: { message: 'bad key' } } }]);
+    const ran = await cli(['hello'], env);
+    expect(ran.code).toBe(1);
+    expect(ran.stderr).toMatch(/provider failed.*401.*bad key/s);
+  });
+
+  it('exits 3 when a brake stops the run (turn limit, with the hand-off shown)', async () => {
+    const call = { toolCalls: [{ name: 'calculator', arguments: { expression: '1+1' } }] };
+    const { env } = await withServer([call, { text: 'Hand-off: computed 1+1, nothing remains.' }]);
+    const ran = await cli(['loop', '--max-turns', '1'], env);
+    expect(ran.code).toBe(3);
+    expect(ran.stdout).toContain('Hand-off: computed 1+1');
+    expect(ran.stderr).toContain('turn limit');
+  });
+
+  it('exits 130 on Ctrl-C (SIGINT) mid-stream', async () => {
+    const { server, env } = await withServer([{ kind: 'slow', reply: { text: 'a slow answer that streams for a long while' }, frameDelayMs: 300 }]);
+    const ran = await cli(['hello'], env, (child) => {
+      void server.waitForRequest(1).then(() => child.kill('SIGINT'));
+    });
+    expect(ran.code).toBe(130);
+  });
+
+  it('explains exactly what to set when no key or model is configured (exit 2)', async () => {
+    const ran = await cli(['hello']);
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toContain('OPENAI_API_KEY');
+    expect(ran.stderr).toContain('VIBE_MODEL');
+    expect(ran.stderr).toContain('ollama');
+  });
+
+  it('rejects bad flags, bad numbers and unknown tools with exit 2', async () => {
+    expect((await cli(['--bogus'])).code).toBe(2);
+    const turns = await cli(['x', '--max-turns', 'zero']);
+    expect(turns.code).toBe(2);
+    expect(turns.stderr).toContain('--max-turns');
+    const { env } = await withServer([]);
+    const tools = await cli(['x', '--tools', 'course,teleport'], env);
+    expect(tools.code).toBe(2);
+    expect(tools.stderr).toContain('Unknown tool: teleport');
+    expect((await cli([])).code).toBe(2);
+  });
+
+  it('--tools course sends exactly the three course tools', async () => {
+    const { server, env } = await withServer([{ text: 'ok' }]);
+    expect((await cli(['x', '--tools', 'course'], env)).code).toBe(0);
+    expect(server.requests[0]!.tools!.map((t) => t.function.name)).toEqual(['current_time', 'calculator', 'fetch_url']);
+  });
+
+  it('prints --version and --help', async () => {
+    expect((await cli(['--version'])).stdout).toMatch(/^vibe-agent \d+\.\d+\.\d+/);
+    const help = await cli(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('--max-turns');
+  });
+
+  it('reports a malformed config file clearly (exit 2)', async () => {
+    const { writeFileSync, mkdirSync } = await import('node:fs');
+    const dir = mkdtempSync(join(tmpdir(), 'vibe-cfg-'));
+    mkdirSync(join(dir, '.vibe-agent'));
+    writeFileSync(join(dir, '.vibe-agent', 'config.json'), '{ "maxTurns": "many" ');
+    const ran = await cli(['x', '--cwd', dir]);
+    rmSync(dir, { recursive: true, force: true });
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toMatch(/config\.json is not valid JSON/);
+  });
+
+  it('runs the offline demo on the scripted model and says so', async () => {
+    const ran = await cli(['demo']);
+    expect(ran.code).toBe(0);
+    expect(ran.stdout).toContain('SCRIPTED');
+    expect(ran.stdout).toContain('17 × 23 = 391');
+    expect(ran.stdout.match(/stop: answered/g)).toHaveLength(4);
+    expect(ran.stdout).toMatch(/2099 World Cup[\s\S]*tool calls: none[\s\S]*I don't know/);
+  });
+});
