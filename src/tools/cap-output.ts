@@ -10,7 +10,7 @@ export function capOutput(text: string, maxChars: number): string {
   const omittedLines = countLines(text.slice(headLength, text.length - tailLength));
   return (
     text.slice(0, headLength) +
-    `\n[… ${cut} characters (${omittedLines} lines) omitted of ${text.length} …]\n` +
+    `\n[… ${cut} characters (${omittedLines} line${omittedLines === 1 ? '' : 's'}) omitted of ${text.length} …]\n` +
     text.slice(text.length - tailLength)
   );
 }

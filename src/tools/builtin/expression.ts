@@ -129,7 +129,7 @@ export function evaluate(source: string): number {
     if (token.kind === 'name') {
       pos++;
       if (isOp('(')) return call(token.value, token.at);
-      const constant = CONSTANTS[token.value];
+      const constant = Object.hasOwn(CONSTANTS, token.value) ? CONSTANTS[token.value] : undefined;
       if (constant === undefined) throw new ExpressionError(`Unknown name "${token.value}". Known: ${Object.keys(CONSTANTS).join(', ')}, and functions ${Object.keys(FUNCTIONS).join(', ')}.`);
       return constant;
     }
@@ -142,7 +142,8 @@ export function evaluate(source: string): number {
     throw new ExpressionError(`Unexpected "${token.value}" at position ${token.at + 1}.`);
   };
   const call = (name: string, at: number): number => {
-    const fn = FUNCTIONS[name];
+    // hasOwn: names like "constructor" must not reach Object.prototype.
+    const fn = Object.hasOwn(FUNCTIONS, name) ? FUNCTIONS[name] : undefined;
     if (!fn) throw new ExpressionError(`Unknown function "${name}" at position ${at + 1}. Known: ${Object.keys(FUNCTIONS).join(', ')}.`);
     expect('(');
     const args: number[] = [];
@@ -171,6 +172,7 @@ export function evaluate(source: string): number {
 
 /** Formats away binary noise (0.1 + 0.2 → 0.3) while keeping integers exact. */
 export function formatNumber(value: number): string {
-  if (Number.isInteger(value) && Math.abs(value) < Number.MAX_SAFE_INTEGER) return String(value);
+  // BigInt prints the double's exact integer value (String() would round 2^60 to ...847000).
+  if (Number.isInteger(value) && Math.abs(value) < 1e21) return BigInt(value).toString();
   return String(Number(value.toPrecision(12)));
 }
