@@ -82,6 +82,7 @@ export class ToolRegistry {
     const args = validated.data;
 
     const outer = options.signal ?? new AbortController().signal;
+    if (outer.aborted) return { ...failure(`${tool.name} was cancelled by the user.`), args };
     if (tool.needsApproval && options.authorize) {
       const decision = await options.authorize({ tool, args, call, signal: outer });
       if (!decision.allowed) return { content: `Denied: ${decision.reason}`, isError: true, status: 'denied', args };
