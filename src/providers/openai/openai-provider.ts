@@ -43,7 +43,8 @@ export class OpenAIProvider implements Provider {
     });
   }
 
-  async *stream(request: ModelRequest, signal?: AbortSignal): AsyncGenerator<ProviderEvent> {
+  async *stream(request: ModelRequest, outer?: AbortSignal): AsyncGenerator<ProviderEvent> {
+    let signal = outer;
     const body = {
       model: request.model,
       messages: toOpenAIMessages(request.messages, { provider: this.name, model: request.model, replayReasoning: this.replayReasoning }),
@@ -52,6 +53,13 @@ export class OpenAIProvider implements Provider {
       ...(request.maxTokens !== undefined ? { max_tokens: request.maxTokens } : {}),
     };
     const idPrefix = `call_${++this.calls}`;
+    // A per-request signal: the SDK leaves a listener on the signal it is given, and a run's
+    // signal lives for hundreds of requests.
+    const request_ = new AbortController();
+    const forward = () => request_.abort(outer?.reason);
+    if (outer?.aborted) forward();
+    outer?.addEventListener('abort', forward, { once: true });
+    signal = request_.signal;
     try {
       if (!this.streaming) {
         const completion = await this.client.chat.completions.create({ ...body, stream: false }, { signal });
@@ -66,6 +74,8 @@ export class OpenAIProvider implements Provider {
     } catch (error) {
       if (signal?.aborted) throw new ProviderError('aborted', 'Request aborted.', { cause: error });
       throw toProviderError(error, this.name);
+    } finally {
+      outer?.removeEventListener('abort', forward);
     }
   }
 
