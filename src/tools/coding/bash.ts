@@ -1,0 +1,171 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import { z } from 'zod';
+import { capOutput } from '../cap-output.js';
+import { defineTool, type ToolOutput } from '../define-tool.js';
+import { killProcessTree } from './kill-tree.js';
+
+export const DEFAULT_BASH_TIMEOUT_MS = 120_000;
+export const MAX_BASH_TIMEOUT_MS = 600_000;
+const MAX_RESULT_CHARS = 30_000;
+/** Room for capOutput's own "… omitted …" note, which comes on top of its limit. */
+const CAP_NOTE_RESERVE = 120;
+/** In-memory bound on the collected output: the first and last this many characters are kept. */
+const KEEP_CHARS = 1_000_000;
+/** How long to wait for the pipes to close after the shell exits and its group was killed. */
+const PIPE_CLOSE_GRACE_MS = 500;
+
+export const bashTool = defineTool({
+  name: 'bash',
+  description:
+    'Run a shell command (bash -c) in the workspace. No interactive input. Returns stdout and stderr interleaved, capped head+tail, and the exit code. Default time-out 120000 ms, max 600000; the whole process tree is killed on time-out.',
+  parameters: z.object({
+    command: z.string().min(1),
+    timeout_ms: z.number().int().positive().max(MAX_BASH_TIMEOUT_MS).optional(),
+  }),
+  readOnly: false,
+  // Above the longest per-call time-out, so our own time-out (which kills the tree) fires first.
+  timeoutMs: MAX_BASH_TIMEOUT_MS + 10_000,
+  execute: ({ command, timeout_ms }, { signal, workspace }) =>
+    runShellCommand(command, { cwd: workspace, signal, timeoutMs: timeout_ms ?? DEFAULT_BASH_TIMEOUT_MS }),
+});
+
+export interface ShellRunOptions {
+  cwd: string;
+  signal: AbortSignal;
+  timeoutMs: number;
+}
+
+type Ending = { kind: 'exited'; code: number | null; signal: NodeJS.Signals | null } | { kind: 'timed_out' } | { kind: 'cancelled' };
+
+export function runShellCommand(command: string, options: ShellRunOptions): Promise<ToolOutput> {
+  if (options.signal.aborted) return Promise.resolve({ output: 'killed: cancelled before it started', isError: true });
+  return new Promise((resolve) => {
+    const output = new HeadTailBuffer(KEEP_CHARS);
+    let child: ChildProcess;
+    try {
+      child = spawn(findShell(), ['-c', command], {
+        cwd: options.cwd,
+        env: { ...process.env, GIT_TERMINAL_PROMPT: '0', PAGER: 'cat' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+        detached: true,
+      });
+    } catch (error) {
+      resolve({ output: `Could not start the shell: ${(error as Error).message}`, isError: true });
+      return;
+    }
+
+    let ending: Ending | undefined;
+    let exit: Ending | undefined;
+    let settled = false;
+    let killing: Promise<void> | undefined;
+
+    const finish = (spawnError?: Error) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      options.signal.removeEventListener('abort', onAbort);
+      if (spawnError) {
+        resolve({ output: `Could not start the shell in ${options.cwd}: ${spawnError.message}`, isError: true });
+        return;
+      }
+      const final = ending ?? exit ?? { kind: 'exited', code: null, signal: null };
+      resolve(formatResult(output, final, options.timeoutMs));
+    };
+
+    const stop = (reason: Ending) => {
+      if (ending || settled || child.pid === undefined) return;
+      ending = reason;
+      killing = killProcessTree(child.pid).then(() => {
+        // A process that left the group may still hold the pipes open; don't wait on it forever.
+        setTimeout(() => {
+          child.stdout?.destroy();
+          child.stderr?.destroy();
+          finish();
+        }, PIPE_CLOSE_GRACE_MS).unref();
+      });
+    };
+
+    const onAbort = () => stop({ kind: 'cancelled' });
+    options.signal.addEventListener('abort', onAbort, { once: true });
+    const timer = setTimeout(() => stop({ kind: 'timed_out' }), options.timeoutMs);
+
+    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => output.append(chunk));
+    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => output.append(chunk));
+    child.on('error', (error) => finish(error));
+    child.on('exit', (code, signal) => {
+      exit = { kind: 'exited', code, signal };
+    });
+    // 'close' waits for the pipes too, so output from background children is not lost.
+    child.on('close', () => {
+      if (killing) void killing.then(() => finish());
+      else finish();
+    });
+  });
+}
+
+function formatResult(output: HeadTailBuffer, ending: Ending, timeoutMs: number): ToolOutput {
+  let footer: string;
+  let isError = true;
+  if (ending.kind === 'timed_out') footer = `killed: timed out after ${timeoutMs} ms`;
+  else if (ending.kind === 'cancelled') footer = 'killed: cancelled';
+  else if (ending.code === null) footer = `killed by signal ${ending.signal ?? 'unknown'}`;
+  else {
+    footer = `exit code: ${ending.code}`;
+    isError = ending.code !== 0;
+  }
+  if (output.droppedChars > 0) footer = `[${output.totalChars} characters of output in all]\n${footer}`;
+  const text = output.text();
+  const body = text === '' ? '' : capOutput(text, MAX_RESULT_CHARS - CAP_NOTE_RESERVE - footer.length - 1);
+  const separator = body === '' || body.endsWith('\n') ? '' : '\n';
+  return { output: body + separator + footer, isError };
+}
+
+/** Keeps the first and the last `keep` characters of a stream, so memory stays bounded. */
+export class HeadTailBuffer {
+  private head = '';
+  private tail = '';
+  totalChars = 0;
+
+  constructor(private readonly keep: number) {}
+
+  append(chunk: string): void {
+    this.totalChars += chunk.length;
+    if (this.head.length < this.keep) {
+      const room = this.keep - this.head.length;
+      this.head += chunk.slice(0, room);
+      chunk = chunk.slice(room);
+    }
+    if (chunk === '') return;
+    this.tail += chunk;
+    // Trim only when twice the bound, so appends stay amortised O(chunk).
+    if (this.tail.length > 2 * this.keep) this.tail = this.tail.slice(-this.keep);
+  }
+
+  get droppedChars(): number {
+    return this.totalChars - this.head.length - Math.min(this.tail.length, this.keep);
+  }
+
+  text(): string {
+    return this.head + this.tail.slice(-this.keep);
+  }
+}
+
+let shell: string | undefined;
+
+/** `bash` when it is on PATH, `sh` otherwise. */
+function findShell(): string {
+  if (shell) return shell;
+  const dirs = (process.env.PATH ?? '').split(delimiter).filter(Boolean);
+  const hasBash = dirs.some((dir) => {
+    try {
+      accessSync(join(dir, 'bash'), constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+  shell = hasBash ? 'bash' : 'sh';
+  return shell;
+}
