@@ -4,8 +4,8 @@ export type { Message, AssistantMessage, ToolMessage, UserMessage, SystemMessage
 export { canonicalJson } from './core/canonical-json.js';
 export { DEFAULT_SYSTEM_PROMPT } from './core/system-prompt.js';
 export type { RetryPolicy } from './core/request-with-retry.js';
-export { defineTool, type Tool, type ToolDefinition, type ToolContext, type ToolOutput } from './tools/define-tool.js';
-export { ToolRegistry, type ToolResult, type ToolCallStatus, type Authorize, type InvokeOptions } from './tools/registry.js';
+export { defineTool, type Tool, type ToolDefinition, type ToolContext, type ToolOutput, type ToolPreview } from './tools/define-tool.js';
+export { ToolRegistry, type ToolResult, type ToolCallStatus, type Authorize, type AuthorizeRequest, type InvokeOptions } from './tools/registry.js';
 export { calculatorTool } from './tools/builtin/calculator.js';
 export { currentTimeTool } from './tools/builtin/current-time.js';
 export { fetchUrlTool } from './tools/builtin/fetch-url.js';

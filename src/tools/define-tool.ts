@@ -11,6 +11,13 @@ export interface ToolContext {
 /** What `execute` may return: plain text, or text flagged as an error the model should see. */
 export type ToolOutput = string | { output: string; isError?: boolean };
 
+/**
+ * What the user sees when asked to approve a call: a one-line summary (the command, the path)
+ * and optional detail (the diff of an edit). `error` means the call cannot succeed as given
+ * (e.g. the text to replace is absent): the model gets the error and the user is not asked.
+ */
+export type ToolPreview = { summary: string; detail?: string } | { error: string };
+
 export interface ToolDefinition<Schema extends z.ZodType> {
   name: string;
   /** Written for the model: what it does, when to use it, what comes back. */
@@ -23,6 +30,8 @@ export interface ToolDefinition<Schema extends z.ZodType> {
   /** Per-call time limit; the registry default applies when absent. */
   timeoutMs?: number;
   execute(args: z.infer<Schema>, context: ToolContext): Promise<ToolOutput>;
+  /** Shown before approval; without it the summary is the arguments as JSON. */
+  preview?(args: z.infer<Schema>, context: ToolContext): Promise<ToolPreview>;
 }
 
 export interface Tool {
@@ -35,6 +44,7 @@ export interface Tool {
   readonly needsApproval: boolean;
   readonly timeoutMs: number | undefined;
   execute(args: unknown, context: ToolContext): Promise<ToolOutput>;
+  preview(args: unknown, context: ToolContext): Promise<ToolPreview>;
 }
 
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -53,6 +63,8 @@ export function defineTool<Schema extends z.ZodType>(definition: ToolDefinition<
     needsApproval: definition.needsApproval ?? !readOnly,
     timeoutMs: definition.timeoutMs,
     execute: (args, context) => definition.execute(args as z.infer<Schema>, context),
+    preview: (args, context) =>
+      definition.preview ? definition.preview(args as z.infer<Schema>, context) : Promise.resolve({ summary: `${definition.name} ${JSON.stringify(args)}` }),
   };
 }
 

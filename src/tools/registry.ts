@@ -15,7 +15,16 @@ export interface ToolResult {
 }
 
 /** Asked before a call that needs approval runs. Returning a reason denies the call. */
-export type Authorize = (request: { tool: Tool; args: unknown; call: ToolCall; signal: AbortSignal }) => Promise<{ allowed: true } | { allowed: false; reason: string }>;
+export type Authorize = (request: AuthorizeRequest) => Promise<{ allowed: true } | { allowed: false; reason: string }>;
+
+export interface AuthorizeRequest {
+  tool: Tool;
+  args: unknown;
+  call: ToolCall;
+  /** What to show the user: the command, the path, the diff. */
+  preview: { summary: string; detail?: string };
+  signal: AbortSignal;
+}
 
 export interface InvokeOptions {
   signal?: AbortSignal;
@@ -84,7 +93,14 @@ export class ToolRegistry {
     const outer = options.signal ?? new AbortController().signal;
     if (outer.aborted) return { ...failure(`${tool.name} was cancelled by the user.`), args };
     if (tool.needsApproval && options.authorize) {
-      const decision = await options.authorize({ tool, args, call, signal: outer });
+      let preview;
+      try {
+        preview = await tool.preview(args, { signal: outer, workspace: options.workspace ?? process.cwd() });
+      } catch (error) {
+        return { ...failure(`${tool.name} failed: ${errorText(error)}`), args };
+      }
+      if ('error' in preview) return { ...failure(preview.error), args };
+      const decision = await options.authorize({ tool, args, call, preview, signal: outer });
       if (!decision.allowed) return { content: `Denied: ${decision.reason}`, isError: true, status: 'denied', args };
     }
 

@@ -27,6 +27,7 @@ export const bashTool = defineTool({
   readOnly: false,
   // Above the longest per-call time-out, so our own time-out (which kills the tree) fires first.
   timeoutMs: MAX_BASH_TIMEOUT_MS + 10_000,
+  preview: async ({ command, timeout_ms }) => ({ summary: command, ...(timeout_ms ? { detail: `time-out ${timeout_ms} ms` } : {}) }),
   execute: ({ command, timeout_ms }, { signal, workspace }) =>
     runShellCommand(command, { cwd: workspace, signal, timeoutMs: timeout_ms ?? DEFAULT_BASH_TIMEOUT_MS }),
 });
