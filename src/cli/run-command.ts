@@ -1,30 +1,17 @@
-import { resolve } from 'node:path';
 import type { AgentEvent, StopReason } from '../core/events.js';
 import { runAgent } from '../core/loop.js';
 import { DEFAULT_SYSTEM_PROMPT } from '../core/system-prompt.js';
-import { createProvider, resolveProvider } from '../providers/create-provider.js';
-import { ToolRegistry } from '../tools/registry.js';
 import type { CliArgs } from './args.js';
-import { loadConfig } from './config.js';
 import { exitCodeFor } from './exit-codes.js';
 import { createTextRenderer } from './render-text.js';
-import { selectTools } from './select-tools.js';
+import { prepareRun } from './prepare-run.js';
 import { colorEnabled } from './style.js';
 
-export const DEFAULT_MAX_TURNS = 50;
+export { DEFAULT_MAX_TURNS } from './prepare-run.js';
 
 /** One task, non-interactively: flags beat environment, environment beats config files. */
 export async function runCommand(args: CliArgs, prompt: string, signal: AbortSignal): Promise<number> {
-  const workspace = resolve(args.cwd ?? process.cwd());
-  const config = loadConfig(workspace);
-  const resolved = resolveProvider({
-    provider: args.provider ?? process.env.VIBE_PROVIDER ?? config.provider,
-    model: args.model ?? process.env.VIBE_MODEL ?? config.model,
-    apiKey: args.apiKey,
-    baseUrl: args.baseUrl ?? config.baseUrl,
-  });
-  const tools = new ToolRegistry(selectTools(args.tools ?? config.tools));
-  const provider = await createProvider(resolved);
+  const { workspace, resolved, provider, tools, maxTurns, temperature } = await prepareRun(args);
 
   const render = args.json ? (event: AgentEvent) => process.stdout.write(`${JSON.stringify(event)}\n`) : textRenderer();
   let reason: StopReason = 'aborted';
@@ -34,8 +21,8 @@ export async function runCommand(args: CliArgs, prompt: string, signal: AbortSig
     input: prompt,
     tools,
     system: DEFAULT_SYSTEM_PROMPT,
-    maxTurns: args.maxTurns ?? config.maxTurns ?? DEFAULT_MAX_TURNS,
-    temperature: args.temperature ?? config.temperature ?? 0,
+    maxTurns,
+    temperature,
     workspace,
     signal,
   })) {

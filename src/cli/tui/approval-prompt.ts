@@ -1,0 +1,59 @@
+import type { ApprovalAnswer, ApprovalRequest, AskApproval } from '../../tools/approval.js';
+import type { Key } from './key-parser.js';
+import type { Theme } from './theme.js';
+import { colourDiffLine, looksLikeDiff } from './tool-line.js';
+
+/** What the approval prompt needs from the screen. */
+export interface ApprovalUi {
+  /** Shows these lines in the live area; `undefined` removes them. */
+  show(lines: string[] | undefined): void;
+  /** Writes finished lines to the scrollback. */
+  commit(lines: string[]): void;
+  /** The next key press; `undefined` once `signal` is aborted. */
+  nextKey(signal: AbortSignal): Promise<Key | undefined>;
+  /** Longest detail to show, in lines. */
+  maxDetailLines(): number;
+}
+
+const ANSWERS: Record<string, ApprovalAnswer> = { y: 'yes', n: 'no', a: 'always' };
+
+/** The lines of the question: the tool and summary, the detail (a command, a coloured diff), the keys. */
+export function approvalLines(request: ApprovalRequest, t: Theme, maxDetailLines: number): string[] {
+  const lines = [`${t.yellow('?')} ${t.bold(`Allow ${request.tool}?`)} ${request.summary}`];
+  if (request.detail) {
+    const detail = request.detail.replace(/\s+$/, '').split('\n');
+    const diff = looksLikeDiff(detail);
+    const shown = detail.slice(0, Math.max(1, maxDetailLines));
+    for (const line of shown) lines.push(`  ${diff ? colourDiffLine(line, t) : t.dim(line)}`);
+    if (detail.length > shown.length) lines.push(`  ${t.dim(`… ${detail.length - shown.length} more lines`)}`);
+  }
+  lines.push(`  ${t.bold('y')} yes   ${t.bold('n')} no   ${t.bold('a')} always for ${request.tool} this session   ${t.dim('(Esc = no)')}`);
+  return lines;
+}
+
+/**
+ * The terminal's `AskApproval`: shows the request and waits for y / n / a; Esc means no, and so
+ * does an aborted run (Ctrl-C). Other keys are ignored, so a stray Enter never approves.
+ */
+export function createApprovalPrompt(ui: ApprovalUi, t: Theme): AskApproval {
+  return async (request, signal) => {
+    ui.show(approvalLines(request, t, ui.maxDetailLines()));
+    let answer: ApprovalAnswer = 'no';
+    try {
+      for (;;) {
+        const key = await ui.nextKey(signal);
+        if (!key || key.name === 'escape') break;
+        const chosen = key.name === 'char' && !key.ctrl ? ANSWERS[(key.text ?? '').toLowerCase()] : undefined;
+        if (chosen) {
+          answer = chosen;
+          break;
+        }
+      }
+    } finally {
+      ui.show(undefined);
+    }
+    const verdict = answer === 'no' ? t.yellow('denied') : answer === 'always' ? t.green(`allowed (always for ${request.tool})`) : t.green('allowed');
+    ui.commit([`${t.dim('?')} ${request.tool} ${t.dim(request.summary)} ${verdict}`]);
+    return answer;
+  };
+}

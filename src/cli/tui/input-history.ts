@@ -1,0 +1,58 @@
+import { createHash } from 'node:crypto';
+import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import { z } from 'zod';
+
+const entrySchema = z.object({ text: z.string(), at: z.string().optional() });
+/** Older entries are kept on disk but not loaded. */
+const MAX_LOADED = 500;
+
+/** `$XDG_DATA_HOME/vibe-agent/history/<workspace-key>.jsonl`; the key is readable and unique per path. */
+export function historyPath(workspace: string, env: NodeJS.ProcessEnv = process.env): string {
+  const base = env.XDG_DATA_HOME || join(homedir(), '.local', 'share');
+  const name = basename(workspace).replace(/[^\w.-]+/g, '_') || 'root';
+  const hash = createHash('sha256').update(workspace).digest('hex').slice(0, 12);
+  return join(base, 'vibe-agent', 'history', `${name}-${hash}.jsonl`);
+}
+
+/** Prompt history of one workspace, oldest first, appended to a JSONL file as prompts are sent. */
+export class InputHistory {
+  readonly entries: string[];
+
+  constructor(private readonly path: string | undefined) {
+    this.entries = path ? readEntries(path) : [];
+  }
+
+  add(text: string): void {
+    if (!text.trim() || this.entries.at(-1) === text) return;
+    this.entries.push(text);
+    if (!this.path) return;
+    try {
+      mkdirSync(dirname(this.path), { recursive: true });
+      appendFileSync(this.path, `${JSON.stringify({ text, at: new Date().toISOString() })}\n`, { mode: 0o600 });
+    } catch {
+      // History is a convenience: a read-only data dir must not break the session.
+    }
+  }
+}
+
+function readEntries(path: string): string[] {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return [];
+  }
+  const entries: string[] = [];
+  for (const line of text.split('\n')) {
+    if (!line.trim()) continue;
+    try {
+      const parsed = entrySchema.safeParse(JSON.parse(line));
+      if (parsed.success) entries.push(parsed.data.text);
+    } catch {
+      // A torn last line (a crash mid-write) is skipped.
+    }
+  }
+  return entries.slice(-MAX_LOADED);
+}

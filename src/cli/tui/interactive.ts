@@ -1,0 +1,332 @@
+import type { AgentEvent } from '../../core/events.js';
+import { runAgent } from '../../core/loop.js';
+import { addUsage, emptyUsage, type Message, type Usage } from '../../core/messages.js';
+import type { Provider } from '../../providers/provider.js';
+import type { Authorize, ToolRegistry } from '../../tools/registry.js';
+import { createApprovalPrompt } from './approval-prompt.js';
+import { authorizeByAsking } from './ask-authorize.js';
+import { InputEditor } from './input-editor.js';
+import type { InputHistory } from './input-history.js';
+import { KeyParser, type Key } from './key-parser.js';
+import { LiveScreen } from './live-screen.js';
+import type { InteractiveServices } from './services.js';
+import { completeSlash, parseSlashCommand, SLASH_COMMANDS, type CommandContext } from './slash-commands.js';
+import { renderStatusLine } from './status-line.js';
+import { TurnView } from './turn-view.js';
+import type { Theme } from './theme.js';
+
+export interface TerminalInput {
+  on(event: 'data', listener: (data: Buffer | string) => void): unknown;
+  off(event: 'data', listener: (data: Buffer | string) => void): unknown;
+  setRawMode?(raw: boolean): unknown;
+  resume(): unknown;
+  pause(): unknown;
+}
+
+export interface TerminalOutputStream {
+  write(text: string): unknown;
+  columns?: number;
+  rows?: number;
+  on?(event: 'resize', listener: () => void): unknown;
+  off?(event: 'resize', listener: () => void): unknown;
+}
+
+export interface InteractiveOptions {
+  input: TerminalInput;
+  output: TerminalOutputStream;
+  theme: Theme;
+  provider: Provider;
+  model: string;
+  tools: ToolRegistry;
+  system: string;
+  workspace: string;
+  maxTurns: number;
+  temperature: number;
+  history?: InputHistory;
+  services?: InteractiveServices;
+  /** Run every call without asking (--yes). */
+  approveAll?: boolean;
+  /** Within this long, a second Ctrl-C exits (default 1000 ms). */
+  doubleInterruptMs?: number;
+}
+
+const PROMPT = '› ';
+const TICK_MS = 80;
+
+/**
+ * The interactive session. Each user turn is one `runAgent` call given the conversation so far;
+ * this class only routes keys, renders events and runs slash commands: no loop logic.
+ */
+export class InteractiveSession {
+  private readonly screen: LiveScreen;
+  private readonly parser = new KeyParser();
+  private readonly editor: InputEditor;
+  private readonly services: InteractiveServices;
+  private readonly authorize: Authorize | undefined;
+  private messages: Message[] = [];
+  private model: string;
+  private usage: Usage = emptyUsage();
+  private contextTokens: number | undefined;
+  private turn = 0;
+  private view: TurnView | undefined;
+  private running: AbortController | undefined;
+  private approval: string[] | undefined;
+  private keyWaiter: ((key: Key | undefined) => void) | undefined;
+  private submit: ((text: string | undefined) => void) | undefined;
+  private hint: string[] = [];
+  private lastInterrupt = 0;
+  private exiting = false;
+
+  constructor(private readonly options: InteractiveOptions) {
+    this.screen = new LiveScreen(options.output);
+    this.editor = new InputEditor(options.history);
+    this.services = options.services ?? {};
+    this.model = options.model;
+    const ask = createApprovalPrompt(
+      {
+        show: (lines) => {
+          this.approval = lines;
+          this.render();
+        },
+        commit: (lines) => this.screen.commit(lines),
+        nextKey: (signal) => this.nextKey(signal),
+        maxDetailLines: () => Math.max(3, (options.output.rows ?? 24) - 10),
+      },
+      options.theme,
+    );
+    this.authorize = options.approveAll ? undefined : (this.services.authorize ?? authorizeByAsking)(ask);
+  }
+
+  /** Runs until /exit, Ctrl-D or a double Ctrl-C; resolves with the exit code. */
+  async run(): Promise<number> {
+    const { input, output, theme: t } = this.options;
+    const onData = (data: Buffer | string) => this.onKeys(this.parser.feed(data.toString()));
+    const onResize = () => this.render();
+    input.setRawMode?.(true);
+    input.on('data', onData);
+    input.resume();
+    output.on?.('resize', onResize);
+    output.write('\x1b[?2004h');
+    try {
+      this.screen.commit([
+        `${t.bold('vibe-agent')} ${t.dim(`· ${this.options.provider.name} · ${this.model} · ${this.options.workspace}`)}`,
+        t.dim('/help for commands · Enter sends · Shift+Enter or \\ for a new line · Ctrl-C cancels · Ctrl-D exits'),
+      ]);
+      for (;;) {
+        const text = await this.readPrompt();
+        if (text === undefined || this.exiting) break;
+        if (text.trim().startsWith('/')) await this.runCommand(text);
+        else await this.runTurn(text);
+        if (this.exiting) break;
+      }
+    } finally {
+      this.running?.abort();
+      this.screen.render([]);
+      this.screen.release();
+      output.write('\x1b[?2004l');
+      output.off?.('resize', onResize);
+      input.off('data', onData);
+      input.setRawMode?.(false);
+      input.pause();
+    }
+    return 0;
+  }
+
+  private readPrompt(): Promise<string | undefined> {
+    return new Promise((resolve) => {
+      this.submit = resolve;
+      this.render();
+    });
+  }
+
+  private nextKey(signal: AbortSignal): Promise<Key | undefined> {
+    if (signal.aborted) return Promise.resolve(undefined);
+    return new Promise((resolve) => {
+      const onAbort = () => finish(undefined);
+      const finish = (key: Key | undefined) => {
+        signal.removeEventListener('abort', onAbort);
+        if (this.keyWaiter === finish) this.keyWaiter = undefined;
+        resolve(key);
+      };
+      this.keyWaiter = finish;
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
+  private onKeys(keys: Key[]): void {
+    for (const key of keys) this.onKey(key);
+    this.render();
+  }
+
+  private onKey(key: Key): void {
+    if (key.ctrl && key.name === 'c') return this.interrupt();
+    if (this.keyWaiter) return this.keyWaiter(key);
+    if (!this.submit) return; // a turn is running: only Ctrl-C counts
+    if (key.ctrl && key.name === 'd' && this.editor.text === '') return this.exit();
+    if (key.ctrl && key.name === 'l') {
+      this.options.output.write('\x1b[2J\x1b[H');
+      this.screen.reset();
+      return;
+    }
+    this.hint = [];
+    const action = this.editor.handle(key);
+    if (action.type === 'complete') {
+      const completion = completeSlash(this.editor.text, this.services.models?.() ?? []);
+      this.editor.set(completion.text);
+      this.hint = completion.candidates.length ? [this.options.theme.dim(completion.candidates.join('  '))] : [];
+    } else if (action.type === 'submit') {
+      const submit = this.submit;
+      this.submit = undefined;
+      submit(action.text);
+    }
+  }
+
+  /** Ctrl-C: cancels the running turn; a second one soon after (or one at an empty prompt) exits. */
+  private interrupt(): void {
+    const now = Date.now();
+    const double = now - this.lastInterrupt < (this.options.doubleInterruptMs ?? 1000);
+    this.lastInterrupt = now;
+    if (this.running) {
+      if (double) return this.exit();
+      this.view?.markCancelling();
+      this.running.abort();
+      return;
+    }
+    if (this.editor.text !== '' && !double) {
+      this.editor.clear();
+      return;
+    }
+    this.exit();
+  }
+
+  private exit(): void {
+    this.exiting = true;
+    this.running?.abort();
+    const submit = this.submit;
+    this.submit = undefined;
+    submit?.(undefined);
+  }
+
+  private async runTurn(text: string): Promise<void> {
+    const t = this.options.theme;
+    this.screen.commit(['', ...text.split('\n').map((line, i) => `${t.cyan(i === 0 ? PROMPT : '  ')}${t.bold(line)}`), '']);
+    const controller = new AbortController();
+    this.running = controller;
+    const view = new TurnView((lines) => this.screen.commit(lines), t);
+    this.view = view;
+    this.turn = 0;
+    const ticker = setInterval(() => this.render(), TICK_MS);
+    try {
+      const generator = runAgent({
+        provider: this.options.provider,
+        model: this.model,
+        input: text,
+        messages: this.messages,
+        tools: this.options.tools,
+        system: this.options.system,
+        maxTurns: this.options.maxTurns,
+        temperature: this.options.temperature,
+        workspace: this.options.workspace,
+        signal: controller.signal,
+        ...(this.authorize ? { authorize: this.authorize } : {}),
+        ...(this.services.prepareMessages ? { prepareMessages: this.services.prepareMessages } : {}),
+      });
+      for (;;) {
+        const next = await generator.next();
+        if (next.done) {
+          this.messages = next.value.messages;
+          break;
+        }
+        this.track(next.value);
+        view.handle(next.value, this.screen.width);
+        this.render();
+      }
+    } catch (error) {
+      this.screen.commit([t.red(`✗ Unexpected error: ${(error as Error).message}`)]);
+    } finally {
+      clearInterval(ticker);
+      this.running = undefined;
+      this.view = undefined;
+      this.screen.commit(['']);
+    }
+  }
+
+  private track(event: AgentEvent): void {
+    this.services.onEvent?.(event);
+    if (event.type === 'turn_start') this.turn = event.turn;
+    if (event.type === 'usage') {
+      this.usage = addUsage(this.usage, event.usage);
+      this.contextTokens = event.usage.inputTokens + event.usage.outputTokens;
+    }
+  }
+
+  private async runCommand(text: string): Promise<void> {
+    const t = this.options.theme;
+    const parsed = parseSlashCommand(text);
+    const command = SLASH_COMMANDS.find((candidate) => candidate.name === parsed?.name);
+    this.screen.commit([t.cyan(`${PROMPT}${text.trim()}`)]);
+    if (!parsed || !command) {
+      this.screen.commit([t.yellow(`Unknown command ${text.trim().split(/\s/)[0]}. Type /help for the list.`), '']);
+      return;
+    }
+    const controller = new AbortController();
+    this.running = controller;
+    const context: CommandContext = {
+      theme: t,
+      services: this.services,
+      model: this.model,
+      messages: this.messages,
+      usage: this.usage,
+      tools: this.options.tools.names(),
+      print: (lines) => this.screen.commit(lines),
+      setModel: (model) => (this.model = model),
+      setMessages: (messages) => {
+        this.messages = messages;
+        this.contextTokens = undefined;
+      },
+      exit: () => this.exit(),
+      signal: controller.signal,
+    };
+    try {
+      await command.run(parsed.argument, context);
+    } catch (error) {
+      this.screen.commit([t.red(`/${command.name} failed: ${(error as Error).message}`)]);
+    } finally {
+      this.running = undefined;
+    }
+    if (!this.exiting) this.screen.commit(['']);
+  }
+
+  private render(): void {
+    if (this.exiting) return;
+    const { theme: t } = this.options;
+    const width = this.screen.width;
+    const rows = this.screen.wrap([...(this.view?.live(width) ?? []), ...(this.approval ?? [])]);
+    let cursor: { row: number; col: number } | undefined;
+    if (this.submit && !this.keyWaiter) {
+      const layout = this.editor.layout(width, t.cyan(PROMPT), PROMPT.length);
+      cursor = { row: rows.length + layout.cursor.row, col: layout.cursor.col };
+      rows.push(...layout.rows, ...this.screen.wrap(this.hint));
+    }
+    const state = this.approval ? 'approval' : this.running ? 'working' : undefined;
+    const window = this.services.contextWindow?.(this.model);
+    const cost = this.services.cost?.(this.model, this.usage);
+    rows.push(
+      renderStatusLine(
+        {
+          model: this.model,
+          total: this.usage,
+          ...(this.contextTokens !== undefined ? { contextTokens: this.contextTokens } : {}),
+          ...(window !== undefined ? { contextWindow: window } : {}),
+          ...(cost !== undefined ? { costUsd: cost } : {}),
+          turn: this.turn,
+          maxTurns: this.options.maxTurns,
+          ...(state ? { state } : {}),
+        },
+        width,
+        t,
+      ),
+    );
+    this.screen.render(rows, cursor);
+  }
+}

@@ -1,0 +1,93 @@
+import { wrapLine } from './text-width.js';
+
+export interface TerminalOutput {
+  write(text: string): unknown;
+  columns?: number;
+  rows?: number;
+}
+
+const SYNC_START = '\x1b[?2026h';
+const SYNC_END = '\x1b[?2026l';
+const HIDE_CURSOR = '\x1b[?25l';
+const SHOW_CURSOR = '\x1b[?25h';
+
+/**
+ * Scrollback plus a redrawn bottom area. Finished output is written once, above the live area,
+ * and is never touched again; the live area (partial line, running tools, input, status) is
+ * erased and redrawn in one write, inside a synchronized-update bracket, so it does not flicker.
+ * Rows are wrapped to one column less than the terminal so the cursor never sits in the
+ * pending-wrap state that makes relative moves ambiguous.
+ */
+export class LiveScreen {
+  private liveRows: string[] = [];
+  /** Row of the live area the cursor is on, counted from its top. */
+  private cursorRow = 0;
+
+  constructor(private readonly out: TerminalOutput) {}
+
+  get width(): number {
+    return Math.max(10, (this.out.columns ?? 80) - 1);
+  }
+
+  private get height(): number {
+    return Math.max(3, (this.out.rows ?? 24) - 1);
+  }
+
+  /** Wraps logical lines to the terminal width. */
+  wrap(lines: string[]): string[] {
+    return lines.flatMap((line) => wrapLine(line, this.width));
+  }
+
+  /** Writes finished lines to the scrollback and redraws the live area below them. */
+  commit(lines: string[]): void {
+    if (!lines.length) return;
+    this.draw(this.wrap(lines), this.liveRows, undefined);
+  }
+
+  /**
+   * Redraws the live area. `cursor` (row and column within `rows`, after wrapping) places the
+   * terminal cursor for typing; without it the cursor is hidden.
+   */
+  render(lines: string[], cursor?: { row: number; col: number }): void {
+    this.draw([], this.wrap(lines), cursor);
+  }
+
+  /** Leaves the live area as it is and moves below it (before exiting). */
+  release(): void {
+    const down = this.liveRows.length - 1 - this.cursorRow;
+    this.out.write(`${down > 0 ? `\x1b[${down}B` : ''}\r\n${SHOW_CURSOR}`);
+    this.liveRows = [];
+    this.cursorRow = 0;
+  }
+
+  /** Forgets the live area without erasing it (after the screen was cleared externally). */
+  reset(): void {
+    this.liveRows = [];
+    this.cursorRow = 0;
+  }
+
+  private draw(committed: string[], live: string[], cursor: { row: number; col: number } | undefined): void {
+    // Only the bottom of an over-tall live area is drawn: the cursor cannot move above the screen.
+    const overflow = Math.max(0, live.length - this.height);
+    const rows = live.slice(overflow);
+    let frame = SYNC_START + HIDE_CURSOR + '\r';
+    if (this.cursorRow > 0) frame += `\x1b[${this.cursorRow}A`;
+    frame += '\x1b[J';
+    for (const line of committed) frame += `${line}\x1b[0m\r\n`;
+    frame += rows.join('\x1b[0m\r\n');
+    let cursorRow = Math.max(0, rows.length - 1);
+    if (cursor && cursor.row - overflow >= 0) {
+      const target = cursor.row - overflow;
+      const up = rows.length - 1 - target;
+      if (up > 0) frame += `\x1b[${up}A`;
+      frame += '\r';
+      if (cursor.col > 0) frame += `\x1b[${cursor.col}C`;
+      frame += SHOW_CURSOR;
+      cursorRow = target;
+    }
+    frame += SYNC_END;
+    this.out.write(frame);
+    this.liveRows = rows;
+    this.cursorRow = cursorRow;
+  }
+}

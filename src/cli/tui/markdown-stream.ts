@@ -1,0 +1,114 @@
+import { CodeHighlighter } from './highlight.js';
+import type { Theme } from './theme.js';
+
+/**
+ * Renders Markdown as it streams in, line by line. A complete line is rendered once and is final
+ * (it goes to the scrollback); only the partial last line is re-rendered as text arrives. Block
+ * state (inside a fence, its language) is carried from line to line, so the output does not
+ * depend on where the chunks were split.
+ */
+export class MarkdownStream {
+  private buffer = '';
+  private fence: { marker: string; highlighter: CodeHighlighter } | undefined;
+
+  constructor(private readonly theme: Theme) {}
+
+  /** Adds streamed text; returns the lines it completed, rendered. */
+  push(text: string): string[] {
+    this.buffer += text;
+    const lines: string[] = [];
+    let newline = this.buffer.indexOf('\n');
+    while (newline >= 0) {
+      lines.push(this.renderLine(this.buffer.slice(0, newline).replace(/\r$/, ''), true));
+      this.buffer = this.buffer.slice(newline + 1);
+      newline = this.buffer.indexOf('\n');
+    }
+    return lines;
+  }
+
+  /** The partial last line, rendered provisionally (empty when there is none). */
+  partial(): string | undefined {
+    if (!this.buffer) return undefined;
+    return this.renderLine(this.buffer, false);
+  }
+
+  /** Ends the stream: the partial line becomes final. */
+  end(): string[] {
+    const rest = this.buffer;
+    this.buffer = '';
+    const lines = rest ? [this.renderLine(rest, true)] : [];
+    this.fence = undefined;
+    return lines;
+  }
+
+  get inCodeBlock(): boolean {
+    return this.fence !== undefined;
+  }
+
+  private renderLine(line: string, final: boolean): string {
+    const t = this.theme;
+    const fenceMatch = /^\s*(```+|~~~+)\s*([\w+#.-]*)/.exec(line);
+    if (this.fence) {
+      if (fenceMatch && fenceMatch[1]!.startsWith(this.fence.marker) && line.trim() === fenceMatch[1]) {
+        if (final) this.fence = undefined;
+        return t.dim('╰──');
+      }
+      // A provisional render must not advance the highlighter's block-comment state.
+      return `${t.dim('│')} ${final ? this.fence.highlighter.line(line) : line}`;
+    }
+    if (fenceMatch) {
+      const language = fenceMatch[2] ?? '';
+      if (final) this.fence = { marker: fenceMatch[1]!, highlighter: new CodeHighlighter(language, t) };
+      return t.dim(`╭── ${language}`.trimEnd());
+    }
+    const heading = /^(#{1,6})\s+(.*)$/.exec(line);
+    if (heading) {
+      const text = renderInline(heading[2]!, t);
+      return heading[1]!.length <= 2 ? t.bold(t.cyan(text)) : t.bold(text);
+    }
+    if (/^\s*([-*_])(\s*\1){2,}\s*$/.test(line)) return t.dim('─'.repeat(40));
+    const quote = /^\s*>\s?(.*)$/.exec(line);
+    if (quote) return `${t.dim('│')} ${t.italic(renderInline(quote[1]!, t))}`;
+    const bullet = /^(\s*)[-*+]\s+(.*)$/.exec(line);
+    if (bullet) return `${bullet[1]}${t.cyan('•')} ${renderInline(bullet[2]!, t)}`;
+    const numbered = /^(\s*)(\d+[.)])\s+(.*)$/.exec(line);
+    if (numbered) return `${numbered[1]}${t.cyan(numbered[2]!)} ${renderInline(numbered[3]!, t)}`;
+    return renderInline(line, t);
+  }
+}
+
+/** Inline spans: `code`, **bold**, *italic* / _italic_, [links](url). Unclosed markers stay as typed. */
+export function renderInline(text: string, t: Theme): string {
+  let out = '';
+  let i = 0;
+  while (i < text.length) {
+    const rest = text.slice(i);
+    const code = /^(`+)([^`]|[^`].*?[^`])\1(?!`)/.exec(rest);
+    if (code) {
+      out += t.yellow(code[2]!);
+      i += code[0].length;
+      continue;
+    }
+    const bold = /^(\*\*|__)(?=\S)(.+?)(?<=\S)\1/.exec(rest);
+    if (bold) {
+      out += t.bold(renderInline(bold[2]!, t));
+      i += bold[0].length;
+      continue;
+    }
+    const italic = /^([*_])(?=[^\s*_])(.+?)(?<=[^\s*_])\1(?![*_\w])/.exec(rest);
+    if (italic && (italic[1] === '*' || !/\w/.test(text[i - 1] ?? ''))) {
+      out += t.italic(renderInline(italic[2]!, t));
+      i += italic[0].length;
+      continue;
+    }
+    const link = /^\[([^\]]+)\]\(([^)\s]+)\)/.exec(rest);
+    if (link) {
+      out += `${t.underline(link[1]!)}${t.dim(` (${link[2]})`)}`;
+      i += link[0].length;
+      continue;
+    }
+    out += text[i];
+    i++;
+  }
+  return out;
+}

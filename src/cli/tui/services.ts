@@ -1,0 +1,45 @@
+import type { AgentOptions } from '../../core/loop.js';
+import type { AgentEvent } from '../../core/events.js';
+import type { Message, Usage } from '../../core/messages.js';
+import type { AskApproval } from '../../tools/approval.js';
+import type { Authorize } from '../../tools/registry.js';
+
+export interface SessionSummary {
+  id: string;
+  title?: string;
+  updatedAt?: string;
+  messageCount?: number;
+}
+
+export interface MemoryFile {
+  path: string;
+  content: string;
+}
+
+/**
+ * What the interactive session can use beyond the loop. Every member is optional: a slash
+ * command whose service is absent says "not available in this build". The CLI wires the real
+ * ones (compaction, session store, memory files, permission policy) as they land.
+ */
+export interface InteractiveServices {
+  /** Builds the permission check from the terminal's approval prompt. Default: ask, remember "always" per tool. */
+  authorize?(ask: AskApproval): Authorize;
+  /** /compact: summarise older turns. */
+  compact?(messages: Message[], context: { model: string; signal: AbortSignal }): Promise<{ messages: Message[]; tokensBefore?: number; tokensAfter?: number }>;
+  /** /sessions. */
+  listSessions?(): Promise<SessionSummary[]>;
+  /** /resume <id>: the conversation of an earlier session. */
+  resume?(id: string): Promise<{ id: string; messages: Message[] }>;
+  /** /memory: the project memory files in effect. */
+  memory?(): Promise<MemoryFile[]>;
+  /** The model's context window in tokens, when known (for the status line). */
+  contextWindow?(model: string): number | undefined;
+  /** What `usage` cost on `model`, in US dollars, when known. */
+  cost?(model: string, usage: Usage): number | undefined;
+  /** Model names offered by /model completion. */
+  models?(): string[];
+  /** Runs before each request (the context policy). */
+  prepareMessages?: AgentOptions['prepareMessages'];
+  /** Sees every event (the session store appends them). */
+  onEvent?(event: AgentEvent): void;
+}

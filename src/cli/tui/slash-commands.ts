@@ -1,0 +1,147 @@
+import type { Message, Usage } from '../../core/messages.js';
+import type { InteractiveServices } from './services.js';
+import { formatTokens } from './status-line.js';
+import type { Theme } from './theme.js';
+
+/** What a slash command may read and change in the session. */
+export interface CommandContext {
+  theme: Theme;
+  services: InteractiveServices;
+  model: string;
+  messages: Message[];
+  usage: Usage;
+  tools: string[];
+  print(lines: string[]): void;
+  setModel(model: string): void;
+  setMessages(messages: Message[]): void;
+  exit(): void;
+  signal: AbortSignal;
+}
+
+export interface SlashCommand {
+  name: string;
+  /** Shown in /help, e.g. "<name>". */
+  usage?: string;
+  help: string;
+  run(argument: string, context: CommandContext): Promise<void> | void;
+}
+
+const unavailable = (context: CommandContext, what: string) => context.print([context.theme.yellow(`${what} is not available in this build.`)]);
+
+export const SLASH_COMMANDS: SlashCommand[] = [
+  {
+    name: 'help',
+    help: 'list the commands and keys',
+    run: (_, c) =>
+      c.print([
+        ...SLASH_COMMANDS.map((command) => `  ${c.theme.bold(`/${command.name}${command.usage ? ` ${command.usage}` : ''}`)}  ${c.theme.dim(command.help)}`),
+        c.theme.dim('  Enter sends · Shift+Enter, Alt+Enter or a trailing \\ adds a line · ↑/↓ history · Tab completes'),
+        c.theme.dim('  Ctrl-C cancels the running turn (twice, or at an empty prompt, exits) · Ctrl-D exits'),
+      ]),
+  },
+  {
+    name: 'model',
+    usage: '<name>',
+    help: 'switch the model for the next turns (same provider)',
+    run: (argument, c) => {
+      if (!argument) return c.print([`Model: ${c.model}`]);
+      c.setModel(argument);
+      c.print([`Model switched to ${c.theme.bold(argument)}.`]);
+    },
+  },
+  {
+    name: 'compact',
+    help: 'summarise older turns to free context',
+    run: async (_, c) => {
+      if (!c.services.compact) return unavailable(c, 'Compaction');
+      const result = await c.services.compact(c.messages, { model: c.model, signal: c.signal });
+      c.setMessages(result.messages);
+      const sizes = result.tokensBefore !== undefined && result.tokensAfter !== undefined ? `: ${formatTokens(result.tokensBefore)} → ${formatTokens(result.tokensAfter)} tokens` : '';
+      c.print([`Compacted${sizes}.`]);
+    },
+  },
+  {
+    name: 'clear',
+    help: 'start a fresh conversation',
+    run: (_, c) => {
+      c.setMessages(c.messages.filter((message) => message.role === 'system'));
+      c.print(['Conversation cleared.']);
+    },
+  },
+  {
+    name: 'sessions',
+    help: 'list saved sessions',
+    run: async (_, c) => {
+      if (!c.services.listSessions) return unavailable(c, 'The session store');
+      const sessions = await c.services.listSessions();
+      if (!sessions.length) return c.print(['No saved sessions.']);
+      c.print(sessions.map((s) => `  ${c.theme.bold(s.id)}  ${s.title ?? ''} ${c.theme.dim([s.updatedAt, s.messageCount !== undefined ? `${s.messageCount} messages` : ''].filter(Boolean).join(' · '))}`));
+    },
+  },
+  {
+    name: 'resume',
+    usage: '<id>',
+    help: 'continue a saved session',
+    run: async (argument, c) => {
+      if (!c.services.resume) return unavailable(c, 'The session store');
+      if (!argument) return c.print([c.theme.yellow('Usage: /resume <id> (see /sessions).')]);
+      const session = await c.services.resume(argument);
+      c.setMessages(session.messages);
+      c.print([`Resumed session ${c.theme.bold(session.id)} (${session.messages.length} messages).`]);
+    },
+  },
+  {
+    name: 'cost',
+    help: 'tokens used and cost so far',
+    run: (_, c) => {
+      const u = c.usage;
+      const cost = c.services.cost?.(c.model, u);
+      c.print([
+        `Tokens: ${formatTokens(u.inputTokens)} in (${formatTokens(u.cachedInputTokens)} cached), ${formatTokens(u.outputTokens)} out (${formatTokens(u.reasoningTokens)} reasoning).`,
+        cost === undefined ? c.theme.dim('Cost: unknown for this model.') : `Cost: $${cost.toFixed(4)}`,
+      ]);
+    },
+  },
+  {
+    name: 'tools',
+    help: 'the tools the model can call',
+    run: (_, c) => c.print([c.tools.length ? `Tools: ${c.tools.join(', ')}` : 'No tools.']),
+  },
+  {
+    name: 'memory',
+    help: 'the project memory files in effect',
+    run: async (_, c) => {
+      if (!c.services.memory) return unavailable(c, 'Project memory');
+      const files = await c.services.memory();
+      if (!files.length) return c.print(['No memory files (AGENTS.md) found.']);
+      c.print(files.map((file) => `  ${c.theme.bold(file.path)} ${c.theme.dim(`${file.content.split('\n').length} lines`)}`));
+    },
+  },
+  { name: 'exit', help: 'leave (also Ctrl-D)', run: (_, c) => c.exit() },
+];
+
+export function parseSlashCommand(text: string): { name: string; argument: string } | undefined {
+  const match = /^\/(\S*)\s*([\s\S]*)$/.exec(text.trim());
+  return match ? { name: match[1]!.toLowerCase(), argument: match[2]!.trim() } : undefined;
+}
+
+/** Tab completion of a command name, or of /model's argument. */
+export function completeSlash(text: string, models: string[] = []): { text: string; candidates: string[] } {
+  const model = /^\/model\s+(\S*)$/.exec(text);
+  if (model) {
+    const matches = models.filter((name) => name.startsWith(model[1]!));
+    return { text: matches.length === 1 ? `/model ${matches[0]}` : `/model ${commonPrefix(matches) || model[1]}`, candidates: matches.length > 1 ? matches : [] };
+  }
+  if (!/^\/\S*$/.test(text)) return { text, candidates: [] };
+  const prefix = text.slice(1).toLowerCase();
+  const matches = SLASH_COMMANDS.map((command) => command.name).filter((name) => name.startsWith(prefix));
+  if (matches.length === 1) return { text: `/${matches[0]} `, candidates: [] };
+  return { text: `/${commonPrefix(matches) || prefix}`, candidates: matches.map((name) => `/${name}`) };
+}
+
+function commonPrefix(words: string[]): string {
+  if (!words.length) return '';
+  let prefix = words[0]!;
+  for (const word of words) while (!word.startsWith(prefix)) prefix = prefix.slice(0, -1);
+  return prefix;
+}

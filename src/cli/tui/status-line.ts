@@ -1,0 +1,57 @@
+import type { Usage } from '../../core/messages.js';
+import type { Theme } from './theme.js';
+import { visibleWidth } from './text-width.js';
+
+export interface StatusInfo {
+  model: string;
+  /** Tokens over the whole session. */
+  total: Usage;
+  /** Input tokens of the latest request: how full the context is. */
+  contextTokens?: number;
+  /** The model's context window, when known. */
+  contextWindow?: number;
+  /** Session cost in US dollars, when known. */
+  costUsd?: number;
+  /** Model requests in the current (or last) run, and the limit. */
+  turn: number;
+  maxTurns: number;
+  /** A short state word: "ready", "working", "approval". */
+  state?: string;
+}
+
+export function formatTokens(n: number): string {
+  if (n < 1000) return String(n);
+  if (n < 1_000_000) return `${(n / 1000).toFixed(n < 10_000 ? 1 : 0)}k`;
+  return `${(n / 1_000_000).toFixed(1)}M`;
+}
+
+/**
+ * One line at the bottom: model · tokens · context % · cost · turn n/limit. Parts that are
+ * unknown are left out; in a narrow terminal the least important parts are dropped first, and
+ * the model name is cut last.
+ */
+export function renderStatusLine(info: StatusInfo, width: number, t: Theme): string {
+  const parts: Array<{ text: string; priority: number }> = [];
+  parts.push({ text: info.model, priority: 0 });
+  if (info.state) parts.push({ text: info.state, priority: 1 });
+  const tokens = info.total.inputTokens + info.total.outputTokens;
+  parts.push({ text: `${formatTokens(tokens)} tok`, priority: 3 });
+  if (info.contextWindow && info.contextTokens !== undefined) {
+    const percent = Math.min(100, Math.round((info.contextTokens / info.contextWindow) * 100));
+    parts.push({ text: `ctx ${percent}%`, priority: 2 });
+  }
+  if (info.costUsd !== undefined) parts.push({ text: `$${info.costUsd.toFixed(info.costUsd < 1 ? 4 : 2)}`, priority: 4 });
+  parts.push({ text: `turn ${info.turn}/${info.maxTurns}`, priority: 2 });
+
+  const separator = ' · ';
+  const fits = (list: typeof parts) => visibleWidth(list.map((p) => p.text).join(separator)) <= width;
+  let kept = [...parts];
+  while (!fits(kept) && kept.length > 1) {
+    const drop = kept.reduce((worst, part) => (part.priority > worst.priority ? part : worst), kept[0]!);
+    if (drop.priority === 0) break;
+    kept = kept.filter((part) => part !== drop);
+  }
+  let line = kept.map((p) => p.text).join(separator);
+  if (visibleWidth(line) > width) line = `${line.slice(0, Math.max(0, width - 1))}…`;
+  return t.dim(line);
+}

@@ -1,0 +1,125 @@
+/** Display width and wrapping of text that may carry ANSI SGR sequences. */
+
+// CSI sequences (colours, cursor moves) and OSC sequences (titles, links).
+const ANSI = /\x1b\[[0-9;:?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)/g;
+
+export function stripAnsi(text: string): string {
+  return text.replace(ANSI, '');
+}
+
+/** Terminal columns a code point occupies: 0 for combining marks, 2 for wide CJK and emoji. */
+export function charWidth(codePoint: number): number {
+  if (codePoint < 0x20 || (codePoint >= 0x7f && codePoint < 0xa0)) return 0;
+  if ((codePoint >= 0x300 && codePoint <= 0x36f) || (codePoint >= 0x200b && codePoint <= 0x200f) || (codePoint >= 0xfe00 && codePoint <= 0xfe0f)) return 0;
+  if (
+    (codePoint >= 0x1100 && codePoint <= 0x115f) ||
+    (codePoint >= 0x2e80 && codePoint <= 0xa4cf && codePoint !== 0x303f) ||
+    (codePoint >= 0xac00 && codePoint <= 0xd7a3) ||
+    (codePoint >= 0xf900 && codePoint <= 0xfaff) ||
+    (codePoint >= 0xfe30 && codePoint <= 0xfe4f) ||
+    (codePoint >= 0xff00 && codePoint <= 0xff60) ||
+    (codePoint >= 0xffe0 && codePoint <= 0xffe6) ||
+    (codePoint >= 0x1f300 && codePoint <= 0x1f64f) ||
+    (codePoint >= 0x1f900 && codePoint <= 0x1f9ff) ||
+    (codePoint >= 0x20000 && codePoint <= 0x3fffd)
+  ) {
+    return 2;
+  }
+  return 1;
+}
+
+export function visibleWidth(text: string): number {
+  let width = 0;
+  for (const ch of stripAnsi(text)) width += charWidth(ch.codePointAt(0)!);
+  return width;
+}
+
+type Token = { escape: string } | { char: string; width: number };
+
+function tokenize(text: string): Token[] {
+  const tokens: Token[] = [];
+  let last = 0;
+  for (const match of text.matchAll(ANSI)) {
+    for (const ch of text.slice(last, match.index)) tokens.push({ char: ch, width: charWidth(ch.codePointAt(0)!) });
+    tokens.push({ escape: match[0] });
+    last = match.index + match[0].length;
+  }
+  for (const ch of text.slice(last)) tokens.push({ char: ch, width: charWidth(ch.codePointAt(0)!) });
+  return tokens;
+}
+
+const RESET = '\x1b[0m';
+const isReset = (escape: string) => escape === '\x1b[0m' || escape === '\x1b[m';
+const isSgr = (escape: string) => escape.endsWith('m') && escape.startsWith('\x1b[');
+
+/**
+ * Word-wraps one line to `width` columns. Styles open at a break are closed at the end of the
+ * row and reopened on the next, so every row can be redrawn on its own.
+ */
+export function wrapLine(line: string, width: number): string[] {
+  const max = Math.max(1, width);
+  if (visibleWidth(line) <= max) return [line];
+  const rows: string[] = [];
+  let row: Token[] = [];
+  let rowWidth = 0;
+  let breakAt = -1;
+
+  const activeAt = (tokens: Token[], upTo: number, start: string[]) => {
+    let state = [...start];
+    for (let i = 0; i < upTo; i++) {
+      const token = tokens[i]!;
+      if ('escape' in token && isSgr(token.escape)) state = isReset(token.escape) ? [] : [...state, token.escape];
+    }
+    return state;
+  };
+  let rowStart: string[] = [];
+
+  const flush = (cut: number, skip: number) => {
+    const head = row.slice(0, cut);
+    const styles = activeAt(row, cut, rowStart);
+    rows.push(rowStart.join('') + head.map((t) => ('escape' in t ? t.escape : t.char)).join('') + (styles.length ? RESET : ''));
+    row = row.slice(cut + skip);
+    rowStart = styles;
+    rowWidth = row.reduce((sum, t) => sum + ('width' in t ? t.width : 0), 0);
+    breakAt = -1;
+  };
+
+  for (const token of tokenize(line)) {
+    if ('escape' in token) {
+      row.push(token);
+      continue;
+    }
+    if (rowWidth + token.width > max) {
+      if (token.char === ' ') {
+        flush(row.length, 0);
+        continue;
+      }
+      if (breakAt > 0) flush(breakAt, 1);
+      if (rowWidth + token.width > max) flush(row.length, 0);
+    }
+    if (token.char === ' ') breakAt = row.length;
+    row.push(token);
+    rowWidth += token.width;
+  }
+  if (row.length || rows.length === 0) rows.push(rowStart.join('') + row.map((t) => ('escape' in t ? t.escape : t.char)).join(''));
+  return rows;
+}
+
+/** Cuts a line to `width` columns, ending with "…" when something was cut. */
+export function truncateLine(line: string, width: number): string {
+  if (visibleWidth(line) <= width) return line;
+  let out = '';
+  let used = 0;
+  let styled = false;
+  for (const token of tokenize(line)) {
+    if ('escape' in token) {
+      out += token.escape;
+      styled = styled || (isSgr(token.escape) && !isReset(token.escape));
+      continue;
+    }
+    if (used + token.width > width - 1) break;
+    out += token.char;
+    used += token.width;
+  }
+  return `${out}…${styled ? RESET : ''}`;
+}

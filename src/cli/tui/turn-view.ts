@@ -1,0 +1,129 @@
+import type { AgentEvent } from '../../core/events.js';
+import { oneLine } from '../summarize.js';
+import { MarkdownStream } from './markdown-stream.js';
+import type { Theme } from './theme.js';
+import { formatDuration, toolHeader, toolLines, type ToolCallView } from './tool-line.js';
+
+const STOP_MESSAGES: Record<string, string> = {
+  turn_limit: 'Stopped: the turn limit was reached before an answer.',
+  repeated_call: 'Stopped: the model kept repeating the same call.',
+  aborted: 'Aborted. The turn was cancelled; the conversation so far is kept.',
+  provider_error: 'Stopped: the provider failed.',
+};
+
+/**
+ * Renders one run from its events: finished lines go to `commit` (the scrollback), and `live()`
+ * gives what is still changing: the partial Markdown line, running tools, a spinner.
+ */
+export class TurnView {
+  private readonly markdown: MarkdownStream;
+  private reasoning = '';
+  private readonly running = new Map<string, ToolCallView>();
+  private waitingSince: number | undefined;
+  private cancelling = false;
+  done = false;
+
+  constructor(
+    private readonly commit: (lines: string[]) => void,
+    private readonly theme: Theme,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.markdown = new MarkdownStream(theme);
+    this.waitingSince = now();
+  }
+
+  /** Shown on the spinner line after the first Ctrl-C. */
+  markCancelling(): void {
+    this.cancelling = true;
+  }
+
+  handle(event: AgentEvent, width = 100): void {
+    const t = this.theme;
+    switch (event.type) {
+      case 'turn_start':
+        this.waitingSince = this.now();
+        break;
+      case 'reasoning_delta': {
+        this.waitingSince = undefined;
+        this.reasoning += event.text;
+        const lines = this.reasoning.split('\n');
+        this.reasoning = lines.pop() ?? '';
+        this.commit(lines.map((line) => t.dim(t.italic(line))));
+        break;
+      }
+      case 'text_delta':
+        this.waitingSince = undefined;
+        this.flushReasoning();
+        this.commit(this.markdown.push(event.text));
+        break;
+      case 'assistant_message':
+        this.flushText();
+        this.waitingSince = undefined;
+        break;
+      case 'tool_call_start':
+        this.flushText();
+        this.running.set(event.call.id, { call: event.call, startedAt: this.now() });
+        break;
+      case 'tool_call_end': {
+        const view = this.running.get(event.id);
+        if (!view) break;
+        this.running.delete(event.id);
+        view.end = { status: event.status, output: event.output, durationMs: event.durationMs };
+        this.commit(toolLines(view, this.now(), t, width));
+        if (this.running.size === 0) this.waitingSince = this.now();
+        break;
+      }
+      case 'retry':
+        this.commit([t.yellow(`↻ retry ${event.attempt} in ${formatDuration(event.delayMs)}: ${oneLine(event.error, Math.max(20, width - 20))}`)]);
+        break;
+      case 'compaction':
+        this.commit([t.dim(`⇣ context compacted: ${event.tokensBefore} → ${event.tokensAfter} tokens (${event.dropped} messages summarised)`)]);
+        break;
+      case 'handoff':
+        this.flushText();
+        this.commit([t.yellow('Turn limit reached. Hand-off from the model:'), ...this.markdown.push(`${event.text}\n`), ...this.markdown.end()]);
+        break;
+      case 'stop':
+        this.flushText();
+        this.done = true;
+        this.waitingSince = undefined;
+        if (event.reason !== 'answered') {
+          const detail = event.error ? ` ${event.error}` : '';
+          const text = `${STOP_MESSAGES[event.reason] ?? event.reason}${detail}`;
+          this.commit([event.reason === 'aborted' ? t.yellow(`⊘ ${text}`) : t.red(`✗ ${text}`)]);
+        }
+        break;
+      default:
+        break;
+    }
+  }
+
+  /** The rows that still change. */
+  live(width: number): string[] {
+    const t = this.theme;
+    const lines: string[] = [];
+    if (this.reasoning) lines.push(t.dim(t.italic(this.reasoning)));
+    const partial = this.markdown.partial();
+    if (partial !== undefined) lines.push(partial);
+    const now = this.now();
+    for (const view of this.running.values()) lines.push(toolHeader(view, now, t, width));
+    if (this.waitingSince !== undefined && !this.done && partial === undefined && this.running.size === 0) {
+      const frame = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'][Math.floor(now / 80) % 10]!;
+      const what = this.cancelling ? 'Cancelling…' : 'Working…';
+      lines.push(`${t.cyan(frame)} ${what} ${t.dim(`${formatDuration(now - this.waitingSince)} · Ctrl-C to cancel`)}`);
+    } else if (this.cancelling && !this.done) {
+      lines.push(t.yellow('Cancelling…'));
+    }
+    return lines;
+  }
+
+  private flushReasoning(): void {
+    if (this.reasoning) this.commit([this.theme.dim(this.theme.italic(this.reasoning))]);
+    this.reasoning = '';
+  }
+
+  private flushText(): void {
+    this.flushReasoning();
+    this.commit(this.markdown.end());
+  }
+}
