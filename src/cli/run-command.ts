@@ -6,6 +6,7 @@ import { createProvider, resolveProvider } from '../providers/create-provider.js
 import { ToolRegistry } from '../tools/registry.js';
 import type { CliArgs } from './args.js';
 import { loadConfig } from './config.js';
+import { createCliAuthorize } from './permission-setup.js';
 import { exitCodeFor } from './exit-codes.js';
 import { createTextRenderer } from './render-text.js';
 import { selectTools } from './select-tools.js';
@@ -16,7 +17,7 @@ export const DEFAULT_MAX_TURNS = 50;
 /** One task, non-interactively: flags beat environment, environment beats config files. */
 export async function runCommand(args: CliArgs, prompt: string, signal: AbortSignal): Promise<number> {
   const workspace = resolve(args.cwd ?? process.cwd());
-  const config = loadConfig(workspace);
+  const config = loadConfig(workspace, process.env, (message) => process.stderr.write(`vibe-agent: warning: ${message}\n`));
   const resolved = resolveProvider({
     provider: args.provider ?? process.env.VIBE_PROVIDER ?? config.provider,
     model: args.model ?? process.env.VIBE_MODEL ?? config.model,
@@ -24,6 +25,7 @@ export async function runCommand(args: CliArgs, prompt: string, signal: AbortSig
     baseUrl: args.baseUrl ?? config.baseUrl,
   });
   const tools = new ToolRegistry(selectTools(args.tools ?? config.tools));
+  const authorize = createCliAuthorize(args, config);
   const provider = await createProvider(resolved);
 
   const render = args.json ? (event: AgentEvent) => process.stdout.write(`${JSON.stringify(event)}\n`) : textRenderer();
@@ -37,6 +39,7 @@ export async function runCommand(args: CliArgs, prompt: string, signal: AbortSig
     maxTurns: args.maxTurns ?? config.maxTurns ?? DEFAULT_MAX_TURNS,
     temperature: args.temperature ?? config.temperature ?? 0,
     workspace,
+    authorize,
     signal,
   })) {
     render(event);
