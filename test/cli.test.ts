@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -138,5 +138,73 @@ describe('the CLI', () => {
     expect(ran.stdout).toContain('17 × 23 = 391');
     expect(ran.stdout.match(/stop: answered/g)).toHaveLength(4);
     expect(ran.stdout).toMatch(/2099 World Cup[\s\S]*tool calls: none[\s\S]*I don't know/);
+  });
+});
+
+describe('the CLI asks before a call that executes', () => {
+  const bashCall = { toolCalls: [{ name: 'bash', arguments: { command: 'echo ran > proof.txt' } }] };
+  afterEach(() => rmSync(join(home, 'proof.txt'), { force: true }));
+
+  it('with no terminal, denies it and tells the model, which answers (no hang, nothing run)', async () => {
+    const { server, env } = await withServer([bashCall, { text: 'I could not run it.' }]);
+    const ran = await cli(['make proof', '--tools', 'bash'], env);
+    expect(ran.code).toBe(0);
+    expect(ran.stderr).toContain('⊘');
+    const result = server.requests[1]!.messages.at(-1)!;
+    expect(result.role).toBe('tool');
+    expect(String(result.content)).toMatch(/^Denied: bash needs the user's approval and there is no terminal to ask/);
+    expect(existsSync(join(home, 'proof.txt'))).toBe(false);
+  });
+
+  it('--yes runs it', async () => {
+    const { server, env } = await withServer([bashCall, { text: 'Done.' }]);
+    const ran = await cli(['make proof', '--tools', 'bash', '--yes'], env);
+    expect(ran.code).toBe(0);
+    expect(readFileSync(join(home, 'proof.txt'), 'utf8')).toBe('ran\n');
+    expect(String(server.requests[1]!.messages.at(-1)!.content)).toContain('exit code: 0');
+  });
+
+  it('an allow rule in the user config runs it; the same rule in a project config is ignored with a warning', async () => {
+    const configDir = join(home, 'config', 'vibe-agent');
+    mkdirSync(configDir, { recursive: true });
+    writeFileSync(join(configDir, 'config.json'), JSON.stringify({ permissions: { allow: ['bash(echo *)'] } }));
+    try {
+      const { env } = await withServer([bashCall, { text: 'Done.' }]);
+      const ran = await cli(['make proof', '--tools', 'bash'], env);
+      expect(ran.code).toBe(0);
+      expect(existsSync(join(home, 'proof.txt'))).toBe(false); // "echo ran > proof.txt" redirects: an allow rule never covers that
+      const { server: second, env: env2 } = await withServer([{ toolCalls: [{ name: 'bash', arguments: { command: 'echo plain' } }] }, { text: 'Done.' }]);
+      expect((await cli(['echo', '--tools', 'bash'], env2)).code).toBe(0);
+      expect(String(second.requests[1]!.messages.at(-1)!.content)).toContain('plain');
+    } finally {
+      rmSync(join(configDir, 'config.json'));
+    }
+    mkdirSync(join(home, '.vibe-agent'), { recursive: true });
+    writeFileSync(join(home, '.vibe-agent', 'config.json'), JSON.stringify({ permissionMode: 'yolo', permissions: { allow: ['bash'] } }));
+    try {
+      const { server, env } = await withServer([bashCall, { text: 'No.' }]);
+      const ran = await cli(['make proof', '--tools', 'bash'], env);
+      expect(ran.stderr).toContain('permissionMode, permissions.allow ignored; a project file cannot loosen permissions');
+      expect(String(server.requests[1]!.messages.at(-1)!.content)).toMatch(/^Denied/);
+    } finally {
+      rmSync(join(home, '.vibe-agent'), { recursive: true });
+    }
+  });
+
+  it('rejects a bad --permission-mode and a malformed rule with exit 2', async () => {
+    const bad = await cli(['x', '--permission-mode', 'sometimes']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--permission-mode must be one of ask, auto-edit, yolo');
+    const configDir = join(home, 'config', 'vibe-agent');
+    mkdirSync(configDir, { recursive: true });
+    writeFileSync(join(configDir, 'config.json'), JSON.stringify({ permissions: { deny: ['bash(rm'] } }));
+    try {
+      const { env } = await withServer([]);
+      const ran = await cli(['x'], env);
+      expect(ran.code).toBe(2);
+      expect(ran.stderr).toContain('Invalid permission rule in config');
+    } finally {
+      rmSync(join(configDir, 'config.json'));
+    }
   });
 });

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { PERMISSION_MODES, type PermissionMode } from '../permissions/permission-policy.js';
 
 export interface CliArgs {
   command: 'run' | 'demo' | 'help' | 'version';
@@ -13,6 +14,10 @@ export interface CliArgs {
   yes: boolean;
   json: boolean;
   cwd?: string;
+  permissionMode?: PermissionMode;
+  /** Directories beyond the workspace the file tools may use. */
+  addDirs: string[];
+  allowSecrets: boolean;
 }
 
 export class UsageError extends Error {
@@ -34,7 +39,11 @@ Options:
   --temperature T      sampling temperature (default 0)
   --tools a,b,c        tool set by name; "course" = current_time, calculator, fetch_url
   --cwd DIR            workspace directory (default: the current directory)
-  --yes, -y            approve every tool call
+  --permission-mode M  ask (default: confirm every write, edit and shell call), auto-edit (file edits
+                       run, shell asks) or yolo (nothing asks)
+  --yes, -y            the same as --permission-mode yolo
+  --add-dir DIR        let the file tools use DIR too (repeatable)
+  --allow-secrets      let the file tools read .env files, keys and credentials
   --json               one JSON event per line on stdout; the last is {"type":"stop",...}
   --version, -v        print the version
   --help, -h           this help
@@ -60,6 +69,9 @@ export function parseCliArgs(argv: string[]): CliArgs {
         tools: { type: 'string' },
         cwd: { type: 'string' },
         yes: { type: 'boolean', short: 'y', default: false },
+        'permission-mode': { type: 'string' },
+        'add-dir': { type: 'string', multiple: true },
+        'allow-secrets': { type: 'boolean', default: false },
         json: { type: 'boolean', default: false },
         version: { type: 'boolean', short: 'v', default: false },
         help: { type: 'boolean', short: 'h', default: false },
@@ -69,7 +81,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
     throw new UsageError(`${(error as Error).message}\nRun "vibe-agent --help" for the options.`);
   }
   const { values, positionals } = parsed;
-  const args: CliArgs = { command: 'run', yes: values.yes ?? false, json: values.json ?? false };
+  const args: CliArgs = { command: 'run', yes: values.yes ?? false, json: values.json ?? false, addDirs: values['add-dir'] ?? [], allowSecrets: values['allow-secrets'] ?? false };
   if (values.help) return { ...args, command: 'help' };
   if (values.version) return { ...args, command: 'version' };
   if (positionals[0] === 'demo') {
@@ -90,6 +102,12 @@ export function parseCliArgs(argv: string[]): CliArgs {
     if (!Number.isFinite(t) || t < 0 || t > 2) throw new UsageError(`--temperature must be a number from 0 to 2, got "${values.temperature}".`);
     args.temperature = t;
   }
+  const mode = values['permission-mode'];
+  if (mode !== undefined) {
+    if (!(PERMISSION_MODES as readonly string[]).includes(mode)) throw new UsageError(`--permission-mode must be one of ${PERMISSION_MODES.join(', ')}, got "${mode}".`);
+    args.permissionMode = mode as PermissionMode;
+  }
+  if (args.yes && args.permissionMode && args.permissionMode !== 'yolo') throw new UsageError(`--yes means --permission-mode yolo; it cannot be combined with --permission-mode ${args.permissionMode}.`);
   if (values.tools !== undefined) args.tools = values.tools.split(',').map((name) => name.trim()).filter(Boolean);
   return args;
 }

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { PERMISSION_MODES } from '../permissions/permission-policy.js';
 import { ConfigError } from '../providers/create-provider.js';
 
 export const configSchema = z
@@ -12,6 +13,10 @@ export const configSchema = z
     maxTurns: z.number().int().min(1),
     temperature: z.number().min(0).max(2),
     tools: z.array(z.string()),
+    permissionMode: z.enum(PERMISSION_MODES),
+    permissions: z.object({ allow: z.array(z.string()).default([]), deny: z.array(z.string()).default([]) }).strict(),
+    addDirs: z.array(z.string()),
+    allowSecrets: z.boolean(),
   })
   .partial()
   .strict();
@@ -27,9 +32,26 @@ export function projectConfigPath(workspace: string): string {
   return join(workspace, '.vibe-agent', 'config.json');
 }
 
-/** The user config overlaid with the project config. A missing file is fine; a broken one is an error. */
-export function loadConfig(workspace: string, env: NodeJS.ProcessEnv = process.env): FileConfig {
-  return { ...readConfigFile(userConfigPath(env)), ...readConfigFile(projectConfigPath(workspace)) };
+/** Settings a cloned repository must not grant itself; only the user (config or flags) can. */
+const USER_ONLY = ['permissionMode', 'addDirs', 'allowSecrets'] as const;
+
+/**
+ * The user config overlaid with the project config. A missing file is fine; a broken one is an
+ * error. The project file may tighten permissions (deny rules) but not loosen them.
+ */
+export function loadConfig(workspace: string, env: NodeJS.ProcessEnv = process.env, warn: (message: string) => void = () => {}): FileConfig {
+  const user = readConfigFile(userConfigPath(env));
+  const projectPath = projectConfigPath(workspace);
+  const project = readConfigFile(projectPath);
+  const ignored: string[] = USER_ONLY.filter((key) => project[key] !== undefined);
+  if (project.permissions?.allow.length) ignored.push('permissions.allow');
+  if (ignored.length) warn(`${projectPath}: ${ignored.join(', ')} ignored; a project file cannot loosen permissions. Put them in ${userConfigPath(env)} or pass flags.`);
+  for (const key of USER_ONLY) delete project[key];
+  const merged: FileConfig = { ...user, ...project };
+  if (user.permissions || project.permissions) {
+    merged.permissions = { allow: user.permissions?.allow ?? [], deny: [...(user.permissions?.deny ?? []), ...(project.permissions?.deny ?? [])] };
+  }
+  return merged;
 }
 
 export function readConfigFile(path: string): FileConfig {

@@ -22,7 +22,7 @@ export interface PreparedRun {
 /** Flags beat environment, environment beats config files, config files beat defaults. */
 export async function prepareRun(args: CliArgs): Promise<PreparedRun> {
   const workspace = resolve(args.cwd ?? process.cwd());
-  const config = loadConfig(workspace);
+  const config = loadConfig(workspace, process.env, (message) => process.stderr.write(`vibe-agent: warning: ${message}\n`));
   const resolved = resolveProvider({
     provider: args.provider ?? process.env.VIBE_PROVIDER ?? config.provider,
     model: args.model ?? process.env.VIBE_MODEL ?? config.model,

@@ -2,6 +2,7 @@ import type { AgentEvent, StopReason } from '../core/events.js';
 import { runAgent } from '../core/loop.js';
 import { DEFAULT_SYSTEM_PROMPT } from '../core/system-prompt.js';
 import type { CliArgs } from './args.js';
+import { createCliAuthorize } from './permission-setup.js';
 import { exitCodeFor } from './exit-codes.js';
 import { createTextRenderer } from './render-text.js';
 import { prepareRun } from './prepare-run.js';
@@ -11,7 +12,8 @@ export { DEFAULT_MAX_TURNS } from './prepare-run.js';
 
 /** One task, non-interactively: flags beat environment, environment beats config files. */
 export async function runCommand(args: CliArgs, prompt: string, signal: AbortSignal): Promise<number> {
-  const { workspace, resolved, provider, tools, maxTurns, temperature } = await prepareRun(args);
+  const { workspace, config, resolved, provider, tools, maxTurns, temperature } = await prepareRun(args);
+  const authorize = createCliAuthorize(args, config);
 
   const render = args.json ? (event: AgentEvent) => process.stdout.write(`${JSON.stringify(event)}\n`) : textRenderer();
   let reason: StopReason = 'aborted';
@@ -24,6 +26,7 @@ export async function runCommand(args: CliArgs, prompt: string, signal: AbortSig
     maxTurns,
     temperature,
     workspace,
+    authorize,
     signal,
   })) {
     render(event);

@@ -1,10 +1,11 @@
 import type { Tool } from '../tools/define-tool.js';
 import { courseTools } from '../tools/builtin/course.js';
+import { bashTool } from '../tools/coding/bash.js';
 import { UsageError } from './args.js';
 
 /** Every tool the CLI knows, by name. */
 export function availableTools(): Tool[] {
-  return [...courseTools];
+  return [...courseTools, bashTool];
 }
 
 /** The default set when --tools is not given. */

@@ -8,6 +8,8 @@ export interface ApprovalRequest {
   summary: string;
   /** More to show: a unified diff for edits, the full command for shell. */
   detail?: string;
+  /** The rule an "always" answer grants for the session, e.g. "bash(git status*)" or "edit". */
+  always?: string;
 }
 
 /** yes: this call; always: this tool (or pattern) for the rest of the session; no: deny. */

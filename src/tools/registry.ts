@@ -23,6 +23,8 @@ export interface AuthorizeRequest {
   call: ToolCall;
   /** What to show the user: the command, the path, the diff. */
   preview: { summary: string; detail?: string };
+  /** The workspace the call runs in (rules match paths relative to it). */
+  workspace: string;
   signal: AbortSignal;
 }
 
@@ -93,14 +95,15 @@ export class ToolRegistry {
     const outer = options.signal ?? new AbortController().signal;
     if (outer.aborted) return { ...failure(`${tool.name} was cancelled by the user.`), args };
     if (tool.needsApproval && options.authorize) {
+      const workspace = options.workspace ?? process.cwd();
       let preview;
       try {
-        preview = await tool.preview(args, { signal: outer, workspace: options.workspace ?? process.cwd() });
+        preview = await tool.preview(args, { signal: outer, workspace });
       } catch (error) {
         return { ...failure(`${tool.name} failed: ${errorText(error)}`), args };
       }
       if ('error' in preview) return { ...failure(preview.error), args };
-      const decision = await options.authorize({ tool, args, call, preview, signal: outer });
+      const decision = await options.authorize({ tool, args, call, preview, workspace, signal: outer });
       if (!decision.allowed) return { content: `Denied: ${decision.reason}`, isError: true, status: 'denied', args };
     }
 

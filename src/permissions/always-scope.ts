@@ -1,0 +1,19 @@
+/** Commands whose second word says what they do: "git status" and "git push" are different grants. */
+const SUBCOMMAND_TOOLS = new Set(['git', 'npm', 'pnpm', 'yarn', 'npx', 'bun', 'cargo', 'go', 'docker', 'kubectl', 'make', 'pip', 'uv', 'poetry', 'gh', 'dotnet', 'mvn', 'gradle', 'python', 'python3', 'node']);
+
+/**
+ * The rule an "always" answer grants for the rest of the session: all file edits for an edit
+ * tool, the command's leading words for shell ("bash(git status*)"), the tool itself otherwise.
+ */
+export function alwaysScope(tool: string, args: unknown, editTools: Set<string>): string {
+  if (editTools.has(tool)) return 'edit';
+  const command = (args as { command?: unknown } | null)?.command;
+  if (tool === 'bash' && typeof command === 'string') {
+    const words = command.trim().split(/\s+/);
+    const first = words[0] ?? '';
+    const second = words[1];
+    const prefix = SUBCOMMAND_TOOLS.has(first) && second && /^[\w:.-]+$/.test(second) ? `${first} ${second}` : first;
+    return `bash(${prefix.replace(/[()*]/g, '')}*)`;
+  }
+  return tool;
+}

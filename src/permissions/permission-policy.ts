@@ -1,0 +1,60 @@
+import type { AskApproval } from '../tools/approval.js';
+import type { Authorize } from '../tools/registry.js';
+import { matchesRule, parseRule, type PermissionRule } from './permission-rule.js';
+import { alwaysScope } from './always-scope.js';
+
+/** ask: every write, edit and shell call is confirmed; auto-edit: file edits run, shell asks; yolo: everything runs. */
+export type PermissionMode = 'ask' | 'auto-edit' | 'yolo';
+export const PERMISSION_MODES: readonly PermissionMode[] = ['ask', 'auto-edit', 'yolo'];
+
+export interface PermissionOptions {
+  mode: PermissionMode;
+  /** Rules such as "bash(git status*)" or "edit(src/**)". Deny beats allow; both beat the mode. */
+  allow?: string[];
+  deny?: string[];
+  /** How to ask the user; absent when there is no terminal (then a call that needs asking is denied). */
+  ask?: AskApproval;
+  /** Tools that only edit files in the workspace (allowed without asking in auto-edit). */
+  editTools?: string[];
+}
+
+export const DEFAULT_EDIT_TOOLS = ['write_file', 'edit_file'];
+
+/**
+ * The permission check the registry calls before any call that writes or executes. Order:
+ * deny rules, allow rules, grants the user gave with "always" this session, then the mode.
+ */
+export function createPermissionPolicy(options: PermissionOptions): Authorize {
+  const deny = (options.deny ?? []).map(parseRule);
+  const allow = (options.allow ?? []).map(parseRule);
+  const grants: PermissionRule[] = [];
+  const editTools = new Set(options.editTools ?? DEFAULT_EDIT_TOOLS);
+
+  return async ({ tool, args, call, preview, workspace, signal }) => {
+    const denied = deny.find((rule) => matchesRule(rule, tool.name, args, workspace, 'deny'));
+    if (denied) return { allowed: false, reason: `the rule "${denied.text}" in permissions.deny forbids this call.` };
+    if (allow.some((rule) => matchesRule(rule, tool.name, args, workspace, 'allow'))) return { allowed: true };
+    if (grants.some((rule) => matchesRule(rule, tool.name, args, workspace, 'allow'))) return { allowed: true };
+    if (options.mode === 'yolo') return { allowed: true };
+    if (options.mode === 'auto-edit' && editTools.has(tool.name)) return { allowed: true };
+
+    if (!options.ask) {
+      return {
+        allowed: false,
+        reason:
+          `${tool.name} needs the user's approval and there is no terminal to ask. Do not retry it; ` +
+          'tell the user what you wanted to run. (The user can allow it with --yes, --permission-mode auto-edit for file edits, ' +
+          'or a permissions.allow rule in .vibe-agent/config.json.)',
+      };
+    }
+    const scope = alwaysScope(tool.name, args, editTools);
+    const answer = await options.ask({ call, tool: tool.name, summary: preview.summary, ...(preview.detail !== undefined ? { detail: preview.detail } : {}), always: scope }, signal);
+    if (signal.aborted) return { allowed: false, reason: 'the run was cancelled before the user answered.' };
+    if (answer === 'always') {
+      grants.push(parseRule(scope));
+      return { allowed: true };
+    }
+    if (answer === 'yes') return { allowed: true };
+    return { allowed: false, reason: 'the user declined this call.' };
+  };
+}

@@ -1,0 +1,238 @@
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createTerminalApproval, parseApprovalAnswer } from '../src/cli/terminal-approval.js';
+import { alwaysScope } from '../src/permissions/always-scope.js';
+import { createPermissionPolicy, type PermissionOptions } from '../src/permissions/permission-policy.js';
+import { matchesRule, parseRule } from '../src/permissions/permission-rule.js';
+import type { ApprovalRequest } from '../src/tools/approval.js';
+import { defineTool } from '../src/tools/define-tool.js';
+import { ToolRegistry } from '../src/tools/registry.js';
+
+const ran: string[] = [];
+const bash = defineTool({
+  name: 'bash',
+  description: 'shell',
+  parameters: z.object({ command: z.string() }),
+  preview: async ({ command }) => ({ summary: command }),
+  execute: async ({ command }) => {
+    ran.push(command);
+    return `ran ${command}`;
+  },
+});
+const editFile = defineTool({
+  name: 'edit_file',
+  description: 'edit',
+  parameters: z.object({ path: z.string() }),
+  preview: async ({ path }) => ({ summary: `edit ${path}`, detail: `--- a/${path}\n+++ b/${path}\n-old\n+new` }),
+  execute: async ({ path }) => {
+    ran.push(`edit ${path}`);
+    return 'edited';
+  },
+});
+const readFile = defineTool({ name: 'read_file', description: 'read', parameters: z.object({ path: z.string() }), readOnly: true, execute: async () => 'text' });
+
+const registry = new ToolRegistry([bash, editFile, readFile]);
+const WS = '/work/project';
+let counter = 0;
+function invoke(name: string, args: Record<string, unknown>, options: PermissionOptions) {
+  return registry.invoke({ id: `c${++counter}`, name, arguments: JSON.stringify(args) }, { authorize: createPermissionPolicy(options), workspace: WS });
+}
+
+function recordingAsk(answers: Array<'yes' | 'no' | 'always'>) {
+  const asked: ApprovalRequest[] = [];
+  return {
+    asked,
+    ask: async (request: ApprovalRequest) => {
+      asked.push(request);
+      return answers.shift() ?? 'no';
+    },
+  };
+}
+
+describe('permission modes', () => {
+  it('ask: a shell call is shown to the user with its command; yes runs it, no denies it', async () => {
+    const { ask, asked } = recordingAsk(['yes', 'no']);
+    const policy = createPermissionPolicy({ mode: 'ask', ask });
+    const first = await registry.invoke({ id: 'a', name: 'bash', arguments: '{"command":"npm test"}' }, { authorize: policy, workspace: WS });
+    const second = await registry.invoke({ id: 'b', name: 'bash', arguments: '{"command":"rm -rf build"}' }, { authorize: policy, workspace: WS });
+    expect(first).toMatchObject({ status: 'ok', content: 'ran npm test' });
+    expect(second).toMatchObject({ status: 'denied', isError: true });
+    expect(second.content).toContain('the user declined');
+    expect(asked.map((r) => r.summary)).toEqual(['npm test', 'rm -rf build']);
+    expect(asked[0]!.always).toBe('bash(npm test*)');
+  });
+
+  it('ask: an edit shows the diff as detail', async () => {
+    const { ask, asked } = recordingAsk(['yes']);
+    const result = await invoke('edit_file', { path: 'src/a.ts' }, { mode: 'ask', ask });
+    expect(result.status).toBe('ok');
+    expect(asked[0]!.detail).toContain('+new');
+    expect(asked[0]!.always).toBe('edit');
+  });
+
+  it('auto-edit: edits run without asking, shell still asks', async () => {
+    const { ask, asked } = recordingAsk(['no']);
+    expect((await invoke('edit_file', { path: 'src/a.ts' }, { mode: 'auto-edit', ask })).status).toBe('ok');
+    expect((await invoke('bash', { command: 'make' }, { mode: 'auto-edit', ask })).status).toBe('denied');
+    expect(asked.map((r) => r.tool)).toEqual(['bash']);
+  });
+
+  it('yolo: everything runs, nobody is asked', async () => {
+    const { ask, asked } = recordingAsk([]);
+    expect((await invoke('bash', { command: 'make' }, { mode: 'yolo', ask })).status).toBe('ok');
+    expect((await invoke('edit_file', { path: 'x' }, { mode: 'yolo', ask })).status).toBe('ok');
+    expect(asked).toHaveLength(0);
+  });
+
+  it('read-only tools never ask, in any mode', async () => {
+    const { ask, asked } = recordingAsk([]);
+    expect((await invoke('read_file', { path: 'x' }, { mode: 'ask', ask })).status).toBe('ok');
+    expect(asked).toHaveLength(0);
+  });
+
+  it('no terminal: a call that needs approval is denied at once with a reason the model and user can act on', async () => {
+    ran.length = 0;
+    const result = await invoke('bash', { command: 'npm test' }, { mode: 'ask' });
+    expect(result.status).toBe('denied');
+    expect(result.content).toMatch(/^Denied: bash needs the user's approval and there is no terminal to ask/);
+    expect(result.content).toContain('--yes');
+    expect(ran).toEqual([]);
+  });
+
+  it('"always" grants the scope for the rest of the session, and only that scope', async () => {
+    const { ask, asked } = recordingAsk(['always', 'no']);
+    const policy = createPermissionPolicy({ mode: 'ask', ask });
+    const call = (id: string, command: string) => registry.invoke({ id, name: 'bash', arguments: JSON.stringify({ command }) }, { authorize: policy, workspace: WS });
+    expect((await call('1', 'git status')).status).toBe('ok');
+    expect((await call('2', 'git status --short')).status).toBe('ok');
+    expect((await call('3', 'git push --force')).status).toBe('denied');
+    expect(asked.map((r) => r.summary)).toEqual(['git status', 'git push --force']);
+  });
+
+  it('an edit answered "always" allows later edits of other files', async () => {
+    const { ask, asked } = recordingAsk(['always']);
+    const policy = createPermissionPolicy({ mode: 'ask', ask });
+    for (const path of ['a.ts', 'b/c.ts']) {
+      const result = await registry.invoke({ id: path, name: 'edit_file', arguments: JSON.stringify({ path }) }, { authorize: policy, workspace: WS });
+      expect(result.status).toBe('ok');
+    }
+    expect(asked).toHaveLength(1);
+  });
+
+  it('an aborted run denies a pending question, whatever the prompt answers', async () => {
+    const controller = new AbortController();
+    const policy = createPermissionPolicy({
+      mode: 'ask',
+      ask: (_request, signal) => new Promise((resolve) => (signal.aborted ? resolve('yes') : signal.addEventListener('abort', () => resolve('yes')))),
+    });
+    const pending = registry.invoke({ id: 'x', name: 'bash', arguments: '{"command":"sleep 1"}' }, { authorize: policy, workspace: WS, signal: controller.signal });
+    await new Promise((resolve) => setImmediate(resolve));
+    controller.abort();
+    const result = await pending;
+    expect(result.status).toBe('denied');
+    expect(result.content).toContain('cancelled');
+  });
+});
+
+describe('permission rules', () => {
+  it('allow rules let matching calls run without asking, in ask mode and with no terminal', async () => {
+    const options: PermissionOptions = { mode: 'ask', allow: ['bash(git status*)', 'edit(src/**)'] };
+    expect((await invoke('bash', { command: 'git status -s' }, options)).status).toBe('ok');
+    expect((await invoke('edit_file', { path: 'src/deep/file.ts' }, options)).status).toBe('ok');
+    expect((await invoke('edit_file', { path: `${WS}/src/abs.ts` }, options)).status).toBe('ok');
+    expect((await invoke('edit_file', { path: 'test/file.ts' }, options)).status).toBe('denied');
+    expect((await invoke('edit_file', { path: 'src/../test/file.ts' }, options)).status).toBe('denied');
+    expect((await invoke('bash', { command: 'git push' }, options)).status).toBe('denied');
+  });
+
+  it('an allow rule never covers a chained or redirected command', async () => {
+    const options: PermissionOptions = { mode: 'ask', allow: ['bash(git status*)'] };
+    for (const command of ['git status; rm -rf ~', 'git status && curl x | sh', 'git status > /etc/passwd', 'git status $(rm -rf .)', 'git status `id`', 'git status\nrm -rf .', 'git status & sleep 9']) {
+      expect((await invoke('bash', { command }, options)).status, command).toBe('denied');
+    }
+  });
+
+  it('deny rules beat allow rules and yolo, and catch a denied command anywhere in a chain', async () => {
+    const options: PermissionOptions = { mode: 'yolo', allow: ['bash'], deny: ['bash(rm *)', 'edit(.github/**)'] };
+    const chained = await invoke('bash', { command: 'ls && rm -rf build' }, options);
+    expect(chained.status).toBe('denied');
+    expect(chained.content).toContain('"bash(rm *)" in permissions.deny');
+    expect((await invoke('bash', { command: 'echo $(rm -rf x)' }, options)).status).toBe('denied');
+    expect((await invoke('edit_file', { path: '.github/workflows/ci.yml' }, options)).status).toBe('denied');
+    expect((await invoke('bash', { command: 'ls -la' }, options)).status).toBe('ok');
+  });
+
+  it('parses names, aliases and patterns, and rejects malformed rules', () => {
+    expect(parseRule('bash(git status*)')).toEqual({ text: 'bash(git status*)', tools: ['bash'], pattern: 'git status*' });
+    expect(parseRule('edit(src/**)').tools).toEqual(['edit_file', 'write_file']);
+    expect(parseRule('shell').tools).toEqual(['bash']);
+    expect(parseRule('write_file(*)')).toEqual({ text: 'write_file(*)', tools: ['write_file'] });
+    expect(() => parseRule('bash(git')).toThrow(/tool or tool\(pattern\)/);
+    expect(() => createPermissionPolicy({ mode: 'ask', allow: ['not a rule!'] })).toThrow(/not of the form/);
+  });
+
+  it('matches URLs for fetch rules and any tool for "*"', () => {
+    expect(matchesRule(parseRule('fetch(https://docs.example.com/*)'), 'fetch_url', { url: 'https://docs.example.com/a/b' }, WS, 'allow')).toBe(true);
+    expect(matchesRule(parseRule('fetch(https://docs.example.com/*)'), 'fetch_url', { url: 'https://evil.example/' }, WS, 'allow')).toBe(false);
+    expect(matchesRule(parseRule('*'), 'anything', {}, WS, 'allow')).toBe(true);
+  });
+
+  it('"always" scopes: subcommand tools keep two words, others one', () => {
+    const edits = new Set(['edit_file']);
+    expect(alwaysScope('bash', { command: 'npm run build -- --watch' }, edits)).toBe('bash(npm run*)');
+    expect(alwaysScope('bash', { command: 'ls -la /tmp' }, edits)).toBe('bash(ls*)');
+    expect(alwaysScope('edit_file', { path: 'x' }, edits)).toBe('edit');
+    expect(alwaysScope('fetch_url', { url: 'x' }, edits)).toBe('fetch_url');
+  });
+});
+
+describe('terminal approval prompt', () => {
+  function terminal() {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    let shown = '';
+    output.on('data', (chunk: Buffer) => (shown += chunk.toString()));
+    const ask = createTerminalApproval({ input, output, color: false });
+    const waitFor = async (text: string) => {
+      while (!shown.includes(text)) await new Promise((resolve) => output.once('data', resolve));
+    };
+    return { input, ask, waitFor, shown: () => shown };
+  }
+  const request: ApprovalRequest = { call: { id: '1', name: 'edit_file', arguments: '{}' }, tool: 'edit_file', summary: 'src/a.ts', detail: '@@ -1 +1 @@\n-old\n+new', always: 'edit' };
+
+  it('shows the summary and the diff, and reads the answer', async () => {
+    const t = terminal();
+    const answer = t.ask(request, new AbortController().signal);
+    await t.waitFor('Allow?');
+    t.input.write('a\n');
+    expect(await answer).toBe('always');
+    expect(t.shown()).toContain('edit_file src/a.ts');
+    expect(t.shown()).toContain('+new');
+    expect(t.shown()).toContain('always allow edit this session');
+  });
+
+  it('asks again on an unknown answer; Enter alone is no', async () => {
+    const t = terminal();
+    const answer = t.ask(request, new AbortController().signal);
+    await t.waitFor('Allow?');
+    t.input.write('maybe\n');
+    await t.waitFor('Allow?', );
+    t.input.write('\n');
+    expect(await answer).toBe('no');
+    expect(t.shown().match(/Allow\?/g)!.length).toBe(2);
+  });
+
+  it('an abort answers no', async () => {
+    const t = terminal();
+    const controller = new AbortController();
+    const answer = t.ask(request, controller.signal);
+    await t.waitFor('Allow?');
+    controller.abort();
+    expect(await answer).toBe('no');
+  });
+
+  it('parses answers', () => {
+    expect(['y', 'YES', 'n', '', 'always', 'x'].map(parseApprovalAnswer)).toEqual(['yes', 'yes', 'no', 'no', 'always', undefined]);
+  });
+});
