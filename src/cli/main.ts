@@ -29,11 +29,20 @@ async function main(argv: string[]): Promise<number> {
     const { demoCommand } = await import('./demo.js');
     return demoCommand(args, controller.signal);
   }
-  if (args.prompt === undefined || args.prompt.trim() === '') {
-    throw new UsageError('No prompt given. Usage: vibe-agent "your task" (see vibe-agent --help).');
+  let prompt = args.prompt;
+  if (prompt === undefined && !args.json && process.stdin.isTTY && process.stdout.isTTY) {
+    const { interactiveCommand } = await import('./interactive-command.js');
+    return interactiveCommand(args);
+  }
+  if (prompt === undefined && !process.stdin.isTTY) {
+    const { readPipedPrompt } = await import('./read-piped-prompt.js');
+    prompt = await readPipedPrompt();
+  }
+  if (prompt === undefined || prompt.trim() === '') {
+    throw new UsageError('No prompt given. Usage: vibe-agent "your task", echo "task" | vibe-agent, or vibe-agent alone in a terminal (see vibe-agent --help).');
   }
   const { runCommand } = await import('./run-command.js');
-  return runCommand(args, args.prompt, controller.signal);
+  return runCommand(args, prompt, controller.signal);
 }
 
 main(process.argv.slice(2)).then(

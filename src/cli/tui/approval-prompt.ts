@@ -27,13 +27,15 @@ export function approvalLines(request: ApprovalRequest, t: Theme, maxDetailLines
     for (const line of shown) lines.push(`  ${diff ? colourDiffLine(line, t) : t.dim(line)}`);
     if (detail.length > shown.length) lines.push(`  ${t.dim(`… ${detail.length - shown.length} more lines`)}`);
   }
-  lines.push(`  ${t.bold('y')} yes   ${t.bold('n')} no   ${t.bold('a')} always for ${request.tool} this session   ${t.dim('(Esc = no)')}`);
+  const always = request.always ? `   ${t.bold('a')} always allow ${request.always} this session` : '';
+  lines.push(`  ${t.bold('y')} yes   ${t.bold('n')} no${always}   ${t.dim('(Esc = no)')}`);
   return lines;
 }
 
 /**
- * The terminal's `AskApproval`: shows the request and waits for y / n / a; Esc means no, and so
- * does an aborted run (Ctrl-C). Other keys are ignored, so a stray Enter never approves.
+ * The terminal's `AskApproval`: shows the request and waits for y / n (and a, when the policy
+ * offers an "always" rule); Esc means no, and so does an aborted run (Ctrl-C). Other keys are
+ * ignored, so a stray Enter never approves.
  */
 export function createApprovalPrompt(ui: ApprovalUi, t: Theme): AskApproval {
   return async (request, signal) => {
@@ -44,7 +46,7 @@ export function createApprovalPrompt(ui: ApprovalUi, t: Theme): AskApproval {
         const key = await ui.nextKey(signal);
         if (!key || key.name === 'escape') break;
         const chosen = key.name === 'char' && !key.ctrl ? ANSWERS[(key.text ?? '').toLowerCase()] : undefined;
-        if (chosen) {
+        if (chosen && (chosen !== 'always' || request.always)) {
           answer = chosen;
           break;
         }
@@ -52,7 +54,7 @@ export function createApprovalPrompt(ui: ApprovalUi, t: Theme): AskApproval {
     } finally {
       ui.show(undefined);
     }
-    const verdict = answer === 'no' ? t.yellow('denied') : answer === 'always' ? t.green(`allowed (always for ${request.tool})`) : t.green('allowed');
+    const verdict = answer === 'no' ? t.yellow('denied') : answer === 'always' ? t.green(`allowed (always: ${request.always})`) : t.green('allowed');
     ui.commit([`${t.dim('?')} ${request.tool} ${t.dim(request.summary)} ${verdict}`]);
     return answer;
   };

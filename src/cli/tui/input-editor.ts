@@ -38,7 +38,7 @@ export class InputEditor {
         this.text = this.text.slice(0, this.cursor - 1) + '\n' + this.text.slice(this.cursor);
         return { type: 'none' };
       }
-      const text = this.text;
+      const text = this.text.replace(/\s+$/, '');
       if (!text.trim()) return { type: 'none' };
       this.history?.add(text);
       this.clear();

@@ -1,10 +1,10 @@
 import type { AgentEvent } from '../../core/events.js';
 import { runAgent } from '../../core/loop.js';
 import { addUsage, emptyUsage, type Message, type Usage } from '../../core/messages.js';
+import { createPermissionPolicy } from '../../permissions/permission-policy.js';
 import type { Provider } from '../../providers/provider.js';
 import type { Authorize, ToolRegistry } from '../../tools/registry.js';
 import { createApprovalPrompt } from './approval-prompt.js';
-import { authorizeByAsking } from './ask-authorize.js';
 import { InputEditor } from './input-editor.js';
 import type { InputHistory } from './input-history.js';
 import { KeyParser, type Key } from './key-parser.js';
@@ -44,8 +44,6 @@ export interface InteractiveOptions {
   temperature: number;
   history?: InputHistory;
   services?: InteractiveServices;
-  /** Run every call without asking (--yes). */
-  approveAll?: boolean;
   /** Within this long, a second Ctrl-C exits (default 1000 ms). */
   doubleInterruptMs?: number;
 }
@@ -94,7 +92,7 @@ export class InteractiveSession {
       },
       options.theme,
     );
-    this.authorize = options.approveAll ? undefined : (this.services.authorize ?? authorizeByAsking)(ask);
+    this.authorize = this.services.authorize ? this.services.authorize(ask) : createPermissionPolicy({ mode: 'ask', ask });
   }
 
   /** Runs until /exit, Ctrl-D or a double Ctrl-C; resolves with the exit code. */

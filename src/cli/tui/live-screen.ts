@@ -20,6 +20,9 @@ const SHOW_CURSOR = '\x1b[?25h';
  */
 export class LiveScreen {
   private liveRows: string[] = [];
+  /** Committed lines not yet written: they go out with the next frame. */
+  private pending: string[] = [];
+  private flushQueued = false;
   /** Row of the live area the cursor is on, counted from its top. */
   private cursorRow = 0;
 
@@ -38,10 +41,19 @@ export class LiveScreen {
     return lines.flatMap((line) => wrapLine(line, this.width));
   }
 
-  /** Writes finished lines to the scrollback and redraws the live area below them. */
+  /**
+   * Queues finished lines for the scrollback. They are written with the next `render()` (or at
+   * the end of the current tick), so a burst of commits and the new live area make one frame.
+   */
   commit(lines: string[]): void {
     if (!lines.length) return;
-    this.draw(this.wrap(lines), this.liveRows, undefined);
+    this.pending.push(...this.wrap(lines));
+    if (this.flushQueued) return;
+    this.flushQueued = true;
+    queueMicrotask(() => {
+      this.flushQueued = false;
+      if (this.pending.length) this.draw(this.liveRows, this.lastCursor);
+    });
   }
 
   /**
@@ -49,11 +61,12 @@ export class LiveScreen {
    * terminal cursor for typing; without it the cursor is hidden.
    */
   render(lines: string[], cursor?: { row: number; col: number }): void {
-    this.draw([], this.wrap(lines), cursor);
+    this.draw(this.wrap(lines), cursor);
   }
 
   /** Leaves the live area as it is and moves below it (before exiting). */
   release(): void {
+    if (this.pending.length) this.draw(this.liveRows, undefined);
     const down = this.liveRows.length - 1 - this.cursorRow;
     this.out.write(`${down > 0 ? `\x1b[${down}B` : ''}\r\n${SHOW_CURSOR}`);
     this.liveRows = [];
@@ -66,7 +79,12 @@ export class LiveScreen {
     this.cursorRow = 0;
   }
 
-  private draw(committed: string[], live: string[], cursor: { row: number; col: number } | undefined): void {
+  private lastCursor: { row: number; col: number } | undefined;
+
+  private draw(live: string[], cursor: { row: number; col: number } | undefined): void {
+    const committed = this.pending;
+    this.pending = [];
+    this.lastCursor = cursor;
     // Only the bottom of an over-tall live area is drawn: the cursor cannot move above the screen.
     const overflow = Math.max(0, live.length - this.height);
     const rows = live.slice(overflow);

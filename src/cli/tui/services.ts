@@ -22,7 +22,7 @@ export interface MemoryFile {
  * ones (compaction, session store, memory files, permission policy) as they land.
  */
 export interface InteractiveServices {
-  /** Builds the permission check from the terminal's approval prompt. Default: ask, remember "always" per tool. */
+  /** Builds the permission check from the terminal's approval prompt. Default: `createPermissionPolicy({ mode: 'ask', ask })`. */
   authorize?(ask: AskApproval): Authorize;
   /** /compact: summarise older turns. */
   compact?(messages: Message[], context: { model: string; signal: AbortSignal }): Promise<{ messages: Message[]; tokensBefore?: number; tokensAfter?: number }>;

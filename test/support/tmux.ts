@@ -1,0 +1,76 @@
+/**
+ * Drives a program in a real terminal: a detached tmux session on its own server socket (`-L`),
+ * so tests never touch the user's tmux and are cleaned up by killing that server.
+ */
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+export interface TmuxPane {
+  socket: string;
+  /** The visible screen, plain text (no colours). */
+  screen(): Promise<string>;
+  /** tmux key names or literal text (`literal: true`). */
+  send(keys: string[], options?: { literal?: boolean }): Promise<void>;
+  /** Polls the screen until `test` passes; fails with the last screen when the deadline passes. */
+  waitFor(test: string | RegExp | ((screen: string) => boolean), timeoutMs?: number): Promise<string>;
+  /** Exit status once the program has ended, else undefined. */
+  exitStatus(): Promise<number | undefined>;
+  /** Waits for the program to end and returns its exit status. */
+  waitForExit(timeoutMs?: number): Promise<number>;
+  kill(): Promise<void>;
+}
+
+export async function startInTmux(command: string[], options: { env: Record<string, string>; cwd: string; width?: number; height?: number }): Promise<TmuxPane> {
+  const socket = `vibe-test-${process.pid}-${randomBytes(4).toString('hex')}`;
+  const tmux = (...args: string[]) => run('tmux', ['-L', socket, '-f', '/dev/null', ...args], { env: { ...process.env, TMUX: '' } });
+  const envArgs = Object.entries(options.env).map(([key, value]) => `${key}=${value}`);
+  await tmux(
+    'new-session', '-d', '-s', 'main', '-x', String(options.width ?? 100), '-y', String(options.height ?? 30), '-c', options.cwd,
+    'env', '-i', ...envArgs, ...command,
+  );
+  // Keep the pane after the program exits so its exit status and last screen can be read.
+  await tmux('set-option', '-t', 'main', 'remain-on-exit', 'on');
+
+  const pane: TmuxPane = {
+    socket,
+    async screen() {
+      const { stdout } = await tmux('capture-pane', '-p', '-t', 'main');
+      return stdout;
+    },
+    async send(keys, sendOptions = {}) {
+      await tmux('send-keys', '-t', 'main', ...(sendOptions.literal ? ['-l'] : []), ...keys);
+    },
+    async waitFor(test, timeoutMs = 10_000) {
+      const check = typeof test === 'function' ? test : (screen: string) => (typeof test === 'string' ? screen.includes(test) : test.test(screen));
+      const deadline = Date.now() + timeoutMs;
+      let last = '';
+      for (;;) {
+        last = await pane.screen();
+        if (check(last)) return last;
+        if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${String(test)}. Screen:\n${last}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    },
+    async exitStatus() {
+      const { stdout } = await tmux('display-message', '-p', '-t', 'main', '#{pane_dead} #{pane_dead_status}');
+      const [dead, status] = stdout.trim().split(' ');
+      return dead === '1' ? Number(status) : undefined;
+    },
+    async waitForExit(timeoutMs = 10_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const status = await pane.exitStatus();
+        if (status !== undefined) return status;
+        if (Date.now() > deadline) throw new Error(`The program did not exit within ${timeoutMs} ms. Screen:\n${await pane.screen()}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    },
+    async kill() {
+      await tmux('kill-server').catch(() => undefined);
+    },
+  };
+  return pane;
+}

@@ -1,0 +1,108 @@
+/**
+ * The interactive UI end to end, in a real terminal: `node dist/cli/main.js` runs in a tmux pane
+ * against the local Chat Completions server; the test types, answers the approval, presses
+ * Ctrl-C mid-stream and reads the screen.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startChatServer, type ChatServer, type ServerStep } from './support/chat-server.js';
+import { startInTmux, type TmuxPane } from './support/tmux.js';
+
+const CLI = join(import.meta.dirname, '..', 'dist', 'cli', 'main.js');
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+const hasTmux = (() => {
+  try {
+    execFileSync('tmux', ['-V']);
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+async function session(script: ServerStep[], options: { width?: number; height?: number; extraEnv?: Record<string, string>; args?: string[] } = {}) {
+  const server: ChatServer = await startChatServer(script);
+  cleanups.push(() => server.close());
+  const home = mkdtempSync(join(tmpdir(), 'vibe-tui-'));
+  cleanups.push(() => rmSync(home, { recursive: true, force: true }));
+  const workspace = join(home, 'project');
+  mkdirSync(workspace);
+  const pane: TmuxPane = await startInTmux([process.execPath, CLI, ...(options.args ?? ['--tools', 'bash,calculator'])], {
+    cwd: workspace,
+    width: options.width ?? 100,
+    height: options.height ?? 30,
+    env: {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: home,
+      TERM: 'tmux-256color',
+      XDG_CONFIG_HOME: join(home, 'config'),
+      XDG_DATA_HOME: join(home, 'data'),
+      OPENAI_API_KEY: 'test-key',
+      OPENAI_BASE_URL: server.url,
+      VIBE_MODEL: 'test-model',
+      ...options.extraEnv,
+    },
+  });
+  cleanups.push(() => pane.kill());
+  return { server, pane, home, workspace };
+}
+
+describe.runIf(hasTmux)('the interactive terminal UI (tmux)', () => {
+  it('asks before a shell call, shows the tool line and the Markdown answer, cancels a stream with Ctrl-C, and exits with /exit', async () => {
+    const { server, pane, home } = await session([
+      { toolCalls: [{ name: 'bash', arguments: { command: 'echo hello-from-bash' } }] },
+      { text: '# Done\n\nThe command printed **hello-from-bash**.\n\n- first point\n- second point\n' },
+      { kind: 'slow', reply: { text: 'Once upon a time there was a long story. '.repeat(40) }, frameDelayMs: 40 },
+      { text: 'Still here.' },
+    ]);
+    await pane.waitFor('/help for commands');
+
+    await pane.send(['run the greeting'], { literal: true });
+    await pane.send(['Enter']);
+    const asking = await pane.waitFor('Allow bash?');
+    expect(asking).toContain('echo hello-from-bash');
+    expect(server.requests).toHaveLength(1);
+    await pane.send(['y'], { literal: true });
+
+    const answered = await pane.waitFor('second point');
+    expect(answered).toMatch(/✓ bash command="echo hello-from-bash" \(\d+ ms\)/);
+    expect(answered).toContain('│ hello-from-bash');
+    expect(answered).toContain('• first point');
+    expect(answered).not.toContain('**'); // bold markers are rendered, not shown
+    const toolResult = server.requests[1]!.messages.find((m) => m.role === 'tool');
+    expect(toolResult?.content).toBe('hello-from-bash\nexit code: 0');
+
+    await pane.send(['tell me a story'], { literal: true });
+    await pane.send(['Enter']);
+    await pane.waitFor('Once upon a time there was');
+    await pane.send(['C-c']);
+    const aborted = await pane.waitFor('Aborted.');
+    expect(aborted).toMatch(/\n› *\n[^\n]*test-model/); // the prompt is back, above the status line
+    expect(server.requests).toHaveLength(3);
+
+    // The conversation continues after the abort: the next turn carries the earlier ones.
+    await pane.send(['and now?'], { literal: true });
+    await pane.send(['Enter']);
+    await pane.waitFor('Still here.');
+    const history = server.requests[3]!.messages.map((m) => `${m.role}:${typeof m.content === 'string' ? m.content.slice(0, 20) : ''}`);
+    expect(history).toEqual(expect.arrayContaining(['user:run the greeting', 'user:tell me a story', 'user:and now?']));
+
+    await pane.send(['/ex'], { literal: true });
+    await pane.send(['Tab']);
+    await pane.waitFor('› /exit');
+    await pane.send(['Enter']);
+    expect(await pane.waitForExit()).toBe(0);
+    expect(server.violations).toEqual([]);
+
+    const historyDir = join(home, 'data', 'vibe-agent', 'history');
+    const [file] = readdirSync(historyDir);
+    const lines = readFileSync(join(historyDir, file!), 'utf8').trim().split('\n').map((line) => JSON.parse(line).text);
+    expect(lines).toEqual(['run the greeting', 'tell me a story', 'and now?', '/exit']);
+  });
+});
