@@ -41,7 +41,7 @@ export function renderStatusLine(info: StatusInfo, width: number, t: Theme): str
     parts.push({ text: `ctx ${percent}%`, priority: 2 });
   }
   if (info.costUsd !== undefined) parts.push({ text: `$${info.costUsd.toFixed(info.costUsd < 1 ? 4 : 2)}`, priority: 4 });
-  parts.push({ text: `turn ${info.turn}/${info.maxTurns}`, priority: 2 });
+  parts.push({ text: `turn ${info.turn}/${info.maxTurns}`, priority: 2.5 });
 
   const separator = ' · ';
   const fits = (list: typeof parts) => visibleWidth(list.map((p) => p.text).join(separator)) <= width;

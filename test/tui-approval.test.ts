@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { approvalLines, createApprovalPrompt, type ApprovalUi } from '../src/cli/tui/approval-prompt.js';
+import type { Key } from '../src/cli/tui/key-parser.js';
+import { stripAnsi } from '../src/cli/tui/text-width.js';
+import { createTheme } from '../src/cli/tui/theme.js';
+import { createPermissionPolicy } from '../src/permissions/permission-policy.js';
+import type { ApprovalRequest } from '../src/tools/approval.js';
+import { defineTool } from '../src/tools/define-tool.js';
+import { ToolRegistry } from '../src/tools/registry.js';
+
+const plain = createTheme(false);
+const request: ApprovalRequest = {
+  call: { id: 'c1', name: 'bash', arguments: '{"command":"rm -rf build"}' },
+  tool: 'bash',
+  summary: 'rm -rf build',
+  always: 'bash(rm -rf build*)',
+};
+
+/** A scripted UI: keys are handed out one per `nextKey`, and everything shown is recorded. */
+function scriptedUi(keys: Key[], maxDetailLines = 10) {
+  const shown: Array<string[] | undefined> = [];
+  const committed: string[] = [];
+  const ui: ApprovalUi = {
+    show: (lines) => shown.push(lines?.map(stripAnsi)),
+    commit: (lines) => committed.push(...lines.map(stripAnsi)),
+    nextKey: (signal) => (signal.aborted ? Promise.resolve(undefined) : Promise.resolve(keys.shift())),
+    maxDetailLines: () => maxDetailLines,
+  };
+  return { ui, shown, committed };
+}
+const char = (text: string): Key => ({ name: 'char', text });
+
+describe('the approval prompt', () => {
+  it('answers yes, no and always from y, n and a, and says what was decided', async () => {
+    for (const [key, answer, verdict] of [
+      ['y', 'yes', 'allowed'],
+      ['N', 'no', 'denied'],
+      ['a', 'always', 'allowed (always: bash(rm -rf build*))'],
+    ] as const) {
+      const { ui, shown, committed } = scriptedUi([char(key)]);
+      expect(await createApprovalPrompt(ui, plain)(request, new AbortController().signal)).toBe(answer);
+      expect(shown[0]![0]).toBe('? Allow bash? rm -rf build');
+      expect(shown.at(-1)).toBeUndefined(); // the question is removed once answered
+      expect(committed).toEqual([`? bash rm -rf build ${verdict}`]);
+    }
+  });
+
+  it('treats Esc as no and ignores Enter and other keys, so nothing is approved by accident', async () => {
+    const { ui } = scriptedUi([{ name: 'return' }, char('x'), { name: 'escape' }]);
+    expect(await createApprovalPrompt(ui, plain)(request, new AbortController().signal)).toBe('no');
+    const second = scriptedUi([{ name: 'return' }, char('q'), char('y')]);
+    expect(await createApprovalPrompt(second.ui, plain)(request, new AbortController().signal)).toBe('yes');
+  });
+
+  it('offers "always" only when the policy gives a rule for it', async () => {
+    const { always: _always, ...withoutAlways } = request;
+    expect(approvalLines(withoutAlways, plain, 10).at(-1)).toBe('  y yes   n no   (Esc = no)');
+    const { ui } = scriptedUi([char('a'), char('n')]);
+    expect(await createApprovalPrompt(ui, plain)(withoutAlways, new AbortController().signal)).toBe('no');
+  });
+
+  it('answers no when the run is aborted while it waits (Ctrl-C)', async () => {
+    const controller = new AbortController();
+    const ui: ApprovalUi = {
+      show: () => undefined,
+      commit: () => undefined,
+      nextKey: (signal) => new Promise((resolve) => signal.addEventListener('abort', () => resolve(undefined), { once: true })),
+      maxDetailLines: () => 5,
+    };
+    const answer = createApprovalPrompt(ui, plain)(request, controller.signal);
+    controller.abort();
+    expect(await answer).toBe('no');
+  });
+
+  it('shows the detail, a diff coloured, folded to the space there is', () => {
+    const detail = ['--- a/f', '+++ b/f', '@@ -1 +1 @@', '-old', '+new', ...Array.from({ length: 20 }, (_, i) => ` ctx ${i}`)].join('\n');
+    const lines = approvalLines({ ...request, tool: 'edit_file', summary: 'f', detail }, createTheme(true), 6);
+    expect(lines.map(stripAnsi).slice(1, 8)).toEqual(['  --- a/f', '  +++ b/f', '  @@ -1 +1 @@', '  -old', '  +new', '   ctx 0', '  … 19 more lines']);
+    expect(lines[4]).toContain('\x1b[31m-old');
+    expect(lines[5]).toContain('\x1b[32m+new');
+  });
+
+  it('is the ask of the permission policy: a denied call reaches the tool result, "always" stops the asking', async () => {
+    let runs = 0;
+    const tool = defineTool({ name: 'touch', description: 'test', parameters: z.object({ path: z.string() }), execute: async () => `ran ${++runs}` });
+    const registry = new ToolRegistry([tool]);
+    const keys = [char('n'), char('a')];
+    const { ui, shown } = scriptedUi(keys);
+    const authorize = createPermissionPolicy({ mode: 'ask', ask: createApprovalPrompt(ui, plain) });
+    const call = (id: string) => ({ id, name: 'touch', arguments: '{"path":"x"}' });
+    expect(await registry.invoke(call('1'), { authorize })).toMatchObject({ status: 'denied', content: 'Denied: the user declined this call.' });
+    expect(await registry.invoke(call('2'), { authorize })).toMatchObject({ status: 'ok', content: 'ran 1' });
+    expect(await registry.invoke(call('3'), { authorize })).toMatchObject({ status: 'ok', content: 'ran 2' });
+    expect(shown.filter(Boolean)).toHaveLength(2); // asked twice, not three times
+  });
+});
