@@ -12,6 +12,7 @@ export class VirtualTerminal {
   /** Everything written, raw, for assertions about escape sequences. */
   raw = '';
   private readonly listeners = new Set<() => void>();
+  private readonly watchers = new Set<() => void>();
 
   /** The output stream the program writes to. */
   readonly output: {
@@ -31,6 +32,7 @@ export class VirtualTerminal {
       write(text: string) {
         terminal.raw += text;
         terminal.apply(text);
+        for (const watcher of [...terminal.watchers]) watcher();
         return true;
       },
       get columns() {
@@ -46,6 +48,25 @@ export class VirtualTerminal {
         terminal.listeners.delete(listener);
       },
     };
+  }
+
+  /** Resolves once the screen passes `test`, checked after every write; fails at the deadline with the screen. */
+  waitFor(test: string | ((screen: string) => boolean), timeoutMs = 5_000): Promise<string> {
+    const check = typeof test === 'string' ? (screen: string) => screen.includes(test) : test;
+    if (check(this.screen())) return Promise.resolve(this.screen());
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.watchers.delete(watcher);
+        reject(new Error(`Timed out waiting for ${String(test)}. Screen:\n${this.screen()}`));
+      }, timeoutMs);
+      const watcher = () => {
+        if (!check(this.screen())) return;
+        clearTimeout(timer);
+        this.watchers.delete(watcher);
+        resolve(this.screen());
+      };
+      this.watchers.add(watcher);
+    });
   }
 
   resize(columns: number, rows: number): void {

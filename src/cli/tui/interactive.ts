@@ -72,6 +72,8 @@ export class InteractiveSession {
   private keyWaiter: ((key: Key | undefined) => void) | undefined;
   private submit: ((text: string | undefined) => void) | undefined;
   private hint: string[] = [];
+  /** Prompts typed while a turn was running: they run next, in order. */
+  private readonly queued: string[] = [];
   private lastInterrupt = 0;
   private exiting = false;
 
@@ -131,6 +133,8 @@ export class InteractiveSession {
   }
 
   private readPrompt(): Promise<string | undefined> {
+    const next = this.queued.shift();
+    if (next !== undefined) return Promise.resolve(next);
     return new Promise((resolve) => {
       this.submit = resolve;
       this.render();
@@ -159,8 +163,10 @@ export class InteractiveSession {
   private onKey(key: Key): void {
     if (key.ctrl && key.name === 'c') return this.interrupt();
     if (this.keyWaiter) return this.keyWaiter(key);
-    if (!this.submit) return; // a turn is running: only Ctrl-C counts
-    if (key.ctrl && key.name === 'd' && this.editor.text === '') return this.exit();
+    if (key.ctrl && key.name === 'd' && this.editor.text === '') {
+      if (this.submit) this.exit();
+      return;
+    }
     if (key.ctrl && key.name === 'l') {
       this.options.output.write('\x1b[2J\x1b[H');
       this.screen.reset();
@@ -175,7 +181,8 @@ export class InteractiveSession {
     } else if (action.type === 'submit') {
       const submit = this.submit;
       this.submit = undefined;
-      submit(action.text);
+      if (submit) submit(action.text);
+      else this.queued.push(action.text);
     }
   }
 
@@ -301,10 +308,12 @@ export class InteractiveSession {
     const width = this.screen.width;
     const rows = this.screen.wrap([...(this.view?.live(width) ?? []), ...(this.approval ?? [])]);
     let cursor: { row: number; col: number } | undefined;
-    if (this.submit && !this.keyWaiter) {
-      const layout = this.editor.layout(width, t.cyan(PROMPT), PROMPT.length);
+    if (!this.keyWaiter) {
+      // While a turn runs the prompt stays editable: what is sent then is queued for after it.
+      const layout = this.editor.layout(width, this.submit ? t.cyan(PROMPT) : t.dim(PROMPT), PROMPT.length);
       cursor = { row: rows.length + layout.cursor.row, col: layout.cursor.col };
-      rows.push(...layout.rows, ...this.screen.wrap(this.hint));
+      const queued = this.queued.length ? [t.dim(`${this.queued.length} queued: runs when this turn ends`)] : [];
+      rows.push(...layout.rows, ...this.screen.wrap([...this.hint, ...queued]));
     }
     const state = this.approval ? 'approval' : this.running ? 'working' : undefined;
     const window = this.services.contextWindow?.(this.model);

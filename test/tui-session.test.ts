@@ -1,0 +1,206 @@
+import { EventEmitter } from 'node:events';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { InteractiveSession, type InteractiveOptions } from '../src/cli/tui/interactive.js';
+import type { InteractiveServices } from '../src/cli/tui/services.js';
+import { createTheme } from '../src/cli/tui/theme.js';
+import type { ModelRequest, Provider, ProviderEvent } from '../src/providers/provider.js';
+import { ProviderError } from '../src/providers/provider-error.js';
+import { ScriptedProvider, type ScriptStep } from '../src/providers/scripted.js';
+import { defineTool } from '../src/tools/define-tool.js';
+import { ToolRegistry } from '../src/tools/registry.js';
+import { VirtualTerminal } from './support/virtual-terminal.js';
+
+/** A terminal's stdin: the test types into it. */
+class FakeInput extends EventEmitter {
+  raw = false;
+  setRawMode(raw: boolean) {
+    this.raw = raw;
+  }
+  resume() {}
+  pause() {}
+  type(text: string) {
+    this.emit('data', Buffer.from(text));
+  }
+}
+
+function start(provider: Provider, options: Partial<InteractiveOptions> & { columns?: number; services?: InteractiveServices } = {}) {
+  const terminal = new VirtualTerminal(options.columns ?? 80, 24);
+  const input = new FakeInput();
+  const session = new InteractiveSession({
+    input,
+    output: terminal.output,
+    theme: createTheme(false),
+    provider,
+    model: 'test-model',
+    tools: new ToolRegistry(),
+    system: 'You are a test.',
+    workspace: '/tmp/project',
+    maxTurns: 5,
+    temperature: 0,
+    ...options,
+  });
+  const exited = session.run();
+  return { terminal, input, exited };
+}
+
+const scripted = (...steps: ScriptStep[]) => new ScriptedProvider(steps);
+/** The status line says "working" while a turn runs. */
+const idle = (screen: string) => !/· working\b/.test(screen.split('\n').at(-1) ?? '');
+
+describe('the interactive session (in-process, virtual terminal)', () => {
+  it('runs one runAgent per turn and passes the conversation so far', async () => {
+    const provider = scripted({ text: 'first answer' }, { text: 'second answer' });
+    const { terminal, input, exited } = start(provider);
+    await terminal.waitFor('/help for commands');
+    input.type('hello\r');
+    await terminal.waitFor('first answer');
+    input.type('again\r');
+    await terminal.waitFor((s) => s.includes('second answer') && idle(s));
+    expect(provider.requests[1]!.messages.map((m) => `${m.role}:${m.content}`)).toEqual([
+      'system:You are a test.',
+      'user:hello',
+      'assistant:first answer',
+      'user:again',
+    ]);
+    input.type('\x04'); // Ctrl-D on an empty prompt
+    expect(await exited).toBe(0);
+    expect(input.raw).toBe(false);
+  });
+
+  it('says "not available in this build" for commands whose service is absent, and knows the others', async () => {
+    const tools = new ToolRegistry([defineTool({ name: 'noop', description: 'x', parameters: z.object({}), readOnly: true, execute: async () => '' })]);
+    const { terminal, input, exited } = start(scripted(), { tools });
+    for (const command of ['/compact', '/sessions', '/resume abc', '/memory']) input.type(`${command}\r`);
+    await terminal.waitFor((s) => (s.match(/not available in this build/g) ?? []).length === 4);
+    const screen = terminal.screen();
+    expect(screen).toContain('Compaction is not available in this build.');
+    expect(screen).toContain('The session store is not available in this build.');
+    expect(screen).toContain('Project memory is not available in this build.');
+    input.type('/tools\r/cost\r/nope\r');
+    await terminal.waitFor('Unknown command /nope');
+    expect(terminal.screen()).toContain('Tools: noop');
+    expect(terminal.screen()).toContain('Tokens: 0 in (0 cached), 0 out (0 reasoning).');
+    input.type('/help\r');
+    await terminal.waitFor('/resume <id>');
+    input.type('/exit\r');
+    expect(await exited).toBe(0);
+  });
+
+  it('uses the services when given: /compact replaces the history, /resume loads a session, /model switches', async () => {
+    const provider = scripted({ text: 'one' }, { text: 'two' });
+    const services: InteractiveServices = {
+      compact: async (messages) => ({ messages: [messages[0]!, { role: 'user', content: '[summary of earlier turns]' }], tokensBefore: 5000, tokensAfter: 800 }),
+      listSessions: async () => [{ id: 's1', title: 'earlier work', messageCount: 4 }],
+      resume: async (id) => ({ id, messages: [{ role: 'system', content: 'You are a test.' }, { role: 'user', content: 'resumed question' }, { role: 'assistant', content: 'resumed answer', toolCalls: [] }] }),
+      contextWindow: () => 10_000,
+    };
+    const { terminal, input, exited } = start(provider, { services });
+    input.type('hi\r');
+    await terminal.waitFor('one');
+    input.type('/compact\r');
+    await terminal.waitFor('Compacted: 5.0k → 800 tokens.');
+    input.type('/model other-model\r');
+    await terminal.waitFor('Model switched to other-model.');
+    input.type('next\r');
+    await terminal.waitFor((s) => s.includes('two') && idle(s));
+    expect(provider.requests[1]!.model).toBe('other-model');
+    expect(provider.requests[1]!.messages.map((m) => m.content)).toEqual(['You are a test.', '[summary of earlier turns]', 'next']);
+    expect(terminal.screen().split('\n').at(-1)).toBe('other-model · 0 tok · ctx 0% · turn 1/5');
+    input.type('/sessions\r');
+    await terminal.waitFor('s1  earlier work 4 messages');
+    input.type('/resume s1\r');
+    await terminal.waitFor('Resumed session s1 (3 messages).');
+    input.type('/clear\r');
+    await terminal.waitFor('Conversation cleared.');
+    input.type('\x03'); // Ctrl-C at an empty prompt exits
+    expect(await exited).toBe(0);
+  });
+
+  it('Ctrl-C cancels the running turn (the prompt comes back); a second Ctrl-C soon after exits', async () => {
+    let started!: () => void;
+    const streaming = new Promise<void>((resolve) => (started = resolve));
+    const hanging: Provider = {
+      name: 'hanging',
+      async *stream(_request: ModelRequest, signal?: AbortSignal): AsyncGenerator<ProviderEvent> {
+        yield { type: 'text_delta', text: 'partial answ' };
+        started();
+        await new Promise((resolve) => signal?.addEventListener('abort', resolve, { once: true }));
+        throw new ProviderError('aborted', 'Request aborted.');
+      },
+    };
+    const { terminal, input, exited } = start(hanging, { doubleInterruptMs: 60_000 });
+    input.type('write a story\r');
+    await streaming;
+    await terminal.waitFor('partial answ');
+    input.type('\x03');
+    await terminal.waitFor('⊘ Aborted.');
+    expect(terminal.screen()).toMatch(/\n› *\n[^\n]*test-model/);
+    input.type('more\r');
+    await terminal.waitFor((s) => (s.match(/partial answ/g) ?? []).length === 2);
+    input.type('\x03');
+    input.type('\x03'); // within the double-press window: leave
+    expect(await exited).toBe(0);
+  });
+
+  it('Ctrl-C with text at the prompt clears it instead of exiting', async () => {
+    const { terminal, input, exited } = start(scripted(), { doubleInterruptMs: 0 });
+    input.type('half a thought');
+    await terminal.waitFor('› half a thought');
+    input.type('\x03');
+    await terminal.waitFor((s) => !s.includes('half a thought'));
+    input.type('\x03');
+    expect(await exited).toBe(0);
+  });
+
+  it('asks in the UI before a call that needs approval; n denies it and the model sees why', async () => {
+    let ran = false;
+    const tools = new ToolRegistry([
+      defineTool({ name: 'deploy', description: 'x', parameters: z.object({ env: z.string() }), execute: async () => ((ran = true), 'deployed'), preview: async ({ env }) => ({ summary: `deploy to ${env}` }) }),
+    ]);
+    const provider = scripted({ toolCalls: [{ name: 'deploy', arguments: { env: 'prod' } }] }, { text: 'Understood, not deploying.' });
+    const { terminal, input, exited } = start(provider, { tools });
+    input.type('ship it\r');
+    await terminal.waitFor('Allow deploy? deploy to prod');
+    expect(terminal.screen()).toContain('approval');
+    input.type('n');
+    await terminal.waitFor('Understood, not deploying.');
+    expect(ran).toBe(false);
+    expect(terminal.screen()).toContain('⊘ deploy env="prod"');
+    expect(provider.requests[1]!.messages.at(-1)).toMatchObject({ role: 'tool', content: 'Denied: the user declined this call.', isError: true });
+    input.type('/exit\r');
+    expect(await exited).toBe(0);
+  });
+
+  it('wraps to narrow terminals and redraws the bottom area on resize', async () => {
+    const long = 'This answer is deliberately long so that it must wrap across several rows of a narrow terminal.';
+    const { terminal, input, exited } = start(scripted({ text: long }), { columns: 30 });
+    input.type('go\r');
+    await terminal.waitFor((s) => s.includes('narrow') && idle(s));
+    expect(terminal.screen().split('\n').at(-1)).toBe('test-model · 0 tok · turn 1/5');
+    const rows = terminal.all().split('\n');
+    expect(rows.every((row) => row.length <= 30)).toBe(true);
+    expect(rows).toContain('This answer is deliberately');
+    terminal.resize(20, 24);
+    // At 20 columns only the model name fits; the old, wider status row is gone.
+    expect(terminal.screen().split('\n').slice(-2)).toEqual(['›', 'test-model']);
+    input.type('/exit\r');
+    expect(await exited).toBe(0);
+  });
+
+  it('writes no colour codes with colour off (NO_COLOR), and colours with it on', async () => {
+    const plainRun = start(scripted({ text: '**bold** answer' }));
+    plainRun.input.type('x\r');
+    await plainRun.terminal.waitFor('bold answer');
+    plainRun.input.type('/exit\r');
+    await plainRun.exited;
+    expect(plainRun.terminal.raw).not.toMatch(/\x1b\[[0-9;]*m(?<!\x1b\[0m)/);
+
+    const coloured = start(scripted({ text: '**bold** answer' }), { theme: createTheme(true) });
+    coloured.input.type('x\r');
+    await coloured.terminal.waitFor('bold answer');
+    coloured.input.type('/exit\r');
+    await coloured.exited;
+    expect(coloured.terminal.raw).toContain('\x1b[1mbold\x1b[22m');
+  });
+});
