@@ -105,4 +105,30 @@ describe.runIf(hasTmux)('the interactive terminal UI (tmux)', () => {
     const lines = readFileSync(join(historyDir, file!), 'utf8').trim().split('\n').map((line) => JSON.parse(line).text);
     expect(lines).toEqual(['run the greeting', 'tell me a story', 'and now?', '/exit']);
   });
+
+  it('in a narrow terminal with NO_COLOR: pasted lines stay in the prompt, answers wrap, a resize redraws', async () => {
+    const answer = 'A deliberately long answer that has to wrap over several rows of this narrow terminal.';
+    const { server, pane } = await session([{ text: answer }], { width: 40, height: 20, extraEnv: { NO_COLOR: '1' }, args: [] });
+    await pane.waitFor('/help');
+    await pane.paste('first pasted line\nsecond pasted line');
+    await pane.waitFor('second pasted line');
+    expect(server.requests).toHaveLength(0); // the pasted newline did not send it
+    await pane.send(['typed \\'], { literal: true });
+    await pane.send(['Enter']); // a trailing backslash makes Enter a new line
+    await pane.send(['last'], { literal: true });
+    await pane.send(['Enter']);
+    await server.waitForRequest(1);
+    expect(server.requests[0]!.messages.at(-1)).toEqual({ role: 'user', content: 'first pasted line\nsecond pasted linetyped \nlast' });
+
+    const screen = await pane.waitFor(/^terminal\.$/m);
+    expect(screen.split('\n').every((row) => row.length <= 40)).toBe(true);
+    expect(screen).toContain('A deliberately long answer that has to');
+    const escapes = await pane.screen({ escapes: true });
+    expect(escapes).not.toMatch(/\x1b\[(?:[0-9;]*;)?3[0-7]m/); // no colours
+
+    await pane.resize(30, 20);
+    await pane.waitFor((s) => s.trimEnd().split('\n').at(-1)!.startsWith('test-model') && s.trimEnd().split('\n').at(-1)!.length <= 29);
+    await pane.send(['C-d']);
+    expect(await pane.waitForExit()).toBe(0);
+  });
 });

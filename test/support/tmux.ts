@@ -10,8 +10,11 @@ const run = promisify(execFile);
 
 export interface TmuxPane {
   socket: string;
-  /** The visible screen, plain text (no colours). */
-  screen(): Promise<string>;
+  /** The visible screen, plain text; with `escapes`, with its colour sequences. */
+  screen(options?: { escapes?: boolean }): Promise<string>;
+  /** Pastes text the way a terminal does (bracketed, when the program asked for it). */
+  paste(text: string): Promise<void>;
+  resize(width: number, height: number): Promise<void>;
   /** tmux key names or literal text (`literal: true`). */
   send(keys: string[], options?: { literal?: boolean }): Promise<void>;
   /** Polls the screen until `test` passes; fails with the last screen when the deadline passes. */
@@ -36,9 +39,16 @@ export async function startInTmux(command: string[], options: { env: Record<stri
 
   const pane: TmuxPane = {
     socket,
-    async screen() {
-      const { stdout } = await tmux('capture-pane', '-p', '-t', 'main');
+    async screen(screenOptions = {}) {
+      const { stdout } = await tmux('capture-pane', '-p', ...(screenOptions.escapes ? ['-e'] : []), '-t', 'main');
       return stdout;
+    },
+    async paste(text) {
+      await tmux('set-buffer', '-b', 'test', text);
+      await tmux('paste-buffer', '-p', '-d', '-b', 'test', '-t', 'main');
+    },
+    async resize(width, height) {
+      await tmux('resize-window', '-t', 'main', '-x', String(width), '-y', String(height));
     },
     async send(keys, sendOptions = {}) {
       await tmux('send-keys', '-t', 'main', ...(sendOptions.literal ? ['-l'] : []), ...keys);
