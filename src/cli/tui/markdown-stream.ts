@@ -82,6 +82,15 @@ export function renderInline(text: string, t: Theme): string {
   let out = '';
   let i = 0;
   while (i < text.length) {
+    const ch = text[i]!;
+    if (ch !== '`' && ch !== '*' && ch !== '_' && ch !== '[') {
+      // Copy the run of plain text up to the next marker in one go.
+      const next = text.slice(i).search(/[`*_[]/);
+      const end = next < 0 ? text.length : i + next;
+      out += text.slice(i, end);
+      i = end;
+      continue;
+    }
     const rest = text.slice(i);
     const code = /^(`+)([^`]|[^`].*?[^`])\1(?!`)/.exec(rest);
     if (code) {
