@@ -16,3 +16,11 @@ export { OpenAIProvider, type OpenAIProviderOptions } from './providers/openai/o
 export { ScriptedProvider, type ScriptedReply, type ScriptStep } from './providers/scripted.js';
 export { PRESETS, type ProviderPreset } from './providers/presets.js';
 export { resolveProvider, createProvider, ConfigError, type ProviderSettings } from './providers/create-provider.js';
+export { InteractiveSession, type InteractiveOptions, type TerminalInput, type TerminalOutputStream } from './cli/tui/interactive.js';
+export type { InteractiveServices, SessionSummary, MemoryFile } from './cli/tui/services.js';
+export { MarkdownStream } from './cli/tui/markdown-stream.js';
+export { TurnView } from './cli/tui/turn-view.js';
+export { LiveScreen } from './cli/tui/live-screen.js';
+export { createApprovalPrompt, type ApprovalUi } from './cli/tui/approval-prompt.js';
+export { renderStatusLine, type StatusInfo } from './cli/tui/status-line.js';
+export { createTheme, type Theme } from './cli/tui/theme.js';

@@ -29,6 +29,7 @@ export const HELP = `vibe-agent — a coding agent for the terminal
 Usage:
   vibe-agent "prompt"            run one task and print the answer
   vibe-agent -p "prompt"         the same
+  vibe-agent                     an interactive session (in a terminal); with stdin piped, reads the prompt from it
   vibe-agent demo                the course's four tasks (offline on a scripted model if none is configured)
 
 Options:
