@@ -203,4 +203,23 @@ describe('the interactive session (in-process, virtual terminal)', () => {
     await coloured.exited;
     expect(coloured.terminal.raw).toContain('\x1b[1mbold\x1b[22m');
   });
+
+  it('ends when its signal is aborted from outside (SIGTERM), cancelling a running turn and restoring the terminal', async () => {
+    const outside = new AbortController();
+    const hanging: Provider = {
+      name: 'hanging',
+      async *stream(_request: ModelRequest, signal?: AbortSignal): AsyncGenerator<ProviderEvent> {
+        yield { type: 'text_delta', text: 'thinking hard' };
+        await new Promise((resolve) => signal?.addEventListener('abort', resolve, { once: true }));
+        throw new ProviderError('aborted', 'Request aborted.');
+      },
+    };
+    const { terminal, input, exited } = start(hanging, { signal: outside.signal });
+    input.type('work\r');
+    await terminal.waitFor('thinking hard');
+    outside.abort();
+    expect(await exited).toBe(0);
+    expect(input.raw).toBe(false);
+    expect(terminal.raw.endsWith('\x1b[?2004l')).toBe(true); // bracketed paste switched off again
+  });
 });

@@ -8,7 +8,7 @@ import { InteractiveSession } from './tui/interactive.js';
 import { createTheme } from './tui/theme.js';
 
 /** `vibe-agent` with no prompt in a terminal: the interactive session. */
-export async function interactiveCommand(args: CliArgs): Promise<number> {
+export async function interactiveCommand(args: CliArgs, signal: AbortSignal): Promise<number> {
   const { workspace, config, resolved, provider, tools, maxTurns, temperature } = await prepareRun(args);
   const session = new InteractiveSession({
     input: process.stdin,
@@ -22,6 +22,7 @@ export async function interactiveCommand(args: CliArgs): Promise<number> {
     maxTurns,
     temperature,
     history: new InputHistory(historyPath(workspace)),
+    signal,
     services: {
       // The same policy as one-shot runs (modes, rules, "always" grants), asking in the UI.
       authorize: (ask) => createCliAuthorize(args, config, ask),

@@ -32,7 +32,7 @@ async function main(argv: string[]): Promise<number> {
   let prompt = args.prompt;
   if (prompt === undefined && !args.json && process.stdin.isTTY && process.stdout.isTTY) {
     const { interactiveCommand } = await import('./interactive-command.js');
-    return interactiveCommand(args);
+    return interactiveCommand(args, controller.signal);
   }
   if (prompt === undefined && !process.stdin.isTTY) {
     const { readPipedPrompt } = await import('./read-piped-prompt.js');

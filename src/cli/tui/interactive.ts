@@ -46,6 +46,8 @@ export interface InteractiveOptions {
   services?: InteractiveServices;
   /** Within this long, a second Ctrl-C exits (default 1000 ms). */
   doubleInterruptMs?: number;
+  /** Ends the session from outside (SIGTERM, or SIGINT sent by another process). */
+  signal?: AbortSignal;
 }
 
 const PROMPT = '› ';
@@ -102,6 +104,8 @@ export class InteractiveSession {
     const { input, output, theme: t } = this.options;
     const onData = (data: Buffer | string) => this.onKeys(this.parser.feed(data.toString()));
     const onResize = () => this.render();
+    const onOutsideAbort = () => this.exit();
+    this.options.signal?.addEventListener('abort', onOutsideAbort, { once: true });
     input.setRawMode?.(true);
     input.on('data', onData);
     input.resume();
@@ -112,6 +116,7 @@ export class InteractiveSession {
         `${t.bold('vibe-agent')} ${t.dim(`· ${this.options.provider.name} · ${this.model} · ${this.options.workspace}`)}`,
         t.dim('/help for commands · Enter sends · Shift+Enter or \\ for a new line · Ctrl-C cancels · Ctrl-D exits'),
       ]);
+      if (this.options.signal?.aborted) this.exit();
       for (;;) {
         const text = await this.readPrompt();
         if (text === undefined || this.exiting) break;
@@ -120,6 +125,7 @@ export class InteractiveSession {
         if (this.exiting) break;
       }
     } finally {
+      this.options.signal?.removeEventListener('abort', onOutsideAbort);
       this.running?.abort();
       this.screen.render([]);
       this.screen.release();
@@ -133,6 +139,7 @@ export class InteractiveSession {
   }
 
   private readPrompt(): Promise<string | undefined> {
+    if (this.exiting) return Promise.resolve(undefined);
     const next = this.queued.shift();
     if (next !== undefined) return Promise.resolve(next);
     return new Promise((resolve) => {
