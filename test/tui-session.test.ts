@@ -112,7 +112,7 @@ describe('the interactive session (in-process, virtual terminal)', () => {
     input.type('/resume s1\r');
     await terminal.waitFor('Resumed session s1 (3 messages).');
     input.type('/clear\r');
-    await terminal.waitFor('Conversation cleared.');
+    await terminal.waitFor((s) => s.includes('Conversation cleared.') && idle(s));
     input.type('\x03'); // Ctrl-C at an empty prompt exits
     expect(await exited).toBe(0);
   });

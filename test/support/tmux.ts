@@ -30,12 +30,13 @@ export async function startInTmux(command: string[], options: { env: Record<stri
   const socket = `vibe-test-${process.pid}-${randomBytes(4).toString('hex')}`;
   const tmux = (...args: string[]) => run('tmux', ['-L', socket, '-f', '/dev/null', ...args], { env: { ...process.env, TMUX: '' } });
   const envArgs = Object.entries(options.env).map(([key, value]) => `${key}=${value}`);
+  // A shell around the program prints its exit status and keeps the pane (and its last screen)
+  // until the server is killed; tmux's own pane_dead_status is not reliable across versions.
+  const wrapper = 'env -i "$@"; status=$?; printf "\\n[exited %d]\\n" "$status"; exec sleep 3600';
   await tmux(
     'new-session', '-d', '-s', 'main', '-x', String(options.width ?? 100), '-y', String(options.height ?? 30), '-c', options.cwd,
-    'env', '-i', ...envArgs, ...command,
+    'sh', '-c', wrapper, 'sh', ...envArgs, ...command,
   );
-  // Keep the pane after the program exits so its exit status and last screen can be read.
-  await tmux('set-option', '-t', 'main', 'remain-on-exit', 'on');
 
   const pane: TmuxPane = {
     socket,
@@ -65,9 +66,8 @@ export async function startInTmux(command: string[], options: { env: Record<stri
       }
     },
     async exitStatus() {
-      const { stdout } = await tmux('display-message', '-p', '-t', 'main', '#{pane_dead} #{pane_dead_status}');
-      const [dead, status] = stdout.trim().split(' ');
-      return dead === '1' ? Number(status) : undefined;
+      const match = /\[exited (\d+)\]/.exec(await pane.screen());
+      return match ? Number(match[1]) : undefined;
     },
     async waitForExit(timeoutMs = 10_000) {
       const deadline = Date.now() + timeoutMs;

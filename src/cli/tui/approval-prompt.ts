@@ -38,7 +38,8 @@ export function approvalLines(request: ApprovalRequest, t: Theme, maxDetailLines
  * ignored, so a stray Enter never approves.
  */
 export function createApprovalPrompt(ui: ApprovalUi, t: Theme): AskApproval {
-  return async (request, signal) => {
+  const askOnce: AskApproval = async (request, signal) => {
+    if (signal.aborted) return 'no';
     ui.show(approvalLines(request, t, ui.maxDetailLines()));
     let answer: ApprovalAnswer = 'no';
     try {
@@ -57,5 +58,12 @@ export function createApprovalPrompt(ui: ApprovalUi, t: Theme): AskApproval {
     const verdict = answer === 'no' ? t.yellow('denied') : answer === 'always' ? t.green(`allowed (always: ${request.always})`) : t.green('allowed');
     ui.commit([`${t.dim('?')} ${request.tool} ${t.dim(request.summary)} ${verdict}`]);
     return answer;
+  };
+  // One question on screen at a time, should calls ever be asked about concurrently.
+  let queue: Promise<unknown> = Promise.resolve();
+  return (request, signal) => {
+    const next = queue.then(() => askOnce(request, signal));
+    queue = next.catch(() => undefined);
+    return next;
   };
 }

@@ -10,7 +10,7 @@ import type { InputHistory } from './input-history.js';
 import { KeyParser, type Key } from './key-parser.js';
 import { LiveScreen } from './live-screen.js';
 import type { InteractiveServices } from './services.js';
-import { completeSlash, parseSlashCommand, SLASH_COMMANDS, type CommandContext } from './slash-commands.js';
+import { completeSlash, runSlashCommand } from './slash-commands.js';
 import { renderStatusLine } from './status-line.js';
 import { TurnView } from './turn-view.js';
 import type { Theme } from './theme.js';
@@ -62,7 +62,7 @@ export class InteractiveSession {
   private readonly parser = new KeyParser();
   private readonly editor: InputEditor;
   private readonly services: InteractiveServices;
-  private readonly authorize: Authorize | undefined;
+  private readonly authorize: Authorize;
   private messages: Message[] = [];
   private model: string;
   private usage: Usage = emptyUsage();
@@ -240,7 +240,7 @@ export class InteractiveSession {
         temperature: this.options.temperature,
         workspace: this.options.workspace,
         signal: controller.signal,
-        ...(this.authorize ? { authorize: this.authorize } : {}),
+        authorize: this.authorize,
         ...(this.services.prepareMessages ? { prepareMessages: this.services.prepareMessages } : {}),
       });
       for (;;) {
@@ -274,35 +274,26 @@ export class InteractiveSession {
 
   private async runCommand(text: string): Promise<void> {
     const t = this.options.theme;
-    const parsed = parseSlashCommand(text);
-    const command = SLASH_COMMANDS.find((candidate) => candidate.name === parsed?.name);
     this.screen.commit([t.cyan(`${PROMPT}${text.trim()}`)]);
-    if (!parsed || !command) {
-      this.screen.commit([t.yellow(`Unknown command ${text.trim().split(/\s/)[0]}. Type /help for the list.`), '']);
-      return;
-    }
     const controller = new AbortController();
     this.running = controller;
-    const context: CommandContext = {
-      theme: t,
-      services: this.services,
-      model: this.model,
-      messages: this.messages,
-      usage: this.usage,
-      tools: this.options.tools.names(),
-      print: (lines) => this.screen.commit(lines),
-      setModel: (model) => (this.model = model),
-      setMessages: (messages) => {
-        this.messages = messages;
-        this.contextTokens = undefined;
-      },
-      exit: () => this.exit(),
-      signal: controller.signal,
-    };
     try {
-      await command.run(parsed.argument, context);
-    } catch (error) {
-      this.screen.commit([t.red(`/${command.name} failed: ${(error as Error).message}`)]);
+      await runSlashCommand(text, {
+        theme: t,
+        services: this.services,
+        model: this.model,
+        messages: this.messages,
+        usage: this.usage,
+        tools: this.options.tools.names(),
+        print: (lines) => this.screen.commit(lines),
+        setModel: (model) => (this.model = model),
+        setMessages: (messages) => {
+          this.messages = messages;
+          this.contextTokens = undefined;
+        },
+        exit: () => this.exit(),
+        signal: controller.signal,
+      });
     } finally {
       this.running = undefined;
     }

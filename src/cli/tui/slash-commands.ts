@@ -120,6 +120,21 @@ export const SLASH_COMMANDS: SlashCommand[] = [
   { name: 'exit', help: 'leave (also Ctrl-D)', run: (_, c) => c.exit() },
 ];
 
+/** Runs one line that starts with "/": unknown names and failures are reported, never thrown. */
+export async function runSlashCommand(text: string, context: CommandContext): Promise<void> {
+  const parsed = parseSlashCommand(text);
+  const command = SLASH_COMMANDS.find((candidate) => candidate.name === parsed?.name);
+  if (!parsed || !command) {
+    context.print([context.theme.yellow(`Unknown command ${text.trim().split(/\s/)[0]}. Type /help for the list.`)]);
+    return;
+  }
+  try {
+    await command.run(parsed.argument, context);
+  } catch (error) {
+    context.print([context.theme.red(`/${command.name} failed: ${(error as Error).message}`)]);
+  }
+}
+
 export function parseSlashCommand(text: string): { name: string; argument: string } | undefined {
   const match = /^\/(\S*)\s*([\s\S]*)$/.exec(text.trim());
   return match ? { name: match[1]!.toLowerCase(), argument: match[2]!.trim() } : undefined;
