@@ -90,7 +90,7 @@ export async function startAnthropicServer(script: AnthropicStep[]): Promise<Ant
     switch (step.kind) {
       case 'http_error':
         for (const [name, value] of Object.entries(step.headers ?? {})) res.setHeader(name, value);
-        return json(res, step.status, step.body ?? apiError(step.status === 529 ? 'overloaded_error' : 'api_error', `HTTP ${step.status}`));
+        return json(res, step.status, step.body ?? apiError(ERROR_TYPES[step.status] ?? 'api_error', `HTTP ${step.status}`));
       case 'raw_events':
         startSse(res);
         for (const event of step.events) res.write(sseFrame(event));
@@ -151,6 +151,18 @@ export async function startAnthropicServer(script: AnthropicStep[]): Promise<Ant
       }),
   };
 }
+
+/** The error type the real API sends with each status. */
+const ERROR_TYPES: Record<number, string> = {
+  400: 'invalid_request_error',
+  401: 'authentication_error',
+  403: 'permission_error',
+  404: 'not_found_error',
+  413: 'request_too_large',
+  429: 'rate_limit_error',
+  500: 'api_error',
+  529: 'overloaded_error',
+};
 
 function shiftIndex(event: SseEvent): SseEvent {
   const data = event.data as { index: number };
