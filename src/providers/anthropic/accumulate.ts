@@ -58,8 +58,10 @@ export class MessageAccumulator {
   /** Adds a complete block (a non-streamed reply). */
   addBlock(index: number, raw: Record<string, unknown>): ProviderEvent[] {
     const events = this.start(index, raw);
-    if (raw.type === 'text' && typeof raw.text === 'string' && raw.text) events.push({ type: 'text_delta', text: raw.text });
-    if (raw.type === 'thinking' && typeof raw.thinking === 'string' && raw.thinking) events.push({ type: 'reasoning_delta', text: raw.thinking });
+    const block = this.blocks.get(index)!;
+    if (block.type === 'text' && typeof raw.text === 'string') events.push(...this.delta(index, { type: 'text_delta', text: raw.text }));
+    if (block.type === 'thinking' && typeof raw.thinking === 'string') events.push(...this.delta(index, { type: 'thinking_delta', thinking: raw.thinking }));
+    if ((block.type === 'tool_use' || block.type === 'other') && raw.input !== undefined) block.json = JSON.stringify(raw.input);
     return events;
   }
 
