@@ -29,6 +29,15 @@ export function repairHistory(messages: Message[]): RepairedHistory {
   const repairs: string[] = [];
   const out: Message[] = [];
   const used = new Set<number>();
+  let lookup: ReturnType<typeof indexById> | undefined;
+  // Usually the results follow the call at once; the index is built only when one is elsewhere.
+  const findResult = (from: number, id: string, used: Set<number>, position: number): number | undefined => {
+    const near = from + position;
+    const candidate = messages[near];
+    if (candidate?.role === 'tool' && candidate.toolCallId === id && !used.has(near)) return near;
+    lookup ??= indexById(messages);
+    return lookup(from, id, used);
+  };
 
   messages.forEach((message, index) => {
     if (message.role === 'tool') {
@@ -41,8 +50,8 @@ export function repairHistory(messages: Message[]): RepairedHistory {
       return;
     }
     out.push(message);
-    for (const call of message.toolCalls) {
-      const found = findResult(messages, index + 1, call.id, used);
+    message.toolCalls.forEach((call, position) => {
+      const found = findResult(index + 1, call.id, used, position);
       if (found === undefined) {
         repairs.push(`added a cancelled result for unanswered call ${call.id} (${call.name})`);
         out.push(cancelledResult(call));
@@ -50,19 +59,29 @@ export function repairHistory(messages: Message[]): RepairedHistory {
         used.add(found);
         out.push(messages[found]!);
       }
-    }
+    });
   });
   const unmoved = out.length === messages.length && out.every((message, i) => message === messages[i]);
   if (repairs.length === 0 && !unmoved) repairs.push('moved tool results to follow their calls, in call order');
   return { messages: repairs.length ? out : messages, repairs };
 }
 
-/** The first unused result for `id` after `from`, before the next assistant message's calls claim it. */
-function findResult(messages: Message[], from: number, id: string, used: Set<number>): number | undefined {
-  for (let i = from; i < messages.length; i++) {
-    const message = messages[i]!;
-    if (message.role === 'assistant' && message.toolCalls.some((call) => call.id === id)) return undefined;
-    if (message.role === 'tool' && message.toolCallId === id && !used.has(i)) return i;
-  }
-  return undefined;
+/** Where each call id is made and answered, so finding a call's result does not rescan the history. */
+function indexById(messages: Message[]): (from: number, id: string, used: Set<number>) => number | undefined {
+  const results = new Map<string, number[]>();
+  const callers = new Map<string, number[]>();
+  const add = (map: Map<string, number[]>, id: string, at: number) => {
+    const list = map.get(id);
+    if (list) list.push(at);
+    else map.set(id, [at]);
+  };
+  messages.forEach((message, at) => {
+    if (message.role === 'tool') add(results, message.toolCallId, at);
+    if (message.role === 'assistant') for (const call of message.toolCalls) add(callers, call.id, at);
+  });
+  // The first unused result after the call, before a later assistant message makes a call with that id.
+  return (from, id, used) => {
+    const nextCaller = callers.get(id)?.find((at) => at >= from) ?? Infinity;
+    return results.get(id)?.find((at) => at >= from && at < nextCaller && !used.has(at));
+  };
 }
