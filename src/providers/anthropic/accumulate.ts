@@ -45,7 +45,7 @@ export class MessageAccumulator {
         this.stopped = true;
         return [];
       case 'content_block_start':
-        return this.start(event.index, event.content_block as unknown as Record<string, unknown>);
+        return this.addBlock(event.index, event.content_block as unknown as Record<string, unknown>, false);
       case 'content_block_delta':
         return this.delta(event.index, event.delta as unknown as Record<string, unknown>);
       case 'content_block_stop':
@@ -55,13 +55,17 @@ export class MessageAccumulator {
     }
   }
 
-  /** Adds a complete block (a non-streamed reply). */
-  addBlock(index: number, raw: Record<string, unknown>): ProviderEvent[] {
+  /**
+   * Adds a block: a whole one (a non-streamed reply) or a stream's opening one, whose text is
+   * normally empty but is kept if a server sends some. A streamed tool_use opens with `input: {}`
+   * that its deltas replace, so only a whole block's input counts.
+   */
+  addBlock(index: number, raw: Record<string, unknown>, complete = true): ProviderEvent[] {
     const events = this.start(index, raw);
     const block = this.blocks.get(index)!;
     if (block.type === 'text' && typeof raw.text === 'string') events.push(...this.delta(index, { type: 'text_delta', text: raw.text }));
     if (block.type === 'thinking' && typeof raw.thinking === 'string') events.push(...this.delta(index, { type: 'thinking_delta', thinking: raw.thinking }));
-    if ((block.type === 'tool_use' || block.type === 'other') && raw.input !== undefined) block.json = JSON.stringify(raw.input);
+    if (complete && (block.type === 'tool_use' || block.type === 'other') && raw.input !== undefined) block.json = JSON.stringify(raw.input);
     return events;
   }
 
