@@ -16,3 +16,6 @@ export { OpenAIProvider, type OpenAIProviderOptions } from './providers/openai/o
 export { ScriptedProvider, type ScriptedReply, type ScriptStep } from './providers/scripted.js';
 export { PRESETS, type ProviderPreset } from './providers/presets.js';
 export { resolveProvider, createProvider, ConfigError, type ProviderSettings } from './providers/create-provider.js';
+export { AnthropicProvider, DEFAULT_MAX_TOKENS as ANTHROPIC_DEFAULT_MAX_TOKENS, type AnthropicProviderOptions } from './providers/anthropic/anthropic-provider.js';
+export type { ProviderProtocol } from './providers/presets.js';
+export { repairHistory, type RepairedHistory } from './core/repair-history.js';

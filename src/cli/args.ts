@@ -32,7 +32,7 @@ Usage:
   vibe-agent demo                the course's four tasks (offline on a scripted model if none is configured)
 
 Options:
-  --provider NAME      openai (default), deepseek, qwen, moonshot, zhipu, openrouter, groq, ollama, vllm, lmstudio
+  --provider NAME      openai (default), anthropic, deepseek, qwen, moonshot, zhipu, openrouter, groq, ollama, vllm, lmstudio
   --model NAME         model name (or VIBE_MODEL)
   --base-url URL       any OpenAI-compatible endpoint (or OPENAI_BASE_URL)
   --max-turns N        model requests allowed with tools (default 50)
@@ -48,7 +48,8 @@ Options:
   --version, -v        print the version
   --help, -h           this help
 
-Environment: OPENAI_API_KEY, OPENAI_BASE_URL, VIBE_MODEL (and each provider's key, e.g. DEEPSEEK_API_KEY).
+Environment: OPENAI_API_KEY, OPENAI_BASE_URL, VIBE_MODEL (and each provider's key, e.g. DEEPSEEK_API_KEY;
+  ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL for --provider anthropic).
 Exit codes: 0 answered, 1 provider error, 2 usage or configuration error, 3 stopped by a brake, 130 aborted.`;
 
 export function parseCliArgs(argv: string[]): CliArgs {

@@ -56,6 +56,10 @@ export function createTextRenderer(options: TextRendererOptions): (event: AgentE
         endLine();
         options.info.write(style.yellow(`↻ retry ${event.attempt} in ${(event.delayMs / 1000).toFixed(1)} s: ${oneLine(event.error, 120)}\n`));
         break;
+      case 'history_repaired':
+        endLine();
+        options.info.write(style.yellow(`⚕ history repaired before the request: ${event.repairs.join('; ')}\n`));
+        break;
       case 'handoff':
         endLine();
         options.info.write(`${style.yellow('Turn limit reached. Hand-off from the model:')}\n`);

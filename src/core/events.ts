@@ -12,6 +12,8 @@ export type AgentEvent =
   | { type: 'run_start'; provider: string; model: string; tools: string[]; input: string }
   /** The context policy changed the history before a request (truncation, compaction). */
   | { type: 'compaction'; turn: number; tokensBefore: number; tokensAfter: number; summary: string; dropped: number }
+  /** The history broke a provider rule (e.g. a resumed call with no result) and was fixed before the request. */
+  | { type: 'history_repaired'; turn: number; repairs: string[] }
   | { type: 'turn_start'; turn: number }
   | { type: 'text_delta'; turn: number; text: string }
   | { type: 'reasoning_delta'; turn: number; text: string }

@@ -1,5 +1,6 @@
 import type { AgentEvent, StopReason } from './events.js';
 import { addUsage, emptyUsage, type Message, type Usage } from './messages.js';
+import { repairHistory } from './repair-history.js';
 import { RepeatDetector } from './repeat-detector.js';
 import { DEFAULT_RETRY, requestWithRetry, type RetryPolicy } from './request-with-retry.js';
 import { runToolCalls } from './run-tool-calls.js';
@@ -100,6 +101,11 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
       const prepared = await options.prepareMessages(messages, { turn, model: options.model, signal });
       messages = prepared.messages;
       for (const event of prepared.events ?? []) yield event;
+    }
+    const repaired = repairHistory(messages);
+    if (repaired.repairs.length) {
+      messages = repaired.messages;
+      yield { type: 'history_repaired', turn, repairs: repaired.repairs };
     }
 
     let response: ModelResponse;
