@@ -84,6 +84,12 @@ describe('applyEdit: tolerant pass', () => {
     expect(outcome.text).toBe('a\nfinal');
   });
 
+  it('removes line-number prefixes copied from read_file output', () => {
+    const outcome = edited('a\n  b\nc\n', '     2\t  b\n     3\tc', '     2\t  B\n     3\tC');
+    expect(outcome.tolerances).toEqual(['line_numbers']);
+    expect(outcome.text).toBe('a\n  B\nC\n');
+  });
+
   it('never matches a whitespace-only old_string tolerantly', () => {
     expect(applyEdit('a\n\n\nb\n', { oldString: '  \n  ', newString: 'x' })).toEqual({ ok: false, kind: 'not_found' });
   });

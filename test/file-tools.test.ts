@@ -281,6 +281,19 @@ describe('edit_file', () => {
     expect(await disk('w.txt')).toBe('a\r\nB\r\nB2\r\nc\r\n');
   });
 
+  it('normalises CRLF in old_string and new_string to an LF file, and says so', async () => {
+    await put('l.txt', 'a\nb\nc\n');
+    const result = await edit({ path: 'l.txt', old_string: 'a\r\nb\r\n', new_string: 'a\r\nX\r\n' });
+    expect(result.content).toContain("Matched with tolerance: old_string's CRLF line endings matched the file's LF.");
+    expect(await disk('l.txt')).toBe('a\nX\nc\n');
+  });
+
+  it('leaves the other lines of a mixed line-ending file alone', async () => {
+    await put('mix.txt', 'one\r\ntwo\nthree\r\n');
+    await edit({ path: 'mix.txt', old_string: 'two', new_string: '2' });
+    expect(await disk('mix.txt')).toBe('one\r\n2\nthree\r\n');
+  });
+
   it('keeps a BOM and a missing final newline', async () => {
     await put('b.txt', '\uFEFFfirst\nlast');
     await edit({ path: 'b.txt', old_string: 'last', new_string: 'final' });

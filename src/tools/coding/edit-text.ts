@@ -3,7 +3,7 @@ import { matchQuoteStyle, straightenQuotes } from './quotes.js';
 import { leadingWhitespace, reindentLines } from './reindent.js';
 
 /** A difference between old_string and the file that the second pass forgives. */
-export type Tolerance = 'trailing_whitespace' | 'indentation' | 'quotes';
+export type Tolerance = 'trailing_whitespace' | 'indentation' | 'quotes' | 'line_numbers';
 
 export interface EditRequest {
   oldString: string;
@@ -30,8 +30,28 @@ const trimBoth = (line: string) => line.trim();
  * Replaces old_string by new_string in `text`. Exact matches win; only when there is none does a
  * second pass forgive, in order: trailing whitespace, quote style, both, indentation (with new_string
  * re-indented), indentation and quotes. The first pass that matches decides, and says what it forgave.
+ * Last, old_string copied with read_file's line-number prefixes is tried without them.
  */
 export function applyEdit(text: string, request: EditRequest): EditOutcome {
+  const outcome = applyWithoutPrefixes(text, request);
+  const stripped = stripLineNumbers(request.oldString);
+  if (outcome.ok || outcome.kind === 'ambiguous' || stripped === undefined) return outcome;
+  const newString = stripLineNumbers(request.newString) ?? request.newString;
+  const retry = applyWithoutPrefixes(text, { ...request, oldString: stripped, newString });
+  return retry.ok || retry.kind === 'ambiguous' ? { ...retry, tolerances: ['line_numbers', ...retry.tolerances] } : outcome;
+}
+
+const LINE_NUMBER_PREFIX = /^ *\d+\t/;
+
+/** old_string without `cat -n` prefixes, when every non-empty line has one; otherwise undefined. */
+function stripLineNumbers(text: string): string | undefined {
+  const lines = text.split('\n');
+  const numbered = lines.filter((line) => line !== '');
+  if (numbered.length === 0 || !numbered.every((line) => LINE_NUMBER_PREFIX.test(line))) return undefined;
+  return lines.map((line) => line.replace(LINE_NUMBER_PREFIX, '')).join('\n');
+}
+
+function applyWithoutPrefixes(text: string, request: EditRequest): EditOutcome {
   const { oldString, newString } = request;
   if (oldString === '') throw new Error('applyEdit needs a non-empty old_string');
   for (const candidate of candidates(text, oldString, newString)) {
@@ -102,6 +122,7 @@ const DESCRIPTIONS: Record<Tolerance, string> = {
   trailing_whitespace: 'trailing whitespace ignored when matching',
   indentation: 'indentation differed; new_string was re-indented to the file',
   quotes: "curly/straight quotes ignored when matching; new_string uses the file's quote style",
+  line_numbers: 'line-number prefixes copied from read_file were removed',
 };
 
 export function describeTolerances(tolerances: readonly Tolerance[]): string {

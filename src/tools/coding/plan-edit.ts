@@ -59,7 +59,9 @@ export async function planEdit(args: EditArgs, context: ToolContext, options: Fi
   const count = outcome.replacements;
   const where = count === 1 ? `line ${outcome.lines[0]}` : `lines ${outcome.lines.join(', ')}`;
   const notes = [`${count} replacement${count === 1 ? '' : 's'} at ${where}.`];
-  if (outcome.tolerances.length) notes.push(`Matched with tolerance: ${describeTolerances(outcome.tolerances)}.`);
+  const forgiven = [describeTolerances(outcome.tolerances)].filter(Boolean);
+  if (layout.eol === 'lf' && args.old_string.includes('\r\n')) forgiven.push("old_string's CRLF line endings matched the file's LF");
+  if (forgiven.length) notes.push(`Matched with tolerance: ${forgiven.join('; ')}.`);
   if (layout.eol === 'crlf') notes.push('CRLF line endings kept.');
   return finish(absolute, shown, file.text, outcome.text, layout, file.mode, `Edited ${shown}: ${notes.join(' ')}`, `${count} replacement${count === 1 ? '' : 's'}`);
 }
