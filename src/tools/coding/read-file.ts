@@ -13,15 +13,16 @@ export const MAX_READ_CHARS = 25_000;
 
 const parameters = z.object({
   path: z.string().min(1),
-  offset: z.number().int().min(1).optional().describe('1-based line to start at'),
-  limit: z.number().int().min(1).optional().describe('lines to read, default 2000'),
+  // An explicit maximum, else zod emits Number.MAX_SAFE_INTEGER into every request.
+  offset: z.number().int().min(1).max(1e9).optional(),
+  limit: z.number().int().min(1).max(1e9).optional(),
 });
 
 export function createReadFileTool(options: FileToolOptions, tracker: FileReadTracker): Tool {
   return defineTool({
     name: 'read_file',
     description:
-      'Read a UTF-8 text file. Returns its lines numbered like cat -n (number, tab, line), up to 2000 lines from offset, lines over 2000 characters cut. A footer gives the size, the total line count and, when more remains, the offset to read next. Refuses binary files and directories.',
+      'Read a UTF-8 text file as lines numbered like cat -n: up to limit (default 2000) lines from offset (1-based line, default 1); lines over 2000 characters are cut. A footer gives size, total lines and, when more remains, the offset to read next. Refuses binary files and directories.',
     parameters,
     readOnly: true,
     async execute({ path, offset, limit }, context): Promise<ToolOutput> {
