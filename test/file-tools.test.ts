@@ -311,6 +311,16 @@ describe('edit_file', () => {
     expect(await readdir(ws)).toEqual(['m.sh']);
   });
 
+  it('leaves a read-only file alone, for edits and overwrites alike, without asking', async () => {
+    await put('locked.txt', 'keep\n');
+    await chmod(join(ws, 'locked.txt'), 0o444);
+    const refusal = 'locked.txt is read-only (mode 0444), so it is left alone. Ask the user to make it writable if it should change.';
+    expect(await edit({ path: 'locked.txt', old_string: 'keep', new_string: 'lose' })).toMatchObject({ isError: true, content: refusal });
+    expect(await write('locked.txt', 'lose\n')).toMatchObject({ isError: true, content: refusal });
+    expect(previews).toHaveLength(0);
+    expect(await disk('locked.txt')).toBe('keep\n');
+  });
+
   it('edits the target of a symlink inside the workspace and keeps the link', async () => {
     await put('real.txt', 'v1\n');
     await symlink('real.txt', join(ws, 'alias.txt'));

@@ -5,7 +5,7 @@ import type { FileToolOptions } from './file-tool-options.js';
 import { toStoredText, type TextLayout } from './line-endings.js';
 import { numberLines } from './number-lines.js';
 import type { FileReadTracker, ReadStatus } from './read-tracker.js';
-import { loadTextFile } from './text-file.js';
+import { loadTextFile, readOnlyReason } from './text-file.js';
 import { resolveToolPath } from './tool-path.js';
 import { unifiedDiff } from './unified-diff.js';
 
@@ -35,6 +35,8 @@ export async function planEdit(args: EditArgs, context: ToolContext, options: Fi
     return fail(loaded.reason + hint);
   }
   const { file } = loaded;
+  const readOnly = readOnlyReason(shown, file.mode);
+  if (readOnly) return fail(readOnly);
   const layout = file.layout;
   // The text is LF inside (unless mixed); what the model sends is brought to the same form.
   const normalize = (text: string) => (layout.eol === 'mixed' ? text : text.replaceAll('\r\n', '\n'));
@@ -90,8 +92,9 @@ function notFound(shown: string, text: string, oldString: string, status: ReadSt
   const region = findClosestRegion(text, oldString);
   if (!region) return `${head}\nNothing in the file resembles old_string.`;
   const last = region.firstLine + region.lines.length - 1;
-  const shownLines = region.lines.slice(0, SHOWN_REGION_LINES).map((line) => (line.length > 300 ? `${line.slice(0, 300)}…` : line));
+  const shownLines = region.lines.slice(0, SHOWN_REGION_LINES).map((line) => line.replace(/\r$/, '')).map((line) => (line.length > 300 ? `${line.slice(0, 300)}…` : line));
   const more = region.lines.length > SHOWN_REGION_LINES ? `\n… ${region.lines.length - SHOWN_REGION_LINES} more lines` : '';
   const similar = Math.round(region.similarity * 100);
-  return `${head}\nThe closest match is lines ${region.firstLine}-${last} (${similar}% similar):\n${numberLines(shownLines, region.firstLine)}${more}`;
+  const lines = last === region.firstLine ? `line ${last}` : `lines ${region.firstLine}-${last}`;
+  return `${head}\nThe closest match is ${lines} (${similar}% similar):\n${numberLines(shownLines, region.firstLine)}${more}`;
 }

@@ -40,6 +40,12 @@ export async function loadTextFile(absolute: string, shown: string): Promise<Loa
   return { ok: true, file: { text, layout, bytes, size: bytes.length, mtimeMs: info.mtimeMs, mode: info.mode & 0o7777 } };
 }
 
+/** A file without any write bit was made read-only on purpose; the tools do not override that (root could). */
+export function readOnlyReason(shown: string, mode: number): string | undefined {
+  if ((mode & 0o222) !== 0) return undefined;
+  return `${shown} is read-only (mode ${mode.toString(8).padStart(4, '0')}), so it is left alone. Ask the user to make it writable if it should change.`;
+}
+
 export function formatBytes(size: number): string {
   if (size < 1024) return `${size} bytes`;
   const units = ['KB', 'MB', 'GB'];

@@ -5,7 +5,7 @@ import { writeFileAtomic } from './atomic-write.js';
 import type { FileToolOptions } from './file-tool-options.js';
 import { countLines, toLogicalText, type TextLayout } from './line-endings.js';
 import type { FileReadTracker } from './read-tracker.js';
-import { formatBytes, loadTextFile } from './text-file.js';
+import { formatBytes, loadTextFile, readOnlyReason } from './text-file.js';
 import { resolveToolPath } from './tool-path.js';
 import { unifiedDiff } from './unified-diff.js';
 
@@ -53,8 +53,10 @@ async function planWrite({ path }: WriteArgs, context: ToolContext, options: Fil
   const info = await stat(absolute).catch(() => undefined);
   if (!info) return { ok: true, absolute, shown, existing: { kind: 'new' } };
   if (info.isDirectory()) return { ok: false, error: `${shown} is a directory; write_file needs a file path.` };
-  const loaded = await loadTextFile(absolute, shown);
   const mode = info.mode & 0o7777;
+  const readOnly = readOnlyReason(shown, mode);
+  if (readOnly) return { ok: false, error: readOnly };
+  const loaded = await loadTextFile(absolute, shown);
   const existing: Existing = loaded.ok ? { kind: 'text', text: loaded.file.text, layout: loaded.file.layout, mode } : { kind: 'other', size: info.size, mode };
   return { ok: true, absolute, shown, existing };
 }
