@@ -181,6 +181,15 @@ describe('write_file', () => {
     expect(await readdir(ws)).toEqual(['run.sh']);
   });
 
+  it('refuses to create a file through a symlinked folder that leads outside', async () => {
+    await mkdir(join(base, 'elsewhere'));
+    await symlink(join(base, 'elsewhere'), join(ws, 'out'));
+    const result = await write('out/new.txt', 'x');
+    expect(result.content).toContain(`resolves to ${join(base, 'elsewhere', 'new.txt')}`);
+    expect(await readdir(join(base, 'elsewhere'))).toEqual([]);
+    expect(previews).toHaveLength(0);
+  });
+
   it('refuses a directory, a path outside and a denied call', async () => {
     await mkdir(join(ws, 'dir'));
     expect((await write('dir', 'x')).content).toBe('dir is a directory; write_file needs a file path.');
@@ -240,6 +249,11 @@ describe('edit_file', () => {
     await read({ path: 'o.txt' });
     await edit({ path: 'o.txt', old_string: 'one', new_string: 'two' });
     expect((await edit({ path: 'o.txt', old_string: 'three', new_string: 'x' })).content).toContain('has not changed since you last read it');
+  });
+
+  it('lists at most 20 line numbers', async () => {
+    await put('many.txt', 'x\n'.repeat(25));
+    expect((await edit({ path: 'many.txt', old_string: 'x', new_string: 'y' })).content).toContain('at lines 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20 and 5 more.');
   });
 
   it('refuses an ambiguous old_string, naming the lines', async () => {

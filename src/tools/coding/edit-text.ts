@@ -44,7 +44,7 @@ export function applyEdit(text: string, request: EditRequest): EditOutcome {
 const LINE_NUMBER_PREFIX = /^ *\d+\t/;
 
 /** old_string without `cat -n` prefixes, when every non-empty line has one; otherwise undefined. */
-function stripLineNumbers(text: string): string | undefined {
+export function stripLineNumbers(text: string): string | undefined {
   const lines = text.split('\n');
   const numbered = lines.filter((line) => line !== '');
   if (numbered.length === 0 || !numbered.every((line) => LINE_NUMBER_PREFIX.test(line))) return undefined;

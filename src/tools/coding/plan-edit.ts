@@ -1,6 +1,6 @@
 import type { ToolContext } from '../define-tool.js';
 import { findClosestRegion } from './closest-match.js';
-import { applyEdit, describeTolerances } from './edit-text.js';
+import { applyEdit, describeTolerances, stripLineNumbers } from './edit-text.js';
 import type { FileToolOptions } from './file-tool-options.js';
 import { toStoredText, type TextLayout } from './line-endings.js';
 import { numberLines } from './number-lines.js';
@@ -52,14 +52,14 @@ export async function planEdit(args: EditArgs, context: ToolContext, options: Fi
   if (!outcome.ok && outcome.kind === 'ambiguous') {
     const forgiving = outcome.tolerances.length ? ` (with ${describeTolerances(outcome.tolerances)})` : '';
     return fail(
-      `old_string matches ${outcome.lines.length} places in ${shown}${forgiving}, at lines ${outcome.lines.join(', ')}. ` +
+      `old_string matches ${outcome.lines.length} places in ${shown}${forgiving}, at lines ${listLines(outcome.lines)}. ` +
         'Include more surrounding lines in old_string to make it unique, or set replace_all to true to replace every one.',
     );
   }
   if (!outcome.ok) return fail(notFound(shown, file.text, oldString, tracker.status(absolute, file.bytes)));
 
   const count = outcome.replacements;
-  const where = count === 1 ? `line ${outcome.lines[0]}` : `lines ${outcome.lines.join(', ')}`;
+  const where = count === 1 ? `line ${outcome.lines[0]}` : `lines ${listLines(outcome.lines)}`;
   const notes = [`${count} replacement${count === 1 ? '' : 's'} at ${where}.`];
   const forgiven = [describeTolerances(outcome.tolerances)].filter(Boolean);
   if (layout.eol === 'lf' && args.old_string.includes('\r\n')) forgiven.push("old_string's CRLF line endings matched the file's LF");
@@ -77,6 +77,12 @@ function finish(absolute: string, shown: string, before: string, after: string, 
   return { ok: true, absolute, shown, stored: toStoredText(after, layout), mode, diff, summary: `edit ${shown} (${what})`, report: `${report}\n${diff}` };
 }
 
+/** Line numbers for a message: a replace_all over a generated file can hit thousands. */
+function listLines(lines: readonly number[]): string {
+  const shown = lines.slice(0, 20).join(', ');
+  return lines.length > 20 ? `${shown} and ${lines.length - 20} more` : shown;
+}
+
 function fail(error: string): EditPlan {
   return { ok: false, error };
 }
@@ -89,7 +95,7 @@ const STATUS_TEXT: Record<ReadStatus, (shown: string) => string> = {
 
 function notFound(shown: string, text: string, oldString: string, status: ReadStatus): string {
   const head = `old_string was not found in ${shown}. ${STATUS_TEXT[status](shown)}`;
-  const region = findClosestRegion(text, oldString);
+  const region = findClosestRegion(text, stripLineNumbers(oldString) ?? oldString);
   if (!region) return `${head}\nNothing in the file resembles old_string.`;
   const last = region.firstLine + region.lines.length - 1;
   const shownLines = region.lines.slice(0, SHOWN_REGION_LINES).map((line) => line.replace(/\r$/, '')).map((line) => (line.length > 300 ? `${line.slice(0, 300)}…` : line));
