@@ -112,6 +112,13 @@ describe('read_file', () => {
     expect((await read({ path: 'latin1.txt' })).content).toContain('invalid UTF-8');
   });
 
+  it('refuses a file whose invalid UTF-8 starts after the first 8 KB, so an edit cannot mangle it', async () => {
+    await put('late.txt', Buffer.concat([Buffer.from('a'.repeat(9000)), Buffer.from([0xff, 0x0a])]));
+    const refusal = 'late.txt is not a text file: invalid UTF-8 after the first 8 KB, 9,002 bytes (8.8 KB). The file tools handle UTF-8 text only.';
+    expect((await read({ path: 'late.txt' })).content).toBe(refusal);
+    expect((await edit({ path: 'late.txt', old_string: 'aaa', new_string: 'b', replace_all: true })).content).toBe(refusal);
+  });
+
   it('refuses a directory and points to list_files', async () => {
     await mkdir(join(ws, 'src'));
     const result = await read({ path: 'src' });
@@ -249,6 +256,19 @@ describe('edit_file', () => {
     await read({ path: 'o.txt' });
     await edit({ path: 'o.txt', old_string: 'one', new_string: 'two' });
     expect((await edit({ path: 'o.txt', old_string: 'three', new_string: 'x' })).content).toContain('has not changed since you last read it');
+  });
+
+  it('refuses an edit that a tolerance turns into no change', async () => {
+    await put('same.txt', 'value  \n');
+    const result = await edit({ path: 'same.txt', old_string: 'value\n', new_string: 'value  \n' });
+    expect(result.content).toBe('new_string is the same as the text it would replace in same.txt (trailing whitespace ignored when matching), so the file would not change.');
+  });
+
+  it('writes a file with a 250-character name', async () => {
+    const name = `${'n'.repeat(246)}.txt`;
+    await put(name, 'old\n');
+    expect((await edit({ path: name, old_string: 'old', new_string: 'new' })).isError).toBe(false);
+    expect(await disk(name)).toBe('new\n');
   });
 
   it('lists at most 20 line numbers', async () => {

@@ -10,7 +10,8 @@ import { basename, dirname, join } from 'node:path';
 export async function writeFileAtomic(path: string, data: Uint8Array | string, options: { mode?: number } = {}): Promise<void> {
   const dir = dirname(path);
   await mkdir(dir, { recursive: true });
-  const temp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  // The name is shortened so a long file name does not make the temporary one exceed NAME_MAX.
+  const temp = join(dir, `.${basename(path).slice(0, 100)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   const handle = await open(temp, 'wx', options.mode ?? 0o666);
   try {
     try {

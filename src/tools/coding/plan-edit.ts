@@ -58,6 +58,9 @@ export async function planEdit(args: EditArgs, context: ToolContext, options: Fi
   }
   if (!outcome.ok) return fail(notFound(shown, file.text, oldString, tracker.status(absolute, file.bytes)));
 
+  if (outcome.text === file.text) {
+    return fail(`new_string is the same as the text it would replace in ${shown} (${describeTolerances(outcome.tolerances) || 'exact match'}), so the file would not change.`);
+  }
   const count = outcome.replacements;
   const where = count === 1 ? `line ${outcome.lines[0]}` : `lines ${listLines(outcome.lines)}`;
   const notes = [`${count} replacement${count === 1 ? '' : 's'} at ${where}.`];

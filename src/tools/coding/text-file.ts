@@ -36,7 +36,14 @@ export async function loadTextFile(absolute: string, shown: string): Promise<Loa
   const bytes = await readFile(absolute);
   const binary = describeBinary(bytes);
   if (binary) return { ok: false, reason: `${shown} is not a text file: ${binary}, ${formatBytes(bytes.length)}. The file tools handle UTF-8 text only.` };
-  const { text, layout } = toLogicalText(bytes.toString('utf8'));
+  let decoded: string;
+  try {
+    // Fatal: a lenient decode would turn invalid bytes into U+FFFD, and an edit would then write those back.
+    decoded = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    return { ok: false, reason: `${shown} is not a text file: invalid UTF-8 after the first 8 KB, ${formatBytes(bytes.length)}. The file tools handle UTF-8 text only.` };
+  }
+  const { text, layout } = toLogicalText(decoded);
   return { ok: true, file: { text, layout, bytes, size: bytes.length, mtimeMs: info.mtimeMs, mode: info.mode & 0o7777 } };
 }
 
