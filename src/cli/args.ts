@@ -37,7 +37,9 @@ Options:
   --base-url URL       any OpenAI-compatible endpoint (or OPENAI_BASE_URL)
   --max-turns N        model requests allowed with tools (default 50)
   --temperature T      sampling temperature (default 0)
-  --tools a,b,c        tool set by name; "course" = current_time, calculator, fetch_url
+  --tools a,b,c        tool set by name (default: read_file, write_file, edit_file, list_files, grep, bash,
+                       fetch_url); groups: "coding" (the file, search and shell tools), "course"
+                       (current_time, calculator, fetch_url)
   --cwd DIR            workspace directory (default: the current directory)
   --permission-mode M  ask (default: confirm every write, edit and shell call), auto-edit (file edits
                        run, shell asks) or yolo (nothing asks)

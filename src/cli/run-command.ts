@@ -1,10 +1,11 @@
+import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { AgentEvent, StopReason } from '../core/events.js';
 import { runAgent } from '../core/loop.js';
 import { DEFAULT_SYSTEM_PROMPT } from '../core/system-prompt.js';
 import { createProvider, resolveProvider } from '../providers/create-provider.js';
 import { ToolRegistry } from '../tools/registry.js';
-import type { CliArgs } from './args.js';
+import { UsageError, type CliArgs } from './args.js';
 import { loadConfig } from './config.js';
 import { createCliAuthorize } from './permission-setup.js';
 import { exitCodeFor } from './exit-codes.js';
@@ -24,7 +25,12 @@ export async function runCommand(args: CliArgs, prompt: string, signal: AbortSig
     apiKey: args.apiKey,
     baseUrl: args.baseUrl ?? config.baseUrl,
   });
-  const tools = new ToolRegistry(selectTools(args.tools ?? config.tools));
+  const tools = new ToolRegistry(
+    selectTools(args.tools ?? config.tools, {
+      extraRoots: existingDirs([...(config.addDirs ?? []).map((dir) => resolve(workspace, dir)), ...args.addDirs.map((dir) => resolve(dir))]),
+      allowSecrets: args.allowSecrets || config.allowSecrets === true,
+    }),
+  );
   const authorize = createCliAuthorize(args, config);
   const provider = await createProvider(resolved);
 
@@ -46,6 +52,13 @@ export async function runCommand(args: CliArgs, prompt: string, signal: AbortSig
     if (event.type === 'stop') reason = event.reason;
   }
   return exitCodeFor(reason);
+}
+
+function existingDirs(dirs: string[]): string[] {
+  for (const dir of dirs) {
+    if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`--add-dir ${dir}: no such directory.`);
+  }
+  return dirs;
 }
 
 function textRenderer(): (event: AgentEvent) => void {
