@@ -13,7 +13,14 @@ export interface CliArgs {
   yes: boolean;
   json: boolean;
   cwd?: string;
+  /** How tools reach the model: native tool calls, or JSON described in the prompt. */
+  protocol?: Protocol;
+  /** `demo --compare-protocols`: run the demo both ways and print a table. */
+  compareProtocols?: boolean;
 }
+
+export const PROTOCOLS = ['native', 'prompt-json'] as const;
+export type Protocol = (typeof PROTOCOLS)[number];
 
 export class UsageError extends Error {
   override name = 'UsageError';
@@ -25,6 +32,7 @@ Usage:
   vibe-agent "prompt"            run one task and print the answer
   vibe-agent -p "prompt"         the same
   vibe-agent demo                the course's four tasks (offline on a scripted model if none is configured)
+  vibe-agent demo --compare-protocols   the four tasks with native tool calls and with prompt-JSON, side by side
 
 Options:
   --provider NAME      openai (default), deepseek, qwen, moonshot, zhipu, openrouter, groq, ollama, vllm, lmstudio
@@ -34,6 +42,7 @@ Options:
   --temperature T      sampling temperature (default 0)
   --tools a,b,c        tool set by name; "course" = current_time, calculator, fetch_url
   --cwd DIR            workspace directory (default: the current directory)
+  --protocol P         native (default): the API's tool calls; prompt-json: tools described in the prompt, JSON replies
   --yes, -y            approve every tool call
   --json               one JSON event per line on stdout; the last is {"type":"stop",...}
   --version, -v        print the version
@@ -59,6 +68,8 @@ export function parseCliArgs(argv: string[]): CliArgs {
         temperature: { type: 'string' },
         tools: { type: 'string' },
         cwd: { type: 'string' },
+        protocol: { type: 'string' },
+        'compare-protocols': { type: 'boolean', default: false },
         yes: { type: 'boolean', short: 'y', default: false },
         json: { type: 'boolean', default: false },
         version: { type: 'boolean', short: 'v', default: false },
@@ -89,6 +100,15 @@ export function parseCliArgs(argv: string[]): CliArgs {
     const t = Number(values.temperature);
     if (!Number.isFinite(t) || t < 0 || t > 2) throw new UsageError(`--temperature must be a number from 0 to 2, got "${values.temperature}".`);
     args.temperature = t;
+  }
+  if (values.protocol !== undefined) {
+    if (!(PROTOCOLS as readonly string[]).includes(values.protocol)) throw new UsageError(`--protocol must be one of ${PROTOCOLS.join(', ')}, got "${values.protocol}".`);
+    args.protocol = values.protocol as Protocol;
+  }
+  if (values['compare-protocols']) {
+    if (args.command !== 'demo') throw new UsageError('--compare-protocols goes with the demo: vibe-agent demo --compare-protocols');
+    if (args.protocol) throw new UsageError('--compare-protocols runs both protocols; leave out --protocol.');
+    args.compareProtocols = true;
   }
   if (values.tools !== undefined) args.tools = values.tools.split(',').map((name) => name.trim()).filter(Boolean);
   return args;

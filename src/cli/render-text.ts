@@ -56,6 +56,10 @@ export function createTextRenderer(options: TextRendererOptions): (event: AgentE
         endLine();
         options.info.write(style.yellow(`↻ retry ${event.attempt} in ${(event.delayMs / 1000).toFixed(1)} s: ${oneLine(event.error, 120)}\n`));
         break;
+      case 'protocol_error':
+        endLine();
+        options.info.write(style.yellow(`✗ reply not readable (${event.reason}): ${oneLine(event.error, 120)}\n`));
+        break;
       case 'handoff':
         endLine();
         options.info.write(`${style.yellow('Turn limit reached. Hand-off from the model:')}\n`);
