@@ -16,3 +16,9 @@ export { OpenAIProvider, type OpenAIProviderOptions } from './providers/openai/o
 export { ScriptedProvider, type ScriptedReply, type ScriptStep } from './providers/scripted.js';
 export { PRESETS, type ProviderPreset } from './providers/presets.js';
 export { resolveProvider, createProvider, ConfigError, type ProviderSettings } from './providers/create-provider.js';
+export { promptJsonProvider } from './providers/prompt-json/prompt-json-provider.js';
+export { parseReply, type ParsedReply, type ParsedCall, type InvalidReason } from './providers/prompt-json/parse-reply.js';
+export { protocolPrompt, REPLY_CONTRACT } from './providers/prompt-json/protocol-prompt.js';
+export { withProtocol, type ToolProtocol } from './providers/with-protocol.js';
+export { extractLeakedToolCalls, type LeakedCall } from './providers/leaked-tool-calls.js';
+export type { ProtocolError } from './providers/provider.js';

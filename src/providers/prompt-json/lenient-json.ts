@@ -51,9 +51,11 @@ export function readLenientJson(text: string, start = 0): LenientResult {
         i += 2;
         continue;
       }
-      // Models often put raw newlines inside strings; keep them rather than fail.
-      out += ch;
-      i++;
+      // A run of plain characters in one slice. Raw newlines are kept: models often write them.
+      let run = i + 1;
+      while (run < text.length && text[run] !== quote && text[run] !== '\\') run++;
+      out += text.slice(i, run);
+      i = run;
     }
     return fail('a string is not closed');
   };
