@@ -128,9 +128,9 @@ describe('parseReply properties', () => {
     );
   });
 
-  it('finds a generated call embedded in prose, in any JSON formatting, fenced or not', () => {
+  it('finds a generated call embedded in prose, in any JSON formatting, fenced or not, whatever junk follows it', () => {
     fc.assert(
-      fc.property(toolName, argsObject, prose, prose, fc.boolean(), fc.constantFrom(0, 2), (name, args, before, after, fenced, indent) => {
+      fc.property(toolName, argsObject, prose, fc.oneof(prose, noise), fc.boolean(), fc.constantFrom(0, 2), (name, args, before, after, fenced, indent) => {
         const json = JSON.stringify({ tool: name, arguments: args }, null, indent);
         const text = `${before}\n${fenced ? '```json\n' : ''}${json}${fenced ? '\n```' : ''}\n${after}`;
         // Compared with what JSON itself round-trips (-0 comes back as 0).

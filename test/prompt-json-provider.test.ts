@@ -3,7 +3,8 @@ import { run } from '../src/core/loop.js';
 import type { AgentEvent } from '../src/core/events.js';
 import { OpenAIProvider } from '../src/providers/openai/openai-provider.js';
 import { promptJsonProvider } from '../src/providers/prompt-json/prompt-json-provider.js';
-import { REPLY_CONTRACT } from '../src/providers/prompt-json/protocol-prompt.js';
+import { toPromptJsonHistory } from '../src/providers/prompt-json/convert-history.js';
+import { protocolPrompt, REPLY_CONTRACT } from '../src/providers/prompt-json/protocol-prompt.js';
 import { calculatorTool } from '../src/tools/builtin/calculator.js';
 import { currentTimeTool } from '../src/tools/builtin/current-time.js';
 import { ToolRegistry } from '../src/tools/registry.js';
@@ -95,5 +96,27 @@ describe('the prompt-JSON protocol over a real chat server', () => {
     const { server, result } = await runPromptJson([{ text: '{"tool": "current_time"}' }, { text: 'Hand-off: I looked up the time.' }], 1);
     expect(result).toMatchObject({ stopReason: 'turn_limit', handoff: 'Hand-off: I looked up the time.' });
     expect(String(server.requests[1]!.messages[0]!.content)).toBe('You are helpful.');
+  });
+});
+
+describe('toPromptJsonHistory', () => {
+  it('renders a history from a native run in protocol form, and adds the contract as the system prompt', () => {
+    const tools = new ToolRegistry([calculatorTool]).schemas();
+    const history = toPromptJsonHistory(
+      [
+        { role: 'user', content: 'What is 17 × 23?' },
+        { role: 'assistant', content: '', toolCalls: [{ id: 'call_9', name: 'calculator', arguments: '{"expression":"17 * 23"}' }] },
+        { role: 'tool', toolCallId: 'call_9', name: 'calculator', content: '17 * 23 = 391', isError: false },
+        { role: 'assistant', content: '391', toolCalls: [] },
+      ],
+      tools,
+    );
+    expect(history).toEqual([
+      { role: 'system', content: protocolPrompt(tools) },
+      { role: 'user', content: 'What is 17 × 23?' },
+      { role: 'assistant', content: '{"tool":"calculator","arguments":{"expression":"17 * 23"}}', toolCalls: [] },
+      { role: 'user', content: 'Result of calculator (call call_9): 17 * 23 = 391' },
+      { role: 'assistant', content: '{"answer":"391"}', toolCalls: [] },
+    ]);
   });
 });
