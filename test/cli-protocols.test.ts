@@ -66,6 +66,16 @@ describe('the CLI with --protocol and demo --compare-protocols', () => {
     expect(ran.stdout).toContain('| **total** | 8 | 10 | 2 | | |');
   });
 
+  it('demo --protocol prompt-json runs offline on scripted JSON replies and shows the unreadable ones', async () => {
+    const ran = await cli(['demo', '--protocol', 'prompt-json']);
+    expect(ran.code).toBe(0);
+    expect(ran.stdout).toContain('SCRIPTED');
+    expect(ran.stdout).toContain('Protocol: prompt-json');
+    expect(ran.stdout).toMatch(/17 × 23[\s\S]*✗ reply not readable \(bad_json\): Your reply was not valid JSON: an object is not closed[\s\S]*turns: 3/);
+    expect(ran.stdout).toMatch(/2099 World Cup[\s\S]*✗ reply not readable \(no_json\)[\s\S]*tool calls: none/);
+    expect(ran.stdout.match(/stop: answered/g)).toHaveLength(4);
+  });
+
   it('compares the protocols on a configured model over HTTP: tools natively one way, JSON text the other', async () => {
     const { server, env } = await withServer(Array.from({ length: 15 }, () => standInModel));
     const ran = await cli(['demo', '--compare-protocols'], env);

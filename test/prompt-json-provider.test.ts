@@ -16,10 +16,10 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close()));
 });
 
-async function runPromptJson(script: ServerStep[], maxTurns = 6) {
+async function runPromptJson(script: ServerStep[], maxTurns = 6, inner: { name?: string; replayReasoning?: boolean } = {}) {
   const server = await startChatServer(script);
   servers.push(server);
-  const provider = promptJsonProvider(new OpenAIProvider({ apiKey: 'test-key', baseURL: server.url }));
+  const provider = promptJsonProvider(new OpenAIProvider({ apiKey: 'test-key', baseURL: server.url, ...inner }));
   const events: AgentEvent[] = [];
   const result = await run(
     { provider, model: 'test-model', input: 'What is 17 × 23?', system: 'You are helpful.', tools: new ToolRegistry([calculatorTool, currentTimeTool]), maxTurns },
@@ -90,6 +90,17 @@ describe('the prompt-JSON protocol over a real chat server', () => {
     const results = String(contentOf(server, 1).at(-1)!.content).split('\n\n');
     expect(results[0]).toBe('Result of calculator (call pj_1_0): 1 + 1 = 2');
     expect(results[1]).toMatch(/^Error from nope \(call pj_1_1\): Unknown tool "nope"/);
+  });
+
+  it('streams reasoning through, and the inner provider still replays it to the same model', async () => {
+    const { server, events } = await runPromptJson(
+      [{ reasoning: 'Use the calculator.', text: '{"tool": "calculator", "arguments": {"expression": "2 + 2"}}' }, { text: '{"answer": "4"}' }],
+      6,
+      { name: 'deepseek', replayReasoning: true },
+    );
+    expect(ofType(events, 'run_start')[0]!.provider).toBe('deepseek+prompt-json');
+    expect(ofType(events, 'reasoning_delta').map((e) => e.text).join('')).toBe('Use the calculator.');
+    expect(server.requests[1]!.messages[2]).toMatchObject({ role: 'assistant', content: '{"tool": "calculator", "arguments": {"expression": "2 + 2"}}', reasoning_content: 'Use the calculator.' });
   });
 
   it('the turn-limit hand-off goes without the tool contract and its prose is taken as it is', async () => {

@@ -47,7 +47,7 @@ export async function demoCommand(args: CliArgs, signal: AbortSignal): Promise<n
       const result = await runDemoTask(task, { protocol, real, pageUrl: page.url, signal }, onEvent);
       worst = Math.max(worst, exitCodeFor(result.stopReason));
       if (args.json) {
-        out(JSON.stringify({ task: task.title, prompt: task.prompt, turns: result.turns, toolCalls: calls, answer: result.answer, stopReason: result.stopReason, handoff: result.handoff ?? null }));
+        out(JSON.stringify({ task: task.title, prompt: task.prompt, turns: result.turns, toolCalls: calls, answer: result.answer, stopReason: result.stopReason, handoff: result.handoff ?? null, protocol, protocolErrors: result.protocolErrors ?? 0 }));
       } else {
         out(`   turns: ${result.turns} · tool calls: ${calls.length ? calls.join(', ') : 'none'} · stop: ${result.stopReason}`);
         out(`   answer: ${result.answer ?? style.red(result.handoff ? `(none; hand-off: ${oneLine(result.handoff, 200)})` : `(none${result.error ? `: ${result.error}` : ''})`)}\n`);

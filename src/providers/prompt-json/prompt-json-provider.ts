@@ -1,5 +1,6 @@
 import type { AssistantMessage, Message, ToolCall } from '../../core/messages.js';
 import type { ModelRequest, ModelResponse, Provider, ProviderEvent } from '../provider.js';
+import { ProviderError } from '../provider-error.js';
 import { promptJsonData, toPromptJsonHistory, withPromptJsonData } from './convert-history.js';
 import { parseReply, type ParsedReply } from './parse-reply.js';
 import { REPLY_CONTRACT } from './protocol-prompt.js';
@@ -27,7 +28,7 @@ export function promptJsonProvider(inner: Provider): Provider {
         else if (event.type === 'response') innerResponse = event.response;
         else if (event.type === 'reasoning_delta') yield event;
       }
-      if (!innerResponse) return;
+      if (!innerResponse) throw new ProviderError('stream_cut', `${inner.name}: the reply ended without a response.`);
       const raw = innerResponse.message.content || text;
       const response = readResponse(raw, innerResponse, request, inner.name);
       if (response.message.toolCalls.length) {
