@@ -22,3 +22,9 @@ export { resolveProvider, createProvider, ConfigError, type ProviderSettings } f
 export { AnthropicProvider, DEFAULT_MAX_TOKENS as ANTHROPIC_DEFAULT_MAX_TOKENS, type AnthropicProviderOptions } from './providers/anthropic/anthropic-provider.js';
 export type { ProviderProtocol } from './providers/presets.js';
 export { repairHistory, type RepairedHistory } from './core/repair-history.js';
+export { promptJsonProvider } from './providers/prompt-json/prompt-json-provider.js';
+export { parseReply, type ParsedReply, type ParsedCall, type InvalidReason } from './providers/prompt-json/parse-reply.js';
+export { protocolPrompt, REPLY_CONTRACT } from './providers/prompt-json/protocol-prompt.js';
+export { withProtocol, type ToolProtocol } from './providers/with-protocol.js';
+export { extractLeakedToolCalls, type LeakedCall } from './providers/leaked-tool-calls.js';
+export type { ProtocolError } from './providers/provider.js';

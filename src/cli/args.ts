@@ -18,7 +18,14 @@ export interface CliArgs {
   /** Directories beyond the workspace the file tools may use. */
   addDirs: string[];
   allowSecrets: boolean;
+  /** How tools reach the model: native tool calls, or JSON described in the prompt. */
+  protocol?: Protocol;
+  /** `demo --compare-protocols`: run the demo both ways and print a table. */
+  compareProtocols?: boolean;
 }
+
+export const PROTOCOLS = ['native', 'prompt-json'] as const;
+export type Protocol = (typeof PROTOCOLS)[number];
 
 export class UsageError extends Error {
   override name = 'UsageError';
@@ -30,6 +37,7 @@ Usage:
   vibe-agent "prompt"            run one task and print the answer
   vibe-agent -p "prompt"         the same
   vibe-agent demo                the course's four tasks (offline on a scripted model if none is configured)
+  vibe-agent demo --compare-protocols   the four tasks with native tool calls and with prompt-JSON, side by side
 
 Options:
   --provider NAME      openai (default), anthropic, deepseek, qwen, moonshot, zhipu, openrouter, groq, ollama, vllm, lmstudio
@@ -46,6 +54,7 @@ Options:
   --yes, -y            the same as --permission-mode yolo
   --add-dir DIR        let the file tools use DIR too (repeatable)
   --allow-secrets      let the file tools read .env files, keys and credentials
+  --protocol P         native (default): the API's tool calls; prompt-json: tools described in the prompt, JSON replies
   --json               one JSON event per line on stdout; the last is {"type":"stop",...}
   --version, -v        print the version
   --help, -h           this help
@@ -71,6 +80,8 @@ export function parseCliArgs(argv: string[]): CliArgs {
         temperature: { type: 'string' },
         tools: { type: 'string' },
         cwd: { type: 'string' },
+        protocol: { type: 'string' },
+        'compare-protocols': { type: 'boolean', default: false },
         yes: { type: 'boolean', short: 'y', default: false },
         'permission-mode': { type: 'string' },
         'add-dir': { type: 'string', multiple: true },
@@ -111,6 +122,15 @@ export function parseCliArgs(argv: string[]): CliArgs {
     args.permissionMode = mode as PermissionMode;
   }
   if (args.yes && args.permissionMode && args.permissionMode !== 'yolo') throw new UsageError(`--yes means --permission-mode yolo; it cannot be combined with --permission-mode ${args.permissionMode}.`);
+  if (values.protocol !== undefined) {
+    if (!(PROTOCOLS as readonly string[]).includes(values.protocol)) throw new UsageError(`--protocol must be one of ${PROTOCOLS.join(', ')}, got "${values.protocol}".`);
+    args.protocol = values.protocol as Protocol;
+  }
+  if (values['compare-protocols']) {
+    if (args.command !== 'demo') throw new UsageError('--compare-protocols goes with the demo: vibe-agent demo --compare-protocols');
+    if (args.protocol) throw new UsageError('--compare-protocols runs both protocols; leave out --protocol.');
+    args.compareProtocols = true;
+  }
   if (values.tools !== undefined) args.tools = values.tools.split(',').map((name) => name.trim()).filter(Boolean);
   return args;
 }

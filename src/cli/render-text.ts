@@ -60,6 +60,10 @@ export function createTextRenderer(options: TextRendererOptions): (event: AgentE
         endLine();
         options.info.write(style.yellow(`⚕ history repaired before the request: ${event.repairs.join('; ')}\n`));
         break;
+      case 'protocol_error':
+        endLine();
+        options.info.write(style.yellow(`✗ reply not readable (${event.reason}): ${oneLine(event.error, 120)}\n`));
+        break;
       case 'handoff':
         endLine();
         options.info.write(`${style.yellow('Turn limit reached. Hand-off from the model:')}\n`);

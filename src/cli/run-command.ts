@@ -4,6 +4,7 @@ import type { AgentEvent, StopReason } from '../core/events.js';
 import { runAgent } from '../core/loop.js';
 import { DEFAULT_SYSTEM_PROMPT } from '../core/system-prompt.js';
 import { createProvider, resolveProvider } from '../providers/create-provider.js';
+import { withProtocol } from '../providers/with-protocol.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { UsageError, type CliArgs } from './args.js';
 import { loadConfig } from './config.js';
@@ -32,7 +33,7 @@ export async function runCommand(args: CliArgs, prompt: string, signal: AbortSig
     }),
   );
   const authorize = createCliAuthorize(args, config);
-  const provider = await createProvider(resolved);
+  const provider = withProtocol(await createProvider(resolved), args.protocol);
 
   const render = args.json ? (event: AgentEvent) => process.stdout.write(`${JSON.stringify(event)}\n`) : textRenderer();
   let reason: StopReason = 'aborted';

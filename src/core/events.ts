@@ -17,7 +17,10 @@ export type AgentEvent =
   | { type: 'turn_start'; turn: number }
   | { type: 'text_delta'; turn: number; text: string }
   | { type: 'reasoning_delta'; turn: number; text: string }
-  | { type: 'assistant_message'; turn: number; message: AssistantMessage; finishReason: string }
+  /** `leakedToolCalls`: calls recovered from the reply's text (the server did not parse them). */
+  | { type: 'assistant_message'; turn: number; message: AssistantMessage; finishReason: string; leakedToolCalls?: number }
+  /** A text-protocol reply (prompt-JSON) could not be read; the model is told why. `count` is the run's total. */
+  | { type: 'protocol_error'; turn: number; reason: string; error: string; count: number }
   | { type: 'tool_call_start'; turn: number; call: ToolCall }
   | {
       type: 'tool_call_end';

@@ -48,6 +48,8 @@ export interface RunResult {
   messages: Message[];
   usage: Usage;
   turns: number;
+  /** Replies a text protocol (prompt-JSON) could not read; absent when none. */
+  protocolErrors?: number;
 }
 
 const HANDOFF_REQUEST =
@@ -70,6 +72,7 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
   const repeats = new RepeatDetector({ sameResult: options.repeatLimit ?? 3, changingResult: options.changingRepeatLimit ?? 8 });
   let usage = emptyUsage();
   let turns = 0;
+  let protocolErrors = 0;
 
   const baseRequest = (): ModelRequest => ({
     model: options.model,
@@ -81,6 +84,7 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
 
   const finish = (reason: StopReason, extra: { answer?: string; handoff?: string; error?: string } = {}) => {
     const result: RunResult = { answer: extra.answer ?? null, stopReason: reason, messages, usage, turns };
+    if (protocolErrors) result.protocolErrors = protocolErrors;
     if (extra.handoff !== undefined) result.handoff = extra.handoff;
     if (extra.error !== undefined) result.error = extra.error;
     const event: AgentEvent = { type: 'stop', reason, answer: result.answer, turns, usage };
@@ -130,7 +134,20 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
       yield { type: 'usage', turn, usage: response.usage, total: usage };
     }
     messages.push(response.message);
-    yield { type: 'assistant_message', turn, message: response.message, finishReason: response.finishReason };
+    yield {
+      type: 'assistant_message',
+      turn,
+      message: response.message,
+      finishReason: response.finishReason,
+      ...(response.leakedToolCalls ? { leakedToolCalls: response.leakedToolCalls } : {}),
+    };
+    if (response.protocolError) {
+      protocolErrors++;
+      const { reason, error, feedback } = response.protocolError;
+      yield { type: 'protocol_error', turn, reason, error, count: protocolErrors };
+      messages.push({ role: 'user', content: feedback });
+      continue;
+    }
 
     if (response.message.toolCalls.length === 0) return yield* stopWith(finish('answered', { answer: response.message.content }));
 
