@@ -1,7 +1,8 @@
 import { parseArgs } from 'node:util';
+import { normalizeResumeFlag } from './session-args.js';
 
 export interface CliArgs {
-  command: 'run' | 'demo' | 'help' | 'version';
+  command: 'run' | 'demo' | 'help' | 'version' | 'sessions' | 'memory';
   prompt?: string;
   provider?: string;
   model?: string;
@@ -13,6 +14,15 @@ export interface CliArgs {
   yes: boolean;
   json: boolean;
   cwd?: string;
+  /** --continue: resume the latest session of this workspace. */
+  continue?: boolean;
+  /** --resume [id]: an id or id prefix; "" when given without one (pick from the list). */
+  resume?: string;
+  /** --no-session: do not record this run. */
+  noSession?: boolean;
+  /** `memory` subcommand words (e.g. ["edit"], ["forget", "text"]) and its --user flag. */
+  memoryArgs?: string[];
+  user?: boolean;
 }
 
 export class UsageError extends Error {
@@ -25,6 +35,8 @@ Usage:
   vibe-agent "prompt"            run one task and print the answer
   vibe-agent -p "prompt"         the same
   vibe-agent demo                the course's four tasks (offline on a scripted model if none is configured)
+  vibe-agent sessions            this workspace's saved sessions, newest first
+  vibe-agent memory              show the memory files; memory edit [--user]; memory forget TEXT [--user]
 
 Options:
   --provider NAME      openai (default), deepseek, qwen, moonshot, zhipu, openrouter, groq, ollama, vllm, lmstudio
@@ -35,6 +47,9 @@ Options:
   --tools a,b,c        tool set by name; "course" = current_time, calculator, fetch_url
   --cwd DIR            workspace directory (default: the current directory)
   --yes, -y            approve every tool call
+  --continue, -c       continue the latest session of this workspace
+  --resume [ID]        continue a chosen session (id or prefix; without one, list them)
+  --no-session         do not save this run as a session
   --json               one JSON event per line on stdout; the last is {"type":"stop",...}
   --version, -v        print the version
   --help, -h           this help
@@ -46,7 +61,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
   let parsed;
   try {
     parsed = parseArgs({
-      args: argv,
+      args: normalizeResumeFlag(argv),
       allowPositionals: true,
       strict: true,
       options: {
@@ -61,6 +76,10 @@ export function parseCliArgs(argv: string[]): CliArgs {
         cwd: { type: 'string' },
         yes: { type: 'boolean', short: 'y', default: false },
         json: { type: 'boolean', default: false },
+        continue: { type: 'boolean', short: 'c', default: false },
+        resume: { type: 'string' },
+        'no-session': { type: 'boolean', default: false },
+        user: { type: 'boolean', default: false },
         version: { type: 'boolean', short: 'v', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -76,6 +95,17 @@ export function parseCliArgs(argv: string[]): CliArgs {
     args.command = 'demo';
     positionals.shift();
   }
+  if (positionals[0] === 'sessions' || positionals[0] === 'memory') {
+    args.command = positionals[0];
+    if (args.command === 'memory') args.memoryArgs = positionals.slice(1);
+    if (values.user) args.user = true;
+    if (values.cwd) args.cwd = values.cwd;
+    return args;
+  }
+  if (values.user) throw new UsageError('--user only applies to "vibe-agent memory".');
+  if (values.continue) args.continue = true;
+  if (values.resume !== undefined) args.resume = values.resume;
+  if (values['no-session']) args.noSession = true;
   if (values.prompt !== undefined && positionals.length) throw new UsageError('Give the prompt either with -p or as an argument, not both.');
   const prompt = values.prompt ?? (positionals.length ? positionals.join(' ') : undefined);
   if (prompt !== undefined) args.prompt = prompt;

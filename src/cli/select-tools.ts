@@ -1,15 +1,16 @@
 import type { Tool } from '../tools/define-tool.js';
 import { courseTools } from '../tools/builtin/course.js';
+import { rememberTool } from '../memory/remember-tool.js';
 import { UsageError } from './args.js';
 
 /** Every tool the CLI knows, by name. */
 export function availableTools(): Tool[] {
-  return [...courseTools];
+  return [...courseTools, rememberTool];
 }
 
 /** The default set when --tools is not given. */
 export function defaultToolNames(): string[] {
-  return courseTools.map((tool) => tool.name);
+  return [...courseTools.map((tool) => tool.name), rememberTool.name];
 }
 
 /** Resolves --tools names (and the `course` alias) to tools; unknown names are a usage error. */
