@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../tools/define-tool.js';
+import { collectSecrets } from '../session/redact.js';
 import { appendFact } from './memory-file.js';
 import { displayPath, memoryPath } from './memory-paths.js';
 
@@ -20,6 +21,10 @@ export function createRememberTool(env: NodeJS.ProcessEnv = process.env) {
     }),
     needsApproval: false,
     async execute({ fact, scope }, { workspace }) {
+      // Memory files are plain text loaded into every later prompt: keep credentials out of them.
+      if (collectSecrets(env).some((secret) => fact.includes(secret))) {
+        return { output: 'Not remembered: the fact contains a secret from the environment (an API key or token). Remember where it is kept instead.', isError: true };
+      }
       const path = memoryPath(scope, workspace, env);
       const result = appendFact(path, scope, fact);
       if (!result.ok) return { output: result.reason, isError: true };
