@@ -32,7 +32,7 @@ export function listSessions(workspace: string, env: NodeJS.ProcessEnv = process
   }
   return names
     .map((name) => summarize(join(dir, name), name.slice(0, -'.jsonl'.length)))
-    .sort((a, b) => b.updatedAt.getTime() - a.updatedAt.getTime() || b.id.localeCompare(a.id));
+    .sort((a, b) => b.updatedAt.getTime() - a.updatedAt.getTime() || b.createdAt.localeCompare(a.createdAt));
 }
 
 export type SessionLookup = { ok: true; session: SessionSummary } | { ok: false; reason: string; matches: SessionSummary[] };

@@ -23,7 +23,7 @@ export function sessionsDir(workspace: string, env: NodeJS.ProcessEnv = process.
   return join(userDataDir(env), 'sessions', workspaceKey(workspace));
 }
 
-/** Sortable and readable: `20261202-202114-3fa9` (UTC time, then 4 random hex digits). */
+/** Readable, and telling when: `20261202-202114-3fa9` (UTC start time, then 4 random hex digits). */
 export function newSessionId(now: Date = new Date()): string {
   const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
   return `${stamp}-${randomBytes(2).toString('hex')}`;

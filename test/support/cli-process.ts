@@ -18,7 +18,7 @@ export interface CliHome {
   root: string;
   /** The workspace the CLI runs in (its cwd). */
   workspace: string;
-  env: Record<string, string>;
+  env: { HOME: string; XDG_CONFIG_HOME: string; XDG_DATA_HOME: string } & Record<string, string>;
   run(args: string[], extraEnv?: Record<string, string>, onSpawn?: (child: ChildProcess) => void): Promise<Ran>;
   /** This workspace's session files, by name. */
   sessionFiles(): string[];
