@@ -37,7 +37,7 @@ function recordTurns(dir, turns, redact) {
     for (const event of events) session.writer.record(event);
     times.push(performance.now() - started);
   }
-  session.writer.close();
+  session.close();
   return { path: session.path, times: times.sort((a, b) => a - b) };
 }
 

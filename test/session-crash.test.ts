@@ -1,3 +1,4 @@
+import type { ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { appendFileSync, readFileSync } from 'node:fs';
@@ -98,6 +99,19 @@ describe('sessions survive kill -9', () => {
     // When the second request had already gone out, it is exactly the resumed history.
     if (server.requests.length === 3) expect(continued).toEqual([...server.requests[1]!.messages, user('second task')]);
     expect(server.violations).toEqual([]);
+  });
+
+  it('a second run cannot continue a session while the first is still writing it (exit 2)', async () => {
+    const { server, home, run } = await setup([{ kind: 'slow', reply: { text: 'still going' }, frameDelayMs: 200 }]);
+    let first!: ChildProcess;
+    const firstRun = run(['first task'], (child) => (first = child));
+    await server.waitForRequest(1);
+    const second = await run(['--continue', 'me too']);
+    expect(second.code).toBe(2);
+    expect(second.stderr).toMatch(/is in use by another vibe-agent run \(pid \d+\)/);
+    first.kill('SIGKILL');
+    await firstRun;
+    expect(home.sessionFiles()).toHaveLength(1);
   });
 
   it('a torn last line is ignored with a warning, cut on reopen, and the file stays readable', async () => {

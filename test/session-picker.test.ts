@@ -18,7 +18,7 @@ function twoSessions() {
   const ids = ['2026-01-01T10:00:00Z', '2026-01-02T10:00:00Z'].map((at, i) => {
     const session = createSession({ workspace: root, env, now: new Date(at) });
     session.writer.append({ type: 'run_start', provider: 'p', model: 'm', tools: [], input: `task ${i + 1}` });
-    session.writer.close();
+    session.close();
     return session.id;
   });
   return { workspace: root, env, ids };

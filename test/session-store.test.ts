@@ -1,4 +1,5 @@
-import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -50,7 +51,7 @@ describe('session files', () => {
       [{ toolCalls: [{ name: 'echo', arguments: { text: 'one' } }, { name: 'echo', arguments: { text: 'two' } }] }, { text: 'done' }],
       { toolList: [echo], system: 'You are a test.', onEvent: (event) => session.writer.record(event) },
     );
-    session.writer.close();
+    session.close();
     const records = lines(session.path);
     expect(records[0]).toMatchObject({ type: 'session', version: 1, id: session.id });
     expect(records.map((r) => r.type)).not.toContain('text_delta');
@@ -78,7 +79,7 @@ describe('session files', () => {
       input: `use ${secret}`,
       onEvent: (event) => session.writer.record(event),
     });
-    session.writer.close();
+    session.close();
     const text = readFileSync(session.path, 'utf8');
     expect(text).not.toContain(secret);
     expect(text).not.toContain('cli-flag-key-123');
@@ -111,11 +112,30 @@ describe('crash recovery', () => {
     expect(resumed.warnings).toHaveLength(1);
     expect(resumed.messages).toEqual([{ role: 'user', content: 'hello' }]);
     resumed.writer.append({ type: 'system_prompt', content: 'S' });
-    resumed.writer.close();
+    resumed.close();
     const read = readSessionFile(path);
     expect(read.warnings).toEqual([]);
     expect(read.records.map((r) => r.type)).toEqual(['session', 'run_start', 'recovered', 'system_prompt']);
     expect(read.records[2]).toEqual({ type: 'recovered', droppedBytes: 15 });
+  });
+});
+
+describe('one writer per session', () => {
+  it('a second writer is refused while the first runs; a lock left by a killed process is taken over', () => {
+    const workspace = tempDir();
+    const env = { XDG_DATA_HOME: tempDir() };
+    const first = createSession({ workspace, env });
+    expect(() => resumeSession(first.path)).toThrow(/is in use by another vibe-agent run \(pid \d+\)/);
+    first.close();
+    const second = resumeSession(first.path);
+    second.close();
+
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid!;
+    writeFileSync(first.path.replace('.jsonl', '.lock'), String(dead));
+    const third = resumeSession(first.path);
+    expect(readFileSync(first.path.replace('.jsonl', '.lock'), 'utf8')).toBe(String(process.pid));
+    third.close();
+    expect(existsSync(first.path.replace('.jsonl', '.lock'))).toBe(false);
   });
 });
 
@@ -168,13 +188,13 @@ describe('listing and finding sessions', () => {
     const env = { XDG_DATA_HOME: tempDir() };
     const older = createSession({ workspace, env, now: new Date('2026-01-01T10:00:00Z') });
     older.writer.append({ type: 'run_start', provider: 'p', model: 'm', tools: [], input: 'old task' });
-    older.writer.close();
+    older.close();
     const newer = createSession({ workspace, env, now: new Date('2026-01-02T10:00:00Z') });
     newer.writer.append({ type: 'run_start', provider: 'p', model: 'm', tools: [], input: 'new task' });
     const usage = { inputTokens: 100, outputTokens: 20, cachedInputTokens: 0, reasoningTokens: 0 };
     newer.writer.append({ type: 'usage', turn: 1, usage, total: usage });
     newer.writer.append({ type: 'turn_end', turn: 1, messages: [{ role: 'assistant', content: 'x', toolCalls: [] }] });
-    newer.writer.close();
+    newer.close();
 
     const listed = listSessions(workspace, env);
     expect(listed.map((s) => s.firstPrompt)).toEqual(['new task', 'old task']);

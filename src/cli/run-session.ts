@@ -2,6 +2,7 @@ import type { AgentEvent } from '../core/events.js';
 import type { Message } from '../core/messages.js';
 import { findSession, listSessions } from '../session/list-sessions.js';
 import { collectSecrets, createRedactor } from '../session/redact.js';
+import { SessionBusyError } from '../session/session-lock.js';
 import { createSession, resumeSession, withSystemPrompt, type OpenedSession } from '../session/session-store.js';
 import type { CliArgs } from './args.js';
 import { UsageError } from './args.js';
@@ -31,7 +32,7 @@ export function openRunSession(args: CliArgs, options: { workspace: string; syst
 
   let opened: OpenedSession;
   if (resuming) {
-    opened = resumeSession(chooseSessionPath(args, options.workspace, env), { redact });
+    opened = busyAsUsage(() => resumeSession(chooseSessionPath(args, options.workspace, env), { redact }));
     for (const warning of opened.warnings) options.warn(warning);
   } else {
     opened = createSession({ workspace: options.workspace, env, redact });
@@ -52,8 +53,17 @@ export function openRunSession(args: CliArgs, options: { workspace: string; syst
     id: opened.id,
     messages,
     record: (event) => guarded(() => opened.writer.record(event)),
-    close: () => guarded(() => opened.writer.close()),
+    close: () => guarded(() => opened.close()),
   };
+}
+
+function busyAsUsage<T>(open: () => T): T {
+  try {
+    return open();
+  } catch (error) {
+    if (error instanceof SessionBusyError) throw new UsageError(error.message);
+    throw error;
+  }
 }
 
 function chooseSessionPath(args: CliArgs, workspace: string, env: NodeJS.ProcessEnv): string {

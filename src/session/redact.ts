@@ -27,14 +27,7 @@ export function createRedactor(secrets: string[]): (text: string) => string {
   };
 }
 
-/** JSON text of a value with every string (and object key) redacted. */
+/** JSON text of a value with every string in it redacted. */
 export function redactedJson(value: unknown, redact: (text: string) => string): string {
-  return JSON.stringify(value, (_key, item: unknown) => {
-    if (typeof item === 'string') return redact(item);
-    if (item && typeof item === 'object' && !Array.isArray(item)) {
-      const entries = Object.entries(item as Record<string, unknown>);
-      if (entries.some(([key]) => redact(key) !== key)) return Object.fromEntries(entries.map(([key, v]) => [redact(key), v]));
-    }
-    return item;
-  });
+  return JSON.stringify(value, (_key, item: unknown) => (typeof item === 'string' ? redact(item) : item));
 }

@@ -20,7 +20,7 @@ export interface CliHome {
   workspace: string;
   env: { HOME: string; XDG_CONFIG_HOME: string; XDG_DATA_HOME: string } & Record<string, string>;
   run(args: string[], extraEnv?: Record<string, string>, onSpawn?: (child: ChildProcess) => void): Promise<Ran>;
-  /** This workspace's session files, by name. */
+  /** This workspace's session files (`*.jsonl`), by name. */
   sessionFiles(): string[];
   sessionPath(name: string): string;
   cleanup(): void;
@@ -54,7 +54,7 @@ export function cliHome(): CliHome {
       }),
     sessionFiles: () => {
       try {
-        return readdirSync(dir()).sort();
+        return readdirSync(dir()).filter((name) => name.endsWith('.jsonl')).sort();
       } catch {
         return [];
       }
