@@ -91,6 +91,27 @@ describe('session files', () => {
   });
 });
 
+describe('the turn_end event', () => {
+  it('follows each turn with exactly the messages appended, even when the run is aborted mid-tool', async () => {
+    const controller = new AbortController();
+    const wait = defineTool({
+      name: 'wait',
+      description: 'waits until aborted',
+      parameters: z.object({}),
+      execute: (_args, { signal }) => new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(new Error('aborted')))),
+    });
+    const { events, result } = await runScenario([{ toolCalls: [{ name: 'wait', arguments: {} }] }], {
+      toolList: [wait],
+      signal: controller.signal,
+      onEvent: (event) => event.type === 'tool_call_start' && controller.abort(),
+    });
+    expect(events.map((e) => e.type).slice(-3)).toEqual(['tool_call_end', 'turn_end', 'stop']);
+    const turnEnd = events.find((e) => e.type === 'turn_end');
+    expect(turnEnd).toMatchObject({ turn: 1, messages: result.messages.slice(1) }); // after the user input
+    expect(result.messages.at(-1)).toMatchObject({ role: 'tool', isError: true });
+  });
+});
+
 describe('crash recovery', () => {
   const header = JSON.stringify({ type: 'session', version: 1, id: 's1', workspace: '/w', createdAt: '2026-01-01T00:00:00.000Z' });
   const runStart = JSON.stringify({ type: 'run_start', provider: 'p', model: 'm', tools: [], input: 'hello' });

@@ -98,6 +98,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
   if (positionals[0] === 'sessions' || positionals[0] === 'memory') {
     args.command = positionals[0];
     if (args.command === 'memory') args.memoryArgs = positionals.slice(1);
+    else if (positionals.length > 1) throw new UsageError('"vibe-agent sessions" takes no arguments (to ask about sessions, quote the prompt or use -p).');
     if (values.user) args.user = true;
     if (values.cwd) args.cwd = values.cwd;
     return args;
