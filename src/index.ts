@@ -28,3 +28,16 @@ export { protocolPrompt, REPLY_CONTRACT } from './providers/prompt-json/protocol
 export { withProtocol, type ToolProtocol } from './providers/with-protocol.js';
 export { extractLeakedToolCalls, type LeakedCall } from './providers/leaked-tool-calls.js';
 export type { ProtocolError } from './providers/provider.js';
+export { createSession, resumeSession, withSystemPrompt, type OpenedSession, type SessionStoreOptions } from './session/session-store.js';
+export { SessionWriter, type SessionWriterOptions } from './session/session-writer.js';
+export { readSessionFile, parseSessionText, type ReadSession, type RawRecord } from './session/read-session.js';
+export { rebuildHistory, type RebuiltHistory } from './session/rebuild-history.js';
+export { listSessions, findSession, type SessionSummary, type SessionLookup } from './session/list-sessions.js';
+export { collectSecrets, createRedactor, REDACTED } from './session/redact.js';
+export { userDataDir, sessionsDir, workspaceKey } from './session/paths.js';
+export type { SessionRecord, SessionHeader, SystemPromptRecord, RecoveredRecord } from './session/records.js';
+export { buildSystemPrompt, type SystemPromptOptions } from './memory/build-system-prompt.js';
+export { collectMemorySources, type MemorySource, type MemoryLocation } from './memory/memory-sources.js';
+export { capMemory, type MemoryBudget } from './memory/cap-memory.js';
+export { createRememberTool, rememberTool } from './memory/remember-tool.js';
+export { memoryPath, userAgentsPath, userConfigDir, type MemoryScope } from './memory/memory-paths.js';

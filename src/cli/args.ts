@@ -1,8 +1,9 @@
 import { parseArgs } from 'node:util';
 import { PERMISSION_MODES, type PermissionMode } from '../permissions/permission-policy.js';
+import { normalizeResumeFlag } from './session-args.js';
 
 export interface CliArgs {
-  command: 'run' | 'demo' | 'help' | 'version';
+  command: 'run' | 'demo' | 'help' | 'version' | 'sessions' | 'memory';
   prompt?: string;
   provider?: string;
   model?: string;
@@ -22,6 +23,15 @@ export interface CliArgs {
   protocol?: Protocol;
   /** `demo --compare-protocols`: run the demo both ways and print a table. */
   compareProtocols?: boolean;
+  /** --continue: resume the latest session of this workspace. */
+  continue?: boolean;
+  /** --resume [id]: an id or id prefix; "" when given without one (pick from the list). */
+  resume?: string;
+  /** --no-session: do not record this run. */
+  noSession?: boolean;
+  /** `memory` subcommand words (e.g. ["edit"], ["forget", "text"]) and its --user flag. */
+  memoryArgs?: string[];
+  user?: boolean;
 }
 
 export const PROTOCOLS = ['native', 'prompt-json'] as const;
@@ -38,6 +48,8 @@ Usage:
   vibe-agent -p "prompt"         the same
   vibe-agent demo                the course's four tasks (offline on a scripted model if none is configured)
   vibe-agent demo --compare-protocols   the four tasks with native tool calls and with prompt-JSON, side by side
+  vibe-agent sessions            this workspace's saved sessions, newest first
+  vibe-agent memory              show the memory files; memory edit [--user]; memory forget TEXT [--user]
 
 Options:
   --provider NAME      openai (default), anthropic, deepseek, qwen, moonshot, zhipu, openrouter, groq, ollama, vllm, lmstudio
@@ -55,6 +67,9 @@ Options:
   --add-dir DIR        let the file tools use DIR too (repeatable)
   --allow-secrets      let the file tools read .env files, keys and credentials
   --protocol P         native (default): the API's tool calls; prompt-json: tools described in the prompt, JSON replies
+  --continue, -c       continue the latest session of this workspace
+  --resume [ID]        continue a chosen session (id or prefix; without one, list them)
+  --no-session         do not save this run as a session
   --json               one JSON event per line on stdout; the last is {"type":"stop",...}
   --version, -v        print the version
   --help, -h           this help
@@ -67,7 +82,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
   let parsed;
   try {
     parsed = parseArgs({
-      args: argv,
+      args: normalizeResumeFlag(argv),
       allowPositionals: true,
       strict: true,
       options: {
@@ -87,6 +102,10 @@ export function parseCliArgs(argv: string[]): CliArgs {
         'add-dir': { type: 'string', multiple: true },
         'allow-secrets': { type: 'boolean', default: false },
         json: { type: 'boolean', default: false },
+        continue: { type: 'boolean', short: 'c', default: false },
+        resume: { type: 'string' },
+        'no-session': { type: 'boolean', default: false },
+        user: { type: 'boolean', default: false },
         version: { type: 'boolean', short: 'v', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -102,6 +121,18 @@ export function parseCliArgs(argv: string[]): CliArgs {
     args.command = 'demo';
     positionals.shift();
   }
+  if (positionals[0] === 'sessions' || positionals[0] === 'memory') {
+    args.command = positionals[0];
+    if (args.command === 'memory') args.memoryArgs = positionals.slice(1);
+    else if (positionals.length > 1) throw new UsageError('"vibe-agent sessions" takes no arguments (to ask about sessions, quote the prompt or use -p).');
+    if (values.user) args.user = true;
+    if (values.cwd) args.cwd = values.cwd;
+    return args;
+  }
+  if (values.user) throw new UsageError('--user only applies to "vibe-agent memory".');
+  if (values.continue) args.continue = true;
+  if (values.resume !== undefined) args.resume = values.resume;
+  if (values['no-session']) args.noSession = true;
   if (values.prompt !== undefined && positionals.length) throw new UsageError('Give the prompt either with -p or as an argument, not both.');
   const prompt = values.prompt ?? (positionals.length ? positionals.join(' ') : undefined);
   if (prompt !== undefined) args.prompt = prompt;

@@ -2,13 +2,14 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { AgentEvent, StopReason } from '../core/events.js';
 import { runAgent } from '../core/loop.js';
-import { DEFAULT_SYSTEM_PROMPT } from '../core/system-prompt.js';
+import { buildSystemPrompt } from '../memory/build-system-prompt.js';
 import { createProvider, resolveProvider } from '../providers/create-provider.js';
 import { withProtocol } from '../providers/with-protocol.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { UsageError, type CliArgs } from './args.js';
 import { loadConfig } from './config.js';
 import { createCliAuthorize } from './permission-setup.js';
+import { openRunSession } from './run-session.js';
 import { exitCodeFor } from './exit-codes.js';
 import { createTextRenderer } from './render-text.js';
 import { selectTools } from './select-tools.js';
@@ -35,6 +36,9 @@ export async function runCommand(args: CliArgs, prompt: string, signal: AbortSig
   const authorize = createCliAuthorize(args, config);
   const provider = withProtocol(await createProvider(resolved), args.protocol);
 
+  const system = buildSystemPrompt({ workspace, cwd: process.cwd() });
+  const session = openRunSession(args, { workspace, system, warn: (text) => process.stderr.write(`vibe-agent: warning: ${text}\n`) });
+
   const render = args.json ? (event: AgentEvent) => process.stdout.write(`${JSON.stringify(event)}\n`) : textRenderer();
   let reason: StopReason = 'aborted';
   for await (const event of runAgent({
@@ -42,16 +46,20 @@ export async function runCommand(args: CliArgs, prompt: string, signal: AbortSig
     model: resolved.model,
     input: prompt,
     tools,
-    system: DEFAULT_SYSTEM_PROMPT,
+    system,
+    ...(session?.messages ? { messages: session.messages } : {}),
     maxTurns: args.maxTurns ?? config.maxTurns ?? DEFAULT_MAX_TURNS,
     temperature: args.temperature ?? config.temperature ?? 0,
     workspace,
     authorize,
     signal,
   })) {
+    session?.record(event);
     render(event);
     if (event.type === 'stop') reason = event.reason;
   }
+  // Every record is already written; closing only fsyncs. A crash before this loses nothing recorded.
+  session?.close();
   return exitCodeFor(reason);
 }
 

@@ -4,11 +4,12 @@ import { fetchUrlTool } from '../tools/builtin/fetch-url.js';
 import { bashTool } from '../tools/coding/bash.js';
 import { createFileTools } from '../tools/coding/file-tools.js';
 import type { FileToolOptions } from '../tools/coding/file-tool-options.js';
+import { rememberTool } from '../memory/remember-tool.js';
 import { UsageError } from './args.js';
 
 /** Every tool the CLI knows, freshly made (file tools share per-run state such as what was read). */
 export function availableTools(options: FileToolOptions = {}): Tool[] {
-  return [...createFileTools(options), bashTool, ...courseTools];
+  return [...createFileTools(options), bashTool, rememberTool, ...courseTools];
 }
 
 /** Names that stand for several tools in --tools. */
@@ -17,9 +18,9 @@ export const TOOL_GROUPS: Record<string, string[]> = {
   course: courseTools.map((tool) => tool.name),
 };
 
-/** The default set when --tools is not given: the coding tools plus fetch_url. */
+/** The default set when --tools is not given: the coding tools, fetch_url and remember. */
 export function defaultToolNames(): string[] {
-  return [...TOOL_GROUPS.coding!, fetchUrlTool.name];
+  return [...TOOL_GROUPS.coding!, fetchUrlTool.name, rememberTool.name];
 }
 
 /** Resolves --tools names and groups to tools; unknown names are a usage error. */

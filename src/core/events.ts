@@ -1,4 +1,4 @@
-import type { AssistantMessage, ToolCall, Usage } from './messages.js';
+import type { AssistantMessage, Message, ToolCall, Usage } from './messages.js';
 import type { ToolCallStatus } from '../tools/registry.js';
 
 /** Why a run ended. Exactly one `stop` event carries it. */
@@ -33,6 +33,8 @@ export type AgentEvent =
       durationMs: number;
     }
   | { type: 'usage'; turn: number; usage: Usage; total: Usage }
+  /** A turn is complete: the messages it appended to the history (assistant, then tool results in call order). */
+  | { type: 'turn_end'; turn: number; messages: Message[] }
   | { type: 'retry'; attempt: number; delayMs: number; error: string }
   | { type: 'handoff'; text: string }
   | {

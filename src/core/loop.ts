@@ -149,7 +149,10 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
       continue;
     }
 
-    if (response.message.toolCalls.length === 0) return yield* stopWith(finish('answered', { answer: response.message.content }));
+    if (response.message.toolCalls.length === 0) {
+      yield { type: 'turn_end', turn, messages: [response.message] };
+      return yield* stopWith(finish('answered', { answer: response.message.content }));
+    }
 
     const calls = response.message.toolCalls;
     const toolMessages = yield* runToolCalls(calls, {
@@ -161,6 +164,7 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
       ...(options.authorize ? { authorize: options.authorize } : {}),
     });
     messages.push(...toolMessages);
+    yield { type: 'turn_end', turn, messages: [response.message, ...toolMessages] };
     if (signal.aborted) return yield* stopWith(finish('aborted'));
 
     let repeated: string | undefined;
