@@ -1,4 +1,4 @@
-import type { AssistantMessage, ToolCall, Usage } from './messages.js';
+import type { AssistantMessage, Message, ToolCall, Usage } from './messages.js';
 import type { ToolCallStatus } from '../tools/registry.js';
 
 /** Why a run ended. Exactly one `stop` event carries it. */
@@ -11,7 +11,22 @@ export type StopReason = 'answered' | 'turn_limit' | 'repeated_call' | 'aborted'
 export type AgentEvent =
   | { type: 'run_start'; provider: string; model: string; tools: string[]; input: string }
   /** The context policy changed the history before a request (truncation, compaction). */
-  | { type: 'compaction'; turn: number; tokensBefore: number; tokensAfter: number; summary: string; dropped: number }
+  | {
+      type: 'compaction';
+      turn: number;
+      tokensBefore: number;
+      tokensAfter: number;
+      summary: string;
+      dropped: number;
+      /** Which messages of the history (as it was just before) were replaced. */
+      replaced?: { from: number; count: number };
+      /** What took their place, in order: `history.splice(from, count, ...inserted)` rebuilds it. */
+      inserted?: Message[];
+      /** Set when the summary request failed and the oldest turns were dropped instead: why. */
+      fallback?: string;
+    }
+  /** Something about the context the user should know (e.g. a server silently truncating prompts). */
+  | { type: 'context_warning'; turn: number; message: string; estimatedTokens?: number; reportedTokens?: number }
   | { type: 'turn_start'; turn: number }
   | { type: 'text_delta'; turn: number; text: string }
   | { type: 'reasoning_delta'; turn: number; text: string }
