@@ -4,13 +4,13 @@ import type { Message, Usage } from '../core/messages.js';
 import type { RetryPolicy } from '../core/request-with-retry.js';
 import type { Provider, ToolSchema } from '../providers/provider.js';
 import type { Tool } from '../tools/define-tool.js';
-import { createReadOutputTool, READ_OUTPUT_TOOL } from '../tools/builtin/read-output.js';
+import { createReadOutputTool } from '../tools/builtin/read-output.js';
 import { compactHistory, type CompactResult } from './compact-history.js';
 import { contextSettings, type ContextSettings, type ContextSettingsInput } from './context-settings.js';
 import { MemoryOutputStore, type OutputStore } from './output-store.js';
-import { stubOldOutputs } from './stub-outputs.js';
-import { loadTokenizer, messageUpperBound, TokenCounter, tokenUpperBound } from './token-count.js';
-import { capToolResult, format } from './tool-result-cap.js';
+import { shrinkToolOutputs } from './shrink-outputs.js';
+import { loadTokenizer, TokenCounter, tokenUpperBound } from './token-count.js';
+import { format } from './tool-result-cap.js';
 
 export interface ContextPolicyOptions extends Omit<ContextSettingsInput, 'model' | 'provider'> {
   /** Used for summaries; its name also picks local-server defaults (ollama, vllm, lmstudio). */
@@ -70,19 +70,9 @@ export function createContextPolicy(options: ContextPolicyOptions): ContextPolic
   const toolSchemas = () => options.tools?.() ?? [];
 
   async function capAndStub(messages: Message[], s: ContextSettings): Promise<Message[]> {
-    // read_output results are slices the model asked for, already bounded by the tool.
-    const capped = messages.map((message): { message: Message; stored?: { id: string; text: string } } =>
-      message.role === 'tool' && message.name !== READ_OUTPUT_TOOL ? capToolResult(message, s.maxToolResultChars) : { message },
-    );
-    await Promise.all(capped.map(({ stored }) => (stored ? store.put(stored.id, stored.text) : undefined)));
-    const out = capped.map(({ message }) => message);
-    let toolBound = 0;
-    for (const message of out) if (message.role === 'tool') toolBound += messageUpperBound(message);
-    if (toolBound <= s.keepToolOutputTokens) return out;
-    const counter = await TokenCounter.create();
-    const stubbed = stubOldOutputs(out, { keepTokens: s.keepToolOutputTokens, count: (message) => counter.message(message) });
-    await Promise.all(stubbed.stored.map(({ id, text }) => store.put(id, text)));
-    return stubbed.messages;
+    const shrunk = await shrinkToolOutputs(messages, s);
+    await Promise.all(shrunk.stored.map(({ id, text }) => store.put(id, text)));
+    return shrunk.messages;
   }
 
   /** The prompt size as the provider will count it; exact only when a bound cannot decide. */
@@ -150,7 +140,8 @@ export function createContextPolicy(options: ContextPolicyOptions): ContextPolic
     }
     // Warm the tokenizer while the request is in flight: the next turn will need it.
     if (!lastSent) void loadTokenizer().catch(() => undefined);
-    lastSent = out;
+    // A copy: the loop appends to the array it gets back.
+    lastSent = [...out];
     return { messages: out, events };
   };
 
@@ -174,7 +165,7 @@ export function createContextPolicy(options: ContextPolicyOptions): ContextPolic
       { type: 'context_warning', turn: context.turn, message: `The provider rejected the prompt as too long; compacting and retrying once. (${context.error.message})` },
     ];
     if (result.event) events.push(result.event);
-    lastSent = result.messages;
+    lastSent = [...result.messages];
     return { messages: result.messages, events };
   };
 
