@@ -56,6 +56,8 @@ describe('the context policy over a long session (real provider path)', () => {
     // Old outputs became stubs long before anything had to be summarised.
     expect(agentRequests.some((body) => body.messages.some((m) => m.role === 'tool' && /^\[output of read_file elided: 20,480 chars; read_output id out_[0-9a-f]{12}\]$/.test(String(m.content))))).toBe(true);
 
+    // The server counted what was sent (same tokenizer): nothing to warn about.
+    expect(ofType(events, 'context_warning')).toEqual([]);
     const compactions = ofType(events, 'compaction');
     const summaryRequests = summaryServer.requests;
     expect(compactions.length).toBeGreaterThanOrEqual(2);

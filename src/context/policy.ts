@@ -153,7 +153,8 @@ export function createContextPolicy(options: ContextPolicyOptions): ContextPolic
     const result = await compactHistory(out, {
       provider: options.provider,
       model: context.model,
-      keepRecentTokens: Math.floor(s.keepRecentTokens / 2),
+      // The server's window is smaller than we thought: keep only the newest turn whole.
+      keepRecentTokens: 0,
       maxRequestTokens: s.inputBudget,
       summaryMaxTokens: s.summaryMaxTokens,
       store,
