@@ -69,7 +69,7 @@ describe('context overflow and truncation', () => {
         const usage = { inputTokens: 300 };
         return agentTurns <= 2 ? { toolCalls: [{ name: 'read_file', arguments: { n: agentTurns } }], usage } : { text: 'ok', usage };
       },
-      { tools: [readFileTool()], providerName: 'ollama', agent: { system: `Project notes. ${'Keep functions small and tested. '.repeat(150)}` } },
+      { tools: [readFileTool()], providerName: 'ollama', agent: { system: `Project notes. ${'Keep functions small and tested. '.repeat(300)}` } },
     );
     expect(server.violations).toEqual([]);
     expect(result.stopReason).toBe('answered');

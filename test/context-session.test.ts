@@ -47,6 +47,9 @@ describe('the context policy over a long session (real provider path)', () => {
     expect(Math.max(...sizes)).toBeLessThanOrEqual(budget);
 
     const agentRequests = server.requests;
+    const toolNames = (body: ChatRequestBody) => body.tools?.map((t) => t.function.name);
+    expect(toolNames(agentRequests[0]!)).toEqual(['read_file']);
+    expect(toolNames(agentRequests[1]!)).toEqual(['read_file', 'read_output']);
     expect(agentRequests.some(isSummaryRequest)).toBe(false);
     expect(agentRequests).toHaveLength(101);
     for (const body of agentRequests) {

@@ -10,6 +10,7 @@ export interface CliArgs {
   maxTurns?: number;
   temperature?: number;
   tools?: string[];
+  contextWindow?: number;
   yes: boolean;
   json: boolean;
   cwd?: string;
@@ -33,6 +34,7 @@ Options:
   --max-turns N        model requests allowed with tools (default 50)
   --temperature T      sampling temperature (default 0)
   --tools a,b,c        tool set by name; "course" = current_time, calculator, fetch_url
+  --context-window N   the model's context window in tokens (default: known per model, 8192 for local servers)
   --cwd DIR            workspace directory (default: the current directory)
   --yes, -y            approve every tool call
   --json               one JSON event per line on stdout; the last is {"type":"stop",...}
@@ -58,6 +60,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
         'max-turns': { type: 'string' },
         temperature: { type: 'string' },
         tools: { type: 'string' },
+        'context-window': { type: 'string' },
         cwd: { type: 'string' },
         yes: { type: 'boolean', short: 'y', default: false },
         json: { type: 'boolean', default: false },
@@ -89,6 +92,10 @@ export function parseCliArgs(argv: string[]): CliArgs {
     const t = Number(values.temperature);
     if (!Number.isFinite(t) || t < 0 || t > 2) throw new UsageError(`--temperature must be a number from 0 to 2, got "${values.temperature}".`);
     args.temperature = t;
+  }
+  if (values['context-window'] !== undefined) {
+    args.contextWindow = positiveInteger('--context-window', values['context-window']);
+    if (args.contextWindow < 1024) throw new UsageError(`--context-window must be at least 1024 tokens, got ${args.contextWindow}.`);
   }
   if (values.tools !== undefined) args.tools = values.tools.split(',').map((name) => name.trim()).filter(Boolean);
   return args;

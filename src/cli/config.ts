@@ -12,6 +12,7 @@ export const configSchema = z
     maxTurns: z.number().int().min(1),
     temperature: z.number().min(0).max(2),
     tools: z.array(z.string()),
+    contextWindow: z.number().int().min(1024),
   })
   .partial()
   .strict();

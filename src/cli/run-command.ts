@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import type { AgentEvent, StopReason } from '../core/events.js';
+import { createContextPolicy } from '../context/policy.js';
 import { runAgent } from '../core/loop.js';
 import { DEFAULT_SYSTEM_PROMPT } from '../core/system-prompt.js';
 import { createProvider, resolveProvider } from '../providers/create-provider.js';
@@ -25,6 +26,8 @@ export async function runCommand(args: CliArgs, prompt: string, signal: AbortSig
   });
   const tools = new ToolRegistry(selectTools(args.tools ?? config.tools));
   const provider = await createProvider(resolved);
+  const contextWindow = args.contextWindow ?? config.contextWindow;
+  const context = createContextPolicy({ provider, registry: tools, ...(contextWindow !== undefined ? { contextWindow } : {}) });
 
   const render = args.json ? (event: AgentEvent) => process.stdout.write(`${JSON.stringify(event)}\n`) : textRenderer();
   let reason: StopReason = 'aborted';
@@ -38,6 +41,8 @@ export async function runCommand(args: CliArgs, prompt: string, signal: AbortSig
     temperature: args.temperature ?? config.temperature ?? 0,
     workspace,
     signal,
+    prepareMessages: context.prepareMessages,
+    onContextOverflow: context.onContextOverflow,
   })) {
     render(event);
     if (event.type === 'stop') reason = event.reason;

@@ -4,6 +4,7 @@ import type { Message, Usage } from '../core/messages.js';
 import type { RetryPolicy } from '../core/request-with-retry.js';
 import type { Provider, ToolSchema } from '../providers/provider.js';
 import type { Tool } from '../tools/define-tool.js';
+import type { ToolRegistry } from '../tools/registry.js';
 import { createReadOutputTool } from '../tools/builtin/read-output.js';
 import { compactHistory, type CompactResult } from './compact-history.js';
 import { contextSettings, type ContextSettings, type ContextSettingsInput } from './context-settings.js';
@@ -17,7 +18,12 @@ export interface ContextPolicyOptions extends Omit<ContextSettingsInput, 'model'
   provider: Provider;
   /** Where full outputs go (default: in memory, for this process only). */
   store?: OutputStore;
-  /** The tool schemas sent with each request, so their tokens are counted too. */
+  /**
+   * The agent's tools: their schemas are counted with each prompt, and `read_output` is
+   * registered here the first time an output is shortened (until then the model has no use for it).
+   */
+  registry?: ToolRegistry;
+  /** The tool schemas sent with each request, when there is no registry (default: the registry's). */
   tools?: () => ToolSchema[];
   retry?: RetryPolicy;
 }
@@ -35,7 +41,7 @@ export interface ContextPolicy {
   /** The numbers in force for a model. */
   settings(model: string): ContextSettings;
   readonly store: OutputStore;
-  /** `read_output` over this policy's store: register it with the agent's tools. */
+  /** `read_output` over this policy's store (registered for you when `registry` is given). */
   readonly readOutputTool: Tool;
 }
 
@@ -67,11 +73,13 @@ export function createContextPolicy(options: ContextPolicyOptions): ContextPolic
     }
     return found;
   };
-  const toolSchemas = () => options.tools?.() ?? [];
+  const toolSchemas = () => options.tools?.() ?? options.registry?.schemas() ?? [];
+  const readOutputTool = createReadOutputTool(store);
 
   async function capAndStub(messages: Message[], s: ContextSettings): Promise<Message[]> {
     const shrunk = await shrinkToolOutputs(messages, s);
     await Promise.all(shrunk.stored.map(({ id, text }) => store.put(id, text)));
+    if (shrunk.stored.length && options.registry && !options.registry.get(readOutputTool.name)) options.registry.register(readOutputTool);
     return shrunk.messages;
   }
 
@@ -176,6 +184,6 @@ export function createContextPolicy(options: ContextPolicyOptions): ContextPolic
     compact,
     settings,
     store,
-    readOutputTool: createReadOutputTool(store),
+    readOutputTool,
   };
 }

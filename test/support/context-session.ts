@@ -46,8 +46,8 @@ export async function runContextSession(
   const provider = new OpenAIProvider({ apiKey: 'test-key', baseURL: server.url, ...named });
   const summaryProvider = new OpenAIProvider({ apiKey: 'test-key', baseURL: summaryServer.url, ...named });
   const registry = new ToolRegistry(options.tools ?? []);
-  const policy = createContextPolicy({ provider: summaryProvider, tools: () => registry.schemas(), retry: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1 }, ...options.policy });
-  registry.register(policy.readOutputTool);
+  // Wired as the CLI wires it: read_output joins the tools once something was shortened.
+  const policy = createContextPolicy({ provider: summaryProvider, registry, retry: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1 }, ...options.policy });
   const events: AgentEvent[] = [];
   const result = await run(
     {
