@@ -16,3 +16,11 @@ export { OpenAIProvider, type OpenAIProviderOptions } from './providers/openai/o
 export { ScriptedProvider, type ScriptedReply, type ScriptStep } from './providers/scripted.js';
 export { PRESETS, type ProviderPreset } from './providers/presets.js';
 export { resolveProvider, createProvider, ConfigError, type ProviderSettings } from './providers/create-provider.js';
+export { createContextPolicy, type ContextPolicy, type ContextPolicyOptions } from './context/policy.js';
+export { compactHistory, type CompactOptions, type CompactResult, type CompactionEvent } from './context/compact-history.js';
+export { contextSettings, type ContextSettings, type ContextSettingsInput } from './context/context-settings.js';
+export { contextWindowFor, knownWindow } from './context/model-windows.js';
+export { TokenCounter, loadTokenizer, tokenUpperBound } from './context/token-count.js';
+export { MemoryOutputStore, DirectoryOutputStore, outputIdFor, type OutputStore } from './context/output-store.js';
+export { shrinkToolOutputs } from './context/shrink-outputs.js';
+export { createReadOutputTool } from './tools/builtin/read-output.js';

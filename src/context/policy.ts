@@ -10,7 +10,7 @@ import { compactHistory, type CompactResult } from './compact-history.js';
 import { contextSettings, type ContextSettings, type ContextSettingsInput } from './context-settings.js';
 import { MemoryOutputStore, type OutputStore } from './output-store.js';
 import { shrinkToolOutputs } from './shrink-outputs.js';
-import { loadTokenizer, TokenCounter, tokenUpperBound } from './token-count.js';
+import { TokenCounter, tokenUpperBound } from './token-count.js';
 import { format } from './tool-result-cap.js';
 
 export interface ContextPolicyOptions extends Omit<ContextSettingsInput, 'model' | 'provider'> {
@@ -98,6 +98,8 @@ export function createContextPolicy(options: ContextPolicyOptions): ContextPolic
   async function checkReportedUsage(usage: Usage | undefined, turn: number): Promise<AgentEvent | undefined> {
     const sent = lastSent;
     if (!usage || !sent || usage.inputTokens <= 0) return undefined;
+    // Small prompts: nothing to learn and nothing to warn about, so no tokenizer to load.
+    if (tokenUpperBound(sent) < TRUNCATION_CHECK_MIN_TOKENS) return undefined;
     const estimated = await exactCount(sent);
     const observed = usage.inputTokens / estimated;
     if (observed >= 0.5 && observed <= 2) ratio = observed;
@@ -146,8 +148,6 @@ export function createContextPolicy(options: ContextPolicyOptions): ContextPolic
         events.push({ type: 'context_warning', turn: context.turn, message: `The prompt is still about ${format(after)} tokens after compaction, over the ${format(s.inputBudget)} budget: the system prompt or the latest request is too large.`, estimatedTokens: after });
       }
     }
-    // Warm the tokenizer while the request is in flight: the next turn will need it.
-    if (!lastSent) void loadTokenizer().catch(() => undefined);
     // A copy: the loop appends to the array it gets back.
     lastSent = [...out];
     return { messages: out, events };

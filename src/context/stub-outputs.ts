@@ -40,8 +40,8 @@ export function stubOldOutputs(messages: readonly Message[], options: StubOption
   for (let i = out.length - 1; i >= 0; i--) {
     const message = out[i]!;
     if (message.role !== 'tool' || isStub(message.content) || message.content.length < MIN_STUB_CHARS) continue;
-    const tokens = options.count(message);
     // The newest result is always seen whole: the model is about to act on it.
+    const tokens = budgetSpent ? 0 : options.count(message);
     if (newest || (!budgetSpent && kept + tokens <= options.keepTokens)) {
       kept += tokens;
       newest = false;

@@ -10,6 +10,7 @@ type Encoder = (text: string) => number;
 
 let encoder: Encoder | undefined;
 let loading: Promise<Encoder> | undefined;
+let shared: TokenCounter | undefined;
 
 /** Tokens the chat format adds per message (role, separators), and once per request. */
 export const MESSAGE_OVERHEAD = 4;
@@ -32,8 +33,10 @@ export class TokenCounter {
 
   private constructor(private readonly encode: Encoder) {}
 
+  /** One shared counter, so the per-message cache survives from turn to turn. */
   static async create(): Promise<TokenCounter> {
-    return new TokenCounter(encoder ?? (await loadTokenizer()));
+    shared ??= new TokenCounter(encoder ?? (await loadTokenizer()));
+    return shared;
   }
 
   text(text: string): number {
