@@ -45,7 +45,8 @@ describe('context overflow and truncation', () => {
     expect(retried.messages.slice(-2)).toEqual(rejected.messages.slice(-2));
     expect(retried.messages.filter((m) => m.content === 'Read three files.')).toHaveLength(1);
     const warnings = ofType(events, 'context_warning');
-    expect(warnings.map((w) => w.message)).toEqual([expect.stringContaining('rejected the prompt as too long')]);
+    expect(warnings.map((w) => w.message)).toEqual([expect.stringContaining('rejected the prompt as too long; compacting and retrying once, with a 8,192-token window')]);
+    expect(warnings[0]!.contextWindow).toBe(8_192);
     expect(ofType(events, 'compaction')).toHaveLength(1);
     expect(ofType(events, 'compaction')[0]!.turn).toBe(4);
   });

@@ -154,10 +154,12 @@ export function createContextPolicy(options: ContextPolicyOptions): ContextPolic
   };
 
   const onContextOverflow: Overflow = async (messages, context) => {
-    const limit = /maximum context length is (\d+)/i.exec(context.error.message)?.[1];
-    if (limit && Number(limit) >= 1024) learnedWindow = Number(limit);
+    // "maximum context length is 8192 tokens": believe the server from now on.
+    const limit = Number(/maximum context length is (\d+)/i.exec(context.error.message)?.[1] ?? NaN);
+    const learned = Number.isInteger(limit) && limit >= 1024 && limit < settings(context.model).window ? limit : undefined;
+    if (learned) learnedWindow = learned;
     const s = settings(context.model);
-    const out = await capAndStub(messages, { ...s, keepToolOutputTokens: Math.floor(s.keepToolOutputTokens / 2) });
+    const out = await capAndStub(messages, s);
     const result = await compactHistory(out, {
       provider: options.provider,
       model: context.model,
@@ -170,9 +172,14 @@ export function createContextPolicy(options: ContextPolicyOptions): ContextPolic
       turn: context.turn,
       ...(options.retry ? { retry: options.retry } : {}),
     });
-    const events: AgentEvent[] = [
-      { type: 'context_warning', turn: context.turn, message: `The provider rejected the prompt as too long; compacting and retrying once. (${context.error.message})` },
-    ];
+    const warning: AgentEvent = {
+      type: 'context_warning',
+      turn: context.turn,
+      message: `The provider rejected the prompt as too long; compacting and retrying once${learned ? `, with a ${format(learned)}-token window from now on` : ''}. (${context.error.message})`,
+    };
+    // The settings (caps, stubs) follow the window: a session replaying the history needs it.
+    if (learned) warning.contextWindow = learned;
+    const events: AgentEvent[] = [warning];
     if (result.event) events.push(result.event);
     lastSent = [...result.messages];
     return { messages: result.messages, events };

@@ -26,7 +26,15 @@ export type AgentEvent =
       fallback?: string;
     }
   /** Something about the context the user should know (e.g. a server silently truncating prompts). */
-  | { type: 'context_warning'; turn: number; message: string; estimatedTokens?: number; reportedTokens?: number }
+  | {
+      type: 'context_warning';
+      turn: number;
+      message: string;
+      estimatedTokens?: number;
+      reportedTokens?: number;
+      /** The window the policy uses from now on, when the provider revealed a smaller one. */
+      contextWindow?: number;
+    }
   | { type: 'turn_start'; turn: number }
   | { type: 'text_delta'; turn: number; text: string }
   | { type: 'reasoning_delta'; turn: number; text: string }
