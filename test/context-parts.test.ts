@@ -2,6 +2,10 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { run } from '../src/core/loop.js';
+import { createContextPolicy } from '../src/context/policy.js';
+import { defineTool } from '../src/tools/define-tool.js';
 import type { Message, ToolMessage } from '../src/core/messages.js';
 import { compactHistory } from '../src/context/compact-history.js';
 import { contextWindowFor, knownWindow, LOCAL_DEFAULT_WINDOW, UNKNOWN_MODEL_WINDOW } from '../src/context/model-windows.js';
@@ -187,5 +191,22 @@ describe('compactHistory (the library call behind /compact)', () => {
     expect(event).toBeUndefined();
     expect(messages).toEqual(short);
     expect(provider.requests).toHaveLength(0);
+  });
+});
+
+describe('the policy in the loop (in-process scripted model)', () => {
+  it('reports a store that cannot save instead of failing the run', async () => {
+    const big = defineTool({ name: 'big', description: 'big output', parameters: z.object({}), readOnly: true, execute: async () => bigOutput(9, 20_480) });
+    const provider = new ScriptedProvider([{ toolCalls: [{ name: 'big', arguments: {} }] }, { text: 'done' }]);
+    const registry = new ToolRegistry([big]);
+    const failing = { put: () => Promise.reject(new Error('disk full')), get: () => Promise.resolve(undefined) };
+    const policy = createContextPolicy({ provider, registry, store: failing, contextWindow: 8_192 });
+    const events: string[] = [];
+    const result = await run({ provider, model: 'm', input: 'go', tools: registry, prepareMessages: policy.prepareMessages }, (event) => {
+      if (event.type === 'context_warning') events.push(event.message);
+    });
+    expect(result.stopReason).toBe('answered');
+    expect(events).toEqual(['Could not save full tool outputs (read_output will not find them): disk full']);
+    expect(provider.requests[1]!.messages.at(-1)!.content).toContain('full output saved as output id');
   });
 });

@@ -4,7 +4,7 @@ import type { Message, Usage } from '../core/messages.js';
 import type { RetryPolicy } from '../core/request-with-retry.js';
 import type { Provider, ToolSchema } from '../providers/provider.js';
 import type { Tool } from '../tools/define-tool.js';
-import type { ToolRegistry } from '../tools/registry.js';
+import { errorText, type ToolRegistry } from '../tools/registry.js';
 import { createReadOutputTool } from '../tools/builtin/read-output.js';
 import { compactHistory, type CompactResult } from './compact-history.js';
 import { contextSettings, type ContextSettings, type ContextSettingsInput } from './context-settings.js';
@@ -76,9 +76,14 @@ export function createContextPolicy(options: ContextPolicyOptions): ContextPolic
   const toolSchemas = () => options.tools?.() ?? options.registry?.schemas() ?? [];
   const readOutputTool = createReadOutputTool(store);
 
-  async function capAndStub(messages: Message[], s: ContextSettings): Promise<Message[]> {
+  /** Caps and stubs; a store that cannot save is reported, never thrown across the loop. */
+  async function capAndStub(messages: Message[], s: ContextSettings, turn: number, events: AgentEvent[]): Promise<Message[]> {
     const shrunk = await shrinkToolOutputs(messages, s);
-    await Promise.all(shrunk.stored.map(({ id, text }) => store.put(id, text)));
+    try {
+      await Promise.all(shrunk.stored.map(({ id, text }) => store.put(id, text)));
+    } catch (error) {
+      events.push({ type: 'context_warning', turn, message: `Could not save full tool outputs (read_output will not find them): ${errorText(error)}` });
+    }
     if (shrunk.stored.length && options.registry && !options.registry.get(readOutputTool.name)) options.registry.register(readOutputTool);
     return shrunk.messages;
   }
@@ -138,7 +143,7 @@ export function createContextPolicy(options: ContextPolicyOptions): ContextPolic
     const events: AgentEvent[] = [];
     const warning = await checkReportedUsage(context.usage, context.turn);
     if (warning) events.push(warning);
-    let out = await capAndStub(messages, s);
+    let out = await capAndStub(messages, s, context.turn, events);
     if ((await estimate(out, s.compactAt)) > s.compactAt) {
       const result = await compact(out, { model: context.model, signal: context.signal, turn: context.turn });
       if (result.event) events.push(result.event);
@@ -159,7 +164,8 @@ export function createContextPolicy(options: ContextPolicyOptions): ContextPolic
     const learned = Number.isInteger(limit) && limit >= 1024 && limit < settings(context.model).window ? limit : undefined;
     if (learned) learnedWindow = learned;
     const s = settings(context.model);
-    const out = await capAndStub(messages, s);
+    const events: AgentEvent[] = [];
+    const out = await capAndStub(messages, s, context.turn, events);
     const result = await compactHistory(out, {
       provider: options.provider,
       model: context.model,
@@ -179,7 +185,7 @@ export function createContextPolicy(options: ContextPolicyOptions): ContextPolic
     };
     // The settings (caps, stubs) follow the window: a session replaying the history needs it.
     if (learned) warning.contextWindow = learned;
-    const events: AgentEvent[] = [warning];
+    events.unshift(warning);
     if (result.event) events.push(result.event);
     lastSent = [...result.messages];
     return { messages: result.messages, events };
