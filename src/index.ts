@@ -41,3 +41,11 @@ export { collectMemorySources, type MemorySource, type MemoryLocation } from './
 export { capMemory, type MemoryBudget } from './memory/cap-memory.js';
 export { createRememberTool, rememberTool } from './memory/remember-tool.js';
 export { memoryPath, userAgentsPath, userConfigDir, type MemoryScope } from './memory/memory-paths.js';
+export { createContextPolicy, type ContextPolicy, type ContextPolicyOptions } from './context/policy.js';
+export { compactHistory, type CompactOptions, type CompactResult, type CompactionEvent } from './context/compact-history.js';
+export { contextSettings, type ContextSettings, type ContextSettingsInput } from './context/context-settings.js';
+export { contextWindowFor, knownWindow } from './context/model-windows.js';
+export { TokenCounter, loadTokenizer, tokenUpperBound } from './context/token-count.js';
+export { MemoryOutputStore, DirectoryOutputStore, outputIdFor, type OutputStore } from './context/output-store.js';
+export { shrinkToolOutputs } from './context/shrink-outputs.js';
+export { createReadOutputTool } from './tools/builtin/read-output.js';

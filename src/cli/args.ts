@@ -12,6 +12,7 @@ export interface CliArgs {
   maxTurns?: number;
   temperature?: number;
   tools?: string[];
+  contextWindow?: number;
   yes: boolean;
   json: boolean;
   cwd?: string;
@@ -60,6 +61,7 @@ Options:
   --tools a,b,c        tool set by name (default: read_file, write_file, edit_file, list_files, grep, bash,
                        fetch_url); groups: "coding" (the file, search and shell tools), "course"
                        (current_time, calculator, fetch_url)
+  --context-window N   the model's context window in tokens (default: known per model, 8192 for local servers)
   --cwd DIR            workspace directory (default: the current directory)
   --permission-mode M  ask (default: confirm every write, edit and shell call), auto-edit (file edits
                        run, shell asks) or yolo (nothing asks)
@@ -94,6 +96,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
         'max-turns': { type: 'string' },
         temperature: { type: 'string' },
         tools: { type: 'string' },
+        'context-window': { type: 'string' },
         cwd: { type: 'string' },
         protocol: { type: 'string' },
         'compare-protocols': { type: 'boolean', default: false },
@@ -161,6 +164,10 @@ export function parseCliArgs(argv: string[]): CliArgs {
     if (args.command !== 'demo') throw new UsageError('--compare-protocols goes with the demo: vibe-agent demo --compare-protocols');
     if (args.protocol) throw new UsageError('--compare-protocols runs both protocols; leave out --protocol.');
     args.compareProtocols = true;
+  }
+  if (values['context-window'] !== undefined) {
+    args.contextWindow = positiveInteger('--context-window', values['context-window']);
+    if (args.contextWindow < 1024) throw new UsageError(`--context-window must be at least 1024 tokens, got ${args.contextWindow}.`);
   }
   if (values.tools !== undefined) args.tools = values.tools.split(',').map((name) => name.trim()).filter(Boolean);
   return args;

@@ -64,6 +64,16 @@ export function createTextRenderer(options: TextRendererOptions): (event: AgentE
         endLine();
         options.info.write(style.yellow(`✗ reply not readable (${event.reason}): ${oneLine(event.error, 120)}\n`));
         break;
+      case 'compaction':
+        endLine();
+        options.info.write(
+          style.dim(`⇣ context compacted: ${event.tokensBefore} → ${event.tokensAfter} tokens, ${event.dropped} messages ${event.fallback ? `dropped (${event.fallback})` : 'summarised'}\n`),
+        );
+        break;
+      case 'context_warning':
+        endLine();
+        options.info.write(style.yellow(`⚠ ${event.message}\n`));
+        break;
       case 'handoff':
         endLine();
         options.info.write(`${style.yellow('Turn limit reached. Hand-off from the model:')}\n`);

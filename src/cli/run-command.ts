@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { AgentEvent, StopReason } from '../core/events.js';
+import { createContextPolicy } from '../context/policy.js';
 import { runAgent } from '../core/loop.js';
 import { buildSystemPrompt } from '../memory/build-system-prompt.js';
 import { createProvider, resolveProvider } from '../providers/create-provider.js';
@@ -38,6 +39,8 @@ export async function runCommand(args: CliArgs, prompt: string, signal: AbortSig
 
   const system = buildSystemPrompt({ workspace, cwd: process.cwd() });
   const session = openRunSession(args, { workspace, system, warn: (text) => process.stderr.write(`vibe-agent: warning: ${text}\n`) });
+  const contextWindow = args.contextWindow ?? config.contextWindow;
+  const context = createContextPolicy({ provider, registry: tools, ...(contextWindow !== undefined ? { contextWindow } : {}) });
 
   const render = args.json ? (event: AgentEvent) => process.stdout.write(`${JSON.stringify(event)}\n`) : textRenderer();
   let reason: StopReason = 'aborted';
@@ -53,6 +56,8 @@ export async function runCommand(args: CliArgs, prompt: string, signal: AbortSig
     workspace,
     authorize,
     signal,
+    prepareMessages: context.prepareMessages,
+    onContextOverflow: context.onContextOverflow,
   })) {
     session?.record(event);
     render(event);

@@ -11,9 +11,32 @@ export type StopReason = 'answered' | 'turn_limit' | 'repeated_call' | 'aborted'
 export type AgentEvent =
   | { type: 'run_start'; provider: string; model: string; tools: string[]; input: string }
   /** The context policy changed the history before a request (truncation, compaction). */
-  | { type: 'compaction'; turn: number; tokensBefore: number; tokensAfter: number; summary: string; dropped: number }
+  | {
+      type: 'compaction';
+      turn: number;
+      tokensBefore: number;
+      tokensAfter: number;
+      summary: string;
+      dropped: number;
+      /** Which messages of the history (as it was just before) were replaced. */
+      replaced?: { from: number; count: number };
+      /** What took their place, in order: `history.splice(from, count, ...inserted)` rebuilds it. */
+      inserted?: Message[];
+      /** Set when the summary request failed and the oldest turns were dropped instead: why. */
+      fallback?: string;
+    }
   /** The history broke a provider rule (e.g. a resumed call with no result) and was fixed before the request. */
   | { type: 'history_repaired'; turn: number; repairs: string[] }
+  /** Something about the context the user should know (e.g. a server silently truncating prompts). */
+  | {
+      type: 'context_warning';
+      turn: number;
+      message: string;
+      estimatedTokens?: number;
+      reportedTokens?: number;
+      /** The window the policy uses from now on, when the provider revealed a smaller one. */
+      contextWindow?: number;
+    }
   | { type: 'turn_start'; turn: number }
   | { type: 'text_delta'; turn: number; text: string }
   | { type: 'reasoning_delta'; turn: number; text: string }

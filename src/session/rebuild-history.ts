@@ -44,7 +44,7 @@ export function rebuildHistory(records: RawRecord[]): RebuiltHistory {
           warnings.push(`record ${index + 1}: compaction replaces messages ${from}..${from + count - 1} but the history has ${messages.length}; skipped.`);
           break;
         }
-        const summary: Message[] = record.message ? [record.message] : record.summary ? [{ role: 'user', content: record.summary }] : [];
+        const summary: Message[] = record.inserted ? record.inserted : record.message ? [record.message] : record.summary ? [{ role: 'user', content: record.summary }] : [];
         messages.splice(from, count, ...summary);
         break;
       }

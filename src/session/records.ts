@@ -55,6 +55,8 @@ export const historyRecordSchema = z.discriminatedUnion('type', [
     summary: z.string().optional(),
     /** The summary message that took the place of the replaced range. */
     message: messageSchema.optional(),
+    /** What took the replaced range's place, in order (the context policy's form). */
+    inserted: z.array(messageSchema).optional(),
     /** Indexes into the history as it was when the compaction ran. */
     replaced: z.object({ from: z.number().int().min(0), count: z.number().int().min(0) }).optional(),
   }),
