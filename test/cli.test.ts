@@ -45,7 +45,7 @@ async function withServer(script: ServerStep[]) {
 describe('the CLI', () => {
   it('prints the streamed answer on stdout and tool lines on stderr when stdout is piped (exit 0)', async () => {
     const { server, env } = await withServer([{ toolCalls: [{ name: 'calculator', arguments: { expression: '17 * 23' } }] }, { text: '17 × 23 = 391' }]);
-    const ran = await cli(['What is 17 × 23?'], env);
+    const ran = await cli(['What is 17 × 23?', '--tools', 'course'], env);
     expect(ran.code).toBe(0);
     expect(ran.stdout.trim()).toBe('17 × 23 = 391');
     expect(ran.stderr).toContain('→ calculator expression="17 * 23"');

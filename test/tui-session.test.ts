@@ -91,7 +91,7 @@ describe('the interactive session (in-process, virtual terminal)', () => {
     const provider = scripted({ text: 'one' }, { text: 'two' });
     const services: InteractiveServices = {
       compact: async (messages) => ({ messages: [messages[0]!, { role: 'user', content: '[summary of earlier turns]' }], tokensBefore: 5000, tokensAfter: 800 }),
-      listSessions: async () => [{ id: 's1', title: 'earlier work', messageCount: 4 }],
+      listSessions: async () => [{ id: 's1', title: 'earlier work', detail: '4 turns' }],
       resume: async (id) => ({ id, messages: [{ role: 'system', content: 'You are a test.' }, { role: 'user', content: 'resumed question' }, { role: 'assistant', content: 'resumed answer', toolCalls: [] }] }),
       contextWindow: () => 10_000,
     };
@@ -108,7 +108,7 @@ describe('the interactive session (in-process, virtual terminal)', () => {
     expect(provider.requests[1]!.messages.map((m) => m.content)).toEqual(['You are a test.', '[summary of earlier turns]', 'next']);
     expect(terminal.screen().split('\n').at(-1)).toBe('other-model · 0 tok · ctx 0% · turn 1/5');
     input.type('/sessions\r');
-    await terminal.waitFor('s1  earlier work 4 messages');
+    await terminal.waitFor('s1  earlier work  4 turns');
     input.type('/resume s1\r');
     await terminal.waitFor('Resumed session s1 (3 messages).');
     input.type('/clear\r');

@@ -1,8 +1,9 @@
 import { parseArgs } from 'node:util';
 import { PERMISSION_MODES, type PermissionMode } from '../permissions/permission-policy.js';
+import { normalizeResumeFlag } from './session-args.js';
 
 export interface CliArgs {
-  command: 'run' | 'demo' | 'help' | 'version';
+  command: 'run' | 'demo' | 'help' | 'version' | 'sessions' | 'memory';
   prompt?: string;
   provider?: string;
   model?: string;
@@ -11,6 +12,7 @@ export interface CliArgs {
   maxTurns?: number;
   temperature?: number;
   tools?: string[];
+  contextWindow?: number;
   yes: boolean;
   json: boolean;
   cwd?: string;
@@ -18,7 +20,23 @@ export interface CliArgs {
   /** Directories beyond the workspace the file tools may use. */
   addDirs: string[];
   allowSecrets: boolean;
+  /** How tools reach the model: native tool calls, or JSON described in the prompt. */
+  protocol?: Protocol;
+  /** `demo --compare-protocols`: run the demo both ways and print a table. */
+  compareProtocols?: boolean;
+  /** --continue: resume the latest session of this workspace. */
+  continue?: boolean;
+  /** --resume [id]: an id or id prefix; "" when given without one (pick from the list). */
+  resume?: string;
+  /** --no-session: do not record this run. */
+  noSession?: boolean;
+  /** `memory` subcommand words (e.g. ["edit"], ["forget", "text"]) and its --user flag. */
+  memoryArgs?: string[];
+  user?: boolean;
 }
+
+export const PROTOCOLS = ['native', 'prompt-json'] as const;
+export type Protocol = (typeof PROTOCOLS)[number];
 
 export class UsageError extends Error {
   override name = 'UsageError';
@@ -31,32 +49,43 @@ Usage:
   vibe-agent -p "prompt"         the same
   vibe-agent                     an interactive session (in a terminal); with stdin piped, reads the prompt from it
   vibe-agent demo                the course's four tasks (offline on a scripted model if none is configured)
+  vibe-agent demo --compare-protocols   the four tasks with native tool calls and with prompt-JSON, side by side
+  vibe-agent sessions            this workspace's saved sessions, newest first
+  vibe-agent memory              show the memory files; memory edit [--user]; memory forget TEXT [--user]
 
 Options:
-  --provider NAME      openai (default), deepseek, qwen, moonshot, zhipu, openrouter, groq, ollama, vllm, lmstudio
+  --provider NAME      openai (default), anthropic, deepseek, qwen, moonshot, zhipu, openrouter, groq, ollama, vllm, lmstudio
   --model NAME         model name (or VIBE_MODEL)
   --base-url URL       any OpenAI-compatible endpoint (or OPENAI_BASE_URL)
   --max-turns N        model requests allowed with tools (default 50)
   --temperature T      sampling temperature (default 0)
-  --tools a,b,c        tool set by name; "course" = current_time, calculator, fetch_url
+  --tools a,b,c        tool set by name (default: read_file, write_file, edit_file, list_files, grep, bash,
+                       fetch_url); groups: "coding" (the file, search and shell tools), "course"
+                       (current_time, calculator, fetch_url)
+  --context-window N   the model's context window in tokens (default: known per model, 8192 for local servers)
   --cwd DIR            workspace directory (default: the current directory)
   --permission-mode M  ask (default: confirm every write, edit and shell call), auto-edit (file edits
                        run, shell asks) or yolo (nothing asks)
   --yes, -y            the same as --permission-mode yolo
   --add-dir DIR        let the file tools use DIR too (repeatable)
   --allow-secrets      let the file tools read .env files, keys and credentials
+  --protocol P         native (default): the API's tool calls; prompt-json: tools described in the prompt, JSON replies
+  --continue, -c       continue the latest session of this workspace
+  --resume [ID]        continue a chosen session (id or prefix; without one, list them)
+  --no-session         do not save this run as a session
   --json               one JSON event per line on stdout; the last is {"type":"stop",...}
   --version, -v        print the version
   --help, -h           this help
 
-Environment: OPENAI_API_KEY, OPENAI_BASE_URL, VIBE_MODEL (and each provider's key, e.g. DEEPSEEK_API_KEY).
+Environment: OPENAI_API_KEY, OPENAI_BASE_URL, VIBE_MODEL (and each provider's key, e.g. DEEPSEEK_API_KEY;
+  ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL for --provider anthropic).
 Exit codes: 0 answered, 1 provider error, 2 usage or configuration error, 3 stopped by a brake, 130 aborted.`;
 
 export function parseCliArgs(argv: string[]): CliArgs {
   let parsed;
   try {
     parsed = parseArgs({
-      args: argv,
+      args: normalizeResumeFlag(argv),
       allowPositionals: true,
       strict: true,
       options: {
@@ -68,12 +97,19 @@ export function parseCliArgs(argv: string[]): CliArgs {
         'max-turns': { type: 'string' },
         temperature: { type: 'string' },
         tools: { type: 'string' },
+        'context-window': { type: 'string' },
         cwd: { type: 'string' },
+        protocol: { type: 'string' },
+        'compare-protocols': { type: 'boolean', default: false },
         yes: { type: 'boolean', short: 'y', default: false },
         'permission-mode': { type: 'string' },
         'add-dir': { type: 'string', multiple: true },
         'allow-secrets': { type: 'boolean', default: false },
         json: { type: 'boolean', default: false },
+        continue: { type: 'boolean', short: 'c', default: false },
+        resume: { type: 'string' },
+        'no-session': { type: 'boolean', default: false },
+        user: { type: 'boolean', default: false },
         version: { type: 'boolean', short: 'v', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -89,6 +125,18 @@ export function parseCliArgs(argv: string[]): CliArgs {
     args.command = 'demo';
     positionals.shift();
   }
+  if (positionals[0] === 'sessions' || positionals[0] === 'memory') {
+    args.command = positionals[0];
+    if (args.command === 'memory') args.memoryArgs = positionals.slice(1);
+    else if (positionals.length > 1) throw new UsageError('"vibe-agent sessions" takes no arguments (to ask about sessions, quote the prompt or use -p).');
+    if (values.user) args.user = true;
+    if (values.cwd) args.cwd = values.cwd;
+    return args;
+  }
+  if (values.user) throw new UsageError('--user only applies to "vibe-agent memory".');
+  if (values.continue) args.continue = true;
+  if (values.resume !== undefined) args.resume = values.resume;
+  if (values['no-session']) args.noSession = true;
   if (values.prompt !== undefined && positionals.length) throw new UsageError('Give the prompt either with -p or as an argument, not both.');
   const prompt = values.prompt ?? (positionals.length ? positionals.join(' ') : undefined);
   if (prompt !== undefined) args.prompt = prompt;
@@ -109,6 +157,19 @@ export function parseCliArgs(argv: string[]): CliArgs {
     args.permissionMode = mode as PermissionMode;
   }
   if (args.yes && args.permissionMode && args.permissionMode !== 'yolo') throw new UsageError(`--yes means --permission-mode yolo; it cannot be combined with --permission-mode ${args.permissionMode}.`);
+  if (values.protocol !== undefined) {
+    if (!(PROTOCOLS as readonly string[]).includes(values.protocol)) throw new UsageError(`--protocol must be one of ${PROTOCOLS.join(', ')}, got "${values.protocol}".`);
+    args.protocol = values.protocol as Protocol;
+  }
+  if (values['compare-protocols']) {
+    if (args.command !== 'demo') throw new UsageError('--compare-protocols goes with the demo: vibe-agent demo --compare-protocols');
+    if (args.protocol) throw new UsageError('--compare-protocols runs both protocols; leave out --protocol.');
+    args.compareProtocols = true;
+  }
+  if (values['context-window'] !== undefined) {
+    args.contextWindow = positiveInteger('--context-window', values['context-window']);
+    if (args.contextWindow < 1024) throw new UsageError(`--context-window must be at least 1024 tokens, got ${args.contextWindow}.`);
+  }
   if (values.tools !== undefined) args.tools = values.tools.split(',').map((name) => name.trim()).filter(Boolean);
   return args;
 }

@@ -17,6 +17,7 @@ export const configSchema = z
     permissions: z.object({ allow: z.array(z.string()).default([]), deny: z.array(z.string()).default([]) }).strict(),
     addDirs: z.array(z.string()),
     allowSecrets: z.boolean(),
+    contextWindow: z.number().int().min(1024),
   })
   .partial()
   .strict();

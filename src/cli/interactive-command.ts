@@ -1,6 +1,6 @@
-import { DEFAULT_SYSTEM_PROMPT } from '../core/system-prompt.js';
+import { createContextPolicy } from '../context/policy.js';
 import type { CliArgs } from './args.js';
-import { createCliAuthorize } from './permission-setup.js';
+import { createInteractiveServices } from './interactive-services.js';
 import { prepareRun } from './prepare-run.js';
 import { colorEnabled } from './style.js';
 import { historyPath, InputHistory } from './tui/input-history.js';
@@ -9,25 +9,25 @@ import { createTheme } from './tui/theme.js';
 
 /** `vibe-agent` with no prompt in a terminal: the interactive session. */
 export async function interactiveCommand(args: CliArgs, signal: AbortSignal): Promise<number> {
-  const { workspace, config, resolved, provider, tools, maxTurns, temperature } = await prepareRun(args);
+  const prepared = await prepareRun(args);
+  const { workspace, provider, tools, contextWindow } = prepared;
+  const context = createContextPolicy({ provider, registry: tools, ...(contextWindow !== undefined ? { contextWindow } : {}) });
+  const { services, initialMessages } = createInteractiveServices(args, prepared, context);
   const session = new InteractiveSession({
     input: process.stdin,
     output: process.stdout,
     theme: createTheme(colorEnabled(process.stdout)),
     provider,
-    model: resolved.model,
+    model: prepared.resolved.model,
     tools,
-    system: DEFAULT_SYSTEM_PROMPT,
+    system: prepared.system,
     workspace,
-    maxTurns,
-    temperature,
+    maxTurns: prepared.maxTurns,
+    temperature: prepared.temperature,
     history: new InputHistory(historyPath(workspace)),
+    services,
     signal,
-    services: {
-      // The same policy as one-shot runs (modes, rules, "always" grants), asking in the UI.
-      authorize: (ask) => createCliAuthorize(args, config, ask),
-      models: () => [resolved.model],
-    },
+    ...(initialMessages ? { messages: initialMessages } : {}),
   });
   return session.run();
 }

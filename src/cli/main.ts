@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { HELP, parseCliArgs, UsageError } from './args.js';
 import { EXIT } from './exit-codes.js';
 
@@ -28,6 +29,24 @@ async function main(argv: string[]): Promise<number> {
   if (args.command === 'demo') {
     const { demoCommand } = await import('./demo.js');
     return demoCommand(args, controller.signal);
+  }
+  if (args.command === 'sessions') {
+    const { sessionsCommand } = await import('./sessions-command.js');
+    return sessionsCommand(args);
+  }
+  if (args.command === 'memory') {
+    const { memoryCommand } = await import('./memory-command.js');
+    return memoryCommand(args);
+  }
+  if (args.resume === '') {
+    const { pickSession } = await import('./session-picker.js');
+    const workspace = resolve(args.cwd ?? process.cwd());
+    const interactive = process.stdin.isTTY === true && process.stderr.isTTY === true;
+    const askPrompt = !(args.prompt === undefined && !args.json && process.stdout.isTTY && interactive);
+    const picked = await pickSession(workspace, args.prompt, { input: process.stdin, output: process.stderr, interactive, askPrompt });
+    if ('exitCode' in picked) return picked.exitCode;
+    args.resume = picked.id;
+    if (picked.prompt !== undefined) args.prompt = picked.prompt;
   }
   let prompt = args.prompt;
   if (prompt === undefined && !args.json && process.stdin.isTTY && process.stdout.isTTY) {

@@ -1,8 +1,11 @@
+import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { buildSystemPrompt } from '../memory/build-system-prompt.js';
 import type { Provider } from '../providers/provider.js';
 import { createProvider, resolveProvider, type ResolvedProvider } from '../providers/create-provider.js';
+import { withProtocol } from '../providers/with-protocol.js';
 import { ToolRegistry } from '../tools/registry.js';
-import type { CliArgs } from './args.js';
+import { UsageError, type CliArgs } from './args.js';
 import { loadConfig, type FileConfig } from './config.js';
 import { selectTools } from './select-tools.js';
 
@@ -15,6 +18,9 @@ export interface PreparedRun {
   resolved: ResolvedProvider;
   provider: Provider;
   tools: ToolRegistry;
+  /** The system prompt with the project memory (AGENTS.md) in it. */
+  system: string;
+  contextWindow: number | undefined;
   maxTurns: number;
   temperature: number;
 }
@@ -29,15 +35,29 @@ export async function prepareRun(args: CliArgs): Promise<PreparedRun> {
     apiKey: args.apiKey,
     baseUrl: args.baseUrl ?? config.baseUrl,
   });
-  const tools = new ToolRegistry(selectTools(args.tools ?? config.tools));
-  const provider = await createProvider(resolved);
+  const tools = new ToolRegistry(
+    selectTools(args.tools ?? config.tools, {
+      extraRoots: existingDirs([...(config.addDirs ?? []).map((dir) => resolve(workspace, dir)), ...args.addDirs.map((dir) => resolve(dir))]),
+      allowSecrets: args.allowSecrets || config.allowSecrets === true,
+    }),
+  );
+  const provider = withProtocol(await createProvider(resolved), args.protocol);
   return {
     workspace,
     config,
     resolved,
     provider,
     tools,
+    system: buildSystemPrompt({ workspace, cwd: process.cwd() }),
+    contextWindow: args.contextWindow ?? config.contextWindow,
     maxTurns: args.maxTurns ?? config.maxTurns ?? DEFAULT_MAX_TURNS,
     temperature: args.temperature ?? config.temperature ?? 0,
   };
+}
+
+function existingDirs(dirs: string[]): string[] {
+  for (const dir of dirs) {
+    if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`--add-dir ${dir}: no such directory.`);
+  }
+  return dirs;
 }

@@ -56,6 +56,24 @@ export function createTextRenderer(options: TextRendererOptions): (event: AgentE
         endLine();
         options.info.write(style.yellow(`↻ retry ${event.attempt} in ${(event.delayMs / 1000).toFixed(1)} s: ${oneLine(event.error, 120)}\n`));
         break;
+      case 'history_repaired':
+        endLine();
+        options.info.write(style.yellow(`⚕ history repaired before the request: ${event.repairs.join('; ')}\n`));
+        break;
+      case 'protocol_error':
+        endLine();
+        options.info.write(style.yellow(`✗ reply not readable (${event.reason}): ${oneLine(event.error, 120)}\n`));
+        break;
+      case 'compaction':
+        endLine();
+        options.info.write(
+          style.dim(`⇣ context compacted: ${event.tokensBefore} → ${event.tokensAfter} tokens, ${event.dropped} messages ${event.fallback ? `dropped (${event.fallback})` : 'summarised'}\n`),
+        );
+        break;
+      case 'context_warning':
+        endLine();
+        options.info.write(style.yellow(`⚠ ${event.message}\n`));
+        break;
       case 'handoff':
         endLine();
         options.info.write(`${style.yellow('Turn limit reached. Hand-off from the model:')}\n`);

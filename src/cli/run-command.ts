@@ -1,19 +1,22 @@
 import type { AgentEvent, StopReason } from '../core/events.js';
+import { createContextPolicy } from '../context/policy.js';
 import { runAgent } from '../core/loop.js';
-import { DEFAULT_SYSTEM_PROMPT } from '../core/system-prompt.js';
 import type { CliArgs } from './args.js';
 import { createCliAuthorize } from './permission-setup.js';
+import { openRunSession } from './run-session.js';
 import { exitCodeFor } from './exit-codes.js';
-import { createTextRenderer } from './render-text.js';
 import { prepareRun } from './prepare-run.js';
+import { createTextRenderer } from './render-text.js';
 import { colorEnabled } from './style.js';
 
 export { DEFAULT_MAX_TURNS } from './prepare-run.js';
 
 /** One task, non-interactively: flags beat environment, environment beats config files. */
 export async function runCommand(args: CliArgs, prompt: string, signal: AbortSignal): Promise<number> {
-  const { workspace, config, resolved, provider, tools, maxTurns, temperature } = await prepareRun(args);
+  const { workspace, config, resolved, provider, tools, system, contextWindow, maxTurns, temperature } = await prepareRun(args);
   const authorize = createCliAuthorize(args, config);
+  const session = openRunSession(args, { workspace, system, warn: (text) => process.stderr.write(`vibe-agent: warning: ${text}\n`) });
+  const context = createContextPolicy({ provider, registry: tools, ...(contextWindow !== undefined ? { contextWindow } : {}) });
 
   const render = args.json ? (event: AgentEvent) => process.stdout.write(`${JSON.stringify(event)}\n`) : textRenderer();
   let reason: StopReason = 'aborted';
@@ -22,16 +25,22 @@ export async function runCommand(args: CliArgs, prompt: string, signal: AbortSig
     model: resolved.model,
     input: prompt,
     tools,
-    system: DEFAULT_SYSTEM_PROMPT,
+    system,
+    ...(session?.messages ? { messages: session.messages } : {}),
     maxTurns,
     temperature,
     workspace,
     authorize,
     signal,
+    prepareMessages: context.prepareMessages,
+    onContextOverflow: context.onContextOverflow,
   })) {
+    session?.record(event);
     render(event);
     if (event.type === 'stop') reason = event.reason;
   }
+  // Every record is already written; closing only fsyncs. A crash before this loses nothing recorded.
+  session?.close();
   return exitCodeFor(reason);
 }
 

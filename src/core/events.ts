@@ -1,4 +1,4 @@
-import type { AssistantMessage, ToolCall, Usage } from './messages.js';
+import type { AssistantMessage, Message, ToolCall, Usage } from './messages.js';
 import type { ToolCallStatus } from '../tools/registry.js';
 
 /** Why a run ended. Exactly one `stop` event carries it. */
@@ -11,11 +11,39 @@ export type StopReason = 'answered' | 'turn_limit' | 'repeated_call' | 'aborted'
 export type AgentEvent =
   | { type: 'run_start'; provider: string; model: string; tools: string[]; input: string }
   /** The context policy changed the history before a request (truncation, compaction). */
-  | { type: 'compaction'; turn: number; tokensBefore: number; tokensAfter: number; summary: string; dropped: number }
+  | {
+      type: 'compaction';
+      turn: number;
+      tokensBefore: number;
+      tokensAfter: number;
+      summary: string;
+      dropped: number;
+      /** Which messages of the history (as it was just before) were replaced. */
+      replaced?: { from: number; count: number };
+      /** What took their place, in order: `history.splice(from, count, ...inserted)` rebuilds it. */
+      inserted?: Message[];
+      /** Set when the summary request failed and the oldest turns were dropped instead: why. */
+      fallback?: string;
+    }
+  /** The history broke a provider rule (e.g. a resumed call with no result) and was fixed before the request. */
+  | { type: 'history_repaired'; turn: number; repairs: string[] }
+  /** Something about the context the user should know (e.g. a server silently truncating prompts). */
+  | {
+      type: 'context_warning';
+      turn: number;
+      message: string;
+      estimatedTokens?: number;
+      reportedTokens?: number;
+      /** The window the policy uses from now on, when the provider revealed a smaller one. */
+      contextWindow?: number;
+    }
   | { type: 'turn_start'; turn: number }
   | { type: 'text_delta'; turn: number; text: string }
   | { type: 'reasoning_delta'; turn: number; text: string }
-  | { type: 'assistant_message'; turn: number; message: AssistantMessage; finishReason: string }
+  /** `leakedToolCalls`: calls recovered from the reply's text (the server did not parse them). */
+  | { type: 'assistant_message'; turn: number; message: AssistantMessage; finishReason: string; leakedToolCalls?: number }
+  /** A text-protocol reply (prompt-JSON) could not be read; the model is told why. `count` is the run's total. */
+  | { type: 'protocol_error'; turn: number; reason: string; error: string; count: number }
   | { type: 'tool_call_start'; turn: number; call: ToolCall }
   | {
       type: 'tool_call_end';
@@ -28,6 +56,8 @@ export type AgentEvent =
       durationMs: number;
     }
   | { type: 'usage'; turn: number; usage: Usage; total: Usage }
+  /** A turn is complete: the messages it appended to the history (assistant, then tool results in call order). */
+  | { type: 'turn_end'; turn: number; messages: Message[] }
   | { type: 'retry'; attempt: number; delayMs: number; error: string }
   | { type: 'handoff'; text: string }
   | {

@@ -1,10 +1,11 @@
 import type { AgentEvent, StopReason } from './events.js';
 import { addUsage, emptyUsage, type Message, type Usage } from './messages.js';
+import { repairHistory } from './repair-history.js';
 import { RepeatDetector } from './repeat-detector.js';
 import { DEFAULT_RETRY, requestWithRetry, type RetryPolicy } from './request-with-retry.js';
 import { runToolCalls } from './run-tool-calls.js';
 import type { ModelRequest, ModelResponse, Provider } from '../providers/provider.js';
-import { isAbortError } from '../providers/provider-error.js';
+import { isAbortError, ProviderError } from '../providers/provider-error.js';
 import { errorText, ToolRegistry, type Authorize } from '../tools/registry.js';
 
 export interface AgentOptions {
@@ -36,7 +37,18 @@ export interface AgentOptions {
    * Runs before every request (the context policy: truncation, compaction). The messages it
    * returns become the history from then on; the events it returns are yielded as they are.
    */
-  prepareMessages?: (messages: Message[], context: { turn: number; model: string; signal: AbortSignal }) => Promise<{ messages: Message[]; events?: AgentEvent[] }>;
+  prepareMessages?: (
+    messages: Message[],
+    context: { turn: number; model: string; signal: AbortSignal; /** What the server reported for the previous request. */ usage?: Usage },
+  ) => Promise<{ messages: Message[]; events?: AgentEvent[] }>;
+  /**
+   * Called once per turn when the provider rejects the prompt as too long (kind
+   * `context_length`): the messages it returns replace the history and the request is retried once.
+   */
+  onContextOverflow?: (
+    messages: Message[],
+    context: { turn: number; model: string; signal: AbortSignal; error: ProviderError },
+  ) => Promise<{ messages: Message[]; events?: AgentEvent[] }>;
 }
 
 export interface RunResult {
@@ -47,6 +59,8 @@ export interface RunResult {
   messages: Message[];
   usage: Usage;
   turns: number;
+  /** Replies a text protocol (prompt-JSON) could not read; absent when none. */
+  protocolErrors?: number;
 }
 
 const HANDOFF_REQUEST =
@@ -68,7 +82,9 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
 
   const repeats = new RepeatDetector({ sameResult: options.repeatLimit ?? 3, changingResult: options.changingRepeatLimit ?? 8 });
   let usage = emptyUsage();
+  let lastUsage: Usage | undefined;
   let turns = 0;
+  let protocolErrors = 0;
 
   const baseRequest = (): ModelRequest => ({
     model: options.model,
@@ -80,6 +96,7 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
 
   const finish = (reason: StopReason, extra: { answer?: string; handoff?: string; error?: string } = {}) => {
     const result: RunResult = { answer: extra.answer ?? null, stopReason: reason, messages, usage, turns };
+    if (protocolErrors) result.protocolErrors = protocolErrors;
     if (extra.handoff !== undefined) result.handoff = extra.handoff;
     if (extra.error !== undefined) result.error = extra.error;
     const event: AgentEvent = { type: 'stop', reason, answer: result.answer, turns, usage };
@@ -97,36 +114,68 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
     yield { type: 'turn_start', turn };
 
     if (options.prepareMessages) {
-      const prepared = await options.prepareMessages(messages, { turn, model: options.model, signal });
+      const prepared = await options.prepareMessages(messages, { turn, model: options.model, signal, ...(lastUsage ? { usage: lastUsage } : {}) });
       messages = prepared.messages;
       for (const event of prepared.events ?? []) yield event;
     }
-
-    let response: ModelResponse;
-    try {
-      const stream = requestWithRetry(options.provider, baseRequest(), signal, options.retry ?? DEFAULT_RETRY);
-      for (;;) {
-        const next = await stream.next();
-        if (next.done) {
-          response = next.value;
-          break;
-        }
-        const event = next.value;
-        yield event.type === 'retry' ? event : { ...event, turn };
-      }
-    } catch (error) {
-      if (signal.aborted || isAbortError(error)) return yield* stopWith(finish('aborted'));
-      return yield* stopWith(finish('provider_error', { error: errorText(error) }));
+    const repaired = repairHistory(messages);
+    if (repaired.repairs.length) {
+      messages = repaired.messages;
+      yield { type: 'history_repaired', turn, repairs: repaired.repairs };
     }
 
+    let response: ModelResponse | undefined;
+    let overflowHandled = false;
+    while (!response) {
+      try {
+        const stream = requestWithRetry(options.provider, baseRequest(), signal, options.retry ?? DEFAULT_RETRY);
+        for (;;) {
+          const next = await stream.next();
+          if (next.done) {
+            response = next.value;
+            break;
+          }
+          const event = next.value;
+          yield event.type === 'retry' ? event : { ...event, turn };
+        }
+      } catch (error) {
+        if (signal.aborted || isAbortError(error)) return yield* stopWith(finish('aborted'));
+        if (!overflowHandled && options.onContextOverflow && error instanceof ProviderError && error.kind === 'context_length') {
+          overflowHandled = true;
+          const shrunk = await options.onContextOverflow(messages, { turn, model: options.model, signal, error });
+          messages = shrunk.messages;
+          for (const event of shrunk.events ?? []) yield event;
+          continue;
+        }
+        return yield* stopWith(finish('provider_error', { error: errorText(error) }));
+      }
+    }
+
+    lastUsage = response.usage;
     if (response.usage) {
       usage = addUsage(usage, response.usage);
       yield { type: 'usage', turn, usage: response.usage, total: usage };
     }
     messages.push(response.message);
-    yield { type: 'assistant_message', turn, message: response.message, finishReason: response.finishReason };
+    yield {
+      type: 'assistant_message',
+      turn,
+      message: response.message,
+      finishReason: response.finishReason,
+      ...(response.leakedToolCalls ? { leakedToolCalls: response.leakedToolCalls } : {}),
+    };
+    if (response.protocolError) {
+      protocolErrors++;
+      const { reason, error, feedback } = response.protocolError;
+      yield { type: 'protocol_error', turn, reason, error, count: protocolErrors };
+      messages.push({ role: 'user', content: feedback });
+      continue;
+    }
 
-    if (response.message.toolCalls.length === 0) return yield* stopWith(finish('answered', { answer: response.message.content }));
+    if (response.message.toolCalls.length === 0) {
+      yield { type: 'turn_end', turn, messages: [response.message] };
+      return yield* stopWith(finish('answered', { answer: response.message.content }));
+    }
 
     const calls = response.message.toolCalls;
     const toolMessages = yield* runToolCalls(calls, {
@@ -138,6 +187,7 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
       ...(options.authorize ? { authorize: options.authorize } : {}),
     });
     messages.push(...toolMessages);
+    yield { type: 'turn_end', turn, messages: [response.message, ...toolMessages] };
     if (signal.aborted) return yield* stopWith(finish('aborted'));
 
     let repeated: string | undefined;

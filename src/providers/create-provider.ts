@@ -40,6 +40,10 @@ export function resolveProvider(settings: ProviderSettings): ResolvedProvider {
 
 export async function createProvider(resolved: ResolvedProvider): Promise<Provider> {
   // Loaded on demand: the SDK is the largest part of start-up.
+  if (resolved.preset.protocol === 'anthropic') {
+    const { AnthropicProvider } = await import('./anthropic/anthropic-provider.js');
+    return new AnthropicProvider({ name: resolved.preset.name, apiKey: resolved.apiKey, baseURL: resolved.baseURL });
+  }
   const { OpenAIProvider } = await import('./openai/openai-provider.js');
   return new OpenAIProvider({
     name: resolved.preset.name,

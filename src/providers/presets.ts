@@ -1,6 +1,11 @@
-/** Named OpenAI-compatible endpoints: where they live, which variable holds the key, their quirks. */
+/** The wire protocol a preset speaks; each has its own adapter under src/providers/. */
+export type ProviderProtocol = 'openai' | 'anthropic';
+
+/** Named endpoints: where they live, which variable holds the key, their quirks. */
 export interface ProviderPreset {
   name: string;
+  /** Default "openai" (Chat Completions). */
+  protocol?: ProviderProtocol;
   baseURL: string;
   /** Environment variable with the API key; undefined for local servers that need none. */
   keyVariable?: string;
@@ -13,6 +18,7 @@ export interface ProviderPreset {
 }
 
 export const PRESETS: Record<string, ProviderPreset> = {
+  anthropic: { name: 'anthropic', protocol: 'anthropic', baseURL: 'https://api.anthropic.com', keyVariable: 'ANTHROPIC_API_KEY', baseUrlVariable: 'ANTHROPIC_BASE_URL', defaultModel: 'claude-sonnet-4-5' },
   openai: { name: 'openai', baseURL: 'https://api.openai.com/v1', keyVariable: 'OPENAI_API_KEY', baseUrlVariable: 'OPENAI_BASE_URL' },
   deepseek: { name: 'deepseek', baseURL: 'https://api.deepseek.com/v1', keyVariable: 'DEEPSEEK_API_KEY', defaultModel: 'deepseek-chat', replayReasoning: true },
   qwen: { name: 'qwen', baseURL: 'https://dashscope.aliyuncs.com/compatible-mode/v1', keyVariable: 'DASHSCOPE_API_KEY', defaultModel: 'qwen-plus' },

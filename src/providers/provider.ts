@@ -24,6 +24,22 @@ export interface ModelResponse {
   finishReason: FinishReason;
   /** Undefined when the server reported none. */
   usage?: Usage;
+  /**
+   * Set by a text protocol (prompt-JSON) when the reply could not be read. The loop appends the
+   * reply, shows a `protocol_error` event, and sends `feedback` to the model as the next user turn.
+   */
+  protocolError?: ProtocolError;
+  /** How many of the reply's tool calls were recovered from its text (a server that leaked them). */
+  leakedToolCalls?: number;
+}
+
+export interface ProtocolError {
+  /** e.g. "no_json", "bad_json", "bad_shape". */
+  reason: string;
+  /** What was wrong, in a sentence. */
+  error: string;
+  /** What the model is told: the error and the reply contract. */
+  feedback: string;
 }
 
 /** What a provider yields while a reply streams; always ends with exactly one `response`. */

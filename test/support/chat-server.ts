@@ -44,6 +44,8 @@ export interface ChatServer {
   readonly remaining: number;
   /** Resolves when the n-th request (1-based) has arrived. */
   waitForRequest(n: number): Promise<ChatRequestBody>;
+  /** The client crashed mid-turn: the calls of the last reply need not be echoed any more. */
+  forgetCallsInFlight(): void;
   close(): Promise<void>;
 }
 
@@ -128,6 +130,9 @@ export async function startChatServer(script: ServerStep[]): Promise<ChatServer>
     waitForRequest(n) {
       if (requests.length >= n) return Promise.resolve(requests[n - 1]!);
       return new Promise((resolve) => waiters.push({ n, resolve }));
+    },
+    forgetCallsInFlight() {
+      pendingEcho = [];
     },
     close: () =>
       new Promise<void>((resolve) => {

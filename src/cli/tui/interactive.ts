@@ -46,6 +46,8 @@ export interface InteractiveOptions {
   services?: InteractiveServices;
   /** Within this long, a second Ctrl-C exits (default 1000 ms). */
   doubleInterruptMs?: number;
+  /** The conversation to continue (a resumed session). */
+  messages?: Message[];
   /** Ends the session from outside (SIGTERM, or SIGINT sent by another process). */
   signal?: AbortSignal;
 }
@@ -67,6 +69,8 @@ export class InteractiveSession {
   private model: string;
   private usage: Usage = emptyUsage();
   private contextTokens: number | undefined;
+  /** Summed from usage that carries a `cost` (some gateways report one); undefined when none does. */
+  private reportedCost: number | undefined;
   private turn = 0;
   private view: TurnView | undefined;
   private running: AbortController | undefined;
@@ -84,6 +88,7 @@ export class InteractiveSession {
     this.editor = new InputEditor(options.history);
     this.services = options.services ?? {};
     this.model = options.model;
+    this.messages = options.messages ?? [];
     const ask = createApprovalPrompt(
       {
         show: (lines) => {
@@ -114,6 +119,7 @@ export class InteractiveSession {
     try {
       this.screen.commit([
         `${t.bold('vibe-agent')} ${t.dim(`· ${this.options.provider.name} · ${this.model} · ${this.options.workspace}`)}`,
+        ...(this.messages.length ? [t.dim(`Continuing a conversation of ${this.messages.length} messages.`)] : []),
         t.dim('/help for commands · Enter sends · Shift+Enter or \\ for a new line · Ctrl-C cancels · Ctrl-D exits'),
       ]);
       if (this.options.signal?.aborted) this.exit();
@@ -134,6 +140,7 @@ export class InteractiveSession {
       input.off('data', onData);
       input.setRawMode?.(false);
       input.pause();
+      this.services.close?.();
     }
     return 0;
   }
@@ -242,6 +249,7 @@ export class InteractiveSession {
         signal: controller.signal,
         authorize: this.authorize,
         ...(this.services.prepareMessages ? { prepareMessages: this.services.prepareMessages } : {}),
+        ...(this.services.onContextOverflow ? { onContextOverflow: this.services.onContextOverflow } : {}),
       });
       for (;;) {
         const next = await generator.next();
@@ -268,6 +276,8 @@ export class InteractiveSession {
     if (event.type === 'turn_start') this.turn = event.turn;
     if (event.type === 'usage') {
       this.usage = addUsage(this.usage, event.usage);
+      const cost = (event.usage as Usage & { cost?: unknown }).cost;
+      if (typeof cost === 'number') this.reportedCost = (this.reportedCost ?? 0) + cost;
       this.contextTokens = event.usage.inputTokens + event.usage.outputTokens;
     }
   }
@@ -284,6 +294,7 @@ export class InteractiveSession {
         model: this.model,
         messages: this.messages,
         usage: this.usage,
+        cost: this.services.cost?.(this.model, this.usage) ?? this.reportedCost,
         tools: this.options.tools.names(),
         print: (lines) => this.screen.commit(lines),
         setModel: (model) => (this.model = model),
@@ -315,7 +326,7 @@ export class InteractiveSession {
     }
     const state = this.approval ? 'approval' : this.running ? 'working' : undefined;
     const window = this.services.contextWindow?.(this.model);
-    const cost = this.services.cost?.(this.model, this.usage);
+    const cost = this.services.cost?.(this.model, this.usage) ?? this.reportedCost;
     rows.push(
       renderStatusLine(
         {

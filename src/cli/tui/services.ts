@@ -4,11 +4,12 @@ import type { Message, Usage } from '../../core/messages.js';
 import type { AskApproval } from '../../tools/approval.js';
 import type { Authorize } from '../../tools/registry.js';
 
-export interface SessionSummary {
+export interface SessionEntry {
   id: string;
+  /** What the session was about (its first prompt). */
   title?: string;
-  updatedAt?: string;
-  messageCount?: number;
+  /** Shown dimmed: when, how long, how many tokens. */
+  detail?: string;
 }
 
 export interface MemoryFile {
@@ -27,7 +28,7 @@ export interface InteractiveServices {
   /** /compact: summarise older turns. */
   compact?(messages: Message[], context: { model: string; signal: AbortSignal }): Promise<{ messages: Message[]; tokensBefore?: number; tokensAfter?: number }>;
   /** /sessions. */
-  listSessions?(): Promise<SessionSummary[]>;
+  listSessions?(): Promise<SessionEntry[]>;
   /** /resume <id>: the conversation of an earlier session. */
   resume?(id: string): Promise<{ id: string; messages: Message[] }>;
   /** /memory: the project memory files in effect. */
@@ -40,6 +41,10 @@ export interface InteractiveServices {
   models?(): string[];
   /** Runs before each request (the context policy). */
   prepareMessages?: AgentOptions['prepareMessages'];
+  /** Shrinks the history after the provider said it is too long. */
+  onContextOverflow?: AgentOptions['onContextOverflow'];
   /** Sees every event (the session store appends them). */
   onEvent?(event: AgentEvent): void;
+  /** Called once when the session ends (flush and unlock the session file). */
+  close?(): void;
 }

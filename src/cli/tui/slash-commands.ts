@@ -10,6 +10,8 @@ export interface CommandContext {
   model: string;
   messages: Message[];
   usage: Usage;
+  /** Session cost in US dollars, when known. */
+  cost: number | undefined;
   tools: string[];
   print(lines: string[]): void;
   setModel(model: string): void;
@@ -75,7 +77,7 @@ export const SLASH_COMMANDS: SlashCommand[] = [
       if (!c.services.listSessions) return unavailable(c, 'The session store');
       const sessions = await c.services.listSessions();
       if (!sessions.length) return c.print(['No saved sessions.']);
-      c.print(sessions.map((s) => `  ${c.theme.bold(s.id)}  ${s.title ?? ''} ${c.theme.dim([s.updatedAt, s.messageCount !== undefined ? `${s.messageCount} messages` : ''].filter(Boolean).join(' · '))}`));
+      c.print(sessions.map((s) => `  ${c.theme.bold(s.id)}  ${s.title ?? ''}${s.detail ? `  ${c.theme.dim(s.detail)}` : ''}`));
     },
   },
   {
@@ -95,7 +97,7 @@ export const SLASH_COMMANDS: SlashCommand[] = [
     help: 'tokens used and cost so far',
     run: (_, c) => {
       const u = c.usage;
-      const cost = c.services.cost?.(c.model, u);
+      const cost = c.cost;
       c.print([
         `Tokens: ${formatTokens(u.inputTokens)} in (${formatTokens(u.cachedInputTokens)} cached), ${formatTokens(u.outputTokens)} out (${formatTokens(u.reasoningTokens)} reasoning).`,
         cost === undefined ? c.theme.dim('Cost: unknown for this model.') : `Cost: $${cost.toFixed(4)}`,

@@ -1,6 +1,7 @@
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import type { Message } from '../../core/messages.js';
 import type { ToolSchema } from '../provider.js';
+import { replayedReasoning } from './reasoning.js';
 
 export interface ConvertOptions {
   provider: string;
@@ -27,11 +28,7 @@ export function toOpenAIMessages(messages: Message[], options: ConvertOptions): 
             function: { name: call.name, arguments: call.arguments },
           }));
         }
-        const data = message.providerData;
-        if (options.replayReasoning && data && data.provider === options.provider && data.model === options.model && typeof data.reasoning_content === 'string') {
-          wire.reasoning_content = data.reasoning_content;
-        }
-        return wire;
+        return { ...wire, ...replayedReasoning(message, options) };
       }
     }
   });

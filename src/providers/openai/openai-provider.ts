@@ -1,11 +1,14 @@
 import OpenAI from 'openai';
 import type { ChatCompletion, ChatCompletionChunk } from 'openai/resources/chat/completions';
-import type { AssistantMessage, ProviderData, Usage } from '../../core/messages.js';
+import type { AssistantMessage, Usage } from '../../core/messages.js';
+import { extractLeakedToolCalls, LeakedTextGuard } from '../leaked-tool-calls.js';
 import type { FinishReason, ModelRequest, ModelResponse, Provider, ProviderEvent } from '../provider.js';
 import { ProviderError } from '../provider-error.js';
 import { ToolCallAccumulator, type ToolCallFragment } from './accumulate.js';
 import { toOpenAIMessages, toOpenAITools } from './convert.js';
 import { toProviderError } from './errors.js';
+import { readReasoning, reasoningData, type ReasoningField } from './reasoning.js';
+import { unsupportedParameter, withoutParameters } from './unsupported-parameters.js';
 
 export interface OpenAIProviderOptions {
   /** Shown in events and errors; also the key for replaying provider data. Default "openai". */
@@ -19,6 +22,11 @@ export interface OpenAIProviderOptions {
   /** Per-request time limit in ms (default 10 minutes). */
   timeoutMs?: number;
   defaultHeaders?: Record<string, string>;
+  /**
+   * Turn tool calls that a server left in the text (`<tool_call>…`, `<function=…>`) into calls
+   * when tools were offered and none came natively (default true).
+   */
+  recoverLeakedToolCalls?: boolean;
 }
 
 /** OpenAI Chat Completions, and every endpoint that speaks it, through the official SDK. */
@@ -27,12 +35,16 @@ export class OpenAIProvider implements Provider {
   private readonly client: OpenAI;
   private readonly streaming: boolean;
   private readonly replayReasoning: boolean;
+  private readonly recoverLeaked: boolean;
+  /** Optional request fields this endpoint answered 400 for; never sent again. */
+  private readonly refused = new Set<string>();
   private calls = 0;
 
   constructor(options: OpenAIProviderOptions) {
     this.name = options.name ?? 'openai';
     this.streaming = options.stream ?? true;
     this.replayReasoning = options.replayReasoning ?? false;
+    this.recoverLeaked = options.recoverLeakedToolCalls ?? true;
     // Retries are ours (visible to the user as events), so the SDK's own are off.
     this.client = new OpenAI({
       apiKey: options.apiKey,
@@ -62,15 +74,14 @@ export class OpenAIProvider implements Provider {
     signal = request_.signal;
     try {
       if (!this.streaming) {
-        const completion = await this.client.chat.completions.create({ ...body, stream: false }, { signal });
-        yield* this.fromCompletion(completion, request.model, idPrefix);
+        const completion = await this.sendDroppingRefused({ ...body, stream: false as const }, (sent) => this.client.chat.completions.create(sent, { signal }));
+        yield* this.fromCompletion(completion, request, idPrefix);
         return;
       }
-      const stream = await this.client.chat.completions.create(
-        { ...body, stream: true, stream_options: { include_usage: true } },
-        { signal },
+      const stream = await this.sendDroppingRefused({ ...body, stream: true as const, stream_options: { include_usage: true } }, (sent) =>
+        this.client.chat.completions.create(sent, { signal }),
       );
-      yield* this.fromStream(stream, request.model, idPrefix);
+      yield* this.fromStream(stream, request, idPrefix);
     } catch (error) {
       if (signal?.aborted) throw new ProviderError('aborted', 'Request aborted.', { cause: error });
       throw toProviderError(error, this.name);
@@ -79,10 +90,31 @@ export class OpenAIProvider implements Provider {
     }
   }
 
-  private async *fromStream(stream: AsyncIterable<ChatCompletionChunk>, model: string, idPrefix: string): AsyncGenerator<ProviderEvent> {
+  /** Optional fields this endpoint refused (learned from its 400s). */
+  get refusedParameters(): ReadonlySet<string> {
+    return this.refused;
+  }
+
+  /** Sends; a 400 naming an optional field we sent as unknown sends again without it, once per field. */
+  private async sendDroppingRefused<B extends object, R>(body: B, send: (body: B) => Promise<R>): Promise<R> {
+    for (;;) {
+      const sent = withoutParameters(body, this.refused);
+      try {
+        return await send(sent);
+      } catch (error) {
+        const name = unsupportedParameter(error, Object.keys(sent));
+        if (!name) throw error;
+        this.refused.add(name);
+      }
+    }
+  }
+
+  private async *fromStream(stream: AsyncIterable<ChatCompletionChunk>, request: ModelRequest, idPrefix: string): AsyncGenerator<ProviderEvent> {
     const calls = new ToolCallAccumulator();
+    const guard = this.recoverLeaked && request.tools.length ? new LeakedTextGuard() : undefined;
     let text = '';
     let reasoning = '';
+    let reasoningField: ReasoningField = 'reasoning_content';
     let finish: string | null | undefined;
     let usage: Usage | undefined;
     for await (const chunk of stream) {
@@ -90,14 +122,16 @@ export class OpenAIProvider implements Provider {
       const choice = chunk.choices?.[0];
       if (!choice) continue;
       const delta = (choice.delta ?? {}) as Record<string, unknown>;
-      const thought = typeof delta.reasoning_content === 'string' ? delta.reasoning_content : typeof delta.reasoning === 'string' ? delta.reasoning : '';
+      const thought = readReasoning(delta);
       if (thought) {
-        reasoning += thought;
-        yield { type: 'reasoning_delta', text: thought };
+        reasoning += thought.text;
+        reasoningField = thought.field;
+        yield { type: 'reasoning_delta', text: thought.text };
       }
       if (typeof delta.content === 'string' && delta.content) {
         text += delta.content;
-        yield { type: 'text_delta', text: delta.content };
+        const shown = guard ? guard.push(delta.content) : delta.content;
+        if (shown) yield { type: 'text_delta', text: shown };
       }
       for (const fragment of (delta.tool_calls as ToolCallFragment[] | undefined) ?? []) {
         const { position, isNew } = calls.add(fragment);
@@ -108,32 +142,51 @@ export class OpenAIProvider implements Provider {
     }
     // A stream that ends without a finish frame was cut: its half-received calls must not run.
     if (!finish) throw new ProviderError('stream_cut', `${this.name}: the stream ended before the reply was finished.`);
-    yield { type: 'response', response: this.response(text, reasoning, calls.finish(idPrefix), finish, usage, model) };
+    const response = this.response(text, { text: reasoning, field: reasoningField }, calls.finish(idPrefix), finish, usage, request, idPrefix);
+    const held = guard?.rest();
+    if (held && !response.leakedToolCalls) yield { type: 'text_delta', text: held };
+    yield { type: 'response', response };
   }
 
-  private async *fromCompletion(completion: ChatCompletion, model: string, idPrefix: string): AsyncGenerator<ProviderEvent> {
+  private async *fromCompletion(completion: ChatCompletion, request: ModelRequest, idPrefix: string): AsyncGenerator<ProviderEvent> {
     const choice = completion.choices?.[0];
     if (!choice) throw new ProviderError('server', `${this.name} returned no choices.`);
     const message = choice.message as unknown as Record<string, unknown>;
     const text = typeof message.content === 'string' ? message.content : '';
-    const reasoning = typeof message.reasoning_content === 'string' ? message.reasoning_content : typeof message.reasoning === 'string' ? message.reasoning : '';
+    const reasoning = readReasoning(message) ?? { text: '', field: 'reasoning_content' as const };
     const calls = new ToolCallAccumulator();
     ((message.tool_calls as ToolCallFragment[] | undefined) ?? []).forEach((call, index) => calls.add({ ...call, index }));
-    if (reasoning) yield { type: 'reasoning_delta', text: reasoning };
-    if (text) yield { type: 'text_delta', text };
     const usage = completion.usage ? readUsage(completion.usage) : undefined;
-    yield { type: 'response', response: this.response(text, reasoning, calls.finish(idPrefix), choice.finish_reason ?? 'stop', usage, model) };
+    const response = this.response(text, reasoning, calls.finish(idPrefix), choice.finish_reason ?? 'stop', usage, request, idPrefix);
+    if (reasoning.text) yield { type: 'reasoning_delta', text: reasoning.text };
+    if (response.message.content) yield { type: 'text_delta', text: response.message.content };
+    yield { type: 'response', response };
   }
 
-  private response(text: string, reasoning: string, toolCalls: AssistantMessage['toolCalls'], finish: string, usage: Usage | undefined, model: string): ModelResponse {
+  private response(
+    text: string,
+    reasoning: { text: string; field: ReasoningField },
+    toolCalls: AssistantMessage['toolCalls'],
+    finish: string,
+    usage: Usage | undefined,
+    request: ModelRequest,
+    idPrefix: string,
+  ): ModelResponse {
+    const model = request.model;
+    // A reply cut off by the output limit is never mined for calls: the last one may be half-written.
+    const leaked = this.recoverLeaked && toolCalls.length === 0 && finish !== 'length' ? extractLeakedToolCalls(text, request.tools) : undefined;
+    if (leaked) {
+      text = leaked.text;
+      toolCalls = leaked.calls.map((call, position) => ({ id: `${idPrefix}_${position}`, ...call }));
+    }
     const message: AssistantMessage = { role: 'assistant', content: text, toolCalls };
-    if (reasoning) {
-      message.reasoning = reasoning;
-      const data: ProviderData = { provider: this.name, model, reasoning_content: reasoning };
-      message.providerData = data;
+    if (reasoning.text) {
+      message.reasoning = reasoning.text;
+      message.providerData = reasoningData(this.name, model, reasoning.text, reasoning.field);
     }
     const response: ModelResponse = { message, finishReason: normaliseFinish(finish, toolCalls.length > 0) };
     if (usage) response.usage = usage;
+    if (leaked) response.leakedToolCalls = leaked.calls.length;
     return response;
   }
 }

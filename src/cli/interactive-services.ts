@@ -1,0 +1,60 @@
+import type { AgentEvent } from '../core/events.js';
+import type { ContextPolicy } from '../context/policy.js';
+import { knownWindow } from '../context/model-windows.js';
+import { collectMemorySources } from '../memory/memory-sources.js';
+import { listSessions } from '../session/list-sessions.js';
+import type { CliArgs } from './args.js';
+import { createCliAuthorize } from './permission-setup.js';
+import type { PreparedRun } from './prepare-run.js';
+import { openRunSession, type RunSession } from './run-session.js';
+import { formatTokens } from './tui/status-line.js';
+import type { InteractiveServices } from './tui/services.js';
+
+/**
+ * The interactive session's services, from the same modules the one-shot CLI uses: the
+ * permission policy, the context policy (and its /compact), the session store (recording,
+ * /sessions, /resume) and the memory files. The session file is opened at the first event, so a
+ * session that never sends anything leaves no file behind; --continue / --resume open it at once.
+ */
+export function createInteractiveServices(args: CliArgs, prepared: PreparedRun, context: ContextPolicy): { services: InteractiveServices; initialMessages: RunSession['messages'] } {
+  const { workspace, config, system } = prepared;
+  const warn = (text: string) => process.stderr.write(`vibe-agent: warning: ${text}\n`);
+  const open = (overrides: Partial<CliArgs>) => openRunSession({ ...args, ...overrides }, { workspace, system, warn });
+  let session: RunSession | undefined = args.continue || args.resume !== undefined ? open({}) : undefined;
+  const record = (event: AgentEvent) => {
+    if (args.noSession) return;
+    session ??= open({ continue: false });
+    session?.record(event);
+  };
+
+  const services: InteractiveServices = {
+    authorize: (ask) => createCliAuthorize(args, config, ask),
+    prepareMessages: context.prepareMessages,
+    onContextOverflow: context.onContextOverflow,
+    onEvent: record,
+    compact: async (messages, { model, signal }) => {
+      const result = await context.compact(messages, { model, signal });
+      if (result.event) record(result.event);
+      return { messages: result.messages, ...(result.event ? { tokensBefore: result.event.tokensBefore, tokensAfter: result.event.tokensAfter } : {}) };
+    },
+    listSessions: async () =>
+      listSessions(workspace).map((s) => ({
+        id: s.id,
+        title: s.firstPrompt,
+        detail: `${s.updatedAt.toISOString().slice(0, 16).replace('T', ' ')} · ${s.turns} turns · ${formatTokens(s.inputTokens + s.outputTokens)} tok`,
+      })),
+    resume: async (id) => {
+      const next = args.noSession ? undefined : open({ resume: id, continue: false });
+      if (!next) throw new Error('sessions are off in this run (--no-session).');
+      session?.close();
+      session = next;
+      return { id: next.id, messages: next.messages ?? [] };
+    },
+    memory: async () => collectMemorySources({ workspace, cwd: process.cwd() }).map((source) => ({ path: source.path, content: source.text })),
+    // Only a window we know (or the user set) is shown; a guess would make the percentage lie.
+    contextWindow: (model) => prepared.contextWindow ?? knownWindow(model),
+    models: () => [prepared.resolved.model],
+    close: () => session?.close(),
+  };
+  return { services, initialMessages: session?.messages };
+}

@@ -1,0 +1,66 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { forgetFacts, readOrEmpty } from '../memory/memory-file.js';
+import { displayPath, memoryPath, type MemoryScope } from '../memory/memory-paths.js';
+import { collectMemorySources } from '../memory/memory-sources.js';
+import { UsageError, type CliArgs } from './args.js';
+import { EXIT } from './exit-codes.js';
+
+/** `vibe-agent memory [edit | forget TEXT] [--user]`. */
+export function memoryCommand(args: CliArgs, env: NodeJS.ProcessEnv = process.env): number {
+  const workspace = resolve(args.cwd ?? process.cwd());
+  const [action, ...rest] = args.memoryArgs ?? [];
+  const scope: MemoryScope = args.user ? 'user' : 'project';
+  if (action === undefined) return showMemory(workspace, env);
+  if (action === 'edit') return editMemory(memoryPath(scope, workspace, env), env);
+  if (action === 'forget') {
+    const text = rest.join(' ').trim();
+    if (!text) throw new UsageError('Say what to forget: vibe-agent memory forget TEXT [--user]');
+    const path = memoryPath(scope, workspace, env);
+    const removed = forgetFacts(path, text);
+    if (removed.length === 0) {
+      process.stderr.write(`vibe-agent: no remembered fact in ${displayPath(path, env)} contains "${text}".\n`);
+      return EXIT.usage;
+    }
+    process.stdout.write(`Forgot ${removed.length} fact${removed.length > 1 ? 's' : ''} from ${displayPath(path, env)}:\n${removed.map((f) => `- ${f}`).join('\n')}\n`);
+    return EXIT.answered;
+  }
+  throw new UsageError(`Unknown memory action "${action}". Use: vibe-agent memory | memory edit [--user] | memory forget TEXT [--user]`);
+}
+
+function showMemory(workspace: string, env: NodeJS.ProcessEnv): number {
+  const out: string[] = [];
+  for (const scope of ['project', 'user'] as const) {
+    const path = memoryPath(scope, workspace, env);
+    const text = readOrEmpty(path).trimEnd();
+    out.push(`== ${scope === 'project' ? 'Project' : 'User'} memory: ${displayPath(path, env)}${text ? '' : ' (empty)'}`);
+    if (text) out.push(text);
+    out.push('');
+  }
+  const instructions = collectMemorySources({ workspace, cwd: process.cwd(), env }).filter((source) => source.kind === 'instructions');
+  out.push(`== Instruction files loaded into the system prompt: ${instructions.length ? '' : 'none'}`);
+  for (const source of instructions) out.push(`  ${displayPath(source.path, env)}`);
+  process.stdout.write(`${out.join('\n')}\n`);
+  return EXIT.answered;
+}
+
+function editMemory(path: string, env: NodeJS.ProcessEnv): number {
+  const editor = env.VISUAL || env.EDITOR;
+  if (!editor || !process.stdin.isTTY || !process.stdout.isTTY) {
+    process.stdout.write(`${path}\n`);
+    if (!editor) process.stderr.write('vibe-agent: set EDITOR to open it here; the path is printed above.\n');
+    return EXIT.answered;
+  }
+  if (!existsSync(path)) {
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, '');
+  }
+  // Through the shell, so EDITOR may carry arguments ("code --wait").
+  const result = spawnSync(`${editor} "$VIBE_MEMORY_FILE"`, { shell: true, stdio: 'inherit', env: { ...env, VIBE_MEMORY_FILE: path } });
+  if (result.status !== 0) {
+    process.stderr.write(`vibe-agent: the editor exited with ${result.status ?? result.signal}.\n`);
+    return EXIT.providerError;
+  }
+  return EXIT.answered;
+}

@@ -1,0 +1,82 @@
+import type { AgentEvent } from '../core/events.js';
+import type { Message } from '../core/messages.js';
+import { findSession, listSessions } from '../session/list-sessions.js';
+import { collectSecrets, createRedactor } from '../session/redact.js';
+import { SessionBusyError } from '../session/session-lock.js';
+import { createSession, resumeSession, withSystemPrompt, type OpenedSession } from '../session/session-store.js';
+import type { CliArgs } from './args.js';
+import { UsageError } from './args.js';
+
+export interface RunSession {
+  /** The history to pass as AgentOptions.messages (undefined for a new session). */
+  messages: Message[] | undefined;
+  /** Stores one event; after a write failure it warns once and stops recording. */
+  record(event: AgentEvent): void;
+  close(): void;
+  id: string;
+}
+
+/**
+ * The session this CLI run records into: a new one, or the one chosen by --continue / --resume
+ * (rebuilt and reopened for appending). Undefined with --no-session.
+ */
+export function openRunSession(args: CliArgs, options: { workspace: string; system: string; env?: NodeJS.ProcessEnv; warn: (text: string) => void }): RunSession | undefined {
+  const env = options.env ?? process.env;
+  const resuming = args.continue || args.resume !== undefined;
+  if (args.noSession) {
+    if (resuming) throw new UsageError('--no-session cannot be combined with --continue or --resume.');
+    return undefined;
+  }
+  if (args.continue && args.resume !== undefined) throw new UsageError('Give either --continue or --resume, not both.');
+  const redact = createRedactor(collectSecrets(env, [args.apiKey]));
+
+  let opened: OpenedSession;
+  if (resuming) {
+    opened = busyAsUsage(() => resumeSession(chooseSessionPath(args, options.workspace, env), { redact }));
+    for (const warning of opened.warnings) options.warn(warning);
+  } else {
+    opened = createSession({ workspace: options.workspace, env, redact });
+  }
+  const messages = resuming ? withSystemPrompt(opened.messages, options.system) : undefined;
+  let broken = false;
+  const guarded = (action: () => void) => {
+    if (broken) return;
+    try {
+      action();
+    } catch (error) {
+      broken = true;
+      options.warn(`the session file ${opened.path} could not be written (${(error as Error).message}); this run is no longer being saved.`);
+    }
+  };
+  guarded(() => opened.writer.append({ type: 'system_prompt', content: options.system }));
+  return {
+    id: opened.id,
+    messages,
+    record: (event) => guarded(() => opened.writer.record(event)),
+    close: () => guarded(() => opened.close()),
+  };
+}
+
+function busyAsUsage<T>(open: () => T): T {
+  try {
+    return open();
+  } catch (error) {
+    if (error instanceof SessionBusyError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
+function chooseSessionPath(args: CliArgs, workspace: string, env: NodeJS.ProcessEnv): string {
+  if (args.continue) {
+    const latest = listSessions(workspace, env)[0];
+    if (!latest) throw new UsageError(`No saved session to continue in ${workspace}. Start one with: vibe-agent "your task"`);
+    return latest.path;
+  }
+  if (!args.resume) throw new UsageError('--resume needs a session id here. List them with: vibe-agent sessions');
+  const found = findSession(workspace, args.resume, env);
+  if (!found.ok) {
+    const hint = found.matches.length ? `\nMatching: ${found.matches.map((s) => s.id).join(', ')}` : '\nList them with: vibe-agent sessions';
+    throw new UsageError(`${found.reason}${hint}`);
+  }
+  return found.session.path;
+}

@@ -1,0 +1,202 @@
+import type { AgentEvent } from '../core/events.js';
+import type { AgentOptions } from '../core/loop.js';
+import type { Message, Usage } from '../core/messages.js';
+import type { RetryPolicy } from '../core/request-with-retry.js';
+import type { Provider, ToolSchema } from '../providers/provider.js';
+import type { Tool } from '../tools/define-tool.js';
+import { errorText, type ToolRegistry } from '../tools/registry.js';
+import { createReadOutputTool } from '../tools/builtin/read-output.js';
+import { compactHistory, type CompactResult } from './compact-history.js';
+import { contextSettings, type ContextSettings, type ContextSettingsInput } from './context-settings.js';
+import { MemoryOutputStore, type OutputStore } from './output-store.js';
+import { shrinkToolOutputs } from './shrink-outputs.js';
+import { TokenCounter, tokenUpperBound } from './token-count.js';
+import { format } from './tool-result-cap.js';
+
+export interface ContextPolicyOptions extends Omit<ContextSettingsInput, 'model' | 'provider'> {
+  /** Used for summaries; its name also picks local-server defaults (ollama, vllm, lmstudio). */
+  provider: Provider;
+  /** Where full outputs go (default: in memory, for this process only). */
+  store?: OutputStore;
+  /**
+   * The agent's tools: their schemas are counted with each prompt, and `read_output` is
+   * registered here the first time an output is shortened (until then the model has no use for it).
+   */
+  registry?: ToolRegistry;
+  /** The tool schemas sent with each request, when there is no registry (default: the registry's). */
+  tools?: () => ToolSchema[];
+  retry?: RetryPolicy;
+}
+
+type Prepare = NonNullable<AgentOptions['prepareMessages']>;
+type Overflow = NonNullable<AgentOptions['onContextOverflow']>;
+
+export interface ContextPolicy {
+  /** For AgentOptions.prepareMessages: cap, stub, and compact when near the window. */
+  prepareMessages: Prepare;
+  /** For AgentOptions.onContextOverflow: compact harder after the provider said "too long". */
+  onContextOverflow: Overflow;
+  /** A compaction now, whatever the size (the `/compact` command). */
+  compact(messages: Message[], options: { model: string; signal?: AbortSignal; turn?: number; focus?: string }): Promise<CompactResult>;
+  /** The numbers in force for a model. */
+  settings(model: string): ContextSettings;
+  readonly store: OutputStore;
+  /** `read_output` over this policy's store (registered for you when `registry` is given). */
+  readonly readOutputTool: Tool;
+}
+
+/** Below this many estimated tokens a low reported count is noise (formatting), not truncation. */
+const TRUNCATION_CHECK_MIN_TOKENS = 1_000;
+
+/**
+ * The context policy, run before every request. In order: cap new tool results (the full text
+ * goes to the store), stub older outputs beyond a token budget, and when the prompt still nears
+ * the window, have the model summarise older turns. The first two are pure functions of the
+ * history; only compaction, which is recorded as an event, is not.
+ */
+export function createContextPolicy(options: ContextPolicyOptions): ContextPolicy {
+  const store = options.store ?? new MemoryOutputStore();
+  const settingsCache = new Map<string, ContextSettings>();
+  // Provider-reported prompt tokens over our estimate for the same request.
+  let ratio = 1;
+  let lastSent: Message[] | undefined;
+  let learnedWindow: number | undefined;
+  let warnedTruncation = false;
+
+  const settings = (model: string): ContextSettings => {
+    const key = `${model}\u0000${learnedWindow ?? ''}`;
+    let found = settingsCache.get(key);
+    if (!found) {
+      const window = learnedWindow ?? options.contextWindow;
+      found = contextSettings({ ...options, model, provider: options.provider.name, ...(window !== undefined ? { contextWindow: window } : {}) });
+      settingsCache.set(key, found);
+    }
+    return found;
+  };
+  const toolSchemas = () => options.tools?.() ?? options.registry?.schemas() ?? [];
+  const readOutputTool = createReadOutputTool(store);
+
+  /** Caps and stubs; a store that cannot save is reported, never thrown across the loop. */
+  async function capAndStub(messages: Message[], s: ContextSettings, turn: number, events: AgentEvent[]): Promise<Message[]> {
+    const shrunk = await shrinkToolOutputs(messages, s);
+    try {
+      await Promise.all(shrunk.stored.map(({ id, text }) => store.put(id, text)));
+    } catch (error) {
+      events.push({ type: 'context_warning', turn, message: `Could not save full tool outputs (read_output will not find them): ${errorText(error)}` });
+    }
+    if (shrunk.stored.length && options.registry && !options.registry.get(readOutputTool.name)) options.registry.register(readOutputTool);
+    return shrunk.messages;
+  }
+
+  /** The prompt size as the provider will count it; exact only when a bound cannot decide. */
+  async function estimate(messages: Message[], threshold: number): Promise<number> {
+    const bound = tokenUpperBound(messages) + Buffer.byteLength(JSON.stringify(toolSchemas()));
+    if (bound * Math.max(ratio, 1) <= threshold) return bound * Math.max(ratio, 1);
+    return Math.round((await exactCount(messages)) * ratio);
+  }
+
+  async function exactCount(messages: Message[]): Promise<number> {
+    const counter = await TokenCounter.create();
+    return counter.messages(messages) + counter.tools(toolSchemas());
+  }
+
+  async function checkReportedUsage(usage: Usage | undefined, turn: number): Promise<AgentEvent | undefined> {
+    const sent = lastSent;
+    if (!usage || !sent || usage.inputTokens <= 0) return undefined;
+    // Small prompts: nothing to learn and nothing to warn about, so no tokenizer to load.
+    if (tokenUpperBound(sent) < TRUNCATION_CHECK_MIN_TOKENS) return undefined;
+    const estimated = await exactCount(sent);
+    const observed = usage.inputTokens / estimated;
+    if (observed >= 0.5 && observed <= 2) ratio = observed;
+    if (observed >= 0.5 || estimated < TRUNCATION_CHECK_MIN_TOKENS || warnedTruncation) return undefined;
+    warnedTruncation = true;
+    return {
+      type: 'context_warning',
+      turn,
+      message:
+        `The server counted ${format(usage.inputTokens)} prompt tokens for a request of about ${format(estimated)}: it is probably ` +
+        'cutting the prompt to a smaller context (Ollama does this at its default context size). Start it with a larger one ' +
+        '(OLLAMA_CONTEXT_LENGTH, or num_ctx) and tell the agent with --context-window.',
+      estimatedTokens: estimated,
+      reportedTokens: usage.inputTokens,
+    };
+  }
+
+  const compact: ContextPolicy['compact'] = (messages, call) => {
+    const s = settings(call.model);
+    return compactHistory(messages, {
+      provider: options.provider,
+      model: call.model,
+      keepRecentTokens: s.keepRecentTokens,
+      maxRequestTokens: s.inputBudget,
+      summaryMaxTokens: s.summaryMaxTokens,
+      store,
+      ...(call.signal ? { signal: call.signal } : {}),
+      ...(call.turn !== undefined ? { turn: call.turn } : {}),
+      ...(call.focus ? { focus: call.focus } : {}),
+      ...(options.retry ? { retry: options.retry } : {}),
+    });
+  };
+
+  const prepareMessages: Prepare = async (messages, context) => {
+    const s = settings(context.model);
+    const events: AgentEvent[] = [];
+    const warning = await checkReportedUsage(context.usage, context.turn);
+    if (warning) events.push(warning);
+    let out = await capAndStub(messages, s, context.turn, events);
+    if ((await estimate(out, s.compactAt)) > s.compactAt) {
+      const result = await compact(out, { model: context.model, signal: context.signal, turn: context.turn });
+      if (result.event) events.push(result.event);
+      out = result.messages;
+      const after = await estimate(out, s.inputBudget);
+      if (after > s.inputBudget) {
+        events.push({ type: 'context_warning', turn: context.turn, message: `The prompt is still about ${format(after)} tokens after compaction, over the ${format(s.inputBudget)} budget: the system prompt or the latest request is too large.`, estimatedTokens: after });
+      }
+    }
+    // A copy: the loop appends to the array it gets back.
+    lastSent = [...out];
+    return { messages: out, events };
+  };
+
+  const onContextOverflow: Overflow = async (messages, context) => {
+    // "maximum context length is 8192 tokens": believe the server from now on.
+    const limit = Number(/maximum context length is (\d+)/i.exec(context.error.message)?.[1] ?? NaN);
+    const learned = Number.isInteger(limit) && limit >= 1024 && limit < settings(context.model).window ? limit : undefined;
+    if (learned) learnedWindow = learned;
+    const s = settings(context.model);
+    const events: AgentEvent[] = [];
+    const out = await capAndStub(messages, s, context.turn, events);
+    const result = await compactHistory(out, {
+      provider: options.provider,
+      model: context.model,
+      // The server's window is smaller than we thought: keep only the newest turn whole.
+      keepRecentTokens: 0,
+      maxRequestTokens: s.inputBudget,
+      summaryMaxTokens: s.summaryMaxTokens,
+      store,
+      signal: context.signal,
+      turn: context.turn,
+      ...(options.retry ? { retry: options.retry } : {}),
+    });
+    const warning: AgentEvent = {
+      type: 'context_warning',
+      turn: context.turn,
+      message: `The provider rejected the prompt as too long; compacting and retrying once${learned ? `, with a ${format(learned)}-token window from now on` : ''}. (${context.error.message})`,
+    };
+    // The settings (caps, stubs) follow the window: a session replaying the history needs it.
+    if (learned) warning.contextWindow = learned;
+    events.unshift(warning);
+    if (result.event) events.push(result.event);
+    lastSent = [...result.messages];
+    return { messages: result.messages, events };
+  };
+
+  return {
+    prepareMessages,
+    onContextOverflow,
+    compact,
+    settings,
+    store,
+    readOutputTool,
+  };
+}

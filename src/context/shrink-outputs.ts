@@ -1,0 +1,34 @@
+import type { Message } from '../core/messages.js';
+import { READ_OUTPUT_TOOL } from '../tools/builtin/read-output.js';
+import type { ContextSettings } from './context-settings.js';
+import { stubOldOutputs } from './stub-outputs.js';
+import { messageUpperBound, TokenCounter } from './token-count.js';
+import { capToolResult } from './tool-result-cap.js';
+
+export interface ShrunkHistory {
+  messages: Message[];
+  /** Full outputs the capped results and stubs point at: put them in the OutputStore. */
+  stored: Array<{ id: string; text: string }>;
+}
+
+/**
+ * The deterministic part of the policy: caps each tool result, then stubs older outputs beyond
+ * the budget. Same history and settings in, same bytes out; messages map one to one.
+ */
+export async function shrinkToolOutputs(messages: readonly Message[], settings: Pick<ContextSettings, 'maxToolResultChars' | 'keepToolOutputTokens'>): Promise<ShrunkHistory> {
+  const stored: ShrunkHistory['stored'] = [];
+  const capped = messages.map((message) => {
+    // read_output results are slices the model asked for, already bounded by the tool.
+    if (message.role !== 'tool' || message.name === READ_OUTPUT_TOOL) return message;
+    const result = capToolResult(message, settings.maxToolResultChars);
+    if (result.stored) stored.push(result.stored);
+    return result.message;
+  });
+  let toolBound = 0;
+  for (const message of capped) if (message.role === 'tool') toolBound += messageUpperBound(message);
+  // Under the bound nothing can be stubbed: no need to load the tokenizer.
+  if (toolBound <= settings.keepToolOutputTokens) return { messages: capped, stored };
+  const counter = await TokenCounter.create();
+  const stubbed = stubOldOutputs(capped, { keepTokens: settings.keepToolOutputTokens, count: (message) => counter.message(message) });
+  return { messages: stubbed.messages, stored: [...stored, ...stubbed.stored] };
+}

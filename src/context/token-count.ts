@@ -1,0 +1,88 @@
+import type { Message } from '../core/messages.js';
+import type { ToolSchema } from '../providers/provider.js';
+
+/**
+ * Token estimates with the o200k_base tokenizer (GPT-4o and later; close enough for other
+ * vendors, and corrected by the provider's reported usage where it matters). The encoding is
+ * loaded on first need: it costs ~100 ms, which a short first request should not pay.
+ */
+type Encoder = (text: string) => number;
+
+let encoder: Encoder | undefined;
+let loading: Promise<Encoder> | undefined;
+let shared: TokenCounter | undefined;
+
+/** Tokens the chat format adds per message (role, separators), and once per request. */
+export const MESSAGE_OVERHEAD = 4;
+export const TOOL_CALL_OVERHEAD = 4;
+export const REQUEST_OVERHEAD = 3;
+
+export function loadTokenizer(): Promise<Encoder> {
+  loading ??= import('gpt-tokenizer/encoding/o200k_base').then((module) => {
+    // Special-token text inside a tool output is counted, not rejected.
+    const options = { disallowedSpecial: new Set<string>() };
+    encoder = (text: string) => module.countTokens(text, options);
+    return encoder;
+  });
+  return loading;
+}
+
+/** Counts tokens in messages; per-message counts are cached (history messages are never mutated). */
+export class TokenCounter {
+  private readonly cache = new WeakMap<Message, number>();
+
+  private constructor(private readonly encode: Encoder) {}
+
+  /** One shared counter, so the per-message cache survives from turn to turn. */
+  static async create(): Promise<TokenCounter> {
+    shared ??= new TokenCounter(encoder ?? (await loadTokenizer()));
+    return shared;
+  }
+
+  text(text: string): number {
+    return text ? this.encode(text) : 0;
+  }
+
+  message(message: Message): number {
+    const cached = this.cache.get(message);
+    if (cached !== undefined) return cached;
+    let tokens = MESSAGE_OVERHEAD + this.text(message.content);
+    if (message.role === 'assistant') {
+      for (const call of message.toolCalls) tokens += TOOL_CALL_OVERHEAD + this.text(call.name) + this.text(call.arguments) + this.text(call.id);
+    } else if (message.role === 'tool') {
+      tokens += this.text(message.toolCallId);
+    }
+    this.cache.set(message, tokens);
+    return tokens;
+  }
+
+  messages(messages: readonly Message[]): number {
+    let total = REQUEST_OVERHEAD;
+    for (const message of messages) total += this.message(message);
+    return total;
+  }
+
+  tools(tools: readonly ToolSchema[]): number {
+    return tools.length ? this.text(JSON.stringify(tools)) : 0;
+  }
+}
+
+/**
+ * A bound no tokenizer can exceed (every token is at least one byte of UTF-8), computed without
+ * loading one. When it is under a threshold, the exact count is too, so the decision is the same.
+ */
+export function tokenUpperBound(messages: readonly Message[]): number {
+  let total = REQUEST_OVERHEAD;
+  for (const message of messages) total += messageUpperBound(message);
+  return total;
+}
+
+export function messageUpperBound(message: Message): number {
+  let bytes = MESSAGE_OVERHEAD + Buffer.byteLength(message.content);
+  if (message.role === 'assistant') {
+    for (const call of message.toolCalls) bytes += TOOL_CALL_OVERHEAD + Buffer.byteLength(call.name) + Buffer.byteLength(call.arguments) + Buffer.byteLength(call.id);
+  } else if (message.role === 'tool') {
+    bytes += Buffer.byteLength(message.toolCallId);
+  }
+  return bytes;
+}

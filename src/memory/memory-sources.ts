@@ -1,0 +1,69 @@
+import { readFileSync, statSync } from 'node:fs';
+import { isAbsolute, join, relative, sep } from 'node:path';
+import { realOrSame } from '../session/paths.js';
+import { displayPath, memoryPath, userAgentsPath } from './memory-paths.js';
+
+export interface MemorySource {
+  /** AGENTS.md-style instructions, or facts saved with the remember tool. */
+  kind: 'instructions' | 'facts';
+  /** What the section is called in the system prompt. */
+  title: string;
+  path: string;
+  text: string;
+}
+
+export interface MemoryLocation {
+  workspace: string;
+  /** Where the agent was started; when inside the workspace, AGENTS.md files down to it are read. */
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+/**
+ * The memory files that exist, most general first: the user's AGENTS.md and remembered facts, then
+ * AGENTS.md from the workspace root down to the current directory (CLAUDE.md where a directory has
+ * no AGENTS.md), then the project's remembered facts. Later sections are more specific.
+ */
+export function collectMemorySources(location: MemoryLocation): MemorySource[] {
+  const env = location.env ?? process.env;
+  const workspace = realOrSame(location.workspace);
+  const sources: MemorySource[] = [];
+  const add = (kind: MemorySource['kind'], title: string, path: string) => {
+    const text = readIfFile(path);
+    if (text !== undefined && text.trim() !== '') sources.push({ kind, title, path, text });
+  };
+
+  const userAgents = userAgentsPath(env);
+  add('instructions', `User instructions (${displayPath(userAgents, env)})`, userAgents);
+  const userMemory = memoryPath('user', workspace, env);
+  add('facts', `Remembered for every project (${displayPath(userMemory, env)})`, userMemory);
+
+  for (const dir of directoriesDown(workspace, location.cwd ? realOrSame(location.cwd) : workspace)) {
+    const agents = join(dir, 'AGENTS.md');
+    const path = readIfFile(agents) !== undefined ? agents : join(dir, 'CLAUDE.md');
+    const shown = relative(workspace, path).split(sep).join('/');
+    add('instructions', `Project instructions (${shown})`, path);
+  }
+  const projectMemory = memoryPath('project', workspace, env);
+  add('facts', 'Remembered for this project (.vibe-agent/memory.md)', projectMemory);
+  return sources;
+}
+
+/** The workspace root, then each directory down to `cwd` when `cwd` is inside the workspace. */
+function directoriesDown(workspace: string, cwd: string): string[] {
+  const rel = relative(workspace, cwd);
+  if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) return [workspace];
+  const dirs = [workspace];
+  let current = workspace;
+  for (const part of rel.split(sep)) dirs.push((current = join(current, part)));
+  return dirs;
+}
+
+function readIfFile(path: string): string | undefined {
+  try {
+    if (!statSync(path).isFile()) return undefined;
+    return readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,37 @@
+import { z } from 'zod';
+import { defineTool } from '../tools/define-tool.js';
+import { collectSecrets } from '../session/redact.js';
+import { appendFact } from './memory-file.js';
+import { displayPath, memoryPath } from './memory-paths.js';
+
+/**
+ * Saves a fact for later sessions. It needs no approval: it only appends one bullet to our own
+ * memory file (never another file), the call is shown like any other, and the user can review
+ * the files with `vibe-agent memory` and undo with `vibe-agent memory forget`.
+ */
+export function createRememberTool(env: NodeJS.ProcessEnv = process.env) {
+  return defineTool({
+    name: 'remember',
+    description:
+      'Save one short fact for future sessions (e.g. "tests run with npm test -- --run", "the user prefers tabs"). ' +
+      'scope "project" (default) stores it for this workspace; "user" for every project. Only for durable facts the user would want kept; never secrets.',
+    parameters: z.object({
+      fact: z.string().describe('one short sentence'),
+      scope: z.enum(['project', 'user']).default('project'),
+    }),
+    needsApproval: false,
+    async execute({ fact, scope }, { workspace }) {
+      // Memory files are plain text loaded into every later prompt: keep credentials out of them.
+      if (collectSecrets(env).some((secret) => fact.includes(secret))) {
+        return { output: 'Not remembered: the fact contains a secret from the environment (an API key or token). Remember where it is kept instead.', isError: true };
+      }
+      const path = memoryPath(scope, workspace, env);
+      const result = appendFact(path, scope, fact);
+      if (!result.ok) return { output: result.reason, isError: true };
+      const where = displayPath(path, env);
+      return result.added ? `Remembered in ${where}: ${result.fact}` : `Already remembered in ${where}: ${result.fact}`;
+    },
+  });
+}
+
+export const rememberTool = createRememberTool();

@@ -1,0 +1,189 @@
+import type { ContentBlockParam, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
+import type { ToolCall, Usage } from '../../core/messages.js';
+import type { ProviderEvent } from '../provider.js';
+import type { ThinkingBlock } from './convert.js';
+
+/** One content block being rebuilt from its start event and deltas. */
+type Block =
+  | { type: 'text'; text: string }
+  | { type: 'thinking'; thinking: string; signature: string }
+  | { type: 'redacted_thinking'; data: string }
+  | { type: 'tool_use'; id: string; name: string; json: string; startInput: unknown }
+  /** Server-side blocks (server_tool_use, web search results…): kept whole for a pause_turn echo. */
+  | { type: 'other'; raw: Record<string, unknown>; json: string };
+
+/** Raw usage fields, as message_start and message_delta report them (cumulative). */
+export interface WireUsage {
+  input_tokens?: number | null;
+  output_tokens?: number | null;
+  cache_creation_input_tokens?: number | null;
+  cache_read_input_tokens?: number | null;
+  output_tokens_details?: { thinking_tokens?: number | null } | null;
+}
+
+/**
+ * Rebuilds one reply from Messages API stream events. `add` returns the provider events to yield
+ * for each wire event; the finished reply is read with `calls()`, `text()`, `thinking()`.
+ */
+export class MessageAccumulator {
+  private readonly blocks = new Map<number, Block>();
+  private usage: WireUsage = {};
+  stopReason: string | null = null;
+  /** True once message_stop arrived: a stream that ends before it was cut. */
+  stopped = false;
+
+  add(event: RawMessageStreamEvent): ProviderEvent[] {
+    switch (event.type) {
+      case 'message_start':
+        this.mergeUsage(event.message.usage as WireUsage);
+        return [];
+      case 'message_delta':
+        this.mergeUsage(event.usage as WireUsage);
+        if (event.delta.stop_reason) this.stopReason = event.delta.stop_reason;
+        return [];
+      case 'message_stop':
+        this.stopped = true;
+        return [];
+      case 'content_block_start':
+        return this.addBlock(event.index, event.content_block as unknown as Record<string, unknown>, false);
+      case 'content_block_delta':
+        return this.delta(event.index, event.delta as unknown as Record<string, unknown>);
+      case 'content_block_stop':
+        return [];
+      default:
+        return [];
+    }
+  }
+
+  /**
+   * Adds a block: a whole one (a non-streamed reply) or a stream's opening one, whose text is
+   * normally empty but is kept if a server sends some. A streamed tool_use opens with `input: {}`
+   * that its deltas replace, so only a whole block's input counts.
+   */
+  addBlock(index: number, raw: Record<string, unknown>, complete = true): ProviderEvent[] {
+    const events = this.start(index, raw);
+    const block = this.blocks.get(index)!;
+    if (block.type === 'text' && typeof raw.text === 'string') events.push(...this.delta(index, { type: 'text_delta', text: raw.text }));
+    if (block.type === 'thinking' && typeof raw.thinking === 'string') events.push(...this.delta(index, { type: 'thinking_delta', thinking: raw.thinking }));
+    if (complete && (block.type === 'tool_use' || block.type === 'other') && raw.input !== undefined) block.json = JSON.stringify(raw.input);
+    return events;
+  }
+
+  setUsage(usage: WireUsage, stopReason: string | null): void {
+    this.mergeUsage(usage);
+    this.stopReason = stopReason;
+    this.stopped = true;
+  }
+
+  private start(index: number, raw: Record<string, unknown>): ProviderEvent[] {
+    const text = (key: string) => (typeof raw[key] === 'string' ? (raw[key] as string) : '');
+    switch (raw.type) {
+      case 'text':
+        this.blocks.set(index, { type: 'text', text: '' });
+        return [];
+      case 'thinking':
+        this.blocks.set(index, { type: 'thinking', thinking: '', signature: text('signature') });
+        return [];
+      case 'redacted_thinking':
+        this.blocks.set(index, { type: 'redacted_thinking', data: text('data') });
+        return [];
+      case 'tool_use': {
+        const block = { type: 'tool_use' as const, id: text('id'), name: text('name'), json: '', startInput: raw.input };
+        this.blocks.set(index, block);
+        return [{ type: 'tool_call_delta', index: this.callPosition(index), id: block.id, name: block.name }];
+      }
+      default:
+        this.blocks.set(index, { type: 'other', raw: { ...raw }, json: '' });
+        return [];
+    }
+  }
+
+  private delta(index: number, delta: Record<string, unknown>): ProviderEvent[] {
+    const block = this.blocks.get(index);
+    const value = (key: string) => (typeof delta[key] === 'string' ? (delta[key] as string) : '');
+    if (!block) return [];
+    if (delta.type === 'text_delta' && block.type === 'text') {
+      block.text += value('text');
+      return value('text') ? [{ type: 'text_delta', text: value('text') }] : [];
+    }
+    if (delta.type === 'thinking_delta' && block.type === 'thinking') {
+      block.thinking += value('thinking');
+      return value('thinking') ? [{ type: 'reasoning_delta', text: value('thinking') }] : [];
+    }
+    if (delta.type === 'signature_delta' && block.type === 'thinking') block.signature += value('signature');
+    if (delta.type === 'input_json_delta' && (block.type === 'tool_use' || block.type === 'other')) block.json += value('partial_json');
+    return [];
+  }
+
+  private callPosition(index: number): number {
+    return [...this.ordered()].filter(([at, block]) => block.type === 'tool_use' && at < index).length;
+  }
+
+  private *ordered(): Iterable<[number, Block]> {
+    yield* [...this.blocks.entries()].sort(([a], [b]) => a - b);
+  }
+
+  private mergeUsage(usage: WireUsage | undefined): void {
+    if (!usage) return;
+    for (const [key, value] of Object.entries(usage)) {
+      if (value !== null && value !== undefined) (this.usage as Record<string, unknown>)[key] = value;
+    }
+  }
+
+  text(): string {
+    return [...this.ordered()].map(([, block]) => (block.type === 'text' ? block.text : '')).join('');
+  }
+
+  /** Calls with their arguments as the raw JSON text received (a tool with no input sends `{}`). */
+  calls(): ToolCall[] {
+    return [...this.ordered()].flatMap(([, block]) =>
+      block.type === 'tool_use' ? [{ id: block.id, name: block.name, arguments: block.json || JSON.stringify(block.startInput ?? {}) }] : [],
+    );
+  }
+
+  thinking(): ThinkingBlock[] {
+    return [...this.ordered()].flatMap(([, block]): ThinkingBlock[] => {
+      if (block.type === 'thinking') return [{ type: 'thinking', thinking: block.thinking, signature: block.signature }];
+      if (block.type === 'redacted_thinking') return [{ type: 'redacted_thinking', data: block.data }];
+      return [];
+    });
+  }
+
+  /** The reply as request blocks, for continuing a paused turn exactly where it stopped. */
+  echo(): ContentBlockParam[] {
+    return [...this.ordered()].flatMap(([, block]): ContentBlockParam[] => {
+      switch (block.type) {
+        case 'text':
+          return block.text.trim() ? [{ type: 'text', text: block.text }] : [];
+        case 'thinking':
+        case 'redacted_thinking':
+          return [block];
+        case 'tool_use':
+          return [{ type: 'tool_use', id: block.id, name: block.name, input: block.json ? safeParse(block.json) : (block.startInput ?? {}) }];
+        case 'other':
+          return [(block.json ? { ...block.raw, input: safeParse(block.json) } : block.raw) as unknown as ContentBlockParam];
+      }
+    });
+  }
+
+  /** input + cache writes + cache reads is the whole prompt; cache reads are the cached part. */
+  normalisedUsage(): Usage | undefined {
+    const u = this.usage;
+    if (u.input_tokens === undefined && u.output_tokens === undefined) return undefined;
+    const cached = u.cache_read_input_tokens ?? 0;
+    return {
+      inputTokens: (u.input_tokens ?? 0) + (u.cache_creation_input_tokens ?? 0) + cached,
+      outputTokens: u.output_tokens ?? 0,
+      cachedInputTokens: cached,
+      reasoningTokens: u.output_tokens_details?.thinking_tokens ?? 0,
+    };
+  }
+}
+
+function safeParse(json: string): unknown {
+  try {
+    return JSON.parse(json);
+  } catch {
+    return {};
+  }
+}

@@ -1,0 +1,136 @@
+import Anthropic from '@anthropic-ai/sdk';
+import type { MessageCreateParamsBase, MessageParam, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
+import { addUsage, type AssistantMessage, type Usage } from '../../core/messages.js';
+import type { FinishReason, ModelRequest, ModelResponse, Provider, ProviderEvent } from '../provider.js';
+import { ProviderError } from '../provider-error.js';
+import { MessageAccumulator, type WireUsage } from './accumulate.js';
+import { toAnthropicConversation, toAnthropicTools, type AnthropicProviderData, type ThinkingBlock } from './convert.js';
+import { toProviderError } from './errors.js';
+
+/** Anthropic requires `max_tokens`; this is used when the request sets none. */
+export const DEFAULT_MAX_TOKENS = 8192;
+/** A paused turn (long server-side tool work) is continued at most this many times. */
+const MAX_PAUSE_CONTINUATIONS = 4;
+
+export interface AnthropicProviderOptions {
+  /** Shown in events and errors; also the key for replaying thinking. Default "anthropic". */
+  name?: string;
+  apiKey: string;
+  /** Without the `/v1` suffix, as the SDK expects (ANTHROPIC_BASE_URL). */
+  baseURL?: string;
+  /** Stream replies (default true). */
+  stream?: boolean;
+  /** Extended thinking with this token budget; `max_tokens` is raised above it when needed. */
+  thinkingBudget?: number;
+  /** Per-request time limit in ms (default 10 minutes). */
+  timeoutMs?: number;
+  defaultHeaders?: Record<string, string>;
+}
+
+/** The Anthropic Messages API through the official SDK. */
+export class AnthropicProvider implements Provider {
+  readonly name: string;
+  private readonly client: Anthropic;
+  private readonly streaming: boolean;
+  private readonly thinkingBudget: number | undefined;
+
+  constructor(options: AnthropicProviderOptions) {
+    this.name = options.name ?? 'anthropic';
+    this.streaming = options.stream ?? true;
+    this.thinkingBudget = options.thinkingBudget;
+    // Retries are ours (visible to the user as events), so the SDK's own are off.
+    this.client = new Anthropic({
+      apiKey: options.apiKey,
+      baseURL: options.baseURL,
+      maxRetries: 0,
+      timeout: options.timeoutMs ?? 600_000,
+      defaultHeaders: options.defaultHeaders,
+    });
+  }
+
+  async *stream(request: ModelRequest, outer?: AbortSignal): AsyncGenerator<ProviderEvent> {
+    // A per-request signal: the SDK leaves a listener on the signal it is given.
+    const controller = new AbortController();
+    const forward = () => controller.abort(outer?.reason);
+    if (outer?.aborted) forward();
+    outer?.addEventListener('abort', forward, { once: true });
+    const signal = controller.signal;
+    try {
+      yield* this.reply(request, signal);
+    } catch (error) {
+      if (signal.aborted) throw new ProviderError('aborted', 'Request aborted.', { cause: error });
+      throw toProviderError(error, this.name);
+    } finally {
+      outer?.removeEventListener('abort', forward);
+    }
+  }
+
+  /** One reply; a `pause_turn` is continued by sending the paused content back as the last turn. */
+  private async *reply(request: ModelRequest, signal: AbortSignal): AsyncGenerator<ProviderEvent> {
+    const base = this.params(request);
+    const parts: MessageAccumulator[] = [];
+    for (let pauses = 0; ; pauses++) {
+      const echo: MessageParam[] = parts.length ? [{ role: 'assistant', content: parts.flatMap((part) => part.echo()) }] : [];
+      const part = new MessageAccumulator();
+      yield* this.exchange({ ...base, messages: [...base.messages, ...echo] }, part, signal);
+      if (signal.aborted) throw new ProviderError('aborted', 'Request aborted.');
+      if (!part.stopped) throw new ProviderError('stream_cut', `${this.name}: the stream ended before message_stop.`);
+      parts.push(part);
+      if (part.stopReason !== 'pause_turn' || part.calls().length > 0 || pauses >= MAX_PAUSE_CONTINUATIONS) break;
+    }
+    yield { type: 'response', response: this.response(parts, request.model) };
+  }
+
+  private async *exchange(params: MessageCreateParamsBase, part: MessageAccumulator, signal: AbortSignal): AsyncGenerator<ProviderEvent> {
+    if (!this.streaming) {
+      const message = await this.client.messages.create({ ...params, stream: false }, { signal });
+      for (const [index, block] of message.content.entries()) yield* part.addBlock(index, block as unknown as Record<string, unknown>);
+      part.setUsage(message.usage as WireUsage, message.stop_reason);
+      return;
+    }
+    const stream = await this.client.messages.create({ ...params, stream: true }, { signal });
+    for await (const event of stream as AsyncIterable<RawMessageStreamEvent>) yield* part.add(event);
+  }
+
+  private params(request: ModelRequest): MessageCreateParamsBase {
+    const { system, messages } = toAnthropicConversation(request.messages, { provider: this.name, model: request.model });
+    // No temperature: this SDK's Messages API has no such parameter, so request.temperature is unused.
+    const params: MessageCreateParamsBase = { model: request.model, max_tokens: request.maxTokens ?? DEFAULT_MAX_TOKENS, messages };
+    if (this.thinkingBudget !== undefined) {
+      // The budget must stay below max_tokens.
+      params.max_tokens = Math.max(params.max_tokens, this.thinkingBudget + 1024);
+      params.thinking = { type: 'enabled', budget_tokens: this.thinkingBudget };
+    }
+    if (system) params.system = system;
+    if (request.tools.length) params.tools = toAnthropicTools(request.tools);
+    return params;
+  }
+
+  private response(parts: MessageAccumulator[], model: string): ModelResponse {
+    const toolCalls = parts.flatMap((part) => part.calls());
+    const thinking: ThinkingBlock[] = parts.flatMap((part) => part.thinking());
+    const message: AssistantMessage = { role: 'assistant', content: parts.map((part) => part.text()).join(''), toolCalls };
+    const reasoning = thinking.map((block) => (block.type === 'thinking' ? block.thinking : '')).join('');
+    if (reasoning) message.reasoning = reasoning;
+    if (thinking.length) {
+      const data: AnthropicProviderData = { provider: this.name, model, thinking };
+      message.providerData = data;
+    }
+    const usages = parts.map((part) => part.normalisedUsage()).filter((usage): usage is Usage => usage !== undefined);
+    const response: ModelResponse = { message, finishReason: normaliseStop(parts[parts.length - 1]!.stopReason, toolCalls.length > 0) };
+    if (usages.length) response.usage = usages.reduce(addUsage);
+    return response;
+  }
+}
+
+/**
+ * `max_tokens` wins over calls (a call it cut off must not run); a turn still paused after the
+ * continuations is reported as `other`.
+ */
+export function normaliseStop(reason: string | null, hasCalls: boolean): FinishReason {
+  if (reason === 'max_tokens' || reason === 'model_context_window_exceeded') return 'length';
+  if (reason === 'refusal') return 'content_filter';
+  if (hasCalls || reason === 'tool_use') return 'tool_calls';
+  if (reason === 'end_turn' || reason === 'stop_sequence') return 'stop';
+  return 'other';
+}

@@ -1,0 +1,121 @@
+import type { ContentBlockParam, MessageParam, Tool } from '@anthropic-ai/sdk/resources/messages';
+import type { AssistantMessage, Message, ProviderData } from '../../core/messages.js';
+import type { ToolSchema } from '../provider.js';
+
+/** A thinking block as the API returned it; replayed byte-for-byte or not at all. */
+export type ThinkingBlock = { type: 'thinking'; thinking: string; signature: string } | { type: 'redacted_thinking'; data: string };
+
+/** What an Anthropic reply keeps in `providerData`. */
+export interface AnthropicProviderData extends ProviderData {
+  thinking: ThinkingBlock[];
+}
+
+export interface ConvertOptions {
+  /** The provider name and model of this request: thinking is replayed only to its own origin. */
+  provider: string;
+  model: string;
+}
+
+export interface AnthropicConversation {
+  system: string | undefined;
+  messages: MessageParam[];
+}
+
+/** Shown in place of an empty tool result: the API rejects empty text. */
+export const EMPTY_RESULT = '(no output)';
+
+/**
+ * Neutral history to Messages API shape. System messages become `system`; tool results become
+ * `tool_result` blocks in the next user message, ahead of any text; consecutive messages of one
+ * role merge (the API wants strict user/assistant alternation); empty text is never sent.
+ */
+export function toAnthropicConversation(messages: Message[], options: ConvertOptions): AnthropicConversation {
+  const system: string[] = [];
+  const wire: Array<{ role: 'user' | 'assistant'; results: ContentBlockParam[]; blocks: ContentBlockParam[] }> = [];
+  const append = (role: 'user' | 'assistant', blocks: ContentBlockParam[], results: ContentBlockParam[] = []) => {
+    if (blocks.length === 0 && results.length === 0) return;
+    const last = wire[wire.length - 1];
+    if (last && last.role === role) {
+      last.results.push(...results);
+      last.blocks.push(...blocks);
+    } else {
+      wire.push({ role, results, blocks });
+    }
+  };
+
+  for (const message of messages) {
+    switch (message.role) {
+      case 'system':
+        if (message.content.trim()) system.push(message.content);
+        break;
+      case 'user':
+        append('user', textBlocks(message.content));
+        break;
+      case 'tool':
+        append('user', [], [
+          {
+            type: 'tool_result',
+            tool_use_id: message.toolCallId,
+            content: message.content.trim() ? message.content : EMPTY_RESULT,
+            ...(message.isError ? { is_error: true } : {}),
+          },
+        ]);
+        break;
+      case 'assistant':
+        append('assistant', assistantBlocks(message, options));
+        break;
+    }
+  }
+  return {
+    system: system.length ? system.join('\n\n') : undefined,
+    messages: wire.map(({ role, results, blocks }) => ({ role, content: [...results, ...blocks] })),
+  };
+}
+
+function textBlocks(text: string): ContentBlockParam[] {
+  return text.trim() ? [{ type: 'text', text }] : [];
+}
+
+function assistantBlocks(message: AssistantMessage, options: ConvertOptions): ContentBlockParam[] {
+  const blocks: ContentBlockParam[] = [...replayableThinking(message.providerData, options)];
+  blocks.push(...textBlocks(message.content));
+  for (const call of message.toolCalls) {
+    blocks.push({ type: 'tool_use', id: call.id, name: call.name, input: toolInput(call.arguments) });
+  }
+  return blocks;
+}
+
+/** Signed thinking is valid only for the provider and model that signed it; elsewhere it is dropped. */
+function replayableThinking(data: ProviderData | undefined, options: ConvertOptions): ThinkingBlock[] {
+  if (!data || data.provider !== options.provider || data.model !== options.model) return [];
+  const thinking = (data as Partial<AnthropicProviderData>).thinking;
+  return Array.isArray(thinking) ? thinking : [];
+}
+
+/**
+ * The API wants `input` as an object. Arguments that are not a JSON object (a call cut off by the
+ * output limit, or a model's malformed JSON) go back as `{}`: their tool result already says why
+ * they were not run.
+ */
+export function toolInput(raw: string): Record<string, unknown> {
+  try {
+    const value: unknown = JSON.parse(raw);
+    if (value && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
+  } catch {
+    // fall through
+  }
+  return {};
+}
+
+export function toAnthropicTools(tools: ToolSchema[]): Tool[] {
+  return tools.map((tool) => ({
+    name: tool.name,
+    description: tool.description,
+    input_schema: { type: 'object', ...withoutDialect(tool.parameters) } as Tool['input_schema'],
+  }));
+}
+
+function withoutDialect(schema: Record<string, unknown>): Record<string, unknown> {
+  const { $schema: _dialect, ...rest } = schema;
+  return rest;
+}

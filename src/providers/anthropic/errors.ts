@@ -1,0 +1,55 @@
+import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
+import { isContextLengthMessage } from '../context-length.js';
+import { ProviderError } from '../provider-error.js';
+import { retryAfterMs } from '../retry-hints.js';
+
+/**
+ * Maps whatever the Anthropic SDK threw to the one ProviderError the loop understands. An HTTP
+ * error has a status; an `event: error` frame inside a 200 stream has none, only an error type.
+ */
+export function toProviderError(error: unknown, label: string): ProviderError {
+  if (error instanceof ProviderError) return error;
+  if (error instanceof APIUserAbortError) return new ProviderError('aborted', 'Request aborted.', { cause: error });
+  if (error instanceof APIConnectionTimeoutError) return new ProviderError('network', `${label}: the request timed out.`, { cause: error });
+  if (error instanceof APIConnectionError) {
+    return new ProviderError('network', `${label}: could not connect (${causeText(error)}).`, { cause: error });
+  }
+  if (error instanceof APIError) return fromApiError(error, label);
+  if (error instanceof Error && error.name === 'AbortError') return new ProviderError('aborted', 'Request aborted.', { cause: error });
+  // Errors thrown while reading the stream (socket reset, malformed frames) are cuts.
+  const text = error instanceof Error ? error.message : String(error);
+  return new ProviderError('stream_cut', `${label}: the stream broke off (${text}).`, { cause: error });
+}
+
+function fromApiError(error: APIError, label: string): ProviderError {
+  const status = error.status;
+  const { type, message: detail } = errorBody(error);
+  const where = status === undefined ? `${label} reported an error mid-stream` : `${label} returned HTTP ${status}`;
+  const message = `${where}: ${type ? `${type}: ` : ''}${detail}`;
+  const options = { status, retryAfterMs: retryAfterMs(error.headers, detail), cause: error };
+  if (status === 401 || status === 403 || type === 'authentication_error' || type === 'permission_error') {
+    return new ProviderError('auth', `${message} (check ANTHROPIC_API_KEY)`, options);
+  }
+  if (status === 429 || type === 'rate_limit_error') return new ProviderError('rate_limit', message, options);
+  if (/credit balance|billing|quota/i.test(detail)) return new ProviderError('quota', message, options);
+  if (status === 413 || type === 'request_too_large' || isContextLengthMessage(detail)) return new ProviderError('context_length', message, options);
+  // 529 and overloaded_error: Anthropic is busy, which passes.
+  if (status === 529 || type === 'overloaded_error' || type === 'api_error') return new ProviderError('server', message, options);
+  if (status === undefined || status >= 500 || status === 408 || status === 409) return new ProviderError('server', message, options);
+  return new ProviderError('bad_request', message, options);
+}
+
+/** The API's `{type: "error", error: {type, message}}` body, or what the SDK made of it. */
+function errorBody(error: APIError): { type: string | undefined; message: string } {
+  const body = error.error as { error?: { type?: unknown; message?: unknown }; type?: unknown; message?: unknown } | undefined;
+  const inner = body?.error ?? body;
+  const type = typeof inner?.type === 'string' && inner.type !== 'error' ? inner.type : undefined;
+  if (typeof inner?.message === 'string') return { type, message: inner.message };
+  if (body && typeof body === 'object') return { type, message: JSON.stringify(body) };
+  return { type, message: typeof body === 'string' ? body : error.message };
+}
+
+function causeText(error: Error): string {
+  const cause = error.cause as { code?: string; message?: string } | undefined;
+  return cause?.code ?? cause?.message ?? error.message;
+}

@@ -1,0 +1,54 @@
+import type { Message } from '../core/messages.js';
+import { HISTORY_RECORD_TYPES, historyRecordSchema } from './records.js';
+import type { RawRecord } from './read-session.js';
+
+export interface RebuiltHistory {
+  /** The messages the model saw, in order, starting with the system prompt when one was recorded. */
+  messages: Message[];
+  warnings: string[];
+}
+
+/**
+ * Replays a session's records into the history the loop held: each run's system prompt and user
+ * input, each completed turn's messages, and each compaction's replacement of a range by its
+ * summary. A turn that was in flight when the process died has no `turn_end` and is left out
+ * whole, so an assistant's tool calls are never separated from their results.
+ */
+export function rebuildHistory(records: RawRecord[]): RebuiltHistory {
+  const messages: Message[] = [];
+  const warnings: string[] = [];
+  records.forEach((raw, index) => {
+    if (!HISTORY_RECORD_TYPES.has(raw.type)) return;
+    const parsed = historyRecordSchema.safeParse(raw);
+    if (!parsed.success) {
+      warnings.push(`record ${index + 1} (${raw.type}) is malformed and was skipped: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+      return;
+    }
+    const record = parsed.data;
+    switch (record.type) {
+      case 'system_prompt':
+        // A later run's prompt (memory may have changed) replaces the earlier one in place.
+        if (messages[0]?.role === 'system') messages[0] = { role: 'system', content: record.content };
+        else if (messages.length === 0) messages.push({ role: 'system', content: record.content });
+        break;
+      case 'run_start':
+        messages.push({ role: 'user', content: record.input });
+        break;
+      case 'turn_end':
+        messages.push(...record.messages);
+        break;
+      case 'compaction': {
+        if (!record.replaced) break;
+        const { from, count } = record.replaced;
+        if (from + count > messages.length) {
+          warnings.push(`record ${index + 1}: compaction replaces messages ${from}..${from + count - 1} but the history has ${messages.length}; skipped.`);
+          break;
+        }
+        const summary: Message[] = record.inserted ? record.inserted : record.message ? [record.message] : record.summary ? [{ role: 'user', content: record.summary }] : [];
+        messages.splice(from, count, ...summary);
+        break;
+      }
+    }
+  });
+  return { messages, warnings };
+}

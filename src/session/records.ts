@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import type { AgentEvent } from '../core/events.js';
+import type { Message } from '../core/messages.js';
+
+export const SESSION_FORMAT_VERSION = 1;
+
+/** The first line of every session file. */
+export interface SessionHeader {
+  type: 'session';
+  version: number;
+  id: string;
+  /** The workspace's real path. */
+  workspace: string;
+  createdAt: string;
+}
+
+/** Written before each run's `run_start`: the system prompt that run's requests began with. */
+export interface SystemPromptRecord {
+  type: 'system_prompt';
+  content: string;
+}
+
+/** Written when a file is reopened after a crash left an unfinished last line, which was cut off. */
+export interface RecoveredRecord {
+  type: 'recovered';
+  droppedBytes: number;
+}
+
+/** One line of a session file. Deltas are not stored: `assistant_message` carries the whole text. */
+export type SessionRecord = SessionHeader | SystemPromptRecord | RecoveredRecord | AgentEvent;
+
+const toolCallSchema = z.object({ id: z.string(), name: z.string(), arguments: z.string() });
+
+export const messageSchema: z.ZodType<Message> = z.union([
+  z.object({ role: z.literal('system'), content: z.string() }),
+  z.object({ role: z.literal('user'), content: z.string() }),
+  z.object({
+    role: z.literal('assistant'),
+    content: z.string(),
+    toolCalls: z.array(toolCallSchema),
+    reasoning: z.string().optional(),
+    providerData: z.object({ provider: z.string(), model: z.string() }).catchall(z.unknown()).optional(),
+  }),
+  z.object({ role: z.literal('tool'), toolCallId: z.string(), name: z.string(), content: z.string(), isError: z.boolean() }),
+]);
+
+/** The records the history is rebuilt from; everything else in the file is for people and listings. */
+export const historyRecordSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('system_prompt'), content: z.string() }),
+  z.object({ type: z.literal('run_start'), input: z.string() }),
+  z.object({ type: z.literal('turn_end'), turn: z.number(), messages: z.array(messageSchema) }),
+  z.object({
+    type: z.literal('compaction'),
+    turn: z.number().optional(),
+    summary: z.string().optional(),
+    /** The summary message that took the place of the replaced range. */
+    message: messageSchema.optional(),
+    /** What took the replaced range's place, in order (the context policy's form). */
+    inserted: z.array(messageSchema).optional(),
+    /** Indexes into the history as it was when the compaction ran. */
+    replaced: z.object({ from: z.number().int().min(0), count: z.number().int().min(0) }).optional(),
+  }),
+]);
+
+export type HistoryRecord = z.infer<typeof historyRecordSchema>;
+
+export const HISTORY_RECORD_TYPES = new Set(['system_prompt', 'run_start', 'turn_end', 'compaction']);

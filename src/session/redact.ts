@@ -1,0 +1,33 @@
+/** Environment variables whose values are treated as secrets: API keys, tokens, passwords. */
+const SECRET_NAME = /(_KEY|_TOKEN|_SECRET|PASSWORD)$/i;
+const MIN_SECRET_LENGTH = 8;
+export const REDACTED = '[redacted]';
+
+/** Secret values from the environment (by variable name) plus any given explicitly (e.g. `--api-key`). */
+export function collectSecrets(env: NodeJS.ProcessEnv, extra: Array<string | undefined> = []): string[] {
+  const fromEnv = Object.entries(env)
+    .filter(([name, value]) => SECRET_NAME.test(name) && value !== undefined)
+    .map(([, value]) => value!);
+  const all = [...fromEnv, ...extra].filter((value): value is string => value !== undefined && value.length >= MIN_SECRET_LENGTH);
+  // Longest first, so a secret that contains another is replaced whole.
+  return [...new Set(all)].sort((a, b) => b.length - a.length);
+}
+
+/**
+ * Replaces every occurrence of each secret in a string. Also catches the JSON-escaped form, since
+ * tool-call arguments are raw JSON text in which a secret with quotes or backslashes appears escaped.
+ */
+export function createRedactor(secrets: string[]): (text: string) => string {
+  const forms = [...new Set(secrets.flatMap((secret) => [secret, JSON.stringify(secret).slice(1, -1)]))].sort((a, b) => b.length - a.length);
+  if (forms.length === 0) return (text) => text;
+  return (text) => {
+    let out = text;
+    for (const form of forms) if (out.includes(form)) out = out.split(form).join(REDACTED);
+    return out;
+  };
+}
+
+/** JSON text of a value with every string in it redacted. */
+export function redactedJson(value: unknown, redact: (text: string) => string): string {
+  return JSON.stringify(value, (_key, item: unknown) => (typeof item === 'string' ? redact(item) : item));
+}

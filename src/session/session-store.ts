@@ -1,0 +1,69 @@
+import { join } from 'node:path';
+import type { Message } from '../core/messages.js';
+import { newSessionId, realOrSame, sessionsDir } from './paths.js';
+import { readSessionFile } from './read-session.js';
+import { rebuildHistory } from './rebuild-history.js';
+import { SESSION_FORMAT_VERSION } from './records.js';
+import { lockSession } from './session-lock.js';
+import { SessionWriter } from './session-writer.js';
+
+export interface SessionStoreOptions {
+  workspace: string;
+  env?: NodeJS.ProcessEnv;
+  /** Applied to every string written (see createRedactor). */
+  redact?: (text: string) => string;
+}
+
+export interface OpenedSession {
+  id: string;
+  path: string;
+  writer: SessionWriter;
+  /** The rebuilt history (empty for a new session). */
+  messages: Message[];
+  /** Problems found while loading (torn or corrupt lines), already worked around. */
+  warnings: string[];
+  /** Fsyncs and closes the file and releases the session's lock. */
+  close(): void;
+}
+
+/** Starts a new session file with its header. */
+export function createSession(options: SessionStoreOptions & { now?: Date }): OpenedSession {
+  const now = options.now ?? new Date();
+  const id = newSessionId(now);
+  const path = join(sessionsDir(options.workspace, options.env), `${id}.jsonl`);
+  const { writer } = SessionWriter.open(path, options.redact ? { redact: options.redact } : {});
+  const lock = lockSession(path);
+  writer.append({ type: 'session', version: SESSION_FORMAT_VERSION, id, workspace: realOrSame(options.workspace), createdAt: now.toISOString() });
+  writer.sync();
+  return { id, path, writer, messages: [], warnings: [], close: closer(writer, lock) };
+}
+
+/** Loads a session file, rebuilds its history and reopens it for appending. */
+export function resumeSession(path: string, options: Pick<SessionStoreOptions, 'redact'> = {}): OpenedSession {
+  // Locked before reading, so no other run appends between the rebuild and this run's first record.
+  const lock = lockSession(path);
+  const read = readSessionFile(path);
+  const rebuilt = rebuildHistory(read.records);
+  const { writer } = SessionWriter.open(path, options.redact ? { redact: options.redact } : {});
+  const id = read.header?.id ?? path.replace(/^.*[\\/]/, '').replace(/\.jsonl$/, '');
+  return { id, path, writer, messages: rebuilt.messages, warnings: [...read.warnings, ...rebuilt.warnings], close: closer(writer, lock) };
+}
+
+function closer(writer: SessionWriter, lock: { release(): void }): () => void {
+  return () => {
+    try {
+      writer.close();
+    } finally {
+      lock.release();
+    }
+  };
+}
+
+/**
+ * The history to pass as `AgentOptions.messages` when resuming: the rebuilt messages with the
+ * current system prompt in front (memory may have changed since), replacing the recorded one.
+ */
+export function withSystemPrompt(messages: Message[], system: string): Message[] {
+  const rest = messages[0]?.role === 'system' ? messages.slice(1) : messages;
+  return [{ role: 'system', content: system }, ...rest];
+}

@@ -1,0 +1,93 @@
+import { closeSync, fsyncSync, ftruncateSync, fstatSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { AgentEvent } from '../core/events.js';
+import { redactedJson } from './redact.js';
+import type { SessionRecord } from './records.js';
+
+/** Events not stored: the `assistant_message` that follows carries the same text whole. */
+const SKIPPED = new Set(['text_delta', 'reasoning_delta']);
+/** After these the file is fsynced: a completed turn, a changed history, the end of a run. */
+const DURABLE = new Set(['turn_end', 'compaction', 'stop']);
+
+export interface SessionWriterOptions {
+  /** Applied to every string before it is written (see createRedactor). */
+  redact?: (text: string) => string;
+}
+
+/**
+ * Appends records to a session file, one JSON object per line. Each line goes to the kernel with
+ * one write as soon as it is recorded (a killed process loses nothing already recorded); the file
+ * is fsynced at each turn end so a machine crash loses at most the turn in flight.
+ */
+export class SessionWriter {
+  private fd: number | undefined;
+  private readonly redact: (text: string) => string;
+
+  private constructor(
+    readonly path: string,
+    fd: number,
+    options: SessionWriterOptions,
+  ) {
+    this.fd = fd;
+    this.redact = options.redact ?? ((text) => text);
+  }
+
+  /**
+   * Opens (creating it and its directory if needed) for appending. An unfinished last line left by
+   * a crash is cut off first, so the next record starts on a line of its own.
+   */
+  static open(path: string, options: SessionWriterOptions = {}): { writer: SessionWriter; droppedBytes: number } {
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    const fd = openSync(path, 'a+', 0o600);
+    const droppedBytes = cutUnfinishedLine(fd);
+    const writer = new SessionWriter(path, fd, options);
+    if (droppedBytes > 0) writer.append({ type: 'recovered', droppedBytes });
+    return { writer, droppedBytes };
+  }
+
+  append(record: SessionRecord): void {
+    if (this.fd === undefined) throw new Error(`Session file ${this.path} is closed.`);
+    const bytes = Buffer.from(`${redactedJson(record, this.redact)}\n`, 'utf8');
+    let offset = 0;
+    while (offset < bytes.length) offset += writeSync(this.fd, bytes, offset, bytes.length - offset);
+  }
+
+  /** Stores an agent event (deltas skipped) and syncs at the points a resume depends on. */
+  record(event: AgentEvent): void {
+    if (SKIPPED.has(event.type)) return;
+    this.append(event);
+    if (DURABLE.has(event.type)) this.sync();
+  }
+
+  sync(): void {
+    if (this.fd !== undefined) fsyncSync(this.fd);
+  }
+
+  close(): void {
+    if (this.fd === undefined) return;
+    this.sync();
+    closeSync(this.fd);
+    this.fd = undefined;
+  }
+}
+
+/** Truncates the file after its last newline; returns how many bytes were cut. */
+function cutUnfinishedLine(fd: number): number {
+  const size = fstatSync(fd).size;
+  if (size === 0) return 0;
+  const chunk = Buffer.alloc(64 * 1024);
+  let end = size;
+  while (end > 0) {
+    const start = Math.max(0, end - chunk.length);
+    const read = readSync(fd, chunk, 0, end - start, start);
+    const newline = chunk.subarray(0, read).lastIndexOf(0x0a);
+    if (newline !== -1) {
+      const keep = start + newline + 1;
+      if (keep < size) ftruncateSync(fd, keep);
+      return size - keep;
+    }
+    end = start;
+  }
+  ftruncateSync(fd, 0);
+  return size;
+}

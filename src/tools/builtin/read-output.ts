@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { defineTool, type Tool } from '../define-tool.js';
+import type { OutputStore } from '../../context/output-store.js';
+
+export const READ_OUTPUT_TOOL = 'read_output';
+
+/**
+ * Reads back a tool output that the context policy capped or elided, in slices. The id comes
+ * from the note or stub the model saw ("read_output id out_…").
+ */
+export function createReadOutputTool(store: OutputStore, options: { maxLimit?: number } = {}): Tool {
+  const maxLimit = options.maxLimit ?? 8_000;
+  return defineTool({
+    name: READ_OUTPUT_TOOL,
+    description:
+      'Read a slice of a full tool output that was shortened in the conversation. Pass the id from the note ' +
+      `("read_output id out_…"), and optionally a character offset (default 0) and limit (default and maximum ${maxLimit}).`,
+    parameters: z.object({
+      id: z.string().regex(/^out_[0-9a-f]{12}$/, 'an output id looks like out_ followed by 12 hex digits'),
+      offset: z.number().int().min(0).optional().describe('first character to return (default 0)'),
+      limit: z.number().int().min(1).optional().describe(`characters to return (default and maximum ${maxLimit})`),
+    }),
+    readOnly: true,
+    timeoutMs: 10_000,
+    async execute({ id, offset = 0, limit = maxLimit }) {
+      const text = await store.get(id);
+      if (text === undefined) return { output: `No stored output has the id ${id}. Use an id exactly as it appears in a note or stub.`, isError: true };
+      if (offset > text.length) return { output: `Offset ${offset} is past the end of output ${id} (${text.length} characters).`, isError: true };
+      const end = Math.min(text.length, offset + Math.min(limit, maxLimit));
+      const more = end < text.length ? `; more from offset ${end}` : '; end of output';
+      return `[output ${id}: characters ${offset}–${end} of ${text.length}${more}]\n${text.slice(offset, end)}`;
+    },
+  });
+}

@@ -1,0 +1,37 @@
+import { stat } from 'node:fs/promises';
+import { z } from 'zod';
+import { defineTool, type Tool, type ToolOutput, type ToolPreview } from '../define-tool.js';
+import { writeFileAtomic } from './atomic-write.js';
+import type { FileToolOptions } from './file-tool-options.js';
+import { planEdit } from './plan-edit.js';
+import type { FileReadTracker } from './read-tracker.js';
+
+const parameters = z.object({
+  path: z.string().min(1),
+  old_string: z.string(),
+  new_string: z.string(),
+  replace_all: z.boolean().optional(),
+});
+
+export function createEditFileTool(options: FileToolOptions, tracker: FileReadTracker): Tool {
+  return defineTool({
+    name: 'edit_file',
+    description:
+      'Replace old_string with new_string in a file. old_string must match exactly one place (copy it from read_file output without line numbers; add surrounding lines to make it unique), or set replace_all. Returns a unified diff; on a miss, the closest lines.',
+    parameters,
+    readOnly: false,
+    async preview(args, context): Promise<ToolPreview> {
+      const plan = await planEdit(args, context, options, tracker);
+      return plan.ok ? { summary: plan.summary, detail: plan.diff } : { error: plan.error };
+    },
+    async execute(args, context): Promise<ToolOutput> {
+      // Planned again: the file may have changed while the user looked at the preview.
+      const plan = await planEdit(args, context, options, tracker);
+      if (!plan.ok) return { output: plan.error, isError: true };
+      const bytes = Buffer.from(plan.stored, 'utf8');
+      await writeFileAtomic(plan.absolute, bytes, plan.mode === undefined ? {} : { mode: plan.mode });
+      tracker.record(plan.absolute, bytes, (await stat(plan.absolute)).mtimeMs);
+      return plan.report;
+    },
+  });
+}

@@ -1,0 +1,94 @@
+import { stat } from 'node:fs/promises';
+import { z } from 'zod';
+import { defineTool, type Tool, type ToolContext, type ToolOutput, type ToolPreview } from '../define-tool.js';
+import { writeFileAtomic } from './atomic-write.js';
+import type { FileToolOptions } from './file-tool-options.js';
+import { countLines, toLogicalText, type TextLayout } from './line-endings.js';
+import type { FileReadTracker } from './read-tracker.js';
+import { formatBytes, loadTextFile, readOnlyReason } from './text-file.js';
+import { resolveToolPath } from './tool-path.js';
+import { unifiedDiff } from './unified-diff.js';
+
+/** How much of a new file the approval prompt shows. */
+const NEW_FILE_PREVIEW_LINES = 40;
+
+const parameters = z.object({ path: z.string().min(1), content: z.string() });
+type WriteArgs = z.infer<typeof parameters>;
+
+type Existing = { kind: 'new' } | { kind: 'text'; text: string; layout: TextLayout; mode: number } | { kind: 'other'; size: number; mode: number };
+type WritePlan = { ok: true; absolute: string; shown: string; existing: Existing } | { ok: false; error: string };
+
+export function createWriteFileTool(options: FileToolOptions, tracker: FileReadTracker): Tool {
+  const plan = (args: WriteArgs, context: ToolContext) => planWrite(args, context, options);
+  return defineTool({
+    name: 'write_file',
+    description:
+      'Create a file or overwrite it entirely with content, creating parent folders. Reports whether it was new or overwritten, with line counts. To change part of an existing file, use edit_file.',
+    parameters,
+    readOnly: false,
+    async preview(args, context): Promise<ToolPreview> {
+      const planned = await plan(args, context);
+      return planned.ok ? describeWrite(planned.shown, planned.existing, args.content) : { error: planned.error };
+    },
+    async execute(args, context): Promise<ToolOutput> {
+      const planned = await plan(args, context);
+      if (!planned.ok) return { output: planned.error, isError: true };
+      const { absolute, shown, existing } = planned;
+      const bytes = Buffer.from(args.content, 'utf8');
+      await writeFileAtomic(absolute, bytes, existing.kind === 'new' ? {} : { mode: existing.mode });
+      tracker.record(absolute, bytes, (await stat(absolute)).mtimeMs);
+      const after = countLines(args.content);
+      const size = formatBytes(bytes.length);
+      if (existing.kind === 'new') return `Created ${shown} (${lineCount(after)}, ${size}).`;
+      const before = existing.kind === 'text' ? String(countLines(existing.text)) : 'non-text';
+      return `Overwrote ${shown} (${before} → ${lineCount(after)}, ${size}).`;
+    },
+  });
+}
+
+async function planWrite({ path }: WriteArgs, context: ToolContext, options: FileToolOptions): Promise<WritePlan> {
+  const resolved = await resolveToolPath(path, context, options, true);
+  if (!resolved.ok) return { ok: false, error: resolved.reason };
+  const { absolute, relative: shown } = resolved;
+  const info = await stat(absolute).catch(() => undefined);
+  if (!info) return { ok: true, absolute, shown, existing: { kind: 'new' } };
+  if (info.isDirectory()) return { ok: false, error: `${shown} is a directory; write_file needs a file path.` };
+  const mode = info.mode & 0o7777;
+  const readOnly = readOnlyReason(shown, mode);
+  if (readOnly) return { ok: false, error: readOnly };
+  const loaded = await loadTextFile(absolute, shown);
+  const existing: Existing = loaded.ok ? { kind: 'text', text: loaded.file.text, layout: loaded.file.layout, mode } : { kind: 'other', size: info.size, mode };
+  return { ok: true, absolute, shown, existing };
+}
+
+function describeWrite(shown: string, existing: Existing, content: string): ToolPreview {
+  const after = countLines(content);
+  if (existing.kind === 'new') {
+    const lines = content.split('\n');
+    const head = lines.slice(0, NEW_FILE_PREVIEW_LINES).join('\n');
+    const rest = after - NEW_FILE_PREVIEW_LINES;
+    const detail = unifiedDiff(shown, '', head) + (rest > 0 ? `… ${rest} more line${rest === 1 ? '' : 's'}\n` : '');
+    return { summary: `write ${shown} (new, ${lineCount(after)})`, detail };
+  }
+  if (existing.kind === 'other') {
+    return { summary: `write ${shown} (overwrite, non-text → ${after} lines)`, detail: `Replaces a non-text file of ${formatBytes(existing.size)}.` };
+  }
+  const before = countLines(existing.text);
+  const summary = `write ${shown} (overwrite, ${before}→${after} lines)`;
+  // Both sides are compared without CRs and BOM, so an ending change is one note, not every line changed.
+  const incoming = toLogicalText(content);
+  const diff = unifiedDiff(shown, existing.text, incoming.text);
+  const detail = layoutNote(existing.layout, incoming.layout) + (diff === '' ? 'No change to the content.' : diff);
+  return { summary, detail };
+}
+
+function layoutNote(before: TextLayout, after: TextLayout): string {
+  let note = '';
+  if (before.eol !== after.eol) note += `Line endings change from ${before.eol.toUpperCase()} to ${after.eol.toUpperCase()}.\n`;
+  if (before.bom !== after.bom) note += after.bom ? 'A UTF-8 BOM is added.\n' : 'The UTF-8 BOM is removed.\n';
+  return note;
+}
+
+function lineCount(n: number): string {
+  return `${n} line${n === 1 ? '' : 's'}`;
+}

@@ -1,0 +1,9 @@
+import { anthropic } from './anthropic.js';
+import { openai } from './openai.js';
+import type { ProtocolUnderTest } from './protocol.js';
+
+/** Every wire protocol the conformance suite runs over; one line per protocol. */
+export const PROTOCOLS: ProtocolUnderTest[] = [
+  openai,
+  anthropic,
+];

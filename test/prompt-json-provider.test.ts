@@ -1,0 +1,133 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { run } from '../src/core/loop.js';
+import type { AgentEvent } from '../src/core/events.js';
+import { OpenAIProvider } from '../src/providers/openai/openai-provider.js';
+import { promptJsonProvider } from '../src/providers/prompt-json/prompt-json-provider.js';
+import { toPromptJsonHistory } from '../src/providers/prompt-json/convert-history.js';
+import { protocolPrompt, REPLY_CONTRACT } from '../src/providers/prompt-json/protocol-prompt.js';
+import { calculatorTool } from '../src/tools/builtin/calculator.js';
+import { currentTimeTool } from '../src/tools/builtin/current-time.js';
+import { ToolRegistry } from '../src/tools/registry.js';
+import { startChatServer, type ChatServer, type ServerStep } from './support/chat-server.js';
+import { ofType } from './support/harness.js';
+
+const servers: ChatServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => server.close()));
+});
+
+async function runPromptJson(script: ServerStep[], maxTurns = 6, inner: { name?: string; replayReasoning?: boolean } = {}) {
+  const server = await startChatServer(script);
+  servers.push(server);
+  const provider = promptJsonProvider(new OpenAIProvider({ apiKey: 'test-key', baseURL: server.url, ...inner }));
+  const events: AgentEvent[] = [];
+  const result = await run(
+    { provider, model: 'test-model', input: 'What is 17 × 23?', system: 'You are helpful.', tools: new ToolRegistry([calculatorTool, currentTimeTool]), maxTurns },
+    (event) => events.push(event),
+  );
+  expect(server.violations).toEqual([]);
+  return { server, result, events };
+}
+
+const contentOf = (server: ChatServer, request: number) => server.requests[request]!.messages.map((m) => ({ role: m.role, content: m.content }));
+
+describe('the prompt-JSON protocol over a real chat server', () => {
+  it('sends no native tools, describes them in the system prompt, and turns the JSON reply into a call', async () => {
+    const fenced = 'I will calculate.\n```json\n{"tool": "calculator", "arguments": {"expression": "17 * 23"}}\n```';
+    const { server, result, events } = await runPromptJson([{ text: fenced }, { text: '{"answer": "17 × 23 = 391"}' }]);
+
+    expect(result).toMatchObject({ answer: '17 × 23 = 391', stopReason: 'answered', turns: 2 });
+    expect(result.protocolErrors).toBeUndefined();
+    for (const request of server.requests) expect(request.tools).toBeUndefined();
+    const system = String(server.requests[0]!.messages[0]!.content);
+    expect(system.startsWith('You are helpful.\n\nYou can call tools.')).toBe(true);
+    expect(system).toContain(REPLY_CONTRACT);
+    expect(system).toMatch(/- calculator: .+ Arguments \(JSON Schema\): \{"type":"object"/);
+    expect(system).not.toContain('$schema');
+    // Byte-stable: the same tools give the same system prompt on every turn.
+    expect(server.requests[1]!.messages[0]!.content).toBe(system);
+
+    expect(contentOf(server, 1).slice(1)).toEqual([
+      { role: 'user', content: 'What is 17 × 23?' },
+      { role: 'assistant', content: fenced },
+      { role: 'user', content: 'Result of calculator (call pj_1_0): 17 * 23 = 391' },
+    ]);
+    expect(server.requests[1]!.messages.some((m) => m.role === 'tool' || m.tool_calls)).toBe(false);
+
+    expect(ofType(events, 'tool_call_start').map((e) => e.call)).toEqual([{ id: 'pj_1_0', name: 'calculator', arguments: '{"expression":"17 * 23"}' }]);
+    // The JSON is never shown as text; the parsed answer is.
+    expect(ofType(events, 'text_delta').map((e) => e.text)).toEqual(['17 × 23 = 391']);
+  });
+
+  it('a malformed reply is a turn, a protocol_error event, and a correction the model can act on', async () => {
+    const { server, result, events } = await runPromptJson([
+      { text: '{"tool": "calculator", "arguments": {"expression": "17 * 23"}' },
+      { text: '{"tool": "calculator", "arguments": {"expression": "17 * 23"}}' },
+      { text: '{"answer": "391"}' },
+    ]);
+
+    expect(result).toMatchObject({ answer: '391', stopReason: 'answered', turns: 3, protocolErrors: 1 });
+    expect(ofType(events, 'protocol_error')).toEqual([{ type: 'protocol_error', turn: 1, reason: 'bad_json', error: expect.stringContaining('an object is not closed'), count: 1 }]);
+    const correction = contentOf(server, 1).at(-1)!;
+    expect(correction.role).toBe('user');
+    expect(correction.content).toMatch(/^Your reply was not valid JSON: an object is not closed .*Reply with exactly one JSON object/);
+    expect(ofType(events, 'tool_call_start').map((e) => e.call.id)).toEqual(['pj_2_0']);
+  });
+
+  it('prose gets one reminder; prose again right after it is taken as the answer', async () => {
+    const { server, result, events } = await runPromptJson([{ text: 'It is 391.' }, { text: 'As I said, 391.' }]);
+    expect(result).toMatchObject({ answer: 'As I said, 391.', stopReason: 'answered', turns: 2, protocolErrors: 1 });
+    expect(ofType(events, 'protocol_error').map((e) => e.reason)).toEqual(['no_json']);
+    expect(contentOf(server, 1).at(-1)!.content).toContain('Your reply contained no JSON object.');
+  });
+
+  it('an array of calls runs each, and their results come back in call order as one user message', async () => {
+    const { server, result } = await runPromptJson([
+      { text: '[{"tool": "calculator", "arguments": {"expression": "1 + 1"}}, {"tool": "nope", "arguments": {}}]' },
+      { text: '{"answer": "2"}' },
+    ]);
+    expect(result.answer).toBe('2');
+    const results = String(contentOf(server, 1).at(-1)!.content).split('\n\n');
+    expect(results[0]).toBe('Result of calculator (call pj_1_0): 1 + 1 = 2');
+    expect(results[1]).toMatch(/^Error from nope \(call pj_1_1\): Unknown tool "nope"/);
+  });
+
+  it('streams reasoning through, and the inner provider still replays it to the same model', async () => {
+    const { server, events } = await runPromptJson(
+      [{ reasoning: 'Use the calculator.', text: '{"tool": "calculator", "arguments": {"expression": "2 + 2"}}' }, { text: '{"answer": "4"}' }],
+      6,
+      { name: 'deepseek', replayReasoning: true },
+    );
+    expect(ofType(events, 'run_start')[0]!.provider).toBe('deepseek+prompt-json');
+    expect(ofType(events, 'reasoning_delta').map((e) => e.text).join('')).toBe('Use the calculator.');
+    expect(server.requests[1]!.messages[2]).toMatchObject({ role: 'assistant', content: '{"tool": "calculator", "arguments": {"expression": "2 + 2"}}', reasoning_content: 'Use the calculator.' });
+  });
+
+  it('the turn-limit hand-off goes without the tool contract and its prose is taken as it is', async () => {
+    const { server, result } = await runPromptJson([{ text: '{"tool": "current_time"}' }, { text: 'Hand-off: I looked up the time.' }], 1);
+    expect(result).toMatchObject({ stopReason: 'turn_limit', handoff: 'Hand-off: I looked up the time.' });
+    expect(String(server.requests[1]!.messages[0]!.content)).toBe('You are helpful.');
+  });
+});
+
+describe('toPromptJsonHistory', () => {
+  it('renders a history from a native run in protocol form, and adds the contract as the system prompt', () => {
+    const tools = new ToolRegistry([calculatorTool]).schemas();
+    const history = toPromptJsonHistory(
+      [
+        { role: 'user', content: 'What is 17 × 23?' },
+        { role: 'assistant', content: '', toolCalls: [{ id: 'call_9', name: 'calculator', arguments: '{"expression":"17 * 23"}' }] },
+        { role: 'tool', toolCallId: 'call_9', name: 'calculator', content: '17 * 23 = 391', isError: false },
+        { role: 'assistant', content: '391', toolCalls: [] },
+      ],
+      tools,
+    );
+    expect(history).toEqual([
+      { role: 'system', content: protocolPrompt(tools) },
+      { role: 'user', content: 'What is 17 × 23?' },
+      { role: 'assistant', content: '{"tool":"calculator","arguments":{"expression":"17 * 23"}}', toolCalls: [] },
+      { role: 'user', content: 'Result of calculator (call call_9): 17 * 23 = 391' },
+      { role: 'assistant', content: '{"answer":"391"}', toolCalls: [] },
+    ]);
+  });
+});

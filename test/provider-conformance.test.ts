@@ -1,0 +1,192 @@
+/**
+ * The same scenarios over every wire protocol: each adapter, through its real SDK, against a
+ * strict local server speaking its protocol. A new adapter joins by adding a line to PROTOCOLS.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { run, type AgentOptions, type RunResult } from '../src/core/loop.js';
+import type { AgentEvent } from '../src/core/events.js';
+import type { AssistantMessage, Message, ToolMessage } from '../src/core/messages.js';
+import { defineTool } from '../src/tools/define-tool.js';
+import { ToolRegistry } from '../src/tools/registry.js';
+import type { ProtocolUnderTest, ServerStep, WireServer } from './conformance/protocol.js';
+import { PROTOCOLS } from './conformance/protocols.js';
+import { ofType } from './support/harness.js';
+
+const open: WireServer[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((server) => server.close()));
+});
+
+function recorder() {
+  const seen: string[] = [];
+  const tool = defineTool({
+    name: 'record',
+    description: 'Records a text.',
+    parameters: z.object({ text: z.string() }),
+    readOnly: true,
+    execute: async ({ text }) => (seen.push(text), `recorded ${text.length} chars`),
+  });
+  return { tool, seen };
+}
+
+interface Outcome {
+  server: WireServer;
+  result: RunResult;
+  events: AgentEvent[];
+}
+
+async function runOver(protocol: ProtocolUnderTest, script: ServerStep[], options: Partial<AgentOptions> & { onEvent?: (event: AgentEvent) => void } = {}): Promise<Outcome> {
+  const server = await protocol.start(script);
+  open.push(server);
+  const events: AgentEvent[] = [];
+  const result = await run(
+    { provider: protocol.provider(server.url), model: 'test-model', input: 'task', retry: { maxRetries: 2, baseDelayMs: 5, maxDelayMs: 1000 }, ...options },
+    (event) => {
+      events.push(event);
+      options.onEvent?.(event);
+    },
+  );
+  return { server, result, events };
+}
+
+const tools = (...list: ReturnType<typeof recorder>['tool'][]) => new ToolRegistry(list);
+const roles = (messages: Message[]) => messages.map((m) => (m.role === 'tool' ? `tool:${(m as ToolMessage).toolCallId}` : m.role));
+
+describe.each(PROTOCOLS)('provider conformance: $name', (protocol) => {
+  it('streams a plain answer in pieces and stops answered', async () => {
+    const { server, result, events } = await runOver(protocol, [{ text: 'The answer is forty-two, plainly.' }], { system: 'Be brief.' });
+    const deltas = ofType(events, 'text_delta');
+    expect(deltas.length).toBeGreaterThan(1);
+    expect(deltas.map((d) => d.text).join('')).toBe('The answer is forty-two, plainly.');
+    expect(result).toMatchObject({ stopReason: 'answered', answer: 'The answer is forty-two, plainly.', turns: 1 });
+    expect(server.violations).toEqual([]);
+    expect(JSON.stringify(server.requests[0])).toContain('Be brief.');
+  });
+
+  it('round-trips a tool call: the call runs, the next request carries a valid history with its result', async () => {
+    const { tool, seen } = recorder();
+    const { server, result, events } = await runOver(protocol, [{ toolCalls: [{ name: 'record', arguments: { text: 'hello' } }] }, { text: 'done' }], { tools: tools(tool) });
+    expect(seen).toEqual(['hello']);
+    expect(result.answer).toBe('done');
+    expect(server.violations).toEqual([]);
+    expect(server.requests).toHaveLength(2);
+    expect(JSON.stringify(server.requests[1])).toContain('recorded 5 chars');
+    const call = (result.messages[1] as AssistantMessage).toolCalls[0]!;
+    expect(ofType(events, 'tool_call_end')).toMatchObject([{ id: call.id, status: 'ok', isError: false }]);
+    expect(roles(result.messages)).toEqual(['user', 'assistant', `tool:${call.id}`, 'assistant']);
+  });
+
+  it('runs parallel calls of one reply and answers them all, in call order', async () => {
+    const { tool, seen } = recorder();
+    const { server, result } = await runOver(
+      protocol,
+      [{ toolCalls: [{ name: 'record', arguments: { text: 'one' } }, { name: 'record', arguments: { text: 'two' } }, { name: 'record', arguments: { text: 'three' } }] }, { text: 'all done' }],
+      { tools: tools(tool) },
+    );
+    expect([...seen].sort()).toEqual(['one', 'three', 'two']);
+    const ids = (result.messages[1] as AssistantMessage).toolCalls.map((c) => c.id);
+    expect(new Set(ids).size).toBe(3);
+    expect(roles(result.messages)).toEqual(['user', 'assistant', ...ids.map((id) => `tool:${id}`), 'assistant']);
+    expect(server.violations).toEqual([]);
+  });
+
+  it('reassembles arguments sent in fragments, escapes and non-ASCII intact', async () => {
+    const { tool, seen } = recorder();
+    const text = 'line "one"\nline \\two\\ — ünïcödé ✓ '.repeat(4);
+    const { server } = await runOver(protocol, [{ toolCalls: [{ name: 'record', arguments: { text } }] }, { text: 'ok' }], { tools: tools(tool) });
+    expect(seen).toEqual([text]);
+    expect(server.violations).toEqual([]);
+  });
+
+  it('streams reasoning, keeps it on the message and replays it with the tool result', async () => {
+    const { tool } = recorder();
+    const reasoning = 'I should record the greeting first.';
+    const { server, result, events } = await runOver(protocol, [{ reasoning, toolCalls: [{ name: 'record', arguments: { text: 'hi' } }] }, { text: 'done' }], { tools: tools(tool) });
+    expect(ofType(events, 'reasoning_delta').map((d) => d.text).join('')).toBe(reasoning);
+    expect((result.messages[1] as AssistantMessage).reasoning).toBe(reasoning);
+    expect(server.violations).toEqual([]);
+    if (protocol.reasoningReplayed) expect(protocol.reasoningReplayed(server.requests[1], reasoning)).toBe(true);
+    expect(result.answer).toBe('done');
+  });
+
+  it('normalises usage: total input including cached tokens, cached part, output', async () => {
+    const { events, result } = await runOver(protocol, [{ text: 'ok', usage: { inputTokens: 1200, cachedInputTokens: 800, outputTokens: 30 } }]);
+    expect(ofType(events, 'usage')[0]!.usage).toMatchObject({ inputTokens: 1200, cachedInputTokens: 800, outputTokens: 30 });
+    expect(result.usage).toMatchObject({ inputTokens: 1200, cachedInputTokens: 800, outputTokens: 30 });
+  });
+
+  it('stops with provider_error and a clear message on 401, without retrying', async () => {
+    const { server, result, events } = await runOver(protocol, [{ kind: 'http_error', status: 401 }]);
+    expect(result.stopReason).toBe('provider_error');
+    expect(result.error).toMatch(/401/);
+    expect(result.error).toMatch(/key/i);
+    expect(result.error).not.toContain('test-key');
+    expect(ofType(events, 'retry')).toEqual([]);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('waits as a 429 retry-after says, then succeeds', async () => {
+    const { result, events } = await runOver(protocol, [{ kind: 'http_error', status: 429, headers: { 'retry-after': '0.02' } }, { text: 'after the wait' }]);
+    expect(ofType(events, 'retry')).toMatchObject([{ attempt: 1, delayMs: 20 }]);
+    expect(result.answer).toBe('after the wait');
+  });
+
+  it('retries a 5xx and succeeds', async () => {
+    const { server, result, events } = await runOver(protocol, [{ kind: 'http_error', status: 503 }, { text: 'recovered' }]);
+    expect(ofType(events, 'retry')).toHaveLength(1);
+    expect(result.answer).toBe('recovered');
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('retries a stream cut mid-call and never runs the half-received call', async () => {
+    const { tool, seen } = recorder();
+    const call = { name: 'record', arguments: { text: 'a long argument that arrives in many small fragments' } };
+    const { server, result, events } = await runOver(protocol, [{ kind: 'cut', reply: { toolCalls: [call] }, afterEvents: 5 }, { toolCalls: [call] }, { text: 'done' }], { tools: tools(tool) });
+    expect(ofType(events, 'retry')).toHaveLength(1);
+    expect(seen).toEqual([call.arguments.text]);
+    expect(ofType(events, 'tool_call_start')).toHaveLength(1);
+    expect(result.answer).toBe('done');
+    expect(server.violations).toEqual([]);
+  });
+
+  it('does not run a call cut off by the output limit, and tells the model why', async () => {
+    const { tool, seen } = recorder();
+    const { server, result, events } = await runOver(
+      protocol,
+      [{ toolCalls: [{ name: 'record', arguments: '{"text":"unfinis' }], finishReason: 'length' }, { text: 'I will split it' }],
+      { tools: tools(tool) },
+    );
+    expect(seen).toEqual([]);
+    expect(ofType(events, 'assistant_message')[0]!.finishReason).toBe('length');
+    expect(ofType(events, 'tool_call_end')[0]).toMatchObject({ isError: true, status: 'error' });
+    expect(ofType(events, 'tool_call_end')[0]!.output).toMatch(/cut off/);
+    expect(result.answer).toBe('I will split it');
+    expect(server.violations).toEqual([]);
+  });
+
+  it('stops aborted when the signal fires mid-stream', async () => {
+    const controller = new AbortController();
+    const { result, events } = await runOver(protocol, [{ kind: 'slow', reply: { text: 'a slow answer that keeps coming in small pieces' }, delayMs: 15 }], {
+      signal: controller.signal,
+      onEvent: (event) => {
+        if (event.type === 'text_delta') controller.abort();
+      },
+    });
+    expect(result.stopReason).toBe('aborted');
+    expect(ofType(events, 'stop')).toHaveLength(1);
+    expect(ofType(events, 'text_delta').map((d) => d.text).join('').length).toBeLessThan('a slow answer that keeps coming in small pieces'.length);
+  });
+
+  it('accepts a resumed history with a dangling call once it is repaired', async () => {
+    const dangling: Message[] = [
+      { role: 'user', content: 'earlier task' },
+      { role: 'assistant', content: 'Let me record that.', toolCalls: [{ id: 'call_lost', name: 'record', arguments: '{"text":"x"}' }] },
+    ];
+    const { tool } = recorder();
+    const { server, result, events } = await runOver(protocol, [{ text: 'picked up' }], { messages: dangling, tools: tools(tool) });
+    expect(server.violations).toEqual([]);
+    expect(ofType(events, 'history_repaired')[0]!.repairs).toEqual(['added a cancelled result for unanswered call call_lost (record)']);
+    expect(result.answer).toBe('picked up');
+  });
+});

@@ -1,0 +1,201 @@
+/**
+ * A real HTTP server on 127.0.0.1 that speaks the Anthropic Messages API (POST /v1/messages,
+ * SSE with `event:` lines, or one JSON message), replays scripted replies, records every request,
+ * and rejects (HTTP 400 invalid_request_error, recorded as a violation) any request that breaks
+ * the protocol. Faults: HTTP errors with headers, cut connections, an `event: error` mid-stream,
+ * raw events, slow streams.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { ScriptedReply } from '../../src/providers/scripted.js';
+import { jsonMessage, sseFrame, stopReasonOf, streamEvents, type PlannedReply, type SseEvent } from './anthropic-frames.js';
+import { checkAnthropicProtocol, type AnthropicRequestBody, type ProtocolState } from './anthropic-protocol-check.js';
+
+export type AnthropicFault =
+  | { kind: 'http_error'; status: number; body?: unknown; headers?: Record<string, string> }
+  /** Sends the reply's first `afterEvents` SSE events, then destroys the socket. */
+  | { kind: 'cut'; reply: ScriptedReply; afterEvents: number }
+  /** Sends the reply's first `afterEvents` events, then an `event: error` frame (HTTP 200 already sent). */
+  | { kind: 'stream_error'; reply: ScriptedReply; afterEvents: number; error: { type: string; message: string } }
+  /** Sends these events verbatim. */
+  | { kind: 'raw_events'; events: SseEvent[] }
+  /** Streams the reply with a pause before each event (for abort mid-stream). */
+  | { kind: 'slow'; reply: ScriptedReply; eventDelayMs: number }
+  /** A reply whose thinking comes back redacted (`redacted_thinking` with opaque data). */
+  | { kind: 'redacted'; reply: ScriptedReply; data: string };
+
+export type AnthropicStep = ScriptedReply | AnthropicFault | ((body: AnthropicRequestBody) => ScriptedReply | AnthropicFault);
+
+export interface AnthropicServer {
+  /** The base URL the SDK takes (it adds /v1/messages). */
+  url: string;
+  requests: AnthropicRequestBody[];
+  /** Request headers, in order (to check the key is sent and never logged elsewhere). */
+  headers: IncomingMessage['headers'][];
+  violations: string[];
+  readonly remaining: number;
+  waitForRequest(n: number): Promise<AnthropicRequestBody>;
+  close(): Promise<void>;
+}
+
+export async function startAnthropicServer(script: AnthropicStep[]): Promise<AnthropicServer> {
+  const requests: AnthropicRequestBody[] = [];
+  const headers: IncomingMessage['headers'][] = [];
+  const violations: string[] = [];
+  const state: ProtocolState = { signatures: new Map(), redacted: new Set(), previous: undefined };
+  const waiters: Array<{ n: number; resolve: (body: AnthropicRequestBody) => void }> = [];
+  let position = 0;
+  let counter = 0;
+
+  const plan = (reply: ScriptedReply, model: string): PlannedReply => {
+    const thinking = reply.reasoning ? [{ type: 'thinking' as const, thinking: reply.reasoning, signature: `sig_${++counter}_${Buffer.from(model).toString('base64url')}` }] : [];
+    for (const block of thinking) state.signatures.set(block.signature, { thinking: block.thinking, model });
+    const rawArguments = (reply.toolCalls ?? []).map((call) => (typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments)));
+    const toolUses = (reply.toolCalls ?? []).map((call, index) => ({ type: 'tool_use' as const, id: call.id ?? `toolu_${++counter}`, name: call.name, input: parseOr(rawArguments[index]!) }));
+    return { reply, thinking, toolUses, rawArguments, stopReason: stopReasonOf(reply, toolUses.length > 0) };
+  };
+
+  const server = createServer(async (req, res) => {
+    if (req.method !== 'POST' || req.url?.split('?')[0] !== '/v1/messages') {
+      return json(res, 404, apiError('not_found_error', `no route ${req.method} ${req.url}`));
+    }
+    const body = JSON.parse(await readBody(req)) as AnthropicRequestBody;
+    requests.push(body);
+    headers.push(req.headers);
+    for (const waiter of waiters.filter((w) => w.n <= requests.length)) waiter.resolve(body);
+
+    const problems = checkAnthropicProtocol(body, state);
+    state.previous = undefined;
+    if (problems.length) {
+      violations.push(...problems.map((problem) => `request ${requests.length}: ${problem}`));
+      return json(res, 400, apiError('invalid_request_error', problems.join('; ')));
+    }
+    const stepDef = script[position];
+    if (!stepDef) {
+      violations.push(`request ${requests.length}: unexpected request, the script has ${script.length} steps`);
+      return json(res, 500, apiError('api_error', 'script exhausted'));
+    }
+    position++;
+    const step = typeof stepDef === 'function' ? stepDef(body) : stepDef;
+    const promptChars = JSON.stringify(body.messages).length;
+
+    if (!('kind' in step)) {
+      const planned = plan(step, body.model);
+      state.previous = { toolUses: planned.toolUses, thinking: planned.thinking };
+      if (!body.stream) return json(res, 200, jsonMessage(body.model, planned, promptChars));
+      startSse(res);
+      for (const event of streamEvents(body.model, planned, promptChars)) res.write(sseFrame(event));
+      return res.end();
+    }
+    switch (step.kind) {
+      case 'http_error':
+        for (const [name, value] of Object.entries(step.headers ?? {})) res.setHeader(name, value);
+        return json(res, step.status, step.body ?? apiError(ERROR_TYPES[step.status] ?? 'api_error', `HTTP ${step.status}`));
+      case 'raw_events':
+        startSse(res);
+        for (const event of step.events) res.write(sseFrame(event));
+        return res.end();
+      case 'cut':
+      case 'stream_error': {
+        startSse(res);
+        for (const event of streamEvents(body.model, plan(step.reply, body.model), promptChars).slice(0, step.afterEvents)) res.write(sseFrame(event));
+        if (step.kind === 'cut') return res.socket?.destroy();
+        res.write(sseFrame({ event: 'error', data: { type: 'error', error: step.error } }));
+        return res.end();
+      }
+      case 'redacted': {
+        const planned = plan({ ...step.reply, reasoning: undefined }, body.model);
+        state.redacted.add(step.data);
+        const events = streamEvents(body.model, planned, promptChars).map((event) =>
+          event.event === 'content_block_start' || event.event === 'content_block_delta' || event.event === 'content_block_stop' ? shiftIndex(event) : event,
+        );
+        const redacted = { type: 'content_block_start', index: 0, content_block: { type: 'redacted_thinking', data: step.data } };
+        events.splice(2, 0, { event: 'content_block_start', data: redacted }, { event: 'content_block_stop', data: { type: 'content_block_stop', index: 0 } });
+        state.previous = { toolUses: planned.toolUses, thinking: [] };
+        startSse(res);
+        for (const event of events) res.write(sseFrame(event));
+        return res.end();
+      }
+      case 'slow': {
+        const planned = plan(step.reply, body.model);
+        startSse(res);
+        for (const event of streamEvents(body.model, planned, promptChars)) {
+          await new Promise((resolve) => setTimeout(resolve, step.eventDelayMs));
+          if (res.destroyed) return;
+          res.write(sseFrame(event));
+        }
+        state.previous = { toolUses: planned.toolUses, thinking: planned.thinking };
+        return res.end();
+      }
+    }
+  });
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    headers,
+    violations,
+    get remaining() {
+      return script.length - position;
+    },
+    waitForRequest(n) {
+      if (requests.length >= n) return Promise.resolve(requests[n - 1]!);
+      return new Promise((resolve) => waiters.push({ n, resolve }));
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** The error type the real API sends with each status. */
+const ERROR_TYPES: Record<number, string> = {
+  400: 'invalid_request_error',
+  401: 'authentication_error',
+  403: 'permission_error',
+  404: 'not_found_error',
+  413: 'request_too_large',
+  429: 'rate_limit_error',
+  500: 'api_error',
+  529: 'overloaded_error',
+};
+
+function shiftIndex(event: SseEvent): SseEvent {
+  const data = event.data as { index: number };
+  return { event: event.event, data: { ...data, index: data.index + 1 } };
+}
+
+function parseOr(raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return {};
+  }
+}
+
+export function apiError(type: string, message: string) {
+  return { type: 'error', error: { type, message } };
+}
+
+function startSse(res: ServerResponse): void {
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+}
+
+function json(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(body));
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let data = '';
+    req.setEncoding('utf8');
+    req.on('data', (chunk: string) => (data += chunk));
+    req.on('end', () => resolve(data));
+    req.on('error', reject);
+  });
+}

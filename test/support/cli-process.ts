@@ -1,0 +1,74 @@
+/** Spawns the built CLI (dist/cli/main.js) in a throwaway home, for end-to-end tests. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sessionsDir } from '../../src/session/paths.js';
+
+export const CLI = join(import.meta.dirname, '..', '..', 'dist', 'cli', 'main.js');
+
+export interface Ran {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface CliHome {
+  root: string;
+  /** The workspace the CLI runs in (its cwd). */
+  workspace: string;
+  env: { HOME: string; XDG_CONFIG_HOME: string; XDG_DATA_HOME: string } & Record<string, string>;
+  run(args: string[], extraEnv?: Record<string, string>, onSpawn?: (child: ChildProcess) => void): Promise<Ran>;
+  /** This workspace's session files (`*.jsonl`), by name. */
+  sessionFiles(): string[];
+  sessionPath(name: string): string;
+  cleanup(): void;
+}
+
+export function cliHome(): CliHome {
+  const root = mkdtempSync(join(tmpdir(), 'vibe-session-cli-'));
+  const workspace = join(root, 'workspace');
+  mkdirSync(workspace);
+  const env = {
+    PATH: process.env.PATH ?? '',
+    HOME: join(root, 'home'),
+    XDG_CONFIG_HOME: join(root, 'config'),
+    XDG_DATA_HOME: join(root, 'data'),
+    NO_COLOR: '1',
+  };
+  const dir = () => sessionsDir(workspace, env);
+  return {
+    root,
+    workspace,
+    env,
+    run: (args, extraEnv = {}, onSpawn) =>
+      new Promise((resolve) => {
+        const child = spawn(process.execPath, [CLI, ...args], { cwd: workspace, env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
+        let stdout = '';
+        let stderr = '';
+        child.stdout!.on('data', (d) => (stdout += d));
+        child.stderr!.on('data', (d) => (stderr += d));
+        child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+        onSpawn?.(child);
+      }),
+    sessionFiles: () => {
+      try {
+        return readdirSync(dir()).filter((name) => name.endsWith('.jsonl')).sort();
+      } catch {
+        return [];
+      }
+    },
+    sessionPath: (name) => join(dir(), name),
+    cleanup: () => rmSync(root, { recursive: true, force: true }),
+  };
+}
+
+/** Polls a condition until it holds (a file appearing, a line written), failing after `timeoutMs`. */
+export async function waitFor(condition: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 15));
+  }
+}
