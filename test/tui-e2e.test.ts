@@ -4,7 +4,7 @@
  * Ctrl-C mid-stream and reads the screen.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -26,13 +26,17 @@ const hasTmux = (() => {
   }
 })();
 
-async function session(script: ServerStep[], options: { width?: number; height?: number; extraEnv?: Record<string, string>; args?: string[] } = {}) {
+async function session(script: ServerStep[], options: { width?: number; height?: number; extraEnv?: Record<string, string>; args?: string[]; home?: string } = {}) {
   const server: ChatServer = await startChatServer(script);
   cleanups.push(() => server.close());
-  const home = mkdtempSync(join(tmpdir(), 'vibe-tui-'));
-  cleanups.push(() => rmSync(home, { recursive: true, force: true }));
+  let home = options.home;
+  if (!home) {
+    const fresh = mkdtempSync(join(tmpdir(), 'vibe-tui-'));
+    cleanups.push(() => rmSync(fresh, { recursive: true, force: true }));
+    mkdirSync(join(fresh, 'project'));
+    home = fresh;
+  }
   const workspace = join(home, 'project');
-  mkdirSync(workspace);
   const pane: TmuxPane = await startInTmux([process.execPath, CLI, ...(options.args ?? ['--tools', 'bash,calculator'])], {
     cwd: workspace,
     width: options.width ?? 100,
@@ -130,5 +134,42 @@ describe.runIf(hasTmux)('the interactive terminal UI (tmux)', () => {
     await pane.waitFor((s) => s.trimEnd().split('\n').at(-1)!.startsWith('test-model') && s.trimEnd().split('\n').at(-1)!.length <= 29);
     await pane.send(['C-d']);
     expect(await pane.waitForExit()).toBe(0);
+  });
+
+  it('records the conversation as a session: /memory and /sessions show the real files, --continue picks it up', async () => {
+    const first = await session([{ text: 'Noted: the answer is 42.' }], { args: [] });
+    writeFileSync(join(first.workspace, 'AGENTS.md'), '# House rules\nRun the tests before committing.\n');
+    await first.pane.waitFor('/help');
+    await first.pane.send(['remember 42'], { literal: true });
+    await first.pane.send(['Enter']);
+    await first.pane.waitFor('Noted: the answer is 42.');
+    await first.pane.send(['/memory'], { literal: true });
+    await first.pane.send(['Enter']);
+    await first.pane.waitFor(/AGENTS\.md 3 lines/);
+    await first.pane.send(['/sessions'], { literal: true });
+    await first.pane.send(['Enter']);
+    const listed = await first.pane.waitFor(/\d{8}-\d{6}-[0-9a-f]{4} {2}remember 42 {2}.* · 1 turn · /);
+    const id = /(\d{8}-\d{6}-[0-9a-f]{4}) {2}remember 42/.exec(listed)![1]!;
+    await first.pane.send(['/compact'], { literal: true });
+    await first.pane.send(['Enter']);
+    await first.pane.waitFor('Nothing old enough to compact yet.');
+    await first.pane.send(['/exit'], { literal: true });
+    await first.pane.send(['Enter']);
+    expect(await first.pane.waitForExit()).toBe(0);
+    await first.pane.kill();
+
+    const second = await session([{ text: 'You said 42.' }], { args: ['--continue'], home: first.home });
+    await second.pane.waitFor('Continuing a conversation of 3 messages.');
+    await second.pane.send(['what did I say?'], { literal: true });
+    await second.pane.send(['Enter']);
+    await second.pane.waitFor('You said 42.');
+    const sent = second.server.requests[0]!.messages.map((m) => `${m.role}:${String(m.content).slice(0, 30)}`);
+    expect(sent.slice(1)).toEqual(['user:remember 42', 'assistant:Noted: the answer is 42.', 'user:what did I say?']);
+    expect(String(second.server.requests[0]!.messages[0]!.content)).toContain('Run the tests before committing.'); // memory in the system prompt
+    await second.pane.send(['/sessions'], { literal: true });
+    await second.pane.send(['Enter']);
+    await second.pane.waitFor(new RegExp(`${id} {2}remember 42 {2}.* · 2 turns · `));
+    await second.pane.send(['C-d']);
+    expect(await second.pane.waitForExit()).toBe(0);
   });
 });

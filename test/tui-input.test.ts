@@ -113,7 +113,7 @@ describe('InputEditor', () => {
 
   it('keeps history per workspace under $XDG_DATA_HOME/vibe-agent/history', () => {
     const a = historyPath('/work/project', { XDG_DATA_HOME: '/data' });
-    expect(a).toMatch(/^\/data\/vibe-agent\/history\/project-[0-9a-f]{12}\.jsonl$/);
+    expect(a).toMatch(/^\/data\/vibe-agent\/history\/project-[0-9a-f]{10}\.jsonl$/);
     expect(historyPath('/other/project', { XDG_DATA_HOME: '/data' })).not.toBe(a);
     expect(historyPath('/work/project', { HOME: '/home/u' } as NodeJS.ProcessEnv)).toMatch(/\.local\/share\/vibe-agent\/history\//);
   });

@@ -35,13 +35,14 @@ export function createInteractiveServices(args: CliArgs, prepared: PreparedRun, 
     compact: async (messages, { model, signal }) => {
       const result = await context.compact(messages, { model, signal });
       if (result.event) record(result.event);
-      return { messages: result.messages, ...(result.event ? { tokensBefore: result.event.tokensBefore, tokensAfter: result.event.tokensAfter } : {}) };
+      if (!result.event) return { messages, compacted: false };
+      return { messages: result.messages, compacted: true, tokensBefore: result.event.tokensBefore, tokensAfter: result.event.tokensAfter };
     },
     listSessions: async () =>
       listSessions(workspace).map((s) => ({
         id: s.id,
         title: s.firstPrompt,
-        detail: `${s.updatedAt.toISOString().slice(0, 16).replace('T', ' ')} · ${s.turns} turns · ${formatTokens(s.inputTokens + s.outputTokens)} tok`,
+        detail: `${s.updatedAt.toISOString().slice(0, 16).replace('T', ' ')} · ${s.turns} turn${s.turns === 1 ? '' : 's'} · ${formatTokens(s.inputTokens + s.outputTokens)} tok`,
       })),
     resume: async (id) => {
       const next = args.noSession ? undefined : open({ resume: id, continue: false });

@@ -1,19 +1,15 @@
-import { createHash } from 'node:crypto';
 import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { basename, dirname, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { z } from 'zod';
+import { userDataDir, workspaceKey } from '../../session/paths.js';
 
 const entrySchema = z.object({ text: z.string(), at: z.string().optional() });
 /** Older entries are kept on disk but not loaded. */
 const MAX_LOADED = 500;
 
-/** `$XDG_DATA_HOME/vibe-agent/history/<workspace-key>.jsonl`; the key is readable and unique per path. */
+/** `$XDG_DATA_HOME/vibe-agent/history/<workspace-key>.jsonl`, keyed like the workspace's sessions. */
 export function historyPath(workspace: string, env: NodeJS.ProcessEnv = process.env): string {
-  const base = env.XDG_DATA_HOME || join(homedir(), '.local', 'share');
-  const name = basename(workspace).replace(/[^\w.-]+/g, '_') || 'root';
-  const hash = createHash('sha256').update(workspace).digest('hex').slice(0, 12);
-  return join(base, 'vibe-agent', 'history', `${name}-${hash}.jsonl`);
+  return join(userDataDir(env), 'history', `${workspaceKey(workspace)}.jsonl`);
 }
 
 /** Prompt history of one workspace, oldest first, appended to a JSONL file as prompts are sent. */

@@ -71,6 +71,8 @@ export class InteractiveSession {
   private contextTokens: number | undefined;
   /** Summed from usage that carries a `cost` (some gateways report one); undefined when none does. */
   private reportedCost: number | undefined;
+  /** A smaller window the provider revealed (from a context warning). */
+  private learnedWindow: number | undefined;
   private turn = 0;
   private view: TurnView | undefined;
   private running: AbortController | undefined;
@@ -274,6 +276,7 @@ export class InteractiveSession {
   private track(event: AgentEvent): void {
     this.services.onEvent?.(event);
     if (event.type === 'turn_start') this.turn = event.turn;
+    if (event.type === 'context_warning' && event.contextWindow) this.learnedWindow = event.contextWindow;
     if (event.type === 'usage') {
       this.usage = addUsage(this.usage, event.usage);
       const cost = (event.usage as Usage & { cost?: unknown }).cost;
@@ -325,7 +328,7 @@ export class InteractiveSession {
       rows.push(...layout.rows, ...this.screen.wrap([...this.hint, ...queued]));
     }
     const state = this.approval ? 'approval' : this.running ? 'working' : undefined;
-    const window = this.services.contextWindow?.(this.model);
+    const window = this.learnedWindow ?? this.services.contextWindow?.(this.model);
     const cost = this.services.cost?.(this.model, this.usage) ?? this.reportedCost;
     rows.push(
       renderStatusLine(

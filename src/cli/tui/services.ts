@@ -26,7 +26,7 @@ export interface InteractiveServices {
   /** Builds the permission check from the terminal's approval prompt. Default: `createPermissionPolicy({ mode: 'ask', ask })`. */
   authorize?(ask: AskApproval): Authorize;
   /** /compact: summarise older turns. */
-  compact?(messages: Message[], context: { model: string; signal: AbortSignal }): Promise<{ messages: Message[]; tokensBefore?: number; tokensAfter?: number }>;
+  compact?(messages: Message[], context: { model: string; signal: AbortSignal }): Promise<{ messages: Message[]; compacted: boolean; tokensBefore?: number; tokensAfter?: number }>;
   /** /sessions. */
   listSessions?(): Promise<SessionEntry[]>;
   /** /resume <id>: the conversation of an earlier session. */

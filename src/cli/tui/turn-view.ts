@@ -77,7 +77,16 @@ export class TurnView {
         this.commit([t.yellow(`↻ retry ${event.attempt} in ${formatDuration(event.delayMs)}: ${oneLine(event.error, Math.max(20, width - 20))}`)]);
         break;
       case 'compaction':
-        this.commit([t.dim(`⇣ context compacted: ${event.tokensBefore} → ${event.tokensAfter} tokens (${event.dropped} messages summarised)`)]);
+        this.commit([t.dim(`⇣ context compacted: ${event.tokensBefore} → ${event.tokensAfter} tokens, ${event.dropped} messages ${event.fallback ? `dropped (${event.fallback})` : 'summarised'}`)]);
+        break;
+      case 'context_warning':
+        this.commit([t.yellow(`⚠ ${event.message}`)]);
+        break;
+      case 'history_repaired':
+        this.commit([t.yellow(`⚕ history repaired before the request: ${event.repairs.join('; ')}`)]);
+        break;
+      case 'protocol_error':
+        this.commit([t.yellow(`✗ reply not readable (${event.reason}): ${oneLine(event.error, Math.max(20, width - 30))}`)]);
         break;
       case 'handoff':
         this.flushText();
