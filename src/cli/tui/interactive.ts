@@ -1,10 +1,10 @@
-import type { AgentEvent } from '../../core/events.js';
 import { runAgent } from '../../core/loop.js';
-import { addUsage, emptyUsage, type Message, type Usage } from '../../core/messages.js';
+import type { Message } from '../../core/messages.js';
 import { createPermissionPolicy } from '../../permissions/permission-policy.js';
 import type { Provider } from '../../providers/provider.js';
 import type { Authorize, ToolRegistry } from '../../tools/registry.js';
 import { createApprovalPrompt } from './approval-prompt.js';
+import { ConversationState } from './conversation-state.js';
 import { InputEditor } from './input-editor.js';
 import type { InputHistory } from './input-history.js';
 import { KeyParser, type Key } from './key-parser.js';
@@ -65,15 +65,7 @@ export class InteractiveSession {
   private readonly editor: InputEditor;
   private readonly services: InteractiveServices;
   private readonly authorize: Authorize;
-  private messages: Message[] = [];
-  private model: string;
-  private usage: Usage = emptyUsage();
-  private contextTokens: number | undefined;
-  /** Summed from usage that carries a `cost` (some gateways report one); undefined when none does. */
-  private reportedCost: number | undefined;
-  /** A smaller window the provider revealed (from a context warning). */
-  private learnedWindow: number | undefined;
-  private turn = 0;
+  private readonly conversation: ConversationState;
   private view: TurnView | undefined;
   private running: AbortController | undefined;
   private approval: string[] | undefined;
@@ -89,8 +81,7 @@ export class InteractiveSession {
     this.screen = new LiveScreen(options.output);
     this.editor = new InputEditor(options.history);
     this.services = options.services ?? {};
-    this.model = options.model;
-    this.messages = options.messages ?? [];
+    this.conversation = new ConversationState(options.model, options.messages ?? [], this.services);
     const ask = createApprovalPrompt(
       {
         show: (lines) => {
@@ -120,8 +111,8 @@ export class InteractiveSession {
     output.write('\x1b[?2004h');
     try {
       this.screen.commit([
-        `${t.bold('vibe-agent')} ${t.dim(`· ${this.options.provider.name} · ${this.model} · ${this.options.workspace}`)}`,
-        ...(this.messages.length ? [t.dim(`Continuing a conversation of ${this.messages.length} messages.`)] : []),
+        `${t.bold('vibe-agent')} ${t.dim(`· ${this.options.provider.name} · ${this.conversation.model} · ${this.options.workspace}`)}`,
+        ...(this.conversation.messages.length ? [t.dim(`Continuing a conversation of ${this.conversation.messages.length} messages.`)] : []),
         t.dim('/help for commands · Enter sends · Shift+Enter or \\ for a new line · Ctrl-C cancels · Ctrl-D exits'),
       ]);
       if (this.options.signal?.aborted) this.exit();
@@ -235,14 +226,14 @@ export class InteractiveSession {
     this.running = controller;
     const view = new TurnView((lines) => this.screen.commit(lines), t);
     this.view = view;
-    this.turn = 0;
+    this.conversation.turn = 0;
     const ticker = setInterval(() => this.render(), TICK_MS);
     try {
       const generator = runAgent({
         provider: this.options.provider,
-        model: this.model,
+        model: this.conversation.model,
         input: text,
-        messages: this.messages,
+        messages: this.conversation.messages,
         tools: this.options.tools,
         system: this.options.system,
         maxTurns: this.options.maxTurns,
@@ -256,10 +247,11 @@ export class InteractiveSession {
       for (;;) {
         const next = await generator.next();
         if (next.done) {
-          this.messages = next.value.messages;
+          this.conversation.messages = next.value.messages;
           break;
         }
-        this.track(next.value);
+        this.services.onEvent?.(next.value);
+        this.conversation.track(next.value);
         view.handle(next.value, this.screen.width);
         this.render();
       }
@@ -273,18 +265,6 @@ export class InteractiveSession {
     }
   }
 
-  private track(event: AgentEvent): void {
-    this.services.onEvent?.(event);
-    if (event.type === 'turn_start') this.turn = event.turn;
-    if (event.type === 'context_warning' && event.contextWindow) this.learnedWindow = event.contextWindow;
-    if (event.type === 'usage') {
-      this.usage = addUsage(this.usage, event.usage);
-      const cost = (event.usage as Usage & { cost?: unknown }).cost;
-      if (typeof cost === 'number') this.reportedCost = (this.reportedCost ?? 0) + cost;
-      this.contextTokens = event.usage.inputTokens + event.usage.outputTokens;
-    }
-  }
-
   private async runCommand(text: string): Promise<void> {
     const t = this.options.theme;
     this.screen.commit([t.cyan(`${PROMPT}${text.trim()}`)]);
@@ -294,17 +274,14 @@ export class InteractiveSession {
       await runSlashCommand(text, {
         theme: t,
         services: this.services,
-        model: this.model,
-        messages: this.messages,
-        usage: this.usage,
-        cost: this.services.cost?.(this.model, this.usage) ?? this.reportedCost,
+        model: this.conversation.model,
+        messages: this.conversation.messages,
+        usage: this.conversation.usage,
+        cost: this.conversation.cost(),
         tools: this.options.tools.names(),
         print: (lines) => this.screen.commit(lines),
-        setModel: (model) => (this.model = model),
-        setMessages: (messages) => {
-          this.messages = messages;
-          this.contextTokens = undefined;
-        },
+        setModel: (model) => (this.conversation.model = model),
+        setMessages: (messages) => this.conversation.replaceMessages(messages),
         exit: () => this.exit(),
         signal: controller.signal,
       });
@@ -328,24 +305,7 @@ export class InteractiveSession {
       rows.push(...layout.rows, ...this.screen.wrap([...this.hint, ...queued]));
     }
     const state = this.approval ? 'approval' : this.running ? 'working' : undefined;
-    const window = this.learnedWindow ?? this.services.contextWindow?.(this.model);
-    const cost = this.services.cost?.(this.model, this.usage) ?? this.reportedCost;
-    rows.push(
-      renderStatusLine(
-        {
-          model: this.model,
-          total: this.usage,
-          ...(this.contextTokens !== undefined ? { contextTokens: this.contextTokens } : {}),
-          ...(window !== undefined ? { contextWindow: window } : {}),
-          ...(cost !== undefined ? { costUsd: cost } : {}),
-          turn: this.turn,
-          maxTurns: this.options.maxTurns,
-          ...(state ? { state } : {}),
-        },
-        width,
-        t,
-      ),
-    );
+    rows.push(renderStatusLine(this.conversation.status(this.options.maxTurns, state), width, t));
     this.screen.render(rows, cursor);
   }
 }

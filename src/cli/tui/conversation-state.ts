@@ -1,0 +1,65 @@
+import type { AgentEvent } from '../../core/events.js';
+import { addUsage, emptyUsage, type Message, type Usage } from '../../core/messages.js';
+import type { InteractiveServices } from './services.js';
+import type { StatusInfo } from './status-line.js';
+
+/** What the session knows about its conversation between turns: history, model and the running totals. */
+export class ConversationState {
+  messages: Message[];
+  model: string;
+  usage: Usage = emptyUsage();
+  /** Model requests in the current (or last) run. */
+  turn = 0;
+  /** Tokens of the latest request and its reply: how full the context is. */
+  private contextTokens: number | undefined;
+  /** Summed from usage that carries a `cost` (some gateways report one); undefined when none does. */
+  private reportedCost: number | undefined;
+  /** A smaller window the provider revealed (from a context warning). */
+  private learnedWindow: number | undefined;
+
+  constructor(
+    model: string,
+    messages: Message[],
+    private readonly services: InteractiveServices,
+  ) {
+    this.model = model;
+    this.messages = messages;
+  }
+
+  /** Follows one event of a run. */
+  track(event: AgentEvent): void {
+    if (event.type === 'turn_start') this.turn = event.turn;
+    if (event.type === 'context_warning' && event.contextWindow) this.learnedWindow = event.contextWindow;
+    if (event.type === 'usage') {
+      this.usage = addUsage(this.usage, event.usage);
+      const cost = (event.usage as Usage & { cost?: unknown }).cost;
+      if (typeof cost === 'number') this.reportedCost = (this.reportedCost ?? 0) + cost;
+      this.contextTokens = event.usage.inputTokens + event.usage.outputTokens;
+    }
+  }
+
+  /** Replaces the history (/clear, /compact, /resume): the context fill is unknown until the next request. */
+  replaceMessages(messages: Message[]): void {
+    this.messages = messages;
+    this.contextTokens = undefined;
+  }
+
+  cost(): number | undefined {
+    return this.services.cost?.(this.model, this.usage) ?? this.reportedCost;
+  }
+
+  status(maxTurns: number, state: string | undefined): StatusInfo {
+    const window = this.learnedWindow ?? this.services.contextWindow?.(this.model);
+    const cost = this.cost();
+    return {
+      model: this.model,
+      total: this.usage,
+      ...(this.contextTokens !== undefined ? { contextTokens: this.contextTokens } : {}),
+      ...(window !== undefined ? { contextWindow: window } : {}),
+      ...(cost !== undefined ? { costUsd: cost } : {}),
+      turn: this.turn,
+      maxTurns,
+      ...(state ? { state } : {}),
+    };
+  }
+}
