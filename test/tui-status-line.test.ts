@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ConversationState } from '../src/cli/tui/conversation-state.js';
 import { renderStatusLine, type StatusInfo } from '../src/cli/tui/status-line.js';
 import { stripAnsi, visibleWidth } from '../src/cli/tui/text-width.js';
 import { createTheme } from '../src/cli/tui/theme.js';
@@ -37,5 +38,28 @@ describe('the status line', () => {
     expect(coloured.startsWith('\x1b[2m')).toBe(true);
     expect(stripAnsi(coloured)).toBe(renderStatusLine(info, 100, plain));
     expect(renderStatusLine(info, 100, plain)).not.toContain('\x1b');
+  });
+});
+
+describe('ConversationState, feeding the status line from events', () => {
+  const usage = (inputTokens: number, outputTokens: number, extra: Record<string, number> = {}) => ({ inputTokens, outputTokens, cachedInputTokens: 0, reasoningTokens: 0, ...extra });
+
+  it('sums tokens, takes the context fill from the latest request, and a cost only when usage reports one', () => {
+    const state = new ConversationState('m', [], { contextWindow: () => 10_000 });
+    state.track({ type: 'turn_start', turn: 2 });
+    state.track({ type: 'usage', turn: 2, usage: usage(1_000, 200), total: usage(1_000, 200) });
+    expect(renderStatusLine(state.status(5, undefined), 100, plain)).toBe('m · 1.2k tok · ctx 12% · turn 2/5');
+    state.track({ type: 'usage', turn: 2, usage: usage(3_000, 500, { cost: 0.25 }), total: usage(4_000, 700) });
+    expect(renderStatusLine(state.status(5, 'working'), 100, plain)).toBe('m · working · 4.7k tok · ctx 35% · $0.2500 · turn 2/5');
+  });
+
+  it('uses a window the provider revealed, and forgets the fill when the history is replaced', () => {
+    const state = new ConversationState('m', [], {});
+    state.track({ type: 'usage', turn: 1, usage: usage(4_000, 96), total: usage(4_000, 96) });
+    expect(renderStatusLine(state.status(5, undefined), 100, plain)).toBe('m · 4.1k tok · turn 0/5'); // no window known: no percentage
+    state.track({ type: 'context_warning', turn: 1, message: 'smaller', contextWindow: 8_192 });
+    expect(renderStatusLine(state.status(5, undefined), 100, plain)).toBe('m · 4.1k tok · ctx 50% · turn 0/5');
+    state.replaceMessages([]);
+    expect(renderStatusLine(state.status(5, undefined), 100, plain)).toBe('m · 4.1k tok · turn 0/5');
   });
 });
