@@ -1,0 +1,252 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { defineTool } from '../src/tools/define-tool.js';
+import { calculatorTool } from '../src/tools/builtin/calculator.js';
+import { ofType } from './support/harness.js';
+import { runGeminiScenario } from './support/gemini-harness.js';
+import { rpcError, startGeminiServer } from './support/gemini-server.js';
+import { run } from '../src/core/loop.js';
+import { GoogleProvider } from '../src/providers/google/google-provider.js';
+import { ToolRegistry } from '../src/tools/registry.js';
+import type { AgentEvent } from '../src/core/events.js';
+
+function echoTools() {
+  const seen: string[] = [];
+  const make = (name: string) =>
+    defineTool({ name, description: `${name} tool`, parameters: z.object({ v: z.string() }), readOnly: true, execute: async ({ v }) => (seen.push(`${name}:${v}`), `${name} says ${v}`) });
+  return { tools: [make('echo'), make('other')], seen };
+}
+
+describe('Google Gemini provider over the wire', () => {
+  it('answers a plain prompt: system instruction, user content, streamed text, usage', async () => {
+    const { result, server, events } = await runGeminiScenario([{ text: 'Hello from Gemini.', usage: { inputTokens: 12, outputTokens: 5 } }], { system: 'Be brief.' });
+    expect(result.stopReason).toBe('answered');
+    expect(result.answer).toBe('Hello from Gemini.');
+    expect(ofType(events, 'text_delta').length).toBeGreaterThan(1);
+    const request = server.requests[0]!;
+    expect(request.method).toBe('streamGenerateContent');
+    expect(request.model).toBe('gemini-2.5-flash');
+    expect(request.apiKey).toBe('test-gemini-key');
+    expect(request.body.systemInstruction?.parts?.[0]?.text).toBe('Be brief.');
+    expect(request.body.contents).toEqual([{ role: 'user', parts: [{ text: 'task' }] }]);
+    expect(request.body.generationConfig?.temperature).toBe(0);
+    expect(result.usage).toEqual({ inputTokens: 12, outputTokens: 5, cachedInputTokens: 0, reasoningTokens: 0 });
+  });
+
+  it('runs calls sent whole in one chunk, without ids or index, under finishReason STOP, and answers with object responses', async () => {
+    const { tools, seen } = echoTools();
+    const { result, server, events } = await runGeminiScenario(
+      [{ toolCalls: [{ name: 'echo', arguments: { v: 'one' } }, { name: 'other', arguments: { v: 'two' } }] }, { text: 'done' }],
+      { toolList: tools },
+    );
+    expect(seen).toEqual(['echo:one', 'other:two']);
+    expect(result.answer).toBe('done');
+    const [message] = ofType(events, 'assistant_message');
+    expect(message!.finishReason).toBe('tool_calls');
+    const ids = message!.message.toolCalls.map((call) => call.id);
+    expect(new Set(ids).size).toBe(2);
+    for (const id of ids) expect(id).toMatch(/^call_[a-zA-Z0-9]{8}_\d$/);
+    // Our history keeps our ids; the wire gets name-matched object responses in call order.
+    expect(result.messages.filter((m) => m.role === 'tool').map((m) => (m as { toolCallId: string }).toolCallId)).toEqual(ids);
+    const second = server.requests[1]!.body.contents!;
+    expect(second.map((c) => c.role)).toEqual(['user', 'model', 'user']);
+    expect(second[1]!.parts).toEqual([{ functionCall: { name: 'echo', args: { v: 'one' } } }, { functionCall: { name: 'other', args: { v: 'two' } } }]);
+    expect(second[2]!.parts).toEqual([
+      { functionResponse: { name: 'echo', response: { output: 'echo says one' } } },
+      { functionResponse: { name: 'other', response: { output: 'other says two' } } },
+    ]);
+  });
+
+  it('sends a failed call back as {error: text}', async () => {
+    const { server } = await runGeminiScenario([{ toolCalls: [{ name: 'missing_tool', arguments: {} }] }, { text: 'ok' }]);
+    const response = server.requests[1]!.body.contents![2]!.parts![0]!.functionResponse!;
+    expect(response.name).toBe('missing_tool');
+    expect(Object.keys(response.response as object)).toEqual(['error']);
+    expect((response.response as { error: string }).error).toMatch(/missing_tool/);
+  });
+
+  it('keeps thoughts and thought signatures and sends them back on the parts they came with', async () => {
+    const { tools } = echoTools();
+    const { result, server, events } = await runGeminiScenario(
+      [
+        { reasoning: 'I should call echo first.', toolCalls: [{ name: 'echo', arguments: { v: 'x' } }], thoughtsTokens: 7, usage: { inputTokens: 20, outputTokens: 12 } },
+        { reasoning: 'Now answer.', text: 'All done here.' },
+      ],
+      { toolList: tools, providerOptions: { includeThoughts: true } },
+    );
+    expect(ofType(events, 'reasoning_delta').map((e) => e.text).join('')).toBe('I should call echo first.Now answer.');
+    expect(server.requests[0]!.body.generationConfig?.thinkingConfig).toEqual({ includeThoughts: true });
+    const model = server.requests[1]!.body.contents![1]!;
+    expect(model.parts).toEqual([
+      { text: 'I should call echo first.', thought: true },
+      { functionCall: { name: 'echo', args: { v: 'x' } }, thoughtSignature: 'sig_1' },
+    ]);
+    const usage = ofType(events, 'usage')[0]!.usage;
+    // candidatesTokenCount (5) excludes thoughts (7): output is their sum, reasoning the thoughts.
+    expect(usage).toEqual({ inputTokens: 20, outputTokens: 12, cachedInputTokens: 0, reasoningTokens: 7 });
+    expect(result.answer).toBe('All done here.');
+  });
+
+  it('echoes a signature that came on the answer text when the conversation continues, and drops it for another model', async () => {
+    const server = await startGeminiServer([{ reasoning: 'hmm', text: 'First answer, signed.' }, { text: 'Second.' }, { text: 'Third.' }]);
+    try {
+      const provider = new GoogleProvider({ apiKey: 'k', baseURL: server.url });
+      const first = await run({ provider, model: 'gemini-2.5-pro', input: 'one' });
+      const second = await run({ provider, model: 'gemini-2.5-pro', input: 'two', messages: first.messages });
+      expect(second.answer).toBe('Second.');
+      expect(server.requests[1]!.body.contents![1]).toEqual({
+        role: 'model',
+        parts: [{ text: 'hmm', thought: true }, { text: 'First answer, signed.', thoughtSignature: 'sig_1' }],
+      });
+      // Another model gets the plain text: signatures are only valid for the model that made them.
+      await run({ provider, model: 'gemini-2.5-flash', input: 'three', messages: first.messages });
+      expect(server.requests[2]!.body.contents![1]).toEqual({ role: 'model', parts: [{ text: 'First answer, signed.' }] });
+      expect(server.violations).toEqual([]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('cleans tool schemas of keywords Gemini rejects, and omits parameters for a tool without arguments', async () => {
+    const node: z.ZodType = z.lazy(() => z.object({ label: z.string(), children: z.array(node).optional() }));
+    const rich = defineTool({
+      name: 'rich',
+      description: 'many shapes',
+      parameters: z.object({
+        url: z.string().url().describe('where'),
+        count: z.number().int().positive(),
+        mode: z.enum(['fast', 'slow']),
+        literal: z.literal('fixed'),
+        either: z.union([z.string(), z.number()]),
+        maybe: z.string().nullable(),
+        tags: z.record(z.string(), z.string()).optional(),
+        tree: node.optional(),
+      }),
+      readOnly: true,
+      execute: async () => 'ok',
+    });
+    const bare = defineTool({ name: 'bare', description: 'no args', parameters: z.object({}), readOnly: true, execute: async () => 'ok' });
+    const { server } = await runGeminiScenario([{ text: 'fine' }], { toolList: [rich, bare] });
+    const declarations = server.requests[0]!.body.tools![0]!.functionDeclarations!;
+    expect(declarations.map((d) => d.name)).toEqual(['rich', 'bare']);
+    expect(declarations[1]!.parameters).toBeUndefined();
+    const text = JSON.stringify(declarations[0]!.parameters);
+    for (const keyword of ['$schema', 'additionalProperties', '$ref', 'definitions', 'exclusiveMinimum', 'const', 'oneOf', '"format":"uri"']) expect(text).not.toContain(keyword);
+    const properties = declarations[0]!.parameters!.properties as Record<string, Record<string, unknown>>;
+    expect(properties.mode!.enum).toEqual(['fast', 'slow']);
+    expect(properties.literal!.enum).toEqual(['fixed']);
+    expect(properties.maybe!.nullable).toBe(true);
+    expect((properties.either!.anyOf as unknown[]).length).toBe(2);
+  });
+
+  it('gives Gemini a valid name for a tool whose name it would reject, and maps calls back to ours', async () => {
+    const seen: string[] = [];
+    const tool = defineTool({ name: '9lives', description: 'cat', parameters: z.object({ n: z.number() }), readOnly: true, execute: async ({ n }) => (seen.push(String(n)), 'meow') });
+    const { server, result } = await runGeminiScenario(
+      [(body) => ({ toolCalls: [{ name: body.tools![0]!.functionDeclarations![0]!.name, arguments: { n: 9 } }] }), { text: 'purr' }],
+      { toolList: [tool] },
+    );
+    const wireName = server.requests[0]!.body.tools![0]!.functionDeclarations![0]!.name;
+    expect(wireName).toMatch(/^_9lives_[a-zA-Z0-9]{6}$/);
+    expect(seen).toEqual(['9']);
+    expect(result.messages[1]).toMatchObject({ role: 'assistant', toolCalls: [{ name: '9lives' }] });
+    expect(server.requests[1]!.body.contents![2]!.parts![0]!.functionResponse!.name).toBe(wireName);
+  });
+
+  it('reports MAX_TOKENS as length and SAFETY as content_filter', async () => {
+    const long = await runGeminiScenario([{ text: 'cut sh', finishReason: 'length' }]);
+    expect(ofType(long.events, 'assistant_message')[0]!.finishReason).toBe('length');
+    const filtered = await runGeminiScenario([{ kind: 'raw_chunks', chunks: [{ candidates: [{ content: { role: 'model', parts: [] }, finishReason: 'SAFETY' }] }] }]);
+    expect(ofType(filtered.events, 'assistant_message')[0]!.finishReason).toBe('content_filter');
+  });
+
+  it('works without streaming (generateContent)', async () => {
+    const { tools, seen } = echoTools();
+    const { server, result } = await runGeminiScenario([{ toolCalls: [{ name: 'echo', arguments: { v: 'plain' } }] }, { text: 'plain answer' }], {
+      toolList: tools,
+      providerOptions: { stream: false },
+    });
+    expect(server.requests.map((r) => r.method)).toEqual(['generateContent', 'generateContent']);
+    expect(seen).toEqual(['echo:plain']);
+    expect(result.answer).toBe('plain answer');
+  });
+});
+
+describe('Google Gemini errors', () => {
+  const quotaBody = (quotaId: string, retryDelay?: string) =>
+    rpcError(429, 'RESOURCE_EXHAUSTED', 'You exceeded your current quota, please check your plan and billing details.', [
+      { '@type': 'type.googleapis.com/google.rpc.QuotaFailure', violations: [{ quotaMetric: 'generativelanguage.googleapis.com/generate_content_free_tier_requests', quotaId }] },
+      ...(retryDelay ? [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay }] : []),
+    ]);
+
+  it('retries a per-minute 429 after the RetryInfo delay', async () => {
+    const { result, events } = await runGeminiScenario(
+      [{ kind: 'http_error', status: 429, body: quotaBody('GenerateRequestsPerMinutePerProjectPerModel-FreeTier', '0.02s') }, { text: 'after the wait' }],
+    );
+    expect(result.answer).toBe('after the wait');
+    const [retry] = ofType(events, 'retry');
+    expect(retry!.delayMs).toBe(20);
+    expect(retry!.error).toMatch(/RESOURCE_EXHAUSTED/);
+  });
+
+  it('stops on a daily quota 429 without retrying', async () => {
+    const { result, events, server } = await runGeminiScenario([{ kind: 'http_error', status: 429, body: quotaBody('GenerateRequestsPerDayPerProjectPerModel-FreeTier', '30s') }]);
+    expect(result.stopReason).toBe('provider_error');
+    expect(ofType(events, 'retry')).toEqual([]);
+    expect(server.requests.length).toBe(1);
+  });
+
+  it('retries 503 UNAVAILABLE and a stream cut before its finish, then succeeds', async () => {
+    const { result, events, server } = await runGeminiScenario([
+      { kind: 'http_error', status: 503, body: rpcError(503, 'UNAVAILABLE', 'The model is overloaded. Please try again later.') },
+      { kind: 'cut', reply: { text: 'partial text that never ends' }, afterEvents: 2 },
+      { text: 'whole' },
+    ]);
+    expect(result.answer).toBe('whole');
+    expect(ofType(events, 'retry').map((e) => e.error)).toEqual([expect.stringMatching(/UNAVAILABLE/), expect.stringMatching(/stream/)]);
+    expect(server.requests.length).toBe(3);
+  });
+
+  it('does not run calls from a stream that ended without a finishReason', async () => {
+    const { tools, seen } = echoTools();
+    const { result } = await runGeminiScenario(
+      [{ kind: 'raw_chunks', chunks: [{ candidates: [{ content: { role: 'model', parts: [{ functionCall: { name: 'echo', args: { v: 'half' } } }] } }] }] }],
+      { toolList: tools, retry: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1 } },
+    );
+    expect(seen).toEqual([]);
+    expect(result.stopReason).toBe('provider_error');
+    expect(result.error).toMatch(/ended before the reply was finished/);
+  });
+
+  it('reads a bad key (400 API_KEY_INVALID) as auth and a too-long prompt as context_length, without retrying', async () => {
+    const badKey = rpcError(400, 'INVALID_ARGUMENT', 'API key not valid. Please pass a valid API key.', [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'API_KEY_INVALID' }]);
+    const auth = await runGeminiScenario([{ kind: 'http_error', status: 400, body: badKey }]);
+    expect(auth.result.error).toMatch(/check GEMINI_API_KEY/);
+    expect(auth.result.error).not.toContain('test-gemini-key');
+    const long = await runGeminiScenario([
+      { kind: 'http_error', status: 400, body: rpcError(400, 'INVALID_ARGUMENT', 'The input token count (1200000) exceeds the maximum number of tokens allowed (1048576).') },
+    ]);
+    expect(long.result.stopReason).toBe('provider_error');
+    expect(ofType(long.events, 'retry')).toEqual([]);
+  });
+
+  it('stops with aborted when the signal fires mid-run', async () => {
+    const controller = new AbortController();
+    const events: AgentEvent[] = [];
+    const server = await startGeminiServer([{ toolCalls: [{ name: 'echo', arguments: { v: 'a' } }] }, { text: 'never' }]);
+    try {
+      const { tools } = echoTools();
+      const result = await run(
+        { provider: new GoogleProvider({ apiKey: 'k', baseURL: server.url }), model: 'gemini-2.5-flash', input: 'go', tools: new ToolRegistry(tools), signal: controller.signal },
+        (event) => {
+          events.push(event);
+          if (event.type === 'tool_call_end') controller.abort();
+        },
+      );
+      expect(result.stopReason).toBe('aborted');
+      expect(server.requests.length).toBe(1);
+    } finally {
+      await server.close();
+    }
+  });
+});
