@@ -8,6 +8,8 @@ export interface CliArgs {
   baseUrl?: string;
   apiKey?: string;
   maxTurns?: number;
+  /** US dollars a run may spend before it stops (exit 3). */
+  maxCost?: number;
   temperature?: number;
   tools?: string[];
   yes: boolean;
@@ -27,10 +29,11 @@ Usage:
   vibe-agent demo                the course's four tasks (offline on a scripted model if none is configured)
 
 Options:
-  --provider NAME      openai (default), deepseek, qwen, moonshot, zhipu, openrouter, groq, ollama, vllm, lmstudio
+  --provider NAME      openai (default), deepseek, qwen, moonshot, zhipu, openrouter, groq, mistral, google (or gemini), ollama, vllm, lmstudio
   --model NAME         model name (or VIBE_MODEL)
   --base-url URL       any OpenAI-compatible endpoint (or OPENAI_BASE_URL)
   --max-turns N        model requests allowed with tools (default 50)
+  --max-cost USD       stop once the run has cost more than this (list prices; models with a known price)
   --temperature T      sampling temperature (default 0)
   --tools a,b,c        tool set by name; "course" = current_time, calculator, fetch_url
   --cwd DIR            workspace directory (default: the current directory)
@@ -39,7 +42,7 @@ Options:
   --version, -v        print the version
   --help, -h           this help
 
-Environment: OPENAI_API_KEY, OPENAI_BASE_URL, VIBE_MODEL (and each provider's key, e.g. DEEPSEEK_API_KEY).
+Environment: OPENAI_API_KEY, OPENAI_BASE_URL, VIBE_MODEL (and each provider's key, e.g. DEEPSEEK_API_KEY, GEMINI_API_KEY).
 Exit codes: 0 answered, 1 provider error, 2 usage or configuration error, 3 stopped by a brake, 130 aborted.`;
 
 export function parseCliArgs(argv: string[]): CliArgs {
@@ -56,6 +59,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
         'base-url': { type: 'string' },
         'api-key': { type: 'string' },
         'max-turns': { type: 'string' },
+        'max-cost': { type: 'string' },
         temperature: { type: 'string' },
         tools: { type: 'string' },
         cwd: { type: 'string' },
@@ -85,6 +89,11 @@ export function parseCliArgs(argv: string[]): CliArgs {
   if (values['api-key']) args.apiKey = values['api-key'];
   if (values.cwd) args.cwd = values.cwd;
   if (values['max-turns'] !== undefined) args.maxTurns = positiveInteger('--max-turns', values['max-turns']);
+  if (values['max-cost'] !== undefined) {
+    const usd = Number(values['max-cost'].replace(/^\$/, ''));
+    if (!Number.isFinite(usd) || usd <= 0) throw new UsageError(`--max-cost must be a positive amount of US dollars, e.g. 0.50, got "${values['max-cost']}".`);
+    args.maxCost = usd;
+  }
   if (values.temperature !== undefined) {
     const t = Number(values.temperature);
     if (!Number.isFinite(t) || t < 0 || t > 2) throw new UsageError(`--temperature must be a number from 0 to 2, got "${values.temperature}".`);

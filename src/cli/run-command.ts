@@ -2,7 +2,8 @@ import { resolve } from 'node:path';
 import type { AgentEvent, StopReason } from '../core/events.js';
 import { runAgent } from '../core/loop.js';
 import { DEFAULT_SYSTEM_PROMPT } from '../core/system-prompt.js';
-import { createProvider, resolveProvider } from '../providers/create-provider.js';
+import { ConfigError, createProvider, resolveProvider } from '../providers/create-provider.js';
+import { PRICES, priceOf } from '../providers/pricing.js';
 import { ToolRegistry } from '../tools/registry.js';
 import type { CliArgs } from './args.js';
 import { loadConfig } from './config.js';
@@ -23,6 +24,9 @@ export async function runCommand(args: CliArgs, prompt: string, signal: AbortSig
     apiKey: args.apiKey,
     baseUrl: args.baseUrl ?? config.baseUrl,
   });
+  if (args.maxCost !== undefined && !priceOf(resolved.model)) {
+    throw new ConfigError(`--max-cost needs the model's price, and none is known for "${resolved.model}". Priced models: ${Object.keys(PRICES).join(', ')}.`);
+  }
   const tools = new ToolRegistry(selectTools(args.tools ?? config.tools));
   const provider = await createProvider(resolved);
 
@@ -38,6 +42,7 @@ export async function runCommand(args: CliArgs, prompt: string, signal: AbortSig
     temperature: args.temperature ?? config.temperature ?? 0,
     workspace,
     signal,
+    ...(args.maxCost !== undefined ? { maxCost: args.maxCost } : {}),
   })) {
     render(event);
     if (event.type === 'stop') reason = event.reason;

@@ -1,10 +1,12 @@
 import type { AgentEvent, StopReason } from './events.js';
+import { estimateUsage } from './estimate-usage.js';
 import { addUsage, emptyUsage, type Message, type Usage } from './messages.js';
 import { RepeatDetector } from './repeat-detector.js';
 import { DEFAULT_RETRY, requestWithRetry, type RetryPolicy } from './request-with-retry.js';
 import { runToolCalls } from './run-tool-calls.js';
 import type { ModelRequest, ModelResponse, Provider } from '../providers/provider.js';
 import { isAbortError } from '../providers/provider-error.js';
+import { costOf, priceOf, type ModelPrice } from '../providers/pricing.js';
 import { errorText, ToolRegistry, type Authorize } from '../tools/registry.js';
 
 export interface AgentOptions {
@@ -32,6 +34,10 @@ export interface AgentOptions {
   /** Permission check for calls that need approval; without it they run. */
   authorize?: Authorize;
   retry?: RetryPolicy;
+  /** US dollars the run may spend (list prices; estimated usage when the server reports none). Passing it stops the run. */
+  maxCost?: number;
+  /** The model's price, when the built-in table does not know it. */
+  price?: ModelPrice;
   /**
    * Runs before every request (the context policy: truncation, compaction). The messages it
    * returns become the history from then on; the events it returns are yielded as they are.
@@ -47,6 +53,8 @@ export interface RunResult {
   messages: Message[];
   usage: Usage;
   turns: number;
+  /** US dollars spent, when the model's price is known. */
+  cost?: number;
 }
 
 const HANDOFF_REQUEST =
@@ -69,6 +77,10 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
   const repeats = new RepeatDetector({ sameResult: options.repeatLimit ?? 3, changingResult: options.changingRepeatLimit ?? 8 });
   let usage = emptyUsage();
   let turns = 0;
+  const price = options.price ?? priceOf(options.model);
+  const spent = () => costOf(options.model, usage, price);
+  const overBudget = () => options.maxCost !== undefined && (spent() ?? 0) > options.maxCost;
+  const budgetError = () => `spent $${(spent() ?? 0).toFixed(4)}, over the limit of $${options.maxCost}${usage.estimated ? ' (partly estimated usage)' : ''}`;
 
   const baseRequest = (): ModelRequest => ({
     model: options.model,
@@ -85,13 +97,18 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
     const event: AgentEvent = { type: 'stop', reason, answer: result.answer, turns, usage };
     if (extra.handoff !== undefined) event.handoff = extra.handoff;
     if (extra.error !== undefined) event.error = extra.error;
+    const cost = spent();
+    if (cost !== undefined) result.cost = event.cost = cost;
     return { result, event };
   };
 
   yield { type: 'run_start', provider: options.provider.name, model: options.model, tools: registry.names(), input: options.input };
+  // A cost brake that cannot price the model must not silently let the run spend.
+  if (options.maxCost !== undefined && !price) return yield* stopWith(finish('cost_limit', { error: `no price is known for model "${options.model}", so a cost limit cannot be kept (pass a price)` }));
 
   while (turns < maxTurns) {
     if (signal.aborted) return yield* stopWith(finish('aborted'));
+    if (overBudget()) return yield* stopWith(finish('cost_limit', { error: budgetError() }));
     turns++;
     const turn = turns;
     yield { type: 'turn_start', turn };
@@ -103,8 +120,9 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
     }
 
     let response: ModelResponse;
+    const request = baseRequest();
     try {
-      const stream = requestWithRetry(options.provider, baseRequest(), signal, options.retry ?? DEFAULT_RETRY);
+      const stream = requestWithRetry(options.provider, request, signal, options.retry ?? DEFAULT_RETRY);
       for (;;) {
         const next = await stream.next();
         if (next.done) {
@@ -119,10 +137,9 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
       return yield* stopWith(finish('provider_error', { error: errorText(error) }));
     }
 
-    if (response.usage) {
-      usage = addUsage(usage, response.usage);
-      yield { type: 'usage', turn, usage: response.usage, total: usage };
-    }
+    const turnUsage = response.usage ?? estimateUsage(request, response.message);
+    usage = addUsage(usage, turnUsage);
+    yield { type: 'usage', turn, usage: turnUsage, total: usage };
     messages.push(response.message);
     yield { type: 'assistant_message', turn, message: response.message, finishReason: response.finishReason };
 
@@ -148,6 +165,7 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
   }
 
   if (options.handoff === false) return yield* stopWith(finish('turn_limit'));
+  if (overBudget()) return yield* stopWith(finish('cost_limit', { error: budgetError() }));
   const handoff = yield* requestHandoff();
   return yield* stopWith(finish(signal.aborted ? 'aborted' : 'turn_limit', handoff === undefined ? {} : { handoff }));
 
@@ -160,7 +178,7 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
         if (next.value.type === 'retry') yield next.value;
         next = await stream.next();
       }
-      if (next.value.usage) usage = addUsage(usage, next.value.usage);
+      usage = addUsage(usage, next.value.usage ?? estimateUsage(request, next.value.message));
       const text = next.value.message.content.trim();
       if (!text) return undefined;
       yield { type: 'handoff', text };

@@ -1,5 +1,5 @@
 import type { Provider } from './provider.js';
-import { PRESETS, type ProviderPreset } from './presets.js';
+import { PRESET_ALIASES, PRESETS, type ProviderPreset } from './presets.js';
 
 export interface ProviderSettings {
   /** A preset name (openai, deepseek, ollama, …). Default "openai". */
@@ -26,12 +26,13 @@ export class ConfigError extends Error {
 export function resolveProvider(settings: ProviderSettings): ResolvedProvider {
   const env = settings.env ?? process.env;
   const name = settings.provider ?? 'openai';
-  const preset = PRESETS[name];
+  const preset = PRESETS[PRESET_ALIASES[name] ?? name];
   if (!preset) throw new ConfigError(`Unknown provider "${name}". Known providers: ${Object.keys(PRESETS).join(', ')}.`);
-  const apiKey = settings.apiKey ?? (preset.keyVariable ? env[preset.keyVariable] : undefined) ?? (preset.local || settings.baseUrl ? 'not-needed' : undefined);
+  const keyFromEnv = [preset.keyVariable, ...(preset.altKeyVariables ?? [])].map((variable) => (variable ? env[variable] : undefined)).find(Boolean);
+  const apiKey = settings.apiKey ?? keyFromEnv ?? (preset.local || settings.baseUrl ? 'not-needed' : undefined);
   const model = settings.model ?? env.VIBE_MODEL ?? preset.defaultModel;
   const missing: string[] = [];
-  if (!apiKey) missing.push(`${preset.keyVariable} (your ${preset.name} API key)`);
+  if (!apiKey) missing.push(`${[preset.keyVariable, ...(preset.altKeyVariables ?? [])].join(' or ')} (your ${preset.name} API key)`);
   if (!model) missing.push('VIBE_MODEL or --model (the model name, e.g. gpt-4.1-mini)');
   if (missing.length) throw new ConfigError(setupMessage(preset, missing));
   const baseURL = settings.baseUrl ?? (preset.baseUrlVariable ? env[preset.baseUrlVariable] : undefined) ?? preset.baseURL;
@@ -40,12 +41,17 @@ export function resolveProvider(settings: ProviderSettings): ResolvedProvider {
 
 export async function createProvider(resolved: ResolvedProvider): Promise<Provider> {
   // Loaded on demand: the SDK is the largest part of start-up.
+  if (resolved.preset.protocol === 'google') {
+    const { GoogleProvider } = await import('./google/google-provider.js');
+    return new GoogleProvider({ name: resolved.preset.name, apiKey: resolved.apiKey, baseURL: resolved.baseURL });
+  }
   const { OpenAIProvider } = await import('./openai/openai-provider.js');
   return new OpenAIProvider({
     name: resolved.preset.name,
     apiKey: resolved.apiKey,
     baseURL: resolved.baseURL,
     replayReasoning: resolved.preset.replayReasoning ?? false,
+    ...(resolved.preset.idFormat ? { idFormat: resolved.preset.idFormat } : {}),
   });
 }
 

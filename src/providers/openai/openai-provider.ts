@@ -6,6 +6,7 @@ import { ProviderError } from '../provider-error.js';
 import { ToolCallAccumulator, type ToolCallFragment } from './accumulate.js';
 import { toOpenAIMessages, toOpenAITools } from './convert.js';
 import { toProviderError } from './errors.js';
+import { ToolWireMap, type ToolIdFormat } from '../tool-ids.js';
 
 export interface OpenAIProviderOptions {
   /** Shown in events and errors; also the key for replaying provider data. Default "openai". */
@@ -19,6 +20,8 @@ export interface OpenAIProviderOptions {
   /** Per-request time limit in ms (default 10 minutes). */
   timeoutMs?: number;
   defaultHeaders?: Record<string, string>;
+  /** Tool-call ids the endpoint demands; ids in the history that do not fit are remapped on the wire. */
+  idFormat?: ToolIdFormat;
 }
 
 /** OpenAI Chat Completions, and every endpoint that speaks it, through the official SDK. */
@@ -27,12 +30,14 @@ export class OpenAIProvider implements Provider {
   private readonly client: OpenAI;
   private readonly streaming: boolean;
   private readonly replayReasoning: boolean;
+  private readonly idFormat: ToolIdFormat;
   private calls = 0;
 
   constructor(options: OpenAIProviderOptions) {
     this.name = options.name ?? 'openai';
     this.streaming = options.stream ?? true;
     this.replayReasoning = options.replayReasoning ?? false;
+    this.idFormat = options.idFormat ?? 'verbatim';
     // Retries are ours (visible to the user as events), so the SDK's own are off.
     this.client = new OpenAI({
       apiKey: options.apiKey,
@@ -45,9 +50,10 @@ export class OpenAIProvider implements Provider {
 
   async *stream(request: ModelRequest, outer?: AbortSignal): AsyncGenerator<ProviderEvent> {
     let signal = outer;
+    const wire = new ToolWireMap({ idFormat: this.idFormat });
     const body = {
       model: request.model,
-      messages: toOpenAIMessages(request.messages, { provider: this.name, model: request.model, replayReasoning: this.replayReasoning }),
+      messages: toOpenAIMessages(request.messages, { provider: this.name, model: request.model, replayReasoning: this.replayReasoning, wire }),
       temperature: request.temperature,
       ...(request.tools.length ? { tools: toOpenAITools(request.tools) } : {}),
       ...(request.maxTokens !== undefined ? { max_tokens: request.maxTokens } : {}),
@@ -63,14 +69,14 @@ export class OpenAIProvider implements Provider {
     try {
       if (!this.streaming) {
         const completion = await this.client.chat.completions.create({ ...body, stream: false }, { signal });
-        yield* this.fromCompletion(completion, request.model, idPrefix);
+        yield* this.fromCompletion(completion, request.model, idPrefix, wire);
         return;
       }
       const stream = await this.client.chat.completions.create(
         { ...body, stream: true, stream_options: { include_usage: true } },
         { signal },
       );
-      yield* this.fromStream(stream, request.model, idPrefix);
+      yield* this.fromStream(stream, request.model, idPrefix, wire);
     } catch (error) {
       if (signal?.aborted) throw new ProviderError('aborted', 'Request aborted.', { cause: error });
       throw toProviderError(error, this.name);
@@ -79,7 +85,7 @@ export class OpenAIProvider implements Provider {
     }
   }
 
-  private async *fromStream(stream: AsyncIterable<ChatCompletionChunk>, model: string, idPrefix: string): AsyncGenerator<ProviderEvent> {
+  private async *fromStream(stream: AsyncIterable<ChatCompletionChunk>, model: string, idPrefix: string, wire: ToolWireMap): AsyncGenerator<ProviderEvent> {
     const calls = new ToolCallAccumulator();
     let text = '';
     let reasoning = '';
@@ -108,10 +114,10 @@ export class OpenAIProvider implements Provider {
     }
     // A stream that ends without a finish frame was cut: its half-received calls must not run.
     if (!finish) throw new ProviderError('stream_cut', `${this.name}: the stream ended before the reply was finished.`);
-    yield { type: 'response', response: this.response(text, reasoning, calls.finish(idPrefix), finish, usage, model) };
+    yield { type: 'response', response: this.response(text, reasoning, ours(calls.finish(idPrefix), wire), finish, usage, model) };
   }
 
-  private async *fromCompletion(completion: ChatCompletion, model: string, idPrefix: string): AsyncGenerator<ProviderEvent> {
+  private async *fromCompletion(completion: ChatCompletion, model: string, idPrefix: string, wire: ToolWireMap): AsyncGenerator<ProviderEvent> {
     const choice = completion.choices?.[0];
     if (!choice) throw new ProviderError('server', `${this.name} returned no choices.`);
     const message = choice.message as unknown as Record<string, unknown>;
@@ -122,7 +128,7 @@ export class OpenAIProvider implements Provider {
     if (reasoning) yield { type: 'reasoning_delta', text: reasoning };
     if (text) yield { type: 'text_delta', text };
     const usage = completion.usage ? readUsage(completion.usage) : undefined;
-    yield { type: 'response', response: this.response(text, reasoning, calls.finish(idPrefix), choice.finish_reason ?? 'stop', usage, model) };
+    yield { type: 'response', response: this.response(text, reasoning, ours(calls.finish(idPrefix), wire), choice.finish_reason ?? 'stop', usage, model) };
   }
 
   private response(text: string, reasoning: string, toolCalls: AssistantMessage['toolCalls'], finish: string, usage: Usage | undefined, model: string): ModelResponse {
@@ -136,6 +142,11 @@ export class OpenAIProvider implements Provider {
     if (usage) response.usage = usage;
     return response;
   }
+}
+
+/** Calls with the ids our history knows them by (a remapped id the model echoes maps back). */
+function ours(calls: AssistantMessage['toolCalls'], wire: ToolWireMap): AssistantMessage['toolCalls'] {
+  return calls.map((call) => ({ ...call, id: wire.idFromWire(call.id) }));
 }
 
 function normaliseFinish(reason: string, hasCalls: boolean): FinishReason {
