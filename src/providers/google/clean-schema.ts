@@ -89,6 +89,11 @@ function clean(input: JsonSchema, context: Context): JsonSchema {
     const required = Array.isArray(source.required) ? source.required.filter((key): key is string => typeof key === 'string' && key in properties) : [];
     if (required.length) out.required = required;
   }
+  // A map type (`z.record`) has no Gemini form: say in words what the values are.
+  const values = source.additionalProperties;
+  if (!out.properties && values && typeof values === 'object' && typeof (values as JsonSchema).type === 'string') {
+    source.description = appendNote(source.description, `An object with any keys; each value is a ${String((values as JsonSchema).type)}.`);
+  }
   if (source.items !== undefined) {
     const items = Array.isArray(source.items) ? source.items[0] : source.items;
     if (items && typeof items === 'object') out.items = clean(items as JsonSchema, context);
