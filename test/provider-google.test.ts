@@ -250,3 +250,29 @@ describe('Google Gemini errors', () => {
     }
   });
 });
+
+describe('the google conformance protocol', () => {
+  it('replays neutral steps (a call, an HTTP error, a cut) through its own server and provider', async () => {
+    const { google } = await import('./conformance/google.js');
+    const server = await google.start([
+      { toolCalls: [{ name: 'calculator', arguments: { expression: '2+3' } }] },
+      { kind: 'http_error', status: 500, body: rpcError(500, 'INTERNAL', 'An internal error has occurred.') },
+      { kind: 'cut', reply: { text: 'half a reply' }, afterEvents: 1 },
+      { text: 'five' },
+    ]);
+    try {
+      const events: AgentEvent[] = [];
+      const result = await run(
+        { provider: google.provider(server.url), model: 'gemini-2.5-flash', input: 'add', tools: new ToolRegistry([calculatorTool]), retry: { maxRetries: 3, baseDelayMs: 1, maxDelayMs: 10 } },
+        (event) => events.push(event),
+      );
+      expect(result.answer).toBe('five');
+      expect(ofType(events, 'retry').length).toBe(2);
+      expect(ofType(events, 'tool_call_end')[0]!.output).toBe('2+3 = 5');
+      expect(server.requests.length).toBe(4);
+      expect(server.violations).toEqual([]);
+    } finally {
+      await server.close();
+    }
+  });
+});
