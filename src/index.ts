@@ -16,3 +16,9 @@ export { OpenAIProvider, type OpenAIProviderOptions } from './providers/openai/o
 export { ScriptedProvider, type ScriptedReply, type ScriptStep } from './providers/scripted.js';
 export { PRESETS, type ProviderPreset } from './providers/presets.js';
 export { resolveProvider, createProvider, ConfigError, type ProviderSettings } from './providers/create-provider.js';
+export { GoogleProvider, type GoogleProviderOptions } from './providers/google/google-provider.js';
+export { cleanSchemaForGemini } from './providers/google/clean-schema.js';
+export { ToolWireMap, sanitiseToolName, wireToolId, type ToolIdFormat } from './providers/tool-ids.js';
+export { PRICES, PRICES_CHECKED, priceOf, costOf, type ModelPrice } from './providers/pricing.js';
+export { estimateUsage } from './core/estimate-usage.js';
+export { PRESET_ALIASES } from './providers/presets.js';
