@@ -276,3 +276,47 @@ describe('the google conformance protocol', () => {
     }
   });
 });
+
+describe('Google Gemini provider housekeeping', () => {
+  it('retries an error the server sends inside the stream (a 503 chunk after some text)', async () => {
+    const { result, events } = await runGeminiScenario([
+      { kind: 'raw_chunks', chunks: [{ candidates: [{ content: { role: 'model', parts: [{ text: 'Par' }] } }] }, rpcError(503, 'UNAVAILABLE', 'overloaded')] },
+      { text: 'recovered' },
+    ]);
+    expect(result.answer).toBe('recovered');
+    expect(ofType(events, 'retry')[0]!.error).toMatch(/503 UNAVAILABLE: overloaded/);
+  });
+
+  it('treats its own time limit as a retryable network failure, not an abort', async () => {
+    const { result, events } = await runGeminiScenario([{ kind: 'hang' }, { text: 'second try' }], { providerOptions: { timeoutMs: 1000 } });
+    expect(result.answer).toBe('second try');
+    expect(ofType(events, 'retry')[0]!.error).toMatch(/timed out/);
+  });
+
+  it('leaves no abort listener on the run signal after its requests', async () => {
+    const { EventEmitter } = await import('node:events');
+    const controller = new AbortController();
+    const calls = Array.from({ length: 4 }, () => ({ toolCalls: [{ name: 'calculator', arguments: { expression: '1+1' } }] }));
+    await runGeminiScenario([...calls, { text: 'done' }], { toolList: [calculatorTool], signal: controller.signal });
+    expect(EventEmitter.getEventListeners(controller.signal, 'abort')).toEqual([]);
+  });
+
+  it('marks calls from another model with the placeholder signature Gemini 3 accepts', async () => {
+    const server = await startGeminiServer([{ text: 'ok' }]);
+    try {
+      const provider = new GoogleProvider({ apiKey: 'k', baseURL: server.url });
+      const messages = [
+        { role: 'user' as const, content: 'q' },
+        { role: 'assistant' as const, content: '', toolCalls: [{ id: 'a', name: 'calculator', arguments: '{"expression":"1"}' }, { id: 'b', name: 'calculator', arguments: '{"expression":"2"}' }] },
+        { role: 'tool' as const, toolCallId: 'a', name: 'calculator', content: '1', isError: false },
+        { role: 'tool' as const, toolCallId: 'b', name: 'calculator', content: '2', isError: false },
+      ];
+      await run({ provider, model: 'gemini-3-pro-preview', input: 'go on', messages });
+      const parts = server.requests[0]!.body.contents![1]!.parts!;
+      expect(parts.map((part) => part.thoughtSignature)).toEqual(['skip_thought_signature_validator', undefined]);
+      expect(server.violations).toEqual([]);
+    } finally {
+      await server.close();
+    }
+  });
+});

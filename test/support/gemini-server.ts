@@ -18,7 +18,9 @@ export type GeminiFault =
   /** Sends the reply's first `afterEvents` SSE frames, then destroys the socket. */
   | { kind: 'cut'; reply: ScriptedReply; afterEvents: number }
   /** Sends these response objects verbatim as SSE frames. */
-  | { kind: 'raw_chunks'; chunks: unknown[] };
+  | { kind: 'raw_chunks'; chunks: unknown[] }
+  /** Opens the stream and sends nothing more until the client gives up. */
+  | { kind: 'hang' };
 
 /** A reply plus Gemini-only knobs: thought signatures on the parts, usage with thoughts. */
 export interface GeminiReply extends ScriptedReply {
@@ -94,6 +96,7 @@ export async function startGeminiServer(script: GeminiStep[]): Promise<GeminiSer
         return json(res, step.status, step.body ?? rpcError(step.status, 'UNKNOWN', `HTTP ${step.status}`));
       }
       startSse(res);
+      if (step.kind === 'hang') return res.flushHeaders();
       if (step.kind === 'raw_chunks') {
         for (const chunk of step.chunks) res.write(`data: ${JSON.stringify(chunk)}\r\n\r\n`);
         return res.end();

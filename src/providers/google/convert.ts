@@ -17,6 +17,9 @@ export interface GeminiRequestParts {
   systemInstruction?: string;
 }
 
+const REQUIRES_SIGNATURES = /^(?:models\/)?gemini-3/;
+export const FOREIGN_CALL_SIGNATURE = 'skip_thought_signature_validator';
+
 /** How a call went out on the wire, so its result can be matched to it (Gemini matches by order and name). */
 interface SentCall {
   name: string;
@@ -89,7 +92,11 @@ function modelParts(message: AssistantMessage, options: ConvertOptions): { parts
   if (message.content) parts.push({ text: message.content });
   for (const call of message.toolCalls) {
     const name = options.wire.name(call.name);
-    parts.push({ functionCall: { name, args: argsObject(call.arguments) } });
+    const part: Part = { functionCall: { name, args: argsObject(call.arguments) } };
+    // Gemini 3 rejects a call turn without a signature; for calls it did not make (another
+    // model's history), Google documents this placeholder as the way to say so.
+    if (calls.size === 0 && REQUIRES_SIGNATURES.test(options.model)) part.thoughtSignature = FOREIGN_CALL_SIGNATURE;
+    parts.push(part);
     calls.set(call.id, { name });
   }
   return { parts, calls };

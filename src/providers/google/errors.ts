@@ -17,7 +17,10 @@ interface RpcStatus {
  */
 export function toProviderError(error: unknown, label: string, opened: boolean): ProviderError {
   if (error instanceof ProviderError) return error;
-  if (error instanceof Error && error.name === 'AbortError') return new ProviderError('aborted', 'Request aborted.', { cause: error });
+  // The caller's abort is handled before this; an abort here is the SDK's own time limit.
+  if (error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError')) {
+    return new ProviderError('network', `${label}: the request timed out.`, { cause: error });
+  }
   if (error instanceof ApiError) return fromApiError(error, label);
   const text = error instanceof Error ? error.message : String(error);
   if (!opened) {

@@ -49,6 +49,11 @@ export class GoogleProvider implements Provider {
 
   async *stream(request: ModelRequest, signal?: AbortSignal): AsyncGenerator<ProviderEvent> {
     if (signal?.aborted) throw new ProviderError('aborted', 'Request aborted.');
+    // A per-request signal: the SDK leaves a listener on the signal it is given, and a run's
+    // signal lives for hundreds of requests.
+    const perRequest = new AbortController();
+    const forward = () => perRequest.abort(signal?.reason);
+    signal?.addEventListener('abort', forward, { once: true });
     const wire = new ToolWireMap({ namePattern: GEMINI_NAME });
     const tools = toGeminiTools(request.tools, wire);
     const { contents, systemInstruction } = toGeminiContents(request.messages, { provider: this.name, model: request.model, wire });
@@ -61,7 +66,7 @@ export class GoogleProvider implements Provider {
       ...(tools.length ? { tools: [{ functionDeclarations: tools }] } : {}),
       ...(request.maxTokens !== undefined ? { maxOutputTokens: request.maxTokens } : {}),
       ...(this.includeThoughts ? { thinkingConfig: { includeThoughts: true } } : {}),
-      ...(signal ? { abortSignal: signal } : {}),
+      abortSignal: perRequest.signal,
     };
     const params = { model: request.model, contents, config };
     const reply = new GeminiReplyAccumulator();
@@ -84,6 +89,8 @@ export class GoogleProvider implements Provider {
     } catch (error) {
       if (signal?.aborted) throw new ProviderError('aborted', 'Request aborted.', { cause: error });
       throw toProviderError(error, this.name, opened);
+    } finally {
+      signal?.removeEventListener('abort', forward);
     }
     // Gemini has no end-of-stream frame: without a finish reason the reply was cut, and its calls must not run.
     if (!reply.finishReason && !reply.blockReason) throw new ProviderError('stream_cut', `${this.name}: the stream ended before the reply was finished.`);
