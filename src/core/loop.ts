@@ -104,7 +104,9 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
 
   yield { type: 'run_start', provider: options.provider.name, model: options.model, tools: registry.names(), input: options.input };
   // A cost brake that cannot price the model must not silently let the run spend.
-  if (options.maxCost !== undefined && !price) return yield* stopWith(finish('cost_limit', { error: `no price is known for model "${options.model}", so a cost limit cannot be kept (pass a price)` }));
+  if (options.maxCost !== undefined && !price) {
+    return yield* stopWith(finish('cost_limit', { error: `no price is known for model "${options.model}", so a cost limit cannot be kept (pass a price)` }));
+  }
 
   while (turns < maxTurns) {
     if (signal.aborted) return yield* stopWith(finish('aborted'));

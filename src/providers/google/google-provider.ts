@@ -94,6 +94,10 @@ export class GoogleProvider implements Provider {
     }
     // Gemini has no end-of-stream frame: without a finish reason the reply was cut, and its calls must not run.
     if (!reply.finishReason && !reply.blockReason) throw new ProviderError('stream_cut', `${this.name}: the stream ended before the reply was finished.`);
+    // Gemini failed to write a call it meant to make and sent nothing usable: worth asking again, not an answer.
+    if (MALFORMED.has(reply.finishReason ?? '') && !reply.calls.length && !reply.text) {
+      throw new ProviderError('server', `${this.name}: the model produced a malformed tool call (${reply.finishReason}).`);
+    }
     yield { type: 'response', response: this.response(reply, wire, request.model, idOf) };
   }
 
@@ -114,6 +118,8 @@ export class GoogleProvider implements Provider {
     return response;
   }
 }
+
+const MALFORMED = new Set(['MALFORMED_FUNCTION_CALL', 'UNEXPECTED_TOOL_CALL']);
 
 async function* single(response: GenerateContentResponse): AsyncGenerator<GenerateContentResponse> {
   yield response;
