@@ -91,6 +91,8 @@ export class GoogleProvider implements Provider {
       throw toProviderError(error, this.name, opened);
     } finally {
       signal?.removeEventListener('abort', forward);
+      // Closes the connection when the consumer stopped reading early; a no-op after a whole reply.
+      perRequest.abort();
     }
     // Gemini has no end-of-stream frame: without a finish reason the reply was cut, and its calls must not run.
     if (!reply.finishReason && !reply.blockReason) throw new ProviderError('stream_cut', `${this.name}: the stream ended before the reply was finished.`);
