@@ -4,6 +4,7 @@ import { defineTool } from '../src/tools/define-tool.js';
 import { calculatorTool } from '../src/tools/builtin/calculator.js';
 import { run } from '../src/core/loop.js';
 import { GoogleProvider } from '../src/providers/google/google-provider.js';
+import { ProviderError } from '../src/providers/provider-error.js';
 import { ToolRegistry } from '../src/tools/registry.js';
 import type { AgentEvent } from '../src/core/events.js';
 import { ofType } from './support/harness.js';
@@ -23,6 +24,36 @@ describe('Google Gemini errors', () => {
       { '@type': 'type.googleapis.com/google.rpc.QuotaFailure', violations: [{ quotaMetric: 'generativelanguage.googleapis.com/generate_content_free_tier_requests', quotaId }] },
       ...(retryDelay ? [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay }] : []),
     ]);
+
+  it.each([
+    ['400 INVALID_ARGUMENT', 400, rpcError(400, 'INVALID_ARGUMENT', 'Invalid value at contents[0].role'), 'bad_request'],
+    ['400 API_KEY_INVALID', 400, rpcError(400, 'INVALID_ARGUMENT', 'API key not valid. Please pass a valid API key.', [{ reason: 'API_KEY_INVALID' }]), 'auth'],
+    ['403 PERMISSION_DENIED', 403, rpcError(403, 'PERMISSION_DENIED', 'Method doesn\'t allow unregistered callers.'), 'auth'],
+    ['404 NOT_FOUND model', 404, rpcError(404, 'NOT_FOUND', 'models/gemini-9 is not found for API version v1beta'), 'bad_request'],
+    ['429 per minute', 429, quotaBody('GenerateRequestsPerMinutePerProjectPerModel-FreeTier', '30s'), 'rate_limit'],
+    ['429 per day', 429, quotaBody('GenerateRequestsPerDayPerProjectPerModel-FreeTier'), 'quota'],
+    ['429 limit 0', 429, rpcError(429, 'RESOURCE_EXHAUSTED', 'Quota exceeded for metric: generate_content_free_tier_requests, limit: 0, model: gemini-2.5-pro'), 'quota'],
+    ['429 plain', 429, rpcError(429, 'RESOURCE_EXHAUSTED', 'Resource has been exhausted (e.g. check quota).'), 'rate_limit'],
+    ['500 INTERNAL', 500, rpcError(500, 'INTERNAL', 'An internal error has occurred.'), 'server'],
+    ['503 UNAVAILABLE', 503, rpcError(503, 'UNAVAILABLE', 'The model is overloaded.'), 'server'],
+    ['400 too many tokens', 400, rpcError(400, 'INVALID_ARGUMENT', 'The input token count (1200000) exceeds the maximum number of tokens allowed (1048576).'), 'context_length'],
+    ['400 payload too big', 400, rpcError(400, 'INVALID_ARGUMENT', 'Request payload size exceeds the limit: 20971520 bytes.'), 'context_length'],
+  ])('maps %s to %s', async (_label, status, body, kind) => {
+    const server = await startGeminiServer([{ kind: 'http_error', status, body }]);
+    try {
+      const provider = new GoogleProvider({ apiKey: 'k', baseURL: server.url });
+      const error = await (async () => {
+        for await (const _event of provider.stream({ model: 'gemini-2.5-flash', messages: [{ role: 'user', content: 'q' }], tools: [], temperature: 0 })) {
+          // drained
+        }
+      })().catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(ProviderError);
+      expect((error as ProviderError).kind).toBe(kind);
+      expect((error as ProviderError).status).toBe(status);
+    } finally {
+      await server.close();
+    }
+  });
 
   it('retries a per-minute 429 after the RetryInfo delay', async () => {
     const { result, events } = await runGeminiScenario(
