@@ -93,3 +93,50 @@ describe('cleanSchemaForGemini', () => {
     }
   });
 });
+
+describe('cleanSchemaForGemini on arbitrary schemas', () => {
+  it('always yields a schema the Gemini checker accepts (property test)', async () => {
+    const fc = (await import('fast-check')).default;
+    const { checkGeminiRequest } = await import('./support/gemini-rules.js');
+    const leaf = fc.oneof(
+      fc.record({ type: fc.constantFrom('string', 'number', 'integer', 'boolean', 'null') }, { requiredKeys: [] }),
+      fc.record({ type: fc.constant('string'), format: fc.constantFrom('uri', 'email', 'date-time', 'uuid'), minLength: fc.nat(5) }, { requiredKeys: ['type'] }),
+      fc.record({ const: fc.oneof(fc.string(), fc.integer(), fc.boolean()) }),
+      fc.record({ enum: fc.array(fc.oneof(fc.string(), fc.integer()), { minLength: 1, maxLength: 3 }) }),
+      fc.record({ type: fc.constant('number'), exclusiveMinimum: fc.integer(), exclusiveMaximum: fc.integer(), multipleOf: fc.constant(2) }),
+      fc.constant({ $ref: '#/definitions/thing' }),
+      fc.constant({ $ref: '#/$defs/missing' }),
+      fc.constant({ type: ['string', 'integer', 'null'] }),
+      fc.constant({ not: { type: 'string' } }),
+    );
+    const schema = fc.letrec<{ node: Record<string, unknown> }>((tie) => ({
+      node: fc.oneof(
+        { depthSize: 'small', withCrossShrink: true },
+        leaf,
+        fc.record(
+          {
+            type: fc.constant('object'),
+            properties: fc.dictionary(fc.string({ minLength: 1, maxLength: 6 }), tie('node'), { maxKeys: 3 }),
+            required: fc.array(fc.string({ minLength: 1, maxLength: 6 }), { maxLength: 2 }),
+            additionalProperties: fc.oneof(fc.boolean(), tie('node')),
+            patternProperties: fc.constant({ '^x': { type: 'string' } }),
+          },
+          { requiredKeys: ['type'] },
+        ),
+        fc.record({ type: fc.constant('array'), items: fc.oneof(tie('node'), fc.array(tie('node'), { maxLength: 2 })), uniqueItems: fc.boolean() }, { requiredKeys: ['type'] }),
+        fc.record({ anyOf: fc.array(tie('node'), { minLength: 1, maxLength: 3 }) }),
+        fc.record({ oneOf: fc.array(tie('node'), { minLength: 1, maxLength: 3 }) }),
+        fc.record({ allOf: fc.array(tie('node'), { minLength: 1, maxLength: 2 }) }),
+      ),
+    })).node;
+    fc.assert(
+      fc.property(fc.dictionary(fc.string({ minLength: 1, maxLength: 6 }), schema, { minKeys: 1, maxKeys: 4 }), (properties) => {
+        const root = { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties, definitions: { thing: { type: 'object', properties: { self: { $ref: '#/definitions/thing' } } } } };
+        const parameters = cleanSchemaForGemini(root);
+        const body = { contents: [{ role: 'user', parts: [{ text: 'q' }] }], tools: [{ functionDeclarations: [{ name: 'f', ...(parameters ? { parameters } : {}) }] }] };
+        expect(checkGeminiRequest(body, { calls: 0, signatures: [] })).toEqual([]);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});

@@ -107,6 +107,7 @@ function checkSchema(schema: Record<string, unknown>, where: string, problems: s
   if (schema.type !== undefined && schema.anyOf !== undefined) problems.push(`${where}: type and anyOf cannot both be set`);
   if (schema.type !== undefined && (typeof schema.type !== 'string' || !TYPES.has(schema.type.toLowerCase()))) problems.push(`${where}.type ${JSON.stringify(schema.type)} is not a Gemini type`);
   if (schema.enum !== undefined && (!Array.isArray(schema.enum) || schema.enum.some((value) => typeof value !== 'string'))) problems.push(`${where}.enum must list strings`);
+  if (schema.enum !== undefined && String(schema.type).toLowerCase() !== 'string') problems.push(`${where}.enum: only allowed for STRING type`);
   if (schema.format !== undefined) {
     const allowed: Record<string, string[]> = { string: ['enum', 'date-time'], integer: ['int32', 'int64'], number: ['float', 'double'] };
     if (!allowed[String(schema.type).toLowerCase()]?.includes(String(schema.format))) problems.push(`${where}.format ${JSON.stringify(schema.format)} is not supported for type ${String(schema.type)}`);

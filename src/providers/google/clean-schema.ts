@@ -74,12 +74,19 @@ function clean(input: JsonSchema, context: Context): JsonSchema {
   if ('const' in source) {
     const value = source.const;
     if (typeof value === 'string') {
+      // A fixed value says more than any union it sits in.
+      delete out.anyOf;
       out.type = 'string';
       out.enum = [value];
     } else source.description = appendNote(source.description, `Must be ${JSON.stringify(value)}.`);
   }
   if (Array.isArray(source.enum)) {
-    if (source.enum.every((value) => typeof value === 'string')) out.enum = source.enum;
+    // Gemini takes enums of strings only, on a STRING.
+    if (source.enum.every((value) => typeof value === 'string')) {
+      delete out.anyOf;
+      out.type = 'string';
+      out.enum = source.enum;
+    }
     else source.description = appendNote(source.description, `One of: ${source.enum.map((v) => JSON.stringify(v)).join(', ')}.`);
   }
 
