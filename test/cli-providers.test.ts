@@ -79,6 +79,18 @@ describe('the CLI with --max-cost', () => {
     expect(server.requests.length).toBe(2);
   });
 
+  it('takes the limit from the project config too', async () => {
+    const { mkdirSync, writeFileSync } = await import('node:fs');
+    const workspace = join(home, 'priced-project');
+    mkdirSync(join(workspace, '.vibe-agent'), { recursive: true });
+    writeFileSync(join(workspace, '.vibe-agent', 'config.json'), JSON.stringify({ maxCost: 0.3 }));
+    const server = await chat([costly, costly]);
+    const ran = await cli(['--cwd', workspace, 'add'], { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: server.url, VIBE_MODEL: 'gpt-4o' });
+    expect(ran.code).toBe(3);
+    expect(ran.stderr).toContain('Stopped: the cost limit was reached. spent $0.3500, over the limit of $0.3');
+    expect(server.requests.length).toBe(1);
+  });
+
   it('rejects a bad amount, and a model without a known price, with exit code 2', async () => {
     const bad = await cli(['--max-cost', 'lots', 'x'], { OPENAI_API_KEY: 'k', VIBE_MODEL: 'gpt-4o' });
     expect(bad.code).toBe(2);

@@ -24,7 +24,8 @@ export async function runCommand(args: CliArgs, prompt: string, signal: AbortSig
     apiKey: args.apiKey,
     baseUrl: args.baseUrl ?? config.baseUrl,
   });
-  if (args.maxCost !== undefined && !priceOf(resolved.model)) {
+  const maxCost = args.maxCost ?? config.maxCost;
+  if (maxCost !== undefined && !priceOf(resolved.model)) {
     throw new ConfigError(`--max-cost needs the model's price, and none is known for "${resolved.model}". Priced models: ${Object.keys(PRICES).join(', ')}.`);
   }
   const tools = new ToolRegistry(selectTools(args.tools ?? config.tools));
@@ -42,7 +43,7 @@ export async function runCommand(args: CliArgs, prompt: string, signal: AbortSig
     temperature: args.temperature ?? config.temperature ?? 0,
     workspace,
     signal,
-    ...(args.maxCost !== undefined ? { maxCost: args.maxCost } : {}),
+    ...(maxCost !== undefined ? { maxCost } : {}),
   })) {
     render(event);
     if (event.type === 'stop') reason = event.reason;
