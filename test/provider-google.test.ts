@@ -57,6 +57,27 @@ describe('Google Gemini provider over the wire', () => {
     ]);
   });
 
+  it('takes calls spread over chunks, one per chunk, with the finish in a chunk of its own', async () => {
+    const { tools, seen } = echoTools();
+    const part = (name: string, v: string) => ({ candidates: [{ content: { role: 'model', parts: [{ functionCall: { name, args: { v } } }] } }] });
+    const { result } = await runGeminiScenario(
+      [
+        { kind: 'raw_chunks', chunks: [part('echo', 'a'), part('echo', 'b'), { candidates: [{ content: { role: 'model', parts: [{ text: '' }] }, finishReason: 'STOP' }], usageMetadata: { promptTokenCount: 3, candidatesTokenCount: 4 } }] },
+        { text: 'ok' },
+      ],
+      { toolList: tools },
+    );
+    expect(seen).toEqual(['echo:a', 'echo:b']);
+    expect(result.answer).toBe('ok');
+  });
+
+  it('keeps the id Gemini gives a call and answers with it', async () => {
+    const { tools } = echoTools();
+    const { server, result } = await runGeminiScenario([{ toolCalls: [{ id: 'gem-call-7', name: 'echo', arguments: { v: 'id' } }] }, { text: 'ok' }], { toolList: tools });
+    expect(result.messages[1]).toMatchObject({ toolCalls: [{ id: 'gem-call-7' }] });
+    expect(server.requests[1]!.body.contents![2]!.parts![0]!.functionResponse).toEqual({ id: 'gem-call-7', name: 'echo', response: { output: 'echo says id' } });
+  });
+
   it('sends a failed call back as {error: text}', async () => {
     const { server } = await runGeminiScenario([{ toolCalls: [{ name: 'missing_tool', arguments: {} }] }, { text: 'ok' }]);
     const response = server.requests[1]!.body.contents![2]!.parts![0]!.functionResponse!;

@@ -61,8 +61,10 @@ function setupMessage(preset: ProviderPreset, missing: string[]): string {
     '',
     'Set, for example:',
     `  export ${preset.keyVariable ?? 'OPENAI_API_KEY'}=sk-...`,
-    '  export VIBE_MODEL=gpt-4.1-mini            # or pass --model',
-    '  export OPENAI_BASE_URL=https://...        # optional: any OpenAI-compatible endpoint',
+    `  export VIBE_MODEL=${preset.defaultModel ?? 'gpt-4.1-mini'}            # or pass --model`,
+    preset.protocol && preset.protocol !== 'openai'
+      ? `  export ${preset.baseUrlVariable ?? 'OPENAI_BASE_URL'}=https://...  # optional: another endpoint`
+      : '  export OPENAI_BASE_URL=https://...        # optional: any OpenAI-compatible endpoint',
     '',
     'Or use a local Ollama (no key needed):',
     '  ollama pull qwen2.5-coder && vibe-agent --provider ollama --model qwen2.5-coder "your task"',
