@@ -55,6 +55,19 @@ describe('Google Gemini errors', () => {
     }
   });
 
+  it('reads a refused connection as a network failure', async () => {
+    const server = await startGeminiServer([]);
+    await server.close();
+    const provider = new GoogleProvider({ apiKey: 'k', baseURL: server.url });
+    const error = await (async () => {
+      for await (const _event of provider.stream({ model: 'gemini-2.5-flash', messages: [{ role: 'user', content: 'q' }], tools: [], temperature: 0 })) {
+        // drained
+      }
+    })().catch((caught: unknown) => caught);
+    expect((error as ProviderError).kind).toBe('network');
+    expect((error as ProviderError).message).toMatch(/could not connect \(ECONNREFUSED\)/);
+  });
+
   it('retries a per-minute 429 after the RetryInfo delay', async () => {
     const { result, events } = await runGeminiScenario(
       [{ kind: 'http_error', status: 429, body: quotaBody('GenerateRequestsPerMinutePerProjectPerModel-FreeTier', '0.02s') }, { text: 'after the wait' }],
