@@ -4,8 +4,9 @@ import type { AgentEvent, StopReason } from '../core/events.js';
 import { createContextPolicy } from '../context/policy.js';
 import { runAgent } from '../core/loop.js';
 import { buildSystemPrompt } from '../memory/build-system-prompt.js';
-import { createProvider, resolveProvider } from '../providers/create-provider.js';
 import { withProtocol } from '../providers/with-protocol.js';
+import { ConfigError, createProvider, resolveProvider } from '../providers/create-provider.js';
+import { PRICES, priceOf } from '../providers/pricing.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { UsageError, type CliArgs } from './args.js';
 import { loadConfig } from './config.js';
@@ -41,6 +42,10 @@ export async function runCommand(args: CliArgs, prompt: string, signal: AbortSig
   const session = openRunSession(args, { workspace, system, warn: (text) => process.stderr.write(`vibe-agent: warning: ${text}\n`) });
   const contextWindow = args.contextWindow ?? config.contextWindow;
   const context = createContextPolicy({ provider, registry: tools, ...(contextWindow !== undefined ? { contextWindow } : {}) });
+  const maxCost = args.maxCost ?? config.maxCost;
+  if (maxCost !== undefined && !priceOf(resolved.model)) {
+    throw new ConfigError(`--max-cost needs the model's price, and none is known for "${resolved.model}". Priced models: ${Object.keys(PRICES).join(', ')}.`);
+  }
 
   const render = args.json ? (event: AgentEvent) => process.stdout.write(`${JSON.stringify(event)}\n`) : textRenderer();
   let reason: StopReason = 'aborted';
@@ -58,6 +63,7 @@ export async function runCommand(args: CliArgs, prompt: string, signal: AbortSig
     signal,
     prepareMessages: context.prepareMessages,
     onContextOverflow: context.onContextOverflow,
+    ...(maxCost !== undefined ? { maxCost } : {}),
   })) {
     session?.record(event);
     render(event);
