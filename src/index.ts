@@ -49,6 +49,12 @@ export { TokenCounter, loadTokenizer, tokenUpperBound } from './context/token-co
 export { MemoryOutputStore, DirectoryOutputStore, outputIdFor, type OutputStore } from './context/output-store.js';
 export { shrinkToolOutputs } from './context/shrink-outputs.js';
 export { createReadOutputTool } from './tools/builtin/read-output.js';
+export { GoogleProvider, type GoogleProviderOptions } from './providers/google/google-provider.js';
+export { cleanSchemaForGemini } from './providers/google/clean-schema.js';
+export { ToolWireMap, sanitiseToolName, wireToolId, type ToolIdFormat } from './providers/tool-ids.js';
+export { PRICES, PRICES_CHECKED, priceOf, costOf, type ModelPrice } from './providers/pricing.js';
+export { estimateUsage } from './core/estimate-usage.js';
+export { PRESET_ALIASES } from './providers/presets.js';
 export { InteractiveSession, type InteractiveOptions, type TerminalInput, type TerminalOutputStream } from './cli/tui/interactive.js';
 export type { InteractiveServices, SessionEntry, MemoryFile } from './cli/tui/services.js';
 export { MarkdownStream } from './cli/tui/markdown-stream.js';

@@ -1,5 +1,4 @@
 /** `--provider anthropic` from configuration to a real run: the built CLI against the Messages API server. */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,8 +6,8 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { AnthropicProvider } from '../src/providers/anthropic/anthropic-provider.js';
 import { ConfigError, createProvider, resolveProvider } from '../src/providers/create-provider.js';
 import { startAnthropicServer, type AnthropicServer } from './support/anthropic-server.js';
+import { homeEnv, spawnCli, type Ran } from './support/cli-process.js';
 
-const CLI = join(import.meta.dirname, '..', 'dist', 'cli', 'main.js');
 const home = mkdtempSync(join(tmpdir(), 'vibe-cli-anthropic-'));
 const servers: AnthropicServer[] = [];
 
@@ -17,19 +16,8 @@ afterEach(async () => {
 });
 afterAll(() => rmSync(home, { recursive: true, force: true }));
 
-function cli(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      cwd: home,
-      env: { PATH: process.env.PATH ?? '', HOME: home, XDG_CONFIG_HOME: join(home, 'config'), NO_COLOR: '1', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+function cli(args: string[], env: Record<string, string> = {}): Promise<Ran> {
+  return spawnCli(args, { cwd: home, env: { ...homeEnv(home), ...env } });
 }
 
 describe('the anthropic preset', () => {

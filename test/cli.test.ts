@@ -1,11 +1,11 @@
-import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { startChatServer, type ChatServer, type ServerStep } from './support/chat-server.js';
+import { homeEnv, spawnCli, type Ran } from './support/cli-process.js';
 
-const CLI = join(import.meta.dirname, '..', 'dist', 'cli', 'main.js');
 const home = mkdtempSync(join(tmpdir(), 'vibe-cli-'));
 const servers: ChatServer[] = [];
 
@@ -14,26 +14,8 @@ afterEach(async () => {
 });
 afterAll(() => rmSync(home, { recursive: true, force: true }));
 
-interface Ran {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function cli(args: string[], env: Record<string, string> = {}, onSpawn?: (child: ReturnType<typeof spawn>) => void): Promise<Ran> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      cwd: home,
-      env: { PATH: process.env.PATH ?? '', HOME: home, XDG_CONFIG_HOME: join(home, 'config'), NO_COLOR: '1', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout!.on('data', (d) => (stdout += d));
-    child.stderr!.on('data', (d) => (stderr += d));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    onSpawn?.(child);
-  });
+function cli(args: string[], env: Record<string, string> = {}, onSpawn?: (child: ChildProcess) => void): Promise<Ran> {
+  return spawnCli(args, { cwd: home, env: { ...homeEnv(home), ...env }, ...(onSpawn ? { onSpawn } : {}) });
 }
 
 async function withServer(script: ServerStep[]) {

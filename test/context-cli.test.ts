@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -7,9 +6,9 @@ import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { startChatServer, type ChatRequestBody, type ChatServer } from './support/chat-server.js';
 import { bigOutput } from './support/context-session.js';
+import { homeEnv, spawnCli, type Ran } from './support/cli-process.js';
 
 // Spawns the built CLI (npm run build first), as test/cli.test.ts does.
-const CLI = join(import.meta.dirname, '..', 'dist', 'cli', 'main.js');
 const home = mkdtempSync(join(tmpdir(), 'vibe-context-cli-'));
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -17,19 +16,8 @@ afterEach(async () => {
 });
 afterAll(() => rmSync(home, { recursive: true, force: true }));
 
-function cli(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      cwd: home,
-      env: { PATH: process.env.PATH ?? '', HOME: home, XDG_CONFIG_HOME: join(home, 'config'), NO_COLOR: '1', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+function cli(args: string[], env: Record<string, string> = {}): Promise<Ran> {
+  return spawnCli(args, { cwd: home, env: { ...homeEnv(home), ...env } });
 }
 
 async function pageServer(text: string): Promise<string> {

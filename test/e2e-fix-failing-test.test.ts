@@ -1,11 +1,10 @@
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startChatServer, type ChatRequestBody } from './support/chat-server.js';
+import { spawnCli } from './support/cli-process.js';
 
-const CLI = join(import.meta.dirname, '..', 'dist', 'cli', 'main.js');
 const root = mkdtempSync(join(tmpdir(), 'vibe-e2e-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
@@ -46,17 +45,9 @@ describe('end to end: the agent fixes a failing test through the CLI', () => {
     mkdirSync(join(config, 'vibe-agent'), { recursive: true });
     writeFileSync(join(config, 'vibe-agent', 'config.json'), JSON.stringify({ permissions: { allow: ['bash(npm test)'] } }));
     try {
-      const ran = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-        const child = spawn(process.execPath, [CLI, 'fix the failing test', '--permission-mode', 'auto-edit'], {
-          cwd: repo,
-          env: { PATH: process.env.PATH ?? '', HOME: root, XDG_CONFIG_HOME: config, XDG_DATA_HOME: join(root, 'data'), NO_COLOR: '1', OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: server.url, VIBE_MODEL: 'test-model' },
-          stdio: ['ignore', 'pipe', 'pipe'],
-        });
-        let stdout = '';
-        let stderr = '';
-        child.stdout.on('data', (d) => (stdout += d));
-        child.stderr.on('data', (d) => (stderr += d));
-        child.on('close', (code) => resolve({ code, stdout, stderr }));
+      const ran = await spawnCli(['fix the failing test', '--permission-mode', 'auto-edit'], {
+        cwd: repo,
+        env: { HOME: root, XDG_CONFIG_HOME: config, XDG_DATA_HOME: join(root, 'data'), OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: server.url, VIBE_MODEL: 'test-model' },
       });
       expect(ran.stderr).not.toContain('Denied');
       expect(ran.code).toBe(0);

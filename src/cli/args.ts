@@ -10,6 +10,8 @@ export interface CliArgs {
   baseUrl?: string;
   apiKey?: string;
   maxTurns?: number;
+  /** US dollars a run may spend before it stops (exit 3). */
+  maxCost?: number;
   temperature?: number;
   tools?: string[];
   contextWindow?: number;
@@ -54,10 +56,12 @@ Usage:
   vibe-agent memory              show the memory files; memory edit [--user]; memory forget TEXT [--user]
 
 Options:
-  --provider NAME      openai (default), anthropic, deepseek, qwen, moonshot, zhipu, openrouter, groq, ollama, vllm, lmstudio
+  --provider NAME      openai (default), anthropic, google (or gemini), deepseek, qwen, moonshot, zhipu, openrouter,
+                       groq, mistral, ollama, vllm, lmstudio
   --model NAME         model name (or VIBE_MODEL)
   --base-url URL       any OpenAI-compatible endpoint (or OPENAI_BASE_URL)
   --max-turns N        model requests allowed with tools (default 50)
+  --max-cost USD       stop once the run has cost more than this (list prices; models with a known price)
   --temperature T      sampling temperature (default 0)
   --tools a,b,c        tool set by name (default: read_file, write_file, edit_file, list_files, grep, bash,
                        fetch_url); groups: "coding" (the file, search and shell tools), "course"
@@ -78,7 +82,7 @@ Options:
   --help, -h           this help
 
 Environment: OPENAI_API_KEY, OPENAI_BASE_URL, VIBE_MODEL (and each provider's key, e.g. DEEPSEEK_API_KEY;
-  ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL for --provider anthropic).
+  ANTHROPIC_API_KEY for --provider anthropic, GEMINI_API_KEY for --provider google).
 Exit codes: 0 answered, 1 provider error, 2 usage or configuration error, 3 stopped by a brake, 130 aborted.`;
 
 export function parseCliArgs(argv: string[]): CliArgs {
@@ -95,6 +99,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
         'base-url': { type: 'string' },
         'api-key': { type: 'string' },
         'max-turns': { type: 'string' },
+        'max-cost': { type: 'string' },
         temperature: { type: 'string' },
         tools: { type: 'string' },
         'context-window': { type: 'string' },
@@ -146,6 +151,11 @@ export function parseCliArgs(argv: string[]): CliArgs {
   if (values['api-key']) args.apiKey = values['api-key'];
   if (values.cwd) args.cwd = values.cwd;
   if (values['max-turns'] !== undefined) args.maxTurns = positiveInteger('--max-turns', values['max-turns']);
+  if (values['max-cost'] !== undefined) {
+    const usd = Number(values['max-cost'].replace(/^\$/, ''));
+    if (!Number.isFinite(usd) || usd <= 0) throw new UsageError(`--max-cost must be a positive amount of US dollars, e.g. 0.50, got "${values['max-cost']}".`);
+    args.maxCost = usd;
+  }
   if (values.temperature !== undefined) {
     const t = Number(values.temperature);
     if (!Number.isFinite(t) || t < 0 || t > 2) throw new UsageError(`--temperature must be a number from 0 to 2, got "${values.temperature}".`);

@@ -11,6 +11,8 @@ export const configSchema = z
     model: z.string(),
     baseUrl: z.string().url(),
     maxTurns: z.number().int().min(1),
+    /** US dollars a run may spend (the --max-cost brake). */
+    maxCost: z.number().positive(),
     temperature: z.number().min(0).max(2),
     tools: z.array(z.string()),
     permissionMode: z.enum(PERMISSION_MODES),

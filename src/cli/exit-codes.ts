@@ -12,6 +12,7 @@ export function exitCodeFor(reason: StopReason): number {
       return EXIT.aborted;
     case 'turn_limit':
     case 'repeated_call':
+    case 'cost_limit':
       return EXIT.brake;
   }
 }

@@ -24,6 +24,7 @@ export async function interactiveCommand(args: CliArgs, signal: AbortSignal): Pr
     workspace,
     maxTurns: prepared.maxTurns,
     temperature: prepared.temperature,
+    ...(prepared.maxCost !== undefined ? { maxCost: prepared.maxCost } : {}),
     history: new InputHistory(historyPath(workspace)),
     services,
     signal,

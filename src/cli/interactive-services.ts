@@ -1,6 +1,7 @@
 import type { AgentEvent } from '../core/events.js';
 import type { ContextPolicy } from '../context/policy.js';
 import { knownWindow } from '../context/model-windows.js';
+import { costOf } from '../providers/pricing.js';
 import { collectMemorySources } from '../memory/memory-sources.js';
 import { listSessions } from '../session/list-sessions.js';
 import type { CliArgs } from './args.js';
@@ -54,6 +55,8 @@ export function createInteractiveServices(args: CliArgs, prepared: PreparedRun, 
     memory: async () => collectMemorySources({ workspace, cwd: process.cwd() }).map((source) => ({ path: source.path, content: source.text })),
     // Only a window we know (or the user set) is shown; a guess would make the percentage lie.
     contextWindow: (model) => prepared.contextWindow ?? knownWindow(model),
+    // Priced from the published table; the session total is priced at the current model.
+    cost: (model, usage) => costOf(model, usage),
     models: () => [prepared.resolved.model],
     close: () => session?.close(),
   };

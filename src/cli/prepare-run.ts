@@ -2,7 +2,8 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { buildSystemPrompt } from '../memory/build-system-prompt.js';
 import type { Provider } from '../providers/provider.js';
-import { createProvider, resolveProvider, type ResolvedProvider } from '../providers/create-provider.js';
+import { ConfigError, createProvider, resolveProvider, type ResolvedProvider } from '../providers/create-provider.js';
+import { PRICES, priceOf } from '../providers/pricing.js';
 import { withProtocol } from '../providers/with-protocol.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { UsageError, type CliArgs } from './args.js';
@@ -21,6 +22,8 @@ export interface PreparedRun {
   /** The system prompt with the project memory (AGENTS.md) in it. */
   system: string;
   contextWindow: number | undefined;
+  /** The per-run spending limit in US dollars (the model's price is known when set). */
+  maxCost: number | undefined;
   maxTurns: number;
   temperature: number;
 }
@@ -42,6 +45,10 @@ export async function prepareRun(args: CliArgs): Promise<PreparedRun> {
     }),
   );
   const provider = withProtocol(await createProvider(resolved), args.protocol);
+  const maxCost = args.maxCost ?? config.maxCost;
+  if (maxCost !== undefined && !priceOf(resolved.model)) {
+    throw new ConfigError(`--max-cost needs the model's price, and none is known for "${resolved.model}". Priced models: ${Object.keys(PRICES).join(', ')}.`);
+  }
   return {
     workspace,
     config,
@@ -50,6 +57,7 @@ export async function prepareRun(args: CliArgs): Promise<PreparedRun> {
     tools,
     system: buildSystemPrompt({ workspace, cwd: process.cwd() }),
     contextWindow: args.contextWindow ?? config.contextWindow,
+    maxCost,
     maxTurns: args.maxTurns ?? config.maxTurns ?? DEFAULT_MAX_TURNS,
     temperature: args.temperature ?? config.temperature ?? 0,
   };

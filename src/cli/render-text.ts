@@ -15,6 +15,7 @@ const STOP_MESSAGES: Record<string, string> = {
   repeated_call: 'Stopped: the model kept repeating the same call.',
   aborted: 'Stopped: aborted.',
   provider_error: 'Stopped: the provider failed.',
+  cost_limit: 'Stopped: the cost limit was reached.',
 };
 
 /** Plain-text rendering of the event stream for one-shot runs. */

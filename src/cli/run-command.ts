@@ -13,7 +13,7 @@ export { DEFAULT_MAX_TURNS } from './prepare-run.js';
 
 /** One task, non-interactively: flags beat environment, environment beats config files. */
 export async function runCommand(args: CliArgs, prompt: string, signal: AbortSignal): Promise<number> {
-  const { workspace, config, resolved, provider, tools, system, contextWindow, maxTurns, temperature } = await prepareRun(args);
+  const { workspace, config, resolved, provider, tools, system, contextWindow, maxCost, maxTurns, temperature } = await prepareRun(args);
   const authorize = createCliAuthorize(args, config);
   const session = openRunSession(args, { workspace, system, warn: (text) => process.stderr.write(`vibe-agent: warning: ${text}\n`) });
   const context = createContextPolicy({ provider, registry: tools, ...(contextWindow !== undefined ? { contextWindow } : {}) });
@@ -34,6 +34,7 @@ export async function runCommand(args: CliArgs, prompt: string, signal: AbortSig
     signal,
     prepareMessages: context.prepareMessages,
     onContextOverflow: context.onContextOverflow,
+    ...(maxCost !== undefined ? { maxCost } : {}),
   })) {
     session?.record(event);
     render(event);

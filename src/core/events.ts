@@ -2,7 +2,7 @@ import type { AssistantMessage, Message, ToolCall, Usage } from './messages.js';
 import type { ToolCallStatus } from '../tools/registry.js';
 
 /** Why a run ended. Exactly one `stop` event carries it. */
-export type StopReason = 'answered' | 'turn_limit' | 'repeated_call' | 'aborted' | 'provider_error';
+export type StopReason = 'answered' | 'turn_limit' | 'repeated_call' | 'aborted' | 'provider_error' | 'cost_limit';
 
 /**
  * Everything the loop does, as plain JSON. The terminal UI, `--json` output, session files and
@@ -67,10 +67,12 @@ export type AgentEvent =
       answer: string | null;
       /** The model's summary of what is done and what remains, when a turn limit was hit. */
       handoff?: string;
-      /** What went wrong, for `provider_error` and `repeated_call`. */
+      /** What went wrong, for `provider_error`, `repeated_call` and `cost_limit`. */
       error?: string;
       turns: number;
       usage: Usage;
+      /** US dollars spent, when the model's price is known (an estimate: list prices). */
+      cost?: number;
     };
 
 export type AgentEventType = AgentEvent['type'];

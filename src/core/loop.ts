@@ -1,4 +1,5 @@
 import type { AgentEvent, StopReason } from './events.js';
+import { estimateUsage } from './estimate-usage.js';
 import { addUsage, emptyUsage, type Message, type Usage } from './messages.js';
 import { repairHistory } from './repair-history.js';
 import { RepeatDetector } from './repeat-detector.js';
@@ -6,6 +7,7 @@ import { DEFAULT_RETRY, requestWithRetry, type RetryPolicy } from './request-wit
 import { runToolCalls } from './run-tool-calls.js';
 import type { ModelRequest, ModelResponse, Provider } from '../providers/provider.js';
 import { isAbortError, ProviderError } from '../providers/provider-error.js';
+import { costOf, priceOf, type ModelPrice } from '../providers/pricing.js';
 import { errorText, ToolRegistry, type Authorize } from '../tools/registry.js';
 
 export interface AgentOptions {
@@ -33,6 +35,10 @@ export interface AgentOptions {
   /** Permission check for calls that need approval; without it they run. */
   authorize?: Authorize;
   retry?: RetryPolicy;
+  /** US dollars the run may spend (list prices; estimated usage when the server reports none). Passing it stops the run. */
+  maxCost?: number;
+  /** The model's price, when the built-in table does not know it. */
+  price?: ModelPrice;
   /**
    * Runs before every request (the context policy: truncation, compaction). The messages it
    * returns become the history from then on; the events it returns are yielded as they are.
@@ -61,6 +67,8 @@ export interface RunResult {
   turns: number;
   /** Replies a text protocol (prompt-JSON) could not read; absent when none. */
   protocolErrors?: number;
+  /** US dollars spent, when the model's price is known. */
+  cost?: number;
 }
 
 const HANDOFF_REQUEST =
@@ -85,6 +93,10 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
   let lastUsage: Usage | undefined;
   let turns = 0;
   let protocolErrors = 0;
+  const price = options.price ?? priceOf(options.model);
+  const spent = () => costOf(options.model, usage, price);
+  const overBudget = () => options.maxCost !== undefined && (spent() ?? 0) > options.maxCost;
+  const budgetError = () => `spent $${(spent() ?? 0).toFixed(4)}, over the limit of $${options.maxCost}${usage.estimated ? ' (partly estimated usage)' : ''}`;
 
   const baseRequest = (): ModelRequest => ({
     model: options.model,
@@ -102,13 +114,20 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
     const event: AgentEvent = { type: 'stop', reason, answer: result.answer, turns, usage };
     if (extra.handoff !== undefined) event.handoff = extra.handoff;
     if (extra.error !== undefined) event.error = extra.error;
+    const cost = spent();
+    if (cost !== undefined) result.cost = event.cost = cost;
     return { result, event };
   };
 
   yield { type: 'run_start', provider: options.provider.name, model: options.model, tools: registry.names(), input: options.input };
+  // A cost brake that cannot price the model must not silently let the run spend.
+  if (options.maxCost !== undefined && !price) {
+    return yield* stopWith(finish('cost_limit', { error: `no price is known for model "${options.model}", so a cost limit cannot be kept (pass a price)` }));
+  }
 
   while (turns < maxTurns) {
     if (signal.aborted) return yield* stopWith(finish('aborted'));
+    if (overBudget()) return yield* stopWith(finish('cost_limit', { error: budgetError() }));
     turns++;
     const turn = turns;
     yield { type: 'turn_start', turn };
@@ -125,10 +144,12 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
     }
 
     let response: ModelResponse | undefined;
+    let request = baseRequest();
     let overflowHandled = false;
     while (!response) {
       try {
-        const stream = requestWithRetry(options.provider, baseRequest(), signal, options.retry ?? DEFAULT_RETRY);
+        request = baseRequest();
+        const stream = requestWithRetry(options.provider, request, signal, options.retry ?? DEFAULT_RETRY);
         for (;;) {
           const next = await stream.next();
           if (next.done) {
@@ -152,10 +173,9 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
     }
 
     lastUsage = response.usage;
-    if (response.usage) {
-      usage = addUsage(usage, response.usage);
-      yield { type: 'usage', turn, usage: response.usage, total: usage };
-    }
+    const turnUsage = response.usage ?? estimateUsage(request, response.message);
+    usage = addUsage(usage, turnUsage);
+    yield { type: 'usage', turn, usage: turnUsage, total: usage };
     messages.push(response.message);
     yield {
       type: 'assistant_message',
@@ -198,6 +218,7 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
   }
 
   if (options.handoff === false) return yield* stopWith(finish('turn_limit'));
+  if (overBudget()) return yield* stopWith(finish('cost_limit', { error: budgetError() }));
   const handoff = yield* requestHandoff();
   return yield* stopWith(finish(signal.aborted ? 'aborted' : 'turn_limit', handoff === undefined ? {} : { handoff }));
 
@@ -210,7 +231,7 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
         if (next.value.type === 'retry') yield next.value;
         next = await stream.next();
       }
-      if (next.value.usage) usage = addUsage(usage, next.value.usage);
+      usage = addUsage(usage, next.value.usage ?? estimateUsage(request, next.value.message));
       const text = next.value.message.content.trim();
       if (!text) return undefined;
       yield { type: 'handoff', text };

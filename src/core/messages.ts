@@ -56,6 +56,8 @@ export interface Usage {
   outputTokens: number;
   cachedInputTokens: number;
   reasoningTokens: number;
+  /** Set when the server reported no usage and the counts were estimated (about 4 characters a token). */
+  estimated?: boolean;
 }
 
 export function emptyUsage(): Usage {
@@ -63,10 +65,13 @@ export function emptyUsage(): Usage {
 }
 
 export function addUsage(a: Usage, b: Usage): Usage {
-  return {
+  const sum: Usage = {
     inputTokens: a.inputTokens + b.inputTokens,
     outputTokens: a.outputTokens + b.outputTokens,
     cachedInputTokens: a.cachedInputTokens + b.cachedInputTokens,
     reasoningTokens: a.reasoningTokens + b.reasoningTokens,
   };
+  // A total with any estimated part is an estimate.
+  if (a.estimated || b.estimated) sum.estimated = true;
+  return sum;
 }

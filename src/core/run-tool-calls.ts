@@ -59,7 +59,7 @@ async function timed(index: number, call: ToolCall, context: ToolRunContext) {
 function invokeOne(call: ToolCall, context: ToolRunContext): Promise<ToolResult> {
   // A reply cut off by the output limit may end inside a call's arguments. Such a call is
   // never repaired and run: a half-written command is not the command the model meant.
-  if (context.finishReason === 'length' && (call.arguments.trim() === '' || !parseArguments(call.arguments).ok)) {
+  if (context.finishReason === 'length' && !completeArguments(call, context.registry)) {
     return Promise.resolve({
       content:
         `This call to ${call.name} was cut off before its arguments were complete (the reply hit the output token limit), ` +
@@ -69,6 +69,18 @@ function invokeOne(call: ToolCall, context: ToolRunContext): Promise<ToolResult>
     });
   }
   return context.registry.invoke(call, { signal: context.signal, workspace: context.workspace, authorize: context.authorize });
+}
+
+/**
+ * Whether a call's arguments look whole. Providers that send calls whole (Gemini) deliver a
+ * cut call with missing fields rather than broken JSON, so the schema is checked as well.
+ */
+function completeArguments(call: ToolCall, registry: ToolRegistry): boolean {
+  if (call.arguments.trim() === '') return false;
+  const parsed = parseArguments(call.arguments);
+  if (!parsed.ok) return false;
+  const tool = registry.get(call.name);
+  return !tool || tool.parameters.safeParse(parsed.value).success;
 }
 
 /** Groups call indexes: a run of read-only calls forms one batch, every other call its own. */

@@ -8,6 +8,7 @@ const CONTEXT_LENGTH_PATTERNS: RegExp[] = [
   /too many tokens/i,
   /exceeds? the (?:maximum|max)(?: number of)? (?:allowed )?(?:input )?tokens/i, // Gemini
   /input token count .* exceeds/i, // Gemini
+  /request payload size exceeds the limit/i, // Gemini: the body itself is too big (long histories, files)
   /Range of input length should be/i, // DashScope
   /model_context_window_exceeded/i,
   /reduce the length of the messages/i,

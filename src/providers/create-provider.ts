@@ -1,5 +1,5 @@
 import type { Provider } from './provider.js';
-import { PRESETS, type ProviderPreset } from './presets.js';
+import { PRESET_ALIASES, PRESETS, type ProviderPreset } from './presets.js';
 
 export interface ProviderSettings {
   /** A preset name (openai, deepseek, ollama, …). Default "openai". */
@@ -26,12 +26,13 @@ export class ConfigError extends Error {
 export function resolveProvider(settings: ProviderSettings): ResolvedProvider {
   const env = settings.env ?? process.env;
   const name = settings.provider ?? 'openai';
-  const preset = PRESETS[name];
+  const preset = PRESETS[PRESET_ALIASES[name] ?? name];
   if (!preset) throw new ConfigError(`Unknown provider "${name}". Known providers: ${Object.keys(PRESETS).join(', ')}.`);
-  const apiKey = settings.apiKey ?? (preset.keyVariable ? env[preset.keyVariable] : undefined) ?? (preset.local || settings.baseUrl ? 'not-needed' : undefined);
+  const keyFromEnv = [preset.keyVariable, ...(preset.altKeyVariables ?? [])].map((variable) => (variable ? env[variable] : undefined)).find(Boolean);
+  const apiKey = settings.apiKey ?? keyFromEnv ?? (preset.local || settings.baseUrl ? 'not-needed' : undefined);
   const model = settings.model ?? env.VIBE_MODEL ?? preset.defaultModel;
   const missing: string[] = [];
-  if (!apiKey) missing.push(`${preset.keyVariable} (your ${preset.name} API key)`);
+  if (!apiKey) missing.push(`${[preset.keyVariable, ...(preset.altKeyVariables ?? [])].join(' or ')} (your ${preset.name} API key)`);
   if (!model) missing.push('VIBE_MODEL or --model (the model name, e.g. gpt-4.1-mini)');
   if (missing.length) throw new ConfigError(setupMessage(preset, missing));
   const baseURL = settings.baseUrl ?? (preset.baseUrlVariable ? env[preset.baseUrlVariable] : undefined) ?? preset.baseURL;
@@ -44,12 +45,17 @@ export async function createProvider(resolved: ResolvedProvider): Promise<Provid
     const { AnthropicProvider } = await import('./anthropic/anthropic-provider.js');
     return new AnthropicProvider({ name: resolved.preset.name, apiKey: resolved.apiKey, baseURL: resolved.baseURL });
   }
+  if (resolved.preset.protocol === 'google') {
+    const { GoogleProvider } = await import('./google/google-provider.js');
+    return new GoogleProvider({ name: resolved.preset.name, apiKey: resolved.apiKey, baseURL: resolved.baseURL });
+  }
   const { OpenAIProvider } = await import('./openai/openai-provider.js');
   return new OpenAIProvider({
     name: resolved.preset.name,
     apiKey: resolved.apiKey,
     baseURL: resolved.baseURL,
     replayReasoning: resolved.preset.replayReasoning ?? false,
+    ...(resolved.preset.idFormat ? { idFormat: resolved.preset.idFormat } : {}),
   });
 }
 
@@ -59,8 +65,10 @@ function setupMessage(preset: ProviderPreset, missing: string[]): string {
     '',
     'Set, for example:',
     `  export ${preset.keyVariable ?? 'OPENAI_API_KEY'}=sk-...`,
-    '  export VIBE_MODEL=gpt-4.1-mini            # or pass --model',
-    '  export OPENAI_BASE_URL=https://...        # optional: any OpenAI-compatible endpoint',
+    `  export VIBE_MODEL=${preset.defaultModel ?? 'gpt-4.1-mini'}            # or pass --model`,
+    preset.protocol && preset.protocol !== 'openai'
+      ? `  export ${preset.baseUrlVariable ?? 'OPENAI_BASE_URL'}=https://...  # optional: another endpoint`
+      : '  export OPENAI_BASE_URL=https://...        # optional: any OpenAI-compatible endpoint',
     '',
     'Or use a local Ollama (no key needed):',
     '  ollama pull qwen2.5-coder && vibe-agent --provider ollama --model qwen2.5-coder "your task"',

@@ -1,32 +1,51 @@
-/** The wire protocol a preset speaks; each has its own adapter under src/providers/. */
-export type ProviderProtocol = 'openai' | 'anthropic';
+import type { ToolIdFormat } from './tool-ids.js';
 
-/** Named endpoints: where they live, which variable holds the key, their quirks. */
+/** The wire protocol a preset speaks; each has its own adapter under src/providers/. */
+export type ProviderProtocol = 'openai' | 'anthropic' | 'google';
+
+/** Named endpoints: which wire protocol, where they live, which variable holds the key, their quirks. */
 export interface ProviderPreset {
   name: string;
-  /** Default "openai" (Chat Completions). */
+  /** The wire protocol (and so the adapter). Default 'openai' (Chat Completions). */
   protocol?: ProviderProtocol;
   baseURL: string;
   /** Environment variable with the API key; undefined for local servers that need none. */
   keyVariable?: string;
+  /** Further variables tried, in order, when `keyVariable` is unset. */
+  altKeyVariables?: string[];
   /** Environment variable that overrides the base URL. */
   baseUrlVariable?: string;
   defaultModel?: string;
   /** Reasoning must be sent back on later requests when tools are in play. */
   replayReasoning?: boolean;
   local?: boolean;
+  /** The tool-call id format the endpoint demands; ids that do not fit are remapped (default: verbatim). */
+  idFormat?: ToolIdFormat;
 }
 
 export const PRESETS: Record<string, ProviderPreset> = {
   anthropic: { name: 'anthropic', protocol: 'anthropic', baseURL: 'https://api.anthropic.com', keyVariable: 'ANTHROPIC_API_KEY', baseUrlVariable: 'ANTHROPIC_BASE_URL', defaultModel: 'claude-sonnet-4-5' },
-  openai: { name: 'openai', baseURL: 'https://api.openai.com/v1', keyVariable: 'OPENAI_API_KEY', baseUrlVariable: 'OPENAI_BASE_URL' },
+  openai: { name: 'openai', baseURL: 'https://api.openai.com/v1', keyVariable: 'OPENAI_API_KEY', baseUrlVariable: 'OPENAI_BASE_URL', idFormat: 'max40' },
   deepseek: { name: 'deepseek', baseURL: 'https://api.deepseek.com/v1', keyVariable: 'DEEPSEEK_API_KEY', defaultModel: 'deepseek-chat', replayReasoning: true },
   qwen: { name: 'qwen', baseURL: 'https://dashscope.aliyuncs.com/compatible-mode/v1', keyVariable: 'DASHSCOPE_API_KEY', defaultModel: 'qwen-plus' },
   moonshot: { name: 'moonshot', baseURL: 'https://api.moonshot.ai/v1', keyVariable: 'MOONSHOT_API_KEY', defaultModel: 'kimi-k2-0905-preview', replayReasoning: true },
   zhipu: { name: 'zhipu', baseURL: 'https://open.bigmodel.cn/api/paas/v4', keyVariable: 'ZHIPUAI_API_KEY', defaultModel: 'glm-4.6', replayReasoning: true },
   openrouter: { name: 'openrouter', baseURL: 'https://openrouter.ai/api/v1', keyVariable: 'OPENROUTER_API_KEY' },
   groq: { name: 'groq', baseURL: 'https://api.groq.com/openai/v1', keyVariable: 'GROQ_API_KEY' },
+  mistral: { name: 'mistral', baseURL: 'https://api.mistral.ai/v1', keyVariable: 'MISTRAL_API_KEY', defaultModel: 'mistral-medium-latest', idFormat: 'alnum9' },
+  google: {
+    name: 'google',
+    protocol: 'google',
+    baseURL: 'https://generativelanguage.googleapis.com',
+    keyVariable: 'GEMINI_API_KEY',
+    altKeyVariables: ['GOOGLE_API_KEY'],
+    baseUrlVariable: 'GOOGLE_GEMINI_BASE_URL',
+    defaultModel: 'gemini-2.5-flash',
+  },
   ollama: { name: 'ollama', baseURL: 'http://127.0.0.1:11434/v1', baseUrlVariable: 'OLLAMA_BASE_URL', local: true },
   vllm: { name: 'vllm', baseURL: 'http://127.0.0.1:8000/v1', baseUrlVariable: 'VLLM_BASE_URL', local: true },
   lmstudio: { name: 'lmstudio', baseURL: 'http://127.0.0.1:1234/v1', baseUrlVariable: 'LMSTUDIO_BASE_URL', local: true },
 };
+
+/** Other names users type for a preset. */
+export const PRESET_ALIASES: Record<string, string> = { gemini: 'google' };

@@ -1,4 +1,5 @@
 import { anthropic } from './anthropic.js';
+import { google } from './google.js';
 import { openai } from './openai.js';
 import type { ProtocolUnderTest } from './protocol.js';
 
@@ -6,4 +7,5 @@ import type { ProtocolUnderTest } from './protocol.js';
 export const PROTOCOLS: ProtocolUnderTest[] = [
   openai,
   anthropic,
+  google,
 ];

@@ -5,11 +5,12 @@
  * the protocol. Faults: HTTP errors with headers, cut connections, an `event: error` mid-stream,
  * raw events, slow streams.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ScriptedReply } from '../../src/providers/scripted.js';
 import { jsonMessage, sseFrame, stopReasonOf, streamEvents, type PlannedReply, type SseEvent } from './anthropic-frames.js';
 import { checkAnthropicProtocol, type AnthropicRequestBody, type ProtocolState } from './anthropic-protocol-check.js';
+import { json, readBody, startSse } from './http-replies.js';
 
 export type AnthropicFault =
   | { kind: 'http_error'; status: number; body?: unknown; headers?: Record<string, string> }
@@ -181,21 +182,3 @@ export function apiError(type: string, message: string) {
   return { type: 'error', error: { type, message } };
 }
 
-function startSse(res: ServerResponse): void {
-  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
-}
-
-function json(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify(body));
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let data = '';
-    req.setEncoding('utf8');
-    req.on('data', (chunk: string) => (data += chunk));
-    req.on('end', () => resolve(data));
-    req.on('error', reject);
-  });
-}

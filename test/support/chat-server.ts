@@ -3,9 +3,10 @@
  * with fragmented tool-call deltas, and plain JSON), replays scripted replies, records every
  * request, and rejects (HTTP 400, recorded as a violation) any request that breaks the protocol.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ScriptedReply } from '../../src/providers/scripted.js';
+import { json, readBody, startSse } from './http-replies.js';
 
 export interface WireToolCall {
   id: string;
@@ -248,21 +249,3 @@ export function checkProtocol(body: ChatRequestBody, previousCalls: WireToolCall
   return problems;
 }
 
-function startSse(res: ServerResponse): void {
-  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
-}
-
-function json(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify(body));
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let data = '';
-    req.setEncoding('utf8');
-    req.on('data', (chunk: string) => (data += chunk));
-    req.on('end', () => resolve(data));
-    req.on('error', reject);
-  });
-}

@@ -26,6 +26,28 @@ export interface CliHome {
   cleanup(): void;
 }
 
+/** Runs the built CLI once in `cwd`, with only PATH and `env` (plus NO_COLOR) in its environment. */
+export function spawnCli(args: string[], options: { cwd: string; env?: Record<string, string>; onSpawn?: (child: ChildProcess) => void }): Promise<Ran> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], {
+      cwd: options.cwd,
+      env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.on('data', (d) => (stdout += d));
+    child.stderr!.on('data', (d) => (stderr += d));
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+    options.onSpawn?.(child);
+  });
+}
+
+/** A throwaway HOME (config under it) for CLI tests that need no session inspection. */
+export function homeEnv(home: string): Record<string, string> {
+  return { HOME: home, XDG_CONFIG_HOME: join(home, 'config') };
+}
+
 export function cliHome(): CliHome {
   const root = mkdtempSync(join(tmpdir(), 'vibe-session-cli-'));
   const workspace = join(root, 'workspace');
@@ -42,16 +64,7 @@ export function cliHome(): CliHome {
     root,
     workspace,
     env,
-    run: (args, extraEnv = {}, onSpawn) =>
-      new Promise((resolve) => {
-        const child = spawn(process.execPath, [CLI, ...args], { cwd: workspace, env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
-        let stdout = '';
-        let stderr = '';
-        child.stdout!.on('data', (d) => (stdout += d));
-        child.stderr!.on('data', (d) => (stderr += d));
-        child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
-        onSpawn?.(child);
-      }),
+    run: (args, extraEnv = {}, onSpawn) => spawnCli(args, { cwd: workspace, env: { ...env, ...extraEnv }, ...(onSpawn ? { onSpawn } : {}) }),
     sessionFiles: () => {
       try {
         return readdirSync(dir()).filter((name) => name.endsWith('.jsonl')).sort();

@@ -42,6 +42,8 @@ export interface InteractiveOptions {
   workspace: string;
   maxTurns: number;
   temperature: number;
+  /** Per-run spending limit in US dollars (the `cost_limit` brake). */
+  maxCost?: number;
   history?: InputHistory;
   services?: InteractiveServices;
   /** Within this long, a second Ctrl-C exits (default 1000 ms). */
@@ -238,6 +240,7 @@ export class InteractiveSession {
         system: this.options.system,
         maxTurns: this.options.maxTurns,
         temperature: this.options.temperature,
+        ...(this.options.maxCost !== undefined ? { maxCost: this.options.maxCost } : {}),
         workspace: this.options.workspace,
         signal: controller.signal,
         authorize: this.authorize,

@@ -9,6 +9,7 @@ const STOP_MESSAGES: Record<string, string> = {
   repeated_call: 'Stopped: the model kept repeating the same call.',
   aborted: 'Aborted. The turn was cancelled; the conversation so far is kept.',
   provider_error: 'Stopped: the provider failed.',
+  cost_limit: 'Stopped: the cost limit was reached.',
 };
 
 /**

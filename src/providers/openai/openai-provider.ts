@@ -9,6 +9,7 @@ import { toOpenAIMessages, toOpenAITools } from './convert.js';
 import { toProviderError } from './errors.js';
 import { readReasoning, reasoningData, type ReasoningField } from './reasoning.js';
 import { unsupportedParameter, withoutParameters } from './unsupported-parameters.js';
+import { ToolWireMap, type ToolIdFormat } from '../tool-ids.js';
 
 export interface OpenAIProviderOptions {
   /** Shown in events and errors; also the key for replaying provider data. Default "openai". */
@@ -27,6 +28,8 @@ export interface OpenAIProviderOptions {
    * when tools were offered and none came natively (default true).
    */
   recoverLeakedToolCalls?: boolean;
+  /** Tool-call ids the endpoint demands; ids in the history that do not fit are remapped on the wire. */
+  idFormat?: ToolIdFormat;
 }
 
 /** OpenAI Chat Completions, and every endpoint that speaks it, through the official SDK. */
@@ -38,6 +41,7 @@ export class OpenAIProvider implements Provider {
   private readonly recoverLeaked: boolean;
   /** Optional request fields this endpoint answered 400 for; never sent again. */
   private readonly refused = new Set<string>();
+  private readonly idFormat: ToolIdFormat;
   private calls = 0;
 
   constructor(options: OpenAIProviderOptions) {
@@ -45,6 +49,7 @@ export class OpenAIProvider implements Provider {
     this.streaming = options.stream ?? true;
     this.replayReasoning = options.replayReasoning ?? false;
     this.recoverLeaked = options.recoverLeakedToolCalls ?? true;
+    this.idFormat = options.idFormat ?? 'verbatim';
     // Retries are ours (visible to the user as events), so the SDK's own are off.
     this.client = new OpenAI({
       apiKey: options.apiKey,
@@ -57,9 +62,10 @@ export class OpenAIProvider implements Provider {
 
   async *stream(request: ModelRequest, outer?: AbortSignal): AsyncGenerator<ProviderEvent> {
     let signal = outer;
+    const wire = new ToolWireMap({ idFormat: this.idFormat });
     const body = {
       model: request.model,
-      messages: toOpenAIMessages(request.messages, { provider: this.name, model: request.model, replayReasoning: this.replayReasoning }),
+      messages: toOpenAIMessages(request.messages, { provider: this.name, model: request.model, replayReasoning: this.replayReasoning, wire }),
       temperature: request.temperature,
       ...(request.tools.length ? { tools: toOpenAITools(request.tools) } : {}),
       ...(request.maxTokens !== undefined ? { max_tokens: request.maxTokens } : {}),
@@ -75,13 +81,13 @@ export class OpenAIProvider implements Provider {
     try {
       if (!this.streaming) {
         const completion = await this.sendDroppingRefused({ ...body, stream: false as const }, (sent) => this.client.chat.completions.create(sent, { signal }));
-        yield* this.fromCompletion(completion, request, idPrefix);
+        yield* this.fromCompletion(completion, request, idPrefix, wire);
         return;
       }
       const stream = await this.sendDroppingRefused({ ...body, stream: true as const, stream_options: { include_usage: true } }, (sent) =>
         this.client.chat.completions.create(sent, { signal }),
       );
-      yield* this.fromStream(stream, request, idPrefix);
+      yield* this.fromStream(stream, request, idPrefix, wire);
     } catch (error) {
       if (signal?.aborted) throw new ProviderError('aborted', 'Request aborted.', { cause: error });
       throw toProviderError(error, this.name);
@@ -109,7 +115,7 @@ export class OpenAIProvider implements Provider {
     }
   }
 
-  private async *fromStream(stream: AsyncIterable<ChatCompletionChunk>, request: ModelRequest, idPrefix: string): AsyncGenerator<ProviderEvent> {
+  private async *fromStream(stream: AsyncIterable<ChatCompletionChunk>, request: ModelRequest, idPrefix: string, wire: ToolWireMap): AsyncGenerator<ProviderEvent> {
     const calls = new ToolCallAccumulator();
     const guard = this.recoverLeaked && request.tools.length ? new LeakedTextGuard() : undefined;
     let text = '';
@@ -142,13 +148,13 @@ export class OpenAIProvider implements Provider {
     }
     // A stream that ends without a finish frame was cut: its half-received calls must not run.
     if (!finish) throw new ProviderError('stream_cut', `${this.name}: the stream ended before the reply was finished.`);
-    const response = this.response(text, { text: reasoning, field: reasoningField }, calls.finish(idPrefix), finish, usage, request, idPrefix);
+    const response = this.response(text, { text: reasoning, field: reasoningField }, ours(calls.finish(idPrefix), wire), finish, usage, request, idPrefix);
     const held = guard?.rest();
     if (held && !response.leakedToolCalls) yield { type: 'text_delta', text: held };
     yield { type: 'response', response };
   }
 
-  private async *fromCompletion(completion: ChatCompletion, request: ModelRequest, idPrefix: string): AsyncGenerator<ProviderEvent> {
+  private async *fromCompletion(completion: ChatCompletion, request: ModelRequest, idPrefix: string, wire: ToolWireMap): AsyncGenerator<ProviderEvent> {
     const choice = completion.choices?.[0];
     if (!choice) throw new ProviderError('server', `${this.name} returned no choices.`);
     const message = choice.message as unknown as Record<string, unknown>;
@@ -157,7 +163,7 @@ export class OpenAIProvider implements Provider {
     const calls = new ToolCallAccumulator();
     ((message.tool_calls as ToolCallFragment[] | undefined) ?? []).forEach((call, index) => calls.add({ ...call, index }));
     const usage = completion.usage ? readUsage(completion.usage) : undefined;
-    const response = this.response(text, reasoning, calls.finish(idPrefix), choice.finish_reason ?? 'stop', usage, request, idPrefix);
+    const response = this.response(text, reasoning, ours(calls.finish(idPrefix), wire), choice.finish_reason ?? 'stop', usage, request, idPrefix);
     if (reasoning.text) yield { type: 'reasoning_delta', text: reasoning.text };
     if (response.message.content) yield { type: 'text_delta', text: response.message.content };
     yield { type: 'response', response };
@@ -189,6 +195,11 @@ export class OpenAIProvider implements Provider {
     if (leaked) response.leakedToolCalls = leaked.calls.length;
     return response;
   }
+}
+
+/** Calls with the ids our history knows them by (a remapped id the model echoes maps back). */
+function ours(calls: AssistantMessage['toolCalls'], wire: ToolWireMap): AssistantMessage['toolCalls'] {
+  return calls.map((call) => ({ ...call, id: wire.idFromWire(call.id) }));
 }
 
 function normaliseFinish(reason: string, hasCalls: boolean): FinishReason {

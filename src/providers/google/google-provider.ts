@@ -1,0 +1,128 @@
+import { GoogleGenAI, type GenerateContentConfig, type GenerateContentResponse } from '@google/genai';
+import type { AssistantMessage, ProviderData } from '../../core/messages.js';
+import type { ModelRequest, ModelResponse, Provider, ProviderEvent } from '../provider.js';
+import { ProviderError } from '../provider-error.js';
+import { alnumHash, GEMINI_NAME, ToolWireMap } from '../tool-ids.js';
+import { GeminiReplyAccumulator } from './accumulate.js';
+import { toGeminiContents, toGeminiTools } from './convert.js';
+import { toProviderError } from './errors.js';
+
+export interface GoogleProviderOptions {
+  /** Shown in events and errors; also the key for replaying provider data. Default "google". */
+  name?: string;
+  apiKey: string;
+  /** Root of the API (default https://generativelanguage.googleapis.com); the SDK adds /v1beta/models/... */
+  baseURL?: string;
+  apiVersion?: string;
+  /** Stream replies (default true). */
+  stream?: boolean;
+  /** Ask thinking models to show their thoughts (default false; older models reject it). */
+  includeThoughts?: boolean;
+  /** Per-request time limit in ms (default 10 minutes). */
+  timeoutMs?: number;
+}
+
+/** Google Gemini (the Gemini API, not Vertex) through the official `@google/genai` SDK. */
+export class GoogleProvider implements Provider {
+  readonly name: string;
+  private readonly client: GoogleGenAI;
+  private readonly streaming: boolean;
+  private readonly includeThoughts: boolean;
+  private replies = 0;
+
+  constructor(options: GoogleProviderOptions) {
+    this.name = options.name ?? 'google';
+    this.streaming = options.stream ?? true;
+    this.includeThoughts = options.includeThoughts ?? false;
+    // vertexai is explicit so GOOGLE_GENAI_USE_VERTEXAI in the environment cannot reroute us.
+    // No retryOptions: retries are ours, visible as events.
+    this.client = new GoogleGenAI({
+      vertexai: false,
+      apiKey: options.apiKey,
+      httpOptions: {
+        ...(options.baseURL ? { baseUrl: options.baseURL } : {}),
+        apiVersion: options.apiVersion ?? 'v1beta',
+        timeout: options.timeoutMs ?? 600_000,
+      },
+    });
+  }
+
+  async *stream(request: ModelRequest, signal?: AbortSignal): AsyncGenerator<ProviderEvent> {
+    if (signal?.aborted) throw new ProviderError('aborted', 'Request aborted.');
+    // A per-request signal: the SDK leaves a listener on the signal it is given, and a run's
+    // signal lives for hundreds of requests.
+    const perRequest = new AbortController();
+    const forward = () => perRequest.abort(signal?.reason);
+    signal?.addEventListener('abort', forward, { once: true });
+    const wire = new ToolWireMap({ namePattern: GEMINI_NAME });
+    const tools = toGeminiTools(request.tools, wire);
+    const { contents, systemInstruction } = toGeminiContents(request.messages, { provider: this.name, model: request.model, wire });
+    const config: GenerateContentConfig = {
+      temperature: request.temperature,
+      automaticFunctionCalling: { disable: true },
+      // The SDK's own resumption of dropped streams would hide cuts from our retry policy.
+      automaticContinuation: false,
+      ...(systemInstruction ? { systemInstruction } : {}),
+      ...(tools.length ? { tools: [{ functionDeclarations: tools }] } : {}),
+      ...(request.maxTokens !== undefined ? { maxOutputTokens: request.maxTokens } : {}),
+      ...(this.includeThoughts ? { thinkingConfig: { includeThoughts: true } } : {}),
+      abortSignal: perRequest.signal,
+    };
+    const params = { model: request.model, contents, config };
+    const reply = new GeminiReplyAccumulator();
+    // Gemini gives calls no ids (most models): ours are unique per reply and fixed once given.
+    const nonce = alnumHash(`${this.name}:${Date.now()}:${++this.replies}:${Math.random()}`, 8);
+    const idOf = (position: number) => reply.calls[position]!.id ?? `call_${nonce}_${position}`;
+    let opened = false;
+    try {
+      const chunks: AsyncIterable<GenerateContentResponse> = this.streaming
+        ? await this.client.models.generateContentStream(params)
+        : single(await this.client.models.generateContent(params));
+      opened = true;
+      for await (const chunk of chunks) {
+        for (const event of reply.add(chunk)) {
+          if (event.type === 'text') yield { type: 'text_delta', text: event.text };
+          else if (event.type === 'thought') yield { type: 'reasoning_delta', text: event.text };
+          else yield { type: 'tool_call_delta', index: event.position, id: idOf(event.position), name: wire.nameFromWire(event.name) };
+        }
+      }
+    } catch (error) {
+      if (signal?.aborted) throw new ProviderError('aborted', 'Request aborted.', { cause: error });
+      throw toProviderError(error, this.name, opened);
+    } finally {
+      signal?.removeEventListener('abort', forward);
+      // Closes the connection when the consumer stopped reading early; a no-op after a whole reply.
+      perRequest.abort();
+    }
+    // Gemini has no end-of-stream frame: without a finish reason the reply was cut, and its calls must not run.
+    if (!reply.finishReason && !reply.blockReason) throw new ProviderError('stream_cut', `${this.name}: the stream ended before the reply was finished.`);
+    // Gemini failed to write a call it meant to make and sent nothing usable: worth asking again, not an answer.
+    if (MALFORMED.has(reply.finishReason ?? '') && !reply.calls.length && !reply.text) {
+      throw new ProviderError('server', `${this.name}: the model produced a malformed tool call (${reply.finishReason}).`);
+    }
+    yield { type: 'response', response: this.response(reply, wire, request.model, idOf) };
+  }
+
+  private response(reply: GeminiReplyAccumulator, wire: ToolWireMap, model: string, idOf: (position: number) => string): ModelResponse {
+    const message: AssistantMessage = {
+      role: 'assistant',
+      content: reply.text,
+      toolCalls: reply.calls.map((call, i) => ({ id: idOf(i), name: wire.nameFromWire(call.name), arguments: JSON.stringify(call.args) })),
+    };
+    if (reply.thoughts) message.reasoning = reply.thoughts;
+    if (reply.needsReplay) {
+      const data: ProviderData = { provider: this.name, model, parts: reply.parts };
+      message.providerData = data;
+    }
+    const response: ModelResponse = { message, finishReason: reply.normalisedFinish() };
+    const usage = reply.usage();
+    if (usage) response.usage = usage;
+    return response;
+  }
+}
+
+const MALFORMED = new Set(['MALFORMED_FUNCTION_CALL', 'UNEXPECTED_TOOL_CALL']);
+
+async function* single(response: GenerateContentResponse): AsyncGenerator<GenerateContentResponse> {
+  yield response;
+}

@@ -1,0 +1,90 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { startChatServer, type ChatServer, type ServerStep } from './support/chat-server.js';
+import { startGeminiServer, type GeminiServer, type GeminiStep } from './support/gemini-server.js';
+import { homeEnv, spawnCli, type Ran } from './support/cli-process.js';
+
+const home = mkdtempSync(join(tmpdir(), 'vibe-cli-providers-'));
+const servers: Array<ChatServer | GeminiServer> = [];
+
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+afterAll(() => rmSync(home, { recursive: true, force: true }));
+
+function cli(args: string[], env: Record<string, string> = {}): Promise<Ran> {
+  return spawnCli(args, { cwd: home, env: { ...homeEnv(home), ...env } });
+}
+
+async function gemini(script: GeminiStep[]) {
+  const server = await startGeminiServer(script);
+  servers.push(server);
+  return server;
+}
+
+async function chat(script: ServerStep[]) {
+  const server = await startChatServer(script);
+  servers.push(server);
+  return server;
+}
+
+describe('the CLI with --provider google', () => {
+  it('runs a task on Gemini with GEMINI_API_KEY and GOOGLE_GEMINI_BASE_URL, on the default model', async () => {
+    const server = await gemini([{ toolCalls: [{ name: 'calculator', arguments: { expression: '6 * 7' } }] }, { text: 'It is 42.' }]);
+    const ran = await cli(['--provider', 'google', 'What is 6 * 7?'], { GEMINI_API_KEY: 'gem-secret', GOOGLE_GEMINI_BASE_URL: server.url });
+    expect(ran.stderr).not.toContain('gem-secret');
+    expect(ran.code).toBe(0);
+    expect(ran.stdout.trim()).toBe('It is 42.');
+    expect(ran.stderr).toContain('→ calculator');
+    expect(server.violations).toEqual([]);
+    expect(server.requests.map((r) => r.model)).toEqual(['gemini-2.5-flash', 'gemini-2.5-flash']);
+    expect(server.requests[0]!.apiKey).toBe('gem-secret');
+  });
+
+  it('accepts the alias gemini and GOOGLE_API_KEY, and says which variables are missing without a key', async () => {
+    const server = await gemini([{ text: 'hi' }]);
+    const ran = await cli(['--provider', 'gemini', '--model', 'gemini-2.5-pro', 'hello'], { GOOGLE_API_KEY: 'g-key', GOOGLE_GEMINI_BASE_URL: server.url });
+    expect(ran.code).toBe(0);
+    expect(server.requests[0]!.model).toBe('gemini-2.5-pro');
+    const missing = await cli(['--provider', 'gemini', 'hello']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('GEMINI_API_KEY or GOOGLE_API_KEY');
+  });
+});
+
+describe('the CLI with --max-cost', () => {
+  const costly = { toolCalls: [{ name: 'calculator', arguments: { expression: '1+1' } }], usage: { inputTokens: 100_000, outputTokens: 10_000 } };
+
+  it('stops with exit code 3 once the run costs more than the limit', async () => {
+    const server = await chat([costly, costly, costly]);
+    const ran = await cli(['--max-cost', '0.5', '--json', 'add'], { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: server.url, VIBE_MODEL: 'gpt-4o' });
+    expect(ran.code).toBe(3);
+    const stop = JSON.parse(ran.stdout.trim().split('\n').at(-1)!) as { type: string; reason: string; cost: number };
+    expect(stop).toMatchObject({ type: 'stop', reason: 'cost_limit' });
+    expect(stop.cost).toBeCloseTo(0.7, 10);
+    expect(server.requests.length).toBe(2);
+  });
+
+  it('takes the limit from the project config too', async () => {
+    const { mkdirSync, writeFileSync } = await import('node:fs');
+    const workspace = join(home, 'priced-project');
+    mkdirSync(join(workspace, '.vibe-agent'), { recursive: true });
+    writeFileSync(join(workspace, '.vibe-agent', 'config.json'), JSON.stringify({ maxCost: 0.3 }));
+    const server = await chat([costly, costly]);
+    const ran = await cli(['--cwd', workspace, 'add'], { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: server.url, VIBE_MODEL: 'gpt-4o' });
+    expect(ran.code).toBe(3);
+    expect(ran.stderr).toContain('Stopped: the cost limit was reached. spent $0.3500, over the limit of $0.3');
+    expect(server.requests.length).toBe(1);
+  });
+
+  it('rejects a bad amount, and a model without a known price, with exit code 2', async () => {
+    const bad = await cli(['--max-cost', 'lots', 'x'], { OPENAI_API_KEY: 'k', VIBE_MODEL: 'gpt-4o' });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--max-cost must be a positive amount');
+    const unpriced = await cli(['--max-cost', '1', 'x'], { OPENAI_API_KEY: 'k', VIBE_MODEL: 'my-finetune' });
+    expect(unpriced.code).toBe(2);
+    expect(unpriced.stderr).toContain('none is known for "my-finetune"');
+  });
+});
