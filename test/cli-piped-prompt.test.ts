@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { startChatServer, type ChatServer } from './support/chat-server.js';
+import { CLI, homeEnv } from './support/cli-process.js';
 
-const CLI = join(import.meta.dirname, '..', 'dist', 'cli', 'main.js');
 const home = mkdtempSync(join(tmpdir(), 'vibe-piped-'));
 const servers: ChatServer[] = [];
 afterEach(async () => {
@@ -13,12 +13,12 @@ afterEach(async () => {
 });
 afterAll(() => rmSync(home, { recursive: true, force: true }));
 
-/** Runs the CLI with `stdin` piped in (so neither stdin nor stdout is a terminal). */
+/** Runs the CLI with `stdin` piped in (so neither stdin nor stdout is a terminal); spawnCli ignores stdin. */
 function cliWithStdin(stdin: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [CLI], {
       cwd: home,
-      env: { PATH: process.env.PATH ?? '', HOME: home, XDG_CONFIG_HOME: join(home, 'config'), NO_COLOR: '1', ...env },
+      env: { PATH: process.env.PATH ?? '', ...homeEnv(home), XDG_DATA_HOME: join(home, 'data'), NO_COLOR: '1', ...env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stdout = '';
