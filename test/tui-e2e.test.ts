@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startChatServer, type ChatServer, type ServerStep } from './support/chat-server.js';
+import { CLI } from './support/cli-process.js';
 import { startInTmux, type TmuxPane } from './support/tmux.js';
 
-const CLI = join(import.meta.dirname, '..', 'dist', 'cli', 'main.js');
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
