@@ -130,6 +130,15 @@ describe.runIf(hasTmux)('the interactive terminal UI (tmux)', () => {
     const escapes = await pane.screen({ escapes: true });
     expect(escapes).not.toMatch(/\x1b\[(?:[0-9;]*;)?3[0-7]m/); // no colours
 
+    // Ctrl-Z sends SIGTSTP. Under this wrapper shell (no job control) the kernel discards it, as
+    // it does for any orphaned process group: the prompt must come back rather than stay blank.
+    // (The stop-and-continue path is covered in-process, in tui-session.test.ts.)
+    await pane.send(['half typed'], { literal: true });
+    await pane.waitFor('› half typed');
+    await pane.send(['C-z', 'C-e', '!']);
+    await pane.waitFor('› half typed!');
+    await pane.send(['C-u']);
+
     await pane.resize(30, 20);
     await pane.waitFor((s) => s.trimEnd().split('\n').at(-1)!.startsWith('test-model') && s.trimEnd().split('\n').at(-1)!.length <= 29);
     await pane.send(['C-d']);

@@ -222,4 +222,27 @@ describe('the interactive session (in-process, virtual terminal)', () => {
     expect(input.raw).toBe(false);
     expect(terminal.raw.endsWith('\x1b[?2004l')).toBe(true); // bracketed paste switched off again
   });
+
+  it('Ctrl-Z hands the terminal back while suspended and redraws the prompt when continued', async () => {
+    let resume!: () => void;
+    let suspended = false;
+    const { terminal, input, exited } = start(scripted(), {
+      suspend: () =>
+        new Promise<void>((resolve) => {
+          suspended = true;
+          resume = resolve;
+        }),
+    });
+    input.type('draft');
+    await terminal.waitFor('› draft');
+    input.type('\x1a');
+    await terminal.waitFor((s) => suspended && !s.includes('› draft'));
+    expect(input.raw).toBe(false);
+    expect(terminal.raw.endsWith('\x1b[?2004l')).toBe(true);
+    resume();
+    await terminal.waitFor('› draft'); // the draft survives the suspension
+    expect(input.raw).toBe(true);
+    input.type('\x15\x04');
+    expect(await exited).toBe(0);
+  });
 });

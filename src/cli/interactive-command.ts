@@ -28,7 +28,26 @@ export async function interactiveCommand(args: CliArgs, signal: AbortSignal): Pr
     history: new InputHistory(historyPath(workspace)),
     services,
     signal,
+    suspend: suspendProcess,
     ...(initialMessages ? { messages: initialMessages } : {}),
   });
   return session.run();
+}
+
+/**
+ * Ctrl-Z in raw mode is only a key: stop the process as the terminal would have. The stop takes
+ * effect inside `kill`; the timer, overdue once the process runs again, also covers a stop the
+ * kernel discards (a process group without a job-control shell above it), so the UI never hangs.
+ */
+function suspendProcess(): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      process.off('SIGCONT', done);
+      resolve();
+    };
+    const timer = setTimeout(done, 50);
+    process.on('SIGCONT', done);
+    process.kill(process.pid, 'SIGTSTP');
+  });
 }

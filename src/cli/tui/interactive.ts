@@ -50,6 +50,8 @@ export interface InteractiveOptions {
   doubleInterruptMs?: number;
   /** The conversation to continue (a resumed session). */
   messages?: Message[];
+  /** Ctrl-Z: stops the process until it is continued (the terminal is handed back meanwhile). */
+  suspend?: () => Promise<void>;
   /** Ends the session from outside (SIGTERM, or SIGINT sent by another process). */
   signal?: AbortSignal;
 }
@@ -78,6 +80,8 @@ export class InteractiveSession {
   private readonly queued: string[] = [];
   private lastInterrupt = 0;
   private exiting = false;
+  /** Between Ctrl-Z and the continue: nothing is drawn. */
+  private suspended = false;
 
   constructor(private readonly options: InteractiveOptions) {
     this.screen = new LiveScreen(options.output);
@@ -176,6 +180,10 @@ export class InteractiveSession {
       if (this.submit) this.exit();
       return;
     }
+    if (key.ctrl && key.name === 'z' && this.options.suspend) {
+      void this.suspend(this.options.suspend);
+      return;
+    }
     if (key.ctrl && key.name === 'l') {
       this.options.output.write('\x1b[2J\x1b[H');
       this.screen.reset();
@@ -192,6 +200,24 @@ export class InteractiveSession {
       this.submit = undefined;
       if (submit) submit(action.text);
       else this.queued.push(action.text);
+    }
+  }
+
+  /** Hands the terminal back to the shell for the suspension, then takes it again and redraws. */
+  private async suspend(stop: () => Promise<void>): Promise<void> {
+    const { input, output } = this.options;
+    this.screen.render([]);
+    this.screen.release();
+    output.write('\x1b[?2004l');
+    input.setRawMode?.(false);
+    this.suspended = true;
+    try {
+      await stop();
+    } finally {
+      this.suspended = false;
+      input.setRawMode?.(true);
+      output.write('\x1b[?2004h');
+      this.render();
     }
   }
 
@@ -295,7 +321,7 @@ export class InteractiveSession {
   }
 
   private render(): void {
-    if (this.exiting) return;
+    if (this.exiting || this.suspended) return;
     const { theme: t } = this.options;
     const width = this.screen.width;
     const rows = this.screen.wrap([...(this.view?.live(width) ?? []), ...(this.approval ?? [])]);
