@@ -27,7 +27,7 @@ function type(editor: InputEditor, ...chunks: string[]): string[] {
 
 describe('KeyParser', () => {
   it('decodes text, control keys, arrows with modifiers and Alt as an ESC prefix', () => {
-    const keys = new KeyParser().feed('a\x03\x04\t\x7f\x1b[A\x1b[1;5C\x1bOH\x1b[3~\x1bb\x1b');
+    const keys = new KeyParser().feed('a\x03\x04\t\x7f\x1b[A\x1b[1;5C\x1bOH\x1b[3~\x1bb\x1b\x1b');
     expect(keys).toEqual<Key[]>([
       { name: 'char', text: 'a' },
       { name: 'c', ctrl: true },
@@ -41,6 +41,18 @@ describe('KeyParser', () => {
       { name: 'char', text: 'b', meta: true },
       { name: 'escape' },
     ]);
+  });
+
+  it('holds a sequence cut at a chunk boundary until the rest arrives; a lone ESC is Escape once flushed', () => {
+    const parser = new KeyParser();
+    expect(parser.feed('x\x1b[1;')).toEqual([{ name: 'char', text: 'x' }]);
+    expect(parser.pending).toBe(true);
+    expect(parser.feed('5D')).toEqual([{ name: 'left', ctrl: true }]);
+    expect(parser.feed('\x1b')).toEqual([]);
+    expect(parser.flush()).toEqual([{ name: 'escape' }]);
+    expect(parser.pending).toBe(false);
+    expect(parser.feed('\x1b')).toEqual([]);
+    expect(parser.feed('[B')).toEqual([{ name: 'down' }]);
   });
 
   it('sees Shift+Enter in the forms terminals send (kitty CSI u, modifyOtherKeys) and Alt+Enter', () => {

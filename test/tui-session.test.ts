@@ -153,7 +153,10 @@ describe('the interactive session (in-process, virtual terminal)', () => {
     expect(await exited).toBe(0);
   });
 
-  it('asks in the UI before a call that needs approval; n denies it and the model sees why', async () => {
+  it.each([
+    ['n', 'n'],
+    ['Esc', '\x1b'],
+  ])('asks in the UI before a call that needs approval; %s denies it and the model sees why', async (_name, answer) => {
     let ran = false;
     const tools = new ToolRegistry([
       defineTool({ name: 'deploy', description: 'x', parameters: z.object({ env: z.string() }), execute: async () => ((ran = true), 'deployed'), preview: async ({ env }) => ({ summary: `deploy to ${env}` }) }),
@@ -163,7 +166,7 @@ describe('the interactive session (in-process, virtual terminal)', () => {
     input.type('ship it\r');
     await terminal.waitFor('Allow deploy? deploy to prod');
     expect(terminal.screen()).toContain('approval');
-    input.type('n');
+    input.type(answer);
     await terminal.waitFor('Understood, not deploying.');
     expect(ran).toBe(false);
     expect(terminal.screen()).toContain('⊘ deploy env="prod"');

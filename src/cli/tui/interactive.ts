@@ -58,6 +58,7 @@ export interface InteractiveOptions {
 
 const PROMPT = '› ';
 const TICK_MS = 80;
+const ESCAPE_WAIT_MS = 30;
 
 /**
  * The interactive session. Each user turn is one `runAgent` call given the conversation so far;
@@ -106,7 +107,13 @@ export class InteractiveSession {
   /** Runs until /exit, Ctrl-D or a double Ctrl-C; resolves with the exit code. */
   async run(): Promise<number> {
     const { input, output, theme: t } = this.options;
-    const onData = (data: Buffer | string) => this.onKeys(this.parser.feed(data.toString()));
+    // A lone ESC may be the start of a sequence split across reads: wait a moment for the rest.
+    let escapeTimer: NodeJS.Timeout | undefined;
+    const onData = (data: Buffer | string) => {
+      clearTimeout(escapeTimer);
+      this.onKeys(this.parser.feed(data.toString()));
+      if (this.parser.pending) escapeTimer = setTimeout(() => this.onKeys(this.parser.flush()), ESCAPE_WAIT_MS);
+    };
     const onResize = () => this.render();
     const onOutsideAbort = () => this.exit();
     this.options.signal?.addEventListener('abort', onOutsideAbort, { once: true });
@@ -130,6 +137,7 @@ export class InteractiveSession {
         if (this.exiting) break;
       }
     } finally {
+      clearTimeout(escapeTimer);
       this.options.signal?.removeEventListener('abort', onOutsideAbort);
       this.running?.abort();
       this.screen.render([]);

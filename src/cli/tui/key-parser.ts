@@ -23,10 +23,25 @@ const CODEPOINT_NAMES: Record<number, string> = { 9: 'tab', 13: 'return', 27: 'e
  */
 export class KeyParser {
   private paste: string | undefined;
+  /** The start of an escape sequence cut off at the end of a chunk, waiting for the rest. */
+  private held = '';
+
+  /** True when a lone ESC (or a cut sequence) waits: call `flush()` if nothing follows soon. */
+  get pending(): boolean {
+    return this.held !== '';
+  }
+
+  /** What was held, as keys: a lone ESC is the Escape key after all. */
+  flush(): Key[] {
+    const held = this.held;
+    this.held = '';
+    return held ? [{ name: 'escape' }, ...this.feed(held.slice(1))] : [];
+  }
 
   feed(chunk: string): Key[] {
     const keys: Key[] = [];
-    let rest = chunk;
+    let rest = this.held + chunk;
+    this.held = '';
     while (rest.length) {
       if (this.paste !== undefined) {
         const end = rest.indexOf(PASTE_END);
@@ -44,12 +59,21 @@ export class KeyParser {
         rest = rest.slice(PASTE_START.length);
         continue;
       }
+      if (this.paste === undefined && isCutSequence(rest)) {
+        this.held = rest;
+        return keys;
+      }
       const [key, used] = decodeOne(rest);
       keys.push(key);
       rest = rest.slice(used);
     }
     return keys;
   }
+}
+
+/** ESC alone, or ESC [ with parameters but no final byte yet: more bytes may be on their way. */
+function isCutSequence(input: string): boolean {
+  return input === '\x1b' || /^\x1b\[[0-9;:?]*$/.test(input) || /^\x1bO$/.test(input) || (input.length < PASTE_START.length && PASTE_START.startsWith(input) && input.length > 1);
 }
 
 function decodeOne(input: string): [Key, number] {
