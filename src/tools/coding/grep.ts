@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import { defineTool, type Tool } from '../define-tool.js';
+import { formatGrep } from './grep-format.js';
+import { translatePattern } from './grep-pattern.js';
+import { grepWithJs } from './js-grep.js';
+import { createListFilesTool, type SearchToolOptions } from './list-files.js';
+import { MatchCollector } from './match-collector.js';
+import { grepWithRipgrep } from './rg-grep.js';
+import { findRipgrep } from './ripgrep-detect.js';
+import { compileGlob, ripgrepTypeGlob } from './search-glob.js';
+import { resolveSearchTarget } from './search-target.js';
+
+export const DEFAULT_GREP_RESULTS = 200;
+export const MAX_GREP_RESULTS = 1000;
+export const MAX_GREP_CONTEXT = 10;
+/** Below the registry's 30 000-character cap, so the closing note is never cut away. */
+export const MAX_GREP_CHARS = 24_000;
+
+export function createGrepTool(options: SearchToolOptions = {}): Tool {
+  return defineTool({
+    name: 'grep',
+    description:
+      'Search file contents with a regular expression, one line at a time. Output: `path:line:column: text` per matching line ' +
+      '(column of the first match, 1-based, in characters), `path-line- text` for context lines, sorted by path then line. ' +
+      'Same file rules as list_files; binary files (with a NUL byte) and files over 5 MB are skipped. ' +
+      'Regex syntax: the subset JavaScript and ripgrep share; \\d \\w \\s \\b are ASCII; no lookaround, backreferences or inline flags. ' +
+      `At most max_results (default ${DEFAULT_GREP_RESULTS}) matching lines; the output says how many more there were.`,
+    parameters: z.object({
+      pattern: z.string().min(1).describe('Regular expression.'),
+      path: z.string().min(1).optional().describe('File or directory to search, relative to the workspace. Default: the workspace.'),
+      glob: z.string().min(1).optional().describe('Only files matching this glob ("*.ts", "src/**/*.tsx").'),
+      ignore_case: z.boolean().optional(),
+      context: z.number().int().min(0).max(MAX_GREP_CONTEXT).optional().describe('Lines of context before and after each match.'),
+      max_results: z.number().int().positive().max(MAX_GREP_RESULTS).optional(),
+    }),
+    readOnly: true,
+    async execute(args, { signal, workspace }) {
+      const translated = translatePattern(args.pattern);
+      if (!translated.ok) return { output: translated.error, isError: true };
+      const glob = args.glob === undefined ? undefined : compileGlob(args.glob);
+      if (glob && !glob.ok) return { output: glob.error, isError: true };
+      const resolved = await resolveSearchTarget(args.path, workspace, options, glob?.test);
+      if (!resolved.ok) return { output: resolved.reason, isError: true };
+      const { target } = resolved;
+      const maxResults = args.max_results ?? DEFAULT_GREP_RESULTS;
+      const context = args.context ?? 0;
+      const collector = new MatchCollector(maxResults, context);
+      const ignoreCase = args.ignore_case ?? false;
+      // A single file is searched by the JavaScript engine: no walk to speed up, and ripgrep
+      // treats an explicitly named file differently (binary handling, memory maps).
+      const ripgrep = target.isFile ? undefined : await findRipgrep(options.ripgrep);
+      if (ripgrep) {
+        const typeGlob = args.glob === undefined ? undefined : ripgrepTypeGlob(args.glob);
+        await grepWithRipgrep(ripgrep, target, { source: translated.rust, ignoreCase, context, typeGlob }, collector, signal);
+      } else {
+        await grepWithJs(target, { source: translated.js, ignoreCase, context }, collector, signal);
+      }
+      if (collector.totalMatches === 0) return `No matches for ${JSON.stringify(args.pattern)} in ${args.path ?? 'the workspace'}.`;
+      return formatGrep(collector.sorted(), { maxResults, context, maxChars: MAX_GREP_CHARS, totalMatches: collector.totalMatches, totalFiles: collector.totalFiles });
+    },
+  });
+}
+
+/** list_files and grep, sharing the path rules (workspace, extra roots, secret files). */
+export function createSearchTools(options: SearchToolOptions = {}): Tool[] {
+  return [createListFilesTool(options), createGrepTool(options)];
+}

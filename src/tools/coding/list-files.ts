@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import { defineTool, type Tool } from '../define-tool.js';
+import { listFiles } from './file-lister.js';
+import type { FileToolOptions } from './file-tool-options.js';
+import { findRipgrep, type RipgrepSetting } from './ripgrep-detect.js';
+import { compileGlob, ripgrepTypeGlob } from './search-glob.js';
+import { resolveSearchTarget } from './search-target.js';
+
+export const DEFAULT_LIST_LIMIT = 1000;
+/** Below the registry's 30 000-character cap, so the closing note is never cut away. */
+export const MAX_LIST_CHARS = 24_000;
+
+export interface SearchToolOptions extends FileToolOptions {
+  /** 'auto' (default) uses `rg` from PATH when present; false forces the JavaScript engine. */
+  ripgrep?: RipgrepSetting;
+  /** Most paths list_files returns. Default 1000. */
+  maxListedFiles?: number;
+}
+
+export function createListFilesTool(options: SearchToolOptions = {}): Tool {
+  const limit = options.maxListedFiles ?? DEFAULT_LIST_LIMIT;
+  return defineTool({
+    name: 'list_files',
+    description:
+      'List files in the workspace matching a glob, sorted, one path per line (relative to the workspace). ' +
+      'Honours .gitignore (nested ones too), .ignore, .rgignore and .git/info/exclude; skips node_modules and .git; does not follow symbolic links. ' +
+      `A glob without "/" matches file names at any depth ("*.ts"); with "/" it matches the path relative to \`path\` ("src/**/*.test.ts"). Default "**/*". At most ${limit} paths; the output says when more matched.`,
+    parameters: z.object({
+      pattern: z.string().min(1).optional().describe('Glob, default "**/*".'),
+      path: z.string().min(1).optional().describe('Directory to list, relative to the workspace. Default: the workspace.'),
+    }),
+    readOnly: true,
+    async execute({ pattern, path }, { signal, workspace }) {
+      const glob = compileGlob(pattern ?? '**/*');
+      if (!glob.ok) return { output: glob.error, isError: true };
+      const resolved = await resolveSearchTarget(path, workspace, options, pattern === undefined ? undefined : glob.test);
+      if (!resolved.ok) return { output: resolved.reason, isError: true };
+      const { target } = resolved;
+      if (target.isFile) return { output: `${path} is a file, not a directory; list_files lists directories (use grep or read the file).`, isError: true };
+      const ripgrep = await findRipgrep(options.ripgrep);
+      const files = (await listFiles(target, ripgrep, signal, pattern === undefined ? undefined : ripgrepTypeGlob(pattern))).sort();
+      if (files.length === 0) return `No files match ${JSON.stringify(pattern ?? '**/*')} in ${path ?? 'the workspace'}.`;
+      return formatList(files, limit);
+    },
+  });
+}
+
+function formatList(files: string[], limit: number): string {
+  const shown: string[] = [];
+  let chars = 0;
+  for (const file of files) {
+    if (shown.length >= limit || chars + file.length + 1 > MAX_LIST_CHARS) break;
+    shown.push(file);
+    chars += file.length + 1;
+  }
+  if (shown.length < files.length) {
+    shown.push(`[${shown.length} of ${files.length} files shown; ${files.length - shown.length} more omitted. Narrow the pattern or path.]`);
+  }
+  return shown.join('\n');
+}
