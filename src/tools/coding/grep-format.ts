@@ -40,7 +40,8 @@ export function shownText(record: LineRecord): string {
 function formatRecord(path: string, record: LineRecord): string {
   return record.matchIndex === undefined
     ? `${path}-${record.line}- ${shownText(record)}`
-    : `${path}:${record.line}:${columnOf(record.text, record.matchIndex)}: ${shownText(record)}`;
+    : // A match can start after the line's text (at a "\r" that is not shown, or at its end).
+      `${path}:${record.line}:${columnOf(record.text, Math.min(record.matchIndex, record.text.length))}: ${shownText(record)}`;
 }
 
 /** The records of one file that can be shown once `budget` matches are left overall. */

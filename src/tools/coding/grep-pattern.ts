@@ -15,6 +15,12 @@ const ASSERTIONS: Record<string, { js: string; rust: string }> = {
   B: { js: '\\B', rust: '(?-u:\\B)' },
 };
 const CONTROL_ESCAPES: Record<string, number> = { t: 9, r: 13, f: 12, v: 11 };
+/**
+ * Bytes that are not UTF-8 decode to U+FFFD in JavaScript, while ripgrep's `.` and negated
+ * classes never match them. Leaving U+FFFD out of both engines' `.` and negated classes makes
+ * them agree on such files (a real U+FFFD is then matched only literally).
+ */
+const NOT_REPLACEMENT = { js: '\\u{fffd}', rust: '\\x{fffd}' };
 
 class PatternError extends Error {}
 
@@ -84,7 +90,7 @@ class Translator {
       case '\\':
         return this.escape();
       case '.':
-        return this.emit({ js: '[^\\n]', rust: '.' }, true);
+        return this.emit({ js: `[^\\n${NOT_REPLACEMENT.js}]`, rust: `[^\\n${NOT_REPLACEMENT.rust}]` }, true);
       case '^':
       case '$':
       case '|':
@@ -163,7 +169,7 @@ class Translator {
     if (e === undefined) throw new PatternError('the pattern ends with a lone backslash');
     if (e in CLASS_ESCAPES) return this.emit({ js: `[${classBody(e, 'js')}]`, rust: `[${classBody(e, 'rust')}]` }, true);
     const upper = e.toLowerCase();
-    if (e !== upper && upper in CLASS_ESCAPES) return this.emit({ js: `[^${classBody(upper, 'js')}]`, rust: `[^${classBody(upper, 'rust')}]` }, true);
+    if (e !== upper && upper in CLASS_ESCAPES) return this.emit({ js: `[^${classBody(upper, 'js')}${NOT_REPLACEMENT.js}]`, rust: `[^${classBody(upper, 'rust')}${NOT_REPLACEMENT.rust}]` }, true);
     const assertion = ASSERTIONS[e];
     if (assertion) return this.emit(assertion, false);
     this.emit(literal(this.escapedCodePoint(e)), true);
@@ -209,7 +215,8 @@ class Translator {
   private characterClass(): void {
     let js = '[';
     let rust = '[';
-    if (this.peek() === '^') {
+    const negated = this.peek() === '^';
+    if (negated) {
       this.i++;
       js += '^';
       rust += '^';
@@ -240,6 +247,10 @@ class Translator {
         rust += literal(start).rust;
       }
       items++;
+    }
+    if (negated) {
+      js += NOT_REPLACEMENT.js;
+      rust += NOT_REPLACEMENT.rust;
     }
     this.emit({ js: js + ']', rust: rust + ']' }, true);
   }

@@ -3,7 +3,7 @@ import { defineTool, type Tool } from '../define-tool.js';
 import { formatGrep } from './grep-format.js';
 import { translatePattern } from './grep-pattern.js';
 import { grepWithJs } from './js-grep.js';
-import { createListFilesTool, type SearchToolOptions } from './list-files.js';
+import type { SearchToolOptions } from './list-files.js';
 import { MatchCollector } from './match-collector.js';
 import { grepWithRipgrep } from './rg-grep.js';
 import { findRipgrep } from './ripgrep-detect.js';
@@ -51,7 +51,8 @@ export function createGrepTool(options: SearchToolOptions = {}): Tool {
       const ripgrep = target.isFile ? undefined : await findRipgrep(options.ripgrep);
       if (ripgrep) {
         const typeGlob = args.glob === undefined ? undefined : ripgrepTypeGlob(args.glob);
-        await grepWithRipgrep(ripgrep, target, { source: translated.rust, ignoreCase, context, typeGlob }, collector, signal);
+        const lineRegex = new RegExp(translated.js, ignoreCase ? 'iu' : 'u');
+        await grepWithRipgrep(ripgrep, target, { source: translated.rust, ignoreCase, context, typeGlob, lineRegex }, collector, signal);
       } else {
         await grepWithJs(target, { source: translated.js, ignoreCase, context }, collector, signal);
       }
@@ -59,9 +60,4 @@ export function createGrepTool(options: SearchToolOptions = {}): Tool {
       return formatGrep(collector.sorted(), { maxResults, context, maxChars: MAX_GREP_CHARS, totalMatches: collector.totalMatches, totalFiles: collector.totalFiles });
     },
   });
-}
-
-/** list_files and grep, sharing the path rules (workspace, extra roots, secret files). */
-export function createSearchTools(options: SearchToolOptions = {}): Tool[] {
-  return [createListFilesTool(options), createGrepTool(options)];
 }

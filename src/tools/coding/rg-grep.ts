@@ -10,6 +10,16 @@ export interface RgGrepQuery {
   context: number;
   /** A file-name glob ripgrep may pre-filter with (the exact filter is the target's). */
   typeGlob?: string;
+  /**
+   * The JavaScript form, for the one case ripgrep reports a matching line without a submatch:
+   * an empty match at the very end of a file that has no final newline.
+   */
+  lineRegex: RegExp;
+}
+
+function withoutTerminator(text: string): string {
+  const end = text.endsWith('\r\n') ? -2 : text.endsWith('\n') ? -1 : text.length;
+  return end === text.length ? text : text.slice(0, end);
 }
 
 /**
@@ -25,13 +35,6 @@ type Json = { text?: string; bytes?: string };
 
 function decode(value: Json): Buffer {
   return value.text !== undefined ? Buffer.from(value.text, 'utf8') : Buffer.from(value.bytes ?? '', 'base64');
-}
-
-function withoutTerminator(bytes: Buffer): Buffer {
-  let end = bytes.length;
-  if (end > 0 && bytes[end - 1] === 0x0a) end--;
-  if (end > 0 && bytes[end - 1] === 0x0d) end--;
-  return bytes.subarray(0, end);
 }
 
 function pathOf(data: { path: Json }): string {
@@ -81,12 +84,14 @@ export async function grepWithRipgrep(binary: string, target: SearchTarget, quer
       } else if (kind === MATCH) {
         if (!collector.wantsMatchText()) return collector.countMatch();
         const data = JSON.parse(buffer.toString('utf8', start, end)).data;
-        const line = withoutTerminator(decode(data.lines));
-        const startByte: number = data.submatches[0]?.start ?? 0;
-        collector.addMatch(data.line_number, line.toString('utf8'), line.subarray(0, startByte).toString('utf8').length);
+        const bytes = decode(data.lines);
+        const text = withoutTerminator(bytes.toString('utf8'));
+        const startByte: number | undefined = data.submatches[0]?.start;
+        const index = startByte === undefined ? (query.lineRegex.exec(text)?.index ?? 0) : bytes.subarray(0, startByte).toString('utf8').length;
+        collector.addMatch(data.line_number, text, index);
       } else if (kind === CONTEXT) {
         const data = JSON.parse(buffer.toString('utf8', start, end)).data;
-        collector.addContext(data.line_number, withoutTerminator(decode(data.lines)).toString('utf8'));
+        collector.addContext(data.line_number, withoutTerminator(decode(data.lines).toString('utf8')));
       } else if (kind === END) {
         const data = JSON.parse(buffer.toString('utf8', start, end)).data;
         // A NUL found after some matches were printed: the file is binary after all.

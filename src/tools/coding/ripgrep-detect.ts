@@ -12,7 +12,8 @@ const MIN_MAJOR = 11;
  */
 export type RipgrepSetting = 'auto' | false | string;
 
-let detected: Promise<string | undefined> | undefined;
+const checked = new Map<string, Promise<string | undefined>>();
+let lookup: { pathVariable: string; binary: string | undefined } | undefined;
 
 function onPath(name: string): string | undefined {
   for (const dir of (process.env.PATH ?? '').split(delimiter)) {
@@ -29,6 +30,15 @@ function onPath(name: string): string | undefined {
 }
 
 function checkVersion(binary: string): Promise<string | undefined> {
+  let result = checked.get(binary);
+  if (!result) {
+    result = runVersion(binary);
+    checked.set(binary, result);
+  }
+  return result;
+}
+
+function runVersion(binary: string): Promise<string | undefined> {
   return new Promise((resolve) => {
     execFile(binary, ['--version'], { timeout: 5_000 }, (error, stdout) => {
       const major = /ripgrep (\d+)\./.exec(stdout)?.[1];
@@ -37,16 +47,15 @@ function checkVersion(binary: string): Promise<string | undefined> {
   });
 }
 
-/** The ripgrep binary to run, or undefined for the JavaScript engine. Detected once per process. */
+/** The ripgrep binary to run, or undefined for the JavaScript engine. Each binary is checked once per process. */
 export function findRipgrep(setting: RipgrepSetting = 'auto'): Promise<string | undefined> {
   if (setting === false) return Promise.resolve(undefined);
   if (setting !== 'auto') return checkVersion(setting);
   const fromEnv = process.env.VIBE_AGENT_RG;
   if (fromEnv === '0') return Promise.resolve(undefined);
   if (fromEnv) return checkVersion(fromEnv);
-  detected ??= (async () => {
-    const binary = onPath('rg');
-    return binary ? checkVersion(binary) : undefined;
-  })();
-  return detected;
+  const pathVariable = process.env.PATH ?? '';
+  if (lookup?.pathVariable !== pathVariable) lookup = { pathVariable, binary: onPath('rg') };
+  const { binary } = lookup;
+  return binary ? checkVersion(binary) : Promise.resolve(undefined);
 }
