@@ -16,3 +16,7 @@ export { OpenAIProvider, type OpenAIProviderOptions } from './providers/openai/o
 export { ScriptedProvider, type ScriptedReply, type ScriptStep } from './providers/scripted.js';
 export { PRESETS, type ProviderPreset } from './providers/presets.js';
 export { resolveProvider, createProvider, ConfigError, type ProviderSettings } from './providers/create-provider.js';
+export { createSearchTools, type SearchToolOptions } from './tools/coding/search-tools.js';
+export { createListFilesTool } from './tools/coding/list-files.js';
+export { createGrepTool } from './tools/coding/grep.js';
+export type { RipgrepSetting } from './tools/coding/ripgrep-detect.js';

@@ -125,6 +125,8 @@ describe('grep', () => {
   it('matches case-insensitively with ignore_case and filters files with a glob', async () => {
     expect(await output('js', 'grep', { pattern: 'NEEDLE,', path: 'README.md', ignore_case: true })).toBe('README.md:4:9: Another Needle, capitalised.');
     expect(await output('js', 'grep', { pattern: 'NEEDLE', path: 'README.md' })).toBe('No matches for "NEEDLE" in README.md.');
+    // Unicode case folding: k matches the Kelvin sign and s the long s, also past the fast prefilter.
+    expect(await output('js', 'grep', { pattern: 'KELVIN SIGN AND THE STRANGE', ignore_case: true })).toBe('folding.txt:1:5: the \u212aelvin sign and the \u017ftrange long s');
     const text = await output('js', 'grep', { pattern: 'needle', glob: '*.ts' });
     expect(new Set(text.split('\n').map((line) => line.split(':')[0]))).toEqual(new Set(['src/a.ts', 'src/b.ts', 'src/deep/nested/c.ts']));
   });
@@ -162,6 +164,7 @@ describe('grep', () => {
       ['*a', 'nothing to repeat'],
       ['a{2,1}', 'maximum below its minimum'],
       ['\\p{L}', 'not supported'],
+      ['\\u{fffd}', 'U+FFFD cannot be searched for'],
     ];
     for (const [pattern, reason] of cases) {
       const result = await call('js', 'grep', { pattern });
@@ -177,7 +180,10 @@ describe('grep', () => {
       ok: true,
       js: '[0-9A-Za-z_]+\\x2e[0-9][^\\x09\\x0b-\\x0d\\x20\\x2d\\u{fffd}]\\b[^\\n\\u{fffd}]',
       rust: '[0-9A-Za-z_]+\\x{2e}[0-9][^\\x{9}\\x{b}-\\x{d}\\x{20}\\x{2d}\\x{fffd}](?-u:\\b)[^\\n\\x{fffd}]',
+      required: '.',
     });
+    expect(translatePattern('ab?cde+f|x')).toMatchObject({ ok: true, required: undefined });
+    expect(translatePattern('ab?cde+f')).toMatchObject({ ok: true, required: 'cde' });
   });
 });
 
@@ -267,6 +273,9 @@ const PARITY_GREP: Array<Record<string, unknown>> = [
   { pattern: '\\x6eeedle\\u0020' },
   { pattern: 'école', ignore_case: true },
   { pattern: 'É', ignore_case: true },
+  { pattern: 'KELVIN', ignore_case: true },
+  { pattern: 'strange long', ignore_case: true },
+  { pattern: 'e[\\u{f000}-\\u{ffff}]' },
   { pattern: '１２３' },
   { pattern: 'a\\.b a\\*b \\(x\\) \\[y\\] \\{z\\} \\$1 \\^c a\\|b a-b a&&b ~t #h' },
   { pattern: '[-&~#]+' },

@@ -39,6 +39,7 @@ export const TREE: Record<string, string | Buffer> = {
   'empty.txt': '',
   'utf16.txt': Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('needle\n', 'utf16le')]),
   'invalid-utf8.txt': Buffer.from([0x6e, 0x65, 0x65, 0x64, 0x6c, 0x65, 0x20, 0xff, 0x20, 0x6f, 0x6b, 0x0a]),
+  'folding.txt': 'the \u212aelvin sign and the \u017ftrange long s\n',
   'punct.txt': 'a.b a*b (x) [y] {z} $1 ^c a|b a-b a&&b ~t #h\n',
   'space words.txt': 'needle in a file name with a space\n',
 };
@@ -56,9 +57,10 @@ export async function makeSearchTree(extra: Record<string, string | Buffer> = {}
   const outside = join(base, 'outside');
   await mkdir(outside, { recursive: true });
   await writeFile(join(outside, 'stolen.txt'), 'needle outside the workspace\n');
-  for (const [path, content] of Object.entries({ ...TREE, ...extra })) {
-    await mkdir(dirname(join(workspace, path)), { recursive: true });
-    await writeFile(join(workspace, path), content);
+  const entries = Object.entries({ ...TREE, ...extra });
+  for (const dir of new Set(entries.map(([path]) => dirname(join(workspace, path))))) await mkdir(dir, { recursive: true });
+  for (let i = 0; i < entries.length; i += 64) {
+    await Promise.all(entries.slice(i, i + 64).map(([path, content]) => writeFile(join(workspace, path), content)));
   }
   await symlink(outside, join(workspace, 'link-out'));
   await symlink(join(outside, 'stolen.txt'), join(workspace, 'link-file.txt'));

@@ -6,7 +6,15 @@
  * Every literal punctuation character is emitted as a hex escape, so no escaping table of either
  * engine matters.
  */
-export type TranslatedPattern = { ok: true; js: string; rust: string } | { ok: false; error: string };
+export type TranslatedPattern =
+  | {
+      ok: true;
+      js: string;
+      rust: string;
+      /** Text every matching line contains (the longest literal run outside groups), for a fast prefilter. */
+      required: string | undefined;
+    }
+  | { ok: false; error: string };
 
 const MAX_REPEAT = 1000;
 const CLASS_ESCAPES: Record<string, string> = { d: '0-9', w: '0-9A-Za-z_', s: 'WS' };
@@ -29,6 +37,10 @@ interface Output {
   rust: string;
 }
 
+interface Translation extends Output {
+  required: string | undefined;
+}
+
 function hexJs(cp: number): string {
   return cp <= 0xff ? `\\x${cp.toString(16).padStart(2, '0')}` : `\\u{${cp.toString(16)}}`;
 }
@@ -39,6 +51,7 @@ function hexRust(cp: number): string {
 
 /** A literal code point, written so that neither engine can read it as syntax. */
 function literal(cp: number): Output {
+  if (cp === 0xfffd) throw new PatternError('U+FFFD cannot be searched for: it is what undecodable bytes turn into');
   const plain = (cp >= 0x30 && cp <= 0x39) || (cp >= 0x41 && cp <= 0x5a) || (cp >= 0x61 && cp <= 0x7a) || cp === 0x5f || cp === 0x20 || cp >= 0x80;
   if (plain && !(cp >= 0xd800 && cp <= 0xdfff)) {
     const text = String.fromCodePoint(cp);
@@ -63,21 +76,37 @@ class Translator {
   private rust = '';
   private canRepeat = false;
   private depth = 0;
+  /** Literal runs at the top level, for `required`; the current one is `run`. */
+  private readonly runs: string[][] = [];
+  private run: string[] = [];
+  private lastWasLiteral = false;
+  private alternation = false;
 
   constructor(pattern: string) {
     this.chars = Array.from(pattern);
   }
 
-  run(): Output {
+  translate(): Translation {
     while (this.i < this.chars.length) this.atom();
     if (this.depth > 0) throw new PatternError('a group "(" is never closed');
-    return { js: this.js, rust: this.rust };
+    this.endRun();
+    const longest = this.runs.reduce<string[]>((best, run) => (run.length > best.length ? run : best), []);
+    return { js: this.js, rust: this.rust, required: this.alternation || longest.length === 0 ? undefined : longest.join('') };
   }
 
-  private emit(out: Output, canRepeat: boolean): void {
+  /** `char` is the literal character this output matches, when it is one (and not in a group). */
+  private emit(out: Output, canRepeat: boolean, char?: string): void {
     this.js += out.js;
     this.rust += out.rust;
     this.canRepeat = canRepeat;
+    this.lastWasLiteral = char !== undefined && this.depth === 0;
+    if (this.lastWasLiteral) this.run.push(char!);
+    else this.endRun();
+  }
+
+  private endRun(): void {
+    if (this.run.length > 0) this.runs.push(this.run);
+    this.run = [];
   }
 
   private peek(offset = 0): string | undefined {
@@ -91,9 +120,11 @@ class Translator {
         return this.escape();
       case '.':
         return this.emit({ js: `[^\\n${NOT_REPLACEMENT.js}]`, rust: `[^\\n${NOT_REPLACEMENT.rust}]` }, true);
+      case '|':
+        if (this.depth === 0) this.alternation = true;
+        return this.emit({ js: c, rust: c }, false);
       case '^':
       case '$':
-      case '|':
         return this.emit({ js: c, rust: c }, false);
       case '(':
         return this.openGroup();
@@ -116,12 +147,14 @@ class Translator {
       case ']':
         throw new PatternError(`a literal "${c}" must be escaped as \\${c}`);
       default:
-        return this.emit(literal(c.codePointAt(0)!), true);
+        return this.emit(literal(c.codePointAt(0)!), true, c);
     }
   }
 
   private quantifier(text: string): void {
     if (!this.canRepeat) throw new PatternError(`"${text}" has nothing to repeat (escape it to match it literally)`);
+    // A repeated literal ends the run; one that may be absent is not required at all.
+    if (this.lastWasLiteral && (text === '*' || text === '?' || text.startsWith('{0'))) this.run.pop();
     let lazy = '';
     if (this.peek() === '?') {
       this.i++;
@@ -172,7 +205,8 @@ class Translator {
     if (e !== upper && upper in CLASS_ESCAPES) return this.emit({ js: `[^${classBody(upper, 'js')}${NOT_REPLACEMENT.js}]`, rust: `[^${classBody(upper, 'rust')}${NOT_REPLACEMENT.rust}]` }, true);
     const assertion = ASSERTIONS[e];
     if (assertion) return this.emit(assertion, false);
-    this.emit(literal(this.escapedCodePoint(e)), true);
+    const cp = this.escapedCodePoint(e);
+    this.emit(literal(cp), true, String.fromCodePoint(cp));
   }
 
   /** The code point a literal escape stands for (shared by classes and plain text). */
@@ -239,8 +273,10 @@ class Translator {
         const end = this.classAtom(endChar);
         if (typeof end === 'string') throw new PatternError(`a range cannot end with \\${end}`);
         if (end < start) throw new PatternError(`the range ${String.fromCodePoint(start)}-${String.fromCodePoint(end)} is out of order`);
-        js += `${literal(start).js}-${literal(end).js}`;
-        rust += `${literal(start).rust}-${literal(end).rust}`;
+        for (const [from, to] of withoutReplacement(start, end)) {
+          js += from === to ? literal(from).js : `${literal(from).js}-${literal(to).js}`;
+          rust += from === to ? literal(from).rust : `${literal(from).rust}-${literal(to).rust}`;
+        }
       } else {
         if (c === '-' && items > 0 && this.peek() !== ']') throw new PatternError('put a literal "-" first or last in a class, or escape it as \\-');
         js += literal(start).js;
@@ -267,10 +303,20 @@ class Translator {
   }
 }
 
+/** A class range with U+FFFD taken out (see NOT_REPLACEMENT). */
+function withoutReplacement(start: number, end: number): Array<[number, number]> {
+  if (start > 0xfffd || end < 0xfffd) return [[start, end]];
+  const parts: Array<[number, number]> = [];
+  if (start < 0xfffd) parts.push([start, 0xfffc]);
+  if (end > 0xfffd) parts.push([0xfffe, end]);
+  if (parts.length === 0) throw new PatternError('U+FFFD cannot be searched for: it is what undecodable bytes turn into');
+  return parts;
+}
+
 export function translatePattern(pattern: string): TranslatedPattern {
   if (pattern.length === 0) return { ok: false, error: 'The pattern is empty.' };
   try {
-    const out = new Translator(pattern).run();
+    const out = new Translator(pattern).translate();
     new RegExp(out.js, 'u');
     return { ok: true, ...out };
   } catch (error) {

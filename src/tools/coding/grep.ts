@@ -54,7 +54,7 @@ export function createGrepTool(options: SearchToolOptions = {}): Tool {
         const lineRegex = new RegExp(translated.js, ignoreCase ? 'iu' : 'u');
         await grepWithRipgrep(ripgrep, target, { source: translated.rust, ignoreCase, context, typeGlob, lineRegex }, collector, signal);
       } else {
-        await grepWithJs(target, { source: translated.js, ignoreCase, context }, collector, signal);
+        await grepWithJs(target, { source: translated.js, required: translated.required, ignoreCase, context }, collector, signal);
       }
       if (collector.totalMatches === 0) return `No matches for ${JSON.stringify(args.pattern)} in ${args.path ?? 'the workspace'}.`;
       return formatGrep(collector.sorted(), { maxResults, context, maxChars: MAX_GREP_CHARS, totalMatches: collector.totalMatches, totalFiles: collector.totalFiles });

@@ -6,6 +6,8 @@ import { MAX_SEARCH_FILE_BYTES, type SearchTarget } from './search-target.js';
 export interface JsGrepQuery {
   /** The JavaScript form of the translated pattern. */
   source: string;
+  /** Text every matching line contains (see translatePattern). */
+  required?: string;
   ignoreCase: boolean;
   context: number;
 }
@@ -48,6 +50,8 @@ function stripTerminator(line: string): string {
 }
 
 export interface CompiledQuery {
+  /** Cheapest prefilter: false when the text cannot contain a match. */
+  mayMatch?: (text: string) => boolean;
   /** Whole-text prefilter: finds every line that can match (and perhaps a few that cannot). */
   anywhere: RegExp;
   line: RegExp;
@@ -56,11 +60,34 @@ export interface CompiledQuery {
 
 export function compileQuery(query: JsGrepQuery): CompiledQuery {
   const flags = query.ignoreCase ? 'iu' : 'u';
-  return { anywhere: new RegExp(query.source, `gm${flags}`), line: new RegExp(query.source, flags), context: query.context };
+  return { mayMatch: literalPrefilter(query), anywhere: new RegExp(query.source, `gm${flags}`), line: new RegExp(query.source, flags), context: query.context };
+}
+
+/**
+ * A search for the pattern's required text that is much cheaper than the regex: a plain
+ * `includes`, or for ignore_case an ASCII-only regex without the slow `iu` flags. Under Unicode
+ * case folding an ASCII letter also matches K (Kelvin sign) and ſ (long s); those are added.
+ */
+function literalPrefilter(query: JsGrepQuery): ((text: string) => boolean) | undefined {
+  const required = query.required;
+  if (required === undefined || required.length < 3) return undefined;
+  if (!query.ignoreCase) return (text) => text.includes(required);
+  if (!/^[\x20-\x7e]+$/.test(required)) return undefined;
+  const source = [...required]
+    .map((c) => {
+      const lower = c.toLowerCase();
+      if (lower === c.toUpperCase()) return `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`;
+      const extra = lower === 'k' ? '\\u212a' : lower === 's' ? '\\u017f' : '';
+      return `[${lower}${c.toUpperCase()}${extra}]`;
+    })
+    .join('');
+  const regex = new RegExp(source);
+  return (text) => regex.test(text);
 }
 
 /** Reports the matching lines of one file (and their context) to the collector. */
 export function searchText(text: string, path: string, query: CompiledQuery, collector: MatchCollector): void {
+  if (query.mayMatch && !query.mayMatch(text)) return;
   const { anywhere } = query;
   anywhere.lastIndex = 0;
   if (!anywhere.test(text)) return;
