@@ -36,6 +36,7 @@ export const TREE: Record<string, string | Buffer> = {
   'bom.txt': '\ufeffneedle with bom\n',
   'long.txt': `${'a'.repeat(3000)}needle${'b'.repeat(2000)}\n`,
   'no-newline.txt': 'last needle',
+  'clock.txt': 'first line\n12:30 needle meeting',
   'empty.txt': '',
   'utf16.txt': Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('needle\n', 'utf16le')]),
   'invalid-utf8.txt': Buffer.from([0x6e, 0x65, 0x65, 0x64, 0x6c, 0x65, 0x20, 0xff, 0x20, 0x6f, 0x6b, 0x0a]),
