@@ -316,6 +316,19 @@ describe('parity: ripgrep and the JavaScript engine print the same bytes', () =>
     expect(await output('rg', 'grep', { pattern: 'needle' }, options)).toBe(await output('js', 'grep', { pattern: 'needle' }, options));
   });
 
+  it('a linked git worktree uses the shared .git/info/exclude', async () => {
+    const linked = await makeSearchTree({ 'main/.git/info/exclude': 'shared-excluded.txt\n', 'main/.git/worktrees/w/commondir': '../..\n', 'w/shared-excluded.txt': 'needle\n', 'w/kept.txt': 'needle\n' });
+    try {
+      const workspace = join(linked.workspace, 'w');
+      await writeFile(join(workspace, '.git'), `gitdir: ${join(linked.workspace, 'main', '.git', 'worktrees', 'w')}\n`);
+      const js = await call('js', 'list_files', {}, {}, workspace);
+      expect(js.content).toBe('kept.txt');
+      expect((await call('rg', 'list_files', {}, {}, workspace)).content).toBe(js.content);
+    } finally {
+      await rm(linked.base, { recursive: true, force: true });
+    }
+  });
+
   it('a workspace below a repository uses the repository root .gitignore, but not above it', async () => {
     const nested = await makeSearchTree({ 'pkg/.gitignore': 'local.txt\n', 'pkg/local.txt': 'needle\n', 'pkg/kept.txt': 'needle\n', 'pkg/app.log': 'needle\n' });
     try {

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, sep } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 
 /**
@@ -67,7 +67,26 @@ function makeDir(parent: IgnoreDir | undefined, fields: Omit<IgnoreDir, 'parent'
 }
 
 function gitExclude(dir: string): Matcher | undefined {
-  return readRules(join(dir, '.git', 'info', 'exclude'));
+  return readRules(join(gitCommonDir(dir), 'info', 'exclude'));
+}
+
+/** `.git` itself, or in a linked worktree (where `.git` is a file) the repository's shared git dir. */
+function gitCommonDir(dir: string): string {
+  const dotGit = join(dir, '.git');
+  let pointer: string;
+  try {
+    pointer = readFileSync(dotGit, 'utf8');
+  } catch {
+    return dotGit;
+  }
+  const gitDir = /^gitdir:\s*(.+?)\s*$/m.exec(pointer)?.[1];
+  if (!gitDir) return dotGit;
+  const worktreeGitDir = resolve(dir, gitDir);
+  try {
+    return resolve(worktreeGitDir, readFileSync(join(worktreeGitDir, 'commondir'), 'utf8').trim());
+  } catch {
+    return worktreeGitDir;
+  }
 }
 
 /** The ignore files of the directories above the search root, up to the filesystem root. */
