@@ -297,6 +297,22 @@ describe('parity: ripgrep and the JavaScript engine print the same bytes', () =>
     expect(rgBinary, 'rg was not found on PATH').toBeTruthy();
   });
 
+  it('VIBE_AGENT_RG=0 forces the JavaScript engine and VIBE_AGENT_RG=path picks a binary', async () => {
+    const saved = process.env.VIBE_AGENT_RG;
+    try {
+      process.env.VIBE_AGENT_RG = '0';
+      expect(await findRipgrep('auto')).toBeUndefined();
+      process.env.VIBE_AGENT_RG = rgBinary;
+      expect(await findRipgrep('auto')).toBe(rgBinary);
+      process.env.VIBE_AGENT_RG = join(tree.base, 'no-such-rg');
+      expect(await findRipgrep('auto')).toBeUndefined();
+    } finally {
+      if (saved === undefined) delete process.env.VIBE_AGENT_RG;
+      else process.env.VIBE_AGENT_RG = saved;
+    }
+    expect(await findRipgrep(false)).toBeUndefined();
+  });
+
   for (const args of PARITY_GREP) {
     it(`grep ${JSON.stringify(args)}`, async () => {
       const [js, rg] = [await output('js', 'grep', args), await output('rg', 'grep', args)];

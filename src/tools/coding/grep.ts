@@ -3,12 +3,12 @@ import { defineTool, type Tool } from '../define-tool.js';
 import { formatGrep } from './grep-format.js';
 import { translatePattern } from './grep-pattern.js';
 import { grepWithJs } from './js-grep.js';
-import type { SearchToolOptions } from './list-files.js';
 import { MatchCollector } from './match-collector.js';
 import { grepWithRipgrep } from './rg-grep.js';
 import { findRipgrep } from './ripgrep-detect.js';
 import { compileGlob, ripgrepTypeGlob } from './search-glob.js';
 import { resolveSearchTarget } from './search-target.js';
+import type { SearchToolOptions } from './search-tool-options.js';
 
 export const DEFAULT_GREP_RESULTS = 200;
 export const MAX_GREP_RESULTS = 1000;

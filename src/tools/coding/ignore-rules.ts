@@ -28,16 +28,17 @@ export interface IgnoreDir {
 type Matcher = (path: string) => 'ignore' | 'keep' | undefined;
 
 const KINDS = ['custom', 'dot', 'git', 'exclude'] as const;
-export const IGNORE_FILE_NAMES = { custom: '.rgignore', dot: '.ignore', git: '.gitignore' } as const;
+const IGNORE_FILE_NAMES = { custom: '.rgignore', dot: '.ignore', git: '.gitignore' } as const;
 
 interface SelfTestingRules {
   _rules: { test(path: string, mode: string): { ignored: boolean; unignored: boolean } };
 }
 
 /**
- * `ignore` only tests a path through its parents publicly; its rule manager tests the path alone
- * (the documented purpose of `RuleManager.test`). The version is pinned; the check makes a change
- * fail loudly instead of matching differently from ripgrep.
+ * `ignore`'s public methods test a path through its parent directories, which would let a shallow
+ * ignore file veto what a deeper one re-included. Its internal rule manager tests one path alone
+ * ("without recursively checking parent directories", says its source). The package is pinned
+ * exactly; the check turns a changed internal into a loud error rather than a different answer.
  */
 function compile(text: string): Matcher | undefined {
   if (!/^\s*[^\s#]/m.test(text)) return undefined;

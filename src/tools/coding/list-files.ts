@@ -1,21 +1,14 @@
 import { z } from 'zod';
 import { defineTool, type Tool } from '../define-tool.js';
 import { listFiles } from './file-lister.js';
-import type { FileToolOptions } from './file-tool-options.js';
-import { findRipgrep, type RipgrepSetting } from './ripgrep-detect.js';
+import { findRipgrep } from './ripgrep-detect.js';
 import { compileGlob, ripgrepTypeGlob } from './search-glob.js';
 import { resolveSearchTarget } from './search-target.js';
+import type { SearchToolOptions } from './search-tool-options.js';
 
 export const DEFAULT_LIST_LIMIT = 1000;
 /** Below the registry's 30 000-character cap, so the closing note is never cut away. */
 export const MAX_LIST_CHARS = 24_000;
-
-export interface SearchToolOptions extends FileToolOptions {
-  /** 'auto' (default) uses `rg` from PATH when present; false forces the JavaScript engine. */
-  ripgrep?: RipgrepSetting;
-  /** Most paths list_files returns. Default 1000. */
-  maxListedFiles?: number;
-}
 
 export function createListFilesTool(options: SearchToolOptions = {}): Tool {
   const limit = options.maxListedFiles ?? DEFAULT_LIST_LIMIT;

@@ -1,8 +1,9 @@
 import type { Tool } from '../define-tool.js';
 import { createGrepTool } from './grep.js';
-import { createListFilesTool, type SearchToolOptions } from './list-files.js';
+import { createListFilesTool } from './list-files.js';
+import type { SearchToolOptions } from './search-tool-options.js';
 
-export type { SearchToolOptions } from './list-files.js';
+export type { SearchToolOptions } from './search-tool-options.js';
 
 /** list_files and grep, sharing the path rules (workspace, extra roots, secret files). */
 export function createSearchTools(options: SearchToolOptions = {}): Tool[] {
