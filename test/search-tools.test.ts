@@ -332,6 +332,26 @@ describe('parity: ripgrep and the JavaScript engine print the same bytes', () =>
     expect(await output('rg', 'grep', { pattern: 'needle' }, options)).toBe(await output('js', 'grep', { pattern: 'needle' }, options));
   });
 
+  it('skips files over 5 MB (5 MiB exactly is still searched), like rg --max-filesize', async () => {
+    const limit = 5 * 1024 * 1024;
+    const sized = (bytes: number) => Buffer.concat([Buffer.from('needle\n'), Buffer.alloc(bytes - 7, 'x')]);
+    const big = await makeSearchTree({ 'big/exact.txt': sized(limit), 'big/over.txt': sized(limit + 1) });
+    try {
+      const js = await call('js', 'grep', { pattern: 'needle', path: 'big' }, {}, big.workspace);
+      expect(js.content).toBe('big/exact.txt:1:1: needle');
+      expect((await call('rg', 'grep', { pattern: 'needle', path: 'big' }, {}, big.workspace)).content).toBe(js.content);
+    } finally {
+      await rm(big.base, { recursive: true, force: true });
+    }
+  });
+
+  it('an extra root (--add-dir) is searched with absolute paths', async () => {
+    for (const engine of ['js', 'rg'] as const) {
+      const result = await call(engine, 'grep', { pattern: 'needle', path: tree.outside }, { extraRoots: [tree.outside] });
+      expect(result.content, engine).toBe(`${tree.outside}/stolen.txt:1:1: needle outside the workspace`);
+    }
+  });
+
   it('a linked git worktree uses the shared .git/info/exclude', async () => {
     const linked = await makeSearchTree({ 'main/.git/info/exclude': 'shared-excluded.txt\n', 'main/.git/worktrees/w/commondir': '../..\n', 'w/shared-excluded.txt': 'needle\n', 'w/kept.txt': 'needle\n' });
     try {

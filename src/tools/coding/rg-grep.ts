@@ -70,13 +70,13 @@ export async function grepWithRipgrep(binary: string, target: SearchTarget, quer
   ];
   let currentPath: Buffer | undefined;
   let open = false;
-  let any = false;
+  let sawOutput = false;
   const run = await runRipgrep(binary, args, {
     cwd: target.absolute,
     signal,
     separator: 0x0a,
     onRecord(buffer, start, end) {
-      any = true;
+      sawOutput = true;
       const nul = buffer.indexOf(0, start);
       if (nul === -1 || nul >= end) {
         if (open) collector.endFile(false);
@@ -107,6 +107,6 @@ export async function grepWithRipgrep(binary: string, target: SearchTarget, quer
     },
   });
   if (open) collector.endFile(true);
-  if (run.code === 2 && !any) throw new Error(`ripgrep failed: ${run.stderr.trim() || 'exit code 2'}`);
+  if (run.code === 2 && !sawOutput) throw new Error(`ripgrep failed: ${run.stderr.trim() || 'exit code 2'}`);
   if (run.code !== 0 && run.code !== 1 && run.code !== 2) throw new Error(`ripgrep stopped unexpectedly (exit ${run.code}): ${run.stderr.trim()}`);
 }

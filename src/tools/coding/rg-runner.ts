@@ -21,7 +21,8 @@ export function runRipgrep(binary: string, args: string[], options: RipgrepOptio
   return new Promise((resolve, reject) => {
     options.signal.throwIfAborted();
     const child = spawn(binary, args, { cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
-    let pending: Buffer | undefined;
+    // Chunks of a record not yet ended; joined only once its end arrives (a long line spans many).
+    let pending: Buffer[] = [];
     let stderr = '';
     let failed = false;
     const fail = (error: unknown) => {
@@ -35,7 +36,12 @@ export function runRipgrep(binary: string, args: string[], options: RipgrepOptio
 
     child.stdout.on('data', (chunk: Buffer) => {
       if (failed) return;
-      const buffer = pending ? Buffer.concat([pending, chunk]) : chunk;
+      if (chunk.indexOf(options.separator) === -1) {
+        pending.push(chunk);
+        return;
+      }
+      const buffer = pending.length > 0 ? Buffer.concat([...pending, chunk]) : chunk;
+      pending = [];
       let start = 0;
       try {
         for (let end = buffer.indexOf(options.separator, start); end !== -1; end = buffer.indexOf(options.separator, start)) {
@@ -46,7 +52,7 @@ export function runRipgrep(binary: string, args: string[], options: RipgrepOptio
         fail(error);
         return;
       }
-      pending = start < buffer.length ? buffer.subarray(start) : undefined;
+      if (start < buffer.length) pending.push(buffer.subarray(start));
     });
     child.stderr.setEncoding('utf8').on('data', (text: string) => {
       if (stderr.length < MAX_STDERR_CHARS) stderr += text;
@@ -56,7 +62,8 @@ export function runRipgrep(binary: string, args: string[], options: RipgrepOptio
       options.signal.removeEventListener('abort', onAbort);
       if (failed) return;
       try {
-        if (pending && pending.length > 0) options.onRecord(pending, 0, pending.length);
+        const rest = Buffer.concat(pending);
+        if (rest.length > 0) options.onRecord(rest, 0, rest.length);
       } catch (error) {
         fail(error);
         return;
