@@ -139,6 +139,18 @@ describe('grep', () => {
     expect(lines[2]).toMatch(new RegExp(`^\\[2 of ${total} matching lines shown \\(in \\d+ files\\); ${total - 2} more omitted because max_results is 2\\. Narrow the pattern, path or glob, or raise max_results\\.\\]$`));
   });
 
+  it('a capped result is exactly the head of the uncapped one, in both engines', async () => {
+    for (const engine of ['js', 'rg'] as const) {
+      const full = (await output(engine, 'grep', { pattern: 'e', max_results: 1000 })).split('\n');
+      expect(full.some((line) => line.startsWith('['))).toBe(false);
+      for (const cap of [1, 2, 3, 7, 25]) {
+        const lines = (await output(engine, 'grep', { pattern: 'e', max_results: cap })).split('\n');
+        expect(lines.slice(0, -1), `${engine} ${cap}`).toEqual(full.slice(0, cap));
+        expect(lines.at(-1)).toContain(`[${cap} of ${full.length} matching lines shown`);
+      }
+    }
+  });
+
   it('keeps the output under its character budget and says so', async () => {
     const result = await output('js', 'grep', { pattern: 'a', path: 'long.txt', max_results: 1 });
     expect(result.length).toBeLessThan(500);
