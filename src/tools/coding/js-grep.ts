@@ -52,7 +52,7 @@ function stripTerminator(line: string): string {
 export interface CompiledQuery {
   /** Cheapest prefilter: false when the text cannot contain a match. */
   mayMatch?: (text: string) => boolean;
-  /** Whole-text prefilter: finds every line that can match (and perhaps a few that cannot). */
+  /** Finds, from a position, the next line that can match (and perhaps a few that cannot). */
   anywhere: RegExp;
   line: RegExp;
   context: number;
@@ -89,8 +89,6 @@ function literalPrefilter(query: JsGrepQuery): ((text: string) => boolean) | und
 export function searchText(text: string, path: string, query: CompiledQuery, collector: MatchCollector): void {
   if (query.mayMatch && !query.mayMatch(text)) return;
   const { anywhere } = query;
-  anywhere.lastIndex = 0;
-  if (!anywhere.test(text)) return;
   const matches: Array<{ line: number; text: string; index: number }> = [];
   let position = 0;
   let lineNumber = 1;
