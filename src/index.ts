@@ -55,6 +55,10 @@ export { ToolWireMap, sanitiseToolName, wireToolId, type ToolIdFormat } from './
 export { PRICES, PRICES_CHECKED, priceOf, costOf, type ModelPrice } from './providers/pricing.js';
 export { estimateUsage } from './core/estimate-usage.js';
 export { PRESET_ALIASES } from './providers/presets.js';
+export { createSearchTools, type SearchToolOptions } from './tools/coding/search-tools.js';
+export { createListFilesTool } from './tools/coding/list-files.js';
+export { createGrepTool } from './tools/coding/grep.js';
+export type { RipgrepSetting } from './tools/coding/ripgrep-detect.js';
 export { InteractiveSession, type InteractiveOptions, type TerminalInput, type TerminalOutputStream } from './cli/tui/interactive.js';
 export type { InteractiveServices, SessionEntry, MemoryFile } from './cli/tui/services.js';
 export { MarkdownStream } from './cli/tui/markdown-stream.js';

@@ -64,7 +64,7 @@ Options:
   --max-cost USD       stop once the run has cost more than this (list prices; models with a known price)
   --temperature T      sampling temperature (default 0)
   --tools a,b,c        tool set by name (default: read_file, write_file, edit_file, list_files, grep, bash,
-                       fetch_url); groups: "coding" (the file, search and shell tools), "course"
+                       fetch_url, remember); groups: "coding" (the file, search and shell tools), "course"
                        (current_time, calculator, fetch_url)
   --context-window N   the model's context window in tokens (default: known per model, 8192 for local servers)
   --cwd DIR            workspace directory (default: the current directory)

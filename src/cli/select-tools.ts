@@ -3,18 +3,19 @@ import { courseTools } from '../tools/builtin/course.js';
 import { fetchUrlTool } from '../tools/builtin/fetch-url.js';
 import { bashTool } from '../tools/coding/bash.js';
 import { createFileTools } from '../tools/coding/file-tools.js';
+import { createSearchTools } from '../tools/coding/search-tools.js';
 import type { FileToolOptions } from '../tools/coding/file-tool-options.js';
 import { rememberTool } from '../memory/remember-tool.js';
 import { UsageError } from './args.js';
 
 /** Every tool the CLI knows, freshly made (file tools share per-run state such as what was read). */
 export function availableTools(options: FileToolOptions = {}): Tool[] {
-  return [...createFileTools(options), bashTool, rememberTool, ...courseTools];
+  return [...createFileTools(options), ...createSearchTools(options), bashTool, rememberTool, ...courseTools];
 }
 
 /** Names that stand for several tools in --tools. */
 export const TOOL_GROUPS: Record<string, string[]> = {
-  coding: ['read_file', 'write_file', 'edit_file', 'bash'],
+  coding: ['read_file', 'write_file', 'edit_file', 'list_files', 'grep', 'bash'],
   course: courseTools.map((tool) => tool.name),
 };
 

@@ -13,10 +13,10 @@ export function createRememberTool(env: NodeJS.ProcessEnv = process.env) {
   return defineTool({
     name: 'remember',
     description:
-      'Save one short fact for future sessions (e.g. "tests run with npm test -- --run", "the user prefers tabs"). ' +
-      'scope "project" (default) stores it for this workspace; "user" for every project. Only for durable facts the user would want kept; never secrets.',
+      'Save a short durable fact for future sessions (how to run the tests, a user preference). ' +
+      'scope "project" (default): this workspace; "user": every project. Never secrets.',
     parameters: z.object({
-      fact: z.string().describe('one short sentence'),
+      fact: z.string(),
       scope: z.enum(['project', 'user']).default('project'),
     }),
     needsApproval: false,

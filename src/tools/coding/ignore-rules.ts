@@ -1,0 +1,150 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import ignore, { type Ignore } from 'ignore';
+
+/**
+ * The ignore files of one directory, with ripgrep's precedence: `.rgignore` over `.ignore` over
+ * `.gitignore` over `.git/info/exclude`, the deepest directory first within each kind; gitignore
+ * rules stop at the nearest directory holding `.git` (a repository root). Each entry path is
+ * matched against a file's rules by itself, as ripgrep does, not through its parent directories:
+ * the walk has already decided those, and an explicitly searched directory is searched even when
+ * a parent's ignore file excludes it.
+ */
+export interface IgnoreDir {
+  readonly parent: IgnoreDir | undefined;
+  /** Path of this directory relative to the search root ('' for the root); undefined above it. */
+  readonly fromRoot: string | undefined;
+  /** For a directory above the search root: the search root relative to it. */
+  readonly toRoot: string | undefined;
+  readonly custom?: Matcher;
+  readonly dot?: Matcher;
+  readonly git?: Matcher;
+  readonly exclude?: Matcher;
+  readonly hasGit: boolean;
+  /** Nearest directories (this one included) that have rules or a .git, deepest first. */
+  readonly chain: readonly IgnoreDir[];
+}
+
+type Matcher = (path: string) => 'ignore' | 'keep' | undefined;
+
+const KINDS = ['custom', 'dot', 'git', 'exclude'] as const;
+const IGNORE_FILE_NAMES = { custom: '.rgignore', dot: '.ignore', git: '.gitignore' } as const;
+
+interface SelfTestingRules {
+  _rules: { test(path: string, mode: string): { ignored: boolean; unignored: boolean } };
+}
+
+/**
+ * `ignore`'s public methods test a path through its parent directories, which would let a shallow
+ * ignore file veto what a deeper one re-included. Its internal rule manager tests one path alone
+ * ("without recursively checking parent directories", says its source). The package is pinned
+ * exactly; the check turns a changed internal into a loud error rather than a different answer.
+ */
+function compile(text: string): Matcher | undefined {
+  if (!/^\s*[^\s#]/m.test(text)) return undefined;
+  const ig: Ignore = ignore({ ignorecase: false }).add(text);
+  const rules = (ig as unknown as SelfTestingRules)._rules;
+  if (typeof rules?.test !== 'function') throw new Error('The installed "ignore" package lacks RuleManager.test; expected ignore@7.0.17.');
+  return (path) => {
+    const result = rules.test(path, 'regex');
+    return result.ignored ? 'ignore' : result.unignored ? 'keep' : undefined;
+  };
+}
+
+function readRules(path: string): Matcher | undefined {
+  try {
+    return compile(readFileSync(path, 'utf8'));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code) return undefined;
+    throw error;
+  }
+}
+
+function makeDir(parent: IgnoreDir | undefined, fields: Omit<IgnoreDir, 'parent' | 'chain'>): IgnoreDir {
+  const dir = { parent, ...fields, chain: [] as IgnoreDir[] };
+  const relevant = dir.hasGit || KINDS.some((kind) => dir[kind]);
+  dir.chain = relevant ? [dir, ...(parent?.chain ?? [])] : [...(parent?.chain ?? [])];
+  return dir;
+}
+
+function gitExclude(dir: string): Matcher | undefined {
+  return readRules(join(gitCommonDir(dir), 'info', 'exclude'));
+}
+
+/** `.git` itself, or in a linked worktree (where `.git` is a file) the repository's shared git dir. */
+function gitCommonDir(dir: string): string {
+  const dotGit = join(dir, '.git');
+  let pointer: string;
+  try {
+    pointer = readFileSync(dotGit, 'utf8');
+  } catch {
+    return dotGit;
+  }
+  const gitDir = /^gitdir:\s*(.+?)\s*$/m.exec(pointer)?.[1];
+  if (!gitDir) return dotGit;
+  const worktreeGitDir = resolve(dir, gitDir);
+  try {
+    return resolve(worktreeGitDir, readFileSync(join(worktreeGitDir, 'commondir'), 'utf8').trim());
+  } catch {
+    return worktreeGitDir;
+  }
+}
+
+/** The ignore files of the directories above the search root, up to the filesystem root. */
+export function loadAncestors(root: string): IgnoreDir | undefined {
+  const ancestors: string[] = [];
+  if (dirname(root) === root) return undefined;
+  for (let dir = dirname(root); ; dir = dirname(dir)) {
+    ancestors.unshift(dir);
+    if (dirname(dir) === dir) break;
+  }
+  let current: IgnoreDir | undefined;
+  for (const dir of ancestors) {
+    const hasGit = existsSync(join(dir, '.git'));
+    current = makeDir(current, {
+      fromRoot: undefined,
+      toRoot: relative(dir, root).split(sep).join('/'),
+      custom: readRules(join(dir, IGNORE_FILE_NAMES.custom)),
+      dot: readRules(join(dir, IGNORE_FILE_NAMES.dot)),
+      git: readRules(join(dir, IGNORE_FILE_NAMES.git)),
+      exclude: hasGit ? gitExclude(dir) : undefined,
+      hasGit,
+    });
+  }
+  return current;
+}
+
+/** A directory met during the walk; `names` is its listing, so absent ignore files cost nothing. */
+export function enterDir(parent: IgnoreDir | undefined, absolute: string, fromRoot: string, names: ReadonlySet<string>): IgnoreDir {
+  const hasGit = names.has('.git');
+  const load = (name: string) => (names.has(name) ? readRules(join(absolute, name)) : undefined);
+  return makeDir(parent, {
+    fromRoot,
+    toRoot: undefined,
+    custom: load(IGNORE_FILE_NAMES.custom),
+    dot: load(IGNORE_FILE_NAMES.dot),
+    git: load(IGNORE_FILE_NAMES.git),
+    exclude: hasGit ? gitExclude(absolute) : undefined,
+    hasGit,
+  });
+}
+
+function pathFrom(dir: IgnoreDir, fromRoot: string): string {
+  if (dir.toRoot !== undefined) return dir.toRoot === '' ? fromRoot : `${dir.toRoot}/${fromRoot}`;
+  return dir.fromRoot === '' ? fromRoot : fromRoot.slice(dir.fromRoot!.length + 1);
+}
+
+/** True when an entry of `dir` (path relative to the search root) is ignored. */
+export function isIgnored(dir: IgnoreDir, fromRoot: string, isDirectory: boolean): boolean {
+  const verdicts: Record<(typeof KINDS)[number], 'ignore' | 'keep' | undefined> = { custom: undefined, dot: undefined, git: undefined, exclude: undefined };
+  let sawGit = false;
+  for (const level of dir.chain) {
+    const path = pathFrom(level, fromRoot) + (isDirectory ? '/' : '');
+    if (!verdicts.custom && level.custom) verdicts.custom = level.custom(path);
+    if (!verdicts.dot && level.dot) verdicts.dot = level.dot(path);
+    if (!sawGit && !verdicts.git && level.git) verdicts.git = level.git(path);
+    if (!sawGit && !verdicts.exclude && level.exclude) verdicts.exclude = level.exclude(path);
+    sawGit ||= level.hasGit;
+  }
+  return (verdicts.custom ?? verdicts.dot ?? verdicts.git ?? verdicts.exclude) === 'ignore';
+}

@@ -1,0 +1,61 @@
+import { execFile } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
+import { delimiter, join } from 'node:path';
+
+/** Flags the search tools pass (--no-require-git, --json, -E none) exist from ripgrep 11 on. */
+const MIN_MAJOR = 11;
+
+/**
+ * Which ripgrep to use: `false` forces the JavaScript engine, a string is the binary to run,
+ * 'auto' looks for `rg` on PATH. The environment variable VIBE_AGENT_RG overrides 'auto':
+ * "0" disables ripgrep, any other value is taken as the binary.
+ */
+export type RipgrepSetting = 'auto' | false | string;
+
+const checked = new Map<string, Promise<string | undefined>>();
+let lookup: { pathVariable: string; binary: string | undefined } | undefined;
+
+function onPath(name: string): string | undefined {
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+    if (!dir) continue;
+    const candidate = join(dir, name);
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // Not in this directory.
+    }
+  }
+  return undefined;
+}
+
+function checkVersion(binary: string): Promise<string | undefined> {
+  let result = checked.get(binary);
+  if (!result) {
+    result = runVersion(binary);
+    checked.set(binary, result);
+  }
+  return result;
+}
+
+function runVersion(binary: string): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    execFile(binary, ['--version'], { timeout: 5_000 }, (error, stdout) => {
+      const major = /ripgrep (\d+)\./.exec(stdout)?.[1];
+      resolve(!error && major !== undefined && Number(major) >= MIN_MAJOR ? binary : undefined);
+    });
+  });
+}
+
+/** The ripgrep binary to run, or undefined for the JavaScript engine. Each binary is checked once per process. */
+export function findRipgrep(setting: RipgrepSetting = 'auto'): Promise<string | undefined> {
+  if (setting === false) return Promise.resolve(undefined);
+  if (setting !== 'auto') return checkVersion(setting);
+  const fromEnv = process.env.VIBE_AGENT_RG;
+  if (fromEnv === '0') return Promise.resolve(undefined);
+  if (fromEnv) return checkVersion(fromEnv);
+  const pathVariable = process.env.PATH ?? '';
+  if (lookup?.pathVariable !== pathVariable) lookup = { pathVariable, binary: onPath('rg') };
+  const { binary } = lookup;
+  return binary ? checkVersion(binary) : Promise.resolve(undefined);
+}
