@@ -184,6 +184,17 @@ describe('permission rules', () => {
     expect(alwaysScope('bash', { command: 'ls -la /tmp' }, edits)).toBe('bash(ls*)');
     expect(alwaysScope('edit_file', { path: 'x' }, edits)).toBe('edit');
     expect(alwaysScope('fetch_url', { url: 'x' }, edits)).toBe('fetch_url');
+    expect(alwaysScope('bash', { command: 'ls -la | head -5' }, edits)).toBe('bash(ls -la | head -5)');
+  });
+
+  it('"always" for a chained command grants exactly that command, which then runs without asking', async () => {
+    const { ask, asked } = recordingAsk(['always', 'no']);
+    const policy = createPermissionPolicy({ mode: 'ask', ask });
+    const call = (id: string, command: string) => registry.invoke({ id, name: 'bash', arguments: JSON.stringify({ command }) }, { authorize: policy, workspace: WS });
+    expect((await call('1', 'ls -la | head -5')).status).toBe('ok');
+    expect((await call('2', 'ls -la | head -5')).status).toBe('ok');
+    expect((await call('3', 'ls -la | sh')).status).toBe('denied');
+    expect(asked.map((r) => r.summary)).toEqual(['ls -la | head -5', 'ls -la | sh']);
   });
 });
 

@@ -1,3 +1,5 @@
+import { SHELL_CONTROL } from './permission-rule.js';
+
 /** Commands whose second word says what they do: "git status" and "git push" are different grants. */
 const SUBCOMMAND_TOOLS = new Set(['git', 'npm', 'pnpm', 'yarn', 'npx', 'bun', 'cargo', 'go', 'docker', 'kubectl', 'make', 'pip', 'uv', 'poetry', 'gh', 'dotnet', 'mvn', 'gradle', 'python', 'python3', 'node']);
 
@@ -9,6 +11,8 @@ export function alwaysScope(tool: string, args: unknown, editTools: Set<string>)
   if (editTools.has(tool)) return 'edit';
   const command = (args as { command?: unknown } | null)?.command;
   if (tool === 'bash' && typeof command === 'string') {
+    // A prefix grant never covers a chained command, so "always" for one means this exact command.
+    if (SHELL_CONTROL.test(command.trim())) return `bash(${command.trim()})`;
     const words = command.trim().split(/\s+/);
     const first = words[0] ?? '';
     const second = words[1];

@@ -43,7 +43,7 @@ export function ruleSubject(args: unknown): { kind: 'command' | 'path' | 'other'
 }
 
 /** Characters that chain or redirect commands: "git status; rm -rf ~" must not pass as "git status*". */
-const SHELL_CONTROL = /[;&|`<>\n]|\$\(/;
+export const SHELL_CONTROL = /[;&|`<>\n]|\$\(/;
 
 export function matchesRule(rule: PermissionRule, tool: string, args: unknown, workspace: string, use: 'allow' | 'deny'): boolean {
   if (!rule.tools.includes('*') && !rule.tools.includes(tool)) return false;
