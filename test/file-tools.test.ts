@@ -173,6 +173,7 @@ describe('write_file', () => {
 
   it('overwrites, reporting line counts before and after, with a diff in the preview', async () => {
     await put('a.txt', 'one\ntwo\nthree\n');
+    await read({ path: 'a.txt' });
     const result = await write('a.txt', 'only\n');
     expect(result.content).toBe('Overwrote a.txt (3 → 1 line, 5 bytes).');
     expect(await disk('a.txt')).toBe('only\n');
@@ -180,10 +181,30 @@ describe('write_file', () => {
     expect(previews[0]?.detail).toBe('--- a/a.txt\n+++ b/a.txt\n@@ -1,3 +1,1 @@\n-one\n-two\n-three\n+only\n');
   });
 
+  it('refuses to overwrite a file it has not read, or one that changed since, without asking', async () => {
+    await put('notes.md', 'the user wrote this\n');
+    const unread = await write('notes.md', 'replaced\n');
+    expect(unread).toMatchObject({ status: 'error', isError: true });
+    expect(unread.content).toContain('notes.md already exists (1 line) and has not been read in this session');
+    expect(previews).toHaveLength(0);
+    await read({ path: 'notes.md' });
+    await put('notes.md', 'the user wrote this\nand then more\n');
+    const changed = await write('notes.md', 'replaced\n');
+    expect(changed.content).toContain('changed on disk since it was last read or written');
+    expect(await disk('notes.md')).toBe('the user wrote this\nand then more\n');
+    await read({ path: 'notes.md' });
+    expect((await write('notes.md', 'replaced\n')).status).toBe('ok');
+    // Its own write counts as seeing it: writing again needs no new read.
+    expect((await write('notes.md', 'again\n')).status).toBe('ok');
+    expect(await disk('notes.md')).toBe('again\n');
+  });
+
   it('keeps the mode of an overwritten file', async () => {
     await put('run.sh', 'echo old\n');
     await chmod(join(ws, 'run.sh'), 0o754);
-    await write('run.sh', 'echo new\n');
+    await read({ path: 'run.sh' });
+    expect((await write('run.sh', 'echo new\n')).status).toBe('ok');
+    expect(await disk('run.sh')).toBe('echo new\n');
     expect((await stat(join(ws, 'run.sh'))).mode & 0o777).toBe(0o754);
     expect(await readdir(ws)).toEqual(['run.sh']);
   });

@@ -4,7 +4,7 @@ import { defineTool, type Tool, type ToolContext, type ToolOutput, type ToolPrev
 import { writeFileAtomic } from './atomic-write.js';
 import type { FileToolOptions } from './file-tool-options.js';
 import { countLines, toLogicalText, type TextLayout } from './line-endings.js';
-import type { FileReadTracker } from './read-tracker.js';
+import type { FileReadTracker, ReadStatus } from './read-tracker.js';
 import { formatBytes, loadTextFile, readOnlyReason } from './text-file.js';
 import { resolveToolPath } from './tool-path.js';
 import { unifiedDiff } from './unified-diff.js';
@@ -19,11 +19,11 @@ type Existing = { kind: 'new' } | { kind: 'text'; text: string; layout: TextLayo
 type WritePlan = { ok: true; absolute: string; shown: string; existing: Existing } | { ok: false; error: string };
 
 export function createWriteFileTool(options: FileToolOptions, tracker: FileReadTracker): Tool {
-  const plan = (args: WriteArgs, context: ToolContext) => planWrite(args, context, options);
+  const plan = (args: WriteArgs, context: ToolContext) => planWrite(args, context, options, tracker);
   return defineTool({
     name: 'write_file',
     description:
-      'Create a file or overwrite it entirely with content, creating parent folders. Reports whether it was new or overwritten, with line counts. To change part of an existing file, use edit_file.',
+      'Create a file or overwrite it entirely with content, creating parent folders. An existing file must have been read first. Reports new or overwritten, with line counts. To change part of a file, use edit_file.',
     parameters,
     readOnly: false,
     async preview(args, context): Promise<ToolPreview> {
@@ -46,7 +46,7 @@ export function createWriteFileTool(options: FileToolOptions, tracker: FileReadT
   });
 }
 
-async function planWrite({ path }: WriteArgs, context: ToolContext, options: FileToolOptions): Promise<WritePlan> {
+async function planWrite({ path }: WriteArgs, context: ToolContext, options: FileToolOptions, tracker: FileReadTracker): Promise<WritePlan> {
   const resolved = await resolveToolPath(path, context, options, true);
   if (!resolved.ok) return { ok: false, error: resolved.reason };
   const { absolute, relative: shown } = resolved;
@@ -57,8 +57,22 @@ async function planWrite({ path }: WriteArgs, context: ToolContext, options: Fil
   const readOnly = readOnlyReason(shown, mode);
   if (readOnly) return { ok: false, error: readOnly };
   const loaded = await loadTextFile(absolute, shown);
+  if (loaded.ok) {
+    const stale = staleReason(shown, tracker.status(absolute, loaded.file.bytes), countLines(loaded.file.text));
+    if (stale) return { ok: false, error: stale };
+  }
   const existing: Existing = loaded.ok ? { kind: 'text', text: loaded.file.text, layout: loaded.file.layout, mode } : { kind: 'other', size: info.size, mode };
   return { ok: true, absolute, shown, existing };
+}
+
+/**
+ * Overwriting a text file the agent has not seen, or one that changed since it did (the user
+ * edited it, a command rewrote it), would silently throw that content away.
+ */
+function staleReason(shown: string, status: ReadStatus, lines: number): string | undefined {
+  if (status === 'unread') return `${shown} already exists (${lineCount(lines)}) and has not been read in this session; read it with read_file before overwriting it, or change part of it with edit_file.`;
+  if (status === 'changed') return `${shown} changed on disk since it was last read or written in this session (by the user or a command); read it again before overwriting it, so that change is not lost.`;
+  return undefined;
 }
 
 function describeWrite(shown: string, existing: Existing, content: string): ToolPreview {
