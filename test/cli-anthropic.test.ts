@@ -48,4 +48,16 @@ describe('vibe-agent --provider anthropic', () => {
     expect(server.requests[0]!.model).toBe('claude-sonnet-4-5');
     expect(typeof server.requests[0]!.system).toBe('string');
   });
+
+  it('--thinking turns on extended thinking with that budget, and the thinking is shown', async () => {
+    const server = await startAnthropicServer([{ reasoning: 'Six sevens are forty-two.', text: '42' }]);
+    servers.push(server);
+    const ran = await cli(['--provider', 'anthropic', '--thinking', '4096', 'What is 6 × 7?'], { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url });
+    expect(ran.code).toBe(0);
+    expect(server.violations).toEqual([]);
+    expect(server.requests[0]!.thinking).toEqual({ type: 'enabled', budget_tokens: 4096 });
+    expect(server.requests[0]!.max_tokens).toBeGreaterThan(4096);
+    expect(ran.stderr).toContain('Six sevens are forty-two.');
+    expect(ran.stdout.trim()).toBe('42');
+  });
 });

@@ -33,7 +33,7 @@ async function chat(script: ServerStep[]) {
 describe('the CLI with --provider google', () => {
   it('runs a task on Gemini with GEMINI_API_KEY and GOOGLE_GEMINI_BASE_URL, on the default model', async () => {
     const server = await gemini([{ toolCalls: [{ name: 'calculator', arguments: { expression: '6 * 7' } }] }, { text: 'It is 42.' }]);
-    const ran = await cli(['--provider', 'google', 'What is 6 * 7?'], { GEMINI_API_KEY: 'gem-secret', GOOGLE_GEMINI_BASE_URL: server.url });
+    const ran = await cli(['--provider', 'google', '--tools', 'course', 'What is 6 * 7?'], { GEMINI_API_KEY: 'gem-secret', GOOGLE_GEMINI_BASE_URL: server.url });
     expect(ran.stderr).not.toContain('gem-secret');
     expect(ran.code).toBe(0);
     expect(ran.stdout.trim()).toBe('It is 42.');
@@ -41,6 +41,19 @@ describe('the CLI with --provider google', () => {
     expect(server.violations).toEqual([]);
     expect(server.requests.map((r) => r.model)).toEqual(['gemini-2.5-flash', 'gemini-2.5-flash']);
     expect(server.requests[0]!.apiKey).toBe('gem-secret');
+  });
+
+  it('--thinking asks Gemini for a thinking budget and to show its thoughts; an OpenAI-compatible provider refuses the flag', async () => {
+    const server = await gemini([{ text: 'thought about it' }]);
+    const ran = await cli(['--provider', 'google', '--thinking', '2048', 'think'], { GEMINI_API_KEY: 'k', GOOGLE_GEMINI_BASE_URL: server.url });
+    expect(ran.code).toBe(0);
+    expect(server.requests[0]!.body.generationConfig).toMatchObject({ thinkingConfig: { thinkingBudget: 2048, includeThoughts: true } });
+    const refused = await cli(['--provider', 'deepseek', '--thinking', '2048', 'think'], { DEEPSEEK_API_KEY: 'k' });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('--thinking sets a thinking budget for --provider anthropic or google');
+    const tooSmall = await cli(['--thinking', '10', 'x']);
+    expect(tooSmall.code).toBe(2);
+    expect(tooSmall.stderr).toContain('at least 1024');
   });
 
   it('accepts the alias gemini and GOOGLE_API_KEY, and says which variables are missing without a key', async () => {

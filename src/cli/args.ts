@@ -12,6 +12,8 @@ export interface CliArgs {
   maxTurns?: number;
   /** US dollars a run may spend before it stops (exit 3). */
   maxCost?: number;
+  /** Extended thinking budget in tokens (anthropic, google). */
+  thinking?: number;
   temperature?: number;
   tools?: string[];
   contextWindow?: number;
@@ -63,6 +65,7 @@ Options:
   --max-turns N        model requests allowed with tools (default 50)
   --max-cost USD       stop once the run has cost more than this (list prices; models with a known price)
   --temperature T      sampling temperature (default 0)
+  --thinking TOKENS    extended thinking with this budget (anthropic, google), shown dimmed
   --tools a,b,c        tool set by name (default: read_file, write_file, edit_file, list_files, grep, bash,
                        fetch_url, remember); groups: "coding" (the file, search and shell tools), "course"
                        (current_time, calculator, fetch_url)
@@ -100,6 +103,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
         'api-key': { type: 'string' },
         'max-turns': { type: 'string' },
         'max-cost': { type: 'string' },
+        thinking: { type: 'string' },
         temperature: { type: 'string' },
         tools: { type: 'string' },
         'context-window': { type: 'string' },
@@ -151,6 +155,10 @@ export function parseCliArgs(argv: string[]): CliArgs {
   if (values['api-key']) args.apiKey = values['api-key'];
   if (values.cwd) args.cwd = values.cwd;
   if (values['max-turns'] !== undefined) args.maxTurns = positiveInteger('--max-turns', values['max-turns']);
+  if (values.thinking !== undefined) {
+    args.thinking = positiveInteger('--thinking', values.thinking);
+    if (args.thinking < 1024) throw new UsageError(`--thinking is a budget in tokens, at least 1024 (Anthropic's minimum), got ${args.thinking}.`);
+  }
   if (values['max-cost'] !== undefined) {
     const usd = Number(values['max-cost'].replace(/^\$/, ''));
     if (!Number.isFinite(usd) || usd <= 0) throw new UsageError(`--max-cost must be a positive amount of US dollars, e.g. 0.50, got "${values['max-cost']}".`);

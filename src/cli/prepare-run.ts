@@ -37,6 +37,7 @@ export async function prepareRun(args: CliArgs): Promise<PreparedRun> {
     model: args.model ?? process.env.VIBE_MODEL ?? config.model,
     apiKey: args.apiKey,
     baseUrl: args.baseUrl ?? config.baseUrl,
+    ...(args.thinking !== undefined ? { thinking: args.thinking } : {}),
   });
   const tools = new ToolRegistry(
     selectTools(args.tools ?? config.tools, {

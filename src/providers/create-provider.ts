@@ -9,6 +9,8 @@ export interface ProviderSettings {
   baseUrl?: string;
   /** Environment to read keys and base URLs from (default process.env). */
   env?: Record<string, string | undefined>;
+  /** Extended thinking budget in tokens (Anthropic and Gemini; shown to the user as thinking). */
+  thinking?: number;
 }
 
 export interface ResolvedProvider {
@@ -16,6 +18,7 @@ export interface ResolvedProvider {
   model: string;
   apiKey: string;
   baseURL: string;
+  thinking?: number;
 }
 
 export class ConfigError extends Error {
@@ -36,18 +39,33 @@ export function resolveProvider(settings: ProviderSettings): ResolvedProvider {
   if (!model) missing.push('VIBE_MODEL or --model (the model name, e.g. gpt-4.1-mini)');
   if (missing.length) throw new ConfigError(setupMessage(preset, missing));
   const baseURL = settings.baseUrl ?? (preset.baseUrlVariable ? env[preset.baseUrlVariable] : undefined) ?? preset.baseURL;
-  return { preset, model: model!, apiKey: apiKey!, baseURL };
+  if (settings.thinking !== undefined && preset.protocol !== 'anthropic' && preset.protocol !== 'google') {
+    throw new ConfigError(
+      `--thinking sets a thinking budget for --provider anthropic or google. With ${preset.name}, thinking comes with the model you choose (e.g. deepseek-reasoner, o4-mini).`,
+    );
+  }
+  return { preset, model: model!, apiKey: apiKey!, baseURL, ...(settings.thinking !== undefined ? { thinking: settings.thinking } : {}) };
 }
 
 export async function createProvider(resolved: ResolvedProvider): Promise<Provider> {
   // Loaded on demand: the SDK is the largest part of start-up.
   if (resolved.preset.protocol === 'anthropic') {
     const { AnthropicProvider } = await import('./anthropic/anthropic-provider.js');
-    return new AnthropicProvider({ name: resolved.preset.name, apiKey: resolved.apiKey, baseURL: resolved.baseURL });
+    return new AnthropicProvider({
+      name: resolved.preset.name,
+      apiKey: resolved.apiKey,
+      baseURL: resolved.baseURL,
+      ...(resolved.thinking !== undefined ? { thinkingBudget: resolved.thinking } : {}),
+    });
   }
   if (resolved.preset.protocol === 'google') {
     const { GoogleProvider } = await import('./google/google-provider.js');
-    return new GoogleProvider({ name: resolved.preset.name, apiKey: resolved.apiKey, baseURL: resolved.baseURL });
+    return new GoogleProvider({
+      name: resolved.preset.name,
+      apiKey: resolved.apiKey,
+      baseURL: resolved.baseURL,
+      ...(resolved.thinking !== undefined ? { thinkingBudget: resolved.thinking, includeThoughts: true } : {}),
+    });
   }
   const { OpenAIProvider } = await import('./openai/openai-provider.js');
   return new OpenAIProvider({

@@ -18,6 +18,8 @@ export interface GoogleProviderOptions {
   stream?: boolean;
   /** Ask thinking models to show their thoughts (default false; older models reject it). */
   includeThoughts?: boolean;
+  /** Thinking budget in tokens for thinking models (the model's default when absent). */
+  thinkingBudget?: number;
   /** Per-request time limit in ms (default 10 minutes). */
   timeoutMs?: number;
 }
@@ -28,12 +30,14 @@ export class GoogleProvider implements Provider {
   private readonly client: GoogleGenAI;
   private readonly streaming: boolean;
   private readonly includeThoughts: boolean;
+  private readonly thinkingBudget: number | undefined;
   private replies = 0;
 
   constructor(options: GoogleProviderOptions) {
     this.name = options.name ?? 'google';
     this.streaming = options.stream ?? true;
     this.includeThoughts = options.includeThoughts ?? false;
+    this.thinkingBudget = options.thinkingBudget;
     // vertexai is explicit so GOOGLE_GENAI_USE_VERTEXAI in the environment cannot reroute us.
     // No retryOptions: retries are ours, visible as events.
     this.client = new GoogleGenAI({
@@ -65,7 +69,9 @@ export class GoogleProvider implements Provider {
       ...(systemInstruction ? { systemInstruction } : {}),
       ...(tools.length ? { tools: [{ functionDeclarations: tools }] } : {}),
       ...(request.maxTokens !== undefined ? { maxOutputTokens: request.maxTokens } : {}),
-      ...(this.includeThoughts ? { thinkingConfig: { includeThoughts: true } } : {}),
+      ...(this.includeThoughts || this.thinkingBudget !== undefined
+        ? { thinkingConfig: { ...(this.includeThoughts ? { includeThoughts: true } : {}), ...(this.thinkingBudget !== undefined ? { thinkingBudget: this.thinkingBudget } : {}) } }
+        : {}),
       abortSignal: perRequest.signal,
     };
     const params = { model: request.model, contents, config };
