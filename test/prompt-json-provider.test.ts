@@ -74,6 +74,25 @@ describe('the prompt-JSON protocol over a real chat server', () => {
     expect(ofType(events, 'tool_call_start').map((e) => e.call.id)).toEqual(['pj_2_0']);
   });
 
+  it('stops as a repeated failure after four unreadable replies in a row, and every turn is recorded with its correction', async () => {
+    const broken = { text: '{"tool": "calculator", "arguments": {' };
+    const { result, events } = await runPromptJson([broken, broken, broken, broken], 8);
+    expect(result).toMatchObject({ stopReason: 'repeated_call', turns: 4, protocolErrors: 4, answer: null });
+    expect(result.error).toMatch(/^4 replies in a row could not be read as the protocol asks/);
+    const ends = ofType(events, 'turn_end');
+    expect(ends).toHaveLength(4);
+    expect(ends[0]!.messages.map((m) => m.role)).toEqual(['assistant', 'user']);
+    // What a session rebuilds from turn_end events is exactly the history the model was sent.
+    expect(result.messages.slice(2)).toEqual(ends.flatMap((end) => end.messages));
+  });
+
+  it('a readable reply resets the count of unreadable ones', async () => {
+    const broken = { text: '{"tool": "calculator", "arguments": {' };
+    const call = { text: '{"tool": "calculator", "arguments": {"expression": "1 + 1"}}' };
+    const { result } = await runPromptJson([broken, broken, broken, call, broken, broken, broken, { text: '{"answer": "2"}' }], 10);
+    expect(result).toMatchObject({ stopReason: 'answered', answer: '2', protocolErrors: 6 });
+  });
+
   it('prose gets one reminder; prose again right after it is taken as the answer', async () => {
     const { server, result, events } = await runPromptJson([{ text: 'It is 391.' }, { text: 'As I said, 391.' }]);
     expect(result).toMatchObject({ answer: 'As I said, 391.', stopReason: 'answered', turns: 2, protocolErrors: 1 });

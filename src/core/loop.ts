@@ -28,6 +28,8 @@ export interface AgentOptions {
   repeatLimit?: number;
   /** Identical calls whose results keep changing, in a row, that stop the run (default 8). */
   changingRepeatLimit?: number;
+  /** Unreadable replies in a row (prompt-JSON) that stop the run as a repeated failure (default 4). */
+  protocolErrorLimit?: number;
   /** At the turn limit, ask once more without tools for a hand-off (default true). */
   handoff?: boolean;
   signal?: AbortSignal;
@@ -93,6 +95,7 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
   let lastUsage: Usage | undefined;
   let turns = 0;
   let protocolErrors = 0;
+  let protocolErrorsInARow = 0;
   const price = options.price ?? priceOf(options.model);
   const spent = () => costOf(options.model, usage, price);
   const overBudget = () => options.maxCost !== undefined && (spent() ?? 0) > options.maxCost;
@@ -186,11 +189,20 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
     };
     if (response.protocolError) {
       protocolErrors++;
+      protocolErrorsInARow++;
       const { reason, error, feedback } = response.protocolError;
       yield { type: 'protocol_error', turn, reason, error, count: protocolErrors };
-      messages.push({ role: 'user', content: feedback });
+      const limit = options.protocolErrorLimit ?? 4;
+      if (protocolErrorsInARow >= limit) {
+        yield { type: 'turn_end', turn, messages: [response.message] };
+        return yield* stopWith(finish('repeated_call', { error: `${limit} replies in a row could not be read as the protocol asks (last: ${error})` }));
+      }
+      const correction: Message = { role: 'user', content: feedback };
+      messages.push(correction);
+      yield { type: 'turn_end', turn, messages: [response.message, correction] };
       continue;
     }
+    protocolErrorsInARow = 0;
 
     if (response.message.toolCalls.length === 0) {
       yield { type: 'turn_end', turn, messages: [response.message] };
