@@ -185,6 +185,7 @@ describe('permission rules', () => {
     expect(alwaysScope('edit_file', { path: 'x' }, edits)).toBe('edit');
     expect(alwaysScope('fetch_url', { url: 'x' }, edits)).toBe('fetch_url');
     expect(alwaysScope('bash', { command: 'ls -la | head -5' }, edits)).toBe('bash(ls -la | head -5)');
+    expect(alwaysScope('remember', { fact: 'x' }, new Set(['edit_file', 'remember']))).toBe('remember');
   });
 
   it('"always" for a chained command grants exactly that command, which then runs without asking', async () => {

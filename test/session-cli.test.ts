@@ -119,7 +119,7 @@ describe('memory from the CLI', () => {
       { text: 'Again make.' },
     ]);
     writeFileSync(join(home.workspace, 'AGENTS.md'), 'Always answer in one line.\n');
-    expect((await run(['remember how we build'])).code).toBe(0);
+    expect((await run(['remember how we build', '--permission-mode', 'auto-edit'])).code).toBe(0);
     const firstSystem = server.requests[0]!.messages[0]!;
     expect(firstSystem).toMatchObject({ role: 'system', content: expect.stringContaining('Always answer in one line.') });
     expect(String(firstSystem.content)).not.toContain('make');

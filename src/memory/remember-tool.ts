@@ -5,9 +5,10 @@ import { appendFact } from './memory-file.js';
 import { displayPath, memoryPath } from './memory-paths.js';
 
 /**
- * Saves a fact for later sessions. It needs no approval: it only appends one bullet to our own
- * memory file (never another file), the call is shown like any other, and the user can review
- * the files with `vibe-agent memory` and undo with `vibe-agent memory forget`.
+ * Saves a fact for later sessions. What it saves goes into every later system prompt, so a
+ * prompt-injected model could plant lasting instructions: it asks like a file edit does (and
+ * runs without asking under auto-edit and yolo). It only ever appends one bullet to our own
+ * memory file; `vibe-agent memory forget` undoes it.
  */
 export function createRememberTool(env: NodeJS.ProcessEnv = process.env) {
   return defineTool({
@@ -19,7 +20,10 @@ export function createRememberTool(env: NodeJS.ProcessEnv = process.env) {
       fact: z.string(),
       scope: z.enum(['project', 'user']).default('project'),
     }),
-    needsApproval: false,
+    needsApproval: true,
+    async preview({ fact, scope }, { workspace }) {
+      return { summary: `${scope} memory: ${fact}`, detail: `appends to ${displayPath(memoryPath(scope, workspace, env), env)}` };
+    },
     async execute({ fact, scope }, { workspace }) {
       // Memory files are plain text loaded into every later prompt: keep credentials out of them.
       if (collectSecrets(env).some((secret) => fact.includes(secret))) {

@@ -8,7 +8,8 @@ const SUBCOMMAND_TOOLS = new Set(['git', 'npm', 'pnpm', 'yarn', 'npx', 'bun', 'c
  * tool, the command's leading words for shell ("bash(git status*)"), the tool itself otherwise.
  */
 export function alwaysScope(tool: string, args: unknown, editTools: Set<string>): string {
-  if (editTools.has(tool)) return 'edit';
+  if (tool === 'edit_file' || tool === 'write_file') return 'edit';
+  if (editTools.has(tool)) return tool;
   const command = (args as { command?: unknown } | null)?.command;
   if (tool === 'bash' && typeof command === 'string') {
     // A prefix grant never covers a chained command, so "always" for one means this exact command.

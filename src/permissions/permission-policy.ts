@@ -18,7 +18,8 @@ export interface PermissionOptions {
   editTools?: string[];
 }
 
-export const DEFAULT_EDIT_TOOLS = ['write_file', 'edit_file'];
+/** Tools that only write files we manage or the user's workspace files: auto-edit lets them run. */
+export const DEFAULT_EDIT_TOOLS = ['write_file', 'edit_file', 'remember'];
 
 /**
  * The permission check the registry calls before any call that writes or executes. Order:
