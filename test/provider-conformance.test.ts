@@ -9,7 +9,7 @@ import type { AgentEvent } from '../src/core/events.js';
 import type { AssistantMessage, Message, ToolMessage } from '../src/core/messages.js';
 import { defineTool } from '../src/tools/define-tool.js';
 import { ToolRegistry } from '../src/tools/registry.js';
-import type { ProtocolUnderTest, ServerStep, WireServer } from './conformance/protocol.js';
+import type { ProtocolUnderTest, ProviderTestOptions, ServerStep, WireServer } from './conformance/protocol.js';
 import { PROTOCOLS } from './conformance/protocols.js';
 import { ofType } from './support/harness.js';
 
@@ -36,12 +36,16 @@ interface Outcome {
   events: AgentEvent[];
 }
 
-async function runOver(protocol: ProtocolUnderTest, script: ServerStep[], options: Partial<AgentOptions> & { onEvent?: (event: AgentEvent) => void } = {}): Promise<Outcome> {
+async function runOver(
+  protocol: ProtocolUnderTest,
+  script: ServerStep[],
+  { providerOptions, ...options }: Partial<AgentOptions> & { onEvent?: (event: AgentEvent) => void; providerOptions?: ProviderTestOptions } = {},
+): Promise<Outcome> {
   const server = await protocol.start(script);
   open.push(server);
   const events: AgentEvent[] = [];
   const result = await run(
-    { provider: protocol.provider(server.url), model: 'test-model', input: 'task', retry: { maxRetries: 2, baseDelayMs: 5, maxDelayMs: 1000 }, ...options },
+    { provider: protocol.provider(server.url, providerOptions), model: 'test-model', input: 'task', retry: { maxRetries: 2, baseDelayMs: 5, maxDelayMs: 1000 }, ...options },
     (event) => {
       events.push(event);
       options.onEvent?.(event);
@@ -178,6 +182,48 @@ describe.each(PROTOCOLS)('provider conformance: $name', (protocol) => {
     expect(ofType(events, 'text_delta').map((d) => d.text).join('').length).toBeLessThan('a slow answer that keeps coming in small pieces'.length);
   });
 
+  it('gives up on a stream that stalls mid-call, retries, and never runs the half-received call', async () => {
+    const { tool, seen } = recorder();
+    const call = { name: 'record', arguments: { text: 'an argument that never finishes arriving the first time' } };
+    const { server, result, events } = await runOver(protocol, [{ kind: 'stall', reply: { toolCalls: [call] }, afterEvents: 3 }, { toolCalls: [call] }, { text: 'done' }], {
+      tools: tools(tool),
+      providerOptions: { idleTimeoutMs: 200 },
+    });
+    expect(ofType(events, 'retry')).toHaveLength(1);
+    expect(ofType(events, 'retry')[0]!.error).toMatch(/stream stalled \(nothing received for 200 ms\)/);
+    expect(seen).toEqual([call.arguments.text]);
+    expect(result.answer).toBe('done');
+    expect(server.violations).toEqual([]);
+  });
+
+  it('gives up on a server that never answers, saying so and how many retries it made', async () => {
+    const { server, result, events } = await runOver(protocol, [{ kind: 'silent' }, { kind: 'silent' }, { kind: 'silent' }], { providerOptions: { idleTimeoutMs: 100 } });
+    expect(result.stopReason).toBe('provider_error');
+    expect(result.error).toMatch(/sent nothing for 100 ms; gave up waiting\. \(gave up after 2 retries\)$/);
+    expect(ofType(events, 'retry').map((retry) => retry.attempt)).toEqual([1, 2]);
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it('stops aborted at once when the signal fires while the server has not answered', async () => {
+    const controller = new AbortController();
+    const server = await protocol.start([{ kind: 'silent' }]);
+    open.push(server);
+    const running = run({ provider: protocol.provider(server.url), model: 'test-model', input: 'task', signal: controller.signal });
+    await until(() => server.requests.length === 1);
+    controller.abort();
+    const result = await running;
+    expect(result.stopReason).toBe('aborted');
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('does not report a reply with only reasoning, no text and no calls, as an answer', async () => {
+    const { result, events } = await runOver(protocol, [{ reasoning: 'Thinking it over, at length.' }]);
+    expect(result.stopReason).toBe('provider_error');
+    expect(result.answer).toBeNull();
+    expect(result.error).toMatch(/empty reply, with no text and no tool calls \(it only reasoned\)/);
+    expect(ofType(events, 'stop')).toMatchObject([{ reason: 'provider_error', answer: null }]);
+  });
+
   it('accepts a resumed history with a dangling call once it is repaired', async () => {
     const dangling: Message[] = [
       { role: 'user', content: 'earlier task' },
@@ -190,3 +236,8 @@ describe.each(PROTOCOLS)('provider conformance: $name', (protocol) => {
     expect(result.answer).toBe('picked up');
   });
 });
+
+/** Resolves once `condition` holds, checking on each turn of the event loop (no fixed sleep). */
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setImmediate(resolve));
+}

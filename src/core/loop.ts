@@ -1,4 +1,5 @@
 import type { AgentEvent, StopReason } from './events.js';
+import { emptyReplyError } from './empty-reply.js';
 import { estimateUsage } from './estimate-usage.js';
 import { addUsage, emptyUsage, type Message, type Usage } from './messages.js';
 import { repairHistory } from './repair-history.js';
@@ -168,7 +169,7 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
           for (const event of shrunk.events ?? []) yield event;
           continue;
         }
-        return yield* stopWith(finish('provider_error', { error: errorText(error) }));
+        return yield* stopWith(finish('provider_error', { error: error instanceof ProviderError ? error.message : errorText(error) }));
       }
     }
 
@@ -194,6 +195,8 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
 
     if (response.message.toolCalls.length === 0) {
       yield { type: 'turn_end', turn, messages: [response.message] };
+      const empty = emptyReplyError(response, options.provider.name);
+      if (empty) return yield* stopWith(finish('provider_error', { error: empty }));
       return yield* stopWith(finish('answered', { answer: response.message.content }));
     }
 

@@ -8,6 +8,8 @@ function toAnthropicStep(step: ServerStep): AnthropicStep {
   switch (step.kind) {
     case 'http_error':
     case 'cut':
+    case 'stall':
+    case 'silent':
       return step;
     case 'slow':
       return { kind: 'slow', reply: step.reply, eventDelayMs: step.delayMs };
@@ -18,7 +20,7 @@ function toAnthropicStep(step: ServerStep): AnthropicStep {
 export const anthropic: ProtocolUnderTest = {
   name: 'anthropic',
   start: (script) => startAnthropicServer(script.map(toAnthropicStep)),
-  provider: (url) => new AnthropicProvider({ apiKey: 'test-key', baseURL: url, thinkingBudget: 2048 }),
+  provider: (url, options) => new AnthropicProvider({ apiKey: 'test-key', baseURL: url, thinkingBudget: 2048, ...options }),
   reasoningReplayed: (request, reasoning) =>
     (request as AnthropicRequestBody).messages.some(
       (message) => message.role === 'assistant' && Array.isArray(message.content) && message.content.some((block) => block.type === 'thinking' && block.thinking === reasoning),

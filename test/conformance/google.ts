@@ -7,7 +7,7 @@ import type { ProtocolUnderTest, ServerStep } from './protocol.js';
 export const google: ProtocolUnderTest = {
   name: 'google',
   start: (script) => startGeminiServer(script.map(toGemini)),
-  provider: (url) => new GoogleProvider({ apiKey: 'conformance-key', baseURL: url }),
+  provider: (url, options) => new GoogleProvider({ apiKey: 'conformance-key', baseURL: url, ...options }),
 };
 
 /**

@@ -11,6 +11,10 @@ function toChatStep(step: ServerStep): ChatStep {
       return { kind: 'cut', reply: step.reply, afterChunks: step.afterEvents };
     case 'slow':
       return { kind: 'slow', reply: step.reply, frameDelayMs: step.delayMs };
+    case 'stall':
+      return { kind: 'stall', reply: step.reply, afterChunks: step.afterEvents };
+    case 'silent':
+      return step;
   }
 }
 
@@ -18,7 +22,7 @@ function toChatStep(step: ServerStep): ChatStep {
 export const openai: ProtocolUnderTest = {
   name: 'openai',
   start: (script) => startChatServer(script.map(toChatStep)),
-  provider: (url) => new OpenAIProvider({ apiKey: 'test-key', baseURL: url, replayReasoning: true }),
+  provider: (url, options) => new OpenAIProvider({ apiKey: 'test-key', baseURL: url, replayReasoning: true, ...options }),
   reasoningReplayed: (request, reasoning) =>
     (request as ChatRequestBody).messages.some((message) => message.role === 'assistant' && message.reasoning_content === reasoning),
 };

@@ -1,6 +1,7 @@
 import { GoogleGenAI, type GenerateContentConfig, type GenerateContentResponse } from '@google/genai';
 import type { AssistantMessage, ProviderData } from '../../core/messages.js';
 import type { ModelRequest, ModelResponse, Provider, ProviderEvent } from '../provider.js';
+import { DEFAULT_IDLE_TIMEOUT_MS, IdleTimer } from '../idle-timer.js';
 import { ProviderError } from '../provider-error.js';
 import { alnumHash, GEMINI_NAME, ToolWireMap } from '../tool-ids.js';
 import { GeminiReplyAccumulator } from './accumulate.js';
@@ -18,8 +19,10 @@ export interface GoogleProviderOptions {
   stream?: boolean;
   /** Ask thinking models to show their thoughts (default false; older models reject it). */
   includeThoughts?: boolean;
-  /** Per-request time limit in ms (default 10 minutes). */
+  /** Per-request time limit in ms (default 10 minutes), for the whole reply. */
   timeoutMs?: number;
+  /** A streamed reply that sends nothing for this long is given up and retried (default 5 minutes). */
+  idleTimeoutMs?: number;
 }
 
 /** Google Gemini (the Gemini API, not Vertex) through the official `@google/genai` SDK. */
@@ -28,12 +31,14 @@ export class GoogleProvider implements Provider {
   private readonly client: GoogleGenAI;
   private readonly streaming: boolean;
   private readonly includeThoughts: boolean;
+  private readonly idleTimeoutMs: number;
   private replies = 0;
 
   constructor(options: GoogleProviderOptions) {
     this.name = options.name ?? 'google';
     this.streaming = options.stream ?? true;
     this.includeThoughts = options.includeThoughts ?? false;
+    this.idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
     // vertexai is explicit so GOOGLE_GENAI_USE_VERTEXAI in the environment cannot reroute us.
     // No retryOptions: retries are ours, visible as events.
     this.client = new GoogleGenAI({
@@ -74,12 +79,15 @@ export class GoogleProvider implements Provider {
     const nonce = alnumHash(`${this.name}:${Date.now()}:${++this.replies}:${Math.random()}`, 8);
     const idOf = (position: number) => reply.calls[position]!.id ?? `call_${nonce}_${position}`;
     let opened = false;
+    const idle = this.streaming ? new IdleTimer(this.idleTimeoutMs, perRequest) : undefined;
     try {
+      idle?.touch();
       const chunks: AsyncIterable<GenerateContentResponse> = this.streaming
         ? await this.client.models.generateContentStream(params)
         : single(await this.client.models.generateContent(params));
       opened = true;
       for await (const chunk of chunks) {
+        idle?.touch();
         for (const event of reply.add(chunk)) {
           if (event.type === 'text') yield { type: 'text_delta', text: event.text };
           else if (event.type === 'thought') yield { type: 'reasoning_delta', text: event.text };
@@ -87,9 +95,11 @@ export class GoogleProvider implements Provider {
         }
       }
     } catch (error) {
+      if (idle?.expired && !signal?.aborted) throw idle.error(this.name, opened, error);
       if (signal?.aborted) throw new ProviderError('aborted', 'Request aborted.', { cause: error });
       throw toProviderError(error, this.name, opened);
     } finally {
+      idle?.stop();
       signal?.removeEventListener('abort', forward);
       // Closes the connection when the consumer stopped reading early; a no-op after a whole reply.
       perRequest.abort();

@@ -14,7 +14,8 @@ export function toProviderError(error: unknown, label: string): ProviderError {
   if (error instanceof APIError) {
     const status = error.status;
     const body = bodyText(error);
-    const message = `${label} returned HTTP ${status ?? '?'}: ${body}`;
+    // No status: an error frame inside a 200 stream.
+    const message = status === undefined ? `${label} reported an error mid-stream: ${body}` : `${label} returned HTTP ${status}: ${body}`;
     const options = { status, retryAfterMs: retryAfterMs(error.headers, body), cause: error };
     if (status === 401 || status === 403) return new ProviderError('auth', `${message} (check the API key)`, options);
     if (status === 429) {

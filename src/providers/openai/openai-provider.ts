@@ -3,6 +3,7 @@ import type { ChatCompletion, ChatCompletionChunk } from 'openai/resources/chat/
 import type { AssistantMessage, Usage } from '../../core/messages.js';
 import { extractLeakedToolCalls, LeakedTextGuard } from '../leaked-tool-calls.js';
 import type { FinishReason, ModelRequest, ModelResponse, Provider, ProviderEvent } from '../provider.js';
+import { DEFAULT_IDLE_TIMEOUT_MS, IdleTimer } from '../idle-timer.js';
 import { ProviderError } from '../provider-error.js';
 import { ToolCallAccumulator, type ToolCallFragment } from './accumulate.js';
 import { toOpenAIMessages, toOpenAITools } from './convert.js';
@@ -20,8 +21,10 @@ export interface OpenAIProviderOptions {
   stream?: boolean;
   /** Send reasoning text back on later requests (DeepSeek/Kimi thinking with tools, GLM). */
   replayReasoning?: boolean;
-  /** Per-request time limit in ms (default 10 minutes). */
+  /** Per-request time limit in ms (default 10 minutes); the SDK stops counting at the response headers. */
   timeoutMs?: number;
+  /** A streamed reply that sends nothing for this long (before or after the headers) is given up and retried (default 5 minutes). */
+  idleTimeoutMs?: number;
   defaultHeaders?: Record<string, string>;
   /**
    * Turn tool calls that a server left in the text (`<tool_call>…`, `<function=…>`) into calls
@@ -42,6 +45,7 @@ export class OpenAIProvider implements Provider {
   /** Optional request fields this endpoint answered 400 for; never sent again. */
   private readonly refused = new Set<string>();
   private readonly idFormat: ToolIdFormat;
+  private readonly idleTimeoutMs: number;
   private calls = 0;
 
   constructor(options: OpenAIProviderOptions) {
@@ -50,6 +54,7 @@ export class OpenAIProvider implements Provider {
     this.replayReasoning = options.replayReasoning ?? false;
     this.recoverLeaked = options.recoverLeakedToolCalls ?? true;
     this.idFormat = options.idFormat ?? 'verbatim';
+    this.idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
     // Retries are ours (visible to the user as events), so the SDK's own are off.
     this.client = new OpenAI({
       apiKey: options.apiKey,
@@ -78,20 +83,26 @@ export class OpenAIProvider implements Provider {
     if (outer?.aborted) forward();
     outer?.addEventListener('abort', forward, { once: true });
     signal = request_.signal;
+    const idle = this.streaming ? new IdleTimer(this.idleTimeoutMs, request_) : undefined;
+    let opened = false;
     try {
       if (!this.streaming) {
         const completion = await this.sendDroppingRefused({ ...body, stream: false as const }, (sent) => this.client.chat.completions.create(sent, { signal }));
         yield* this.fromCompletion(completion, request, idPrefix, wire);
         return;
       }
+      idle?.touch();
       const stream = await this.sendDroppingRefused({ ...body, stream: true as const, stream_options: { include_usage: true } }, (sent) =>
         this.client.chat.completions.create(sent, { signal }),
       );
-      yield* this.fromStream(stream, request, idPrefix, wire);
+      opened = true;
+      yield* this.fromStream(stream, request, idPrefix, wire, idle);
     } catch (error) {
+      if (idle?.expired && !outer?.aborted) throw idle.error(this.name, opened, error);
       if (signal?.aborted) throw new ProviderError('aborted', 'Request aborted.', { cause: error });
       throw toProviderError(error, this.name);
     } finally {
+      idle?.stop();
       outer?.removeEventListener('abort', forward);
     }
   }
@@ -115,7 +126,13 @@ export class OpenAIProvider implements Provider {
     }
   }
 
-  private async *fromStream(stream: AsyncIterable<ChatCompletionChunk>, request: ModelRequest, idPrefix: string, wire: ToolWireMap): AsyncGenerator<ProviderEvent> {
+  private async *fromStream(
+    stream: AsyncIterable<ChatCompletionChunk>,
+    request: ModelRequest,
+    idPrefix: string,
+    wire: ToolWireMap,
+    idle: IdleTimer | undefined,
+  ): AsyncGenerator<ProviderEvent> {
     const calls = new ToolCallAccumulator();
     const guard = this.recoverLeaked && request.tools.length ? new LeakedTextGuard() : undefined;
     let text = '';
@@ -124,6 +141,7 @@ export class OpenAIProvider implements Provider {
     let finish: string | null | undefined;
     let usage: Usage | undefined;
     for await (const chunk of stream) {
+      idle?.touch();
       if (chunk.usage) usage = readUsage(chunk.usage);
       const choice = chunk.choices?.[0];
       if (!choice) continue;
