@@ -143,6 +143,14 @@ describe.each(PROTOCOLS)('provider conformance: $name', (protocol) => {
     expect(server.requests).toHaveLength(2);
   });
 
+  it("reports the server's own error when it answers a streaming request with an error body and HTTP 200", async () => {
+    const overloaded = { kind: 'http_error' as const, status: 200, message: 'The model is overloaded, try later.' };
+    const { result, events } = await runOver(protocol, [overloaded, { text: 'second time lucky' }]);
+    expect(ofType(events, 'retry')).toHaveLength(1);
+    expect(ofType(events, 'retry')[0]!.error).toContain('The model is overloaded, try later.');
+    expect(result.answer).toBe('second time lucky');
+  });
+
   it('retries a stream cut mid-call and never runs the half-received call', async () => {
     const { tool, seen } = recorder();
     const call = { name: 'record', arguments: { text: 'a long argument that arrives in many small fragments' } };

@@ -1,12 +1,13 @@
 import { AnthropicProvider } from '../../src/providers/anthropic/anthropic-provider.js';
 import type { AnthropicRequestBody } from '../support/anthropic-protocol-check.js';
-import { startAnthropicServer, type AnthropicStep } from '../support/anthropic-server.js';
+import { apiError, startAnthropicServer, type AnthropicStep } from '../support/anthropic-server.js';
 import type { ProtocolUnderTest, ServerStep } from './protocol.js';
 
 function toAnthropicStep(step: ServerStep): AnthropicStep {
   if (!('kind' in step)) return step;
   switch (step.kind) {
     case 'http_error':
+      return step.message && step.body === undefined ? { ...step, body: apiError('api_error', step.message) } : step;
     case 'cut':
     case 'stall':
     case 'silent':

@@ -21,6 +21,11 @@ function toGemini(step: ServerStep): GeminiStep {
       const details = [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: `${step.headers['retry-after']}s` }];
       return { kind: 'http_error', status: step.status, body: rpcError(step.status, 'RESOURCE_EXHAUSTED', 'Resource has been exhausted.', details) };
     }
+    // Gemini puts the real code in the body, also when the HTTP status says 200.
+    if (step.kind === 'http_error' && step.message && step.body === undefined) {
+      const code = step.status === 200 ? 503 : step.status;
+      return { ...step, body: rpcError(code, code === 503 ? 'UNAVAILABLE' : 'UNKNOWN', step.message) };
+    }
     return step;
   }
   return wholeCalls(step);

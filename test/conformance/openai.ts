@@ -6,7 +6,7 @@ function toChatStep(step: ServerStep): ChatStep {
   if (!('kind' in step)) return step;
   switch (step.kind) {
     case 'http_error':
-      return step;
+      return step.message && step.body === undefined ? { ...step, body: { error: { message: step.message, type: 'server_error' } } } : step;
     case 'cut':
       return { kind: 'cut', reply: step.reply, afterChunks: step.afterEvents };
     case 'slow':

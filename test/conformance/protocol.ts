@@ -9,8 +9,11 @@ import type { ScriptedReply } from '../../src/providers/scripted.js';
 /** One server reply: a scripted reply, or a fault. Each protocol maps these to its own wire form. */
 export type ServerStep =
   | ScriptedReply
-  /** An HTTP error; without `body` the server sends its protocol's usual error body for the status. */
-  | { kind: 'http_error'; status: number; headers?: Record<string, string>; body?: unknown }
+  /**
+   * An HTTP error; without `body` the server sends its protocol's usual error body for the status,
+   * saying `message` when given. Status 200 is a gateway that answers a stream with an error body.
+   */
+  | { kind: 'http_error'; status: number; headers?: Record<string, string>; body?: unknown; message?: string }
   /** Streams the reply's first `afterEvents` wire events (SSE frames), then drops the connection. */
   | { kind: 'cut'; reply: ScriptedReply; afterEvents: number }
   /** Streams the reply with a pause before each wire event (for aborting mid-stream). */

@@ -1,8 +1,9 @@
-import Anthropic from '@anthropic-ai/sdk';
-import type { MessageCreateParamsBase, MessageParam, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
+import Anthropic, { APIError } from '@anthropic-ai/sdk';
+import type { Message, MessageCreateParamsBase, MessageParam, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
 import { addUsage, type AssistantMessage, type Usage } from '../../core/messages.js';
 import type { FinishReason, ModelRequest, ModelResponse, Provider, ProviderEvent } from '../provider.js';
 import { DEFAULT_IDLE_TIMEOUT_MS, IdleTimer } from '../idle-timer.js';
+import { jsonInsteadOfStream, unexpectedJson } from '../json-instead-of-stream.js';
 import { ProviderError } from '../provider-error.js';
 import { MessageAccumulator, type WireUsage } from './accumulate.js';
 import { toAnthropicConversation, toAnthropicTools, type AnthropicProviderData, type ThinkingBlock } from './convert.js';
@@ -97,15 +98,16 @@ export class AnthropicProvider implements Provider {
     idle: IdleTimer | undefined,
     progress: { opened: boolean },
   ): AsyncGenerator<ProviderEvent> {
-    if (!this.streaming) {
-      const message = await this.client.messages.create({ ...params, stream: false }, { signal });
-      for (const [index, block] of message.content.entries()) yield* part.addBlock(index, block as unknown as Record<string, unknown>);
-      part.setUsage(message.usage as WireUsage, message.stop_reason);
-      return;
-    }
+    if (!this.streaming) return yield* wholeMessage(await this.client.messages.create({ ...params, stream: false }, { signal }), part);
     idle?.touch();
-    const stream = await this.client.messages.create({ ...params, stream: true }, { signal });
+    const { data: stream, response } = await this.client.messages.create({ ...params, stream: true }, { signal }).withResponse();
     progress.opened = true;
+    const json = await jsonInsteadOfStream(response, this.name);
+    if (json) {
+      if (json.type === 'error' || json.error) throw toProviderError(new APIError(undefined, json, undefined, response.headers), this.name, 'answered HTTP 200 with an error instead of a stream');
+      if (json.type !== 'message' || !Array.isArray(json.content)) throw unexpectedJson(this.name, json);
+      return yield* wholeMessage(json as unknown as Message, part);
+    }
     for await (const event of stream as AsyncIterable<RawMessageStreamEvent>) {
       idle?.touch();
       yield* part.add(event);
@@ -141,6 +143,12 @@ export class AnthropicProvider implements Provider {
     if (usages.length) response.usage = usages.reduce(addUsage);
     return response;
   }
+}
+
+/** A reply that came whole (not streamed, or a server that ignored `stream: true`). */
+function* wholeMessage(message: Message, part: MessageAccumulator): Generator<ProviderEvent> {
+  for (const [index, block] of message.content.entries()) yield* part.addBlock(index, block as unknown as Record<string, unknown>);
+  part.setUsage(message.usage as WireUsage, message.stop_reason);
 }
 
 /**

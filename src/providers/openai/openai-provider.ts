@@ -1,9 +1,10 @@
-import OpenAI from 'openai';
+import OpenAI, { APIError } from 'openai';
 import type { ChatCompletion, ChatCompletionChunk } from 'openai/resources/chat/completions';
 import type { AssistantMessage, Usage } from '../../core/messages.js';
 import { extractLeakedToolCalls, LeakedTextGuard } from '../leaked-tool-calls.js';
 import type { FinishReason, ModelRequest, ModelResponse, Provider, ProviderEvent } from '../provider.js';
 import { DEFAULT_IDLE_TIMEOUT_MS, IdleTimer } from '../idle-timer.js';
+import { jsonInsteadOfStream, unexpectedJson } from '../json-instead-of-stream.js';
 import { ProviderError } from '../provider-error.js';
 import { ToolCallAccumulator, type ToolCallFragment } from './accumulate.js';
 import { toOpenAIMessages, toOpenAITools } from './convert.js';
@@ -92,11 +93,15 @@ export class OpenAIProvider implements Provider {
         return;
       }
       idle?.touch();
-      const stream = await this.sendDroppingRefused({ ...body, stream: true as const, stream_options: { include_usage: true } }, (sent) =>
-        this.client.chat.completions.create(sent, { signal }),
+      const { data: stream, response } = await this.sendDroppingRefused({ ...body, stream: true as const, stream_options: { include_usage: true } }, (sent) =>
+        this.client.chat.completions.create(sent, { signal }).withResponse(),
       );
       opened = true;
-      yield* this.fromStream(stream, request, idPrefix, wire, idle);
+      const json = await jsonInsteadOfStream(response, this.name);
+      if (!json) return yield* this.fromStream(stream, request, idPrefix, wire, idle);
+      if (json.error) throw toProviderError(new APIError(undefined, json.error as object, undefined, response.headers), this.name, 'answered HTTP 200 with an error instead of a stream');
+      if (!Array.isArray(json.choices)) throw unexpectedJson(this.name, json);
+      yield* this.fromCompletion(json as unknown as ChatCompletion, request, idPrefix, wire);
     } catch (error) {
       if (idle?.expired && !outer?.aborted) throw idle.error(this.name, opened, error);
       if (signal?.aborted) throw new ProviderError('aborted', 'Request aborted.', { cause: error });
