@@ -136,6 +136,24 @@ describe.each(PROTOCOLS)('provider conformance: $name', (protocol) => {
     expect(result.answer).toBe('after the wait');
   });
 
+  it('does not retry a 429 whose retry-after is over the wait limit, and says why', async () => {
+    const { server, result, events } = await runOver(protocol, [{ kind: 'http_error', status: 429, headers: { 'retry-after': '120' } }]);
+    expect(ofType(events, 'retry')).toEqual([]);
+    expect(result.stopReason).toBe('provider_error');
+    expect(result.error).toMatch(/429.*\(not retried: the server asked to wait 120 s, more than the 1 s limit on retry waits\)$/);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('stops after the retry budget on repeated 5xx, with the last error and the number of retries', async () => {
+    const { server, result, events } = await runOver(protocol, [{ kind: 'http_error', status: 500 }, { kind: 'http_error', status: 500 }, { kind: 'http_error', status: 500 }]);
+    expect(ofType(events, 'retry').map((retry) => retry.attempt)).toEqual([1, 2]);
+    expect(result.stopReason).toBe('provider_error');
+    expect(result.error).toMatch(/HTTP 500.*\(gave up after 2 retries\)$/);
+    // The SDK's own error under ours only repeats the status ("(500 …)"), so it is not appended.
+    expect(result.error).not.toMatch(/\(500 /);
+    expect(server.requests).toHaveLength(3);
+  });
+
   it('retries a 5xx and succeeds', async () => {
     const { server, result, events } = await runOver(protocol, [{ kind: 'http_error', status: 503 }, { text: 'recovered' }]);
     expect(ofType(events, 'retry')).toHaveLength(1);
