@@ -16,7 +16,12 @@ export interface ResolvedProvider {
   model: string;
   apiKey: string;
   baseURL: string;
+  /** How long a streamed reply may send nothing before it is given up (`VIBE_IDLE_TIMEOUT`); unset: the adapter's default. */
+  idleTimeoutMs?: number;
 }
+
+/** A local server may take minutes before its first token (a large prompt on a CPU), so it gets the old request limit. */
+const LOCAL_IDLE_TIMEOUT_MS = 600_000;
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -36,18 +41,27 @@ export function resolveProvider(settings: ProviderSettings): ResolvedProvider {
   if (!model) missing.push('VIBE_MODEL or --model (the model name, e.g. gpt-4.1-mini)');
   if (missing.length) throw new ConfigError(setupMessage(preset, missing));
   const baseURL = settings.baseUrl ?? (preset.baseUrlVariable ? env[preset.baseUrlVariable] : undefined) ?? preset.baseURL;
-  return { preset, model: model!, apiKey: apiKey!, baseURL };
+  const idleTimeoutMs = idleTimeoutFrom(env.VIBE_IDLE_TIMEOUT) ?? (preset.local ? LOCAL_IDLE_TIMEOUT_MS : undefined);
+  return { preset, model: model!, apiKey: apiKey!, baseURL, ...(idleTimeoutMs !== undefined ? { idleTimeoutMs } : {}) };
+}
+
+function idleTimeoutFrom(value: string | undefined): number | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  const seconds = Number(value);
+  if (!Number.isFinite(seconds) || seconds <= 0) throw new ConfigError(`VIBE_IDLE_TIMEOUT must be a number of seconds above 0, got "${value}".`);
+  return Math.round(seconds * 1000);
 }
 
 export async function createProvider(resolved: ResolvedProvider): Promise<Provider> {
+  const idle = resolved.idleTimeoutMs !== undefined ? { idleTimeoutMs: resolved.idleTimeoutMs } : {};
   // Loaded on demand: the SDK is the largest part of start-up.
   if (resolved.preset.protocol === 'anthropic') {
     const { AnthropicProvider } = await import('./anthropic/anthropic-provider.js');
-    return new AnthropicProvider({ name: resolved.preset.name, apiKey: resolved.apiKey, baseURL: resolved.baseURL });
+    return new AnthropicProvider({ name: resolved.preset.name, apiKey: resolved.apiKey, baseURL: resolved.baseURL, ...idle });
   }
   if (resolved.preset.protocol === 'google') {
     const { GoogleProvider } = await import('./google/google-provider.js');
-    return new GoogleProvider({ name: resolved.preset.name, apiKey: resolved.apiKey, baseURL: resolved.baseURL });
+    return new GoogleProvider({ name: resolved.preset.name, apiKey: resolved.apiKey, baseURL: resolved.baseURL, ...idle });
   }
   const { OpenAIProvider } = await import('./openai/openai-provider.js');
   return new OpenAIProvider({
@@ -55,6 +69,7 @@ export async function createProvider(resolved: ResolvedProvider): Promise<Provid
     apiKey: resolved.apiKey,
     baseURL: resolved.baseURL,
     replayReasoning: resolved.preset.replayReasoning ?? false,
+    ...idle,
     ...(resolved.preset.idFormat ? { idFormat: resolved.preset.idFormat } : {}),
   });
 }
