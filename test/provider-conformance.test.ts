@@ -242,6 +242,19 @@ describe.each(PROTOCOLS)('provider conformance: $name', (protocol) => {
     expect(server.requests).toHaveLength(1);
   });
 
+  it('stops aborted at once when the signal fires during a retry wait', async () => {
+    const controller = new AbortController();
+    const { server, result, events } = await runOver(protocol, [{ kind: 'http_error', status: 429, headers: { 'retry-after': '0.9' } }, { text: 'too late' }], {
+      signal: controller.signal,
+      onEvent: (event) => {
+        if (event.type === 'retry') controller.abort();
+      },
+    });
+    expect(ofType(events, 'retry')).toMatchObject([{ attempt: 1, delayMs: 900 }]);
+    expect(result.stopReason).toBe('aborted');
+    expect(server.requests).toHaveLength(1);
+  });
+
   it('does not report a reply with only reasoning, no text and no calls, as an answer', async () => {
     const { result, events } = await runOver(protocol, [{ reasoning: 'Thinking it over, at length.' }]);
     expect(result.stopReason).toBe('provider_error');

@@ -143,6 +143,14 @@ describe('servers that break the streaming contract', () => {
     expect(result.error).toContain('answered a streaming request with JSON that is neither a reply nor an error: {"status":"queued","ticket":42}');
   });
 
+  it('usage repeated on every chunk (cumulative) is counted once, as the last report says', async () => {
+    const withUsage = (delta: unknown, finish: string | null, completion: number) => ({ ...chunk(delta, finish), usage: { prompt_tokens: 40, completion_tokens: completion } });
+    const { result, events } = await runScenario([{ kind: 'raw_chunks', chunks: [withUsage({ content: 'a' }, null, 1), withUsage({ content: 'b' }, null, 2), withUsage({}, 'stop', 3)] }]);
+    expect(result.answer).toBe('ab');
+    expect(ofType(events, 'usage')).toMatchObject([{ usage: { inputTokens: 40, outputTokens: 3 } }]);
+    expect(result.usage).toMatchObject({ inputTokens: 40, outputTokens: 3 });
+  });
+
   it('two calls of one reply with the same id get distinct ids, and each result names its own call', async () => {
     const twins: ServerStep = { kind: 'raw_chunks', chunks: [chunk(callDelta(0, 'call_0', '1+1')), chunk(callDelta(1, 'call_0', '2+2')), chunk({}, 'tool_calls')] };
     const { server, result } = await runScenario([twins, { text: '2 and 4' }], { toolList: [calculatorTool] });
