@@ -211,7 +211,9 @@ describe.each(PROTOCOLS)('provider conformance: $name', (protocol) => {
   it('gives up on a stream that stalls mid-call, retries, and never runs the half-received call', async () => {
     const { tool, seen } = recorder();
     const call = { name: 'record', arguments: { text: 'an argument that never finishes arriving the first time' } };
-    const { server, result, events } = await runOver(protocol, [{ kind: 'stall', reply: { toolCalls: [call] }, afterEvents: 3 }, { toolCalls: [call] }, { text: 'done' }], {
+    // Gemini sends a call whole, in the chunk that finishes the reply, so its stream stalls before the call.
+    const stall = protocol.name === 'google' ? { reply: { text: 'Recording.', toolCalls: [call] }, afterEvents: 1 } : { reply: { toolCalls: [call] }, afterEvents: 3 };
+    const { server, result, events } = await runOver(protocol, [{ kind: 'stall', ...stall }, { toolCalls: [call] }, { text: 'done' }], {
       tools: tools(tool),
       providerOptions: { idleTimeoutMs: 200 },
     });
@@ -220,6 +222,15 @@ describe.each(PROTOCOLS)('provider conformance: $name', (protocol) => {
     expect(seen).toEqual([call.arguments.text]);
     expect(result.answer).toBe('done');
     expect(server.violations).toEqual([]);
+  });
+
+  it('keeps a whole reply when the server holds the connection open after it, without a retry', async () => {
+    const { server, result, events } = await runOver(protocol, [{ kind: 'stall', reply: { text: 'complete, but the socket stays open' }, afterEvents: 1000 }], {
+      providerOptions: { idleTimeoutMs: 300 },
+    });
+    expect(result).toMatchObject({ stopReason: 'answered', answer: 'complete, but the socket stays open' });
+    expect(ofType(events, 'retry')).toEqual([]);
+    expect(server.requests).toHaveLength(1);
   });
 
   it('gives up on a server that never answers, saying so and how many retries it made', async () => {

@@ -2,6 +2,8 @@ import { ProviderError } from './provider-error.js';
 
 /** How long a streamed reply may go without a byte from the server before it is given up (5 minutes). */
 export const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
+/** How long to wait for trailing frames after the finish frame. */
+const FINISHED_GRACE_MS = 5_000;
 
 /**
  * Aborts a streamed request when the server sends nothing for `ms`. The OpenAI and Anthropic
@@ -10,7 +12,11 @@ export const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
  * `expired` tells the provider's catch that it was us, not the user.
  */
 export class IdleTimer {
+  /** The server went quiet before the reply was whole. */
   expired = false;
+  /** The server went quiet after the reply was whole, keeping the connection open: not an error. */
+  closedAfterFinish = false;
+  private finished = false;
   private timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
@@ -22,9 +28,19 @@ export class IdleTimer {
   touch(): void {
     clearTimeout(this.timer);
     this.timer = setTimeout(() => {
-      this.expired = true;
+      if (this.finished) this.closedAfterFinish = true;
+      else this.expired = true;
       this.controller.abort(new Error('idle time-out'));
-    }, this.ms);
+    }, this.finished ? Math.min(this.ms, FINISHED_GRACE_MS) : this.ms);
+  }
+
+  /**
+   * The finish frame arrived; only trailing frames (usage, `[DONE]`) may follow. A server that
+   * then holds the connection open is closed after a short grace instead of the full wait.
+   */
+  finish(): void {
+    this.finished = true;
+    this.touch();
   }
 
   stop(): void {

@@ -111,6 +111,8 @@ export class AnthropicProvider implements Provider {
     for await (const event of stream as AsyncIterable<RawMessageStreamEvent>) {
       idle?.touch();
       yield* part.add(event);
+      // The reply is whole: a server that keeps the connection open after it must not hold us.
+      if (part.stopped) break;
     }
   }
 

@@ -93,11 +93,15 @@ export class GoogleProvider implements Provider {
           else if (event.type === 'thought') yield { type: 'reasoning_delta', text: event.text };
           else yield { type: 'tool_call_delta', index: event.position, id: idOf(event.position), name: wire.nameFromWire(event.name) };
         }
+        if (reply.finishReason) idle?.finish();
       }
     } catch (error) {
-      if (idle?.expired && !signal?.aborted) throw idle.error(this.name, opened, error);
-      if (signal?.aborted) throw new ProviderError('aborted', 'Request aborted.', { cause: error });
-      throw toProviderError(error, this.name, opened);
+      // A whole reply whose connection the server held open: closing it was ours, and the reply stands.
+      if (!(idle?.closedAfterFinish && !signal?.aborted)) {
+        if (idle?.expired && !signal?.aborted) throw idle.error(this.name, opened, error);
+        if (signal?.aborted) throw new ProviderError('aborted', 'Request aborted.', { cause: error });
+        throw toProviderError(error, this.name, opened);
+      }
     } finally {
       idle?.stop();
       signal?.removeEventListener('abort', forward);

@@ -167,7 +167,10 @@ export class OpenAIProvider implements Provider {
         const call = calls.peek(position)!;
         if (isNew || fragment.function?.name) yield { type: 'tool_call_delta', index: position, id: call.id, name: call.name };
       }
-      if (choice.finish_reason) finish = choice.finish_reason;
+      if (choice.finish_reason) {
+        finish = choice.finish_reason;
+        idle?.finish();
+      }
     }
     // A stream that ends without a finish frame was cut: its half-received calls must not run.
     if (!finish) throw new ProviderError('stream_cut', `${this.name}: the stream ended before the reply was finished.`);
