@@ -59,5 +59,5 @@ function annotated(error: ProviderError, note: string): ProviderError {
 }
 
 function seconds(ms: number): string {
-  return `${Math.round(ms / 100) / 10} s`;
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${Math.round(ms / 100) / 10} s`;
 }
