@@ -81,6 +81,26 @@ describe.each(PROTOCOLS)('provider conformance: $name', (protocol) => {
     expect(roles(result.messages)).toEqual(['user', 'assistant', `tool:${call.id}`, 'assistant']);
   });
 
+  it('shows the text of a reply that also calls tools, runs the call, and sends both back', async () => {
+    const { tool, seen } = recorder();
+    const { server, result, events } = await runOver(protocol, [{ text: 'Recording it now.', toolCalls: [{ name: 'record', arguments: { text: 'both' } }] }, { text: 'done' }], { tools: tools(tool) });
+    expect(ofType(events, 'text_delta').map((d) => d.text).join('')).toBe('Recording it now.done');
+    expect(seen).toEqual(['both']);
+    expect((result.messages[1] as AssistantMessage).content).toBe('Recording it now.');
+    expect(JSON.stringify(server.requests[1])).toContain('Recording it now.');
+    expect(server.violations).toEqual([]);
+  });
+
+  it('answers a call to a tool that was not offered with an error naming the tools, in a valid history', async () => {
+    const { tool, seen } = recorder();
+    const { server, result, events } = await runOver(protocol, [{ toolCalls: [{ name: 'delete_everything', arguments: {} }] }, { text: 'sorry' }], { tools: tools(tool) });
+    expect(seen).toEqual([]);
+    expect(ofType(events, 'tool_call_end')).toMatchObject([{ name: 'delete_everything', isError: true, output: 'Unknown tool "delete_everything". Available tools: record.' }]);
+    expect(JSON.stringify(server.requests[1])).toContain('Unknown tool');
+    expect(result.answer).toBe('sorry');
+    expect(server.violations).toEqual([]);
+  });
+
   it('runs parallel calls of one reply and answers them all, in call order', async () => {
     const { tool, seen } = recorder();
     const { server, result } = await runOver(
