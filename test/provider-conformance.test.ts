@@ -292,6 +292,9 @@ describe.each(PROTOCOLS)('provider conformance: $name', (protocol) => {
     expect(result.answer).toBeNull();
     expect(result.error).toMatch(/empty reply, with no text and no tool calls \(it only reasoned\)/);
     expect(ofType(events, 'stop')).toMatchObject([{ reason: 'provider_error', answer: null }]);
+    // Not kept: the next request (or a resumed session) would only have to drop it again.
+    expect(roles(result.messages)).toEqual(['user']);
+    expect(ofType(events, 'turn_end')).toMatchObject([{ messages: [] }]);
   });
 
   it('accepts a resumed history with a dangling call once it is repaired', async () => {

@@ -177,7 +177,9 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
     const turnUsage = response.usage ?? estimateUsage(request, response.message);
     usage = addUsage(usage, turnUsage);
     yield { type: 'usage', turn, usage: turnUsage, total: usage };
-    messages.push(response.message);
+    const empty = response.protocolError ? undefined : emptyReplyError(response, options.provider.name);
+    // An empty reply is kept out of the history: repairHistory would drop it from every later request (and resume).
+    if (!empty) messages.push(response.message);
     yield {
       type: 'assistant_message',
       turn,
@@ -194,8 +196,7 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
     }
 
     if (response.message.toolCalls.length === 0) {
-      yield { type: 'turn_end', turn, messages: [response.message] };
-      const empty = emptyReplyError(response, options.provider.name);
+      yield { type: 'turn_end', turn, messages: empty ? [] : [response.message] };
       if (empty) return yield* stopWith(finish('provider_error', { error: empty }));
       return yield* stopWith(finish('answered', { answer: response.message.content }));
     }
