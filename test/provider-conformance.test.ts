@@ -2,7 +2,7 @@
  * The same scenarios over every wire protocol: each adapter, through its real SDK, against a
  * strict local server speaking its protocol. A new adapter joins by adding a line to PROTOCOLS.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { run, type AgentOptions, type RunResult } from '../src/core/loop.js';
 import type { AgentEvent } from '../src/core/events.js';
@@ -226,6 +226,20 @@ describe.each(PROTOCOLS)('provider conformance: $name', (protocol) => {
     expect(result.stopReason).toBe('aborted');
     expect(ofType(events, 'stop')).toHaveLength(1);
     expect(ofType(events, 'text_delta').map((d) => d.text).join('').length).toBeLessThan('a slow answer that keeps coming in small pieces'.length);
+  });
+
+  it('retries a stream with a frame that is not JSON, without writing to the console', async () => {
+    const console_ = [vi.spyOn(console, 'error'), vi.spyOn(console, 'warn'), vi.spyOn(console, 'log')];
+    try {
+      const { result, events } = await runOver(protocol, [{ kind: 'garbled', reply: { text: 'half a reply' }, afterEvents: 2 }, { text: 'a clean reply' }]);
+      expect(ofType(events, 'retry')).toHaveLength(1);
+      expect(ofType(events, 'retry')[0]!.error).toMatch(/stream broke off/);
+      expect(result.answer).toBe('a clean reply');
+      // The terminal UI owns the screen: an SDK logging the bad frame would scribble over it.
+      for (const spy of console_) expect(spy).not.toHaveBeenCalled();
+    } finally {
+      for (const spy of console_) spy.mockRestore();
+    }
   });
 
   it('gives up on a stream that stalls mid-call, retries, and never runs the half-received call', async () => {

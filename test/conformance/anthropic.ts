@@ -11,6 +11,7 @@ function toAnthropicStep(step: ServerStep): AnthropicStep {
     case 'cut':
     case 'stall':
     case 'silent':
+    case 'garbled':
       return step;
     case 'slow':
       return { kind: 'slow', reply: step.reply, eventDelayMs: step.delayMs };

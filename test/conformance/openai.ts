@@ -15,6 +15,8 @@ function toChatStep(step: ServerStep): ChatStep {
       return { kind: 'stall', reply: step.reply, afterChunks: step.afterEvents };
     case 'silent':
       return step;
+    case 'garbled':
+      return { kind: 'garbled', reply: step.reply, afterChunks: step.afterEvents };
   }
 }
 

@@ -21,7 +21,9 @@ export type ServerStep =
   /** Streams the reply's first `afterEvents` wire events, then nothing, keeping the connection open. */
   | { kind: 'stall'; reply: ScriptedReply; afterEvents: number }
   /** Reads the request and never answers, not even the headers. */
-  | { kind: 'silent' };
+  | { kind: 'silent' }
+  /** Streams the reply's first `afterEvents` wire events, then one whose data is not JSON, then ends. */
+  | { kind: 'garbled'; reply: ScriptedReply; afterEvents: number };
 
 export interface WireServer {
   url: string;

@@ -26,6 +26,8 @@ export type AnthropicFault =
   | { kind: 'stall'; reply: ScriptedReply; afterEvents: number }
   /** Reads the request and never answers, not even the headers. */
   | { kind: 'silent' }
+  /** Streams the reply's first `afterEvents` events, then one event whose data is not JSON, then ends. */
+  | { kind: 'garbled'; reply: ScriptedReply; afterEvents: number }
   /** A reply whose thinking comes back redacted (`redacted_thinking` with opaque data). */
   | { kind: 'redacted'; reply: ScriptedReply; data: string };
 
@@ -104,11 +106,13 @@ export async function startAnthropicServer(script: AnthropicStep[]): Promise<Ant
         return;
       case 'cut':
       case 'stall':
+      case 'garbled':
       case 'stream_error': {
         startSse(res);
         for (const event of streamEvents(body.model, plan(step.reply, body.model), promptChars).slice(0, step.afterEvents)) res.write(sseFrame(event));
         if (step.kind === 'cut') return res.socket?.destroy();
         if (step.kind === 'stall') return;
+        if (step.kind === 'garbled') return res.end('event: content_block_delta\ndata: {"type": "content_block_delta", "index": 0\n\n');
         res.write(sseFrame({ event: 'error', data: { type: 'error', error: step.error } }));
         return res.end();
       }

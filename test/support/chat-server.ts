@@ -35,7 +35,9 @@ export type Fault =
   /** Sends the reply's first `afterChunks` frames, then nothing more, keeping the connection open. */
   | { kind: 'stall'; reply: ScriptedReply; afterChunks: number }
   /** Reads the request and never answers, not even the headers. */
-  | { kind: 'silent' };
+  | { kind: 'silent' }
+  /** Sends the reply's first `afterChunks` frames, then one frame that is not JSON, then ends. */
+  | { kind: 'garbled'; reply: ScriptedReply; afterChunks: number };
 
 export type ServerStep = ScriptedReply | Fault | ((body: ChatRequestBody) => ScriptedReply | Fault);
 
@@ -101,8 +103,9 @@ export async function startChatServer(script: ServerStep[]): Promise<ChatServer>
       const calls = withIds(step.reply, () => `call_${++callCounter}`);
       const frames = replyFrames(body.model, step.reply, calls, body);
       startSse(res);
-      if (step.kind === 'cut' || step.kind === 'stall') {
+      if (step.kind === 'cut' || step.kind === 'stall' || step.kind === 'garbled') {
         for (const frame of frames.slice(0, step.afterChunks)) res.write(frame);
+        if (step.kind === 'garbled') return res.end('data: {"choices": [{"delta": {"content": "x"}\n\n');
         return step.kind === 'cut' ? res.socket?.destroy() : undefined;
       }
       for (const frame of frames) {

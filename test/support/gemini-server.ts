@@ -26,6 +26,8 @@ export type GeminiFault =
   | { kind: 'stall'; reply: ScriptedReply; afterEvents: number }
   /** Reads the request and never answers, not even the headers. */
   | { kind: 'silent' }
+  /** Streams the reply's first `afterEvents` SSE frames, then one frame that is not JSON, then ends. */
+  | { kind: 'garbled'; reply: ScriptedReply; afterEvents: number }
   /** Streams the reply with a pause before each SSE frame (for aborting mid-stream). */
   | { kind: 'slow'; reply: ScriptedReply; delayMs: number };
 
@@ -123,6 +125,7 @@ export async function startGeminiServer(script: GeminiStep[]): Promise<GeminiSer
       for (const chunk of built.chunks.slice(0, step.afterEvents)) {
         await new Promise<void>((resolve) => res.write(`data: ${JSON.stringify(chunk)}\r\n\r\n`, () => resolve()));
       }
+      if (step.kind === 'garbled') return res.end('data: {"candidates": [{"content": \r\n\r\n');
       return step.kind === 'stall' ? undefined : res.socket?.destroy();
     }
 

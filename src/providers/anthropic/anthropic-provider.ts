@@ -51,6 +51,8 @@ export class AnthropicProvider implements Provider {
       maxRetries: 0,
       timeout: options.timeoutMs ?? 600_000,
       defaultHeaders: options.defaultHeaders,
+      // The SDK logs a bad frame to the console (over the terminal UI); our error carries it. ANTHROPIC_LOG still works.
+      ...(process.env.ANTHROPIC_LOG ? {} : { logLevel: 'off' as const }),
     });
   }
 

@@ -63,6 +63,8 @@ export class OpenAIProvider implements Provider {
       maxRetries: 0,
       timeout: options.timeoutMs ?? 600_000,
       defaultHeaders: options.defaultHeaders,
+      // The SDK logs a bad frame to the console (over the terminal UI); our error carries it. OPENAI_LOG still works.
+      ...(process.env.OPENAI_LOG ? {} : { logLevel: 'off' as const }),
     });
   }
 
