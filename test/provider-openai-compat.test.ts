@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { run } from '../src/core/loop.js';
 import type { Message } from '../src/core/messages.js';
@@ -134,6 +136,24 @@ describe('servers that break the streaming contract', () => {
     expect(ofType(events, 'usage')[0]!.usage).toMatchObject({ inputTokens: 12, outputTokens: 5 });
     expect(ofType(events, 'retry')).toEqual([]);
     expect(result).toMatchObject({ stopReason: 'answered', answer: '5' });
+  });
+
+  it('an event stream mislabelled application/json is still read as a stream', async () => {
+    const frames = [chunk({ content: 'still ' }), chunk({ content: 'streamed' }), chunk({}, 'stop')].map((c) => `data: ${JSON.stringify(c)}\n\n`).join('');
+    const server = createServer((req, res) => {
+      req.resume();
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(`${frames}data: [DONE]\n\n`);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const result = await run({ provider: new OpenAIProvider({ apiKey: 'k', baseURL: `http://127.0.0.1:${port}/v1` }), model: 'm', input: 'x', retry: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1 } });
+      expect(result).toMatchObject({ stopReason: 'answered', answer: 'still streamed' });
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it('JSON that is neither a reply nor an error is reported with what the server sent', async () => {

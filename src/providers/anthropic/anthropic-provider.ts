@@ -104,7 +104,7 @@ export class AnthropicProvider implements Provider {
     idle?.touch();
     const { data: stream, response } = await this.client.messages.create({ ...params, stream: true }, { signal }).withResponse();
     progress.opened = true;
-    const json = await jsonInsteadOfStream(response, this.name);
+    const json = await jsonInsteadOfStream(response);
     if (json) {
       if (json.type === 'error' || json.error) throw toProviderError(new APIError(undefined, json, undefined, response.headers), this.name, 'answered HTTP 200 with an error instead of a stream');
       if (json.type !== 'message' || !Array.isArray(json.content)) throw unexpectedJson(this.name, json);

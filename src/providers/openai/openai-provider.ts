@@ -99,7 +99,7 @@ export class OpenAIProvider implements Provider {
         this.client.chat.completions.create(sent, { signal }).withResponse(),
       );
       opened = true;
-      const json = await jsonInsteadOfStream(response, this.name);
+      const json = await jsonInsteadOfStream(response);
       if (!json) return yield* this.fromStream(stream, request, idPrefix, wire, idle);
       if (json.error) throw toProviderError(new APIError(undefined, json.error as object, undefined, response.headers), this.name, 'answered HTTP 200 with an error instead of a stream');
       if (!Array.isArray(json.choices)) throw unexpectedJson(this.name, json);
