@@ -19,7 +19,11 @@ export interface GoogleProviderOptions {
   stream?: boolean;
   /** Ask thinking models to show their thoughts (default false; older models reject it). */
   includeThoughts?: boolean;
-  /** Per-request time limit in ms (default 10 minutes), for the whole reply. */
+  /**
+   * Time limit for a non-streamed reply in ms (default 10 minutes). The SDK counts it over the
+   * whole reply, so a streamed reply is not given it (a long answer would be cut off and retried
+   * for ever): `idleTimeoutMs` limits the silences instead.
+   */
   timeoutMs?: number;
   /** A streamed reply that sends nothing for this long is given up and retried (default 5 minutes). */
   idleTimeoutMs?: number;
@@ -47,7 +51,7 @@ export class GoogleProvider implements Provider {
       httpOptions: {
         ...(options.baseURL ? { baseUrl: options.baseURL } : {}),
         apiVersion: options.apiVersion ?? 'v1beta',
-        timeout: options.timeoutMs ?? 600_000,
+        ...(this.streaming ? {} : { timeout: options.timeoutMs ?? 600_000 }),
       },
     });
   }
