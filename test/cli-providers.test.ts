@@ -5,6 +5,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { startChatServer, type ChatServer, type ServerStep } from './support/chat-server.js';
 import { startGeminiServer, type GeminiServer, type GeminiStep } from './support/gemini-server.js';
 import { homeEnv, spawnCli, type Ran } from './support/cli-process.js';
+import { resolveProvider } from '../src/providers/create-provider.js';
 
 const home = mkdtempSync(join(tmpdir(), 'vibe-cli-providers-'));
 const servers: Array<ChatServer | GeminiServer> = [];
@@ -99,5 +100,37 @@ describe('the CLI with --max-cost', () => {
     const unpriced = await cli(['--max-cost', '1', 'x'], { OPENAI_API_KEY: 'k', VIBE_MODEL: 'my-finetune' });
     expect(unpriced.code).toBe(2);
     expect(unpriced.stderr).toContain('none is known for "my-finetune"');
+  });
+});
+
+describe('the CLI against a server that stops sending', () => {
+  it('gives up on a stalled stream after VIBE_IDLE_TIMEOUT, shows the retry, and answers from the second try', async () => {
+    const server = await chat([{ kind: 'stall', reply: { text: 'a reply that stops half way' }, afterChunks: 2 }, { text: 'the whole answer' }]);
+    const ran = await cli(['--base-url', server.url, '--model', 'm', 'hi'], { OPENAI_API_KEY: 'k', VIBE_IDLE_TIMEOUT: '0.3' });
+    expect(ran.stderr).toMatch(/retry 1 in [\d.]+ s: openai: the stream stalled \(nothing received for 300 ms\); gave up waiting\./);
+    // Piped stdout gets the answer only: not the half reply that was given up.
+    expect(ran.stdout).toBe('the whole answer\n');
+    expect(ran.code).toBe(0);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('gives local servers 10 minutes before the first token by default, hosted ones the adapter default', () => {
+    expect(resolveProvider({ provider: 'ollama', model: 'qwen', env: {} }).idleTimeoutMs).toBe(600_000);
+    expect(resolveProvider({ provider: 'deepseek', env: { DEEPSEEK_API_KEY: 'k' } }).idleTimeoutMs).toBeUndefined();
+    expect(resolveProvider({ provider: 'anthropic', env: { ANTHROPIC_API_KEY: 'k', VIBE_IDLE_TIMEOUT: '90' } }).idleTimeoutMs).toBe(90_000);
+  });
+
+  it('writes only the answer to a piped stdout; the text of tool turns goes to stderr', async () => {
+    const server = await chat([{ text: 'Let me work it out.', toolCalls: [{ name: 'calculator', arguments: { expression: '6*7' } }] }, { text: 'It is 42.' }]);
+    const ran = await cli(['--base-url', server.url, '--model', 'm', '--tools', 'course', 'what is 6*7?'], { OPENAI_API_KEY: 'k' });
+    expect(ran.code).toBe(0);
+    expect(ran.stdout).toBe('It is 42.\n');
+    expect(ran.stderr).toContain('Let me work it out.\n');
+  });
+
+  it('rejects a VIBE_IDLE_TIMEOUT that is not a positive number of seconds, with exit code 2', async () => {
+    const ran = await cli(['--model', 'm', 'hi'], { OPENAI_API_KEY: 'k', VIBE_IDLE_TIMEOUT: 'soon' });
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toContain('VIBE_IDLE_TIMEOUT must be a number of seconds above 0, got "soon".');
   });
 });

@@ -2,14 +2,14 @@
  * The same scenarios over every wire protocol: each adapter, through its real SDK, against a
  * strict local server speaking its protocol. A new adapter joins by adding a line to PROTOCOLS.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { run, type AgentOptions, type RunResult } from '../src/core/loop.js';
 import type { AgentEvent } from '../src/core/events.js';
 import type { AssistantMessage, Message, ToolMessage } from '../src/core/messages.js';
 import { defineTool } from '../src/tools/define-tool.js';
 import { ToolRegistry } from '../src/tools/registry.js';
-import type { ProtocolUnderTest, ServerStep, WireServer } from './conformance/protocol.js';
+import type { ProtocolUnderTest, ProviderTestOptions, ServerStep, WireServer } from './conformance/protocol.js';
 import { PROTOCOLS } from './conformance/protocols.js';
 import { ofType } from './support/harness.js';
 
@@ -36,12 +36,16 @@ interface Outcome {
   events: AgentEvent[];
 }
 
-async function runOver(protocol: ProtocolUnderTest, script: ServerStep[], options: Partial<AgentOptions> & { onEvent?: (event: AgentEvent) => void } = {}): Promise<Outcome> {
+async function runOver(
+  protocol: ProtocolUnderTest,
+  script: ServerStep[],
+  { providerOptions, ...options }: Partial<AgentOptions> & { onEvent?: (event: AgentEvent) => void; providerOptions?: ProviderTestOptions } = {},
+): Promise<Outcome> {
   const server = await protocol.start(script);
   open.push(server);
   const events: AgentEvent[] = [];
   const result = await run(
-    { provider: protocol.provider(server.url), model: 'test-model', input: 'task', retry: { maxRetries: 2, baseDelayMs: 5, maxDelayMs: 1000 }, ...options },
+    { provider: protocol.provider(server.url, providerOptions), model: 'test-model', input: 'task', retry: { maxRetries: 2, baseDelayMs: 5, maxDelayMs: 1000 }, ...options },
     (event) => {
       events.push(event);
       options.onEvent?.(event);
@@ -75,6 +79,26 @@ describe.each(PROTOCOLS)('provider conformance: $name', (protocol) => {
     const call = (result.messages[1] as AssistantMessage).toolCalls[0]!;
     expect(ofType(events, 'tool_call_end')).toMatchObject([{ id: call.id, status: 'ok', isError: false }]);
     expect(roles(result.messages)).toEqual(['user', 'assistant', `tool:${call.id}`, 'assistant']);
+  });
+
+  it('shows the text of a reply that also calls tools, runs the call, and sends both back', async () => {
+    const { tool, seen } = recorder();
+    const { server, result, events } = await runOver(protocol, [{ text: 'Recording it now.', toolCalls: [{ name: 'record', arguments: { text: 'both' } }] }, { text: 'done' }], { tools: tools(tool) });
+    expect(ofType(events, 'text_delta').map((d) => d.text).join('')).toBe('Recording it now.done');
+    expect(seen).toEqual(['both']);
+    expect((result.messages[1] as AssistantMessage).content).toBe('Recording it now.');
+    expect(JSON.stringify(server.requests[1])).toContain('Recording it now.');
+    expect(server.violations).toEqual([]);
+  });
+
+  it('answers a call to a tool that was not offered with an error naming the tools, in a valid history', async () => {
+    const { tool, seen } = recorder();
+    const { server, result, events } = await runOver(protocol, [{ toolCalls: [{ name: 'delete_everything', arguments: {} }] }, { text: 'sorry' }], { tools: tools(tool) });
+    expect(seen).toEqual([]);
+    expect(ofType(events, 'tool_call_end')).toMatchObject([{ name: 'delete_everything', isError: true, output: 'Unknown tool "delete_everything". Available tools: record.' }]);
+    expect(JSON.stringify(server.requests[1])).toContain('Unknown tool');
+    expect(result.answer).toBe('sorry');
+    expect(server.violations).toEqual([]);
   });
 
   it('runs parallel calls of one reply and answers them all, in call order', async () => {
@@ -132,11 +156,37 @@ describe.each(PROTOCOLS)('provider conformance: $name', (protocol) => {
     expect(result.answer).toBe('after the wait');
   });
 
+  it('does not retry a 429 whose retry-after is over the wait limit, and says why', async () => {
+    const { server, result, events } = await runOver(protocol, [{ kind: 'http_error', status: 429, headers: { 'retry-after': '120' } }]);
+    expect(ofType(events, 'retry')).toEqual([]);
+    expect(result.stopReason).toBe('provider_error');
+    expect(result.error).toMatch(/429.*\(not retried: the server asked to wait 120 s, more than the 1 s limit on retry waits\)$/);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('stops after the retry budget on repeated 5xx, with the last error and the number of retries', async () => {
+    const { server, result, events } = await runOver(protocol, [{ kind: 'http_error', status: 500 }, { kind: 'http_error', status: 500 }, { kind: 'http_error', status: 500 }]);
+    expect(ofType(events, 'retry').map((retry) => retry.attempt)).toEqual([1, 2]);
+    expect(result.stopReason).toBe('provider_error');
+    expect(result.error).toMatch(/HTTP 500.*\(gave up after 2 retries\)$/);
+    // The SDK's own error under ours only repeats the status ("(500 …)"), so it is not appended.
+    expect(result.error).not.toMatch(/\(500 /);
+    expect(server.requests).toHaveLength(3);
+  });
+
   it('retries a 5xx and succeeds', async () => {
     const { server, result, events } = await runOver(protocol, [{ kind: 'http_error', status: 503 }, { text: 'recovered' }]);
     expect(ofType(events, 'retry')).toHaveLength(1);
     expect(result.answer).toBe('recovered');
     expect(server.requests).toHaveLength(2);
+  });
+
+  it("reports the server's own error when it answers a streaming request with an error body and HTTP 200", async () => {
+    const overloaded = { kind: 'http_error' as const, status: 200, message: 'The model is overloaded, try later.' };
+    const { result, events } = await runOver(protocol, [overloaded, { text: 'second time lucky' }]);
+    expect(ofType(events, 'retry')).toHaveLength(1);
+    expect(ofType(events, 'retry')[0]!.error).toContain('The model is overloaded, try later.');
+    expect(result.answer).toBe('second time lucky');
   });
 
   it('retries a stream cut mid-call and never runs the half-received call', async () => {
@@ -178,6 +228,89 @@ describe.each(PROTOCOLS)('provider conformance: $name', (protocol) => {
     expect(ofType(events, 'text_delta').map((d) => d.text).join('').length).toBeLessThan('a slow answer that keeps coming in small pieces'.length);
   });
 
+  it('retries a stream with a frame that is not JSON, without writing to the console', async () => {
+    const console_ = [vi.spyOn(console, 'error'), vi.spyOn(console, 'warn'), vi.spyOn(console, 'log')];
+    try {
+      const { result, events } = await runOver(protocol, [{ kind: 'garbled', reply: { text: 'half a reply' }, afterEvents: 2 }, { text: 'a clean reply' }]);
+      expect(ofType(events, 'retry')).toHaveLength(1);
+      expect(ofType(events, 'retry')[0]!.error).toMatch(/stream broke off/);
+      expect(result.answer).toBe('a clean reply');
+      // The terminal UI owns the screen: an SDK logging the bad frame would scribble over it.
+      for (const spy of console_) expect(spy).not.toHaveBeenCalled();
+    } finally {
+      for (const spy of console_) spy.mockRestore();
+    }
+  });
+
+  it('gives up on a stream that stalls mid-call, retries, and never runs the half-received call', async () => {
+    const { tool, seen } = recorder();
+    const call = { name: 'record', arguments: { text: 'an argument that never finishes arriving the first time' } };
+    // Gemini sends a call whole, in the chunk that finishes the reply, so its stream stalls before the call.
+    const stall = protocol.name === 'google' ? { reply: { text: 'Recording.', toolCalls: [call] }, afterEvents: 1 } : { reply: { toolCalls: [call] }, afterEvents: 3 };
+    const { server, result, events } = await runOver(protocol, [{ kind: 'stall', ...stall }, { toolCalls: [call] }, { text: 'done' }], {
+      tools: tools(tool),
+      providerOptions: { idleTimeoutMs: 200 },
+    });
+    expect(ofType(events, 'retry')).toHaveLength(1);
+    expect(ofType(events, 'retry')[0]!.error).toMatch(/stream stalled \(nothing received for 200 ms\)/);
+    expect(seen).toEqual([call.arguments.text]);
+    expect(result.answer).toBe('done');
+    expect(server.violations).toEqual([]);
+  });
+
+  it('keeps a whole reply when the server holds the connection open after it, without a retry', async () => {
+    const { server, result, events } = await runOver(protocol, [{ kind: 'stall', reply: { text: 'complete, but the socket stays open' }, afterEvents: 1000 }], {
+      providerOptions: { idleTimeoutMs: 300 },
+    });
+    expect(result).toMatchObject({ stopReason: 'answered', answer: 'complete, but the socket stays open' });
+    expect(ofType(events, 'retry')).toEqual([]);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('gives up on a server that never answers, saying so and how many retries it made', async () => {
+    const { server, result, events } = await runOver(protocol, [{ kind: 'silent' }, { kind: 'silent' }, { kind: 'silent' }], { providerOptions: { idleTimeoutMs: 100 } });
+    expect(result.stopReason).toBe('provider_error');
+    expect(result.error).toMatch(/sent nothing for 100 ms; gave up waiting\. \(gave up after 2 retries\)$/);
+    expect(ofType(events, 'retry').map((retry) => retry.attempt)).toEqual([1, 2]);
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it('stops aborted at once when the signal fires while the server has not answered', async () => {
+    const controller = new AbortController();
+    const server = await protocol.start([{ kind: 'silent' }]);
+    open.push(server);
+    const running = run({ provider: protocol.provider(server.url), model: 'test-model', input: 'task', signal: controller.signal });
+    await until(() => server.requests.length === 1);
+    controller.abort();
+    const result = await running;
+    expect(result.stopReason).toBe('aborted');
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('stops aborted at once when the signal fires during a retry wait', async () => {
+    const controller = new AbortController();
+    const { server, result, events } = await runOver(protocol, [{ kind: 'http_error', status: 429, headers: { 'retry-after': '0.9' } }, { text: 'too late' }], {
+      signal: controller.signal,
+      onEvent: (event) => {
+        if (event.type === 'retry') controller.abort();
+      },
+    });
+    expect(ofType(events, 'retry')).toMatchObject([{ attempt: 1, delayMs: 900 }]);
+    expect(result.stopReason).toBe('aborted');
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('does not report a reply with only reasoning, no text and no calls, as an answer', async () => {
+    const { result, events } = await runOver(protocol, [{ reasoning: 'Thinking it over, at length.' }]);
+    expect(result.stopReason).toBe('provider_error');
+    expect(result.answer).toBeNull();
+    expect(result.error).toMatch(/empty reply, with no text and no tool calls \(it only reasoned\)/);
+    expect(ofType(events, 'stop')).toMatchObject([{ reason: 'provider_error', answer: null }]);
+    // Not kept: the next request (or a resumed session) would only have to drop it again.
+    expect(roles(result.messages)).toEqual(['user']);
+    expect(ofType(events, 'turn_end')).toMatchObject([{ messages: [] }]);
+  });
+
   it('accepts a resumed history with a dangling call once it is repaired', async () => {
     const dangling: Message[] = [
       { role: 'user', content: 'earlier task' },
@@ -190,3 +323,8 @@ describe.each(PROTOCOLS)('provider conformance: $name', (protocol) => {
     expect(result.answer).toBe('picked up');
   });
 });
+
+/** Resolves once `condition` holds, checking on each turn of the event loop (no fixed sleep). */
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setImmediate(resolve));
+}

@@ -159,10 +159,17 @@ describe('Google Gemini provider housekeeping', () => {
     expect(ofType(events, 'retry')[0]!.error).toMatch(/503 UNAVAILABLE: overloaded/);
   });
 
-  it('treats its own time limit as a retryable network failure, not an abort', async () => {
-    const { result, events } = await runGeminiScenario([{ kind: 'hang' }, { text: 'second try' }], { providerOptions: { timeoutMs: 1000 } });
+  it('treats its own time limit as a retryable failure, not an abort', async () => {
+    const { result, events } = await runGeminiScenario([{ kind: 'hang' }, { text: 'second try' }], { providerOptions: { idleTimeoutMs: 300 } });
     expect(result.answer).toBe('second try');
-    expect(ofType(events, 'retry')[0]!.error).toMatch(/timed out/);
+    expect(ofType(events, 'retry')[0]!.error).toMatch(/the stream stalled \(nothing received for 300 ms\)/);
+  });
+
+  it('does not cut off a streamed reply that takes longer than timeoutMs while it keeps coming', async () => {
+    const text = 'a steady reply, one small piece after another, for longer than the time limit';
+    const { result, events } = await runGeminiScenario([{ kind: 'slow', reply: { text }, delayMs: 60 }], { providerOptions: { timeoutMs: 300, idleTimeoutMs: 1000 } });
+    expect(ofType(events, 'retry')).toEqual([]);
+    expect(result).toMatchObject({ stopReason: 'answered', answer: text });
   });
 
   it('leaves no abort listener on the run signal after its requests', async () => {

@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { run } from '../src/core/loop.js';
 import type { Message } from '../src/core/messages.js';
@@ -112,5 +114,72 @@ describe('reasoning replay', () => {
   it('replays reasoning from a non-streamed reply as well', async () => {
     const { server } = await twoRuns({ replay: true, names: ['zhipu', 'zhipu'], models: ['glm-4.6', 'glm-4.6'], stream: false });
     expect(assistants(server.requests[1]!)[0]!.reasoning_content).toBe('I should use the calculator.');
+  });
+});
+
+describe('servers that break the streaming contract', () => {
+  const chunk = (delta: unknown, finish: string | null = null) => ({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] });
+  const callDelta = (index: number, id: string, text: string) => ({ tool_calls: [{ index, id, type: 'function', function: { name: 'calculator', arguments: JSON.stringify({ expression: text }) } }] });
+
+  it('a whole completion sent as JSON to a streaming request is read as the reply, and its call runs', async () => {
+    const completion = {
+      id: 'c',
+      object: 'chat.completion',
+      created: 1,
+      model: 'm',
+      choices: [{ index: 0, finish_reason: 'tool_calls', message: { role: 'assistant', content: null, tool_calls: [{ id: 'call_w', type: 'function', function: { name: 'calculator', arguments: '{"expression":"2+3"}' } }] } }],
+      usage: { prompt_tokens: 12, completion_tokens: 5 },
+    };
+    const { server, result, events } = await runScenario([{ kind: 'http_error', status: 200, body: completion }, { text: '5' }], { toolList: [calculatorTool] });
+    expect(server.requests[0]!.stream).toBe(true);
+    expect(ofType(events, 'tool_call_end')).toMatchObject([{ id: 'call_w', output: '2+3 = 5', isError: false }]);
+    expect(ofType(events, 'usage')[0]!.usage).toMatchObject({ inputTokens: 12, outputTokens: 5 });
+    expect(ofType(events, 'retry')).toEqual([]);
+    expect(result).toMatchObject({ stopReason: 'answered', answer: '5' });
+  });
+
+  it('an event stream mislabelled application/json is still read as a stream', async () => {
+    const frames = [chunk({ content: 'still ' }), chunk({ content: 'streamed' }), chunk({}, 'stop')].map((c) => `data: ${JSON.stringify(c)}\n\n`).join('');
+    const server = createServer((req, res) => {
+      req.resume();
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(`${frames}data: [DONE]\n\n`);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const result = await run({ provider: new OpenAIProvider({ apiKey: 'k', baseURL: `http://127.0.0.1:${port}/v1` }), model: 'm', input: 'x', retry: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1 } });
+      expect(result).toMatchObject({ stopReason: 'answered', answer: 'still streamed' });
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it('JSON that is neither a reply nor an error is reported with what the server sent', async () => {
+    const odd = { kind: 'http_error' as const, status: 200, body: { status: 'queued', ticket: 42 } };
+    const { result } = await runScenario([odd, odd, odd]);
+    expect(result.stopReason).toBe('provider_error');
+    expect(result.error).toContain('answered a streaming request with JSON that is neither a reply nor an error: {"status":"queued","ticket":42}');
+  });
+
+  it('usage repeated on every chunk (cumulative) is counted once, as the last report says', async () => {
+    const withUsage = (delta: unknown, finish: string | null, completion: number) => ({ ...chunk(delta, finish), usage: { prompt_tokens: 40, completion_tokens: completion } });
+    const { result, events } = await runScenario([{ kind: 'raw_chunks', chunks: [withUsage({ content: 'a' }, null, 1), withUsage({ content: 'b' }, null, 2), withUsage({}, 'stop', 3)] }]);
+    expect(result.answer).toBe('ab');
+    expect(ofType(events, 'usage')).toMatchObject([{ usage: { inputTokens: 40, outputTokens: 3 } }]);
+    expect(result.usage).toMatchObject({ inputTokens: 40, outputTokens: 3 });
+  });
+
+  it('two calls of one reply with the same id get distinct ids, and each result names its own call', async () => {
+    const twins: ServerStep = { kind: 'raw_chunks', chunks: [chunk(callDelta(0, 'call_0', '1+1')), chunk(callDelta(1, 'call_0', '2+2')), chunk({}, 'tool_calls')] };
+    const { server, result } = await runScenario([twins, { text: '2 and 4' }], { toolList: [calculatorTool] });
+    expect(result.answer).toBe('2 and 4');
+    const sent = server.requests[1]!.messages;
+    expect(sent.find((m) => m.role === 'assistant')!.tool_calls!.map((call) => call.id)).toEqual(['call_0', 'call_0_2']);
+    expect(sent.filter((m) => m.role === 'tool').map((m) => [m.tool_call_id, m.content])).toEqual([
+      ['call_0', '1+1 = 2'],
+      ['call_0_2', '2+2 = 4'],
+    ]);
   });
 });

@@ -96,6 +96,17 @@ describe('TurnView, from an event sequence', () => {
     expect(play([{ type: 'stop', reason: 'provider_error', answer: null, turns: 1, usage, error: 'Invalid API key.' }]).committed).toEqual(['✗ Stopped: the provider failed. Invalid API key.']);
   });
 
+  it('ends the partial text of a reply that broke off before the retry, and says it is discarded', () => {
+    const { committed, view } = play([
+      { type: 'turn_start', turn: 1 },
+      { type: 'text_delta', turn: 1, text: 'The first try got as far as' },
+      { type: 'retry', attempt: 1, delayMs: 1000, error: 'the stream stalled' },
+      { type: 'text_delta', turn: 1, text: 'The whole answer.' },
+    ]);
+    expect(committed).toEqual(['The first try got as far as', '↻ retry 1 in 1.0 s: the stream stalled (the partial reply above is discarded)']);
+    expect(view.live(80)).toEqual(['The whole answer.']);
+  });
+
   it('shows reasoning dimmed, before the answer', () => {
     const { committed } = play([
       { type: 'reasoning_delta', turn: 1, text: 'thinking about it\nmore' },

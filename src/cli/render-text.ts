@@ -8,6 +8,11 @@ export interface TextRendererOptions {
   /** Where the process goes (tool calls, retries, thinking): stderr when stdout is piped. */
   info: { write(text: string): unknown };
   color: boolean;
+  /**
+   * Hold each reply's text until the reply is whole (stdout is a file or a pipe): only the answer
+   * goes to `out`, the text of tool turns to `info`, and a reply cut off and retried is dropped.
+   */
+  holdUntilWhole?: boolean;
 }
 
 const STOP_MESSAGES: Record<string, string> = {
@@ -23,6 +28,7 @@ export function createTextRenderer(options: TextRendererOptions): (event: AgentE
   const style: Style = createStyle(options.color);
   let answerOpen = false;
   let thinking = false;
+  let held = '';
   const endLine = () => {
     if (answerOpen) options.out.write('\n');
     answerOpen = false;
@@ -41,6 +47,10 @@ export function createTextRenderer(options: TextRendererOptions): (event: AgentE
           options.info.write('\n');
           thinking = false;
         }
+        if (options.holdUntilWhole) {
+          held += event.text;
+          break;
+        }
         answerOpen = true;
         options.out.write(event.text);
         break;
@@ -53,9 +63,22 @@ export function createTextRenderer(options: TextRendererOptions): (event: AgentE
         options.info.write(`  ${mark} ${style.dim(`${oneLine(event.output, 120)} (${event.durationMs} ms)`)}\n`);
         break;
       }
-      case 'retry':
+      case 'retry': {
+        const partial = answerOpen;
         endLine();
-        options.info.write(style.yellow(`↻ retry ${event.attempt} in ${(event.delayMs / 1000).toFixed(1)} s: ${oneLine(event.error, 120)}\n`));
+        held = '';
+        const note = partial ? ' (the partial reply above is discarded)' : '';
+        options.info.write(style.yellow(`↻ retry ${event.attempt} in ${(event.delayMs / 1000).toFixed(1)} s: ${oneLine(event.error, 120)}${note}\n`));
+        break;
+      }
+      case 'assistant_message':
+        if (!options.holdUntilWhole || !held) break;
+        if (event.message.toolCalls.length) options.info.write(`${held}\n`);
+        else {
+          options.out.write(held);
+          answerOpen = true;
+        }
+        held = '';
         break;
       case 'history_repaired':
         endLine();

@@ -1,4 +1,5 @@
 import type { AgentEvent, StopReason } from './events.js';
+import { emptyReplyError } from './empty-reply.js';
 import { estimateUsage } from './estimate-usage.js';
 import { addUsage, emptyUsage, type Message, type Usage } from './messages.js';
 import { repairHistory } from './repair-history.js';
@@ -171,7 +172,7 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
           for (const event of shrunk.events ?? []) yield event;
           continue;
         }
-        return yield* stopWith(finish('provider_error', { error: errorText(error) }));
+        return yield* stopWith(finish('provider_error', { error: error instanceof ProviderError ? error.message : errorText(error) }));
       }
     }
 
@@ -179,7 +180,9 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
     const turnUsage = response.usage ?? estimateUsage(request, response.message);
     usage = addUsage(usage, turnUsage);
     yield { type: 'usage', turn, usage: turnUsage, total: usage };
-    messages.push(response.message);
+    const empty = response.protocolError ? undefined : emptyReplyError(response, options.provider.name);
+    // An empty reply is kept out of the history: repairHistory would drop it from every later request (and resume).
+    if (!empty) messages.push(response.message);
     yield {
       type: 'assistant_message',
       turn,
@@ -205,7 +208,8 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
     protocolErrorsInARow = 0;
 
     if (response.message.toolCalls.length === 0) {
-      yield { type: 'turn_end', turn, messages: [response.message] };
+      yield { type: 'turn_end', turn, messages: empty ? [] : [response.message] };
+      if (empty) return yield* stopWith(finish('provider_error', { error: empty }));
       return yield* stopWith(finish('answered', { answer: response.message.content }));
     }
 

@@ -35,13 +35,29 @@ export async function* requestWithRetry(
       }
       throw new ProviderError('stream_cut', 'The provider ended the reply without a response.');
     } catch (error) {
-      if (!(error instanceof ProviderError) || !error.retryable || attempt >= policy.maxRetries || signal?.aborted) throw error;
+      if (!(error instanceof ProviderError) || !error.retryable || signal?.aborted) throw error;
+      if (attempt >= policy.maxRetries) throw attempt > 0 ? annotated(error, `gave up after ${attempt} ${attempt === 1 ? 'retry' : 'retries'}`) : error;
       // A server asking for a wait longer than we would ever back off is telling us to stop.
-      if (error.retryAfterMs !== undefined && error.retryAfterMs > policy.maxDelayMs) throw error;
+      if (error.retryAfterMs !== undefined && error.retryAfterMs > policy.maxDelayMs) {
+        throw annotated(error, `not retried: the server asked to wait ${seconds(error.retryAfterMs)}, more than the ${seconds(policy.maxDelayMs)} limit on retry waits`);
+      }
       const backoff = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt);
       const delayMs = Math.round(error.retryAfterMs ?? backoff * (0.5 + Math.random() * 0.5));
       yield { type: 'retry', attempt: attempt + 1, delayMs, error: error.message };
       await sleep(delayMs, signal);
     }
   }
+}
+
+/** The same error with a note on why the retries ended, so the final message says it. */
+function annotated(error: ProviderError, note: string): ProviderError {
+  return new ProviderError(error.kind, `${error.message} (${note})`, {
+    ...(error.status !== undefined ? { status: error.status } : {}),
+    ...(error.retryAfterMs !== undefined ? { retryAfterMs: error.retryAfterMs } : {}),
+    cause: error.cause ?? error,
+  });
+}
+
+function seconds(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${Math.round(ms / 100) / 10} s`;
 }

@@ -19,7 +19,12 @@ export interface ResolvedProvider {
   apiKey: string;
   baseURL: string;
   thinking?: number;
+  /** How long a streamed reply may send nothing before it is given up (`VIBE_IDLE_TIMEOUT`); unset: the adapter's default. */
+  idleTimeoutMs?: number;
 }
+
+/** A local server may take minutes before its first token (a large prompt on a CPU), so it gets the old request limit. */
+const LOCAL_IDLE_TIMEOUT_MS = 600_000;
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -44,10 +49,26 @@ export function resolveProvider(settings: ProviderSettings): ResolvedProvider {
       `--thinking sets a thinking budget for --provider anthropic or google. With ${preset.name}, thinking comes with the model you choose (e.g. deepseek-reasoner, o4-mini).`,
     );
   }
-  return { preset, model: model!, apiKey: apiKey!, baseURL, ...(settings.thinking !== undefined ? { thinking: settings.thinking } : {}) };
+  const idleTimeoutMs = idleTimeoutFrom(env.VIBE_IDLE_TIMEOUT) ?? (preset.local ? LOCAL_IDLE_TIMEOUT_MS : undefined);
+  return {
+    preset,
+    model: model!,
+    apiKey: apiKey!,
+    baseURL,
+    ...(idleTimeoutMs !== undefined ? { idleTimeoutMs } : {}),
+    ...(settings.thinking !== undefined ? { thinking: settings.thinking } : {}),
+  };
+}
+
+function idleTimeoutFrom(value: string | undefined): number | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  const seconds = Number(value);
+  if (!Number.isFinite(seconds) || seconds <= 0) throw new ConfigError(`VIBE_IDLE_TIMEOUT must be a number of seconds above 0, got "${value}".`);
+  return Math.round(seconds * 1000);
 }
 
 export async function createProvider(resolved: ResolvedProvider): Promise<Provider> {
+  const idle = resolved.idleTimeoutMs !== undefined ? { idleTimeoutMs: resolved.idleTimeoutMs } : {};
   // Loaded on demand: the SDK is the largest part of start-up.
   if (resolved.preset.protocol === 'anthropic') {
     const { AnthropicProvider } = await import('./anthropic/anthropic-provider.js');
@@ -56,6 +77,7 @@ export async function createProvider(resolved: ResolvedProvider): Promise<Provid
       apiKey: resolved.apiKey,
       baseURL: resolved.baseURL,
       ...(resolved.thinking !== undefined ? { thinkingBudget: resolved.thinking } : {}),
+      ...idle,
     });
   }
   if (resolved.preset.protocol === 'google') {
@@ -65,6 +87,7 @@ export async function createProvider(resolved: ResolvedProvider): Promise<Provid
       apiKey: resolved.apiKey,
       baseURL: resolved.baseURL,
       ...(resolved.thinking !== undefined ? { thinkingBudget: resolved.thinking, includeThoughts: true } : {}),
+      ...idle,
     });
   }
   const { OpenAIProvider } = await import('./openai/openai-provider.js');
@@ -73,6 +96,7 @@ export async function createProvider(resolved: ResolvedProvider): Promise<Provid
     apiKey: resolved.apiKey,
     baseURL: resolved.baseURL,
     replayReasoning: resolved.preset.replayReasoning ?? false,
+    ...idle,
     ...(resolved.preset.idFormat ? { idFormat: resolved.preset.idFormat } : {}),
   });
 }

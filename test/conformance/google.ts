@@ -7,7 +7,7 @@ import type { ProtocolUnderTest, ServerStep } from './protocol.js';
 export const google: ProtocolUnderTest = {
   name: 'google',
   start: (script) => startGeminiServer(script.map(toGemini)),
-  provider: (url) => new GoogleProvider({ apiKey: 'conformance-key', baseURL: url }),
+  provider: (url, options) => new GoogleProvider({ apiKey: 'conformance-key', baseURL: url, ...options }),
 };
 
 /**
@@ -20,6 +20,11 @@ function toGemini(step: ServerStep): GeminiStep {
     if (step.kind === 'http_error' && step.headers?.['retry-after'] && step.body === undefined) {
       const details = [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: `${step.headers['retry-after']}s` }];
       return { kind: 'http_error', status: step.status, body: rpcError(step.status, 'RESOURCE_EXHAUSTED', 'Resource has been exhausted.', details) };
+    }
+    // Gemini puts the real code in the body, also when the HTTP status says 200.
+    if (step.kind === 'http_error' && step.message && step.body === undefined) {
+      const code = step.status === 200 ? 503 : step.status;
+      return { ...step, body: rpcError(code, code === 503 ? 'UNAVAILABLE' : 'UNKNOWN', step.message) };
     }
     return step;
   }

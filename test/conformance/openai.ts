@@ -6,11 +6,17 @@ function toChatStep(step: ServerStep): ChatStep {
   if (!('kind' in step)) return step;
   switch (step.kind) {
     case 'http_error':
-      return step;
+      return step.message && step.body === undefined ? { ...step, body: { error: { message: step.message, type: 'server_error' } } } : step;
     case 'cut':
       return { kind: 'cut', reply: step.reply, afterChunks: step.afterEvents };
     case 'slow':
       return { kind: 'slow', reply: step.reply, frameDelayMs: step.delayMs };
+    case 'stall':
+      return { kind: 'stall', reply: step.reply, afterChunks: step.afterEvents };
+    case 'silent':
+      return step;
+    case 'garbled':
+      return { kind: 'garbled', reply: step.reply, afterChunks: step.afterEvents };
   }
 }
 
@@ -18,7 +24,7 @@ function toChatStep(step: ServerStep): ChatStep {
 export const openai: ProtocolUnderTest = {
   name: 'openai',
   start: (script) => startChatServer(script.map(toChatStep)),
-  provider: (url) => new OpenAIProvider({ apiKey: 'test-key', baseURL: url, replayReasoning: true }),
+  provider: (url, options) => new OpenAIProvider({ apiKey: 'test-key', baseURL: url, replayReasoning: true, ...options }),
   reasoningReplayed: (request, reasoning) =>
     (request as ChatRequestBody).messages.some((message) => message.role === 'assistant' && message.reasoning_content === reasoning),
 };

@@ -22,6 +22,12 @@ export type AnthropicFault =
   | { kind: 'raw_events'; events: SseEvent[] }
   /** Streams the reply with a pause before each event (for abort mid-stream). */
   | { kind: 'slow'; reply: ScriptedReply; eventDelayMs: number }
+  /** Streams the reply's first `afterEvents` events, then nothing more, keeping the connection open. */
+  | { kind: 'stall'; reply: ScriptedReply; afterEvents: number }
+  /** Reads the request and never answers, not even the headers. */
+  | { kind: 'silent' }
+  /** Streams the reply's first `afterEvents` events, then one event whose data is not JSON, then ends. */
+  | { kind: 'garbled'; reply: ScriptedReply; afterEvents: number }
   /** A reply whose thinking comes back redacted (`redacted_thinking` with opaque data). */
   | { kind: 'redacted'; reply: ScriptedReply; data: string };
 
@@ -96,11 +102,17 @@ export async function startAnthropicServer(script: AnthropicStep[]): Promise<Ant
         startSse(res);
         for (const event of step.events) res.write(sseFrame(event));
         return res.end();
+      case 'silent':
+        return;
       case 'cut':
+      case 'stall':
+      case 'garbled':
       case 'stream_error': {
         startSse(res);
         for (const event of streamEvents(body.model, plan(step.reply, body.model), promptChars).slice(0, step.afterEvents)) res.write(sseFrame(event));
         if (step.kind === 'cut') return res.socket?.destroy();
+        if (step.kind === 'stall') return;
+        if (step.kind === 'garbled') return res.end('event: content_block_delta\ndata: {"type": "content_block_delta", "index": 0\n\n');
         res.write(sseFrame({ event: 'error', data: { type: 'error', error: step.error } }));
         return res.end();
       }

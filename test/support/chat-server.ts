@@ -31,7 +31,13 @@ export type Fault =
   /** Sends these chunk objects verbatim as SSE frames (then [DONE] unless `noDone`). */
   | { kind: 'raw_chunks'; chunks: unknown[]; noDone?: boolean }
   /** Streams the reply with a pause before each frame (for abort mid-stream). */
-  | { kind: 'slow'; reply: ScriptedReply; frameDelayMs: number };
+  | { kind: 'slow'; reply: ScriptedReply; frameDelayMs: number }
+  /** Sends the reply's first `afterChunks` frames, then nothing more, keeping the connection open. */
+  | { kind: 'stall'; reply: ScriptedReply; afterChunks: number }
+  /** Reads the request and never answers, not even the headers. */
+  | { kind: 'silent' }
+  /** Sends the reply's first `afterChunks` frames, then one frame that is not JSON, then ends. */
+  | { kind: 'garbled'; reply: ScriptedReply; afterChunks: number };
 
 export type ServerStep = ScriptedReply | Fault | ((body: ChatRequestBody) => ScriptedReply | Fault);
 
@@ -87,6 +93,7 @@ export async function startChatServer(script: ServerStep[]): Promise<ChatServer>
         for (const [name, value] of Object.entries(step.headers ?? {})) res.setHeader(name, value);
         return json(res, step.status, step.body ?? { error: { message: `HTTP ${step.status}` } });
       }
+      if (step.kind === 'silent') return;
       if (step.kind === 'raw_chunks') {
         startSse(res);
         for (const chunk of step.chunks) res.write(`data: ${JSON.stringify(chunk)}\n\n`);
@@ -96,9 +103,10 @@ export async function startChatServer(script: ServerStep[]): Promise<ChatServer>
       const calls = withIds(step.reply, () => `call_${++callCounter}`);
       const frames = replyFrames(body.model, step.reply, calls, body);
       startSse(res);
-      if (step.kind === 'cut') {
+      if (step.kind === 'cut' || step.kind === 'stall' || step.kind === 'garbled') {
         for (const frame of frames.slice(0, step.afterChunks)) res.write(frame);
-        return res.socket?.destroy();
+        if (step.kind === 'garbled') return res.end('data: {"choices": [{"delta": {"content": "x"}\n\n');
+        return step.kind === 'cut' ? res.socket?.destroy() : undefined;
       }
       for (const frame of frames) {
         await new Promise((resolve) => setTimeout(resolve, step.frameDelayMs));

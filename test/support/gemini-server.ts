@@ -22,6 +22,12 @@ export type GeminiFault =
   | { kind: 'raw_chunks'; chunks: unknown[] }
   /** Opens the stream and sends nothing more until the client gives up. */
   | { kind: 'hang' }
+  /** Streams the reply's first `afterEvents` SSE frames, then nothing more, keeping the connection open. */
+  | { kind: 'stall'; reply: ScriptedReply; afterEvents: number }
+  /** Reads the request and never answers, not even the headers. */
+  | { kind: 'silent' }
+  /** Streams the reply's first `afterEvents` SSE frames, then one frame that is not JSON, then ends. */
+  | { kind: 'garbled'; reply: ScriptedReply; afterEvents: number }
   /** Streams the reply with a pause before each SSE frame (for aborting mid-stream). */
   | { kind: 'slow'; reply: ScriptedReply; delayMs: number };
 
@@ -98,6 +104,7 @@ export async function startGeminiServer(script: GeminiStep[]): Promise<GeminiSer
         for (const [name, value] of Object.entries(step.headers ?? {})) res.setHeader(name, value);
         return json(res, step.status, step.body ?? rpcError(step.status, 'UNKNOWN', `HTTP ${step.status}`));
       }
+      if (step.kind === 'silent') return;
       startSse(res);
       if (step.kind === 'hang') return res.flushHeaders();
       if (step.kind === 'raw_chunks') {
@@ -118,7 +125,8 @@ export async function startGeminiServer(script: GeminiStep[]): Promise<GeminiSer
       for (const chunk of built.chunks.slice(0, step.afterEvents)) {
         await new Promise<void>((resolve) => res.write(`data: ${JSON.stringify(chunk)}\r\n\r\n`, () => resolve()));
       }
-      return res.socket?.destroy();
+      if (step.kind === 'garbled') return res.end('data: {"candidates": [{"content": \r\n\r\n');
+      return step.kind === 'stall' ? undefined : res.socket?.destroy();
     }
 
     const built = buildReply(model!, step, body, () => `sig_${++signatureCounter}`);

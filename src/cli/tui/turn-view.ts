@@ -19,6 +19,8 @@ const STOP_MESSAGES: Record<string, string> = {
 export class TurnView {
   private readonly markdown: MarkdownStream;
   private reasoning = '';
+  /** Text of the current reply has been shown (a retry then discards it). */
+  private streamedText = false;
   private readonly running = new Map<string, ToolCallView>();
   private waitingSince: number | undefined;
   private cancelling = false;
@@ -54,10 +56,12 @@ export class TurnView {
       }
       case 'text_delta':
         this.waitingSince = undefined;
+        this.streamedText = true;
         this.flushReasoning();
         this.commit(this.markdown.push(event.text));
         break;
       case 'assistant_message':
+        this.streamedText = false;
         this.flushText();
         this.waitingSince = undefined;
         break;
@@ -74,9 +78,15 @@ export class TurnView {
         if (this.running.size === 0) this.waitingSince = this.now();
         break;
       }
-      case 'retry':
-        this.commit([t.yellow(`↻ retry ${event.attempt} in ${formatDuration(event.delayMs)}: ${oneLine(event.error, Math.max(20, width - 20))}`)]);
+      case 'retry': {
+        // Text already shown belongs to the reply that broke off: end it, so the retried reply starts afresh.
+        const partial = this.streamedText;
+        this.streamedText = false;
+        this.flushText();
+        const note = partial ? ' (the partial reply above is discarded)' : '';
+        this.commit([t.yellow(`↻ retry ${event.attempt} in ${formatDuration(event.delayMs)}: ${oneLine(event.error, Math.max(20, width - 20))}${note}`)]);
         break;
+      }
       case 'compaction':
         this.commit([t.dim(`⇣ context compacted: ${event.tokensBefore} → ${event.tokensAfter} tokens, ${event.dropped} messages ${event.fallback ? `dropped (${event.fallback})` : 'summarised'}`)]);
         break;

@@ -1,7 +1,9 @@
-import Anthropic from '@anthropic-ai/sdk';
-import type { MessageCreateParamsBase, MessageParam, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
+import Anthropic, { APIError } from '@anthropic-ai/sdk';
+import type { Message, MessageCreateParamsBase, MessageParam, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
 import { addUsage, type AssistantMessage, type Usage } from '../../core/messages.js';
 import type { FinishReason, ModelRequest, ModelResponse, Provider, ProviderEvent } from '../provider.js';
+import { DEFAULT_IDLE_TIMEOUT_MS, IdleTimer } from '../idle-timer.js';
+import { jsonInsteadOfStream, unexpectedJson } from '../json-instead-of-stream.js';
 import { ProviderError } from '../provider-error.js';
 import { MessageAccumulator, type WireUsage } from './accumulate.js';
 import { toAnthropicConversation, toAnthropicTools, type AnthropicProviderData, type ThinkingBlock } from './convert.js';
@@ -22,8 +24,10 @@ export interface AnthropicProviderOptions {
   stream?: boolean;
   /** Extended thinking with this token budget; `max_tokens` is raised above it when needed. */
   thinkingBudget?: number;
-  /** Per-request time limit in ms (default 10 minutes). */
+  /** Per-request time limit in ms (default 10 minutes); the SDK stops counting at the response headers. */
   timeoutMs?: number;
+  /** A streamed reply that sends nothing for this long (before or after the headers) is given up and retried (default 5 minutes). */
+  idleTimeoutMs?: number;
   defaultHeaders?: Record<string, string>;
 }
 
@@ -33,11 +37,13 @@ export class AnthropicProvider implements Provider {
   private readonly client: Anthropic;
   private readonly streaming: boolean;
   private readonly thinkingBudget: number | undefined;
+  private readonly idleTimeoutMs: number;
 
   constructor(options: AnthropicProviderOptions) {
     this.name = options.name ?? 'anthropic';
     this.streaming = options.stream ?? true;
     this.thinkingBudget = options.thinkingBudget;
+    this.idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
     // Retries are ours (visible to the user as events), so the SDK's own are off.
     this.client = new Anthropic({
       apiKey: options.apiKey,
@@ -45,6 +51,8 @@ export class AnthropicProvider implements Provider {
       maxRetries: 0,
       timeout: options.timeoutMs ?? 600_000,
       defaultHeaders: options.defaultHeaders,
+      // The SDK logs a bad frame to the console (over the terminal UI); our error carries it. ANTHROPIC_LOG still works.
+      ...(process.env.ANTHROPIC_LOG ? {} : { logLevel: 'off' as const }),
     });
   }
 
@@ -55,24 +63,28 @@ export class AnthropicProvider implements Provider {
     if (outer?.aborted) forward();
     outer?.addEventListener('abort', forward, { once: true });
     const signal = controller.signal;
+    const idle = this.streaming ? new IdleTimer(this.idleTimeoutMs, controller) : undefined;
+    const progress = { opened: false };
     try {
-      yield* this.reply(request, signal);
+      yield* this.reply(request, signal, idle, progress);
     } catch (error) {
+      if (idle?.expired && !outer?.aborted) throw idle.error(this.name, progress.opened, error);
       if (signal.aborted) throw new ProviderError('aborted', 'Request aborted.', { cause: error });
       throw toProviderError(error, this.name);
     } finally {
+      idle?.stop();
       outer?.removeEventListener('abort', forward);
     }
   }
 
   /** One reply; a `pause_turn` is continued by sending the paused content back as the last turn. */
-  private async *reply(request: ModelRequest, signal: AbortSignal): AsyncGenerator<ProviderEvent> {
+  private async *reply(request: ModelRequest, signal: AbortSignal, idle: IdleTimer | undefined, progress: { opened: boolean }): AsyncGenerator<ProviderEvent> {
     const base = this.params(request);
     const parts: MessageAccumulator[] = [];
     for (let pauses = 0; ; pauses++) {
       const echo: MessageParam[] = parts.length ? [{ role: 'assistant', content: parts.flatMap((part) => part.echo()) }] : [];
       const part = new MessageAccumulator();
-      yield* this.exchange({ ...base, messages: [...base.messages, ...echo] }, part, signal);
+      yield* this.exchange({ ...base, messages: [...base.messages, ...echo] }, part, signal, idle, progress);
       if (signal.aborted) throw new ProviderError('aborted', 'Request aborted.');
       if (!part.stopped) throw new ProviderError('stream_cut', `${this.name}: the stream ended before message_stop.`);
       parts.push(part);
@@ -81,15 +93,29 @@ export class AnthropicProvider implements Provider {
     yield { type: 'response', response: this.response(parts, request.model) };
   }
 
-  private async *exchange(params: MessageCreateParamsBase, part: MessageAccumulator, signal: AbortSignal): AsyncGenerator<ProviderEvent> {
-    if (!this.streaming) {
-      const message = await this.client.messages.create({ ...params, stream: false }, { signal });
-      for (const [index, block] of message.content.entries()) yield* part.addBlock(index, block as unknown as Record<string, unknown>);
-      part.setUsage(message.usage as WireUsage, message.stop_reason);
-      return;
+  private async *exchange(
+    params: MessageCreateParamsBase,
+    part: MessageAccumulator,
+    signal: AbortSignal,
+    idle: IdleTimer | undefined,
+    progress: { opened: boolean },
+  ): AsyncGenerator<ProviderEvent> {
+    if (!this.streaming) return yield* wholeMessage(await this.client.messages.create({ ...params, stream: false }, { signal }), part);
+    idle?.touch();
+    const { data: stream, response } = await this.client.messages.create({ ...params, stream: true }, { signal }).withResponse();
+    progress.opened = true;
+    const json = await jsonInsteadOfStream(response);
+    if (json) {
+      if (json.type === 'error' || json.error) throw toProviderError(new APIError(undefined, json, undefined, response.headers), this.name, 'answered HTTP 200 with an error instead of a stream');
+      if (json.type !== 'message' || !Array.isArray(json.content)) throw unexpectedJson(this.name, json);
+      return yield* wholeMessage(json as unknown as Message, part);
     }
-    const stream = await this.client.messages.create({ ...params, stream: true }, { signal });
-    for await (const event of stream as AsyncIterable<RawMessageStreamEvent>) yield* part.add(event);
+    for await (const event of stream as AsyncIterable<RawMessageStreamEvent>) {
+      idle?.touch();
+      yield* part.add(event);
+      // The reply is whole: a server that keeps the connection open after it must not hold us.
+      if (part.stopped) break;
+    }
   }
 
   private params(request: ModelRequest): MessageCreateParamsBase {
@@ -121,6 +147,12 @@ export class AnthropicProvider implements Provider {
     if (usages.length) response.usage = usages.reduce(addUsage);
     return response;
   }
+}
+
+/** A reply that came whole (not streamed, or a server that ignored `stream: true`). */
+function* wholeMessage(message: Message, part: MessageAccumulator): Generator<ProviderEvent> {
+  for (const [index, block] of message.content.entries()) yield* part.addBlock(index, block as unknown as Record<string, unknown>);
+  part.setUsage(message.usage as WireUsage, message.stop_reason);
 }
 
 /**

@@ -7,24 +7,24 @@ import { retryAfterMs } from '../retry-hints.js';
  * Maps whatever the Anthropic SDK threw to the one ProviderError the loop understands. An HTTP
  * error has a status; an `event: error` frame inside a 200 stream has none, only an error type.
  */
-export function toProviderError(error: unknown, label: string): ProviderError {
+export function toProviderError(error: unknown, label: string, where = 'reported an error mid-stream'): ProviderError {
   if (error instanceof ProviderError) return error;
   if (error instanceof APIUserAbortError) return new ProviderError('aborted', 'Request aborted.', { cause: error });
   if (error instanceof APIConnectionTimeoutError) return new ProviderError('network', `${label}: the request timed out.`, { cause: error });
   if (error instanceof APIConnectionError) {
     return new ProviderError('network', `${label}: could not connect (${causeText(error)}).`, { cause: error });
   }
-  if (error instanceof APIError) return fromApiError(error, label);
+  if (error instanceof APIError) return fromApiError(error, label, where);
   if (error instanceof Error && error.name === 'AbortError') return new ProviderError('aborted', 'Request aborted.', { cause: error });
   // Errors thrown while reading the stream (socket reset, malformed frames) are cuts.
   const text = error instanceof Error ? error.message : String(error);
   return new ProviderError('stream_cut', `${label}: the stream broke off (${text}).`, { cause: error });
 }
 
-function fromApiError(error: APIError, label: string): ProviderError {
+function fromApiError(error: APIError, label: string, statusless: string): ProviderError {
   const status = error.status;
   const { type, message: detail } = errorBody(error);
-  const where = status === undefined ? `${label} reported an error mid-stream` : `${label} returned HTTP ${status}`;
+  const where = status === undefined ? `${label} ${statusless}` : `${label} returned HTTP ${status}`;
   const message = `${where}: ${type ? `${type}: ` : ''}${detail}`;
   const options = { status, retryAfterMs: retryAfterMs(error.headers, detail), cause: error };
   if (status === 401 || status === 403 || type === 'authentication_error' || type === 'permission_error') {

@@ -1,6 +1,7 @@
 import { GoogleGenAI, type GenerateContentConfig, type GenerateContentResponse } from '@google/genai';
 import type { AssistantMessage, ProviderData } from '../../core/messages.js';
 import type { ModelRequest, ModelResponse, Provider, ProviderEvent } from '../provider.js';
+import { DEFAULT_IDLE_TIMEOUT_MS, IdleTimer } from '../idle-timer.js';
 import { ProviderError } from '../provider-error.js';
 import { alnumHash, GEMINI_NAME, ToolWireMap } from '../tool-ids.js';
 import { GeminiReplyAccumulator } from './accumulate.js';
@@ -20,8 +21,14 @@ export interface GoogleProviderOptions {
   includeThoughts?: boolean;
   /** Thinking budget in tokens for thinking models (the model's default when absent). */
   thinkingBudget?: number;
-  /** Per-request time limit in ms (default 10 minutes). */
+  /**
+   * Time limit for a non-streamed reply in ms (default 10 minutes). The SDK counts it over the
+   * whole reply, so a streamed reply is not given it (a long answer would be cut off and retried
+   * for ever): `idleTimeoutMs` limits the silences instead.
+   */
   timeoutMs?: number;
+  /** A streamed reply that sends nothing for this long is given up and retried (default 5 minutes). */
+  idleTimeoutMs?: number;
 }
 
 /** Google Gemini (the Gemini API, not Vertex) through the official `@google/genai` SDK. */
@@ -31,6 +38,7 @@ export class GoogleProvider implements Provider {
   private readonly streaming: boolean;
   private readonly includeThoughts: boolean;
   private readonly thinkingBudget: number | undefined;
+  private readonly idleTimeoutMs: number;
   private replies = 0;
 
   constructor(options: GoogleProviderOptions) {
@@ -38,6 +46,7 @@ export class GoogleProvider implements Provider {
     this.streaming = options.stream ?? true;
     this.includeThoughts = options.includeThoughts ?? false;
     this.thinkingBudget = options.thinkingBudget;
+    this.idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
     // vertexai is explicit so GOOGLE_GENAI_USE_VERTEXAI in the environment cannot reroute us.
     // No retryOptions: retries are ours, visible as events.
     this.client = new GoogleGenAI({
@@ -46,7 +55,7 @@ export class GoogleProvider implements Provider {
       httpOptions: {
         ...(options.baseURL ? { baseUrl: options.baseURL } : {}),
         apiVersion: options.apiVersion ?? 'v1beta',
-        timeout: options.timeoutMs ?? 600_000,
+        ...(this.streaming ? {} : { timeout: options.timeoutMs ?? 600_000 }),
       },
     });
   }
@@ -80,22 +89,31 @@ export class GoogleProvider implements Provider {
     const nonce = alnumHash(`${this.name}:${Date.now()}:${++this.replies}:${Math.random()}`, 8);
     const idOf = (position: number) => reply.calls[position]!.id ?? `call_${nonce}_${position}`;
     let opened = false;
+    const idle = this.streaming ? new IdleTimer(this.idleTimeoutMs, perRequest) : undefined;
     try {
+      idle?.touch();
       const chunks: AsyncIterable<GenerateContentResponse> = this.streaming
         ? await this.client.models.generateContentStream(params)
         : single(await this.client.models.generateContent(params));
       opened = true;
       for await (const chunk of chunks) {
+        idle?.touch();
         for (const event of reply.add(chunk)) {
           if (event.type === 'text') yield { type: 'text_delta', text: event.text };
           else if (event.type === 'thought') yield { type: 'reasoning_delta', text: event.text };
           else yield { type: 'tool_call_delta', index: event.position, id: idOf(event.position), name: wire.nameFromWire(event.name) };
         }
+        if (reply.finishReason) idle?.finish();
       }
     } catch (error) {
-      if (signal?.aborted) throw new ProviderError('aborted', 'Request aborted.', { cause: error });
-      throw toProviderError(error, this.name, opened);
+      // A whole reply whose connection the server held open: closing it was ours, and the reply stands.
+      if (!(idle?.closedAfterFinish && !signal?.aborted)) {
+        if (idle?.expired && !signal?.aborted) throw idle.error(this.name, opened, error);
+        if (signal?.aborted) throw new ProviderError('aborted', 'Request aborted.', { cause: error });
+        throw toProviderError(error, this.name, opened);
+      }
     } finally {
+      idle?.stop();
       signal?.removeEventListener('abort', forward);
       // Closes the connection when the consumer stopped reading early; a no-op after a whole reply.
       perRequest.abort();

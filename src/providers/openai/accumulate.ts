@@ -73,10 +73,20 @@ export class ToolCallAccumulator {
     return this.calls[position];
   }
 
-  /** The finished calls; a call the server sent without an id gets a stable synthetic one. */
+  /**
+   * The finished calls; a call the server sent without an id gets a stable synthetic one, and a
+   * repeated id (servers that number every call alike) gets a suffix: each result must name
+   * exactly one call, or the model cannot tell them apart and strict APIs reject the history.
+   */
   finish(idPrefix: string): ToolCall[] {
+    const seen = new Set<string>();
     return this.calls
       .filter((call) => call.name !== '' || call.arguments !== '')
-      .map((call, position) => ({ id: call.id || `${idPrefix}_${position}`, name: call.name, arguments: call.arguments }));
+      .map((call, position) => {
+        let id = call.id || `${idPrefix}_${position}`;
+        for (let n = 2; seen.has(id); n++) id = `${call.id}_${n}`;
+        seen.add(id);
+        return { id, name: call.name, arguments: call.arguments };
+      });
   }
 }

@@ -4,7 +4,8 @@ import { ProviderError } from '../provider-error.js';
 import { retryAfterMs } from '../retry-hints.js';
 
 /** Maps whatever the SDK threw to the one ProviderError the loop understands. */
-export function toProviderError(error: unknown, label: string): ProviderError {
+/** `where` describes an error without an HTTP status (default: an error frame inside a 200 stream). */
+export function toProviderError(error: unknown, label: string, where = 'reported an error mid-stream'): ProviderError {
   if (error instanceof ProviderError) return error;
   if (error instanceof APIUserAbortError) return new ProviderError('aborted', 'Request aborted.', { cause: error });
   if (error instanceof APIConnectionTimeoutError) return new ProviderError('network', `${label}: the request timed out.`, { cause: error });
@@ -14,7 +15,7 @@ export function toProviderError(error: unknown, label: string): ProviderError {
   if (error instanceof APIError) {
     const status = error.status;
     const body = bodyText(error);
-    const message = `${label} returned HTTP ${status ?? '?'}: ${body}`;
+    const message = status === undefined ? `${label} ${where}: ${body}` : `${label} returned HTTP ${status}: ${body}`;
     const options = { status, retryAfterMs: retryAfterMs(error.headers, body), cause: error };
     if (status === 401 || status === 403) return new ProviderError('auth', `${message} (check the API key)`, options);
     if (status === 429) {

@@ -1,8 +1,10 @@
-import OpenAI from 'openai';
+import OpenAI, { APIError } from 'openai';
 import type { ChatCompletion, ChatCompletionChunk } from 'openai/resources/chat/completions';
 import type { AssistantMessage, Usage } from '../../core/messages.js';
 import { extractLeakedToolCalls, LeakedTextGuard } from '../leaked-tool-calls.js';
 import type { FinishReason, ModelRequest, ModelResponse, Provider, ProviderEvent } from '../provider.js';
+import { DEFAULT_IDLE_TIMEOUT_MS, IdleTimer } from '../idle-timer.js';
+import { jsonInsteadOfStream, unexpectedJson } from '../json-instead-of-stream.js';
 import { ProviderError } from '../provider-error.js';
 import { ToolCallAccumulator, type ToolCallFragment } from './accumulate.js';
 import { toOpenAIMessages, toOpenAITools } from './convert.js';
@@ -20,8 +22,10 @@ export interface OpenAIProviderOptions {
   stream?: boolean;
   /** Send reasoning text back on later requests (DeepSeek/Kimi thinking with tools, GLM). */
   replayReasoning?: boolean;
-  /** Per-request time limit in ms (default 10 minutes). */
+  /** Per-request time limit in ms (default 10 minutes); the SDK stops counting at the response headers. */
   timeoutMs?: number;
+  /** A streamed reply that sends nothing for this long (before or after the headers) is given up and retried (default 5 minutes). */
+  idleTimeoutMs?: number;
   defaultHeaders?: Record<string, string>;
   /**
    * Turn tool calls that a server left in the text (`<tool_call>…`, `<function=…>`) into calls
@@ -42,6 +46,7 @@ export class OpenAIProvider implements Provider {
   /** Optional request fields this endpoint answered 400 for; never sent again. */
   private readonly refused = new Set<string>();
   private readonly idFormat: ToolIdFormat;
+  private readonly idleTimeoutMs: number;
   private calls = 0;
 
   constructor(options: OpenAIProviderOptions) {
@@ -50,6 +55,7 @@ export class OpenAIProvider implements Provider {
     this.replayReasoning = options.replayReasoning ?? false;
     this.recoverLeaked = options.recoverLeakedToolCalls ?? true;
     this.idFormat = options.idFormat ?? 'verbatim';
+    this.idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
     // Retries are ours (visible to the user as events), so the SDK's own are off.
     this.client = new OpenAI({
       apiKey: options.apiKey,
@@ -57,6 +63,8 @@ export class OpenAIProvider implements Provider {
       maxRetries: 0,
       timeout: options.timeoutMs ?? 600_000,
       defaultHeaders: options.defaultHeaders,
+      // The SDK logs a bad frame to the console (over the terminal UI); our error carries it. OPENAI_LOG still works.
+      ...(process.env.OPENAI_LOG ? {} : { logLevel: 'off' as const }),
     });
   }
 
@@ -78,20 +86,30 @@ export class OpenAIProvider implements Provider {
     if (outer?.aborted) forward();
     outer?.addEventListener('abort', forward, { once: true });
     signal = request_.signal;
+    const idle = this.streaming ? new IdleTimer(this.idleTimeoutMs, request_) : undefined;
+    let opened = false;
     try {
       if (!this.streaming) {
         const completion = await this.sendDroppingRefused({ ...body, stream: false as const }, (sent) => this.client.chat.completions.create(sent, { signal }));
         yield* this.fromCompletion(completion, request, idPrefix, wire);
         return;
       }
-      const stream = await this.sendDroppingRefused({ ...body, stream: true as const, stream_options: { include_usage: true } }, (sent) =>
-        this.client.chat.completions.create(sent, { signal }),
+      idle?.touch();
+      const { data: stream, response } = await this.sendDroppingRefused({ ...body, stream: true as const, stream_options: { include_usage: true } }, (sent) =>
+        this.client.chat.completions.create(sent, { signal }).withResponse(),
       );
-      yield* this.fromStream(stream, request, idPrefix, wire);
+      opened = true;
+      const json = await jsonInsteadOfStream(response);
+      if (!json) return yield* this.fromStream(stream, request, idPrefix, wire, idle);
+      if (json.error) throw toProviderError(new APIError(undefined, json.error as object, undefined, response.headers), this.name, 'answered HTTP 200 with an error instead of a stream');
+      if (!Array.isArray(json.choices)) throw unexpectedJson(this.name, json);
+      yield* this.fromCompletion(json as unknown as ChatCompletion, request, idPrefix, wire);
     } catch (error) {
+      if (idle?.expired && !outer?.aborted) throw idle.error(this.name, opened, error);
       if (signal?.aborted) throw new ProviderError('aborted', 'Request aborted.', { cause: error });
       throw toProviderError(error, this.name);
     } finally {
+      idle?.stop();
       outer?.removeEventListener('abort', forward);
     }
   }
@@ -115,7 +133,13 @@ export class OpenAIProvider implements Provider {
     }
   }
 
-  private async *fromStream(stream: AsyncIterable<ChatCompletionChunk>, request: ModelRequest, idPrefix: string, wire: ToolWireMap): AsyncGenerator<ProviderEvent> {
+  private async *fromStream(
+    stream: AsyncIterable<ChatCompletionChunk>,
+    request: ModelRequest,
+    idPrefix: string,
+    wire: ToolWireMap,
+    idle: IdleTimer | undefined,
+  ): AsyncGenerator<ProviderEvent> {
     const calls = new ToolCallAccumulator();
     const guard = this.recoverLeaked && request.tools.length ? new LeakedTextGuard() : undefined;
     let text = '';
@@ -124,6 +148,7 @@ export class OpenAIProvider implements Provider {
     let finish: string | null | undefined;
     let usage: Usage | undefined;
     for await (const chunk of stream) {
+      idle?.touch();
       if (chunk.usage) usage = readUsage(chunk.usage);
       const choice = chunk.choices?.[0];
       if (!choice) continue;
@@ -144,7 +169,10 @@ export class OpenAIProvider implements Provider {
         const call = calls.peek(position)!;
         if (isNew || fragment.function?.name) yield { type: 'tool_call_delta', index: position, id: call.id, name: call.name };
       }
-      if (choice.finish_reason) finish = choice.finish_reason;
+      if (choice.finish_reason) {
+        finish = choice.finish_reason;
+        idle?.finish();
+      }
     }
     // A stream that ends without a finish frame was cut: its half-received calls must not run.
     if (!finish) throw new ProviderError('stream_cut', `${this.name}: the stream ended before the reply was finished.`);

@@ -1,0 +1,64 @@
+import { ProviderError } from './provider-error.js';
+
+/** How long a streamed reply may go without a byte from the server before it is given up (5 minutes). */
+export const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
+/** How long to wait for trailing frames after the finish frame. */
+const FINISHED_GRACE_MS = 5_000;
+
+/**
+ * Aborts a streamed request when the server sends nothing for `ms`. The OpenAI and Anthropic
+ * SDKs' time limits stop counting once the response headers arrive, so without this a stream
+ * that stalls mid-reply hangs the run for ever. Call `touch()` on every frame; after the abort,
+ * `expired` tells the provider's catch that it was us, not the user.
+ */
+export class IdleTimer {
+  /** The server went quiet before the reply was whole. */
+  expired = false;
+  /** The server went quiet after the reply was whole, keeping the connection open: not an error. */
+  closedAfterFinish = false;
+  private finished = false;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    private readonly ms: number,
+    private readonly controller: AbortController,
+  ) {}
+
+  /** (Re)starts the countdown. */
+  touch(): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      if (this.finished) this.closedAfterFinish = true;
+      else this.expired = true;
+      this.controller.abort(new Error('idle time-out'));
+    }, this.finished ? Math.min(this.ms, FINISHED_GRACE_MS) : this.ms);
+  }
+
+  /**
+   * The finish frame arrived; only trailing frames (usage, `[DONE]`) may follow. A server that
+   * then holds the connection open is closed after a short grace instead of the full wait.
+   */
+  finish(): void {
+    this.finished = true;
+    this.touch();
+  }
+
+  stop(): void {
+    clearTimeout(this.timer);
+  }
+
+  /**
+   * The error to report. Retryable either way: before the first frame it is like a dead
+   * connection; after it, a cut stream whose half-received calls must not run.
+   */
+  error(label: string, opened: boolean, cause?: unknown): ProviderError {
+    const wait = formatWait(this.ms);
+    return opened
+      ? new ProviderError('stream_cut', `${label}: the stream stalled (nothing received for ${wait}); gave up waiting.`, { cause })
+      : new ProviderError('network', `${label}: the server accepted the request but sent nothing for ${wait}; gave up waiting.`, { cause });
+  }
+}
+
+function formatWait(ms: number): string {
+  return ms >= 1000 ? `${Math.round(ms / 100) / 10} s` : `${ms} ms`;
+}
