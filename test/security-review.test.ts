@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildSystemPrompt } from '../src/memory/build-system-prompt.js';
 import { createRememberTool } from '../src/memory/remember-tool.js';
+import { createFileTools } from '../src/tools/coding/file-tools.js';
+import { createSearchTools } from '../src/tools/coding/search-tools.js';
 import { ToolRegistry } from '../src/tools/registry.js';
 
 const temps: string[] = [];
@@ -62,5 +64,30 @@ describe('memory files stay in the workspace', () => {
     rmSync(join(workspace, 'AGENTS.md'));
     symlinkSync(join(workspace, 'RULES.md'), join(workspace, 'CLAUDE.md'));
     expect(buildSystemPrompt({ workspace, env })).toContain('INSIDE-RULES');
+  });
+});
+
+describe('secret files, whatever their case', () => {
+  it('grep (both engines), list_files and read_file never show .ENV or SERVER.PEM unless secrets are allowed', async () => {
+    const { workspace } = setup();
+    writeFileSync(join(workspace, '.ENV'), 'API_KEY=sk-upper-secret\n');
+    writeFileSync(join(workspace, 'Server.PEM'), 'sk-pem-secret\n');
+    mkdirSync(join(workspace, '.SSH'));
+    writeFileSync(join(workspace, '.SSH', 'config'), 'sk-ssh-secret\n');
+    writeFileSync(join(workspace, 'notes.txt'), 'sk-visible\n');
+    for (const ripgrep of [false, 'auto'] as const) {
+      const registry = new ToolRegistry([...createSearchTools({ ripgrep }), ...createFileTools()]);
+      const call = async (name: string, args: unknown) => (await registry.invoke({ id: 'c', name, arguments: JSON.stringify(args) }, { workspace })).content;
+      const grep = await call('grep', { pattern: 'sk-' });
+      expect(grep, String(ripgrep)).toContain('notes.txt');
+      expect(grep, String(ripgrep)).not.toMatch(/upper|pem-secret|ssh-secret/);
+      const listing = await call('list_files', {});
+      expect(listing).not.toMatch(/\.ENV|Server\.PEM|\.SSH/);
+      expect(await call('read_file', { path: '.ENV' })).toContain('looks like a secrets file');
+      expect(await call('read_file', { path: 'Server.PEM' })).toContain('looks like a secrets file');
+    }
+    const allowed = new ToolRegistry(createSearchTools({ allowSecrets: true, ripgrep: false }));
+    const grep = (await allowed.invoke({ id: 'c', name: 'grep', arguments: JSON.stringify({ pattern: 'sk-' }) }, { workspace })).content;
+    expect(grep).toContain('.ENV');
   });
 });

@@ -5,9 +5,12 @@ const SECRET_NAMES = new Set(['.env', '.npmrc', '.netrc', '.pgpass', 'credential
 const SECRET_EXTENSIONS = ['.pem', '.key', '.p12', '.pfx'];
 const SSH_KEY_PREFIXES = ['id_rsa', 'id_ed25519', 'id_ecdsa'];
 
-/** True when the path names a file that usually holds credentials. */
+/**
+ * True when the path names a file that usually holds credentials. Case-insensitive: on macOS and
+ * Windows `.ENV` is `.env`, and `SERVER.PEM` is a key wherever it is.
+ */
 export function isSecretPath(relativeOrAbsolute: string): boolean {
-  const segments = relativeOrAbsolute.split(/[\\/]+/).filter((s) => s.length > 0);
+  const segments = relativeOrAbsolute.toLowerCase().split(/[\\/]+/).filter((s) => s.length > 0);
   const name = basename(segments[segments.length - 1] ?? '');
   if (name === '') return false;
   if (ENV_TEMPLATES.has(name)) return false;
