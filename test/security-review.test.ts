@@ -8,6 +8,11 @@ import { loadConfig } from '../src/cli/config.js';
 import { alwaysScope } from '../src/permissions/always-scope.js';
 import { createPermissionPolicy } from '../src/permissions/permission-policy.js';
 import { matchesRule, parseRule } from '../src/permissions/permission-rule.js';
+import { run } from '../src/core/loop.js';
+import { AnthropicProvider } from '../src/providers/anthropic/anthropic-provider.js';
+import { OpenAIProvider } from '../src/providers/openai/openai-provider.js';
+import { startAnthropicServer } from './support/anthropic-server.js';
+import { startChatServer } from './support/chat-server.js';
 import { buildSystemPrompt } from '../src/memory/build-system-prompt.js';
 import { createRememberTool } from '../src/memory/remember-tool.js';
 import { createFileTools } from '../src/tools/coding/file-tools.js';
@@ -214,5 +219,35 @@ describe('path rules and edits to .git', () => {
     expect((await call('src/b.ts', grants, workspace)).status).toBe('ok');
     expect((await call('.git/config', grants, workspace)).status).toBe('denied');
     expect((await call('.git/config', createPermissionPolicy({ mode: 'yolo' }), workspace)).status).toBe('ok');
+  });
+});
+
+describe('provider errors never carry the API key', () => {
+  const key = 'sk-live-0123456789abcdef';
+  const echo = { error: { message: `Invalid credentials: Authorization: Bearer ${key}`, type: 'authentication_error' } };
+
+  it('OpenAI-compatible: a 401 body echoing the Authorization header is redacted in the stop event', async () => {
+    const server = await startChatServer([{ kind: 'http_error', status: 401, body: echo }]);
+    try {
+      const events: string[] = [];
+      const result = await run({ provider: new OpenAIProvider({ apiKey: key, baseURL: server.url }), model: 'm', input: 'hi' }, (event) => events.push(JSON.stringify(event)));
+      expect(result.stopReason).toBe('provider_error');
+      expect(result.error).toContain('Invalid credentials: Authorization: Bearer [redacted]');
+      expect(events.join('\n')).not.toContain(key);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('Anthropic: the same', async () => {
+    const server = await startAnthropicServer([{ kind: 'http_error', status: 401, body: { type: 'error', ...echo } }]);
+    try {
+      const result = await run({ provider: new AnthropicProvider({ apiKey: key, baseURL: server.url }), model: 'claude-x', input: 'hi' });
+      expect(result.stopReason).toBe('provider_error');
+      expect(result.error).toContain('[redacted]');
+      expect(result.error).not.toContain(key);
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -2,7 +2,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import type { MessageCreateParamsBase, MessageParam, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
 import { addUsage, type AssistantMessage, type Usage } from '../../core/messages.js';
 import type { FinishReason, ModelRequest, ModelResponse, Provider, ProviderEvent } from '../provider.js';
-import { ProviderError } from '../provider-error.js';
+import { ProviderError, withoutKey } from '../provider-error.js';
 import { MessageAccumulator, type WireUsage } from './accumulate.js';
 import { toAnthropicConversation, toAnthropicTools, type AnthropicProviderData, type ThinkingBlock } from './convert.js';
 import { toProviderError } from './errors.js';
@@ -34,7 +34,11 @@ export class AnthropicProvider implements Provider {
   private readonly streaming: boolean;
   private readonly thinkingBudget: number | undefined;
 
+  /** Kept only to cut it out of error messages. */
+  private readonly apiKey: string;
+
   constructor(options: AnthropicProviderOptions) {
+    this.apiKey = options.apiKey;
     this.name = options.name ?? 'anthropic';
     this.streaming = options.stream ?? true;
     this.thinkingBudget = options.thinkingBudget;
@@ -59,7 +63,7 @@ export class AnthropicProvider implements Provider {
       yield* this.reply(request, signal);
     } catch (error) {
       if (signal.aborted) throw new ProviderError('aborted', 'Request aborted.', { cause: error });
-      throw toProviderError(error, this.name);
+      throw withoutKey(toProviderError(error, this.name), this.apiKey);
     } finally {
       outer?.removeEventListener('abort', forward);
     }

@@ -1,7 +1,7 @@
 import { GoogleGenAI, type GenerateContentConfig, type GenerateContentResponse } from '@google/genai';
 import type { AssistantMessage, ProviderData } from '../../core/messages.js';
 import type { ModelRequest, ModelResponse, Provider, ProviderEvent } from '../provider.js';
-import { ProviderError } from '../provider-error.js';
+import { ProviderError, withoutKey } from '../provider-error.js';
 import { alnumHash, GEMINI_NAME, ToolWireMap } from '../tool-ids.js';
 import { GeminiReplyAccumulator } from './accumulate.js';
 import { toGeminiContents, toGeminiTools } from './convert.js';
@@ -30,7 +30,11 @@ export class GoogleProvider implements Provider {
   private readonly includeThoughts: boolean;
   private replies = 0;
 
+  /** Kept only to cut it out of error messages. */
+  private readonly apiKey: string;
+
   constructor(options: GoogleProviderOptions) {
+    this.apiKey = options.apiKey;
     this.name = options.name ?? 'google';
     this.streaming = options.stream ?? true;
     this.includeThoughts = options.includeThoughts ?? false;
@@ -88,7 +92,7 @@ export class GoogleProvider implements Provider {
       }
     } catch (error) {
       if (signal?.aborted) throw new ProviderError('aborted', 'Request aborted.', { cause: error });
-      throw toProviderError(error, this.name, opened);
+      throw withoutKey(toProviderError(error, this.name, opened), this.apiKey);
     } finally {
       signal?.removeEventListener('abort', forward);
       // Closes the connection when the consumer stopped reading early; a no-op after a whole reply.

@@ -3,7 +3,7 @@ import type { ChatCompletion, ChatCompletionChunk } from 'openai/resources/chat/
 import type { AssistantMessage, Usage } from '../../core/messages.js';
 import { extractLeakedToolCalls, LeakedTextGuard } from '../leaked-tool-calls.js';
 import type { FinishReason, ModelRequest, ModelResponse, Provider, ProviderEvent } from '../provider.js';
-import { ProviderError } from '../provider-error.js';
+import { ProviderError, withoutKey } from '../provider-error.js';
 import { ToolCallAccumulator, type ToolCallFragment } from './accumulate.js';
 import { toOpenAIMessages, toOpenAITools } from './convert.js';
 import { toProviderError } from './errors.js';
@@ -44,7 +44,11 @@ export class OpenAIProvider implements Provider {
   private readonly idFormat: ToolIdFormat;
   private calls = 0;
 
+  /** Kept only to cut it out of error messages. */
+  private readonly apiKey: string;
+
   constructor(options: OpenAIProviderOptions) {
+    this.apiKey = options.apiKey;
     this.name = options.name ?? 'openai';
     this.streaming = options.stream ?? true;
     this.replayReasoning = options.replayReasoning ?? false;
@@ -90,7 +94,7 @@ export class OpenAIProvider implements Provider {
       yield* this.fromStream(stream, request, idPrefix, wire);
     } catch (error) {
       if (signal?.aborted) throw new ProviderError('aborted', 'Request aborted.', { cause: error });
-      throw toProviderError(error, this.name);
+      throw withoutKey(toProviderError(error, this.name), this.apiKey);
     } finally {
       outer?.removeEventListener('abort', forward);
     }
