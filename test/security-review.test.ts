@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, statSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -13,6 +13,8 @@ import { AnthropicProvider } from '../src/providers/anthropic/anthropic-provider
 import { OpenAIProvider } from '../src/providers/openai/openai-provider.js';
 import { startAnthropicServer } from './support/anthropic-server.js';
 import { startChatServer } from './support/chat-server.js';
+import { InputHistory } from '../src/cli/tui/input-history.js';
+import { collectSecrets, createRedactor } from '../src/session/redact.js';
 import { buildSystemPrompt } from '../src/memory/build-system-prompt.js';
 import { createRememberTool } from '../src/memory/remember-tool.js';
 import { createFileTools } from '../src/tools/coding/file-tools.js';
@@ -249,5 +251,20 @@ describe('provider errors never carry the API key', () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+describe('the prompt history file', () => {
+  it('keeps a pasted key out of the file (redacted like sessions), and the file is 0600', () => {
+    const { root } = setup();
+    const path = join(root, 'data', 'history', 'ws.jsonl');
+    const redact = createRedactor(collectSecrets({ OPENAI_API_KEY: 'sk-pasted-1234567890' }));
+    const history = new InputHistory(path, redact);
+    history.add('use the key sk-pasted-1234567890 for the test');
+    expect(history.entries).toEqual(['use the key sk-pasted-1234567890 for the test']);
+    const file = readFileSync(path, 'utf8');
+    expect(file).toContain('use the key [redacted] for the test');
+    expect(file).not.toContain('sk-pasted');
+    expect(statSync(path).mode & 0o777).toBe(0o600);
   });
 });
