@@ -268,3 +268,25 @@ describe('the prompt history file', () => {
     expect(statSync(path).mode & 0o777).toBe(0o600);
   });
 });
+
+describe('deny rules cover read-only tools too', () => {
+  it('fetch_url(http://169.254.*) and read(secrets/**) deny, and reads still never ask', async () => {
+    const { workspace } = setup();
+    mkdirSync(join(workspace, 'secrets'));
+    writeFileSync(join(workspace, 'secrets', 'plan.txt'), 'launch codes\n');
+    writeFileSync(join(workspace, 'open.txt'), 'hello\n');
+    let fetched = 0;
+    const fetchUrl = defineTool({ name: 'fetch_url', description: 'get', parameters: z.object({ url: z.string() }), readOnly: true, execute: async () => (fetched++, 'page') });
+    const registry = new ToolRegistry([...createFileTools(), fetchUrl]);
+    const asked: string[] = [];
+    const authorize = createPermissionPolicy({ mode: 'ask', deny: ['fetch_url(http://169.254.*)', 'read(secrets/**)'], ask: async (request) => (asked.push(request.summary), 'no') });
+    const call = (name: string, args: unknown) => registry.invoke({ id: 'c', name, arguments: JSON.stringify(args) }, { workspace, authorize });
+    const metadata = await call('fetch_url', { url: 'http://169.254.169.254/latest/meta-data/' });
+    expect(metadata).toMatchObject({ status: 'denied', content: expect.stringContaining('fetch_url(http://169.254.*)') });
+    expect(fetched).toBe(0);
+    expect((await call('read_file', { path: 'secrets/plan.txt' })).status).toBe('denied');
+    expect((await call('read_file', { path: 'open.txt' })).status).toBe('ok');
+    expect((await call('fetch_url', { url: 'https://example.com/' })).status).toBe('ok');
+    expect(asked).toEqual([]);
+  });
+});

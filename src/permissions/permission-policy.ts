@@ -30,9 +30,11 @@ export function createPermissionPolicy(options: PermissionOptions): Authorize {
   const grants: PermissionRule[] = [];
   const editTools = new Set(options.editTools ?? DEFAULT_EDIT_TOOLS);
 
-  return async ({ tool, args, call, preview, workspace, signal }) => {
+  const authorize: Authorize = async ({ tool, args, call, preview, workspace, signal }) => {
     const denied = deny.find((rule) => matchesRule(rule, tool.name, args, workspace, 'deny'));
     if (denied) return { allowed: false, reason: `the rule "${denied.text}" in permissions.deny forbids this call.` };
+    // Reads come here only for the deny rules above; they never ask.
+    if (!tool.needsApproval) return { allowed: true };
     if (allow.some((rule) => matchesRule(rule, tool.name, args, workspace, 'allow'))) return { allowed: true };
     if (options.mode === 'yolo') return { allowed: true };
     // Git runs what .git/config and .git/hooks say (core.fsmonitor on `git status`, diff.external,
@@ -60,6 +62,8 @@ export function createPermissionPolicy(options: PermissionOptions): Authorize {
     if (answer === 'yes') return { allowed: true };
     return { allowed: false, reason: 'the user declined this call.' };
   };
+  authorize.checksEveryCall = true;
+  return authorize;
 }
 
 function touchesGitDir(args: unknown, workspace: string): boolean {
