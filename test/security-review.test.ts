@@ -1,4 +1,4 @@
-import { mkdirSync, statSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, statSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -288,5 +288,37 @@ describe('deny rules cover read-only tools too', () => {
     expect((await call('read_file', { path: 'open.txt' })).status).toBe('ok');
     expect((await call('fetch_url', { url: 'https://example.com/' })).status).toBe('ok');
     expect(asked).toEqual([]);
+  });
+});
+
+describe('a symlink swapped in while the user looks at the approval', () => {
+  it('edit_file and write_file resolve the path again at execution and refuse what now leads outside', async () => {
+    const { workspace, outside } = setup();
+    writeFileSync(join(outside, 'target.txt'), 'outside original\n');
+    writeFileSync(join(workspace, 'a.txt'), 'inside original\n');
+    mkdirSync(join(workspace, 'sub'));
+    const registry = new ToolRegistry(createFileTools());
+    let swap = () => {};
+    const authorize = createPermissionPolicy({ mode: 'ask', ask: async () => (swap(), 'yes') });
+    const call = (name: string, args: unknown) => registry.invoke({ id: 'c', name, arguments: JSON.stringify(args) }, { workspace, authorize });
+    await call('read_file', { path: 'a.txt' });
+
+    swap = () => {
+      rmSync(join(workspace, 'a.txt'));
+      symlinkSync(join(outside, 'target.txt'), join(workspace, 'a.txt'));
+    };
+    const edit = await call('edit_file', { path: 'a.txt', old_string: 'original', new_string: 'changed' });
+    expect(edit.isError).toBe(true);
+    expect(edit.content).toContain('outside the workspace');
+
+    swap = () => {
+      renameSync(join(workspace, 'sub'), join(workspace, 'sub-old'));
+      symlinkSync(outside, join(workspace, 'sub'));
+    };
+    const write = await call('write_file', { path: 'sub/new.txt', content: 'planted\n' });
+    expect(write.isError).toBe(true);
+    expect(write.content).toContain('outside the workspace');
+    expect(readFileSync(join(outside, 'target.txt'), 'utf8')).toBe('outside original\n');
+    expect(() => readFileSync(join(outside, 'new.txt'))).toThrow();
   });
 });
