@@ -13,6 +13,10 @@ import { AnthropicProvider } from '../src/providers/anthropic/anthropic-provider
 import { OpenAIProvider } from '../src/providers/openai/openai-provider.js';
 import { startAnthropicServer } from './support/anthropic-server.js';
 import { startChatServer } from './support/chat-server.js';
+import { PassThrough } from 'node:stream';
+import { createTerminalApproval } from '../src/cli/terminal-approval.js';
+import { approvalLines } from '../src/cli/tui/approval-prompt.js';
+import { createTheme } from '../src/cli/tui/theme.js';
 import { InputHistory } from '../src/cli/tui/input-history.js';
 import { collectSecrets, createRedactor } from '../src/session/redact.js';
 import { buildSystemPrompt } from '../src/memory/build-system-prompt.js';
@@ -320,5 +324,32 @@ describe('a symlink swapped in while the user looks at the approval', () => {
     expect(write.content).toContain('outside the workspace');
     expect(readFileSync(join(outside, 'target.txt'), 'utf8')).toBe('outside original\n');
     expect(() => readFileSync(join(outside, 'new.txt'))).toThrow();
+  });
+});
+
+describe('approval questions show what will run', () => {
+  // Shown as `ls -la` by a terminal: the carriage return and erase-line hide the real command.
+  const spoof = 'rm -rf ~/work #\r\x1b[2Kls -la';
+  const request = { call: { id: '1', name: 'bash', arguments: '{}' }, tool: 'bash', summary: spoof, detail: 'x\u202eexe.txt', always: 'bash(rm*)' };
+
+  it('in the one-shot terminal prompt, control characters and bidi overrides are written out', async () => {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    let shown = '';
+    output.on('data', (chunk: Buffer) => (shown += chunk.toString()));
+    const answer = createTerminalApproval({ input, output, color: false })(request, new AbortController().signal);
+    while (!shown.includes('Allow?')) await new Promise((resolve) => output.once('data', resolve));
+    input.write('n\n');
+    expect(await answer).toBe('no');
+    expect(shown).toContain('rm -rf ~/work #\\r\\e[2Kls -la');
+    expect(shown).toContain('x\\u{202e}exe.txt');
+    expect(shown).not.toMatch(/[\r\x1b\u202e]/);
+  });
+
+  it('in the interactive prompt too, and a multi-line command is shown on its own lines', () => {
+    const lines = approvalLines({ ...request, summary: `${spoof}\necho done` }, createTheme(false), 10);
+    expect(lines[0]).toBe('? Allow bash? rm -rf ~/work #\\r\\e[2Kls -la');
+    expect(lines[1]).toBe('  echo done');
+    expect(lines.join('\n')).not.toMatch(/[\r\x1b\u202e]/);
   });
 });
