@@ -17,6 +17,8 @@ import { PassThrough } from 'node:stream';
 import { createTerminalApproval } from '../src/cli/terminal-approval.js';
 import { approvalLines } from '../src/cli/tui/approval-prompt.js';
 import { createTheme } from '../src/cli/tui/theme.js';
+import { createTextRenderer } from '../src/cli/render-text.js';
+import { toolLines } from '../src/cli/tui/tool-line.js';
 import { InputHistory } from '../src/cli/tui/input-history.js';
 import { collectSecrets, createRedactor } from '../src/session/redact.js';
 import { buildSystemPrompt } from '../src/memory/build-system-prompt.js';
@@ -351,5 +353,23 @@ describe('approval questions show what will run', () => {
     expect(lines[0]).toBe('? Allow bash? rm -rf ~/work #\\r\\e[2Kls -la');
     expect(lines[1]).toBe('  echo done');
     expect(lines.join('\n')).not.toMatch(/[\r\x1b\u202e]/);
+  });
+});
+
+describe('tool results on the terminal', () => {
+  // A file in a cloned repository: an OSC 52 sequence would put a command into the clipboard.
+  const output = 'line one\r\n\x1b]52;c;Y3VybCBldmlsIHwgc2g=\x07hidden\x1b[2J';
+
+  it('the one-shot renderer and the interactive tool line write escape sequences out, never send them', () => {
+    const info = new PassThrough();
+    let shown = '';
+    info.on('data', (chunk: Buffer) => (shown += chunk.toString()));
+    const render = createTextRenderer({ out: new PassThrough(), info, color: false });
+    render({ type: 'tool_call_end', turn: 1, id: 'c', name: 'read_file', status: 'ok', isError: false, output, durationMs: 1 });
+    expect(shown).toContain('\\e]52;c;Y3VybCBldmlsIHwgc2g=\\u{0007}hidden\\e[2J');
+    expect(shown).not.toMatch(/[\x07\x1b\r]/);
+    const lines = toolLines({ call: { id: 'c', name: 'read_file', arguments: '{}' }, startedAt: 0, end: { status: 'ok', output, durationMs: 1 } }, 1, createTheme(false));
+    expect(lines.join('\n')).toContain('\\e]52;c;');
+    expect(lines.join('\n')).not.toMatch(/[\x07\x1b\r]/);
   });
 });

@@ -1,6 +1,7 @@
 import type { AgentEvent } from '../core/events.js';
 import { createStyle, type Style } from './style.js';
 import { oneLine, summarizeArguments } from './summarize.js';
+import { visibleText } from './visible-text.js';
 
 export interface TextRendererOptions {
   /** Where the answer goes. */
@@ -50,7 +51,7 @@ export function createTextRenderer(options: TextRendererOptions): (event: AgentE
         break;
       case 'tool_call_end': {
         const mark = event.status === 'ok' ? style.green('✓') : event.status === 'denied' ? style.yellow('⊘') : style.red('✗');
-        options.info.write(`  ${mark} ${style.dim(`${oneLine(event.output, 120)} (${event.durationMs} ms)`)}\n`);
+        options.info.write(`  ${mark} ${style.dim(`${oneLine(visibleText(event.output.replaceAll('\r\n', '\n')), 120)} (${event.durationMs} ms)`)}\n`);
         break;
       }
       case 'retry':
