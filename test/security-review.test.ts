@@ -19,6 +19,7 @@ import { approvalLines } from '../src/cli/tui/approval-prompt.js';
 import { createTheme } from '../src/cli/tui/theme.js';
 import { createTextRenderer } from '../src/cli/render-text.js';
 import { toolLines } from '../src/cli/tui/tool-line.js';
+import { TurnView } from '../src/cli/tui/turn-view.js';
 import { InputHistory } from '../src/cli/tui/input-history.js';
 import { collectSecrets, createRedactor } from '../src/session/redact.js';
 import { buildSystemPrompt } from '../src/memory/build-system-prompt.js';
@@ -371,5 +372,27 @@ describe('tool results on the terminal', () => {
     const lines = toolLines({ call: { id: 'c', name: 'read_file', arguments: '{}' }, startedAt: 0, end: { status: 'ok', output, durationMs: 1 } }, 1, createTheme(false));
     expect(lines.join('\n')).toContain('\\e]52;c;');
     expect(lines.join('\n')).not.toMatch(/[\x07\x1b\r]/);
+  });
+});
+
+describe("the model's reply on the terminal", () => {
+  const reply = 'Done.\x1b]52;c;cm0gLXJmIH4=\x07 \u202eok\n';
+
+  it('the interactive view and a one-shot run on a terminal write escapes out; piped output keeps the bytes', () => {
+    const committed: string[] = [];
+    const view = new TurnView((lines) => committed.push(...lines), createTheme(false));
+    view.handle({ type: 'text_delta', turn: 1, text: reply });
+    view.handle({ type: 'assistant_message', turn: 1, message: { role: 'assistant', content: reply, toolCalls: [] }, finishReason: 'stop' });
+    expect(committed.join('\n')).toContain('Done.\\e]52;c;');
+    expect(committed.join('\n')).not.toMatch(/[\x07\x1b\u202e]/);
+
+    for (const isTTY of [true, false]) {
+      const out = Object.assign(new PassThrough(), { isTTY });
+      let written = '';
+      out.on('data', (chunk: Buffer) => (written += chunk.toString()));
+      createTextRenderer({ out, info: new PassThrough(), color: false })({ type: 'text_delta', turn: 1, text: reply });
+      if (isTTY) expect(written).toBe('Done.\\e]52;c;cm0gLXJmIH4=\\u{0007} \\u{202e}ok\n');
+      else expect(written).toBe(reply);
+    }
   });
 });

@@ -23,6 +23,7 @@ const STOP_MESSAGES: Record<string, string> = {
 export function createTextRenderer(options: TextRendererOptions): (event: AgentEvent) => void {
   const style: Style = createStyle(options.color);
   let answerOpen = false;
+  const outIsTerminal = (options.out as { isTTY?: boolean }).isTTY === true;
   let thinking = false;
   const endLine = () => {
     if (answerOpen) options.out.write('\n');
@@ -35,7 +36,7 @@ export function createTextRenderer(options: TextRendererOptions): (event: AgentE
     switch (event.type) {
       case 'reasoning_delta':
         thinking = true;
-        options.info.write(style.dim(event.text));
+        options.info.write(style.dim(visibleText(event.text.replaceAll('\r', ''))));
         break;
       case 'text_delta':
         if (thinking) {
@@ -43,7 +44,8 @@ export function createTextRenderer(options: TextRendererOptions): (event: AgentE
           thinking = false;
         }
         answerOpen = true;
-        options.out.write(event.text);
+        // On a terminal an escape sequence in the reply is shown, not obeyed; piped, the bytes are kept.
+        options.out.write(outIsTerminal ? visibleText(event.text.replaceAll('\r', '')) : event.text);
         break;
       case 'tool_call_start':
         endLine();

@@ -3,6 +3,7 @@ import { oneLine } from '../summarize.js';
 import { MarkdownStream } from './markdown-stream.js';
 import type { Theme } from './theme.js';
 import { formatDuration, toolHeader, toolLines, type ToolCallView } from './tool-line.js';
+import { visibleText } from '../visible-text.js';
 
 const STOP_MESSAGES: Record<string, string> = {
   turn_limit: 'Stopped: the turn limit was reached before an answer.',
@@ -46,7 +47,7 @@ export class TurnView {
         break;
       case 'reasoning_delta': {
         this.waitingSince = undefined;
-        this.reasoning += event.text;
+        this.reasoning += shownText(event.text);
         const lines = this.reasoning.split('\n');
         this.reasoning = lines.pop() ?? '';
         this.commit(lines.map((line) => t.dim(t.italic(line))));
@@ -55,7 +56,7 @@ export class TurnView {
       case 'text_delta':
         this.waitingSince = undefined;
         this.flushReasoning();
-        this.commit(this.markdown.push(event.text));
+        this.commit(this.markdown.push(shownText(event.text)));
         break;
       case 'assistant_message':
         this.flushText();
@@ -136,4 +137,9 @@ export class TurnView {
     this.flushReasoning();
     this.commit(this.markdown.end());
   }
+}
+
+/** The model's text as the screen shows it: an escape sequence in a reply is written out, never obeyed. */
+function shownText(text: string): string {
+  return visibleText(text.replaceAll('\r', ''));
 }
