@@ -273,6 +273,7 @@ describe('the prompt history file', () => {
     expect(file).toContain('use the key [redacted] for the test');
     expect(file).not.toContain('sk-pasted');
     expect(statSync(path).mode & 0o777).toBe(0o600);
+    expect(statSync(join(root, 'data', 'history')).mode & 0o777).toBe(0o700);
   });
 });
 

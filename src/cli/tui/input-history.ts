@@ -29,7 +29,7 @@ export class InputHistory {
     this.entries.push(text);
     if (!this.path) return;
     try {
-      mkdirSync(dirname(this.path), { recursive: true });
+      mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
       appendFileSync(this.path, `${JSON.stringify({ text: this.redact(text), at: new Date().toISOString() })}\n`, { mode: 0o600 });
     } catch {
       // History is a convenience: a read-only data dir must not break the session.
