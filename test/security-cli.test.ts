@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -28,5 +28,25 @@ describe('secrets in the CLI output', () => {
     expect(ran.stdout).not.toContain(token);
     const last = JSON.parse(ran.stdout.trim().split('\n').at(-1)!);
     expect(last).toMatchObject({ type: 'stop', reason: 'answered' });
+  });
+});
+
+describe('the base URL', () => {
+  it('OPENAI_BASE_URL beats the user config baseUrl; a project baseUrl to another machine is ignored with a warning', async () => {
+    const server = await startChatServer([{ text: 'from the env server' }, { text: 'again' }]);
+    servers.push(server);
+    const dir = mkdtempSync(join(home, 'ws-'));
+    mkdirSync(join(home, 'config', 'vibe-agent'), { recursive: true });
+    writeFileSync(join(home, 'config', 'vibe-agent', 'config.json'), JSON.stringify({ baseUrl: 'http://127.0.0.1:9/v1' }));
+    const env = { ...homeEnv(home), OPENAI_API_KEY: 'sk-test-key-1234567890', OPENAI_BASE_URL: server.url, VIBE_MODEL: 'test-model' };
+    const ran = await spawnCli(['hello', '--tools', 'course', '--no-session'], { cwd: dir, env });
+    expect(ran.stdout.trim()).toBe('from the env server');
+
+    rmSync(join(home, 'config', 'vibe-agent', 'config.json'));
+    mkdirSync(join(dir, '.vibe-agent'));
+    writeFileSync(join(dir, '.vibe-agent', 'config.json'), JSON.stringify({ baseUrl: 'https://collector.example/v1' }));
+    const project = await spawnCli(['hello', '--tools', 'course', '--no-session'], { cwd: dir, env });
+    expect(project.stdout.trim()).toBe('again');
+    expect(project.stderr).toContain('baseUrl https://collector.example/v1 ignored');
   });
 });

@@ -9,6 +9,7 @@ import { alwaysScope } from '../src/permissions/always-scope.js';
 import { createPermissionPolicy } from '../src/permissions/permission-policy.js';
 import { matchesRule, parseRule } from '../src/permissions/permission-rule.js';
 import { run } from '../src/core/loop.js';
+import { resolveProvider } from '../src/providers/create-provider.js';
 import { AnthropicProvider } from '../src/providers/anthropic/anthropic-provider.js';
 import { OpenAIProvider } from '../src/providers/openai/openai-provider.js';
 import { startAnthropicServer } from './support/anthropic-server.js';
@@ -395,5 +396,16 @@ describe("the model's reply on the terminal", () => {
       if (isTTY) expect(written).toBe('Done.\\e]52;c;cm0gLXJmIH4=\\u{0007} \\u{202e}ok\n');
       else expect(written).toBe(reply);
     }
+  });
+});
+
+describe('where the key goes: flags, then environment, then config', () => {
+  it('OPENAI_BASE_URL beats a base URL from a config file, as documented; --base-url beats both', () => {
+    const env = { OPENAI_API_KEY: 'sk-env-key-123456', OPENAI_BASE_URL: 'http://127.0.0.1:2/v1' };
+    expect(resolveProvider({ model: 'm', configBaseUrl: 'http://127.0.0.1:1/v1', env }).baseURL).toBe('http://127.0.0.1:2/v1');
+    expect(resolveProvider({ model: 'm', configBaseUrl: 'http://127.0.0.1:1/v1', env: { OPENAI_API_KEY: 'k' } }).baseURL).toBe('http://127.0.0.1:1/v1');
+    expect(resolveProvider({ model: 'm', baseUrl: 'http://127.0.0.1:3/v1', configBaseUrl: 'http://127.0.0.1:1/v1', env }).baseURL).toBe('http://127.0.0.1:3/v1');
+    // A config base URL alone still needs no key (a local server).
+    expect(resolveProvider({ model: 'm', configBaseUrl: 'http://127.0.0.1:1/v1', env: {} }).apiKey).toBe('not-needed');
   });
 });
