@@ -9,6 +9,8 @@ import { alwaysScope } from '../src/permissions/always-scope.js';
 import { createPermissionPolicy } from '../src/permissions/permission-policy.js';
 import { matchesRule, parseRule } from '../src/permissions/permission-rule.js';
 import { run } from '../src/core/loop.js';
+import { parseCliArgs } from '../src/cli/args.js';
+import { memoryCommand } from '../src/cli/memory-command.js';
 import { resolveProvider } from '../src/providers/create-provider.js';
 import { AnthropicProvider } from '../src/providers/anthropic/anthropic-provider.js';
 import { OpenAIProvider } from '../src/providers/openai/openai-provider.js';
@@ -58,6 +60,16 @@ describe('memory files stay in the workspace', () => {
     expect(result.isError).toBe(true);
     expect(result.content).toContain('symbolic link');
     expect(readFileSync(bashrc, 'utf8')).toBe('# rc\n');
+  });
+
+  it('`memory forget` never rewrites a file outside the workspace through the symlink either', () => {
+    const { workspace, outside, env } = setup();
+    const bashrc = join(outside, '.bashrc');
+    writeFileSync(bashrc, '- alias ll="ls -l"\n');
+    mkdirSync(join(workspace, '.vibe-agent'));
+    symlinkSync(bashrc, join(workspace, '.vibe-agent', 'memory.md'));
+    expect(() => memoryCommand(parseCliArgs(['memory', 'forget', 'alias', '--cwd', workspace]), env)).toThrow(/symbolic link/);
+    expect(readFileSync(bashrc, 'utf8')).toBe('- alias ll="ls -l"\n');
   });
 
   it('remember never creates its file through a symlinked .vibe-agent directory', async () => {
