@@ -171,6 +171,7 @@ describe('shell deny rules see through the usual respellings', () => {
       '/bin/rm -rf build',
       'command rm -rf build',
       'FOO=1 rm -rf build',
+      'TMPDIR=/tmp/x rm -rf build',
       'sudo -n rm -rf build',
       'env -i rm -rf build',
       'nice -n 10 rm -rf build',

@@ -26,10 +26,10 @@ function stripLeading(words: string[], add: (words: string[]) => void): string[]
   for (let guard = 0; guard < 32 && rest.length > 0; guard++) {
     const word = rest[0]!;
     const slash = word.lastIndexOf('/');
-    if (slash >= 0 && slash < word.length - 1) {
-      rest = [word.slice(slash + 1), ...rest.slice(1)];
-    } else if (ASSIGNMENT.test(word)) {
+    if (ASSIGNMENT.test(word)) {
       rest = rest.slice(1);
+    } else if (slash >= 0 && slash < word.length - 1) {
+      rest = [word.slice(slash + 1), ...rest.slice(1)];
     } else if (WRAPPERS.has(word)) {
       rest = rest.slice(1);
       while (rest.length > 0 && WRAPPER_ARGUMENT.test(rest[0]!)) rest = rest.slice(1);
