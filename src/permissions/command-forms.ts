@@ -13,6 +13,8 @@ const EXEC_FLAGS = new Set(['-exec', '-execdir', '-ok', '-okdir']);
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 /** A wrapper's option or argument such as `-n`, `10` or `5s`. */
 const WRAPPER_ARGUMENT = /^(-.*|\d+(\.\d+)?[smhd]?)$/;
+/** Wrapper options whose value is the next word (`sudo -u root`, `env -u NAME`, `xargs -I {}`, `timeout -s KILL`). */
+const VALUE_OPTIONS = new Set(['-u', '-g', '-s', '-I', '-d', '-a', '-E', '-k', '-C', '-D', '-S']);
 
 function unquote(segment: string): string {
   return segment
@@ -32,7 +34,7 @@ function stripLeading(words: string[], add: (words: string[]) => void): string[]
       rest = [word.slice(slash + 1), ...rest.slice(1)];
     } else if (WRAPPERS.has(word)) {
       rest = rest.slice(1);
-      while (rest.length > 0 && WRAPPER_ARGUMENT.test(rest[0]!)) rest = rest.slice(1);
+      while (rest.length > 0 && WRAPPER_ARGUMENT.test(rest[0]!)) rest = rest.slice(VALUE_OPTIONS.has(rest[0]!) ? 2 : 1);
     } else if (SHELLS.has(word) && rest.includes('-c')) {
       rest = rest.slice(rest.indexOf('-c') + 1);
     } else {
