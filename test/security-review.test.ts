@@ -16,6 +16,8 @@ import { AnthropicProvider } from '../src/providers/anthropic/anthropic-provider
 import { OpenAIProvider } from '../src/providers/openai/openai-provider.js';
 import { startAnthropicServer } from './support/anthropic-server.js';
 import { startChatServer } from './support/chat-server.js';
+import { startGeminiServer } from './support/gemini-server.js';
+import { GoogleProvider } from '../src/providers/google/google-provider.js';
 import { PassThrough } from 'node:stream';
 import { createTerminalApproval } from '../src/cli/terminal-approval.js';
 import { approvalLines } from '../src/cli/tui/approval-prompt.js';
@@ -260,6 +262,18 @@ describe('provider errors never carry the API key', () => {
       expect(result.stopReason).toBe('provider_error');
       expect(result.error).toContain('Invalid credentials: Authorization: Bearer [redacted]');
       expect(events.join('\n')).not.toContain(key);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('Gemini: the same', async () => {
+    const server = await startGeminiServer([{ kind: 'http_error', status: 403, body: { error: { code: 403, message: `API key ${key} is not valid`, status: 'PERMISSION_DENIED' } } }]);
+    try {
+      const result = await run({ provider: new GoogleProvider({ apiKey: key, baseURL: server.url }), model: 'gemini-2.5-flash', input: 'hi' });
+      expect(result.stopReason).toBe('provider_error');
+      expect(result.error).toContain('[redacted]');
+      expect(result.error).not.toContain(key);
     } finally {
       await server.close();
     }
