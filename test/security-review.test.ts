@@ -9,6 +9,7 @@ import { alwaysScope } from '../src/permissions/always-scope.js';
 import { createPermissionPolicy } from '../src/permissions/permission-policy.js';
 import { matchesRule, parseRule } from '../src/permissions/permission-rule.js';
 import { run } from '../src/core/loop.js';
+import { DirectoryOutputStore, outputIdFor } from '../src/context/output-store.js';
 import { parseCliArgs } from '../src/cli/args.js';
 import { memoryCommand } from '../src/cli/memory-command.js';
 import { resolveProvider } from '../src/providers/create-provider.js';
@@ -437,5 +438,17 @@ describe('where the key goes: flags, then environment, then config', () => {
     expect(resolveProvider({ model: 'm', baseUrl: 'http://127.0.0.1:3/v1', configBaseUrl: 'http://127.0.0.1:1/v1', env }).baseURL).toBe('http://127.0.0.1:3/v1');
     // A config base URL alone still needs no key (a local server).
     expect(resolveProvider({ model: 'm', configBaseUrl: 'http://127.0.0.1:1/v1', env: {} }).apiKey).toBe('not-needed');
+  });
+});
+
+describe('the output store on disk', () => {
+  it('DirectoryOutputStore keeps its directory 0700 and its files 0600', async () => {
+    const { root } = setup();
+    const store = new DirectoryOutputStore(join(root, 'outputs'));
+    const id = outputIdFor('full output');
+    await store.put(id, 'full output');
+    expect(await store.get(id)).toBe('full output');
+    expect(statSync(join(root, 'outputs')).mode & 0o777).toBe(0o700);
+    expect(statSync(join(root, 'outputs', `${id}.txt`)).mode & 0o777).toBe(0o600);
   });
 });
