@@ -10,6 +10,7 @@ import { createRememberTool } from '../src/memory/remember-tool.js';
 import { createFileTools } from '../src/tools/coding/file-tools.js';
 import { createSearchTools } from '../src/tools/coding/search-tools.js';
 import { ToolRegistry } from '../src/tools/registry.js';
+import { isSecretPath } from '../src/workspace/secret-files.js';
 import { tempLayouts } from './support/security-setup.js';
 
 const setup = tempLayouts();
@@ -67,6 +68,13 @@ describe('memory files stay in the workspace', () => {
 });
 
 describe('secret files, whatever their case', () => {
+  it('knows the usual credential files: git, PyPI, Docker and kube configs, anything under .ssh or .gnupg', () => {
+    for (const path of ['.git-credentials', 'home/.pypirc', '.docker/config.json', '.kube/config', '.ssh/keys/deploy', '.gnupg/private-keys-v1.d/x.key', '.GNUPG/pubring.kbx', 'site/.htpasswd']) {
+      expect(isSecretPath(path), path).toBe(true);
+    }
+    for (const path of ['config.json', 'k8s/config', 'docs/ssh.md', '.env.example', 'src/kube/config.ts']) expect(isSecretPath(path), path).toBe(false);
+  });
+
   it('grep (both engines), list_files and read_file never show .ENV or SERVER.PEM unless secrets are allowed', async () => {
     const { workspace } = setup();
     writeFileSync(join(workspace, '.ENV'), 'API_KEY=sk-upper-secret\n');
