@@ -79,3 +79,18 @@ describe("the model's reply on the terminal", () => {
     }
   });
 });
+
+describe('errors and hand-offs on the terminal', () => {
+  it('a provider error body and a hand-off with escape sequences are written out', () => {
+    const info = new PassThrough();
+    const out = Object.assign(new PassThrough(), { isTTY: true });
+    let shown = '';
+    for (const stream of [info, out]) stream.on('data', (chunk: Buffer) => (shown += chunk.toString()));
+    const render = createTextRenderer({ out, info, color: false });
+    render({ type: 'handoff', text: 'Half done.\x1b[2J' });
+    render({ type: 'stop', reason: 'provider_error', answer: null, turns: 1, usage: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, reasoningTokens: 0 }, error: 'HTTP 500: \x1b]52;c;eA==\x07' });
+    expect(shown).toContain('Half done.\\e[2J');
+    expect(shown).toContain('HTTP 500: \\e]52;c;eA==\\u{0007}');
+    expect(shown).not.toMatch(/[\x07\x1b]/);
+  });
+});

@@ -81,12 +81,12 @@ export function createTextRenderer(options: TextRendererOptions): (event: AgentE
       case 'handoff':
         endLine();
         options.info.write(`${style.yellow('Turn limit reached. Hand-off from the model:')}\n`);
-        options.out.write(`${event.text}\n`);
+        options.out.write(`${outIsTerminal ? visibleText(event.text.replaceAll('\r', '')) : event.text}\n`);
         break;
       case 'stop':
         endLine();
         if (event.reason !== 'answered') {
-          const detail = event.error ? ` ${event.error}` : '';
+          const detail = event.error ? ` ${visibleText(event.error)}` : '';
           options.info.write(style.red(`${STOP_MESSAGES[event.reason] ?? event.reason}${detail}\n`));
         }
         break;
