@@ -76,7 +76,7 @@ export class TurnView {
         break;
       }
       case 'retry':
-        this.commit([t.yellow(`↻ retry ${event.attempt} in ${formatDuration(event.delayMs)}: ${oneLine(event.error, Math.max(20, width - 20))}`)]);
+        this.commit([t.yellow(`↻ retry ${event.attempt} in ${formatDuration(event.delayMs)}: ${oneLine(shownText(event.error), Math.max(20, width - 20))}`)]);
         break;
       case 'compaction':
         this.commit([t.dim(`⇣ context compacted: ${event.tokensBefore} → ${event.tokensAfter} tokens, ${event.dropped} messages ${event.fallback ? `dropped (${event.fallback})` : 'summarised'}`)]);
@@ -88,18 +88,18 @@ export class TurnView {
         this.commit([t.yellow(`⚕ history repaired before the request: ${event.repairs.join('; ')}`)]);
         break;
       case 'protocol_error':
-        this.commit([t.yellow(`✗ reply not readable (${event.reason}): ${oneLine(event.error, Math.max(20, width - 30))}`)]);
+        this.commit([t.yellow(`✗ reply not readable (${event.reason}): ${oneLine(shownText(event.error), Math.max(20, width - 30))}`)]);
         break;
       case 'handoff':
         this.flushText();
-        this.commit([t.yellow('Turn limit reached. Hand-off from the model:'), ...this.markdown.push(`${event.text}\n`), ...this.markdown.end()]);
+        this.commit([t.yellow('Turn limit reached. Hand-off from the model:'), ...this.markdown.push(`${shownText(event.text)}\n`), ...this.markdown.end()]);
         break;
       case 'stop':
         this.flushText();
         this.done = true;
         this.waitingSince = undefined;
         if (event.reason !== 'answered') {
-          const detail = event.error ? ` ${event.error}` : '';
+          const detail = event.error ? ` ${shownText(event.error)}` : '';
           const text = `${STOP_MESSAGES[event.reason] ?? event.reason}${detail}`;
           this.commit([event.reason === 'aborted' ? t.yellow(`⊘ ${text}`) : t.red(`✗ ${text}`)]);
         }
