@@ -329,9 +329,9 @@ describe('fetch_url tool', () => {
     return normalize(await fetchUrlTool.execute({ url }, context()));
   }
 
-  it('is read-only and has its own time limit', () => {
+  it('is read-only (runs alongside other reads), asks first (a GET sends data out), and has its own time limit', () => {
     expect(fetchUrlTool.readOnly).toBe(true);
-    expect(fetchUrlTool.needsApproval).toBe(false);
+    expect(fetchUrlTool.needsApproval).toBe(true);
     expect(fetchUrlTool.timeoutMs).toBe(20_000);
   });
 

@@ -40,7 +40,7 @@ describe('the CLI with the context policy', () => {
       { text: 'Read it.' },
     ]);
     closers.push(() => chat!.close());
-    const ran = await cli(['Summarise the page', '--tools', 'fetch_url', '--context-window', '4096'], {
+    const ran = await cli(['Summarise the page', '--tools', 'fetch_url', '--context-window', '4096', '--yes'], {
       OPENAI_API_KEY: 'test-key',
       OPENAI_BASE_URL: chat.url,
       VIBE_MODEL: 'test-model',

@@ -135,6 +135,36 @@ describe('permission modes', () => {
   });
 });
 
+describe('fetch_url asks first (a GET can carry what the model read out of the machine)', () => {
+  it('asks with the URL; "always" grants that origin only', async () => {
+    const fetchTool = defineTool({
+      name: 'fetch_url',
+      description: 'get',
+      parameters: z.object({ url: z.string() }),
+      readOnly: true,
+      needsApproval: true,
+      preview: async ({ url }) => ({ summary: url }),
+      execute: async ({ url }) => `fetched ${url}`,
+    });
+    const fetchRegistry = new ToolRegistry([fetchTool]);
+    const { ask, asked } = recordingAsk(['always', 'no']);
+    const policy = createPermissionPolicy({ mode: 'auto-edit', ask });
+    const get = (id: string, url: string) => fetchRegistry.invoke({ id, name: 'fetch_url', arguments: JSON.stringify({ url }) }, { authorize: policy, workspace: WS });
+    expect((await get('1', 'https://docs.example.com/a')).status).toBe('ok');
+    expect((await get('2', 'https://docs.example.com/b?q=1')).status).toBe('ok');
+    expect((await get('3', 'https://docs.example.com.evil.test/?secret=1')).status).toBe('denied');
+    expect(asked.map((r) => [r.summary, r.always])).toEqual([
+      ['https://docs.example.com/a', 'fetch_url(https://docs.example.com/*)'],
+      ['https://docs.example.com.evil.test/?secret=1', 'fetch_url(https://docs.example.com.evil.test/*)'],
+    ]);
+  });
+
+  it('the real tool needs approval', async () => {
+    const { fetchUrlTool } = await import('../src/tools/builtin/fetch-url.js');
+    expect([fetchUrlTool.readOnly, fetchUrlTool.needsApproval]).toEqual([true, true]);
+  });
+});
+
 describe('permission rules', () => {
   it('allow rules let matching calls run without asking, in ask mode and with no terminal', async () => {
     const options: PermissionOptions = { mode: 'ask', allow: ['bash(git status*)', 'edit(src/**)'] };
@@ -183,7 +213,7 @@ describe('permission rules', () => {
     expect(alwaysScope('bash', { command: 'npm run build -- --watch' }, edits)).toBe('bash(npm run*)');
     expect(alwaysScope('bash', { command: 'ls -la /tmp' }, edits)).toBe('bash(ls*)');
     expect(alwaysScope('edit_file', { path: 'x' }, edits)).toBe('edit');
-    expect(alwaysScope('fetch_url', { url: 'x' }, edits)).toBe('fetch_url');
+    expect(alwaysScope('fetch_url', { url: 'https://a.test/x?y=1' }, edits)).toBe('fetch_url(https://a.test/*)');
     expect(alwaysScope('bash', { command: 'ls -la | head -5' }, edits)).toBe('bash(ls -la | head -5)');
     expect(alwaysScope('remember', { fact: 'x' }, new Set(['edit_file', 'remember']))).toBe('remember');
   });

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { projectFileWriteRefusal } from '../memory/confine.js';
 import { forgetFacts, readOrEmpty } from '../memory/memory-file.js';
 import { displayPath, memoryPath, type MemoryScope } from '../memory/memory-paths.js';
 import { collectMemorySources } from '../memory/memory-sources.js';
@@ -18,6 +19,9 @@ export function memoryCommand(args: CliArgs, env: NodeJS.ProcessEnv = process.en
     const text = rest.join(' ').trim();
     if (!text) throw new UsageError('Say what to forget: vibe-agent memory forget TEXT [--user]');
     const path = memoryPath(scope, workspace, env);
+    // The same rule as the remember tool: a repository's symlinked memory.md never leads the rewrite elsewhere.
+    const refusal = scope === 'project' ? projectFileWriteRefusal(path, workspace) : undefined;
+    if (refusal) throw new UsageError(refusal.replace('Not remembered', 'Not changed'));
     const removed = forgetFacts(path, text);
     if (removed.length === 0) {
       process.stderr.write(`vibe-agent: no remembered fact in ${displayPath(path, env)} contains "${text}".\n`);

@@ -36,7 +36,8 @@ export async function prepareRun(args: CliArgs): Promise<PreparedRun> {
     provider: args.provider ?? process.env.VIBE_PROVIDER ?? config.provider,
     model: args.model ?? process.env.VIBE_MODEL ?? config.model,
     apiKey: args.apiKey,
-    baseUrl: args.baseUrl ?? config.baseUrl,
+    ...(args.baseUrl !== undefined ? { baseUrl: args.baseUrl } : {}),
+    ...(config.baseUrl !== undefined ? { configBaseUrl: config.baseUrl } : {}),
     ...(args.thinking !== undefined ? { thinking: args.thinking } : {}),
   });
   const tools = new ToolRegistry(

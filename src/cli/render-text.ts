@@ -1,6 +1,7 @@
 import type { AgentEvent } from '../core/events.js';
 import { createStyle, type Style } from './style.js';
 import { oneLine, summarizeArguments } from './summarize.js';
+import { visibleText } from './visible-text.js';
 
 export interface TextRendererOptions {
   /** Where the answer goes. */
@@ -27,6 +28,7 @@ const STOP_MESSAGES: Record<string, string> = {
 export function createTextRenderer(options: TextRendererOptions): (event: AgentEvent) => void {
   const style: Style = createStyle(options.color);
   let answerOpen = false;
+  const outIsTerminal = (options.out as { isTTY?: boolean }).isTTY === true;
   let thinking = false;
   let held = '';
   const endLine = () => {
@@ -40,7 +42,7 @@ export function createTextRenderer(options: TextRendererOptions): (event: AgentE
     switch (event.type) {
       case 'reasoning_delta':
         thinking = true;
-        options.info.write(style.dim(event.text));
+        options.info.write(style.dim(visibleText(event.text.replaceAll('\r', ''))));
         break;
       case 'text_delta':
         if (thinking) {
@@ -52,7 +54,8 @@ export function createTextRenderer(options: TextRendererOptions): (event: AgentE
           break;
         }
         answerOpen = true;
-        options.out.write(event.text);
+        // On a terminal an escape sequence in the reply is shown, not obeyed; piped, the bytes are kept.
+        options.out.write(outIsTerminal ? visibleText(event.text.replaceAll('\r', '')) : event.text);
         break;
       case 'tool_call_start':
         endLine();
@@ -60,7 +63,7 @@ export function createTextRenderer(options: TextRendererOptions): (event: AgentE
         break;
       case 'tool_call_end': {
         const mark = event.status === 'ok' ? style.green('✓') : event.status === 'denied' ? style.yellow('⊘') : style.red('✗');
-        options.info.write(`  ${mark} ${style.dim(`${oneLine(event.output, 120)} (${event.durationMs} ms)`)}\n`);
+        options.info.write(`  ${mark} ${style.dim(`${oneLine(visibleText(event.output.replaceAll('\r\n', '\n')), 120)} (${event.durationMs} ms)`)}\n`);
         break;
       }
       case 'retry': {
@@ -101,12 +104,12 @@ export function createTextRenderer(options: TextRendererOptions): (event: AgentE
       case 'handoff':
         endLine();
         options.info.write(`${style.yellow('Turn limit reached. Hand-off from the model:')}\n`);
-        options.out.write(`${event.text}\n`);
+        options.out.write(`${outIsTerminal ? visibleText(event.text.replaceAll('\r', '')) : event.text}\n`);
         break;
       case 'stop':
         endLine();
         if (event.reason !== 'answered') {
-          const detail = event.error ? ` ${event.error}` : '';
+          const detail = event.error ? ` ${visibleText(event.error)}` : '';
           options.info.write(style.red(`${STOP_MESSAGES[event.reason] ?? event.reason}${detail}\n`));
         }
         break;

@@ -8,6 +8,7 @@ import { exitCodeFor } from './exit-codes.js';
 import { prepareRun } from './prepare-run.js';
 import { createTextRenderer } from './render-text.js';
 import { colorEnabled } from './style.js';
+import { collectSecrets, createRedactor, redactedJson } from '../session/redact.js';
 
 export { DEFAULT_MAX_TURNS } from './prepare-run.js';
 
@@ -18,7 +19,9 @@ export async function runCommand(args: CliArgs, prompt: string, signal: AbortSig
   const session = openRunSession(args, { workspace, system, warn: (text) => process.stderr.write(`vibe-agent: warning: ${text}\n`) });
   const context = createContextPolicy({ provider, registry: tools, ...(contextWindow !== undefined ? { contextWindow } : {}) });
 
-  const render = args.json ? (event: AgentEvent) => process.stdout.write(`${JSON.stringify(event)}\n`) : textRenderer();
+  // --json is read by programs and ends up in CI logs: keys are redacted as in the session file.
+  const redact = createRedactor(collectSecrets(process.env, [args.apiKey]));
+  const render = args.json ? (event: AgentEvent) => process.stdout.write(`${redactedJson(event, redact)}\n`) : textRenderer();
   let reason: StopReason = 'aborted';
   for await (const event of runAgent({
     provider,

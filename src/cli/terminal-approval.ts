@@ -1,6 +1,7 @@
 import { createInterface } from 'node:readline';
 import type { ApprovalAnswer, AskApproval } from '../tools/approval.js';
 import { createStyle, type Style } from './style.js';
+import { visibleLines, visibleText } from './visible-text.js';
 
 export interface TerminalApprovalOptions {
   input: NodeJS.ReadableStream;
@@ -42,14 +43,15 @@ export function createTerminalApproval(options: TerminalApprovalOptions): AskApp
     new Promise<ApprovalAnswer>((resolve) => {
       if (signal.aborted) return resolve('no');
       const out = options.output;
-      out.write(`\n${style.yellow('?')} ${style.bold(request.tool)} ${request.summary}\n`);
+      const [first, ...more] = visibleLines(request.summary);
+      out.write(`\n${style.yellow('?')} ${style.bold(request.tool)} ${first}\n${more.map((line) => `  ${line}\n`).join('')}`);
       if (request.detail) {
-        const lines = request.detail.replace(/\n$/, '').split('\n');
+        const lines = visibleText(request.detail).replace(/\n$/, '').split('\n');
         const shown = lines.slice(0, maxLines).join('\n');
         out.write(`${colorDiff(shown, style)}\n`);
         if (lines.length > maxLines) out.write(style.dim(`… ${lines.length - maxLines} more lines\n`));
       }
-      const always = request.always ? `, ${style.bold('a')}lways allow ${request.always} this session` : '';
+      const always = request.always ? `, ${style.bold('a')}lways allow ${visibleText(request.always)} this session` : '';
       const rl = createInterface({ input: options.input, output: out, terminal: false });
       const finish = (answer: ApprovalAnswer) => {
         signal.removeEventListener('abort', onAbort);

@@ -45,9 +45,10 @@ export class DirectoryOutputStore implements OutputStore {
 
   async put(id: string, text: string): Promise<void> {
     const path = this.pathFor(id);
-    await mkdir(this.directory, { recursive: true });
+    // Full tool outputs can hold what a session file would redact: readable by the user alone.
+    await mkdir(this.directory, { recursive: true, mode: 0o700 });
     const temporary = `${path}.${process.pid}.tmp`;
-    await writeFile(temporary, text, 'utf8');
+    await writeFile(temporary, text, { encoding: 'utf8', mode: 0o600 });
     await rename(temporary, path);
   }
 

@@ -1,6 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { realOrSame } from '../session/paths.js';
+import { projectFileReadable } from './confine.js';
 import { displayPath, memoryPath, userAgentsPath } from './memory-paths.js';
 
 export interface MemorySource {
@@ -28,7 +29,8 @@ export function collectMemorySources(location: MemoryLocation): MemorySource[] {
   const env = location.env ?? process.env;
   const workspace = realOrSame(location.workspace);
   const sources: MemorySource[] = [];
-  const add = (kind: MemorySource['kind'], title: string, path: string) => {
+  const add = (kind: MemorySource['kind'], title: string, path: string, project = false) => {
+    if (project && !projectFileReadable(path, workspace)) return;
     const text = readIfFile(path);
     if (text !== undefined && text.trim() !== '') sources.push({ kind, title, path, text });
   };
@@ -42,10 +44,10 @@ export function collectMemorySources(location: MemoryLocation): MemorySource[] {
     const agents = join(dir, 'AGENTS.md');
     const path = readIfFile(agents) !== undefined ? agents : join(dir, 'CLAUDE.md');
     const shown = relative(workspace, path).split(sep).join('/');
-    add('instructions', `Project instructions (${shown})`, path);
+    add('instructions', `Project instructions (${shown})`, path, true);
   }
   const projectMemory = memoryPath('project', workspace, env);
-  add('facts', 'Remembered for this project (.vibe-agent/memory.md)', projectMemory);
+  add('facts', 'Remembered for this project (.vibe-agent/memory.md)', projectMemory, true);
   return sources;
 }
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../tools/define-tool.js';
 import { collectSecrets } from '../session/redact.js';
+import { projectFileWriteRefusal } from './confine.js';
 import { appendFact } from './memory-file.js';
 import { displayPath, memoryPath } from './memory-paths.js';
 
@@ -30,6 +31,8 @@ export function createRememberTool(env: NodeJS.ProcessEnv = process.env) {
         return { output: 'Not remembered: the fact contains a secret from the environment (an API key or token). Remember where it is kept instead.', isError: true };
       }
       const path = memoryPath(scope, workspace, env);
+      const refusal = scope === 'project' ? projectFileWriteRefusal(path, workspace) : undefined;
+      if (refusal) return { output: refusal, isError: true };
       const result = appendFact(path, scope, fact);
       if (!result.ok) return { output: result.reason, isError: true };
       const where = displayPath(path, env);

@@ -1,6 +1,6 @@
 import type { AskApproval } from '../tools/approval.js';
 import type { Authorize } from '../tools/registry.js';
-import { matchesRule, parseRule, type PermissionRule } from './permission-rule.js';
+import { matchesRule, parseRule, ruleSubject, workspacePaths, type PermissionRule } from './permission-rule.js';
 import { alwaysScope } from './always-scope.js';
 
 /** ask: every write, edit and shell call is confirmed; auto-edit: file edits run, shell asks; yolo: everything runs. */
@@ -31,13 +31,18 @@ export function createPermissionPolicy(options: PermissionOptions): Authorize {
   const grants: PermissionRule[] = [];
   const editTools = new Set(options.editTools ?? DEFAULT_EDIT_TOOLS);
 
-  return async ({ tool, args, call, preview, workspace, signal }) => {
+  const authorize: Authorize = async ({ tool, args, call, preview, workspace, signal }) => {
     const denied = deny.find((rule) => matchesRule(rule, tool.name, args, workspace, 'deny'));
     if (denied) return { allowed: false, reason: `the rule "${denied.text}" in permissions.deny forbids this call.` };
+    // Reads come here only for the deny rules above; they never ask.
+    if (!tool.needsApproval) return { allowed: true };
     if (allow.some((rule) => matchesRule(rule, tool.name, args, workspace, 'allow'))) return { allowed: true };
-    if (grants.some((rule) => matchesRule(rule, tool.name, args, workspace, 'allow'))) return { allowed: true };
     if (options.mode === 'yolo') return { allowed: true };
-    if (options.mode === 'auto-edit' && editTools.has(tool.name)) return { allowed: true };
+    // Git runs what .git/config and .git/hooks say (core.fsmonitor on `git status`, diff.external,
+    // hooks), so an edit there is shell access: neither auto-edit nor an "always" for edits covers it.
+    const gitEdit = editTools.has(tool.name) && touchesGitDir(args, workspace);
+    if (!gitEdit && grants.some((rule) => matchesRule(rule, tool.name, args, workspace, 'allow'))) return { allowed: true };
+    if (!gitEdit && options.mode === 'auto-edit' && editTools.has(tool.name)) return { allowed: true };
 
     if (!options.ask) {
       return {
@@ -58,4 +63,12 @@ export function createPermissionPolicy(options: PermissionOptions): Authorize {
     if (answer === 'yes') return { allowed: true };
     return { allowed: false, reason: 'the user declined this call.' };
   };
+  authorize.checksEveryCall = true;
+  return authorize;
+}
+
+function touchesGitDir(args: unknown, workspace: string): boolean {
+  const subject = ruleSubject(args);
+  if (subject?.kind !== 'path') return false;
+  return workspacePaths(subject.value, workspace).some((path) => path.split('/').some((segment) => segment.toLowerCase() === '.git'));
 }

@@ -1,5 +1,7 @@
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { lstatSync, realpathSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import picomatch from 'picomatch';
+import { commandForms } from './command-forms.js';
 
 /**
  * A rule from the config: a tool name, optionally with a pattern on its main argument.
@@ -50,17 +52,46 @@ export function matchesRule(rule: PermissionRule, tool: string, args: unknown, w
   if (rule.pattern === undefined) return true;
   const subject = ruleSubject(args);
   if (!subject) return false;
-  if (subject.kind === 'path') return matchesPath(rule.pattern, subject.value, workspace);
+  if (subject.kind === 'path') {
+    const matcher = picomatch(rule.pattern, { dot: true });
+    const paths = workspacePaths(subject.value, workspace);
+    return use === 'deny' ? paths.some((path) => matcher(path)) : paths.every((path) => matcher(path));
+  }
   if (subject.kind === 'command') return matchesCommand(rule.pattern, subject.value, use);
   return wildcard(rule.pattern).test(subject.value);
 }
 
-function matchesPath(pattern: string, path: string, workspace: string): boolean {
-  const absolute = resolve(workspace, path);
-  const rel = relative(workspace, absolute);
+/** The realpath of a path that may not exist yet (its deepest existing ancestor, resolved). */
+function realpathAllowingMissing(path: string): string {
+  const missing: string[] = [];
+  let current = path;
+  for (;;) {
+    try {
+      lstatSync(current);
+      return join(realpathSync(current), ...missing);
+    } catch {
+      const parent = dirname(current);
+      if (parent === current) return path;
+      missing.unshift(basename(current));
+      current = parent;
+    }
+  }
+}
+
+function shownPath(root: string, absolute: string): string {
+  const rel = relative(root, absolute);
   const inside = rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
-  const candidate = inside ? rel.split(sep).join('/') : absolute.split(sep).join('/');
-  return picomatch(pattern, { dot: true })(candidate);
+  return (inside ? rel : absolute).split(sep).join('/');
+}
+
+/**
+ * A tool's path as rules see it: relative to the workspace, both as written and where it really
+ * leads, so `edit(.github/**)` also denies `src/link/ci.yml` when `src/link` points at `.github`.
+ */
+export function workspacePaths(path: string, workspace: string): string[] {
+  const lexical = shownPath(workspace, resolve(workspace, path));
+  const real = shownPath(realpathAllowingMissing(workspace), realpathAllowingMissing(resolve(workspace, path)));
+  return lexical === real ? [lexical] : [lexical, real];
 }
 
 /**
@@ -75,14 +106,19 @@ function matchesCommand(pattern: string, command: string, use: 'allow' | 'deny')
   return trimmed
     .split(/;|&&|\|\||\||&|\n|\$\(|`/)
     .map((segment) => segment.replace(/[()]/g, ' ').trim())
-    .some((segment) => segment !== '' && re.test(segment));
+    .some((segment) => segment !== '' && commandForms(segment).some((form) => re.test(form)));
 }
 
-/** `*` matches any run of characters (spaces included); everything else is literal. */
+/** `*` matches any run of characters (spaces included); `\*` is a literal star; everything else is literal. */
 function wildcard(pattern: string): RegExp {
   const body = pattern
-    .split('*')
-    .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+    .split(/(?<!\\)\*/)
+    .map((part) => part.replaceAll('\\*', '*').replace(/[.+?^${}()|[\]\\*]/g, '\\$&'))
     .join('.*');
   return new RegExp(`^${body}$`, 's');
+}
+
+/** A command as a pattern that matches only itself (its stars escaped). */
+export function exactCommandPattern(command: string): string {
+  return command.replaceAll('*', '\\*');
 }

@@ -7,6 +7,8 @@ export interface ProviderSettings {
   model?: string;
   apiKey?: string;
   baseUrl?: string;
+  /** A base URL from a config file: the preset's base-URL variable in the environment beats it. */
+  configBaseUrl?: string;
   /** Environment to read keys and base URLs from (default process.env). */
   env?: Record<string, string | undefined>;
   /** Extended thinking budget in tokens (Anthropic and Gemini; shown to the user as thinking). */
@@ -37,13 +39,13 @@ export function resolveProvider(settings: ProviderSettings): ResolvedProvider {
   const preset = PRESETS[PRESET_ALIASES[name] ?? name];
   if (!preset) throw new ConfigError(`Unknown provider "${name}". Known providers: ${Object.keys(PRESETS).join(', ')}.`);
   const keyFromEnv = [preset.keyVariable, ...(preset.altKeyVariables ?? [])].map((variable) => (variable ? env[variable] : undefined)).find(Boolean);
-  const apiKey = settings.apiKey ?? keyFromEnv ?? (preset.local || settings.baseUrl ? 'not-needed' : undefined);
+  const apiKey = settings.apiKey ?? keyFromEnv ?? (preset.local || settings.baseUrl || settings.configBaseUrl ? 'not-needed' : undefined);
   const model = settings.model ?? env.VIBE_MODEL ?? preset.defaultModel;
   const missing: string[] = [];
   if (!apiKey) missing.push(`${[preset.keyVariable, ...(preset.altKeyVariables ?? [])].join(' or ')} (your ${preset.name} API key)`);
   if (!model) missing.push('VIBE_MODEL or --model (the model name, e.g. gpt-4.1-mini)');
   if (missing.length) throw new ConfigError(setupMessage(preset, missing));
-  const baseURL = settings.baseUrl ?? (preset.baseUrlVariable ? env[preset.baseUrlVariable] : undefined) ?? preset.baseURL;
+  const baseURL = settings.baseUrl ?? (preset.baseUrlVariable ? env[preset.baseUrlVariable] : undefined) ?? settings.configBaseUrl ?? preset.baseURL;
   if (settings.thinking !== undefined && preset.protocol !== 'anthropic' && preset.protocol !== 'google') {
     throw new ConfigError(
       `--thinking sets a thinking budget for --provider anthropic or google. With ${preset.name}, thinking comes with the model you choose (e.g. deepseek-reasoner, o4-mini).`,

@@ -35,3 +35,18 @@ export function isAbortError(error: unknown): boolean {
   if (error instanceof ProviderError) return error.kind === 'aborted';
   return error instanceof Error && (error.name === 'AbortError' || error.name === 'APIUserAbortError');
 }
+
+/**
+ * The error with the API key cut out of its message and its cause's: a server (or a proxy) that
+ * echoes the Authorization header in its error body must not put the key on the screen, in
+ * --json or in logs (`errorText` shows the cause's message too).
+ */
+export function withoutKey(error: ProviderError, apiKey: string | undefined): ProviderError {
+  const cause = error.cause as { message?: unknown; code?: unknown } | undefined;
+  const causeMessage = typeof cause?.message === 'string' ? cause.message : '';
+  if (!apiKey || apiKey.length < 8 || !(error.message.includes(apiKey) || causeMessage.includes(apiKey))) return error;
+  const hide = (text: string) => text.split(apiKey).join('[redacted]');
+  const cleanCause = Object.assign(new Error(hide(causeMessage)), typeof cause?.code === 'string' ? { code: cause.code } : {});
+  const options = { cause: cleanCause, ...(error.status !== undefined ? { status: error.status } : {}), ...(error.retryAfterMs !== undefined ? { retryAfterMs: error.retryAfterMs } : {}) };
+  return new ProviderError(error.kind, hide(error.message), options);
+}

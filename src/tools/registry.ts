@@ -15,7 +15,14 @@ export interface ToolResult {
 }
 
 /** Asked before a call that needs approval runs. Returning a reason denies the call. */
-export type Authorize = (request: AuthorizeRequest) => Promise<{ allowed: true } | { allowed: false; reason: string }>;
+export type Authorize = ((request: AuthorizeRequest) => Promise<{ allowed: true } | { allowed: false; reason: string }>) & {
+  /**
+   * Also consult this hook for calls that need no approval (read-only tools, whose
+   * `tool.needsApproval` is false), so deny rules such as `fetch_url(http://169.254.*)` hold for
+   * them; it must never ask the user about those. Without it, only calls that need approval come.
+   */
+  checksEveryCall?: boolean;
+};
 
 export interface AuthorizeRequest {
   tool: Tool;
@@ -104,6 +111,11 @@ export class ToolRegistry {
       }
       if ('error' in preview) return { ...failure(preview.error), args };
       const decision = await options.authorize({ tool, args, call, preview, workspace, signal: outer });
+      if (!decision.allowed) return { content: `Denied: ${decision.reason}`, isError: true, status: 'denied', args };
+    }
+    if (!tool.needsApproval && options.authorize?.checksEveryCall) {
+      const workspace = options.workspace ?? process.cwd();
+      const decision = await options.authorize({ tool, args, call, preview: { summary: tool.name }, workspace, signal: outer });
       if (!decision.allowed) return { content: `Denied: ${decision.reason}`, isError: true, status: 'denied', args };
     }
 

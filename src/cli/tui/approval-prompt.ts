@@ -2,6 +2,7 @@ import type { ApprovalAnswer, ApprovalRequest, AskApproval } from '../../tools/a
 import type { Key } from './key-parser.js';
 import type { Theme } from './theme.js';
 import { colourDiffLine, looksLikeDiff } from './tool-line.js';
+import { visibleLines, visibleText } from '../visible-text.js';
 
 /** What the approval prompt needs from the screen. */
 export interface ApprovalUi {
@@ -19,15 +20,16 @@ const ANSWERS: Record<string, ApprovalAnswer> = { y: 'yes', n: 'no', a: 'always'
 
 /** The lines of the question: the tool and summary, the detail (a command, a coloured diff), the keys. */
 export function approvalLines(request: ApprovalRequest, t: Theme, maxDetailLines: number): string[] {
-  const lines = [`${t.yellow('?')} ${t.bold(`Allow ${request.tool}?`)} ${request.summary}`];
+  const [first, ...more] = visibleLines(request.summary);
+  const lines = [`${t.yellow('?')} ${t.bold(`Allow ${request.tool}?`)} ${first}`, ...more.map((line) => `  ${line}`)];
   if (request.detail) {
-    const detail = request.detail.replace(/\s+$/, '').split('\n');
+    const detail = visibleText(request.detail).replace(/\s+$/, '').split('\n');
     const diff = looksLikeDiff(detail);
     const shown = detail.slice(0, Math.max(1, maxDetailLines));
     for (const line of shown) lines.push(`  ${diff ? colourDiffLine(line, t) : t.dim(line)}`);
     if (detail.length > shown.length) lines.push(`  ${t.dim(`… ${detail.length - shown.length} more lines`)}`);
   }
-  const always = request.always ? `   ${t.bold('a')} always allow ${request.always} this session` : '';
+  const always = request.always ? `   ${t.bold('a')} always allow ${visibleText(request.always).replaceAll('\n', '\\n')} this session` : '';
   lines.push(`  ${t.bold('y')} yes   ${t.bold('n')} no${always}   ${t.dim('(Esc = no)')}`);
   return lines;
 }
@@ -56,7 +58,8 @@ export function createApprovalPrompt(ui: ApprovalUi, t: Theme): AskApproval {
       ui.show(undefined);
     }
     const verdict = answer === 'no' ? t.yellow('denied') : answer === 'always' ? t.green(`allowed (always: ${request.always})`) : t.green('allowed');
-    ui.commit([`${t.dim('?')} ${request.tool} ${t.dim(request.summary)} ${verdict}`]);
+    const [shown, ...rest] = visibleLines(request.summary);
+    ui.commit([`${t.dim('?')} ${request.tool} ${t.dim(rest.length ? `${shown} …` : shown!)} ${verdict}`]);
     return answer;
   };
   // One question on screen at a time, should calls ever be asked about concurrently.

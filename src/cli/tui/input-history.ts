@@ -16,7 +16,11 @@ export function historyPath(workspace: string, env: NodeJS.ProcessEnv = process.
 export class InputHistory {
   readonly entries: string[];
 
-  constructor(private readonly path: string | undefined) {
+  /** `redact` cleans what goes to disk (keys pasted into a prompt), as for session files. */
+  constructor(
+    private readonly path: string | undefined,
+    private readonly redact: (text: string) => string = (text) => text,
+  ) {
     this.entries = path ? readEntries(path) : [];
   }
 
@@ -25,8 +29,8 @@ export class InputHistory {
     this.entries.push(text);
     if (!this.path) return;
     try {
-      mkdirSync(dirname(this.path), { recursive: true });
-      appendFileSync(this.path, `${JSON.stringify({ text, at: new Date().toISOString() })}\n`, { mode: 0o600 });
+      mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
+      appendFileSync(this.path, `${JSON.stringify({ text: this.redact(text), at: new Date().toISOString() })}\n`, { mode: 0o600 });
     } catch {
       // History is a convenience: a read-only data dir must not break the session.
     }

@@ -2,6 +2,7 @@ import type { ToolCall } from '../../core/messages.js';
 import type { ToolCallStatus } from '../../tools/registry.js';
 import { oneLine, summarizeArguments } from '../summarize.js';
 import type { Theme } from './theme.js';
+import { visibleText } from '../visible-text.js';
 
 const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 /** Result lines shown under a finished call; the rest is folded into "… N more lines". */
@@ -35,7 +36,8 @@ export function toolHeader(view: ToolCallView, now: number, t: Theme, width = 10
 export function toolLines(view: ToolCallView, now: number, t: Theme, width = 100): string[] {
   const lines = [toolHeader(view, now, t, width)];
   if (!view.end) return lines;
-  const output = view.end.output.replace(/\s+$/, '');
+  // A file or command output can hold escape sequences (an OSC 52 clipboard write, a cursor move): shown, never obeyed.
+  const output = visibleText(view.end.output.replaceAll('\r\n', '\n')).replace(/\s+$/, '');
   if (!output) return lines;
   const body = output.split('\n');
   const diff = looksLikeDiff(body);

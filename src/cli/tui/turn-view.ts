@@ -3,6 +3,7 @@ import { oneLine } from '../summarize.js';
 import { MarkdownStream } from './markdown-stream.js';
 import type { Theme } from './theme.js';
 import { formatDuration, toolHeader, toolLines, type ToolCallView } from './tool-line.js';
+import { visibleText } from '../visible-text.js';
 
 const STOP_MESSAGES: Record<string, string> = {
   turn_limit: 'Stopped: the turn limit was reached before an answer.',
@@ -48,7 +49,7 @@ export class TurnView {
         break;
       case 'reasoning_delta': {
         this.waitingSince = undefined;
-        this.reasoning += event.text;
+        this.reasoning += shownText(event.text);
         const lines = this.reasoning.split('\n');
         this.reasoning = lines.pop() ?? '';
         this.commit(lines.map((line) => t.dim(t.italic(line))));
@@ -58,7 +59,7 @@ export class TurnView {
         this.waitingSince = undefined;
         this.streamedText = true;
         this.flushReasoning();
-        this.commit(this.markdown.push(event.text));
+        this.commit(this.markdown.push(shownText(event.text)));
         break;
       case 'assistant_message':
         this.streamedText = false;
@@ -84,7 +85,7 @@ export class TurnView {
         this.streamedText = false;
         this.flushText();
         const note = partial ? ' (the partial reply above is discarded)' : '';
-        this.commit([t.yellow(`↻ retry ${event.attempt} in ${formatDuration(event.delayMs)}: ${oneLine(event.error, Math.max(20, width - 20))}${note}`)]);
+        this.commit([t.yellow(`↻ retry ${event.attempt} in ${formatDuration(event.delayMs)}: ${oneLine(shownText(event.error), Math.max(20, width - 20))}${note}`)]);
         break;
       }
       case 'compaction':
@@ -97,18 +98,18 @@ export class TurnView {
         this.commit([t.yellow(`⚕ history repaired before the request: ${event.repairs.join('; ')}`)]);
         break;
       case 'protocol_error':
-        this.commit([t.yellow(`✗ reply not readable (${event.reason}): ${oneLine(event.error, Math.max(20, width - 30))}`)]);
+        this.commit([t.yellow(`✗ reply not readable (${event.reason}): ${oneLine(shownText(event.error), Math.max(20, width - 30))}`)]);
         break;
       case 'handoff':
         this.flushText();
-        this.commit([t.yellow('Turn limit reached. Hand-off from the model:'), ...this.markdown.push(`${event.text}\n`), ...this.markdown.end()]);
+        this.commit([t.yellow('Turn limit reached. Hand-off from the model:'), ...this.markdown.push(`${shownText(event.text)}\n`), ...this.markdown.end()]);
         break;
       case 'stop':
         this.flushText();
         this.done = true;
         this.waitingSince = undefined;
         if (event.reason !== 'answered') {
-          const detail = event.error ? ` ${event.error}` : '';
+          const detail = event.error ? ` ${shownText(event.error)}` : '';
           const text = `${STOP_MESSAGES[event.reason] ?? event.reason}${detail}`;
           this.commit([event.reason === 'aborted' ? t.yellow(`⊘ ${text}`) : t.red(`✗ ${text}`)]);
         }
@@ -146,4 +147,9 @@ export class TurnView {
     this.flushReasoning();
     this.commit(this.markdown.end());
   }
+}
+
+/** The model's text as the screen shows it: an escape sequence in a reply is written out, never obeyed. */
+function shownText(text: string): string {
+  return visibleText(text.replaceAll('\r', ''));
 }

@@ -4,7 +4,7 @@ import { addUsage, type AssistantMessage, type Usage } from '../../core/messages
 import type { FinishReason, ModelRequest, ModelResponse, Provider, ProviderEvent } from '../provider.js';
 import { DEFAULT_IDLE_TIMEOUT_MS, IdleTimer } from '../idle-timer.js';
 import { jsonInsteadOfStream, unexpectedJson } from '../json-instead-of-stream.js';
-import { ProviderError } from '../provider-error.js';
+import { ProviderError, withoutKey } from '../provider-error.js';
 import { MessageAccumulator, type WireUsage } from './accumulate.js';
 import { toAnthropicConversation, toAnthropicTools, type AnthropicProviderData, type ThinkingBlock } from './convert.js';
 import { toProviderError } from './errors.js';
@@ -39,7 +39,11 @@ export class AnthropicProvider implements Provider {
   private readonly thinkingBudget: number | undefined;
   private readonly idleTimeoutMs: number;
 
+  /** Kept only to cut it out of error messages. */
+  private readonly apiKey: string;
+
   constructor(options: AnthropicProviderOptions) {
+    this.apiKey = options.apiKey;
     this.name = options.name ?? 'anthropic';
     this.streaming = options.stream ?? true;
     this.thinkingBudget = options.thinkingBudget;
@@ -70,7 +74,7 @@ export class AnthropicProvider implements Provider {
     } catch (error) {
       if (idle?.expired && !outer?.aborted) throw idle.error(this.name, progress.opened, error);
       if (signal.aborted) throw new ProviderError('aborted', 'Request aborted.', { cause: error });
-      throw toProviderError(error, this.name);
+      throw withoutKey(toProviderError(error, this.name), this.apiKey);
     } finally {
       idle?.stop();
       outer?.removeEventListener('abort', forward);

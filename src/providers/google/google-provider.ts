@@ -2,7 +2,7 @@ import { GoogleGenAI, type GenerateContentConfig, type GenerateContentResponse }
 import type { AssistantMessage, ProviderData } from '../../core/messages.js';
 import type { ModelRequest, ModelResponse, Provider, ProviderEvent } from '../provider.js';
 import { DEFAULT_IDLE_TIMEOUT_MS, IdleTimer } from '../idle-timer.js';
-import { ProviderError } from '../provider-error.js';
+import { ProviderError, withoutKey } from '../provider-error.js';
 import { alnumHash, GEMINI_NAME, ToolWireMap } from '../tool-ids.js';
 import { GeminiReplyAccumulator } from './accumulate.js';
 import { toGeminiContents, toGeminiTools } from './convert.js';
@@ -41,7 +41,11 @@ export class GoogleProvider implements Provider {
   private readonly idleTimeoutMs: number;
   private replies = 0;
 
+  /** Kept only to cut it out of error messages. */
+  private readonly apiKey: string;
+
   constructor(options: GoogleProviderOptions) {
+    this.apiKey = options.apiKey;
     this.name = options.name ?? 'google';
     this.streaming = options.stream ?? true;
     this.includeThoughts = options.includeThoughts ?? false;
@@ -110,7 +114,7 @@ export class GoogleProvider implements Provider {
       if (!(idle?.closedAfterFinish && !signal?.aborted)) {
         if (idle?.expired && !signal?.aborted) throw idle.error(this.name, opened, error);
         if (signal?.aborted) throw new ProviderError('aborted', 'Request aborted.', { cause: error });
-        throw toProviderError(error, this.name, opened);
+        throw withoutKey(toProviderError(error, this.name, opened), this.apiKey);
       }
     } finally {
       idle?.stop();

@@ -5,7 +5,7 @@ import { extractLeakedToolCalls, LeakedTextGuard } from '../leaked-tool-calls.js
 import type { FinishReason, ModelRequest, ModelResponse, Provider, ProviderEvent } from '../provider.js';
 import { DEFAULT_IDLE_TIMEOUT_MS, IdleTimer } from '../idle-timer.js';
 import { jsonInsteadOfStream, unexpectedJson } from '../json-instead-of-stream.js';
-import { ProviderError } from '../provider-error.js';
+import { ProviderError, withoutKey } from '../provider-error.js';
 import { ToolCallAccumulator, type ToolCallFragment } from './accumulate.js';
 import { toOpenAIMessages, toOpenAITools } from './convert.js';
 import { toProviderError } from './errors.js';
@@ -49,7 +49,11 @@ export class OpenAIProvider implements Provider {
   private readonly idleTimeoutMs: number;
   private calls = 0;
 
+  /** Kept only to cut it out of error messages. */
+  private readonly apiKey: string;
+
   constructor(options: OpenAIProviderOptions) {
+    this.apiKey = options.apiKey;
     this.name = options.name ?? 'openai';
     this.streaming = options.stream ?? true;
     this.replayReasoning = options.replayReasoning ?? false;
@@ -107,7 +111,7 @@ export class OpenAIProvider implements Provider {
     } catch (error) {
       if (idle?.expired && !outer?.aborted) throw idle.error(this.name, opened, error);
       if (signal?.aborted) throw new ProviderError('aborted', 'Request aborted.', { cause: error });
-      throw toProviderError(error, this.name);
+      throw withoutKey(toProviderError(error, this.name), this.apiKey);
     } finally {
       idle?.stop();
       outer?.removeEventListener('abort', forward);

@@ -8,7 +8,10 @@ export const fetchUrlTool = defineTool({
   description: 'HTTP GET a URL (http/https). Returns status, content type, the full text length in characters, and the text (capped).',
   parameters: z.object({ url: z.string().describe('absolute http(s) URL') }),
   readOnly: true,
+  // A GET sends data out: a model steered by something it read could put secrets into the URL.
+  needsApproval: true,
   timeoutMs: 20_000,
+  preview: async ({ url }) => ({ summary: url }),
   async execute({ url }, { signal }) {
     let parsed: URL;
     try {

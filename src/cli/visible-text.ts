@@ -1,0 +1,20 @@
+/**
+ * Control and invisible characters a terminal would act on or hide: C0 (but tab and newline),
+ * DEL, C1, zero-width and bidirectional overrides. In an approval question they could make
+ * `rm -rf ~ #\r\x1b[2Kls` look like `ls`, or reorder what is shown (Trojan Source).
+ */
+const HIDDEN = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
+
+/** The text with every such character written out as an escape (`\r`, `\e`, `\u{202e}`), so what is shown is what runs. */
+export function visibleText(text: string): string {
+  return text.replace(HIDDEN, (char) => {
+    if (char === '\r') return '\\r';
+    if (char === '\x1b') return '\\e';
+    return `\\u{${char.codePointAt(0)!.toString(16).padStart(4, '0')}}`;
+  });
+}
+
+/** A summary as lines: the first for the question, the rest (a multi-line command) below it. */
+export function visibleLines(text: string): string[] {
+  return visibleText(text).split('\n');
+}
