@@ -24,7 +24,7 @@ export function createInteractiveServices(args: CliArgs, prepared: PreparedRun, 
   let session: RunSession | undefined = args.continue || args.resume !== undefined ? open({}) : undefined;
   const record = (event: AgentEvent) => {
     if (args.noSession) return;
-    session ??= open({ continue: false });
+    session ??= open({ continue: false, resume: undefined });
     session?.record(event);
   };
 
@@ -51,6 +51,12 @@ export function createInteractiveServices(args: CliArgs, prepared: PreparedRun, 
       session?.close();
       session = next;
       return { id: next.id, messages: next.messages ?? [] };
+    },
+    // The cleared conversation stays in its file as it was; what follows is a session of its own,
+    // so --continue picks up the new conversation instead of replaying the cleared one.
+    clear: () => {
+      session?.close();
+      session = undefined;
     },
     memory: async () => collectMemorySources({ workspace, cwd: process.cwd() }).map((source) => ({ path: source.path, content: source.text })),
     // Only a window we know (or the user set) is shown; a guess would make the percentage lie.

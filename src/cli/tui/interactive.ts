@@ -332,7 +332,7 @@ export class InteractiveSession {
     if (this.exiting || this.suspended) return;
     const { theme: t } = this.options;
     const width = this.screen.width;
-    const rows = this.screen.wrap([...(this.view?.live(width) ?? []), ...(this.approval ?? [])]);
+    const rows = this.screen.wrap([...(this.view?.live(width, this.options.output.rows ?? 24) ?? []), ...(this.approval ?? [])]);
     let cursor: { row: number; col: number } | undefined;
     if (!this.keyWaiter) {
       // While a turn runs the prompt stays editable: what is sent then is queued for after it.

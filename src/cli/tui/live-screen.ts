@@ -1,3 +1,4 @@
+import { sanitizeLine } from './sanitize.js';
 import { wrapLine } from './text-width.js';
 
 export interface TerminalOutput {
@@ -36,9 +37,13 @@ export class LiveScreen {
     return Math.max(3, (this.out.rows ?? 24) - 1);
   }
 
-  /** Wraps logical lines to the terminal width. */
+  /**
+   * Wraps logical lines to the terminal width. A line holding newlines is several lines, and
+   * each is sanitized first: a stray cursor move or newline would break the row count the
+   * live area is redrawn by (and a tool's output could clear the screen or retitle the window).
+   */
   wrap(lines: string[]): string[] {
-    return lines.flatMap((line) => wrapLine(line, this.width));
+    return lines.flatMap((line) => line.split(/\r?\n/)).flatMap((line) => wrapLine(sanitizeLine(line), this.width));
   }
 
   /**

@@ -31,6 +31,8 @@ export interface InteractiveServices {
   listSessions?(): Promise<SessionEntry[]>;
   /** /resume <id>: the conversation of an earlier session. */
   resume?(id: string): Promise<{ id: string; messages: Message[] }>;
+  /** /clear: the conversation starts over, so the next prompt starts a new session (not more of the old one). */
+  clear?(): void;
   /** /memory: the project memory files in effect. */
   memory?(): Promise<MemoryFile[]>;
   /** The model's context window in tokens, when known (for the status line). */

@@ -68,6 +68,7 @@ export const SLASH_COMMANDS: SlashCommand[] = [
     help: 'start a fresh conversation',
     run: (_, c) => {
       c.setMessages(c.messages.filter((message) => message.role === 'system'));
+      c.services.clear?.();
       c.print(['Conversation cleared.']);
     },
   },

@@ -52,6 +52,20 @@ const RESET = '\x1b[0m';
 const isReset = (escape: string) => escape === '\x1b[0m' || escape === '\x1b[m';
 const isSgr = (escape: string) => escape.endsWith('m') && escape.startsWith('\x1b[');
 
+// What each closing SGR code ends: bold/dim, italic, underline, foreground, background.
+const CLOSES: Record<string, RegExp> = { '22': /^(1|2)$/, '23': /^3$/, '24': /^4$/, '39': /^(3[0-7]|9[0-7]|38;.*)$/, '49': /^(4[0-7]|10[0-7]|48;.*)$/ };
+
+/**
+ * The styles still open after `escape`: a closing code removes what it closes instead of being
+ * kept, so the state carried from row to row stays as small as the styles actually open.
+ */
+function applySgr(state: string[], escape: string): string[] {
+  if (isReset(escape)) return [];
+  const closes = CLOSES[escape.slice(2, -1)];
+  if (!closes) return [...state, escape];
+  return state.filter((open) => !closes.test(open.slice(2, -1)));
+}
+
 /**
  * Word-wraps one line to `width` columns. Styles open at a break are closed at the end of the
  * row and reopened on the next, so every row can be redrawn on its own.
@@ -68,7 +82,7 @@ export function wrapLine(line: string, width: number): string[] {
     let state = [...start];
     for (let i = 0; i < upTo; i++) {
       const token = tokens[i]!;
-      if ('escape' in token && isSgr(token.escape)) state = isReset(token.escape) ? [] : [...state, token.escape];
+      if ('escape' in token && isSgr(token.escape)) state = applySgr(state, token.escape);
     }
     return state;
   };

@@ -108,12 +108,12 @@ export class TurnView {
     }
   }
 
-  /** The rows that still change. */
-  live(width: number): string[] {
+  /** The rows that still change; `maxRows` is the most the screen shows of the partial line. */
+  live(width: number, maxRows = 200): string[] {
     const t = this.theme;
     const lines: string[] = [];
     if (this.reasoning) lines.push(t.dim(t.italic(this.reasoning)));
-    const partial = this.markdown.partial();
+    const partial = this.markdown.partial(width * maxRows);
     if (partial !== undefined) lines.push(partial);
     const now = this.now();
     for (const view of this.running.values()) lines.push(toolHeader(view, now, t, width));
