@@ -1,0 +1,103 @@
+/**
+ * Review regressions that need the built CLI in a real terminal (tmux): what /clear means for
+ * the recorded session, and a tool's escape sequences against a real terminal's title.
+ */
+import { execFile, execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startChatServer, type ServerStep } from './support/chat-server.js';
+import { CLI } from './support/cli-process.js';
+import { startInTmux } from './support/tmux.js';
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+const hasTmux = (() => {
+  try {
+    execFileSync('tmux', ['-V']);
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+function makeHome(): string {
+  const home = mkdtempSync(join(tmpdir(), 'vibe-tui-review-'));
+  cleanups.push(() => rmSync(home, { recursive: true, force: true }));
+  mkdirSync(join(home, 'project'));
+  return home;
+}
+
+async function open(home: string, script: ServerStep[], args: string[]) {
+  const server = await startChatServer(script);
+  cleanups.push(() => server.close());
+  const pane = await startInTmux([process.execPath, CLI, ...args], {
+    cwd: join(home, 'project'),
+    env: {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: home,
+      TERM: 'tmux-256color',
+      XDG_CONFIG_HOME: join(home, 'config'),
+      XDG_DATA_HOME: join(home, 'data'),
+      OPENAI_API_KEY: 'test-key',
+      OPENAI_BASE_URL: server.url,
+      VIBE_MODEL: 'test-model',
+    },
+  });
+  cleanups.push(() => pane.kill());
+  const say = async (text: string) => {
+    await pane.send([text], { literal: true });
+    await pane.send(['Enter']);
+  };
+  return { server, pane, say };
+}
+
+describe.runIf(hasTmux)('interactive review regressions (tmux)', () => {
+  it('after /clear, --continue picks up the new conversation, not the cleared one', async () => {
+    const home = makeHome();
+    const first = await open(home, [{ text: 'Old answer.' }, { text: 'New answer.' }], []);
+    await first.pane.waitFor('/help for commands');
+    await first.say('old question');
+    await first.pane.waitFor('Old answer.');
+    await first.say('/clear');
+    await first.pane.waitFor('Conversation cleared.');
+    await first.say('new question');
+    await first.pane.waitFor('New answer.');
+    expect(first.server.requests[1]!.messages.map((m) => m.role)).toEqual(['system', 'user']);
+    await first.say('/sessions');
+    const listed = await first.pane.waitFor(/new question.*\n.*old question/);
+    expect(listed).toMatch(/ {2}new question {2}.* · 1 turn · /);
+    await first.say('/exit');
+    expect(await first.pane.waitForExit()).toBe(0);
+    await first.pane.kill();
+
+    const second = await open(home, [{ text: 'Continued.' }], ['--continue']);
+    await second.pane.waitFor('Continuing a conversation of 3 messages.');
+    await second.say('and then?');
+    await second.pane.waitFor('Continued.');
+    const sent = second.server.requests[0]!.messages.map((m) => `${m.role}:${String(m.content)}`);
+    expect(sent.slice(1)).toEqual(['user:new question', 'assistant:New answer.', 'user:and then?']);
+    await second.pane.send(['C-d']);
+    expect(await second.pane.waitForExit()).toBe(0);
+  });
+
+  it("a tool's output cannot clear the screen or set the terminal's title", async () => {
+    const home = makeHome();
+    const command = "printf 'before\\033[2J\\033[H\\033]2;HIJACKED\\007after\\n'";
+    const { pane, say } = await open(home, [{ toolCalls: [{ name: 'bash', arguments: { command } }] }, { text: 'All done.' }], ['--tools', 'bash']);
+    await pane.waitFor('/help for commands');
+    await say('run it');
+    await pane.waitFor('Allow bash?');
+    await pane.send(['y'], { literal: true });
+    const screen = await pane.waitFor('All done.');
+    expect(screen).toContain('› run it');
+    expect(screen).toContain('│ beforeafter');
+    const { stdout } = await promisify(execFile)('tmux', ['-L', pane.socket, 'display', '-p', '-t', 'main', '#{pane_title}']);
+    expect(stdout).not.toContain('HIJACKED');
+  });
+});
