@@ -7,6 +7,7 @@ import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { emptyUsage } from '../src/core/messages.js';
+import { ConversationState } from '../src/cli/tui/conversation-state.js';
 import { InputEditor } from '../src/cli/tui/input-editor.js';
 import { InteractiveSession } from '../src/cli/tui/interactive.js';
 import { LiveScreen } from '../src/cli/tui/live-screen.js';
@@ -150,5 +151,22 @@ describe('/clear', () => {
     await runSlashCommand('/clear', context);
     expect(calls).toEqual(['messages:1', 'clear']);
     expect(printed).toEqual(['Conversation cleared.']);
+  });
+});
+
+describe('the session cost', () => {
+  it('prices each request at the model it went to: a /model switch does not reprice what was spent', () => {
+    const prices: Record<string, number> = { big: 10, small: 1 }; // dollars per million tokens, in and out
+    const state = new ConversationState('big', [], { cost: (model, u) => (model in prices ? ((u.inputTokens + u.outputTokens) * prices[model]!) / 1e6 : undefined) });
+    expect(state.cost()).toBe(0);
+    state.track({ type: 'usage', turn: 1, usage: { ...emptyUsage(), inputTokens: 100_000 }, total: emptyUsage() });
+    expect(state.cost()).toBeCloseTo(1);
+    state.model = 'small';
+    expect(state.cost()).toBeCloseTo(1);
+    state.track({ type: 'usage', turn: 1, usage: { ...emptyUsage(), inputTokens: 100_000 }, total: emptyUsage() });
+    expect(state.cost()).toBeCloseTo(1.1);
+    state.model = 'unpriced';
+    state.track({ type: 'usage', turn: 1, usage: { ...emptyUsage(), inputTokens: 1 }, total: emptyUsage() });
+    expect(state.cost()).toBeUndefined(); // part of it cannot be priced: no number rather than a wrong one
   });
 });

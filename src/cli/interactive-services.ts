@@ -61,7 +61,7 @@ export function createInteractiveServices(args: CliArgs, prepared: PreparedRun, 
     memory: async () => collectMemorySources({ workspace, cwd: process.cwd() }).map((source) => ({ path: source.path, content: source.text })),
     // Only a window we know (or the user set) is shown; a guess would make the percentage lie.
     contextWindow: (model) => prepared.contextWindow ?? knownWindow(model),
-    // Priced from the published table; the session total is priced at the current model.
+    // Priced from the published table, request by request at the model each went to.
     cost: (model, usage) => costOf(model, usage),
     models: () => [prepared.resolved.model],
     close: () => session?.close(),
