@@ -72,6 +72,7 @@ describe.runIf(hasTmux)('interactive review regressions (tmux)', () => {
     await first.say('/sessions');
     const listed = await first.pane.waitFor(/new question.*\n.*old question/);
     expect(listed).toMatch(/ {2}new question {2}.* · 1 turn · /);
+    const newId = /(\S+) {2}new question/.exec(listed)![1]!;
     await first.say('/exit');
     expect(await first.pane.waitForExit()).toBe(0);
     await first.pane.kill();
@@ -80,6 +81,8 @@ describe.runIf(hasTmux)('interactive review regressions (tmux)', () => {
     await second.pane.waitFor('Continuing a conversation of 3 messages.');
     await second.say('and then?');
     await second.pane.waitFor('Continued.');
+    await second.say(`/resume ${newId}`); // the session it is in: said so, not "in use by another run"
+    await second.pane.waitFor(`/resume failed: this is the session you are in (${newId}).`);
     const sent = second.server.requests[0]!.messages.map((m) => `${m.role}:${String(m.content)}`);
     expect(sent.slice(1)).toEqual(['user:new question', 'assistant:New answer.', 'user:and then?']);
     await second.pane.send(['C-d']);

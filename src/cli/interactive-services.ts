@@ -3,7 +3,7 @@ import type { ContextPolicy } from '../context/policy.js';
 import { knownWindow } from '../context/model-windows.js';
 import { costOf } from '../providers/pricing.js';
 import { collectMemorySources } from '../memory/memory-sources.js';
-import { listSessions } from '../session/list-sessions.js';
+import { findSession, listSessions } from '../session/list-sessions.js';
 import type { CliArgs } from './args.js';
 import { createCliAuthorize } from './permission-setup.js';
 import type { PreparedRun } from './prepare-run.js';
@@ -46,6 +46,9 @@ export function createInteractiveServices(args: CliArgs, prepared: PreparedRun, 
         detail: `${s.updatedAt.toISOString().slice(0, 16).replace('T', ' ')} · ${s.turns} turn${s.turns === 1 ? '' : 's'} · ${formatTokens(s.inputTokens + s.outputTokens)} tok`,
       })),
     resume: async (id) => {
+      // Its lock is ours: reopening it would report this very process as "another run".
+      const found = findSession(workspace, id);
+      if (found.ok && found.session.id === session?.id) throw new Error(`this is the session you are in (${session.id}).`);
       const next = args.noSession ? undefined : open({ resume: id, continue: false });
       if (!next) throw new Error('sessions are off in this run (--no-session).');
       session?.close();
