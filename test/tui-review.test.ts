@@ -170,3 +170,13 @@ describe('the session cost', () => {
     expect(state.cost()).toBeUndefined(); // part of it cannot be priced: no number rather than a wrong one
   });
 });
+
+describe('wide characters', () => {
+  it('counts the emoji models use most (🚀 ✅ ❌ ⭐ 🟢 🪄) as two columns, as terminals draw them', () => {
+    for (const emoji of ['🚀', '✅', '❌', '⭐', '🟢', '🪄', '⚡', '😀', '中']) expect(visibleWidth(emoji), emoji).toBe(2);
+    for (const narrow of ['a', '→', '✓', '✗', '•', '│', '⠋']) expect(visibleWidth(narrow), narrow).toBe(1);
+    const editor = new InputEditor();
+    editor.handle({ name: 'paste', text: '🚀✅ go' });
+    expect(editor.layout(40, '› ', 2).cursor).toEqual({ row: 0, col: 2 + 4 + 3 });
+  });
+});
