@@ -3,7 +3,7 @@
  * the recorded session, and a tool's escape sequences against a real terminal's title.
  */
 import { execFile, execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -33,7 +33,7 @@ function makeHome(): string {
   return home;
 }
 
-async function open(home: string, script: ServerStep[], args: string[]) {
+async function open(home: string, script: ServerStep[], args: string[], extraEnv: Record<string, string> = {}) {
   const server = await startChatServer(script);
   cleanups.push(() => server.close());
   const pane = await startInTmux([process.execPath, CLI, ...args], {
@@ -47,6 +47,7 @@ async function open(home: string, script: ServerStep[], args: string[]) {
       OPENAI_API_KEY: 'test-key',
       OPENAI_BASE_URL: server.url,
       VIBE_MODEL: 'test-model',
+      ...extraEnv,
     },
   });
   cleanups.push(() => pane.kill());
@@ -102,5 +103,21 @@ describe.runIf(hasTmux)('interactive review regressions (tmux)', () => {
     expect(screen).toContain('│ beforeafter');
     const { stdout } = await promisify(execFile)('tmux', ['-L', pane.socket, 'display', '-p', '-t', 'main', '#{pane_title}']);
     expect(stdout).not.toContain('HIJACKED');
+  });
+
+  it('keeps keys and tokens out of the prompt history file, as the session files do', async () => {
+    const home = makeHome();
+    const secret = 'tok-4f9a8b7c6d5e';
+    const { pane, say, server } = await open(home, [{ text: 'Configured.' }], [], { DEPLOY_TOKEN: secret });
+    await pane.waitFor('/help for commands');
+    await say(`use the token ${secret} for the deploy`);
+    await pane.waitFor('Configured.');
+    expect(JSON.stringify(server.requests[0]!.messages)).toContain(secret); // the model still gets what was typed
+    await say('/exit');
+    expect(await pane.waitForExit()).toBe(0);
+    const dir = join(home, 'data', 'vibe-agent', 'history');
+    const written = readdirSync(dir).map((file) => readFileSync(join(dir, file), 'utf8')).join('');
+    expect(written).toContain('use the token [redacted] for the deploy');
+    expect(written).not.toContain(secret);
   });
 });

@@ -1,4 +1,5 @@
 import { createContextPolicy } from '../context/policy.js';
+import { collectSecrets, createRedactor } from '../session/redact.js';
 import type { CliArgs } from './args.js';
 import { createInteractiveServices } from './interactive-services.js';
 import { prepareRun } from './prepare-run.js';
@@ -25,7 +26,8 @@ export async function interactiveCommand(args: CliArgs, signal: AbortSignal): Pr
     maxTurns: prepared.maxTurns,
     temperature: prepared.temperature,
     ...(prepared.maxCost !== undefined ? { maxCost: prepared.maxCost } : {}),
-    history: new InputHistory(historyPath(workspace)),
+    // Like session files, the history file never holds the value of a key or token.
+    history: new InputHistory(historyPath(workspace), createRedactor(collectSecrets(process.env, [args.apiKey]))),
     services,
     signal,
     suspend: suspendProcess,

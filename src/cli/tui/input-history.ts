@@ -16,7 +16,11 @@ export function historyPath(workspace: string, env: NodeJS.ProcessEnv = process.
 export class InputHistory {
   readonly entries: string[];
 
-  constructor(private readonly path: string | undefined) {
+  /** `redact` cleans what is written to disk (the session store's redactor: keys and tokens). */
+  constructor(
+    private readonly path: string | undefined,
+    private readonly redact: (text: string) => string = (text) => text,
+  ) {
     this.entries = path ? readEntries(path) : [];
   }
 
@@ -26,7 +30,7 @@ export class InputHistory {
     if (!this.path) return;
     try {
       mkdirSync(dirname(this.path), { recursive: true });
-      appendFileSync(this.path, `${JSON.stringify({ text, at: new Date().toISOString() })}\n`, { mode: 0o600 });
+      appendFileSync(this.path, `${JSON.stringify({ text: this.redact(text), at: new Date().toISOString() })}\n`, { mode: 0o600 });
     } catch {
       // History is a convenience: a read-only data dir must not break the session.
     }
