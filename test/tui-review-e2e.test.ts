@@ -120,4 +120,26 @@ describe.runIf(hasTmux)('interactive review regressions (tmux)', () => {
     expect(written).toContain('use the token [redacted] for the deploy');
     expect(written).not.toContain(secret);
   });
+
+  it('/compact whose summary request fails leaves the conversation as it was, and says why', async () => {
+    const home = makeHome();
+    const answer = (n: number) => ({ text: `Answer ${n}: ${'some words that take up room in the context. '.repeat(35)}` });
+    const { pane, say, server } = await open(
+      home,
+      [answer(1), answer(2), answer(3), answer(4), { kind: 'http_error', status: 400, body: { error: { message: 'summaries are not allowed here' } } }, { text: 'Still whole.' }],
+      ['--context-window', '4000'],
+    );
+    await pane.waitFor('/help for commands');
+    for (const n of [1, 2, 3, 4]) {
+      await say(`question ${n}`);
+      await server.waitForRequest(n);
+      await pane.waitFor((screen) => screen.includes(`› question ${n}`) && /\n› *\n[^\n]*test-model/.test(screen));
+    }
+    await say('/compact');
+    await pane.waitFor('/compact failed: the summary request failed');
+    await say('go on');
+    await pane.waitFor('Still whole.');
+    const sent = server.requests[5]!.messages.filter((m) => m.role === 'user').map((m) => String(m.content));
+    expect(sent).toEqual(['question 1', 'question 2', 'question 3', 'question 4', 'go on']);
+  });
 });

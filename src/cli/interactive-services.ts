@@ -35,8 +35,11 @@ export function createInteractiveServices(args: CliArgs, prepared: PreparedRun, 
     onEvent: record,
     compact: async (messages, { model, signal }) => {
       const result = await context.compact(messages, { model, signal });
-      if (result.event) record(result.event);
       if (!result.event) return { messages, compacted: false };
+      // Asked for by the user, with room to spare: a failed summary must not drop their turns
+      // (the automatic path drops them because the next request would not fit otherwise).
+      if (result.event.fallback) throw new Error(`${result.event.fallback}. The conversation is unchanged.`);
+      record(result.event);
       return { messages: result.messages, compacted: true, tokensBefore: result.event.tokensBefore, tokensAfter: result.event.tokensAfter };
     },
     listSessions: async () =>
