@@ -128,6 +128,12 @@ describe('long streamed paragraphs', () => {
     view.handle({ type: 'stop', reason: 'answered', answer: '', turns: 1, usage: emptyUsage() });
     expect(committed.join('').length).toBe('word '.repeat(20_000).trimEnd().length + 1);
   });
+
+  it('the same holds for a long paragraph of reasoning', () => {
+    const view = new TurnView(() => undefined, plain);
+    view.handle({ type: 'reasoning_delta', turn: 1, text: 'thinking '.repeat(20_000) });
+    expect(visibleWidth(view.live(80, 24)[0]!)).toBeLessThanOrEqual(80 * 24);
+  });
 });
 
 describe('/clear', () => {

@@ -112,8 +112,9 @@ export class TurnView {
   live(width: number, maxRows = 200): string[] {
     const t = this.theme;
     const lines: string[] = [];
-    if (this.reasoning) lines.push(t.dim(t.italic(this.reasoning)));
-    const partial = this.markdown.partial(width * maxRows);
+    const tailChars = width * maxRows;
+    if (this.reasoning) lines.push(t.dim(t.italic(this.reasoning.length > tailChars ? this.reasoning.slice(-tailChars) : this.reasoning)));
+    const partial = this.markdown.partial(tailChars);
     if (partial !== undefined) lines.push(partial);
     const now = this.now();
     for (const view of this.running.values()) lines.push(toolHeader(view, now, t, width));
