@@ -47,6 +47,7 @@ describe('text from outside cannot drive the terminal', () => {
     expect(sanitizeLine('50%\r100%\x07\x08\x00 \x9b2J \x1bc')).toBe('50%100% 2J ');
     expect(sanitizeLine('\tindented')).toBe('    indented');
     expect(sanitizeLine('cut \x1b]0;unterminated title')).toBe('cut ');
+    expect(sanitizeLine('a\x1b[31mb\x1b[0mc', false)).toBe('abc'); // NO_COLOR: a tool's colours go too
   });
 
   it('a tool result and an answer full of escape sequences reach the screen as plain text', async () => {
@@ -74,6 +75,7 @@ describe('text from outside cannot drive the terminal', () => {
     expect(payload).not.toMatch(NON_SGR);
     expect(terminal.raw).not.toContain('TITLE');
     expect(terminal.raw).not.toContain('PWNED');
+    expect(terminal.raw).not.toMatch(/\x1b\[(?!0m)[0-9;]*m/); // colour is off in this session: the tool's red is gone too
     input.type('\x04');
     expect(await exited).toBe(0);
   });

@@ -85,7 +85,7 @@ export class InteractiveSession {
   private suspended = false;
 
   constructor(private readonly options: InteractiveOptions) {
-    this.screen = new LiveScreen(options.output);
+    this.screen = new LiveScreen(options.output, { colour: options.theme.enabled });
     this.editor = new InputEditor(options.history);
     this.services = options.services ?? {};
     this.conversation = new ConversationState(options.model, options.messages ?? [], this.services);

@@ -27,7 +27,11 @@ export class LiveScreen {
   /** Row of the live area the cursor is on, counted from its top. */
   private cursorRow = 0;
 
-  constructor(private readonly out: TerminalOutput) {}
+  /** With `colour: false` (NO_COLOR) even the colours in a tool's output or an answer are removed. */
+  constructor(
+    private readonly out: TerminalOutput,
+    private readonly options: { colour?: boolean } = {},
+  ) {}
 
   get width(): number {
     return Math.max(10, (this.out.columns ?? 80) - 1);
@@ -43,7 +47,7 @@ export class LiveScreen {
    * live area is redrawn by (and a tool's output could clear the screen or retitle the window).
    */
   wrap(lines: string[]): string[] {
-    return lines.flatMap((line) => line.split(/\r?\n/)).flatMap((line) => wrapLine(sanitizeLine(line), this.width));
+    return lines.flatMap((line) => line.split(/\r?\n/)).flatMap((line) => wrapLine(sanitizeLine(line, this.options.colour ?? true), this.width));
   }
 
   /**

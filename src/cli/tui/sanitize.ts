@@ -15,10 +15,10 @@ const ANY_CONTROL = /[\x00-\x1f\x7f-\x9f]/;
 
 export const TAB = '    ';
 
-/** One line made safe to write: colours stay, everything that could move the cursor goes. */
-export function sanitizeLine(line: string): string {
+/** One line made safe to write: colours stay (unless `colour` is false), everything that could move the cursor goes. */
+export function sanitizeLine(line: string, colour = true): string {
   if (!ANY_CONTROL.test(line)) return line;
-  return line.replace(SEQUENCE_OR_CONTROL, (match) => (match === '\t' ? TAB : SGR.test(match) ? match : ''));
+  return line.replace(SEQUENCE_OR_CONTROL, (match) => (match === '\t' ? TAB : colour && SGR.test(match) ? match : ''));
 }
 
 /** Typed or pasted input: no escape sequences or control characters but newlines and tabs. */
