@@ -188,3 +188,30 @@ describe('wide characters', () => {
     expect(editor.layout(40, '› ', 2).cursor).toEqual({ row: 0, col: 2 + 4 + 3 });
   });
 });
+
+describe('/compact cancelled', () => {
+  it('Ctrl-C during the summary request says it was cancelled, not that there was nothing to compact', async () => {
+    const terminal = new VirtualTerminal(80, 24);
+    const input = new FakeInput();
+    let started!: () => void;
+    const summarising = new Promise<void>((resolve) => (started = resolve));
+    const session = new InteractiveSession({
+      input, output: terminal.output, theme: plain, provider: new ScriptedProvider([]), model: 'm', tools: new ToolRegistry(), system: 's', workspace: '/tmp', maxTurns: 5, temperature: 0,
+      services: {
+        // Like the context policy: an aborted summary leaves the history as it was.
+        compact: (messages, { signal }) => new Promise((resolve) => {
+          started();
+          signal.addEventListener('abort', () => resolve({ messages, compacted: false }), { once: true });
+        }),
+      },
+    });
+    const exited = session.run();
+    input.type('/compact\r');
+    await summarising;
+    input.type('\x03');
+    await terminal.waitFor((screen) => screen.includes('/compact cancelled; the conversation is unchanged.') && !/working/.test(screen.split('\n').at(-1)!));
+    expect(terminal.screen()).not.toContain('Nothing old enough');
+    input.type('\x04');
+    expect(await exited).toBe(0);
+  });
+});

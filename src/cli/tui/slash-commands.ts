@@ -57,6 +57,7 @@ export const SLASH_COMMANDS: SlashCommand[] = [
     run: async (_, c) => {
       if (!c.services.compact) return unavailable(c, 'Compaction');
       const result = await c.services.compact(c.messages, { model: c.model, signal: c.signal });
+      if (c.signal.aborted && !result.compacted) return c.print([c.theme.yellow('⊘ /compact cancelled; the conversation is unchanged.')]);
       if (!result.compacted) return c.print(['Nothing old enough to compact yet.']);
       c.setMessages(result.messages);
       const sizes = result.tokensBefore !== undefined && result.tokensAfter !== undefined ? `: ${formatTokens(result.tokensBefore)} → ${formatTokens(result.tokensAfter)} tokens` : '';
