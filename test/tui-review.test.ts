@@ -17,6 +17,8 @@ import { runSlashCommand, type CommandContext } from '../src/cli/tui/slash-comma
 import { stripAnsi, visibleWidth, wrapLine } from '../src/cli/tui/text-width.js';
 import { createTheme } from '../src/cli/tui/theme.js';
 import { TurnView } from '../src/cli/tui/turn-view.js';
+import type { Provider } from '../src/providers/provider.js';
+import { ProviderError } from '../src/providers/provider-error.js';
 import { ScriptedProvider } from '../src/providers/scripted.js';
 import { defineTool } from '../src/tools/define-tool.js';
 import { ToolRegistry } from '../src/tools/registry.js';
@@ -211,6 +213,39 @@ describe('/compact cancelled', () => {
     input.type('\x03');
     await terminal.waitFor((screen) => screen.includes('/compact cancelled; the conversation is unchanged.') && !/working/.test(screen.split('\n').at(-1)!));
     expect(terminal.screen()).not.toContain('Nothing old enough');
+    input.type('\x04');
+    expect(await exited).toBe(0);
+  });
+});
+
+describe('a retry after part of a reply streamed', () => {
+  it('ends the cut-off text on its own line; the new attempt does not continue it', async () => {
+    const terminal = new VirtualTerminal(80, 24);
+    const input = new FakeInput();
+    let attempt = 0;
+    const provider: Provider = {
+      name: 'flaky',
+      async *stream() {
+        attempt++;
+        if (attempt === 1) {
+          yield { type: 'text_delta', text: 'Partial words before the cut' };
+          throw new ProviderError('stream_cut', 'the stream was cut');
+        }
+        yield { type: 'text_delta', text: 'Fresh answer.' };
+        yield { type: 'response', response: { message: { role: 'assistant', content: 'Fresh answer.', toolCalls: [] }, finishReason: 'stop' } };
+      },
+    };
+    const session = new InteractiveSession({
+      input, output: terminal.output, theme: plain, provider, model: 'm', tools: new ToolRegistry(), system: 's', workspace: '/tmp', maxTurns: 5, temperature: 0,
+    });
+    const exited = session.run();
+    input.type('go\r');
+    const screen = await terminal.waitFor((s) => s.includes('Fresh answer.') && !/working/.test(s.split('\n').at(-1)!), 10_000);
+    const rows = screen.split('\n');
+    const partial = rows.findIndex((row) => row === 'Partial words before the cut');
+    expect(partial).toBeGreaterThan(0);
+    expect(rows[partial + 1]).toMatch(/^↻ retry 1 in .*: the stream was cut \(the reply starts over\)$/);
+    expect(rows[partial + 2]).toBe('Fresh answer.');
     input.type('\x04');
     expect(await exited).toBe(0);
   });

@@ -74,9 +74,16 @@ export class TurnView {
         if (this.running.size === 0) this.waitingSince = this.now();
         break;
       }
-      case 'retry':
-        this.commit([t.yellow(`↻ retry ${event.attempt} in ${formatDuration(event.delayMs)}: ${oneLine(event.error, Math.max(20, width - 20))}`)]);
+      case 'retry': {
+        // Text the failed attempt streamed stays as it was shown, ended here: the new attempt
+        // starts its reply from scratch, on a line of its own, not glued to the old one.
+        const shown = this.markdown.partial() !== undefined || this.reasoning !== '';
+        this.flushText();
+        const over = shown ? ' (the reply starts over)' : '';
+        this.commit([t.yellow(`↻ retry ${event.attempt} in ${formatDuration(event.delayMs)}: ${oneLine(event.error, Math.max(20, width - 20))}${over}`)]);
+        this.waitingSince = this.now();
         break;
+      }
       case 'compaction':
         this.commit([t.dim(`⇣ context compacted: ${event.tokensBefore} → ${event.tokensAfter} tokens, ${event.dropped} messages ${event.fallback ? `dropped (${event.fallback})` : 'summarised'}`)]);
         break;
