@@ -140,8 +140,8 @@ describe('long streamed paragraphs', () => {
   });
 });
 
-describe('/clear', () => {
-  it('tells the services, so the session store starts a new session', async () => {
+describe('/clear and /sessions', () => {
+  it('/clear tells the services, so the session store starts a new session; /sessions prints one row per session', async () => {
     const calls: string[] = [];
     const printed: string[] = [];
     const context: CommandContext = {
@@ -161,6 +161,12 @@ describe('/clear', () => {
     await runSlashCommand('/clear', context);
     expect(calls).toEqual(['messages:1', 'clear']);
     expect(printed).toEqual(['Conversation cleared.']);
+
+    printed.length = 0;
+    const title = `fix the parser\n${'and then a very long pasted stack trace '.repeat(20)}`;
+    await runSlashCommand('/sessions', { ...context, services: { listSessions: async () => [{ id: 's1', title, detail: '2 turns' }] } });
+    expect(printed).toHaveLength(1);
+    expect(printed[0]).toMatch(/^ {2}s1 {2}fix the parser and then a very long pasted stack trace .{0,30}… {2}2 turns$/);
   });
 });
 

@@ -1,4 +1,5 @@
 import type { Message, Usage } from '../../core/messages.js';
+import { oneLine } from '../summarize.js';
 import type { InteractiveServices } from './services.js';
 import { formatTokens } from './status-line.js';
 import type { Theme } from './theme.js';
@@ -80,7 +81,8 @@ export const SLASH_COMMANDS: SlashCommand[] = [
       if (!c.services.listSessions) return unavailable(c, 'The session store');
       const sessions = await c.services.listSessions();
       if (!sessions.length) return c.print(['No saved sessions.']);
-      c.print(sessions.map((s) => `  ${c.theme.bold(s.id)}  ${s.title ?? ''}${s.detail ? `  ${c.theme.dim(s.detail)}` : ''}`));
+      // One row per session, as `vibe-agent sessions` prints them: a long or multi-line first prompt is cut.
+      c.print(sessions.map((s) => `  ${c.theme.bold(s.id)}  ${oneLine(s.title ?? '', 60)}${s.detail ? `  ${c.theme.dim(s.detail)}` : ''}`));
     },
   },
   {
