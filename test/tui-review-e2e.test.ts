@@ -3,7 +3,7 @@
  * the recorded session, and a tool's escape sequences against a real terminal's title.
  */
 import { execFile, execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -141,5 +141,21 @@ describe.runIf(hasTmux)('interactive review regressions (tmux)', () => {
     await pane.waitFor('Still whole.');
     const sent = server.requests[5]!.messages.filter((m) => m.role === 'user').map((m) => String(m.content));
     expect(sent).toEqual(['question 1', 'question 2', 'question 3', 'question 4', 'go on']);
+  });
+
+  it('a session store that cannot be written is reported once; the conversation goes on', async () => {
+    const home = makeHome();
+    writeFileSync(join(home, 'not-a-dir'), 'x');
+    const { pane, say } = await open(home, [{ text: 'First answer.' }, { text: 'Second answer.' }], [], { XDG_DATA_HOME: join(home, 'not-a-dir') });
+    await pane.waitFor('/help for commands');
+    await say('hello');
+    const screen = await pane.waitFor('First answer.');
+    expect(screen).toMatch(/⚠ this conversation is not being saved: ENOTDIR/);
+    expect(screen).not.toContain('Unexpected error');
+    await say('again');
+    const after = await pane.waitFor('Second answer.');
+    expect(after.match(/not being saved/g)).toHaveLength(1);
+    await pane.send(['C-d']);
+    expect(await pane.waitForExit()).toBe(0);
   });
 });

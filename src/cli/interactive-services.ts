@@ -22,9 +22,19 @@ export function createInteractiveServices(args: CliArgs, prepared: PreparedRun, 
   const warn = (text: string) => process.stderr.write(`vibe-agent: warning: ${text}\n`);
   const open = (overrides: Partial<CliArgs>) => openRunSession({ ...args, ...overrides }, { workspace, system, warn });
   let session: RunSession | undefined = args.continue || args.resume !== undefined ? open({}) : undefined;
+  // A session file that cannot be created (a read-only or broken data directory) is reported once,
+  // by the throw the interactive session shows; the conversation goes on unrecorded.
+  let unrecordable = false;
   const record = (event: AgentEvent) => {
-    if (args.noSession) return;
-    session ??= open({ continue: false, resume: undefined });
+    if (args.noSession || unrecordable) return;
+    if (!session) {
+      try {
+        session = open({ continue: false, resume: undefined });
+      } catch (error) {
+        unrecordable = true;
+        throw new Error(`this conversation is not being saved: ${(error as Error).message}`);
+      }
+    }
     session?.record(event);
   };
 

@@ -1,3 +1,4 @@
+import type { AgentEvent } from '../../core/events.js';
 import { runAgent } from '../../core/loop.js';
 import type { Message } from '../../core/messages.js';
 import { createPermissionPolicy } from '../../permissions/permission-policy.js';
@@ -287,7 +288,7 @@ export class InteractiveSession {
           this.conversation.messages = next.value.messages;
           break;
         }
-        this.services.onEvent?.(next.value);
+        this.observe(next.value);
         this.conversation.track(next.value);
         view.handle(next.value, this.screen.width);
         this.render();
@@ -299,6 +300,15 @@ export class InteractiveSession {
       this.running = undefined;
       this.view = undefined;
       this.screen.commit(['']);
+    }
+  }
+
+  /** Hands an event to the services; one that fails (the session store) is shown, not fatal to the turn. */
+  private observe(event: AgentEvent): void {
+    try {
+      this.services.onEvent?.(event);
+    } catch (error) {
+      this.screen.commit([this.options.theme.yellow(`⚠ ${(error as Error).message}`)]);
     }
   }
 
