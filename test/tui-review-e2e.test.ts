@@ -3,7 +3,7 @@
  * the recorded session, and a tool's escape sequences against a real terminal's title.
  */
 import { execFile, execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -157,5 +157,29 @@ describe.runIf(hasTmux)('interactive review regressions (tmux)', () => {
     expect(after.match(/not being saved/g)).toHaveLength(1);
     await pane.send(['C-d']);
     expect(await pane.waitForExit()).toBe(0);
+  });
+
+  it('a warning while the screen is up (/resume of a torn session file) is shown in the session, not on stderr', async () => {
+    const home = makeHome();
+    const first = await open(home, [{ text: 'Recorded.' }], []);
+    await first.pane.waitFor('/help for commands');
+    await first.say('record me');
+    await first.pane.waitFor('Recorded.');
+    await first.say('/exit');
+    expect(await first.pane.waitForExit()).toBe(0);
+    await first.pane.kill();
+    const sessions = join(home, 'data', 'vibe-agent', 'sessions');
+    const [dir] = readdirSync(sessions);
+    const [file] = readdirSync(join(sessions, dir!)).filter((name) => name.endsWith('.jsonl'));
+    appendFileSync(join(sessions, dir!, file!), '{"type":"run_start","inp'); // a write cut off by a crash
+
+    const second = await open(home, [], []);
+    await second.pane.waitFor('/help for commands');
+    await second.say(`/resume ${file!.replace('.jsonl', '')}`);
+    const screen = await second.pane.waitFor('Resumed session');
+    expect(screen).toMatch(/⚠ warning:[\s\S]*ignored an unfinished last line/);
+    expect(screen).not.toContain('vibe-agent: warning:');
+    await second.pane.send(['C-d']);
+    expect(await second.pane.waitForExit()).toBe(0);
   });
 });

@@ -19,7 +19,8 @@ import type { InteractiveServices } from './tui/services.js';
  */
 export function createInteractiveServices(args: CliArgs, prepared: PreparedRun, context: ContextPolicy): { services: InteractiveServices; initialMessages: RunSession['messages'] } {
   const { workspace, config, system } = prepared;
-  const warn = (text: string) => process.stderr.write(`vibe-agent: warning: ${text}\n`);
+  let notify: ((text: string) => void) | undefined;
+  const warn = (text: string) => (notify ? notify(`warning: ${text}`) : process.stderr.write(`vibe-agent: warning: ${text}\n`));
   const open = (overrides: Partial<CliArgs>) => openRunSession({ ...args, ...overrides }, { workspace, system, warn });
   let session: RunSession | undefined = args.continue || args.resume !== undefined ? open({}) : undefined;
   // A session file that cannot be created (a read-only or broken data directory) is reported once,
@@ -80,6 +81,7 @@ export function createInteractiveServices(args: CliArgs, prepared: PreparedRun, 
     // Priced from the published table, request by request at the model each went to.
     cost: (model, usage) => costOf(model, usage),
     models: () => [prepared.resolved.model],
+    setNotify: (next) => (notify = next),
     close: () => session?.close(),
   };
   return { services, initialMessages: session?.messages };

@@ -129,6 +129,7 @@ export class InteractiveSession {
         ...(this.conversation.messages.length ? [t.dim(`Continuing a conversation of ${this.conversation.messages.length} messages.`)] : []),
         t.dim('/help for commands · Enter sends · Shift+Enter or \\ for a new line · Ctrl-C cancels · Ctrl-D exits'),
       ]);
+      this.services.setNotify?.((text) => this.screen.commit([t.yellow(`⚠ ${text}`)]));
       if (this.options.signal?.aborted) this.exit();
       for (;;) {
         const text = await this.readPrompt();

@@ -47,6 +47,11 @@ export interface InteractiveServices {
   onContextOverflow?: AgentOptions['onContextOverflow'];
   /** Sees every event (the session store appends them). */
   onEvent?(event: AgentEvent): void;
+  /**
+   * Given, once the screen is up, where to report warnings (a torn session file on /resume, a
+   * failed write): stderr would land in the middle of the redrawn area.
+   */
+  setNotify?(notify: (text: string) => void): void;
   /** Called once when the session ends (flush and unlock the session file). */
   close?(): void;
 }
