@@ -57,13 +57,33 @@ function frames(deltas) {
   return { ms, perFrameUs: (ms * 1000) / deltas, bytesPerFrame: bytes / writes };
 }
 
+// One paragraph with no line break, the worst case for the partial line: before the fix it was
+// re-rendered (and its wrapped rows re-opened every style seen so far) on every delta.
+function longParagraph(chars) {
+  let bytes = 0;
+  let writes = 0;
+  const out = { columns: 100, rows: 30, write: (s) => ((bytes += Buffer.byteLength(s)), writes++) };
+  const screen = new LiveScreen(out);
+  const view = new TurnView((lines) => screen.commit(lines), createTheme(true));
+  const text = 'A paragraph with **bold** and `code` that never ends. '.repeat(Math.ceil(chars / 54)).slice(0, chars);
+  const started = performance.now();
+  for (const chunk of chunked(text, 5)) {
+    view.handle({ type: 'text_delta', turn: 1, text: chunk }, screen.width);
+    screen.render([...view.live(screen.width, out.rows), '› ', 'status line']);
+  }
+  const ms = performance.now() - started;
+  return { ms, perFrameUs: (ms * 1000) / (chars / 5), bytesPerFrame: bytes / writes };
+}
+
 export default async function main() {
   const md = markdownThroughput(1_000_000);
   const f = frames(20_000);
+  const p = longParagraph(20_000);
   console.log('\nTerminal UI (bench/tui.bench.mjs)');
   console.table([
     { case: 'Markdown stream, 1 MB in 5-char chunks', result: `${md.ms.toFixed(0)} ms (${md.mbPerS.toFixed(1)} MB/s, ${md.lines} lines)` },
     { case: 'one live-area frame per 5-char delta (100x30)', result: `${f.perFrameUs.toFixed(1)} µs/frame, ${f.bytesPerFrame.toFixed(0)} bytes/frame` },
+    { case: 'a 20,000-char paragraph without a newline, 5-char deltas', result: `${p.ms.toFixed(0)} ms in all, ${p.perFrameUs.toFixed(0)} µs/frame, ${p.bytesPerFrame.toFixed(0)} bytes/frame` },
   ]);
 }
 

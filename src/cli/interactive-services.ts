@@ -3,7 +3,7 @@ import type { ContextPolicy } from '../context/policy.js';
 import { knownWindow } from '../context/model-windows.js';
 import { costOf } from '../providers/pricing.js';
 import { collectMemorySources } from '../memory/memory-sources.js';
-import { listSessions } from '../session/list-sessions.js';
+import { findSession, listSessions } from '../session/list-sessions.js';
 import type { CliArgs } from './args.js';
 import { createCliAuthorize } from './permission-setup.js';
 import type { PreparedRun } from './prepare-run.js';
@@ -19,12 +19,23 @@ import type { InteractiveServices } from './tui/services.js';
  */
 export function createInteractiveServices(args: CliArgs, prepared: PreparedRun, context: ContextPolicy): { services: InteractiveServices; initialMessages: RunSession['messages'] } {
   const { workspace, config, system } = prepared;
-  const warn = (text: string) => process.stderr.write(`vibe-agent: warning: ${text}\n`);
+  let notify: ((text: string) => void) | undefined;
+  const warn = (text: string) => (notify ? notify(`warning: ${text}`) : process.stderr.write(`vibe-agent: warning: ${text}\n`));
   const open = (overrides: Partial<CliArgs>) => openRunSession({ ...args, ...overrides }, { workspace, system, warn });
   let session: RunSession | undefined = args.continue || args.resume !== undefined ? open({}) : undefined;
+  // A session file that cannot be created (a read-only or broken data directory) is reported once,
+  // by the throw the interactive session shows; the conversation goes on unrecorded.
+  let unrecordable = false;
   const record = (event: AgentEvent) => {
-    if (args.noSession) return;
-    session ??= open({ continue: false });
+    if (args.noSession || unrecordable) return;
+    if (!session) {
+      try {
+        session = open({ continue: false, resume: undefined });
+      } catch (error) {
+        unrecordable = true;
+        throw new Error(`this conversation is not being saved: ${(error as Error).message}`);
+      }
+    }
     session?.record(event);
   };
 
@@ -35,8 +46,11 @@ export function createInteractiveServices(args: CliArgs, prepared: PreparedRun, 
     onEvent: record,
     compact: async (messages, { model, signal }) => {
       const result = await context.compact(messages, { model, signal });
-      if (result.event) record(result.event);
       if (!result.event) return { messages, compacted: false };
+      // Asked for by the user, with room to spare: a failed summary must not drop their turns
+      // (the automatic path drops them because the next request would not fit otherwise).
+      if (result.event.fallback) throw new Error(`${result.event.fallback}. The conversation is unchanged.`);
+      record(result.event);
       return { messages: result.messages, compacted: true, tokensBefore: result.event.tokensBefore, tokensAfter: result.event.tokensAfter };
     },
     listSessions: async () =>
@@ -46,18 +60,28 @@ export function createInteractiveServices(args: CliArgs, prepared: PreparedRun, 
         detail: `${s.updatedAt.toISOString().slice(0, 16).replace('T', ' ')} · ${s.turns} turn${s.turns === 1 ? '' : 's'} · ${formatTokens(s.inputTokens + s.outputTokens)} tok`,
       })),
     resume: async (id) => {
+      // Its lock is ours: reopening it would report this very process as "another run".
+      const found = findSession(workspace, id);
+      if (found.ok && found.session.id === session?.id) throw new Error(`this is the session you are in (${session.id}).`);
       const next = args.noSession ? undefined : open({ resume: id, continue: false });
       if (!next) throw new Error('sessions are off in this run (--no-session).');
       session?.close();
       session = next;
       return { id: next.id, messages: next.messages ?? [] };
     },
+    // The cleared conversation stays in its file as it was; what follows is a session of its own,
+    // so --continue picks up the new conversation instead of replaying the cleared one.
+    clear: () => {
+      session?.close();
+      session = undefined;
+    },
     memory: async () => collectMemorySources({ workspace, cwd: process.cwd() }).map((source) => ({ path: source.path, content: source.text })),
     // Only a window we know (or the user set) is shown; a guess would make the percentage lie.
     contextWindow: (model) => prepared.contextWindow ?? knownWindow(model),
-    // Priced from the published table; the session total is priced at the current model.
+    // Priced from the published table, request by request at the model each went to.
     cost: (model, usage) => costOf(model, usage),
     models: () => [prepared.resolved.model],
+    setNotify: (next) => (notify = next),
     close: () => session?.close(),
   };
   return { services, initialMessages: session?.messages };

@@ -16,6 +16,12 @@ export class ConversationState {
   private reportedCost: number | undefined;
   /** A smaller window the provider revealed (from a context warning). */
   private learnedWindow: number | undefined;
+  /**
+   * Each request priced at the model it was sent to, so a /model switch does not reprice what
+   * was already spent; undefined once a request could not be priced.
+   */
+  private pricedCost: number | undefined = 0;
+  private requests = 0;
 
   constructor(
     model: string,
@@ -32,6 +38,9 @@ export class ConversationState {
     if (event.type === 'context_warning' && event.contextWindow) this.learnedWindow = event.contextWindow;
     if (event.type === 'usage') {
       this.usage = addUsage(this.usage, event.usage);
+      this.requests++;
+      const priced = this.pricedCost === undefined ? undefined : this.services.cost?.(this.model, event.usage);
+      this.pricedCost = priced === undefined ? undefined : this.pricedCost! + priced;
       const cost = (event.usage as Usage & { cost?: unknown }).cost;
       if (typeof cost === 'number') this.reportedCost = (this.reportedCost ?? 0) + cost;
       this.contextTokens = event.usage.inputTokens + event.usage.outputTokens;
@@ -45,7 +54,9 @@ export class ConversationState {
   }
 
   cost(): number | undefined {
-    return this.services.cost?.(this.model, this.usage) ?? this.reportedCost;
+    // Before the first request: $0 when the current model has a price, else unknown.
+    if (this.requests === 0) return this.services.cost?.(this.model, this.usage) ?? this.reportedCost;
+    return this.pricedCost ?? this.reportedCost;
   }
 
   status(maxTurns: number, state: string | undefined): StatusInfo {

@@ -1,5 +1,6 @@
 import type { Key } from './key-parser.js';
 import type { InputHistory } from './input-history.js';
+import { sanitizeInput, TAB } from './sanitize.js';
 import { charWidth } from './text-width.js';
 
 export type EditorAction = { type: 'submit'; text: string } | { type: 'complete' } | { type: 'none' };
@@ -30,7 +31,7 @@ export class InputEditor {
 
   handle(key: Key): EditorAction {
     const { name } = key;
-    if (name === 'paste') return this.insert((key.text ?? '').replace(/\r\n?/g, '\n')), { type: 'none' };
+    if (name === 'paste') return this.insert(sanitizeInput((key.text ?? '').replace(/\r\n?/g, '\n'))), { type: 'none' };
     if (name === 'char' && !key.ctrl) return this.insert(key.text ?? ''), { type: 'none' };
     if (name === 'return' || name === 'enter') {
       if (key.shift || key.meta || name === 'enter') return this.insert('\n'), { type: 'none' };
@@ -84,14 +85,14 @@ export class InputEditor {
       };
       let at = offset;
       for (const ch of line) {
-        const w = charWidth(ch.codePointAt(0)!);
+        const w = ch === '\t' ? TAB.length : charWidth(ch.codePointAt(0)!);
         if (col + w > width) {
           rows.push(row);
           row = ' '.repeat(promptWidth);
           col = promptWidth;
         }
         place(at);
-        row += ch;
+        row += ch === '\t' ? TAB : ch;
         col += w;
         at += ch.length;
       }

@@ -1,3 +1,4 @@
+import type { AgentEvent } from '../../core/events.js';
 import { runAgent } from '../../core/loop.js';
 import type { Message } from '../../core/messages.js';
 import { createPermissionPolicy } from '../../permissions/permission-policy.js';
@@ -85,7 +86,7 @@ export class InteractiveSession {
   private suspended = false;
 
   constructor(private readonly options: InteractiveOptions) {
-    this.screen = new LiveScreen(options.output);
+    this.screen = new LiveScreen(options.output, { colour: options.theme.enabled });
     this.editor = new InputEditor(options.history);
     this.services = options.services ?? {};
     this.conversation = new ConversationState(options.model, options.messages ?? [], this.services);
@@ -128,6 +129,7 @@ export class InteractiveSession {
         ...(this.conversation.messages.length ? [t.dim(`Continuing a conversation of ${this.conversation.messages.length} messages.`)] : []),
         t.dim('/help for commands · Enter sends · Shift+Enter or \\ for a new line · Ctrl-C cancels · Ctrl-D exits'),
       ]);
+      this.services.setNotify?.((text) => this.screen.commit([t.yellow(`⚠ ${text}`)]));
       if (this.options.signal?.aborted) this.exit();
       for (;;) {
         const text = await this.readPrompt();
@@ -287,7 +289,7 @@ export class InteractiveSession {
           this.conversation.messages = next.value.messages;
           break;
         }
-        this.services.onEvent?.(next.value);
+        this.observe(next.value);
         this.conversation.track(next.value);
         view.handle(next.value, this.screen.width);
         this.render();
@@ -299,6 +301,15 @@ export class InteractiveSession {
       this.running = undefined;
       this.view = undefined;
       this.screen.commit(['']);
+    }
+  }
+
+  /** Hands an event to the services; one that fails (the session store) is shown, not fatal to the turn. */
+  private observe(event: AgentEvent): void {
+    try {
+      this.services.onEvent?.(event);
+    } catch (error) {
+      this.screen.commit([this.options.theme.yellow(`⚠ ${(error as Error).message}`)]);
     }
   }
 
@@ -332,7 +343,7 @@ export class InteractiveSession {
     if (this.exiting || this.suspended) return;
     const { theme: t } = this.options;
     const width = this.screen.width;
-    const rows = this.screen.wrap([...(this.view?.live(width) ?? []), ...(this.approval ?? [])]);
+    const rows = this.screen.wrap([...(this.view?.live(width, this.options.output.rows ?? 24) ?? []), ...(this.approval ?? [])]);
     let cursor: { row: number; col: number } | undefined;
     if (!this.keyWaiter) {
       // While a turn runs the prompt stays editable: what is sent then is queued for after it.

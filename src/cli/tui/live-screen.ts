@@ -1,3 +1,4 @@
+import { sanitizeLine } from './sanitize.js';
 import { wrapLine } from './text-width.js';
 
 export interface TerminalOutput {
@@ -26,7 +27,11 @@ export class LiveScreen {
   /** Row of the live area the cursor is on, counted from its top. */
   private cursorRow = 0;
 
-  constructor(private readonly out: TerminalOutput) {}
+  /** With `colour: false` (NO_COLOR) even the colours in a tool's output or an answer are removed. */
+  constructor(
+    private readonly out: TerminalOutput,
+    private readonly options: { colour?: boolean } = {},
+  ) {}
 
   get width(): number {
     return Math.max(10, (this.out.columns ?? 80) - 1);
@@ -36,9 +41,13 @@ export class LiveScreen {
     return Math.max(3, (this.out.rows ?? 24) - 1);
   }
 
-  /** Wraps logical lines to the terminal width. */
+  /**
+   * Wraps logical lines to the terminal width. A line holding newlines is several lines, and
+   * each is sanitized first: a stray cursor move or newline would break the row count the
+   * live area is redrawn by (and a tool's output could clear the screen or retitle the window).
+   */
   wrap(lines: string[]): string[] {
-    return lines.flatMap((line) => wrapLine(line, this.width));
+    return lines.flatMap((line) => line.split(/\r?\n/)).flatMap((line) => wrapLine(sanitizeLine(line, this.options.colour ?? true), this.width));
   }
 
   /**

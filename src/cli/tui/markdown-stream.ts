@@ -26,10 +26,18 @@ export class MarkdownStream {
     return lines;
   }
 
-  /** The partial last line, rendered provisionally (empty when there is none). */
-  partial(): string | undefined {
+  /**
+   * The partial last line, rendered provisionally (empty when there is none). With `tailChars`,
+   * a longer line is rendered from a word break that many characters before its end: only its
+   * bottom rows fit on the screen anyway, and rendering the whole of a long paragraph on every
+   * delta made streaming it quadratic.
+   */
+  partial(tailChars = Infinity): string | undefined {
     if (!this.buffer) return undefined;
-    return this.renderLine(this.buffer, false);
+    if (this.buffer.length <= tailChars) return this.renderLine(this.buffer, false);
+    const from = this.buffer.length - tailChars;
+    const space = this.buffer.indexOf(' ', from);
+    return this.renderLine(this.buffer.slice(space < 0 ? from : space + 1), false);
   }
 
   /** Ends the stream: the partial line becomes final. */

@@ -31,6 +31,8 @@ export interface InteractiveServices {
   listSessions?(): Promise<SessionEntry[]>;
   /** /resume <id>: the conversation of an earlier session. */
   resume?(id: string): Promise<{ id: string; messages: Message[] }>;
+  /** /clear: the conversation starts over, so the next prompt starts a new session (not more of the old one). */
+  clear?(): void;
   /** /memory: the project memory files in effect. */
   memory?(): Promise<MemoryFile[]>;
   /** The model's context window in tokens, when known (for the status line). */
@@ -45,6 +47,11 @@ export interface InteractiveServices {
   onContextOverflow?: AgentOptions['onContextOverflow'];
   /** Sees every event (the session store appends them). */
   onEvent?(event: AgentEvent): void;
+  /**
+   * Given, once the screen is up, where to report warnings (a torn session file on /resume, a
+   * failed write): stderr would land in the middle of the redrawn area.
+   */
+  setNotify?(notify: (text: string) => void): void;
   /** Called once when the session ends (flush and unlock the session file). */
   close?(): void;
 }

@@ -1,4 +1,5 @@
 import type { Message, Usage } from '../../core/messages.js';
+import { oneLine } from '../summarize.js';
 import type { InteractiveServices } from './services.js';
 import { formatTokens } from './status-line.js';
 import type { Theme } from './theme.js';
@@ -57,6 +58,7 @@ export const SLASH_COMMANDS: SlashCommand[] = [
     run: async (_, c) => {
       if (!c.services.compact) return unavailable(c, 'Compaction');
       const result = await c.services.compact(c.messages, { model: c.model, signal: c.signal });
+      if (c.signal.aborted && !result.compacted) return c.print([c.theme.yellow('⊘ /compact cancelled; the conversation is unchanged.')]);
       if (!result.compacted) return c.print(['Nothing old enough to compact yet.']);
       c.setMessages(result.messages);
       const sizes = result.tokensBefore !== undefined && result.tokensAfter !== undefined ? `: ${formatTokens(result.tokensBefore)} → ${formatTokens(result.tokensAfter)} tokens` : '';
@@ -68,6 +70,7 @@ export const SLASH_COMMANDS: SlashCommand[] = [
     help: 'start a fresh conversation',
     run: (_, c) => {
       c.setMessages(c.messages.filter((message) => message.role === 'system'));
+      c.services.clear?.();
       c.print(['Conversation cleared.']);
     },
   },
@@ -78,7 +81,8 @@ export const SLASH_COMMANDS: SlashCommand[] = [
       if (!c.services.listSessions) return unavailable(c, 'The session store');
       const sessions = await c.services.listSessions();
       if (!sessions.length) return c.print(['No saved sessions.']);
-      c.print(sessions.map((s) => `  ${c.theme.bold(s.id)}  ${s.title ?? ''}${s.detail ? `  ${c.theme.dim(s.detail)}` : ''}`));
+      // One row per session, as `vibe-agent sessions` prints them: a long or multi-line first prompt is cut.
+      c.print(sessions.map((s) => `  ${c.theme.bold(s.id)}  ${oneLine(s.title ?? '', 60)}${s.detail ? `  ${c.theme.dim(s.detail)}` : ''}`));
     },
   },
   {

@@ -20,13 +20,29 @@ export function charWidth(codePoint: number): number {
     (codePoint >= 0xff00 && codePoint <= 0xff60) ||
     (codePoint >= 0xffe0 && codePoint <= 0xffe6) ||
     (codePoint >= 0x1f300 && codePoint <= 0x1f64f) ||
+    (codePoint >= 0x1f680 && codePoint <= 0x1f6ff) ||
+    (codePoint >= 0x1f7e0 && codePoint <= 0x1f7eb) ||
     (codePoint >= 0x1f900 && codePoint <= 0x1f9ff) ||
-    (codePoint >= 0x20000 && codePoint <= 0x3fffd)
+    (codePoint >= 0x1fa70 && codePoint <= 0x1faff) ||
+    (codePoint >= 0x1f200 && codePoint <= 0x1f251) ||
+    (codePoint >= 0x20000 && codePoint <= 0x3fffd) ||
+    WIDE_SYMBOLS.has(codePoint)
   ) {
     return 2;
   }
   return 1;
 }
+
+// Symbols below U+1F000 that are emoji by default (East Asian Width "W"): ✅ ❌ ⭐ ⚡ ⌛ …
+const WIDE_SYMBOLS = new Set([
+  0x231a, 0x231b, 0x23e9, 0x23ea, 0x23eb, 0x23ec, 0x23f0, 0x23f3, 0x25fd, 0x25fe, 0x2614, 0x2615,
+  0x2648, 0x2649, 0x264a, 0x264b, 0x264c, 0x264d, 0x264e, 0x264f, 0x2650, 0x2651, 0x2652, 0x2653,
+  0x267f, 0x2693, 0x26a1, 0x26aa, 0x26ab, 0x26bd, 0x26be, 0x26c4, 0x26c5, 0x26ce, 0x26d4, 0x26ea,
+  0x26f2, 0x26f3, 0x26f5, 0x26fa, 0x26fd, 0x2705, 0x270a, 0x270b, 0x2728, 0x274c, 0x274e, 0x2753,
+  0x2754, 0x2755, 0x2757, 0x2795, 0x2796, 0x2797, 0x27b0, 0x27bf, 0x2b1b, 0x2b1c, 0x2b50, 0x2b55,
+  0x1f004, 0x1f0cf, 0x1f18e, 0x1f191, 0x1f192, 0x1f193, 0x1f194, 0x1f195, 0x1f196, 0x1f197, 0x1f198,
+  0x1f199, 0x1f19a,
+]);
 
 export function visibleWidth(text: string): number {
   let width = 0;
@@ -52,6 +68,20 @@ const RESET = '\x1b[0m';
 const isReset = (escape: string) => escape === '\x1b[0m' || escape === '\x1b[m';
 const isSgr = (escape: string) => escape.endsWith('m') && escape.startsWith('\x1b[');
 
+// What each closing SGR code ends: bold/dim, italic, underline, foreground, background.
+const CLOSES: Record<string, RegExp> = { '22': /^(1|2)$/, '23': /^3$/, '24': /^4$/, '39': /^(3[0-7]|9[0-7]|38;.*)$/, '49': /^(4[0-7]|10[0-7]|48;.*)$/ };
+
+/**
+ * The styles still open after `escape`: a closing code removes what it closes instead of being
+ * kept, so the state carried from row to row stays as small as the styles actually open.
+ */
+function applySgr(state: string[], escape: string): string[] {
+  if (isReset(escape)) return [];
+  const closes = CLOSES[escape.slice(2, -1)];
+  if (!closes) return [...state, escape];
+  return state.filter((open) => !closes.test(open.slice(2, -1)));
+}
+
 /**
  * Word-wraps one line to `width` columns. Styles open at a break are closed at the end of the
  * row and reopened on the next, so every row can be redrawn on its own.
@@ -68,7 +98,7 @@ export function wrapLine(line: string, width: number): string[] {
     let state = [...start];
     for (let i = 0; i < upTo; i++) {
       const token = tokens[i]!;
-      if ('escape' in token && isSgr(token.escape)) state = isReset(token.escape) ? [] : [...state, token.escape];
+      if ('escape' in token && isSgr(token.escape)) state = applySgr(state, token.escape);
     }
     return state;
   };

@@ -86,6 +86,7 @@ export class TurnView {
         this.flushText();
         const note = partial ? ' (the partial reply above is discarded)' : '';
         this.commit([t.yellow(`↻ retry ${event.attempt} in ${formatDuration(event.delayMs)}: ${oneLine(shownText(event.error), Math.max(20, width - 20))}${note}`)]);
+        this.waitingSince = this.now();
         break;
       }
       case 'compaction':
@@ -119,12 +120,13 @@ export class TurnView {
     }
   }
 
-  /** The rows that still change. */
-  live(width: number): string[] {
+  /** The rows that still change; `maxRows` is the most the screen shows of the partial line. */
+  live(width: number, maxRows = 200): string[] {
     const t = this.theme;
     const lines: string[] = [];
-    if (this.reasoning) lines.push(t.dim(t.italic(this.reasoning)));
-    const partial = this.markdown.partial();
+    const tailChars = width * maxRows;
+    if (this.reasoning) lines.push(t.dim(t.italic(this.reasoning.length > tailChars ? this.reasoning.slice(-tailChars) : this.reasoning)));
+    const partial = this.markdown.partial(tailChars);
     if (partial !== undefined) lines.push(partial);
     const now = this.now();
     for (const view of this.running.values()) lines.push(toolHeader(view, now, t, width));
