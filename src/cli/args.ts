@@ -157,7 +157,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
     args.maxCost = usd;
   }
   if (values.temperature !== undefined) {
-    const t = Number(values.temperature);
+    const t = values.temperature.trim() === '' ? Number.NaN : Number(values.temperature);
     if (!Number.isFinite(t) || t < 0 || t > 2) throw new UsageError(`--temperature must be a number from 0 to 2, got "${values.temperature}".`);
     args.temperature = t;
   }
@@ -185,7 +185,8 @@ export function parseCliArgs(argv: string[]): CliArgs {
 }
 
 function positiveInteger(flag: string, raw: string): number {
-  const n = Number(raw);
+  // Number() would take "" as 0 and "0x10" as 16.
+  const n = /^\s*\d+\s*$/.test(raw) ? Number(raw) : Number.NaN;
   if (!Number.isInteger(n) || n < 1) throw new UsageError(`${flag} must be a whole number of at least 1, got "${raw}".`);
   return n;
 }

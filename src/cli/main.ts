@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { HELP, parseCliArgs, UsageError } from './args.js';
 import { EXIT } from './exit-codes.js';
@@ -16,6 +16,7 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${HELP}\n`);
     return EXIT.answered;
   }
+  if (args.cwd !== undefined) checkDirectory('--cwd', args.cwd);
 
   const controller = new AbortController();
   let interrupts = 0;
@@ -62,6 +63,12 @@ async function main(argv: string[]): Promise<number> {
   }
   const { runCommand } = await import('./run-command.js');
   return runCommand(args, prompt, controller.signal);
+}
+
+function checkDirectory(flag: string, dir: string): void {
+  const stat = statSync(dir, { throwIfNoEntry: false });
+  if (!stat) throw new UsageError(`${flag} ${dir}: no such directory.`);
+  if (!stat.isDirectory()) throw new UsageError(`${flag} ${dir} is not a directory.`);
 }
 
 main(process.argv.slice(2)).then(

@@ -38,6 +38,7 @@ export async function prepareRun(args: CliArgs): Promise<PreparedRun> {
     apiKey: args.apiKey,
     baseUrl: args.baseUrl ?? config.baseUrl,
   });
+  checkBaseUrl(resolved.baseURL, args.baseUrl !== undefined ? '--base-url' : config.baseUrl !== undefined ? '"baseUrl" in the config file' : (resolved.preset.baseUrlVariable ?? 'the base URL'));
   const tools = new ToolRegistry(
     selectTools(args.tools ?? config.tools, {
       extraRoots: existingDirs([...(config.addDirs ?? []).map((dir) => resolve(workspace, dir)), ...args.addDirs.map((dir) => resolve(dir))]),
@@ -61,6 +62,17 @@ export async function prepareRun(args: CliArgs): Promise<PreparedRun> {
     maxTurns: args.maxTurns ?? config.maxTurns ?? DEFAULT_MAX_TURNS,
     temperature: args.temperature ?? config.temperature ?? 0,
   };
+}
+
+/** A URL the SDK cannot use would otherwise surface as a network error, retried four times. */
+function checkBaseUrl(url: string, source: string): void {
+  let protocol: string | undefined;
+  try {
+    protocol = new URL(url).protocol;
+  } catch {
+    protocol = undefined;
+  }
+  if (protocol !== 'http:' && protocol !== 'https:') throw new UsageError(`${source} must be an http:// or https:// URL, e.g. http://127.0.0.1:11434/v1, got "${url}".`);
 }
 
 function existingDirs(dirs: string[]): string[] {

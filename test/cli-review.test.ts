@@ -1,0 +1,113 @@
+/** Regressions found by using the one-shot CLI as a new user would: flags, setup messages, sessions. */
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startChatServer, type ChatServer, type ServerStep } from './support/chat-server.js';
+import { cliHome, type CliHome } from './support/cli-process.js';
+
+const servers: ChatServer[] = [];
+const homes: CliHome[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+  for (const home of homes.splice(0)) home.cleanup();
+});
+
+async function setup(script: ServerStep[], model = 'test-model') {
+  const server = await startChatServer(script);
+  servers.push(server);
+  const home = cliHome();
+  homes.push(home);
+  const env = { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: server.url, VIBE_MODEL: model };
+  return { server, home, env, run: (args: string[], extra: Record<string, string> = {}) => home.run(args, { ...env, ...extra }) };
+}
+
+describe('flags with bad values exit 2 before anything runs', () => {
+  it('--cwd that does not exist, or is a file, is a usage error (no request, no session)', async () => {
+    const { server, home, run } = await setup([{ text: 'should not be asked' }]);
+    const missing = await run(['task', '--cwd', join(home.root, 'nope')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain(`--cwd ${join(home.root, 'nope')}: no such directory`);
+    writeFileSync(join(home.root, 'a-file'), 'x');
+    const file = await run(['task', '--cwd', join(home.root, 'a-file')]);
+    expect(file.code).toBe(2);
+    expect(file.stderr).toContain('is not a directory');
+    expect((await run(['sessions', '--cwd', 'nope'])).code).toBe(2);
+    expect((await run(['memory', '--cwd', 'nope'])).code).toBe(2);
+    expect(server.requests).toHaveLength(0);
+    expect(existsSync(join(home.env.XDG_DATA_HOME, 'vibe-agent'))).toBe(false);
+  });
+
+  it('--base-url or OPENAI_BASE_URL that is not an http(s) URL is a usage error, not four retries', async () => {
+    const { server, run } = await setup([]);
+    const flag = await run(['task', '--base-url', 'localhost:11434/v1']);
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toContain('--base-url');
+    expect(flag.stderr).toContain('http://');
+    expect(flag.stderr).not.toContain('retry');
+    const env = await run(['task'], { OPENAI_BASE_URL: 'notaurl' });
+    expect(env.code).toBe(2);
+    expect(env.stderr).toContain('OPENAI_BASE_URL');
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('empty or non-decimal numbers are refused rather than read as 0 or hex', async () => {
+    const { server, run } = await setup([]);
+    const temperature = await run(['task', '--temperature', '']);
+    expect(temperature.code).toBe(2);
+    expect(temperature.stderr).toContain('--temperature must be a number from 0 to 2');
+    const turns = await run(['task', '--max-turns', '0x10']);
+    expect(turns.code).toBe(2);
+    expect(turns.stderr).toContain('--max-turns must be a whole number');
+    const window = await run(['task', '--context-window', ' ']);
+    expect(window.code).toBe(2);
+    expect(server.requests).toHaveLength(0);
+  });
+});
+
+describe('setup messages name what this provider really needs', () => {
+  it('--provider ollama without a model asks for a model only, with an Ollama example and its base URL variable', async () => {
+    const home = cliHome();
+    homes.push(home);
+    const ran = await home.run(['--provider', 'ollama', 'task']);
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toContain('VIBE_MODEL or --model');
+    expect(ran.stderr).not.toContain('OPENAI_API_KEY');
+    expect(ran.stderr).not.toContain('gpt-4.1-mini');
+    expect(ran.stderr).toContain('OLLAMA_BASE_URL');
+  });
+
+  it('--provider deepseek without a key does not suggest OPENAI_BASE_URL, which that preset ignores', async () => {
+    const home = cliHome();
+    homes.push(home);
+    const ran = await home.run(['--provider', 'deepseek', 'task']);
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toContain('DEEPSEEK_API_KEY');
+    expect(ran.stderr).not.toContain('OPENAI_BASE_URL');
+    expect(ran.stderr).toContain('--base-url');
+    expect(ran.stderr).not.toMatch(/No model is configured/);
+  });
+});
+
+describe('what a denied call tells the model', () => {
+  it('points to the user config for allow rules, since a project config cannot allow', async () => {
+    const { server, run } = await setup([{ toolCalls: [{ name: 'bash', arguments: { command: 'ls' } }] }, { text: 'I could not.' }]);
+    expect((await run(['list', '--tools', 'bash'])).code).toBe(0);
+    const denied = String(server.requests[1]!.messages.at(-1)!.content);
+    expect(denied).toMatch(/^Denied: bash needs the user's approval/);
+    expect(denied).toContain('~/.config/vibe-agent/config.json');
+    expect(denied).not.toMatch(/permissions\.allow rule in \.vibe-agent\/config\.json/);
+  });
+});
+
+describe('vibe-agent sessions', () => {
+  it('shows the cost of priced runs, summed over the runs of a session', async () => {
+    const { run } = await setup([{ text: 'one' }, { text: 'two' }], 'gpt-4.1');
+    expect((await run(['first'])).code).toBe(0);
+    expect((await run(['--continue', 'second'])).code).toBe(0);
+    const listed = await run(['sessions']);
+    expect(listed.code).toBe(0);
+    const row = listed.stdout.split('\n').find((line) => line.includes('first'))!;
+    // Each scripted reply reports usage; gpt-4.1 has a list price, so the column is a dollar figure.
+    expect(row).toMatch(/\s2\s+\S+\s+\$\d+\.\d{2,}\s+first/);
+  });
+});
