@@ -1,5 +1,5 @@
 /** Regressions found by using the one-shot CLI as a new user would: flags, setup messages, sessions. */
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startChatServer, type ChatServer, type ServerStep } from './support/chat-server.js';
@@ -109,5 +109,23 @@ describe('vibe-agent sessions', () => {
     const row = listed.stdout.split('\n').find((line) => line.includes('first'))!;
     // Each scripted reply reports usage; gpt-4.1 has a list price, so the column is a dollar figure.
     expect(row).toMatch(/\s2\s+\S+\s+\$\d+\.\d{2,}\s+first/);
+  });
+});
+
+describe('stdout closed early (vibe-agent "…" | head)', () => {
+  it('stops the run cleanly: no EPIPE stack trace, the session ends with its stop record', async () => {
+    const { home, env } = await setup([{ kind: 'slow', reply: { text: 'word '.repeat(400) }, frameDelayMs: 5 }]);
+    const { spawn } = await import('node:child_process');
+    const { CLI } = await import('./support/cli-process.js');
+    const child = spawn(process.execPath, [CLI, 'write a lot'], { cwd: home.workspace, env: { ...home.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    child.stdout.once('data', () => child.stdout.destroy());
+    const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
+    expect(stderr).not.toMatch(/EPIPE|Unhandled|unexpected error/);
+    expect(code).toBe(130);
+    const [file] = home.sessionFiles();
+    const last = JSON.parse(readFileSync(home.sessionPath(file!), 'utf8').trim().split('\n').at(-1)!);
+    expect(last).toMatchObject({ type: 'stop', reason: 'aborted' });
   });
 });

@@ -26,6 +26,11 @@ async function main(argv: string[]): Promise<number> {
     controller.abort();
   });
   process.on('SIGTERM', () => controller.abort());
+  // `vibe-agent "…" | head`: once nobody reads the output, stop the run cleanly instead of dying on EPIPE.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    controller.abort();
+  });
 
   if (args.command === 'demo') {
     const { demoCommand } = await import('./demo.js');
