@@ -129,3 +129,20 @@ describe('stdout closed early (vibe-agent "…" | head)', () => {
     expect(last).toMatchObject({ type: 'stop', reason: 'aborted' });
   });
 });
+
+describe('--protocol prompt-json keeps the provider-specific context defaults', () => {
+  it('an Ollama model gets the local 8192-token window, so a long tool output is capped as it is natively', async () => {
+    const server = await startChatServer([{ text: '{"tool": "read_file", "arguments": {"path": "big.txt"}}' }, { text: '{"answer": "read it"}' }]);
+    servers.push(server);
+    const home = cliHome();
+    homes.push(home);
+    writeFileSync(join(home.workspace, 'big.txt'), `${'a line of text in a long file\n'.repeat(200)}`);
+    const ran = await home.run(['read big.txt', '--provider', 'ollama', '--model', 'qwen2.5-coder', '--protocol', 'prompt-json', '--tools', 'read_file'], { OLLAMA_BASE_URL: server.url });
+    expect(ran.code).toBe(0);
+    expect(ran.stdout.trim()).toBe('read it');
+    const result = String(server.requests[1]!.messages.at(-1)!.content);
+    expect(result).toMatch(/^Result of read_file \(call pj_1_0\)/);
+    expect(result).toContain('omitted of');
+    expect(result.length).toBeLessThan(3_500);
+  });
+});
