@@ -50,7 +50,7 @@ describe('flags with bad values exit 2 before anything runs', () => {
     expect(server.requests).toHaveLength(0);
   });
 
-  it('empty or non-decimal numbers are refused rather than read as 0 or hex', async () => {
+  it('empty or non-decimal numbers are refused rather than read as 0 or hex; demo takes no prompt', async () => {
     const { server, run } = await setup([]);
     const temperature = await run(['task', '--temperature', '']);
     expect(temperature.code).toBe(2);
@@ -60,6 +60,9 @@ describe('flags with bad values exit 2 before anything runs', () => {
     expect(turns.stderr).toContain('--max-turns must be a whole number');
     const window = await run(['task', '--context-window', ' ']);
     expect(window.code).toBe(2);
+    const demo = await run(['demo', 'what', 'is', '2+2']);
+    expect(demo.code).toBe(2);
+    expect(demo.stderr).toContain('takes no prompt');
     expect(server.requests).toHaveLength(0);
   });
 });

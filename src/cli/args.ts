@@ -144,6 +144,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
   if (values['no-session']) args.noSession = true;
   if (values.prompt !== undefined && positionals.length) throw new UsageError('Give the prompt either with -p or as an argument, not both.');
   const prompt = values.prompt ?? (positionals.length ? positionals.join(' ') : undefined);
+  if (prompt !== undefined && args.command === 'demo') throw new UsageError(`"vibe-agent demo" runs its own four tasks and takes no prompt; to run "${prompt}", leave out "demo".`);
   if (prompt !== undefined) args.prompt = prompt;
   if (values.provider) args.provider = values.provider;
   if (values.model) args.model = values.model;
