@@ -76,11 +76,22 @@ function checkDirectory(flag: string, dir: string): void {
   if (!stat.isDirectory()) throw new UsageError(`${flag} ${dir} is not a directory.`);
 }
 
+let settled = false;
+// Node exits when nothing is left to wait on, even with main() unfinished: that must not look like success.
+process.on('beforeExit', () => {
+  if (settled) return;
+  settled = true;
+  process.stderr.write('vibe-agent: internal error: the run stopped before it finished (nothing left to wait on).\n');
+  process.exitCode = EXIT.providerError;
+});
+
 main(process.argv.slice(2)).then(
   (code) => {
+    settled = true;
     process.exitCode = code;
   },
   (error: unknown) => {
+    settled = true;
     const err = error as Error;
     if (err instanceof UsageError || err.name === 'ConfigError') {
       process.stderr.write(`vibe-agent: ${err.message}\n`);
