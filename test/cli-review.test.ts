@@ -115,12 +115,12 @@ describe('vibe-agent sessions', () => {
   });
 });
 
-describe('stdout closed early (vibe-agent "…" | head)', () => {
+describe('stdout closed early (vibe-agent --json "…" | head -1)', () => {
   it('stops the run cleanly: no EPIPE stack trace, the session ends with its stop record', async () => {
     const { home, env } = await setup([{ kind: 'slow', reply: { text: 'word '.repeat(400) }, frameDelayMs: 5 }]);
     const { spawn } = await import('node:child_process');
     const { CLI } = await import('./support/cli-process.js');
-    const child = spawn(process.execPath, [CLI, 'write a lot'], { cwd: home.workspace, env: { ...home.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, 'write a lot', '--json'], { cwd: home.workspace, env: { ...home.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));
     child.stdout.once('data', () => child.stdout.destroy());
@@ -147,5 +147,29 @@ describe('--protocol prompt-json keeps the provider-specific context defaults', 
     expect(result).toMatch(/^Result of read_file \(call pj_1_0\)/);
     expect(result).toContain('omitted of');
     expect(result.length).toBeLessThan(3_500);
+  });
+});
+
+describe('vibe-agent "…" > answer.txt captures only the answer', () => {
+  it('text a model writes alongside its tool calls goes to stderr with the tool lines, not into the piped answer', async () => {
+    const { server, run } = await setup([
+      { text: 'Let me compute that first.', toolCalls: [{ name: 'calculator', arguments: { expression: '17 * 23' } }] },
+      { text: '17 × 23 = 391' },
+    ]);
+    const ran = await run(['What is 17 × 23?', '--tools', 'course']);
+    expect(ran.code).toBe(0);
+    expect(ran.stdout).toBe('17 × 23 = 391\n');
+    expect(ran.stderr).toMatch(/Let me compute that first\.\n→ calculator/);
+    expect(server.violations).toEqual([]);
+  });
+
+  it('a reply cut off and retried leaves no half-written text in the piped answer', async () => {
+    const broken = { id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'test-model', choices: [{ index: 0, delta: { role: 'assistant', content: 'The first attempt that bre' }, finish_reason: null }] };
+    // The text arrives, then the stream ends with no finish frame: a cut stream, retried.
+    const { run } = await setup([{ kind: 'raw_chunks', chunks: [broken], noDone: true }, { text: 'The whole answer.' }]);
+    const ran = await run(['question', '--tools', 'course']);
+    expect(ran.code).toBe(0);
+    expect(ran.stderr).toContain('retry 1');
+    expect(ran.stdout).toBe('The whole answer.\n');
   });
 });

@@ -8,6 +8,12 @@ export interface TextRendererOptions {
   /** Where the process goes (tool calls, retries, thinking): stderr when stdout is piped. */
   info: { write(text: string): unknown };
   color: boolean;
+  /**
+   * Hold each reply's text until the reply is complete (for a piped stdout): the text of a tool turn
+   * then goes to `info` with the tool lines, and a retried reply's broken-off text is dropped, so `out`
+   * gets only the answer. Without it, text streams to `out` as it comes (a terminal).
+   */
+  holdReplyText?: boolean;
 }
 
 const STOP_MESSAGES: Record<string, string> = {
@@ -23,6 +29,7 @@ export function createTextRenderer(options: TextRendererOptions): (event: AgentE
   const style: Style = createStyle(options.color);
   let answerOpen = false;
   let thinking = false;
+  let held = '';
   const endLine = () => {
     if (answerOpen) options.out.write('\n');
     answerOpen = false;
@@ -41,8 +48,22 @@ export function createTextRenderer(options: TextRendererOptions): (event: AgentE
           options.info.write('\n');
           thinking = false;
         }
+        if (options.holdReplyText) {
+          held += event.text;
+          break;
+        }
         answerOpen = true;
         options.out.write(event.text);
+        break;
+      case 'assistant_message':
+        if (!held) break;
+        if (event.message.toolCalls.length) {
+          options.info.write(`${held}\n`);
+        } else {
+          options.out.write(held);
+          answerOpen = true;
+        }
+        held = '';
         break;
       case 'tool_call_start':
         endLine();
@@ -54,6 +75,7 @@ export function createTextRenderer(options: TextRendererOptions): (event: AgentE
         break;
       }
       case 'retry':
+        held = '';
         endLine();
         options.info.write(style.yellow(`↻ retry ${event.attempt} in ${(event.delayMs / 1000).toFixed(1)} s: ${oneLine(event.error, 120)}\n`));
         break;
@@ -81,6 +103,9 @@ export function createTextRenderer(options: TextRendererOptions): (event: AgentE
         options.out.write(`${event.text}\n`);
         break;
       case 'stop':
+        // Text of a reply that never completed (an abort mid-stream) is not an answer.
+        if (held) options.info.write(`${held}\n`);
+        held = '';
         endLine();
         if (event.reason !== 'answered') {
           const detail = event.error ? ` ${event.error}` : '';

@@ -51,5 +51,6 @@ function textRenderer(): (event: AgentEvent) => void {
     out: process.stdout,
     info: stdoutIsTty ? process.stdout : process.stderr,
     color: colorEnabled(stdoutIsTty ? process.stdout : process.stderr),
+    holdReplyText: !stdoutIsTty,
   });
 }
