@@ -173,3 +173,14 @@ describe('vibe-agent "…" > answer.txt captures only the answer', () => {
     expect(ran.stdout).toBe('The whole answer.\n');
   });
 });
+
+describe('--help', () => {
+  it('names every option the parser accepts', async () => {
+    const { HELP } = await import('../src/cli/args.js');
+    const source = readFileSync(join(import.meta.dirname, '..', 'src', 'cli', 'args.ts'), 'utf8');
+    const options = [...source.matchAll(/^\s+'?([a-z][a-z-]*)'?: \{ type: '(?:string|boolean)'/gm)].map((m) => m[1]!);
+    expect(options.length).toBeGreaterThan(20);
+    expect(options.filter((name) => !HELP.includes(`--${name}`))).toEqual([]);
+    expect(HELP).toContain('-m ');
+  });
+});

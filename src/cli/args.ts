@@ -48,7 +48,7 @@ export const HELP = `vibe-agent — a coding agent for the terminal
 
 Usage:
   vibe-agent "prompt"            run one task and print the answer
-  vibe-agent -p "prompt"         the same
+  vibe-agent -p "prompt"         the same (--prompt "prompt")
   vibe-agent                     an interactive session (in a terminal); with stdin piped, reads the prompt from it
   vibe-agent demo                the course's four tasks (offline on a scripted model if none is configured)
   vibe-agent demo --compare-protocols   the four tasks with native tool calls and with prompt-JSON, side by side
@@ -58,8 +58,9 @@ Usage:
 Options:
   --provider NAME      openai (default), anthropic, google (or gemini), deepseek, qwen, moonshot, zhipu, openrouter,
                        groq, mistral, ollama, vllm, lmstudio
-  --model NAME         model name (or VIBE_MODEL)
+  --model NAME, -m     model name (or VIBE_MODEL)
   --base-url URL       any OpenAI-compatible endpoint (or OPENAI_BASE_URL)
+  --api-key KEY        the provider's key (prefer its environment variable: other users can see flags in ps)
   --max-turns N        model requests allowed with tools (default 50)
   --max-cost USD       stop once the run has cost more than this (list prices; models with a known price)
   --temperature T      sampling temperature (default 0)
