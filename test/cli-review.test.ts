@@ -1,5 +1,5 @@
 /** Regressions found by using the one-shot CLI as a new user would: flags, setup messages, sessions. */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startChatServer, type ChatServer, type ServerStep } from './support/chat-server.js';
@@ -182,5 +182,36 @@ describe('--help', () => {
     expect(options.length).toBeGreaterThan(20);
     expect(options.filter((name) => !HELP.includes(`--${name}`))).toEqual([]);
     expect(HELP).toContain('-m ');
+  });
+});
+
+describe('config files against flags and environment', () => {
+  const writeUserConfig = (home: CliHome, config: object) => {
+    mkdirSync(join(home.env.XDG_CONFIG_HOME, 'vibe-agent'), { recursive: true });
+    writeFileSync(join(home.env.XDG_CONFIG_HOME, 'vibe-agent', 'config.json'), JSON.stringify(config));
+  };
+
+  it('OPENAI_BASE_URL beats a baseUrl in the config file (environment beats config files)', async () => {
+    const { server, home, run } = await setup([{ text: 'from the env endpoint' }]);
+    writeUserConfig(home, { baseUrl: 'http://127.0.0.1:9/v1' });
+    const ran = await run(['hello', '--no-session']);
+    expect(ran.stderr).not.toContain('retry');
+    expect(ran.code).toBe(0);
+    expect(ran.stdout.trim()).toBe('from the env endpoint');
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("a config's model and baseUrl belong to its provider: --provider picks another one with that provider's defaults", async () => {
+    const server = await startChatServer([{ text: 'hosted answer' }]);
+    servers.push(server);
+    const home = cliHome();
+    homes.push(home);
+    writeUserConfig(home, { provider: 'ollama', model: 'qwen2.5-coder', baseUrl: 'http://127.0.0.1:9/v1' });
+    const ran = await home.run(['hello', '--provider', 'deepseek', '--base-url', server.url, '--no-session'], { DEEPSEEK_API_KEY: 'test-key' });
+    expect(ran.code).toBe(0);
+    expect(server.requests[0]!.model).toBe('deepseek-chat');
+    const keyOnly = await home.run(['hello', '--provider', 'deepseek', '--no-session'], {});
+    expect(keyOnly.code).toBe(2);
+    expect(keyOnly.stderr).toContain('DEEPSEEK_API_KEY');
   });
 });
