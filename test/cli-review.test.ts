@@ -215,3 +215,17 @@ describe('config files against flags and environment', () => {
     expect(keyOnly.stderr).toContain('DEEPSEEK_API_KEY');
   });
 });
+
+describe('a session directory that cannot be created', () => {
+  it('warns and runs without saving, rather than failing the task with a stack trace', async () => {
+    const { server, home, run } = await setup([{ text: 'answered anyway' }]);
+    const notADir = join(home.root, 'data-is-a-file');
+    writeFileSync(notADir, '');
+    const ran = await run(['hello'], { XDG_DATA_HOME: notADir });
+    expect(ran.stderr).not.toContain('unexpected error');
+    expect(ran.code).toBe(0);
+    expect(ran.stdout.trim()).toBe('answered anyway');
+    expect(ran.stderr).toMatch(/warning: .*could not be created.*not saved/);
+    expect(server.requests).toHaveLength(1);
+  });
+});
