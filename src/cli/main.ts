@@ -49,7 +49,7 @@ async function main(argv: string[]): Promise<number> {
     const workspace = resolve(args.cwd ?? process.cwd());
     const interactive = process.stdin.isTTY === true && process.stderr.isTTY === true;
     const askPrompt = !(args.prompt === undefined && !args.json && process.stdout.isTTY && interactive);
-    const picked = await pickSession(workspace, args.prompt, { input: process.stdin, output: process.stderr, interactive, askPrompt });
+    const picked = await pickSession(workspace, args.prompt, { input: process.stdin, output: process.stderr, interactive, askPrompt, signal: controller.signal });
     if ('exitCode' in picked) return picked.exitCode;
     args.resume = picked.id;
     if (picked.prompt !== undefined) args.prompt = picked.prompt;
