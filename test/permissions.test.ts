@@ -274,6 +274,17 @@ describe('terminal approval prompt', () => {
     expect(await answer).toBe('no');
   });
 
+  it('after end of input (Ctrl-D) every later question is answered no at once, never left pending', async () => {
+    const t = terminal();
+    const first = t.ask(request, new AbortController().signal);
+    await t.waitFor('Allow?');
+    t.input.end();
+    expect(await first).toBe('no');
+    // The stream has ended: a new readline on it never sees another 'end', so this must not wait for one.
+    expect(await t.ask(request, new AbortController().signal)).toBe('no');
+    expect(await t.ask(request, new AbortController().signal)).toBe('no');
+  });
+
   it('parses answers', () => {
     expect(['y', 'YES', 'n', '', 'always', 'x'].map(parseApprovalAnswer)).toEqual(['yes', 'yes', 'no', 'no', 'always', undefined]);
   });

@@ -150,3 +150,25 @@ describe('toPromptJsonHistory', () => {
     ]);
   });
 });
+
+describe('prompt-JSON call ids', () => {
+  it('stay unique when a compaction has shortened the history (ids already in it are never reused)', async () => {
+    const server = await startChatServer([{ text: '{"tool": "calculator", "arguments": {"expression": "3 + 3"}}' }, { text: '{"answer": "6"}' }]);
+    servers.push(server);
+    const provider = promptJsonProvider(new OpenAIProvider({ apiKey: 'test-key', baseURL: server.url }));
+    const call = (id: string, expression: string) => ({ id, name: 'calculator', arguments: JSON.stringify({ expression }) });
+    // What the context policy leaves after summarising turn 1: the summary, then turns 2 and 3 as they were.
+    const messages = [
+      { role: 'user' as const, content: '[Summary of earlier turns] Goal: arithmetic.' },
+      { role: 'assistant' as const, content: '', toolCalls: [call('pj_2_0', '1 + 1')] },
+      { role: 'tool' as const, toolCallId: 'pj_2_0', name: 'calculator', content: '1 + 1 = 2', isError: false },
+      { role: 'assistant' as const, content: '', toolCalls: [call('pj_3_0', '2 + 2')] },
+      { role: 'tool' as const, toolCallId: 'pj_3_0', name: 'calculator', content: '2 + 2 = 4', isError: false },
+    ];
+    const events: AgentEvent[] = [];
+    await run({ provider, model: 'test-model', input: 'And 3 + 3?', messages, tools: new ToolRegistry([calculatorTool]) }, (event) => events.push(event));
+    const id = ofType(events, 'tool_call_start')[0]!.call.id;
+    expect(['pj_2_0', 'pj_3_0']).not.toContain(id);
+    expect(id).toBe('pj_4_0');
+  });
+});

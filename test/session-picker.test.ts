@@ -53,6 +53,25 @@ describe('pickSession (--resume without an id)', () => {
     expect(wrong.shown()).toContain('"7" is not a number from 1 to 2');
   });
 
+  it('Ctrl-C while it asks ends the pick at once with exit 130 (nothing is resumed, nothing appended)', async () => {
+    const { workspace, env } = twoSessions();
+    const term = terminal([]);
+    const controller = new AbortController();
+    term.io.output.on('data', () => {
+      if (term.shown().includes('Resume which session?')) controller.abort();
+    });
+    expect(await pickSession(workspace, 'go', { ...term.io, signal: controller.signal }, env)).toEqual({ exitCode: 130 });
+  });
+
+  it('end of input (Ctrl-D) while it asks exits 2 instead of waiting', async () => {
+    const { workspace, env } = twoSessions();
+    const term = terminal([]);
+    term.io.output.on('data', () => {
+      if (term.shown().includes('Resume which session?')) term.io.input.end();
+    });
+    expect(await pickSession(workspace, 'go', term.io, env)).toEqual({ exitCode: 2 });
+  });
+
   it('without a terminal, prints the list and a hint and exits 2', async () => {
     const { workspace, env, ids } = twoSessions();
     const term = terminal([]);

@@ -150,11 +150,11 @@ describe.runIf(hasTmux)('interactive review regressions (tmux)', () => {
     await pane.waitFor('/help for commands');
     await say('hello');
     const screen = await pane.waitFor('First answer.');
-    expect(screen).toMatch(/⚠ this conversation is not being saved: ENOTDIR/);
+    expect(screen).toMatch(/⚠ warning: the session file could not be created \(ENOTDIR/);
     expect(screen).not.toContain('Unexpected error');
     await say('again');
     const after = await pane.waitFor('Second answer.');
-    expect(after.match(/not being saved/g)).toHaveLength(1);
+    expect(after.match(/could not be created/g)).toHaveLength(1);
     await pane.send(['C-d']);
     expect(await pane.waitForExit()).toBe(0);
   });

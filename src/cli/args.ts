@@ -50,7 +50,7 @@ export const HELP = `vibe-agent — a coding agent for the terminal
 
 Usage:
   vibe-agent "prompt"            run one task and print the answer
-  vibe-agent -p "prompt"         the same
+  vibe-agent -p "prompt"         the same (--prompt "prompt")
   vibe-agent                     an interactive session (in a terminal); with stdin piped, reads the prompt from it
   vibe-agent demo                the course's four tasks (offline on a scripted model if none is configured)
   vibe-agent demo --compare-protocols   the four tasks with native tool calls and with prompt-JSON, side by side
@@ -60,8 +60,9 @@ Usage:
 Options:
   --provider NAME      openai (default), anthropic, google (or gemini), deepseek, qwen, moonshot, zhipu, openrouter,
                        groq, mistral, ollama, vllm, lmstudio
-  --model NAME         model name (or VIBE_MODEL)
+  --model NAME, -m     model name (or VIBE_MODEL)
   --base-url URL       any OpenAI-compatible endpoint (or OPENAI_BASE_URL)
+  --api-key KEY        the provider's key (prefer its environment variable: other users can see flags in ps)
   --max-turns N        model requests allowed with tools (default 50)
   --max-cost USD       stop once the run has cost more than this (list prices; models with a known price)
   --temperature T      sampling temperature (default 0)
@@ -148,6 +149,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
   if (values['no-session']) args.noSession = true;
   if (values.prompt !== undefined && positionals.length) throw new UsageError('Give the prompt either with -p or as an argument, not both.');
   const prompt = values.prompt ?? (positionals.length ? positionals.join(' ') : undefined);
+  if (prompt !== undefined && args.command === 'demo') throw new UsageError(`"vibe-agent demo" runs its own four tasks and takes no prompt; to run "${prompt}", leave out "demo".`);
   if (prompt !== undefined) args.prompt = prompt;
   if (values.provider) args.provider = values.provider;
   if (values.model) args.model = values.model;
@@ -165,7 +167,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
     args.maxCost = usd;
   }
   if (values.temperature !== undefined) {
-    const t = Number(values.temperature);
+    const t = values.temperature.trim() === '' ? Number.NaN : Number(values.temperature);
     if (!Number.isFinite(t) || t < 0 || t > 2) throw new UsageError(`--temperature must be a number from 0 to 2, got "${values.temperature}".`);
     args.temperature = t;
   }
@@ -193,7 +195,8 @@ export function parseCliArgs(argv: string[]): CliArgs {
 }
 
 function positiveInteger(flag: string, raw: string): number {
-  const n = Number(raw);
+  // Number() would take "" as 0 and "0x10" as 16.
+  const n = /^\s*\d+\s*$/.test(raw) ? Number(raw) : Number.NaN;
   if (!Number.isInteger(n) || n < 1) throw new UsageError(`${flag} must be a whole number of at least 1, got "${raw}".`);
   return n;
 }

@@ -8,7 +8,7 @@ export function formatSessionTable(sessions: SessionSummary[], width = 100): str
     s.id,
     String(s.turns),
     formatTokens(s.inputTokens + s.outputTokens),
-    s.cost === undefined ? '-' : `$${s.cost.toFixed(2)}`,
+    s.cost === undefined ? '-' : `$${s.cost.toFixed(s.cost < 0.01 ? 4 : 2)}`,
   ]);
   const head = ['DATE', 'ID', 'TURNS', 'TOKENS', 'COST'];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));

@@ -35,6 +35,11 @@ export function createInteractiveServices(args: CliArgs, prepared: PreparedRun, 
         unrecordable = true;
         throw new Error(`this conversation is not being saved: ${(error as Error).message}`);
       }
+      // Opening warns (once) and gives nothing back when the file cannot be created.
+      if (!session) {
+        unrecordable = true;
+        return;
+      }
     }
     session?.record(event);
   };

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { HELP, parseCliArgs, UsageError } from './args.js';
 import { EXIT } from './exit-codes.js';
@@ -16,6 +16,7 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${HELP}\n`);
     return EXIT.answered;
   }
+  if (args.cwd !== undefined) checkDirectory('--cwd', args.cwd);
 
   const controller = new AbortController();
   let interrupts = 0;
@@ -25,6 +26,11 @@ async function main(argv: string[]): Promise<number> {
     controller.abort();
   });
   process.on('SIGTERM', () => controller.abort());
+  // `vibe-agent "…" | head`: once nobody reads the output, stop the run cleanly instead of dying on EPIPE.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    controller.abort();
+  });
 
   if (args.command === 'demo') {
     const { demoCommand } = await import('./demo.js');
@@ -43,7 +49,7 @@ async function main(argv: string[]): Promise<number> {
     const workspace = resolve(args.cwd ?? process.cwd());
     const interactive = process.stdin.isTTY === true && process.stderr.isTTY === true;
     const askPrompt = !(args.prompt === undefined && !args.json && process.stdout.isTTY && interactive);
-    const picked = await pickSession(workspace, args.prompt, { input: process.stdin, output: process.stderr, interactive, askPrompt });
+    const picked = await pickSession(workspace, args.prompt, { input: process.stdin, output: process.stderr, interactive, askPrompt, signal: controller.signal });
     if ('exitCode' in picked) return picked.exitCode;
     args.resume = picked.id;
     if (picked.prompt !== undefined) args.prompt = picked.prompt;
@@ -64,11 +70,28 @@ async function main(argv: string[]): Promise<number> {
   return runCommand(args, prompt, controller.signal);
 }
 
+function checkDirectory(flag: string, dir: string): void {
+  const stat = statSync(dir, { throwIfNoEntry: false });
+  if (!stat) throw new UsageError(`${flag} ${dir}: no such directory.`);
+  if (!stat.isDirectory()) throw new UsageError(`${flag} ${dir} is not a directory.`);
+}
+
+let settled = false;
+// Node exits when nothing is left to wait on, even with main() unfinished: that must not look like success.
+process.on('beforeExit', () => {
+  if (settled) return;
+  settled = true;
+  process.stderr.write('vibe-agent: internal error: the run stopped before it finished (nothing left to wait on).\n');
+  process.exitCode = EXIT.providerError;
+});
+
 main(process.argv.slice(2)).then(
   (code) => {
+    settled = true;
     process.exitCode = code;
   },
   (error: unknown) => {
+    settled = true;
     const err = error as Error;
     if (err instanceof UsageError || err.name === 'ConfigError') {
       process.stderr.write(`vibe-agent: ${err.message}\n`);

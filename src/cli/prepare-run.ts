@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { buildSystemPrompt } from '../memory/build-system-prompt.js';
 import type { Provider } from '../providers/provider.js';
 import { ConfigError, createProvider, resolveProvider, type ResolvedProvider } from '../providers/create-provider.js';
+import { PRESET_ALIASES, PRESETS } from '../providers/presets.js';
 import { PRICES, priceOf } from '../providers/pricing.js';
 import { withProtocol } from '../providers/with-protocol.js';
 import { ToolRegistry } from '../tools/registry.js';
@@ -32,14 +33,21 @@ export interface PreparedRun {
 export async function prepareRun(args: CliArgs): Promise<PreparedRun> {
   const workspace = resolve(args.cwd ?? process.cwd());
   const config = loadConfig(workspace, process.env, (message) => process.stderr.write(`vibe-agent: warning: ${message}\n`));
+  const providerName = args.provider ?? process.env.VIBE_PROVIDER ?? config.provider;
+  // A config's model and endpoint go with its provider; another one picked by flag or env gets its own defaults.
+  const fromConfig = config.provider === undefined || presetName(config.provider) === presetName(providerName ?? 'openai');
+  const envBaseUrl = PRESETS[presetName(providerName ?? 'openai')]?.baseUrlVariable;
+  // Environment beats config files: the preset's base-URL variable wins over "baseUrl".
+  const configBaseUrl = fromConfig && !(envBaseUrl && process.env[envBaseUrl]) ? config.baseUrl : undefined;
   const resolved = resolveProvider({
-    provider: args.provider ?? process.env.VIBE_PROVIDER ?? config.provider,
-    model: args.model ?? process.env.VIBE_MODEL ?? config.model,
+    provider: providerName,
+    model: args.model ?? process.env.VIBE_MODEL ?? (fromConfig ? config.model : undefined),
     apiKey: args.apiKey,
     ...(args.baseUrl !== undefined ? { baseUrl: args.baseUrl } : {}),
-    ...(config.baseUrl !== undefined ? { configBaseUrl: config.baseUrl } : {}),
+    ...(configBaseUrl !== undefined ? { configBaseUrl } : {}),
     ...(args.thinking !== undefined ? { thinking: args.thinking } : {}),
   });
+  checkBaseUrl(resolved.baseURL, args.baseUrl !== undefined ? '--base-url' : configBaseUrl !== undefined ? '"baseUrl" in the config file' : (resolved.preset.baseUrlVariable ?? 'the base URL'));
   const tools = new ToolRegistry(
     selectTools(args.tools ?? config.tools, {
       extraRoots: existingDirs([...(config.addDirs ?? []).map((dir) => resolve(workspace, dir)), ...args.addDirs.map((dir) => resolve(dir))]),
@@ -63,6 +71,21 @@ export async function prepareRun(args: CliArgs): Promise<PreparedRun> {
     maxTurns: args.maxTurns ?? config.maxTurns ?? DEFAULT_MAX_TURNS,
     temperature: args.temperature ?? config.temperature ?? 0,
   };
+}
+
+/** A URL the SDK cannot use would otherwise surface as a network error, retried four times. */
+function checkBaseUrl(url: string, source: string): void {
+  let protocol: string | undefined;
+  try {
+    protocol = new URL(url).protocol;
+  } catch {
+    protocol = undefined;
+  }
+  if (protocol !== 'http:' && protocol !== 'https:') throw new UsageError(`${source} must be an http:// or https:// URL, e.g. http://127.0.0.1:11434/v1, got "${url}".`);
+}
+
+function presetName(name: string): string {
+  return PRESET_ALIASES[name] ?? name;
 }
 
 function existingDirs(dirs: string[]): string[] {

@@ -57,6 +57,16 @@ export function createTextRenderer(options: TextRendererOptions): (event: AgentE
         // On a terminal an escape sequence in the reply is shown, not obeyed; piped, the bytes are kept.
         options.out.write(outIsTerminal ? visibleText(event.text.replaceAll('\r', '')) : event.text);
         break;
+      case 'assistant_message':
+        if (!held) break;
+        if (event.message.toolCalls.length) {
+          options.info.write(`${held}\n`);
+        } else {
+          options.out.write(held);
+          answerOpen = true;
+        }
+        held = '';
+        break;
       case 'tool_call_start':
         endLine();
         options.info.write(`${style.cyan('→')} ${style.bold(event.call.name)} ${style.dim(summarizeArguments(event.call.arguments))}\n`);
@@ -107,6 +117,9 @@ export function createTextRenderer(options: TextRendererOptions): (event: AgentE
         options.out.write(`${outIsTerminal ? visibleText(event.text.replaceAll('\r', '')) : event.text}\n`);
         break;
       case 'stop':
+        // Text of a reply that never completed (an abort mid-stream) is not an answer.
+        if (held) options.info.write(`${held}\n`);
+        held = '';
         endLine();
         if (event.reason !== 'answered') {
           const detail = event.error ? ` ${visibleText(event.error)}` : '';

@@ -35,7 +35,13 @@ export function openRunSession(args: CliArgs, options: { workspace: string; syst
     opened = busyAsUsage(() => resumeSession(chooseSessionPath(args, options.workspace, env), { redact }));
     for (const warning of opened.warnings) options.warn(warning);
   } else {
-    opened = createSession({ workspace: options.workspace, env, redact });
+    try {
+      opened = createSession({ workspace: options.workspace, env, redact });
+    } catch (error) {
+      // Saving is a convenience; an unwritable data directory must not cost the user the task.
+      options.warn(`the session file could not be created (${(error as Error).message}); this run is not saved.`);
+      return undefined;
+    }
   }
   const messages = resuming ? withSystemPrompt(opened.messages, options.system) : undefined;
   let broken = false;

@@ -10,6 +10,8 @@ export interface PickerIO {
   interactive: boolean;
   /** Ask for the next message when none was given (default true; the interactive session asks itself). */
   askPrompt?: boolean;
+  /** Ctrl-C: stop asking (exit 130). */
+  signal?: AbortSignal;
 }
 
 export type Picked = { id: string; prompt?: string } | { exitCode: number };
@@ -34,8 +36,25 @@ export async function pickSession(workspace: string, prompt: string | undefined,
     return { exitCode: EXIT.usage };
   }
   const rl = createInterface({ input: io.input, output: io.output, terminal: false });
+  // rl.question never settles once the input has ended, so end of input and Ctrl-C each end the pick.
+  const closed = new Promise<undefined>((resolve) => rl.once('close', () => resolve(undefined)));
+  const ask = async (question: string): Promise<string | undefined> => {
+    if (io.signal?.aborted) return undefined;
+    try {
+      return await Promise.race([rl.question(question, io.signal ? { signal: io.signal } : {}), closed]);
+    } catch (error) {
+      if ((error as Error).name === 'AbortError') return undefined;
+      throw error;
+    }
+  };
+  const gone = (): Picked => {
+    io.output.write('\n');
+    return { exitCode: io.signal?.aborted ? EXIT.aborted : EXIT.usage };
+  };
   try {
-    const answer = (await rl.question(`Resume which session? [1-${sessions.length}, default 1] `)).trim();
+    const raw = await ask(`Resume which session? [1-${sessions.length}, default 1] `);
+    if (raw === undefined) return gone();
+    const answer = raw.trim();
     const index = answer === '' ? 1 : Number(answer);
     const chosen = Number.isInteger(index) ? sessions[index - 1] : undefined;
     if (!chosen) {
@@ -44,8 +63,9 @@ export async function pickSession(workspace: string, prompt: string | undefined,
     }
     if (prompt !== undefined && prompt.trim() !== '') return { id: chosen.id, prompt };
     if (io.askPrompt === false) return { id: chosen.id };
-    const next = (await rl.question('Your next message: ')).trim();
-    return next ? { id: chosen.id, prompt: next } : { exitCode: EXIT.usage };
+    const next = await ask('Your next message: ');
+    if (next === undefined) return gone();
+    return next.trim() ? { id: chosen.id, prompt: next.trim() } : { exitCode: EXIT.usage };
   } finally {
     rl.close();
   }

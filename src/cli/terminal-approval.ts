@@ -38,6 +38,9 @@ export function createTerminalApproval(options: TerminalApprovalOptions): AskApp
   const style = createStyle(options.color);
   const maxLines = options.maxDetailLines ?? 60;
   let queue = Promise.resolve<unknown>(undefined);
+  // After end of input (Ctrl-D) a new readline never closes, so a question would wait forever.
+  let ended = (options.input as Partial<NodeJS.ReadStream>).readableEnded === true;
+  options.input.once('end', () => (ended = true));
 
   const askOnce: AskApproval = (request, signal) =>
     new Promise<ApprovalAnswer>((resolve) => {
@@ -50,6 +53,10 @@ export function createTerminalApproval(options: TerminalApprovalOptions): AskApp
         const shown = lines.slice(0, maxLines).join('\n');
         out.write(`${colorDiff(shown, style)}\n`);
         if (lines.length > maxLines) out.write(style.dim(`… ${lines.length - maxLines} more lines\n`));
+      }
+      if (ended) {
+        out.write(`  ${style.dim('no input left to answer: no')}\n`);
+        return resolve('no');
       }
       const always = request.always ? `, ${style.bold('a')}lways allow ${visibleText(request.always)} this session` : '';
       const rl = createInterface({ input: options.input, output: out, terminal: false });

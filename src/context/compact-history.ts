@@ -1,7 +1,8 @@
 import type { AgentEvent } from '../core/events.js';
-import type { Message, UserMessage } from '../core/messages.js';
+import { estimateUsage } from '../core/estimate-usage.js';
+import type { Message, Usage, UserMessage } from '../core/messages.js';
 import { DEFAULT_RETRY, requestWithRetry, type RetryPolicy } from '../core/request-with-retry.js';
-import type { Provider } from '../providers/provider.js';
+import type { ModelRequest, Provider } from '../providers/provider.js';
 import { isAbortError } from '../providers/provider-error.js';
 import { errorText } from '../tools/registry.js';
 import type { OutputStore } from './output-store.js';
@@ -64,8 +65,9 @@ export async function compactHistory(messages: readonly Message[], options: Comp
   let summary: string;
   let note: UserMessage;
   let fallback: string | undefined;
+  let usage: Usage | undefined;
   try {
-    summary = await requestSummary(range, latest >= 0 ? messages[latest]!.content : '', counter, options);
+    ({ text: summary, usage } = await requestSummary(range, latest >= 0 ? messages[latest]!.content : '', counter, options));
     note = { role: 'user', content: `${SUMMARY_MARKER}: ${replacedCount} messages were replaced by this summary, written by the model. Full tool outputs remain available through read_output.]\n\n${summary}` };
   } catch (error) {
     if (options.signal?.aborted || isAbortError(error)) return { messages: [...messages] };
@@ -86,28 +88,30 @@ export async function compactHistory(messages: readonly Message[], options: Comp
     inserted,
   };
   if (fallback) event.fallback = fallback;
+  if (usage) event.usage = usage;
   return { messages: compacted, event };
 }
 
-async function requestSummary(range: readonly Message[], latestRequest: string, counter: TokenCounter, options: CompactOptions): Promise<string> {
+async function requestSummary(range: readonly Message[], latestRequest: string, counter: TokenCounter, options: CompactOptions): Promise<{ text: string; usage: Usage }> {
   const summaryMaxTokens = options.summaryMaxTokens ?? 2_048;
   const maxRequestTokens = options.maxRequestTokens ?? 24_000;
   const framing = `\n\nThe user's latest request, to copy verbatim under its heading:\n${latestRequest}${options.focus ? `\n\nFocus the summary on: ${options.focus}` : ''}`;
   const available = maxRequestTokens - counter.text(SUMMARY_INSTRUCTIONS) - counter.text(framing) - 64;
   if (available < 256) throw new Error(`the latest request alone leaves no room for a summary request within ${maxRequestTokens} tokens`);
   const transcript = await renderTranscript(range, { counter, maxTokens: available, ...(options.store ? { store: options.store } : {}) });
+  const request: ModelRequest = {
+    model: options.model,
+    messages: [
+      { role: 'system', content: SUMMARY_INSTRUCTIONS },
+      { role: 'user', content: `The conversation so far:\n\n${transcript}${framing}` },
+    ],
+    tools: [],
+    temperature: 0,
+    maxTokens: summaryMaxTokens,
+  };
   const stream = requestWithRetry(
     options.provider,
-    {
-      model: options.model,
-      messages: [
-        { role: 'system', content: SUMMARY_INSTRUCTIONS },
-        { role: 'user', content: `The conversation so far:\n\n${transcript}${framing}` },
-      ],
-      tools: [],
-      temperature: 0,
-      maxTokens: summaryMaxTokens,
-    },
+    request,
     options.signal,
     options.retry ?? DEFAULT_RETRY,
   );
@@ -115,5 +119,5 @@ async function requestSummary(range: readonly Message[], latestRequest: string, 
   while (!next.done) next = await stream.next();
   const text = next.value.message.content.trim();
   if (!text) throw new Error('the model returned an empty summary');
-  return text;
+  return { text, usage: next.value.usage ?? estimateUsage(request, next.value.message) };
 }

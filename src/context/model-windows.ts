@@ -63,7 +63,9 @@ export function contextWindowFor(query: WindowQuery): number {
     }
     return query.override;
   }
-  if (query.provider && LOCAL_PROVIDERS.has(query.provider)) return LOCAL_DEFAULT_WINDOW;
+  // A wrapper names itself after what it wraps ("ollama+prompt-json"): the server is still Ollama.
+  const server = query.provider?.split('+')[0];
+  if (server && LOCAL_PROVIDERS.has(server)) return LOCAL_DEFAULT_WINDOW;
   return knownWindow(query.model) ?? UNKNOWN_MODEL_WINDOW;
 }
 

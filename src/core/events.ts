@@ -24,6 +24,8 @@ export type AgentEvent =
       inserted?: Message[];
       /** Set when the summary request failed and the oldest turns were dropped instead: why. */
       fallback?: string;
+      /** The summary request's tokens (reported, or estimated); the loop adds them to the run's usage and cost. */
+      usage?: Usage;
     }
   /** The history broke a provider rule (e.g. a resumed call with no result) and was fixed before the request. */
   | { type: 'history_repaired'; turn: number; repairs: string[] }

@@ -139,7 +139,9 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
     if (options.prepareMessages) {
       const prepared = await options.prepareMessages(messages, { turn, model: options.model, signal, ...(lastUsage ? { usage: lastUsage } : {}) });
       messages = prepared.messages;
-      for (const event of prepared.events ?? []) yield event;
+      yield* contextEvents(prepared.events, turn);
+      // A compaction's summary request may have been what crossed the limit.
+      if (overBudget()) return yield* stopWith(finish('cost_limit', { error: budgetError() }));
     }
     const repaired = repairHistory(messages);
     if (repaired.repairs.length) {
@@ -169,7 +171,7 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
           overflowHandled = true;
           const shrunk = await options.onContextOverflow(messages, { turn, model: options.model, signal, error });
           messages = shrunk.messages;
-          for (const event of shrunk.events ?? []) yield event;
+          yield* contextEvents(shrunk.events, turn);
           continue;
         }
         return yield* stopWith(finish('provider_error', { error: error instanceof ProviderError ? error.message : errorText(error) }));
@@ -238,6 +240,17 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
   const handoff = yield* requestHandoff();
   return yield* stopWith(finish(signal.aborted ? 'aborted' : 'turn_limit', handoff === undefined ? {} : { handoff }));
 
+  /** The context policy's events; a compaction's summary request is a request of this run, so its usage counts. */
+  function* contextEvents(events: AgentEvent[] | undefined, turn: number): Generator<AgentEvent> {
+    for (const event of events ?? []) {
+      yield event;
+      if (event.type === 'compaction' && event.usage) {
+        usage = addUsage(usage, event.usage);
+        yield { type: 'usage', turn, usage: event.usage, total: usage };
+      }
+    }
+  }
+
   async function* requestHandoff(): AsyncGenerator<AgentEvent, string | undefined> {
     const request: ModelRequest = { ...baseRequest(), messages: [...messages, { role: 'user', content: HANDOFF_REQUEST }], tools: [] };
     try {
@@ -247,7 +260,9 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
         if (next.value.type === 'retry') yield next.value;
         next = await stream.next();
       }
-      usage = addUsage(usage, next.value.usage ?? estimateUsage(request, next.value.message));
+      const handoffUsage = next.value.usage ?? estimateUsage(request, next.value.message);
+      usage = addUsage(usage, handoffUsage);
+      yield { type: 'usage', turn: turns, usage: handoffUsage, total: usage };
       const text = next.value.message.content.trim();
       if (!text) return undefined;
       yield { type: 'handoff', text };

@@ -50,7 +50,7 @@ export function createPermissionPolicy(options: PermissionOptions): Authorize {
         reason:
           `${tool.name} needs the user's approval and there is no terminal to ask. Do not retry it; ` +
           'tell the user what you wanted to run. (The user can allow it with --yes, --permission-mode auto-edit for file edits, ' +
-          'or a permissions.allow rule in .vibe-agent/config.json.)',
+          'or a permissions.allow rule in their user config, ~/.config/vibe-agent/config.json; a project\'s .vibe-agent/config.json cannot allow calls.)',
       };
     }
     const scope = alwaysScope(tool.name, args, editTools);

@@ -43,7 +43,7 @@ export function resolveProvider(settings: ProviderSettings): ResolvedProvider {
   const model = settings.model ?? env.VIBE_MODEL ?? preset.defaultModel;
   const missing: string[] = [];
   if (!apiKey) missing.push(`${[preset.keyVariable, ...(preset.altKeyVariables ?? [])].join(' or ')} (your ${preset.name} API key)`);
-  if (!model) missing.push('VIBE_MODEL or --model (the model name, e.g. gpt-4.1-mini)');
+  if (!model) missing.push(`VIBE_MODEL or --model (the model name, e.g. ${preset.defaultModel ?? (preset.local ? 'qwen2.5-coder' : 'gpt-4.1-mini')})`);
   if (missing.length) throw new ConfigError(setupMessage(preset, missing));
   const baseURL = settings.baseUrl ?? (preset.baseUrlVariable ? env[preset.baseUrlVariable] : undefined) ?? settings.configBaseUrl ?? preset.baseURL;
   if (settings.thinking !== undefined && preset.protocol !== 'anthropic' && preset.protocol !== 'google') {
@@ -104,18 +104,20 @@ export async function createProvider(resolved: ResolvedProvider): Promise<Provid
 }
 
 function setupMessage(preset: ProviderPreset, missing: string[]): string {
+  const exampleModel = preset.defaultModel ?? (preset.local ? 'qwen2.5-coder' : 'gpt-4.1-mini');
+  const baseUrlLine = preset.baseUrlVariable
+    ? `  export ${preset.baseUrlVariable}=http://...${' '.repeat(Math.max(1, 22 - preset.baseUrlVariable.length))}# optional: another endpoint (or --base-url)`
+    : `  # optional: another endpoint with --base-url URL (${preset.name} reads no base-URL variable)`;
   return [
-    `No model is configured for provider "${preset.name}". Missing: ${missing.join('; ')}.`,
+    `Provider "${preset.name}" is not set up. Missing: ${missing.join('; ')}.`,
     '',
     'Set, for example:',
-    `  export ${preset.keyVariable ?? 'OPENAI_API_KEY'}=sk-...`,
-    `  export VIBE_MODEL=${preset.defaultModel ?? 'gpt-4.1-mini'}            # or pass --model`,
-    preset.protocol && preset.protocol !== 'openai'
-      ? `  export ${preset.baseUrlVariable ?? 'OPENAI_BASE_URL'}=https://...  # optional: another endpoint`
-      : '  export OPENAI_BASE_URL=https://...        # optional: any OpenAI-compatible endpoint',
-    '',
-    'Or use a local Ollama (no key needed):',
-    '  ollama pull qwen2.5-coder && vibe-agent --provider ollama --model qwen2.5-coder "your task"',
+    ...(preset.keyVariable ? [`  export ${preset.keyVariable}=sk-...`] : []),
+    `  export VIBE_MODEL=${exampleModel}            # or pass --model`,
+    baseUrlLine,
+    ...(preset.local
+      ? []
+      : ['', 'Or use a local Ollama (no key needed):', '  ollama pull qwen2.5-coder && vibe-agent --provider ollama --model qwen2.5-coder "your task"']),
     '',
     'Or try the offline demo: vibe-agent demo',
   ].join('\n');

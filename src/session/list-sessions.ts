@@ -16,7 +16,7 @@ export interface SessionSummary {
   turns: number;
   inputTokens: number;
   outputTokens: number;
-  /** Summed from usage records that carry a `cost` (USD); undefined when none do. */
+  /** US dollars: each run's priced `stop.cost`, or for a run without one the cost a gateway reported on its usage records; undefined when none is known. */
   cost?: number;
 }
 
@@ -61,7 +61,21 @@ function summarize(path: string, fallbackId: string): SessionSummary {
     inputTokens: 0,
     outputTokens: 0,
   };
-  for (const record of records) addRecord(summary, record);
+  // Cost a gateway reported on usage records counts only for a run whose stop event carries no priced cost.
+  let reported: number | undefined;
+  const addCost = (cost: number | undefined) => {
+    if (cost !== undefined) summary.cost = (summary.cost ?? 0) + cost;
+  };
+  for (const record of records) {
+    addRecord(summary, record);
+    const usage = record.type === 'usage' && record.usage && typeof record.usage === 'object' ? (record.usage as Record<string, unknown>) : undefined;
+    if (typeof usage?.cost === 'number') reported = (reported ?? 0) + usage.cost;
+    if (record.type === 'stop') {
+      addCost(typeof record.cost === 'number' ? record.cost : reported);
+      reported = undefined;
+    }
+  }
+  addCost(reported);
   return summary;
 }
 
@@ -75,7 +89,6 @@ function addRecord(summary: SessionSummary, record: RawRecord): void {
     const usage = record.usage as Record<string, unknown>;
     summary.inputTokens += numberOr0(usage.inputTokens);
     summary.outputTokens += numberOr0(usage.outputTokens);
-    if (typeof usage.cost === 'number') summary.cost = (summary.cost ?? 0) + usage.cost;
   }
 }
 

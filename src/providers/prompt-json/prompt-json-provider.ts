@@ -54,7 +54,7 @@ function readResponse(raw: string, inner: ModelResponse, request: ModelRequest, 
   const parsed = parseReply(raw);
   const noTools = request.tools.length === 0;
   if (parsed.kind === 'calls' && !noTools) {
-    const turn = request.messages.filter((message) => message.role === 'assistant').length + 1;
+    const turn = nextTurnNumber(request.messages);
     const toolCalls: ToolCall[] = parsed.calls.map((call, n) => ({ id: `pj_${turn}_${n}`, name: call.name, arguments: JSON.stringify(call.arguments) }));
     return build(withPromptJsonData({ ...inner.message, content: '', toolCalls }, { raw }, base), { finishReason: 'tool_calls' });
   }
@@ -66,6 +66,22 @@ function readResponse(raw: string, inner: ModelResponse, request: ModelRequest, 
   const cutOff = inner.finishReason === 'length' ? ' Your reply was cut off at the output limit; keep it shorter.' : '';
   const message = withPromptJsonData({ ...inner.message, content: raw, toolCalls: [] }, { raw, invalid: invalid.reason }, base);
   return build(message, { protocolError: { reason: invalid.reason, error: invalid.error, feedback: `${invalid.error}${cutOff} ${REPLY_CONTRACT}` } });
+}
+
+/**
+ * The n in `pj_<n>_<i>`: one past the assistant turns, and past every pj id already in the history,
+ * which a compaction can leave with fewer turns than its ids count (ids must stay unique).
+ */
+function nextTurnNumber(messages: Message[]): number {
+  let turn = messages.filter((message) => message.role === 'assistant').length + 1;
+  for (const message of messages) {
+    if (message.role !== 'assistant') continue;
+    for (const call of message.toolCalls) {
+      const n = /^pj_(\d+)_\d+$/.exec(call.id)?.[1];
+      if (n !== undefined) turn = Math.max(turn, Number(n) + 1);
+    }
+  }
+  return turn;
 }
 
 /** True when the last assistant turn was prose that already got the reminder. */
