@@ -1,7 +1,5 @@
 /** What the terminal shows: approval questions, tool results and replies with escape sequences written out. */
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { run } from '../src/core/loop.js';
 import { PassThrough } from 'node:stream';
 import { createTerminalApproval } from '../src/cli/terminal-approval.js';
 import { approvalLines } from '../src/cli/tui/approval-prompt.js';
@@ -9,9 +7,7 @@ import { createTheme } from '../src/cli/tui/theme.js';
 import { createTextRenderer } from '../src/cli/render-text.js';
 import { toolLines } from '../src/cli/tui/tool-line.js';
 import { TurnView } from '../src/cli/tui/turn-view.js';
-import { tempLayouts } from './support/security-setup.js';
 
-const setup = tempLayouts();
 
 describe('approval questions show what will run', () => {
   // Shown as `ls -la` by a terminal: the carriage return and erase-line hide the real command.

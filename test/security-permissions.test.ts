@@ -7,7 +7,6 @@ import { defineTool } from '../src/tools/define-tool.js';
 import { alwaysScope } from '../src/permissions/always-scope.js';
 import { createPermissionPolicy } from '../src/permissions/permission-policy.js';
 import { matchesRule, parseRule } from '../src/permissions/permission-rule.js';
-import { run } from '../src/core/loop.js';
 import { createFileTools } from '../src/tools/coding/file-tools.js';
 import { ToolRegistry } from '../src/tools/registry.js';
 import { tempLayouts } from './support/security-setup.js';

@@ -6,26 +6,15 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startChatServer } from './support/chat-server.js';
 import { CLI } from './support/cli-process.js';
-import { startInTmux } from './support/tmux.js';
+import { cleanupAfterEach, requireTmux, startInTmux } from './support/tmux.js';
 
-const cleanups: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupAfterEach();
+requireTmux();
 
-const hasTmux = (() => {
-  try {
-    execFileSync('tmux', ['-V']);
-    return true;
-  } catch {
-    return false;
-  }
-})();
-
-describe.runIf(hasTmux)('approvals in the interactive UI (tmux)', () => {
+describe('approvals in the interactive UI (tmux)', () => {
   it('a command hiding behind a carriage return and erase-line is shown whole, and declining runs nothing', async () => {
     const home = mkdtempSync(join(tmpdir(), 'vibe-sec-tui-'));
     cleanups.push(() => rmSync(home, { recursive: true, force: true }));

@@ -3,28 +3,16 @@
  * against the local Chat Completions server; the test types, answers the approval, presses
  * Ctrl-C mid-stream and reads the screen.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startChatServer, type ChatServer, type ServerStep } from './support/chat-server.js';
 import { CLI } from './support/cli-process.js';
-import { startInTmux, type TmuxPane } from './support/tmux.js';
+import { cleanupAfterEach, requireTmux, startInTmux, type TmuxPane } from './support/tmux.js';
 
-const cleanups: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-const hasTmux = (() => {
-  try {
-    execFileSync('tmux', ['-V']);
-    return true;
-  } catch {
-    return false;
-  }
-})();
+const cleanups = cleanupAfterEach();
+requireTmux();
 
 async function session(script: ServerStep[], options: { width?: number; height?: number; extraEnv?: Record<string, string>; args?: string[]; home?: string } = {}) {
   const server: ChatServer = await startChatServer(script);
@@ -57,7 +45,7 @@ async function session(script: ServerStep[], options: { width?: number; height?:
   return { server, pane, home, workspace };
 }
 
-describe.runIf(hasTmux)('the interactive terminal UI (tmux)', () => {
+describe('the interactive terminal UI (tmux)', () => {
   it('asks before a shell call, shows the tool line and the Markdown answer, cancels a stream with Ctrl-C, and exits with /exit', async () => {
     const { server, pane, home } = await session([
       { toolCalls: [{ name: 'bash', arguments: { command: 'echo hello-from-bash' } }] },

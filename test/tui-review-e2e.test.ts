@@ -2,29 +2,18 @@
  * Review regressions that need the built CLI in a real terminal (tmux): what /clear means for
  * the recorded session, and a tool's escape sequences against a real terminal's title.
  */
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startChatServer, type ServerStep } from './support/chat-server.js';
 import { CLI } from './support/cli-process.js';
-import { startInTmux } from './support/tmux.js';
+import { cleanupAfterEach, requireTmux, startInTmux } from './support/tmux.js';
 
-const cleanups: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-const hasTmux = (() => {
-  try {
-    execFileSync('tmux', ['-V']);
-    return true;
-  } catch {
-    return false;
-  }
-})();
+const cleanups = cleanupAfterEach();
+requireTmux();
 
 function makeHome(): string {
   const home = mkdtempSync(join(tmpdir(), 'vibe-tui-review-'));
@@ -58,7 +47,7 @@ async function open(home: string, script: ServerStep[], args: string[], extraEnv
   return { server, pane, say };
 }
 
-describe.runIf(hasTmux)('interactive review regressions (tmux)', () => {
+describe('interactive review regressions (tmux)', () => {
   it('after /clear, --continue picks up the new conversation, not the cleared one', async () => {
     const home = makeHome();
     const first = await open(home, [{ text: 'Old answer.' }, { text: 'New answer.' }], []);

@@ -2,9 +2,10 @@
  * Drives a program in a real terminal: a detached tmux session on its own server socket (`-L`),
  * so tests never touch the user's tmux and are cleaned up by killing that server.
  */
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
+import { afterEach } from 'vitest';
 
 const run = promisify(execFile);
 
@@ -83,4 +84,25 @@ export async function startInTmux(command: string[], options: { env: Record<stri
     },
   };
   return pane;
+}
+
+/**
+ * The terminal tests drive a real tmux; without it they fail with this message rather than skip
+ * silently (`.ci/run` installs tmux when it is missing).
+ */
+export function requireTmux(): void {
+  try {
+    execFileSync('tmux', ['-V']);
+  } catch {
+    throw new Error('tmux is not installed: the terminal UI tests need it (apt-get install tmux; .ci/run does this).');
+  }
+}
+
+/** Cleanups registered during a test, run in reverse order after it. */
+export function cleanupAfterEach(): Array<() => Promise<void> | void> {
+  const cleanups: Array<() => Promise<void> | void> = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+  return cleanups;
 }
