@@ -68,7 +68,7 @@ describe('the CLI with --protocol and demo --compare-protocols', () => {
     const { server, env } = await withServer(Array.from({ length: 15 }, () => standInModel));
     const ran = await cli(['demo', '--compare-protocols'], env);
     expect(ran.stderr).toContain('running 4/4');
-    expect(ran.code, ran.stderr).toBe(0);
+    expect(ran.code, `${ran.stderr}\n${ran.stdout}`).toBe(0);
     expect(ran.stdout).toContain('Model: test-model via openai (measured');
     expect(ran.stdout).toContain('| The time | 2 | 2 | 0 | native answer to What time is it now? | json answer to What time is it now? |');
     expect(ran.stdout).toContain('| 17 × 23 | 2 | 3 | 1 |');

@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import type { ScriptedReply } from '../../src/providers/scripted.js';
 import { jsonMessage, sseFrame, stopReasonOf, streamEvents, type PlannedReply, type SseEvent } from './anthropic-frames.js';
 import { checkAnthropicProtocol, type AnthropicRequestBody, type ProtocolState } from './anthropic-protocol-check.js';
-import { json, readBody, startSse } from './http-replies.js';
+import { json, readBody, startSse, patientKeepAlive } from './http-replies.js';
 
 export type AnthropicFault =
   | { kind: 'http_error'; status: number; body?: unknown; headers?: Record<string, string> }
@@ -143,6 +143,7 @@ export async function startAnthropicServer(script: AnthropicStep[]): Promise<Ant
     }
   });
 
+  patientKeepAlive(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {

@@ -6,7 +6,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ScriptedReply } from '../../src/providers/scripted.js';
-import { json, readBody, startSse } from './http-replies.js';
+import { json, readBody, startSse, patientKeepAlive } from './http-replies.js';
 
 export interface WireToolCall {
   id: string;
@@ -127,6 +127,7 @@ export async function startChatServer(script: ServerStep[]): Promise<ChatServer>
     return json(res, 200, completion(body.model, step, calls));
   });
 
+  patientKeepAlive(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {

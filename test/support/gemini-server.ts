@@ -10,7 +10,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { ScriptedReply } from '../../src/providers/scripted.js';
 import { checkGeminiRequest, type GeminiPart, type GeminiRequestBody, type SentSignature } from './gemini-rules.js';
-import { json as jsonReply, readBody, startSse } from './http-replies.js';
+import { json as jsonReply, readBody, startSse, patientKeepAlive } from './http-replies.js';
 
 export type { GeminiRequestBody, GeminiPart } from './gemini-rules.js';
 
@@ -137,6 +137,7 @@ export async function startGeminiServer(script: GeminiStep[]): Promise<GeminiSer
     return res.end();
   });
 
+  patientKeepAlive(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {

@@ -1,5 +1,5 @@
 /** The few HTTP moves every wire-protocol test server makes. */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 
 export function startSse(res: ServerResponse): void {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
@@ -18,4 +18,14 @@ export function readBody(req: IncomingMessage): Promise<string> {
     req.on('end', () => resolve(data));
     req.on('error', reject);
   });
+}
+
+/**
+ * Node closes an idle keep-alive socket after 5 s. On a loaded machine the client can pick that
+ * socket for its next request just as it closes, get ECONNRESET and retry, which spends one more
+ * step of a scripted server than the test planned. Test servers keep idle sockets far longer.
+ */
+export function patientKeepAlive(server: Server): void {
+  server.keepAliveTimeout = 120_000;
+  server.headersTimeout = 121_000;
 }
