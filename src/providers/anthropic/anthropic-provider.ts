@@ -1,10 +1,11 @@
+import { RequestScope } from '../request-scope.js';
 import Anthropic, { APIError } from '@anthropic-ai/sdk';
 import type { Message, MessageCreateParamsBase, MessageParam, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
 import { addUsage, type AssistantMessage, type Usage } from '../../core/messages.js';
 import type { FinishReason, ModelRequest, ModelResponse, Provider, ProviderEvent } from '../provider.js';
 import { DEFAULT_IDLE_TIMEOUT_MS, IdleTimer } from '../idle-timer.js';
 import { jsonInsteadOfStream, unexpectedJson } from '../json-instead-of-stream.js';
-import { ProviderError, withoutKey } from '../provider-error.js';
+import { ProviderError } from '../provider-error.js';
 import { MessageAccumulator, type WireUsage } from './accumulate.js';
 import { toAnthropicConversation, toAnthropicTools, type AnthropicProviderData, type ThinkingBlock } from './convert.js';
 import { toProviderError } from './errors.js';
@@ -61,23 +62,14 @@ export class AnthropicProvider implements Provider {
   }
 
   async *stream(request: ModelRequest, outer?: AbortSignal): AsyncGenerator<ProviderEvent> {
-    // A per-request signal: the SDK leaves a listener on the signal it is given.
-    const controller = new AbortController();
-    const forward = () => controller.abort(outer?.reason);
-    if (outer?.aborted) forward();
-    outer?.addEventListener('abort', forward, { once: true });
-    const signal = controller.signal;
-    const idle = this.streaming ? new IdleTimer(this.idleTimeoutMs, controller) : undefined;
+    const scope = new RequestScope(outer, this.streaming ? this.idleTimeoutMs : undefined);
     const progress = { opened: false };
     try {
-      yield* this.reply(request, signal, idle, progress);
+      yield* this.reply(request, scope.signal, scope.idle, progress);
     } catch (error) {
-      if (idle?.expired && !outer?.aborted) throw idle.error(this.name, progress.opened, error);
-      if (signal.aborted) throw new ProviderError('aborted', 'Request aborted.', { cause: error });
-      throw withoutKey(toProviderError(error, this.name), this.apiKey);
+      throw scope.failure(error, { label: this.name, opened: progress.opened, apiKey: this.apiKey, toProviderError: (e) => toProviderError(e, this.name) });
     } finally {
-      idle?.stop();
-      outer?.removeEventListener('abort', forward);
+      scope.close();
     }
   }
 

@@ -1,8 +1,9 @@
+import { RequestScope } from '../request-scope.js';
 import { GoogleGenAI, type GenerateContentConfig, type GenerateContentResponse } from '@google/genai';
 import type { AssistantMessage, ProviderData } from '../../core/messages.js';
 import type { ModelRequest, ModelResponse, Provider, ProviderEvent } from '../provider.js';
-import { DEFAULT_IDLE_TIMEOUT_MS, IdleTimer } from '../idle-timer.js';
-import { ProviderError, withoutKey } from '../provider-error.js';
+import { DEFAULT_IDLE_TIMEOUT_MS } from '../idle-timer.js';
+import { ProviderError } from '../provider-error.js';
 import { alnumHash, GEMINI_NAME, ToolWireMap } from '../tool-ids.js';
 import { GeminiReplyAccumulator } from './accumulate.js';
 import { toGeminiContents, toGeminiTools } from './convert.js';
@@ -66,11 +67,8 @@ export class GoogleProvider implements Provider {
 
   async *stream(request: ModelRequest, signal?: AbortSignal): AsyncGenerator<ProviderEvent> {
     if (signal?.aborted) throw new ProviderError('aborted', 'Request aborted.');
-    // A per-request signal: the SDK leaves a listener on the signal it is given, and a run's
-    // signal lives for hundreds of requests.
-    const perRequest = new AbortController();
-    const forward = () => perRequest.abort(signal?.reason);
-    signal?.addEventListener('abort', forward, { once: true });
+    const scope = new RequestScope(signal, this.streaming ? this.idleTimeoutMs : undefined);
+    const { idle } = scope;
     const wire = new ToolWireMap({ namePattern: GEMINI_NAME });
     const tools = toGeminiTools(request.tools, wire);
     const { contents, systemInstruction } = toGeminiContents(request.messages, { provider: this.name, model: request.model, wire });
@@ -85,7 +83,7 @@ export class GoogleProvider implements Provider {
       ...(this.includeThoughts || this.thinkingBudget !== undefined
         ? { thinkingConfig: { ...(this.includeThoughts ? { includeThoughts: true } : {}), ...(this.thinkingBudget !== undefined ? { thinkingBudget: this.thinkingBudget } : {}) } }
         : {}),
-      abortSignal: perRequest.signal,
+      abortSignal: scope.signal,
     };
     const params = { model: request.model, contents, config };
     const reply = new GeminiReplyAccumulator();
@@ -93,7 +91,6 @@ export class GoogleProvider implements Provider {
     const nonce = alnumHash(`${this.name}:${Date.now()}:${++this.replies}:${Math.random()}`, 8);
     const idOf = (position: number) => reply.calls[position]!.id ?? `call_${nonce}_${position}`;
     let opened = false;
-    const idle = this.streaming ? new IdleTimer(this.idleTimeoutMs, perRequest) : undefined;
     try {
       idle?.touch();
       const chunks: AsyncIterable<GenerateContentResponse> = this.streaming
@@ -112,15 +109,11 @@ export class GoogleProvider implements Provider {
     } catch (error) {
       // A whole reply whose connection the server held open: closing it was ours, and the reply stands.
       if (!(idle?.closedAfterFinish && !signal?.aborted)) {
-        if (idle?.expired && !signal?.aborted) throw idle.error(this.name, opened, error);
-        if (signal?.aborted) throw new ProviderError('aborted', 'Request aborted.', { cause: error });
-        throw withoutKey(toProviderError(error, this.name, opened), this.apiKey);
+        throw scope.failure(error, { label: this.name, opened, apiKey: this.apiKey, toProviderError: (e) => toProviderError(e, this.name, opened) });
       }
     } finally {
-      idle?.stop();
-      signal?.removeEventListener('abort', forward);
-      // Closes the connection when the consumer stopped reading early; a no-op after a whole reply.
-      perRequest.abort();
+      // Also closes the connection when the consumer stopped reading early; a no-op after a whole reply.
+      scope.close(true);
     }
     // Gemini has no end-of-stream frame: without a finish reason the reply was cut, and its calls must not run.
     if (!reply.finishReason && !reply.blockReason) throw new ProviderError('stream_cut', `${this.name}: the stream ended before the reply was finished.`);

@@ -1,3 +1,4 @@
+import { RequestScope } from '../request-scope.js';
 import OpenAI, { APIError } from 'openai';
 import type { ChatCompletion, ChatCompletionChunk } from 'openai/resources/chat/completions';
 import type { AssistantMessage, Usage } from '../../core/messages.js';
@@ -5,7 +6,7 @@ import { extractLeakedToolCalls, LeakedTextGuard } from '../leaked-tool-calls.js
 import type { FinishReason, ModelRequest, ModelResponse, Provider, ProviderEvent } from '../provider.js';
 import { DEFAULT_IDLE_TIMEOUT_MS, IdleTimer } from '../idle-timer.js';
 import { jsonInsteadOfStream, unexpectedJson } from '../json-instead-of-stream.js';
-import { ProviderError, withoutKey } from '../provider-error.js';
+import { ProviderError } from '../provider-error.js';
 import { ToolCallAccumulator, type ToolCallFragment } from './accumulate.js';
 import { toOpenAIMessages, toOpenAITools } from './convert.js';
 import { toProviderError } from './errors.js';
@@ -73,7 +74,6 @@ export class OpenAIProvider implements Provider {
   }
 
   async *stream(request: ModelRequest, outer?: AbortSignal): AsyncGenerator<ProviderEvent> {
-    let signal = outer;
     const wire = new ToolWireMap({ idFormat: this.idFormat });
     const body = {
       model: request.model,
@@ -83,14 +83,8 @@ export class OpenAIProvider implements Provider {
       ...(request.maxTokens !== undefined ? { max_tokens: request.maxTokens } : {}),
     };
     const idPrefix = `call_${++this.calls}`;
-    // A per-request signal: the SDK leaves a listener on the signal it is given, and a run's
-    // signal lives for hundreds of requests.
-    const request_ = new AbortController();
-    const forward = () => request_.abort(outer?.reason);
-    if (outer?.aborted) forward();
-    outer?.addEventListener('abort', forward, { once: true });
-    signal = request_.signal;
-    const idle = this.streaming ? new IdleTimer(this.idleTimeoutMs, request_) : undefined;
+    const scope = new RequestScope(outer, this.streaming ? this.idleTimeoutMs : undefined);
+    const { signal, idle } = scope;
     let opened = false;
     try {
       if (!this.streaming) {
@@ -109,12 +103,9 @@ export class OpenAIProvider implements Provider {
       if (!Array.isArray(json.choices)) throw unexpectedJson(this.name, json);
       yield* this.fromCompletion(json as unknown as ChatCompletion, request, idPrefix, wire);
     } catch (error) {
-      if (idle?.expired && !outer?.aborted) throw idle.error(this.name, opened, error);
-      if (signal?.aborted) throw new ProviderError('aborted', 'Request aborted.', { cause: error });
-      throw withoutKey(toProviderError(error, this.name), this.apiKey);
+      throw scope.failure(error, { label: this.name, opened, apiKey: this.apiKey, toProviderError: (e) => toProviderError(e, this.name) });
     } finally {
-      idle?.stop();
-      outer?.removeEventListener('abort', forward);
+      scope.close();
     }
   }
 
