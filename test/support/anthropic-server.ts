@@ -6,11 +6,10 @@
  * raw events, slow streams.
  */
 import { createServer, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { ScriptedReply } from '../../src/providers/scripted.js';
 import { jsonMessage, sseFrame, stopReasonOf, streamEvents, type PlannedReply, type SseEvent } from './anthropic-frames.js';
 import { checkAnthropicProtocol, type AnthropicRequestBody, type ProtocolState } from './anthropic-protocol-check.js';
-import { json, readBody, startSse, patientKeepAlive } from './http-replies.js';
+import { json, readBody, startSse, listenOnLoopback } from './http-replies.js';
 
 export type AnthropicFault =
   | { kind: 'http_error'; status: number; body?: unknown; headers?: Record<string, string> }
@@ -143,11 +142,9 @@ export async function startAnthropicServer(script: AnthropicStep[]): Promise<Ant
     }
   });
 
-  patientKeepAlive(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const { origin, close } = await listenOnLoopback(server);
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `${origin}`,
     requests,
     headers,
     violations,
@@ -158,11 +155,7 @@ export async function startAnthropicServer(script: AnthropicStep[]): Promise<Ant
       if (requests.length >= n) return Promise.resolve(requests[n - 1]!);
       return new Promise((resolve) => waiters.push({ n, resolve }));
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close,
   };
 }
 

@@ -4,9 +4,8 @@
  * request, and rejects (HTTP 400, recorded as a violation) any request that breaks the protocol.
  */
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { ScriptedReply } from '../../src/providers/scripted.js';
-import { json, readBody, startSse, patientKeepAlive } from './http-replies.js';
+import { json, readBody, startSse, listenOnLoopback } from './http-replies.js';
 
 export interface WireToolCall {
   id: string;
@@ -127,11 +126,9 @@ export async function startChatServer(script: ServerStep[]): Promise<ChatServer>
     return json(res, 200, completion(body.model, step, calls));
   });
 
-  patientKeepAlive(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const { origin, close } = await listenOnLoopback(server);
   return {
-    url: `http://127.0.0.1:${port}/v1`,
+    url: `${origin}/v1`,
     requests,
     violations,
     get remaining() {
@@ -144,11 +141,7 @@ export async function startChatServer(script: ServerStep[]): Promise<ChatServer>
     forgetCallsInFlight() {
       pendingEcho = [];
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close,
   };
 }
 

@@ -7,10 +7,9 @@
  * real Gemini would reject, plus our own rule that signatures come back on their parts.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { ScriptedReply } from '../../src/providers/scripted.js';
 import { checkGeminiRequest, type GeminiPart, type GeminiRequestBody, type SentSignature } from './gemini-rules.js';
-import { json as jsonReply, readBody, startSse, patientKeepAlive } from './http-replies.js';
+import { json as jsonReply, readBody, startSse, listenOnLoopback } from './http-replies.js';
 
 export type { GeminiRequestBody, GeminiPart } from './gemini-rules.js';
 
@@ -137,21 +136,15 @@ export async function startGeminiServer(script: GeminiStep[]): Promise<GeminiSer
     return res.end();
   });
 
-  patientKeepAlive(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const { origin, close } = await listenOnLoopback(server);
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `${origin}`,
     requests,
     violations,
     get remaining() {
       return script.length - position;
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close,
   };
 }
 

@@ -1,5 +1,6 @@
 /** The few HTTP moves every wire-protocol test server makes. */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 
 export function startSse(res: ServerResponse): void {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
@@ -20,12 +21,27 @@ export function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
+/** Listens on a free loopback port; `close` drops open connections too, so a test never waits on one. */
+export async function listenOnLoopback(server: Server): Promise<{ origin: string; close: () => Promise<void> }> {
+  patientKeepAlive(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
 /**
  * Node closes an idle keep-alive socket after 5 s. On a loaded machine the client can pick that
  * socket for its next request just as it closes, get ECONNRESET and retry, which spends one more
  * step of a scripted server than the test planned. Test servers keep idle sockets far longer.
  */
-export function patientKeepAlive(server: Server): void {
+function patientKeepAlive(server: Server): void {
   server.keepAliveTimeout = 120_000;
   server.headersTimeout = 121_000;
 }
