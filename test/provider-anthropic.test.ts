@@ -236,7 +236,7 @@ describe('Anthropic errors', () => {
     expect(error).toMatchObject({ kind: 'rate_limit', retryAfterMs: 7000, retryable: true });
   });
 
-  it('reports an unreachable server as a network error', async () => {
+  it('reports an unreachable local server as a network error that is not retried, saying what to start', async () => {
     const server = await startAnthropicServer([]);
     const url = server.url;
     await server.close();
@@ -245,6 +245,6 @@ describe('Anthropic errors', () => {
       for await (const _event of provider.stream({ model: 'm', messages: [{ role: 'user', content: 'hi' }], tools: [], temperature: 0 })) {
         // nothing arrives
       }
-    }).rejects.toMatchObject({ kind: 'network', retryable: true });
+    }).rejects.toMatchObject({ kind: 'network', retryable: false, message: expect.stringContaining('Nothing is listening on 127.0.0.1:') });
   });
 });

@@ -58,6 +58,19 @@ const tools = (...list: ReturnType<typeof recorder>['tool'][]) => new ToolRegist
 const roles = (messages: Message[]) => messages.map((m) => (m.role === 'tool' ? `tool:${(m as ToolMessage).toolCallId}` : m.role));
 
 describe.each(PROTOCOLS)('provider conformance: $name', (protocol) => {
+  it('stops at once, without retrying, when nothing listens on the local port, and says what to start', async () => {
+    const server = await protocol.start([]);
+    await server.close();
+    const events: AgentEvent[] = [];
+    const result = await run(
+      { provider: protocol.provider(server.url), model: 'test-model', input: 'task', retry: { maxRetries: 4, baseDelayMs: 2_000, maxDelayMs: 2_000 } },
+      (event) => events.push(event),
+    );
+    expect(ofType(events, 'retry')).toEqual([]);
+    expect(result.stopReason).toBe('provider_error');
+    expect(result.error).toMatch(/could not connect \(ECONNREFUSED\)\. Nothing is listening on 127\.0\.0\.1:\d+: start the server \(for Ollama: ollama serve\)/);
+  });
+
   it('streams a plain answer in pieces and stops answered', async () => {
     const { server, result, events } = await runOver(protocol, [{ text: 'The answer is forty-two, plainly.' }], { system: 'Be brief.' });
     const deltas = ofType(events, 'text_delta');

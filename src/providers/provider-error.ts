@@ -17,17 +17,20 @@ export class ProviderError extends Error {
   readonly status: number | undefined;
   /** Server-advised wait before retrying, when it said one. */
   readonly retryAfterMs: number | undefined;
+  /** Set when the kind alone would mislead the retry policy (a refused local connection). */
+  private readonly retryOverride: boolean | undefined;
 
-  constructor(kind: ProviderErrorKind, message: string, options: { status?: number; retryAfterMs?: number; cause?: unknown } = {}) {
+  constructor(kind: ProviderErrorKind, message: string, options: { status?: number; retryAfterMs?: number; cause?: unknown; retryable?: boolean } = {}) {
     super(message, { cause: options.cause });
     this.name = 'ProviderError';
     this.kind = kind;
     this.status = options.status;
     this.retryAfterMs = options.retryAfterMs;
+    this.retryOverride = options.retryable;
   }
 
   get retryable(): boolean {
-    return RETRYABLE.has(this.kind);
+    return this.retryOverride ?? RETRYABLE.has(this.kind);
   }
 }
 
@@ -47,6 +50,11 @@ export function withoutKey(error: ProviderError, apiKey: string | undefined): Pr
   if (!apiKey || apiKey.length < 8 || !(error.message.includes(apiKey) || causeMessage.includes(apiKey))) return error;
   const hide = (text: string) => text.split(apiKey).join('[redacted]');
   const cleanCause = Object.assign(new Error(hide(causeMessage)), typeof cause?.code === 'string' ? { code: cause.code } : {});
-  const options = { cause: cleanCause, ...(error.status !== undefined ? { status: error.status } : {}), ...(error.retryAfterMs !== undefined ? { retryAfterMs: error.retryAfterMs } : {}) };
+  const options = {
+    cause: cleanCause,
+    retryable: error.retryable,
+    ...(error.status !== undefined ? { status: error.status } : {}),
+    ...(error.retryAfterMs !== undefined ? { retryAfterMs: error.retryAfterMs } : {}),
+  };
   return new ProviderError(error.kind, hide(error.message), options);
 }

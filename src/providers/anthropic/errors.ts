@@ -1,4 +1,5 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
+import { connectionError } from '../connection-error.js';
 import { isContextLengthMessage } from '../context-length.js';
 import { ProviderError } from '../provider-error.js';
 import { retryAfterMs } from '../retry-hints.js';
@@ -12,7 +13,7 @@ export function toProviderError(error: unknown, label: string, where = 'reported
   if (error instanceof APIUserAbortError) return new ProviderError('aborted', 'Request aborted.', { cause: error });
   if (error instanceof APIConnectionTimeoutError) return new ProviderError('network', `${label}: the request timed out.`, { cause: error });
   if (error instanceof APIConnectionError) {
-    return new ProviderError('network', `${label}: could not connect (${causeText(error)}).`, { cause: error });
+    return connectionError(label, error);
   }
   if (error instanceof APIError) return fromApiError(error, label, where);
   if (error instanceof Error && error.name === 'AbortError') return new ProviderError('aborted', 'Request aborted.', { cause: error });
@@ -49,7 +50,3 @@ function errorBody(error: APIError): { type: string | undefined; message: string
   return { type, message: typeof body === 'string' ? body : error.message };
 }
 
-function causeText(error: Error): string {
-  const cause = error.cause as { code?: string; message?: string } | undefined;
-  return cause?.code ?? cause?.message ?? error.message;
-}

@@ -1,4 +1,5 @@
 import { ApiError } from '@google/genai';
+import { connectionError } from '../connection-error.js';
 import { isContextLengthMessage } from '../context-length.js';
 import { ProviderError } from '../provider-error.js';
 import { retryAfterMs } from '../retry-hints.js';
@@ -23,10 +24,7 @@ export function toProviderError(error: unknown, label: string, opened: boolean):
   }
   if (error instanceof ApiError) return fromApiError(error, label);
   const text = error instanceof Error ? error.message : String(error);
-  if (!opened) {
-    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    return new ProviderError('network', `${label}: could not connect (${cause?.code ?? cause?.message ?? text}).`, { cause: error });
-  }
+  if (!opened) return connectionError(label, error);
   // Socket resets, a half-sent frame at the end, unparsable frames: the reply broke off.
   return new ProviderError('stream_cut', `${label}: the stream broke off (${text}).`, { cause: error });
 }

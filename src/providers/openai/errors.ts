@@ -1,4 +1,5 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+import { connectionError } from '../connection-error.js';
 import { isContextLengthMessage } from '../context-length.js';
 import { ProviderError } from '../provider-error.js';
 import { retryAfterMs } from '../retry-hints.js';
@@ -10,7 +11,7 @@ export function toProviderError(error: unknown, label: string, where = 'reported
   if (error instanceof APIUserAbortError) return new ProviderError('aborted', 'Request aborted.', { cause: error });
   if (error instanceof APIConnectionTimeoutError) return new ProviderError('network', `${label}: the request timed out.`, { cause: error });
   if (error instanceof APIConnectionError) {
-    return new ProviderError('network', `${label}: could not connect (${causeText(error)}).`, { cause: error });
+    return connectionError(label, error);
   }
   if (error instanceof APIError) {
     const status = error.status;
@@ -39,7 +40,3 @@ function bodyText(error: APIError): string {
   return error.message;
 }
 
-function causeText(error: Error): string {
-  const cause = error.cause as { code?: string; message?: string } | undefined;
-  return cause?.code ?? cause?.message ?? error.message;
-}

@@ -1,0 +1,41 @@
+import { ProviderError } from './provider-error.js';
+
+interface SocketCause {
+  code?: string;
+  message?: string;
+  address?: string;
+  port?: number;
+}
+
+/** The first error in the `cause` chain that names a socket error (fetch hides it two levels down). */
+function socketCause(error: unknown): SocketCause | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
+    const candidate = current as SocketCause & { cause?: unknown };
+    if (depth > 0 && typeof candidate.code === 'string') return candidate;
+    current = candidate.cause;
+  }
+  const first = (error as { cause?: SocketCause } | undefined)?.cause;
+  return first && typeof first === 'object' ? first : undefined;
+}
+
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+|localhost)$/;
+
+/**
+ * A request that never reached a server. Retried like any network failure, except a refused
+ * connection on this machine: nothing is listening there (Ollama not started, a wrong port), and
+ * waiting 10 s through back-off only hides that.
+ */
+export function connectionError(label: string, error: unknown): ProviderError {
+  const cause = socketCause(error);
+  const code = cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
+  if (cause?.code === 'ECONNREFUSED' && cause.address !== undefined && LOOPBACK.test(cause.address)) {
+    const where = cause.port !== undefined ? `${cause.address}:${cause.port}` : cause.address;
+    return new ProviderError(
+      'network',
+      `${label}: could not connect (ECONNREFUSED). Nothing is listening on ${where}: start the server (for Ollama: ollama serve) or check the base URL.`,
+      { cause: error, retryable: false },
+    );
+  }
+  return new ProviderError('network', `${label}: could not connect (${code}).`, { cause: error });
+}
