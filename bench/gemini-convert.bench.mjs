@@ -1,7 +1,7 @@
 // The Gemini adapter's per-request work: neutral history to `contents` (with signature replay
 // checks) and tool schemas to cleaned declarations, for histories of growing length. The loop
 // sends the whole history every turn, so this cost repeats on every request.
-import { ToolWireMap, GEMINI_NAME } from '../dist/providers/tool-ids.js';
+import { ToolWireMap, GEMINI_NAME } from '../dist/providers/shared/tool-ids.js';
 import { toGeminiContents, toGeminiTools } from '../dist/providers/google/convert.js';
 import { ToolRegistry, calculatorTool, currentTimeTool, fetchUrlTool } from '../dist/index.js';
 

@@ -5,8 +5,8 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSearchTools } from '../dist/index.js';
-import { walkFlags } from '../dist/tools/coding/rg-grep.js';
-import { MAX_SEARCH_FILE_BYTES } from '../dist/tools/coding/search-target.js';
+import { walkFlags } from '../dist/tools/coding/search/rg-grep.js';
+import { MAX_SEARCH_FILE_BYTES } from '../dist/tools/coding/search/search-target.js';
 
 const RUNS = 5;
 const WORDS = ['value', 'result', 'handler', 'config', 'request', 'index', 'buffer', 'stream', 'token', 'render', 'cache', 'node', 'error', 'parse', 'format'];

@@ -3,7 +3,7 @@
 import { MarkdownStream } from '../dist/cli/tui/markdown-stream.js';
 import { LiveScreen } from '../dist/cli/tui/live-screen.js';
 import { TurnView } from '../dist/cli/tui/turn-view.js';
-import { createTheme } from '../dist/cli/tui/theme.js';
+import { createTheme } from '../dist/cli/display/theme.js';
 
 const PARAGRAPH = [
   '## Changes',

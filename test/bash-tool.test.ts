@@ -2,8 +2,8 @@ import { mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { bashTool, HeadTailBuffer } from '../src/tools/coding/bash.js';
-import type { ToolOutput } from '../src/tools/define-tool.js';
+import { bashTool, HeadTailBuffer } from '../src/tools/coding/shell/bash.js';
+import type { ToolOutput } from '../src/contracts/tool.js';
 
 let workspace: string;
 

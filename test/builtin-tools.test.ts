@@ -5,7 +5,8 @@ import { calculatorTool } from '../src/tools/builtin/calculator.js';
 import { currentTimeTool, isoInZone } from '../src/tools/builtin/current-time.js';
 import { evaluate, ExpressionError, formatNumber } from '../src/tools/builtin/expression.js';
 import { fetchUrlTool } from '../src/tools/builtin/fetch-url.js';
-import { defineTool, type ToolContext, type ToolOutput } from '../src/tools/define-tool.js';
+import { defineTool } from '../src/tools/define-tool.js';
+import type { ToolContext, ToolOutput } from '../src/contracts/tool.js';
 import { ToolRegistry } from '../src/tools/registry.js';
 
 const context = (): ToolContext => ({ signal: new AbortController().signal, workspace: process.cwd() });

@@ -4,9 +4,9 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createContextPolicy } from '../src/context/policy.js';
-import type { AgentEvent } from '../src/core/events.js';
+import type { AgentEvent } from '../src/contracts/events.js';
 import { run } from '../src/core/loop.js';
-import type { Message } from '../src/core/messages.js';
+import type { Message } from '../src/contracts/messages.js';
 import { OpenAIProvider } from '../src/providers/openai/openai-provider.js';
 import { courseTools } from '../src/tools/builtin/course.js';
 import { ToolRegistry } from '../src/tools/registry.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { connectionError } from '../src/providers/connection-error.js';
+import { connectionError } from '../src/providers/shared/connection-error.js';
 
 const fetchFailed = (cause: object) => new TypeError('fetch failed', { cause });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Message } from '../src/core/messages.js';
+import type { Message } from '../src/contracts/messages.js';
 import { DROPPED_MARKER, SUMMARY_MARKER } from '../src/context/turn-units.js';
 import type { ChatRequestBody } from './support/chat-server.js';
 import { ofType } from './support/harness.js';

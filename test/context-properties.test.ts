@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Message } from '../src/core/messages.js';
+import type { Message } from '../src/contracts/messages.js';
 import { compactHistory } from '../src/context/compact-history.js';
 import { shrinkToolOutputs } from '../src/context/shrink-outputs.js';
 import { latestUserRequest } from '../src/context/turn-units.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ChatRequestBody } from './support/chat-server.js';
 import { ofType } from './support/harness.js';
 import { isSummaryRequest, readFileTool, runContextSession, userText, wireTokens } from './support/context-session.js';
-import type { Message } from '../src/core/messages.js';
+import type { Message } from '../src/contracts/messages.js';
 import { shrinkToolOutputs } from '../src/context/shrink-outputs.js';
 import { SUMMARY_MARKER } from '../src/context/turn-units.js';
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { findClosestRegion } from '../src/tools/coding/closest-match.js';
-import { applyEdit } from '../src/tools/coding/edit-text.js';
-import { countLines, toLogicalText, toStoredText } from '../src/tools/coding/line-endings.js';
-import { matchQuoteStyle } from '../src/tools/coding/quotes.js';
-import { reindentLines } from '../src/tools/coding/reindent.js';
+import { findClosestRegion } from '../src/tools/coding/edit/closest-match.js';
+import { applyEdit } from '../src/tools/coding/edit/edit-text.js';
+import { countLines, toLogicalText, toStoredText } from '../src/tools/coding/shared/line-endings.js';
+import { matchQuoteStyle } from '../src/tools/coding/edit/quotes.js';
+import { reindentLines } from '../src/tools/coding/edit/reindent.js';
 
 function edited(text: string, oldString: string, newString: string, replaceAll = false) {
   const outcome = applyEdit(text, { oldString, newString, replaceAll });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFileTools } from '../src/tools/coding/file-tools.js';
-import type { AuthorizeRequest } from '../src/tools/registry.js';
+import type { AuthorizeRequest } from '../src/contracts/tool.js';
 import { ofType, runScenario } from './support/harness.js';
 
 let ws: string;

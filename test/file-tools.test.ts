@@ -3,9 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFileTools } from '../src/tools/coding/file-tools.js';
-import type { FileToolOptions } from '../src/tools/coding/file-tool-options.js';
-import { FileReadTracker } from '../src/tools/coding/read-tracker.js';
-import { ToolRegistry, type Authorize, type AuthorizeRequest } from '../src/tools/registry.js';
+import type { FileToolOptions } from '../src/tools/coding/shared/file-tool-options.js';
+import { FileReadTracker } from '../src/tools/coding/shared/read-tracker.js';
+import { ToolRegistry } from '../src/tools/registry.js';
+import type { Authorize, AuthorizeRequest } from '../src/contracts/tool.js';
 
 let base: string;
 let ws: string;

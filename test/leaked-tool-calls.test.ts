@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { run } from '../src/core/loop.js';
 import { OpenAIProvider } from '../src/providers/openai/openai-provider.js';
-import { extractLeakedToolCalls, LeakedTextGuard } from '../src/providers/leaked-tool-calls.js';
+import { extractLeakedToolCalls, LeakedTextGuard } from '../src/providers/shared/leaked-tool-calls.js';
 import { defineTool } from '../src/tools/define-tool.js';
 import { calculatorTool } from '../src/tools/builtin/calculator.js';
 import { ToolRegistry } from '../src/tools/registry.js';

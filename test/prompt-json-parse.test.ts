@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { readLenientJson } from '../src/providers/prompt-json/lenient-json.js';
+import { readLenientJson } from '../src/providers/shared/lenient-json.js';
 import { parseReply, type ParsedReply } from '../src/providers/prompt-json/parse-reply.js';
 
 const call = (name: string, args: Record<string, unknown>): ParsedReply => ({ kind: 'calls', calls: [{ name, arguments: args }] });

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { run } from '../src/core/loop.js';
-import type { AgentEvent } from '../src/core/events.js';
+import type { AgentEvent } from '../src/contracts/events.js';
 import { OpenAIProvider } from '../src/providers/openai/openai-provider.js';
 import { promptJsonProvider } from '../src/providers/prompt-json/prompt-json-provider.js';
 import { toPromptJsonHistory } from '../src/providers/prompt-json/convert-history.js';

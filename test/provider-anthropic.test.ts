@@ -2,10 +2,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { run, type AgentOptions } from '../src/core/loop.js';
-import type { AgentEvent } from '../src/core/events.js';
-import type { AssistantMessage, Message } from '../src/core/messages.js';
+import type { AgentEvent } from '../src/contracts/events.js';
+import type { AssistantMessage, Message } from '../src/contracts/messages.js';
 import { AnthropicProvider, type AnthropicProviderOptions } from '../src/providers/anthropic/anthropic-provider.js';
-import { ProviderError } from '../src/providers/provider-error.js';
+import { ProviderError } from '../src/contracts/provider-error.js';
 import { defineTool } from '../src/tools/define-tool.js';
 import { ToolRegistry } from '../src/tools/registry.js';
 import type { SseEvent } from './support/anthropic-frames.js';

@@ -5,8 +5,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { run, type AgentOptions, type RunResult } from '../src/core/loop.js';
-import type { AgentEvent } from '../src/core/events.js';
-import type { AssistantMessage, Message, ToolMessage } from '../src/core/messages.js';
+import type { AgentEvent } from '../src/contracts/events.js';
+import type { AssistantMessage, Message, ToolMessage } from '../src/contracts/messages.js';
 import { defineTool } from '../src/tools/define-tool.js';
 import { ToolRegistry } from '../src/tools/registry.js';
 import type { ProtocolUnderTest, ProviderTestOptions, ServerStep, WireServer } from './conformance/protocol.js';

@@ -8,7 +8,7 @@ import { rpcError, startGeminiServer } from './support/gemini-server.js';
 import { run } from '../src/core/loop.js';
 import { GoogleProvider } from '../src/providers/google/google-provider.js';
 import { ToolRegistry } from '../src/tools/registry.js';
-import type { AgentEvent } from '../src/core/events.js';
+import type { AgentEvent } from '../src/contracts/events.js';
 
 function echoTools() {
   const seen: string[] = [];

@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { run } from '../src/core/loop.js';
-import type { Message } from '../src/core/messages.js';
+import type { Message } from '../src/contracts/messages.js';
 import { OpenAIProvider } from '../src/providers/openai/openai-provider.js';
 import { calculatorTool } from '../src/tools/builtin/calculator.js';
 import { ToolRegistry } from '../src/tools/registry.js';

@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { capOutput } from '../src/tools/cap-output.js';
-import { defineTool, type ToolContext } from '../src/tools/define-tool.js';
-import { errorText, parseArguments, ToolRegistry, type Authorize } from '../src/tools/registry.js';
+import { defineTool } from '../src/tools/define-tool.js';
+import type { ToolContext } from '../src/contracts/tool.js';
+import { errorText } from '../src/contracts/error-text.js';
+import { parseArguments, ToolRegistry } from '../src/tools/registry.js';
+import type { Authorize } from '../src/contracts/tool.js';
 
 const call = (name: string, args: string | object = {}, id = 'call_1') => ({
   id,

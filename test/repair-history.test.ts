@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { repairHistory } from '../src/core/repair-history.js';
-import type { AssistantMessage, Message, ToolMessage } from '../src/core/messages.js';
+import type { AssistantMessage, Message, ToolMessage } from '../src/contracts/messages.js';
 import { run } from '../src/core/loop.js';
 import { ScriptedProvider } from '../src/providers/scripted.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentEvent } from '../src/core/events.js';
+import type { AgentEvent } from '../src/contracts/events.js';
 import { run } from '../src/core/loop.js';
-import { ProviderError } from '../src/providers/provider-error.js';
+import { ProviderError } from '../src/contracts/provider-error.js';
 import { ScriptedProvider } from '../src/providers/scripted.js';
 
 const failing = (error: () => ProviderError) => () => {

@@ -1,8 +1,8 @@
 import { chmod, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { translatePattern } from '../src/tools/coding/grep-pattern.js';
-import { findRipgrep } from '../src/tools/coding/ripgrep-detect.js';
+import { translatePattern } from '../src/tools/coding/search/grep-pattern.js';
+import { findRipgrep } from '../src/tools/coding/search/ripgrep-detect.js';
 import { createSearchTools, type SearchToolOptions } from '../src/tools/coding/search-tools.js';
 import { ToolRegistry } from '../src/tools/registry.js';
 import { makeSearchTree, type SearchTree } from './support/search-tree.js';

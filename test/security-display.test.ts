@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { PassThrough } from 'node:stream';
 import { createTerminalApproval } from '../src/cli/terminal-approval.js';
 import { approvalLines } from '../src/cli/tui/approval-prompt.js';
-import { createTheme } from '../src/cli/tui/theme.js';
+import { createTheme } from '../src/cli/display/theme.js';
 import { createTextRenderer } from '../src/cli/render-text.js';
 import { toolLines } from '../src/cli/tui/tool-line.js';
 import { TurnView } from '../src/cli/tui/turn-view.js';

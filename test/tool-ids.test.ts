@@ -4,8 +4,8 @@ import { defineTool } from '../src/tools/define-tool.js';
 import { OpenAIProvider } from '../src/providers/openai/openai-provider.js';
 import { run } from '../src/core/loop.js';
 import { ToolRegistry } from '../src/tools/registry.js';
-import type { Message } from '../src/core/messages.js';
-import { GEMINI_NAME, sanitiseToolName, ToolWireMap, wireToolId } from '../src/providers/tool-ids.js';
+import type { Message } from '../src/contracts/messages.js';
+import { GEMINI_NAME, sanitiseToolName, ToolWireMap, wireToolId } from '../src/providers/shared/tool-ids.js';
 import { startChatServer } from './support/chat-server.js';
 
 describe('tool-call ids on the wire', () => {

@@ -2,8 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CodeHighlighter, languageOf } from '../src/cli/tui/highlight.js';
 import { MarkdownStream, renderInline } from '../src/cli/tui/markdown-stream.js';
-import { stripAnsi, truncateLine, visibleWidth, wrapLine } from '../src/cli/tui/text-width.js';
-import { createTheme } from '../src/cli/tui/theme.js';
+import { stripAnsi, truncateLine, visibleWidth, wrapLine } from '../src/cli/display/text-width.js';
+import { createTheme } from '../src/cli/display/theme.js';
 
 const color = createTheme(true);
 const plain = createTheme(false);

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ConversationState } from '../src/cli/tui/conversation-state.js';
 import { renderStatusLine, type StatusInfo } from '../src/cli/tui/status-line.js';
-import { stripAnsi, visibleWidth } from '../src/cli/tui/text-width.js';
-import { createTheme } from '../src/cli/tui/theme.js';
+import { stripAnsi, visibleWidth } from '../src/cli/display/text-width.js';
+import { createTheme } from '../src/cli/display/theme.js';
 
 const plain = createTheme(false);
 const info: StatusInfo = {

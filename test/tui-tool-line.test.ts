@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentEvent } from '../src/core/events.js';
-import type { ToolCall } from '../src/core/messages.js';
-import { emptyUsage } from '../src/core/messages.js';
-import { stripAnsi } from '../src/cli/tui/text-width.js';
-import { createTheme } from '../src/cli/tui/theme.js';
+import type { AgentEvent } from '../src/contracts/events.js';
+import type { ToolCall } from '../src/contracts/messages.js';
+import { emptyUsage } from '../src/contracts/messages.js';
+import { stripAnsi } from '../src/cli/display/text-width.js';
+import { createTheme } from '../src/cli/display/theme.js';
 import { toolHeader, toolLines } from '../src/cli/tui/tool-line.js';
 import { TurnView } from '../src/cli/tui/turn-view.js';
 

@@ -1,7 +1,7 @@
 import { applyPatch, createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { unifiedDiff } from '../src/tools/coding/unified-diff.js';
+import { unifiedDiff } from '../src/tools/coding/shared/unified-diff.js';
 
 const fullDiff = (before: string, after: string) =>
   createTwoFilesPatch('a/f', 'b/f', before, after, undefined, undefined, { context: 3, headerOptions: FILE_HEADERS_ONLY });

@@ -1,4 +1,4 @@
-import type { StopReason } from '../core/events.js';
+import type { StopReason } from '../contracts/events.js';
 import type { RunResult } from '../core/loop.js';
 import type { ToolProtocol } from '../providers/with-protocol.js';
 import type { CliArgs } from './args.js';
@@ -6,7 +6,7 @@ import { serveDemoPage } from './demo-page.js';
 import { demoTasks } from './demo-tasks.js';
 import { exitCodeFor } from './exit-codes.js';
 import { demoModel, runDemoTask, type DemoModel } from './run-demo-task.js';
-import { oneLine } from './summarize.js';
+import { oneLine } from './display/summarize.js';
 
 export interface ProtocolRun {
   turns: number;

@@ -1,4 +1,4 @@
-import type { ModelRequest } from '../providers/provider.js';
+import type { ModelRequest } from '../contracts/provider.js';
 import type { ScriptStep } from '../providers/scripted.js';
 
 /**

@@ -1,11 +1,11 @@
-import type { AgentEvent } from '../core/events.js';
+import type { AgentEvent } from '../contracts/events.js';
 import type { CliArgs } from './args.js';
 import { serveDemoPage } from './demo-page.js';
 import { demoTasks } from './demo-tasks.js';
 import { exitCodeFor } from './exit-codes.js';
 import { demoModel, runDemoTask } from './run-demo-task.js';
-import { colorEnabled, createStyle } from './style.js';
-import { oneLine, summarizeArguments } from './summarize.js';
+import { colorEnabled, createStyle } from './display/style.js';
+import { oneLine, summarizeArguments } from './display/summarize.js';
 
 export async function demoCommand(args: CliArgs, signal: AbortSignal): Promise<number> {
   if (args.compareProtocols) {

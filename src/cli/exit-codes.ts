@@ -1,4 +1,4 @@
-import type { StopReason } from '../core/events.js';
+import type { StopReason } from '../contracts/events.js';
 
 export const EXIT = { answered: 0, providerError: 1, usage: 2, brake: 3, aborted: 130 } as const;
 

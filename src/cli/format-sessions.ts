@@ -1,5 +1,5 @@
 import type { SessionSummary } from '../session/list-sessions.js';
-import { oneLine } from './summarize.js';
+import { oneLine } from './display/summarize.js';
 
 /** A table of sessions for the terminal, one line each, newest first as given. */
 export function formatSessionTable(sessions: SessionSummary[], width = 100): string {

@@ -1,4 +1,4 @@
-import type { AgentEvent } from '../core/events.js';
+import type { AgentEvent } from '../contracts/events.js';
 import type { ContextPolicy } from '../context/policy.js';
 import { knownWindow } from '../context/model-windows.js';
 import { costOf } from '../providers/pricing.js';

@@ -1,10 +1,10 @@
 import { createPermissionPolicy, type PermissionMode } from '../permissions/permission-policy.js';
 import { ConfigError } from '../providers/create-provider.js';
 import type { AskApproval } from '../tools/approval.js';
-import type { Authorize } from '../tools/registry.js';
+import type { Authorize } from '../contracts/tool.js';
 import type { CliArgs } from './args.js';
 import type { FileConfig } from './config.js';
-import { colorEnabled } from './style.js';
+import { colorEnabled } from './display/style.js';
 import { createTerminalApproval } from './terminal-approval.js';
 
 /** Flags beat config; `--yes` is yolo; without either, every write and shell call is confirmed. */

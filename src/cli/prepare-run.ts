@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { buildSystemPrompt } from '../memory/build-system-prompt.js';
-import type { Provider } from '../providers/provider.js';
+import type { Provider } from '../contracts/provider.js';
 import { ConfigError, createProvider, resolveProvider, type ResolvedProvider } from '../providers/create-provider.js';
 import { PRESET_ALIASES, PRESETS } from '../providers/presets.js';
 import { PRICES, priceOf } from '../providers/pricing.js';

@@ -1,7 +1,7 @@
-import type { AgentEvent } from '../core/events.js';
-import { createStyle, type Style } from './style.js';
-import { oneLine, summarizeArguments } from './summarize.js';
-import { visibleText } from './visible-text.js';
+import type { AgentEvent } from '../contracts/events.js';
+import { createStyle, type Style } from './display/style.js';
+import { oneLine, summarizeArguments } from './display/summarize.js';
+import { visibleText } from './display/visible-text.js';
 
 export interface TextRendererOptions {
   /** Where the answer goes. */

@@ -1,4 +1,4 @@
-import type { AgentEvent, StopReason } from '../core/events.js';
+import type { AgentEvent, StopReason } from '../contracts/events.js';
 import { createContextPolicy } from '../context/policy.js';
 import { runAgent } from '../core/loop.js';
 import type { CliArgs } from './args.js';
@@ -7,7 +7,7 @@ import { openRunSession } from './run-session.js';
 import { exitCodeFor } from './exit-codes.js';
 import { prepareRun } from './prepare-run.js';
 import { createTextRenderer } from './render-text.js';
-import { colorEnabled } from './style.js';
+import { colorEnabled } from './display/style.js';
 import { collectSecrets, createRedactor, redactedJson } from '../session/redact.js';
 
 export { DEFAULT_MAX_TURNS } from './prepare-run.js';

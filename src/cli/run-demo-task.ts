@@ -1,8 +1,8 @@
-import type { AgentEvent } from '../core/events.js';
+import type { AgentEvent } from '../contracts/events.js';
 import { run, type RunResult } from '../core/loop.js';
 import { DEFAULT_SYSTEM_PROMPT } from '../core/system-prompt.js';
 import { ConfigError, createProvider, resolveProvider } from '../providers/create-provider.js';
-import type { Provider } from '../providers/provider.js';
+import type { Provider } from '../contracts/provider.js';
 import { ScriptedProvider } from '../providers/scripted.js';
 import { withProtocol, type ToolProtocol } from '../providers/with-protocol.js';
 import { courseTools } from '../tools/builtin/course.js';

@@ -1,5 +1,5 @@
-import type { AgentEvent } from '../core/events.js';
-import type { Message } from '../core/messages.js';
+import type { AgentEvent } from '../contracts/events.js';
+import type { Message } from '../contracts/messages.js';
 import { findSession, listSessions } from '../session/list-sessions.js';
 import { collectSecrets, createRedactor } from '../session/redact.js';
 import { SessionBusyError } from '../session/session-lock.js';

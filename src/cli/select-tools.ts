@@ -1,10 +1,10 @@
-import type { Tool } from '../tools/define-tool.js';
+import type { Tool } from '../contracts/tool.js';
 import { courseTools } from '../tools/builtin/course.js';
 import { fetchUrlTool } from '../tools/builtin/fetch-url.js';
-import { bashTool } from '../tools/coding/bash.js';
+import { bashTool } from '../tools/coding/shell/bash.js';
 import { createFileTools } from '../tools/coding/file-tools.js';
 import { createSearchTools } from '../tools/coding/search-tools.js';
-import type { FileToolOptions } from '../tools/coding/file-tool-options.js';
+import type { FileToolOptions } from '../tools/coding/shared/file-tool-options.js';
 import { rememberTool } from '../memory/remember-tool.js';
 import { UsageError } from './args.js';
 

@@ -1,7 +1,7 @@
 import { createInterface } from 'node:readline';
 import type { ApprovalAnswer, AskApproval } from '../tools/approval.js';
-import { createStyle, type Style } from './style.js';
-import { visibleLines, visibleText } from './visible-text.js';
+import { createStyle, type Style } from './display/style.js';
+import { visibleLines, visibleText } from './display/visible-text.js';
 
 export interface TerminalApprovalOptions {
   input: NodeJS.ReadableStream;

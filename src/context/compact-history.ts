@@ -1,10 +1,10 @@
-import type { AgentEvent } from '../core/events.js';
+import type { AgentEvent } from '../contracts/events.js';
 import { estimateUsage } from '../core/estimate-usage.js';
-import type { Message, Usage, UserMessage } from '../core/messages.js';
+import type { Message, Usage, UserMessage } from '../contracts/messages.js';
 import { DEFAULT_RETRY, requestWithRetry, type RetryPolicy } from '../core/request-with-retry.js';
-import type { ModelRequest, Provider } from '../providers/provider.js';
-import { isAbortError } from '../providers/provider-error.js';
-import { errorText } from '../tools/registry.js';
+import type { ModelRequest, Provider } from '../contracts/provider.js';
+import { isAbortError } from '../contracts/provider-error.js';
+import { errorText } from '../contracts/error-text.js';
 import type { OutputStore } from './output-store.js';
 import { renderTranscript, SUMMARY_INSTRUCTIONS } from './summary-prompt.js';
 import { TokenCounter } from './token-count.js';

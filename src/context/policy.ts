@@ -1,11 +1,12 @@
-import type { AgentEvent } from '../core/events.js';
+import type { AgentEvent } from '../contracts/events.js';
 import type { AgentOptions } from '../core/loop.js';
-import type { Message, Usage } from '../core/messages.js';
+import type { Message, Usage } from '../contracts/messages.js';
 import type { RetryPolicy } from '../core/request-with-retry.js';
-import type { Provider, ToolSchema } from '../providers/provider.js';
-import type { Tool } from '../tools/define-tool.js';
-import { errorText, type ToolRegistry } from '../tools/registry.js';
-import { createReadOutputTool } from '../tools/builtin/read-output.js';
+import type { Provider, ToolSchema } from '../contracts/provider.js';
+import type { Tool } from '../contracts/tool.js';
+import { errorText } from '../contracts/error-text.js';
+import type { ToolRegistry } from '../tools/registry.js';
+import { createReadOutputTool } from './read-output.js';
 import { compactHistory, type CompactResult } from './compact-history.js';
 import { contextSettings, type ContextSettings, type ContextSettingsInput } from './context-settings.js';
 import { MemoryOutputStore, type OutputStore } from './output-store.js';

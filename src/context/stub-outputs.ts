@@ -1,4 +1,4 @@
-import type { Message, ToolMessage } from '../core/messages.js';
+import type { Message, ToolMessage } from '../contracts/messages.js';
 import { capNoteOf, format } from './tool-result-cap.js';
 import { outputIdFor } from './output-store.js';
 

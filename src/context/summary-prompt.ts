@@ -1,4 +1,4 @@
-import type { Message } from '../core/messages.js';
+import type { Message } from '../contracts/messages.js';
 import type { OutputStore } from './output-store.js';
 import type { TokenCounter } from './token-count.js';
 import { isStub } from './stub-outputs.js';

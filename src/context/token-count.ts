@@ -1,5 +1,5 @@
-import type { Message } from '../core/messages.js';
-import type { ToolSchema } from '../providers/provider.js';
+import type { Message } from '../contracts/messages.js';
+import type { ToolSchema } from '../contracts/provider.js';
 
 /**
  * Token estimates with the o200k_base tokenizer (GPT-4o and later; close enough for other

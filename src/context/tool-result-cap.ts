@@ -1,4 +1,4 @@
-import type { ToolMessage } from '../core/messages.js';
+import type { ToolMessage } from '../contracts/messages.js';
 import { outputIdFor } from './output-store.js';
 
 /**

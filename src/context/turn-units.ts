@@ -1,4 +1,4 @@
-import type { Message } from '../core/messages.js';
+import type { Message } from '../contracts/messages.js';
 
 /**
  * The places a history may be cut. A unit is a user message, a system message, or an

@@ -1,4 +1,4 @@
-import type { ModelResponse } from '../providers/provider.js';
+import type { ModelResponse } from '../contracts/provider.js';
 
 /**
  * Why a reply with neither text nor tool calls is not an answer, or undefined when it is one.

@@ -1,5 +1,5 @@
-import type { AssistantMessage, Usage } from './messages.js';
-import type { ModelRequest } from '../providers/provider.js';
+import type { AssistantMessage, Usage } from '../contracts/messages.js';
+import type { ModelRequest } from '../contracts/provider.js';
 
 /** Roughly 4 characters per token for English text and code; cheap, and good enough for a brake. */
 const CHARS_PER_TOKEN = 4;

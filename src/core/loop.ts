@@ -1,15 +1,17 @@
-import type { AgentEvent, StopReason } from './events.js';
+import type { AgentEvent, StopReason } from '../contracts/events.js';
 import { emptyReplyError } from './empty-reply.js';
 import { estimateUsage } from './estimate-usage.js';
-import { addUsage, emptyUsage, type Message, type Usage } from './messages.js';
+import { addUsage, emptyUsage, type Message, type Usage } from '../contracts/messages.js';
 import { repairHistory } from './repair-history.js';
 import { RepeatDetector } from './repeat-detector.js';
 import { DEFAULT_RETRY, requestWithRetry, type RetryPolicy } from './request-with-retry.js';
 import { runToolCalls } from './run-tool-calls.js';
-import type { ModelRequest, ModelResponse, Provider } from '../providers/provider.js';
-import { isAbortError, ProviderError } from '../providers/provider-error.js';
+import type { ModelRequest, ModelResponse, Provider } from '../contracts/provider.js';
+import { isAbortError, ProviderError } from '../contracts/provider-error.js';
 import { costOf, priceOf, type ModelPrice } from '../providers/pricing.js';
-import { errorText, ToolRegistry, type Authorize } from '../tools/registry.js';
+import { errorText } from '../contracts/error-text.js';
+import { ToolRegistry } from '../tools/registry.js';
+import type { Authorize } from '../contracts/tool.js';
 
 export interface AgentOptions {
   provider: Provider;

@@ -1,4 +1,4 @@
-import type { AssistantMessage, Message, ToolMessage } from './messages.js';
+import type { AssistantMessage, Message, ToolMessage } from '../contracts/messages.js';
 
 export interface RepairedHistory {
   messages: Message[];

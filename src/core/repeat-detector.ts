@@ -1,5 +1,5 @@
-import { canonicalJson } from './canonical-json.js';
-import type { ToolCall } from './messages.js';
+import { canonicalJson } from '../contracts/canonical-json.js';
+import type { ToolCall } from '../contracts/messages.js';
 import { parseArguments } from '../tools/registry.js';
 
 export interface RepeatLimits {

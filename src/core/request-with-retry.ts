@@ -1,7 +1,7 @@
-import type { AgentEvent } from './events.js';
+import type { AgentEvent } from '../contracts/events.js';
 import { sleep } from './sleep.js';
-import type { ModelRequest, ModelResponse, Provider } from '../providers/provider.js';
-import { ProviderError } from '../providers/provider-error.js';
+import type { ModelRequest, ModelResponse, Provider } from '../contracts/provider.js';
+import { ProviderError } from '../contracts/provider-error.js';
 
 export interface RetryPolicy {
   maxRetries: number;

@@ -1,7 +1,8 @@
-import type { AgentEvent } from './events.js';
-import type { ToolCall, ToolMessage } from './messages.js';
-import type { FinishReason } from '../providers/provider.js';
-import { parseArguments, type Authorize, type ToolRegistry, type ToolResult } from '../tools/registry.js';
+import type { AgentEvent } from '../contracts/events.js';
+import type { ToolCall, ToolMessage } from '../contracts/messages.js';
+import type { FinishReason } from '../contracts/provider.js';
+import { parseArguments, type ToolRegistry } from '../tools/registry.js';
+import type { Authorize, ToolResult } from '../contracts/tool.js';
 
 export interface ToolRunContext {
   registry: ToolRegistry;

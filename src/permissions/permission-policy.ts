@@ -1,5 +1,5 @@
 import type { AskApproval } from '../tools/approval.js';
-import type { Authorize } from '../tools/registry.js';
+import type { Authorize } from '../contracts/tool.js';
 import { matchesRule, parseRule, ruleSubject, workspacePaths, type PermissionRule } from './permission-rule.js';
 import { alwaysScope } from './always-scope.js';
 

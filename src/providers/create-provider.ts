@@ -1,4 +1,4 @@
-import type { Provider } from './provider.js';
+import type { Provider } from '../contracts/provider.js';
 import { PRESET_ALIASES, PRESETS, type ProviderPreset } from './presets.js';
 
 export interface ProviderSettings {

@@ -1,4 +1,4 @@
-import type { ToolIdFormat } from './tool-ids.js';
+import type { ToolIdFormat } from './shared/tool-ids.js';
 
 /** The wire protocol a preset speaks; each has its own adapter under src/providers/. */
 export type ProviderProtocol = 'openai' | 'anthropic' | 'google';

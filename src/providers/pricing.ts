@@ -1,4 +1,4 @@
-import type { Usage } from '../core/messages.js';
+import type { Usage } from '../contracts/messages.js';
 
 /** US dollars per one million tokens. */
 export interface ModelPrice {

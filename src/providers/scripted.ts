@@ -1,6 +1,6 @@
-import type { AssistantMessage, Usage } from '../core/messages.js';
-import type { FinishReason, ModelRequest, Provider, ProviderEvent } from './provider.js';
-import { ProviderError } from './provider-error.js';
+import type { AssistantMessage, Usage } from '../contracts/messages.js';
+import type { FinishReason, ModelRequest, Provider, ProviderEvent } from '../contracts/provider.js';
+import { ProviderError } from '../contracts/provider-error.js';
 
 /** One scripted model reply. Also the shape the test servers replay over the wire. */
 export interface ScriptedReply {

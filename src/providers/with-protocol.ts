@@ -1,4 +1,4 @@
-import type { Provider } from './provider.js';
+import type { Provider } from '../contracts/provider.js';
 import { promptJsonProvider } from './prompt-json/prompt-json-provider.js';
 
 /** How tools reach the model: the API's native tool calls, or JSON described in the prompt. */

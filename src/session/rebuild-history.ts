@@ -1,4 +1,4 @@
-import type { Message } from '../core/messages.js';
+import type { Message } from '../contracts/messages.js';
 import { HISTORY_RECORD_TYPES, historyRecordSchema } from './records.js';
 import type { RawRecord } from './read-session.js';
 

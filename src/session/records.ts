@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { AgentEvent } from '../core/events.js';
-import type { Message } from '../core/messages.js';
+import type { AgentEvent } from '../contracts/events.js';
+import type { Message } from '../contracts/messages.js';
 
 export const SESSION_FORMAT_VERSION = 1;
 

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { Message } from '../core/messages.js';
+import type { Message } from '../contracts/messages.js';
 import { newSessionId, realOrSame, sessionsDir } from './paths.js';
 import { readSessionFile } from './read-session.js';
 import { rebuildHistory } from './rebuild-history.js';

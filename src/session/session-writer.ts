@@ -1,6 +1,6 @@
 import { closeSync, fsyncSync, ftruncateSync, fstatSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { AgentEvent } from '../core/events.js';
+import type { AgentEvent } from '../contracts/events.js';
 import { redactedJson } from './redact.js';
 import type { SessionRecord } from './records.js';
 

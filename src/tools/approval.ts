@@ -1,4 +1,4 @@
-import type { ToolCall } from '../core/messages.js';
+import type { ToolCall } from '../contracts/messages.js';
 
 /** What the user is shown before a call that writes or executes. */
 export interface ApprovalRequest {

@@ -1,22 +1,5 @@
 import { z } from 'zod';
-import type { ToolSchema } from '../providers/provider.js';
-
-export interface ToolContext {
-  /** Aborted when the run is aborted or the call times out; tools must stop promptly. */
-  signal: AbortSignal;
-  /** The workspace root the agent works in. */
-  workspace: string;
-}
-
-/** What `execute` may return: plain text, or text flagged as an error the model should see. */
-export type ToolOutput = string | { output: string; isError?: boolean };
-
-/**
- * What the user sees when asked to approve a call: a one-line summary (the command, the path)
- * and optional detail (the diff of an edit). `error` means the call cannot succeed as given
- * (e.g. the text to replace is absent): the model gets the error and the user is not asked.
- */
-export type ToolPreview = { summary: string; detail?: string } | { error: string };
+import type { Tool, ToolContext, ToolOutput, ToolPreview } from '../contracts/tool.js';
 
 export interface ToolDefinition<Schema extends z.ZodType> {
   name: string;
@@ -32,19 +15,6 @@ export interface ToolDefinition<Schema extends z.ZodType> {
   execute(args: z.infer<Schema>, context: ToolContext): Promise<ToolOutput>;
   /** Shown before approval; without it the summary is the arguments as JSON. */
   preview?(args: z.infer<Schema>, context: ToolContext): Promise<ToolPreview>;
-}
-
-export interface Tool {
-  readonly name: string;
-  readonly description: string;
-  readonly parameters: z.ZodType;
-  /** Derived once, at definition time. */
-  readonly schema: ToolSchema;
-  readonly readOnly: boolean;
-  readonly needsApproval: boolean;
-  readonly timeoutMs: number | undefined;
-  execute(args: unknown, context: ToolContext): Promise<ToolOutput>;
-  preview(args: unknown, context: ToolContext): Promise<ToolPreview>;
 }
 
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;

@@ -1,39 +1,9 @@
 import type { z } from 'zod';
-import type { ToolCall } from '../core/messages.js';
-import type { ToolSchema } from '../providers/provider.js';
+import { errorText } from '../contracts/error-text.js';
+import type { ToolCall } from '../contracts/messages.js';
+import type { ToolSchema } from '../contracts/provider.js';
 import { capOutput } from './cap-output.js';
-import type { Tool, ToolContext } from './define-tool.js';
-
-export type ToolCallStatus = 'ok' | 'error' | 'denied';
-
-export interface ToolResult {
-  content: string;
-  isError: boolean;
-  status: ToolCallStatus;
-  /** The parsed, validated arguments, when they got that far. */
-  args?: unknown;
-}
-
-/** Asked before a call that needs approval runs. Returning a reason denies the call. */
-export type Authorize = ((request: AuthorizeRequest) => Promise<{ allowed: true } | { allowed: false; reason: string }>) & {
-  /**
-   * Also consult this hook for calls that need no approval (read-only tools, whose
-   * `tool.needsApproval` is false), so deny rules such as `fetch_url(http://169.254.*)` hold for
-   * them; it must never ask the user about those. Without it, only calls that need approval come.
-   */
-  checksEveryCall?: boolean;
-};
-
-export interface AuthorizeRequest {
-  tool: Tool;
-  args: unknown;
-  call: ToolCall;
-  /** What to show the user: the command, the path, the diff. */
-  preview: { summary: string; detail?: string };
-  /** The workspace the call runs in (rules match paths relative to it). */
-  workspace: string;
-  signal: AbortSignal;
-}
+import type { Authorize, Tool, ToolContext, ToolResult } from '../contracts/tool.js';
 
 export interface InvokeOptions {
   signal?: AbortSignal;
@@ -181,13 +151,4 @@ function describeIssues(error: z.ZodError): string {
   return error.issues
     .map((issue) => `${issue.path.length ? issue.path.join('.') : '(root)'}: ${issue.message}`)
     .join('; ');
-}
-
-export function errorText(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const text = error.message || error.name;
-  // fetch and sockets hide the useful part ("ECONNREFUSED 127.0.0.1:9") in `cause`.
-  const cause = error.cause as { code?: unknown; message?: unknown } | undefined;
-  const detail = typeof cause?.code === 'string' ? cause.code : typeof cause?.message === 'string' ? cause.message : '';
-  return detail && !text.includes(detail) ? `${text} (${detail})` : text;
 }

@@ -3,7 +3,7 @@
  * wire protocol, driven by neutral steps, and the adapter pointed at it. Every protocol in
  * protocols.ts runs the same scenarios (test/provider-conformance.test.ts).
  */
-import type { Provider } from '../../src/providers/provider.js';
+import type { Provider } from '../../src/contracts/provider.js';
 import type { ScriptedReply } from '../../src/providers/scripted.js';
 
 /** One server reply: a scripted reply, or a fault. Each protocol maps these to its own wire form. */

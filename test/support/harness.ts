@@ -1,9 +1,9 @@
 import { afterEach, expect } from 'vitest';
 import { run, type AgentOptions, type RunResult } from '../../src/core/loop.js';
-import type { AgentEvent } from '../../src/core/events.js';
+import type { AgentEvent } from '../../src/contracts/events.js';
 import { OpenAIProvider } from '../../src/providers/openai/openai-provider.js';
 import { ToolRegistry } from '../../src/tools/registry.js';
-import type { Tool } from '../../src/tools/define-tool.js';
+import type { Tool } from '../../src/contracts/tool.js';
 import { startChatServer, type ChatServer, type ServerStep } from './chat-server.js';
 
 const open: ChatServer[] = [];

@@ -1,8 +1,8 @@
 import type { ApprovalAnswer, ApprovalRequest, AskApproval } from '../../tools/approval.js';
 import type { Key } from './key-parser.js';
-import type { Theme } from './theme.js';
+import type { Theme } from '../display/theme.js';
 import { colourDiffLine, looksLikeDiff } from './tool-line.js';
-import { visibleLines, visibleText } from '../visible-text.js';
+import { visibleLines, visibleText } from '../display/visible-text.js';
 
 /** What the approval prompt needs from the screen. */
 export interface ApprovalUi {

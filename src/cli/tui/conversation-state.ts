@@ -1,5 +1,5 @@
-import type { AgentEvent } from '../../core/events.js';
-import { addUsage, emptyUsage, type Message, type Usage } from '../../core/messages.js';
+import type { AgentEvent } from '../../contracts/events.js';
+import { addUsage, emptyUsage, type Message, type Usage } from '../../contracts/messages.js';
 import type { InteractiveServices } from './services.js';
 import type { StatusInfo } from './status-line.js';
 

@@ -1,4 +1,4 @@
-import type { Theme } from './theme.js';
+import type { Theme } from '../display/theme.js';
 
 /** Minimal, line-at-a-time colouring for fenced code: keywords, strings, comments, numbers. */
 interface Language {

@@ -1,7 +1,7 @@
 import type { Key } from './key-parser.js';
 import type { InputHistory } from './input-history.js';
-import { sanitizeInput, TAB } from './sanitize.js';
-import { charWidth } from './text-width.js';
+import { sanitizeInput, TAB } from '../display/sanitize.js';
+import { charWidth } from '../display/text-width.js';
 
 export type EditorAction = { type: 'submit'; text: string } | { type: 'complete' } | { type: 'none' };
 

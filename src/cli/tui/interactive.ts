@@ -1,9 +1,10 @@
-import type { AgentEvent } from '../../core/events.js';
+import type { AgentEvent } from '../../contracts/events.js';
 import { runAgent } from '../../core/loop.js';
-import type { Message } from '../../core/messages.js';
+import type { Message } from '../../contracts/messages.js';
 import { createPermissionPolicy } from '../../permissions/permission-policy.js';
-import type { Provider } from '../../providers/provider.js';
-import type { Authorize, ToolRegistry } from '../../tools/registry.js';
+import type { Provider } from '../../contracts/provider.js';
+import type { Authorize } from '../../contracts/tool.js';
+import type { ToolRegistry } from '../../tools/registry.js';
 import { createApprovalPrompt } from './approval-prompt.js';
 import { ConversationState } from './conversation-state.js';
 import { InputEditor } from './input-editor.js';
@@ -14,7 +15,7 @@ import type { InteractiveServices } from './services.js';
 import { completeSlash, runSlashCommand } from './slash-commands.js';
 import { renderStatusLine } from './status-line.js';
 import { TurnView } from './turn-view.js';
-import type { Theme } from './theme.js';
+import type { Theme } from '../display/theme.js';
 
 export interface TerminalInput {
   on(event: 'data', listener: (data: Buffer | string) => void): unknown;

@@ -1,5 +1,5 @@
-import { sanitizeLine } from './sanitize.js';
-import { wrapLine } from './text-width.js';
+import { sanitizeLine } from '../display/sanitize.js';
+import { wrapLine } from '../display/text-width.js';
 
 export interface TerminalOutput {
   write(text: string): unknown;

@@ -1,5 +1,5 @@
 import { CodeHighlighter } from './highlight.js';
-import type { Theme } from './theme.js';
+import type { Theme } from '../display/theme.js';
 
 /**
  * Renders Markdown as it streams in, line by line. A complete line is rendered once and is final

@@ -1,8 +1,8 @@
 import type { AgentOptions } from '../../core/loop.js';
-import type { AgentEvent } from '../../core/events.js';
-import type { Message, Usage } from '../../core/messages.js';
+import type { AgentEvent } from '../../contracts/events.js';
+import type { Message, Usage } from '../../contracts/messages.js';
 import type { AskApproval } from '../../tools/approval.js';
-import type { Authorize } from '../../tools/registry.js';
+import type { Authorize } from '../../contracts/tool.js';
 
 export interface SessionEntry {
   id: string;

@@ -1,8 +1,8 @@
-import type { Message, Usage } from '../../core/messages.js';
-import { oneLine } from '../summarize.js';
+import type { Message, Usage } from '../../contracts/messages.js';
+import { oneLine } from '../display/summarize.js';
 import type { InteractiveServices } from './services.js';
 import { formatTokens } from './status-line.js';
-import type { Theme } from './theme.js';
+import type { Theme } from '../display/theme.js';
 
 /** What a slash command may read and change in the session. */
 export interface CommandContext {

@@ -1,6 +1,6 @@
-import type { Usage } from '../../core/messages.js';
-import type { Theme } from './theme.js';
-import { visibleWidth } from './text-width.js';
+import type { Usage } from '../../contracts/messages.js';
+import type { Theme } from '../display/theme.js';
+import { visibleWidth } from '../display/text-width.js';
 
 export interface StatusInfo {
   model: string;

@@ -1,8 +1,8 @@
-import type { ToolCall } from '../../core/messages.js';
-import type { ToolCallStatus } from '../../tools/registry.js';
-import { oneLine, summarizeArguments } from '../summarize.js';
-import type { Theme } from './theme.js';
-import { visibleText } from '../visible-text.js';
+import type { ToolCall } from '../../contracts/messages.js';
+import type { ToolCallStatus } from '../../contracts/tool.js';
+import { oneLine, summarizeArguments } from '../display/summarize.js';
+import type { Theme } from '../display/theme.js';
+import { visibleText } from '../display/visible-text.js';
 
 const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 /** Result lines shown under a finished call; the rest is folded into "… N more lines". */

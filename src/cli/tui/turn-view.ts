@@ -1,9 +1,9 @@
-import type { AgentEvent } from '../../core/events.js';
-import { oneLine } from '../summarize.js';
+import type { AgentEvent } from '../../contracts/events.js';
+import { oneLine } from '../display/summarize.js';
 import { MarkdownStream } from './markdown-stream.js';
-import type { Theme } from './theme.js';
+import type { Theme } from '../display/theme.js';
 import { formatDuration, toolHeader, toolLines, type ToolCallView } from './tool-line.js';
-import { visibleText } from '../visible-text.js';
+import { visibleText } from '../display/visible-text.js';
 
 const STOP_MESSAGES: Record<string, string> = {
   turn_limit: 'Stopped: the turn limit was reached before an answer.',

@@ -1,6 +1,6 @@
 import type { ContentBlockParam, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
-import type { ToolCall, Usage } from '../../core/messages.js';
-import type { ProviderEvent } from '../provider.js';
+import type { ToolCall, Usage } from '../../contracts/messages.js';
+import type { ProviderEvent } from '../../contracts/provider.js';
 import type { ThinkingBlock } from './convert.js';
 
 /** One content block being rebuilt from its start event and deltas. */

@@ -1,11 +1,11 @@
-import { RequestScope } from '../request-scope.js';
+import { RequestScope } from '../shared/request-scope.js';
 import Anthropic, { APIError } from '@anthropic-ai/sdk';
 import type { Message, MessageCreateParamsBase, MessageParam, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
-import { addUsage, type AssistantMessage, type Usage } from '../../core/messages.js';
-import type { FinishReason, ModelRequest, ModelResponse, Provider, ProviderEvent } from '../provider.js';
-import { DEFAULT_IDLE_TIMEOUT_MS, IdleTimer } from '../idle-timer.js';
-import { jsonInsteadOfStream, unexpectedJson } from '../json-instead-of-stream.js';
-import { ProviderError } from '../provider-error.js';
+import { addUsage, type AssistantMessage, type Usage } from '../../contracts/messages.js';
+import type { FinishReason, ModelRequest, ModelResponse, Provider, ProviderEvent } from '../../contracts/provider.js';
+import { DEFAULT_IDLE_TIMEOUT_MS, IdleTimer } from '../shared/idle-timer.js';
+import { jsonInsteadOfStream, unexpectedJson } from '../shared/json-instead-of-stream.js';
+import { ProviderError } from '../../contracts/provider-error.js';
 import { MessageAccumulator, type WireUsage } from './accumulate.js';
 import { toAnthropicConversation, toAnthropicTools, type AnthropicProviderData, type ThinkingBlock } from './convert.js';
 import { toProviderError } from './errors.js';

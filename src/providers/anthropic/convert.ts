@@ -1,6 +1,6 @@
 import type { ContentBlockParam, MessageParam, Tool } from '@anthropic-ai/sdk/resources/messages';
-import type { AssistantMessage, Message, ProviderData } from '../../core/messages.js';
-import type { ToolSchema } from '../provider.js';
+import type { AssistantMessage, Message, ProviderData } from '../../contracts/messages.js';
+import type { ToolSchema } from '../../contracts/provider.js';
 
 /** A thinking block as the API returned it; replayed byte-for-byte or not at all. */
 export type ThinkingBlock = { type: 'thinking'; thinking: string; signature: string } | { type: 'redacted_thinking'; data: string };

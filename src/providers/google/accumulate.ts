@@ -1,6 +1,6 @@
 import type { GenerateContentResponse, GenerateContentResponseUsageMetadata, Part } from '@google/genai';
-import type { Usage } from '../../core/messages.js';
-import type { FinishReason } from '../provider.js';
+import type { Usage } from '../../contracts/messages.js';
+import type { FinishReason } from '../../contracts/provider.js';
 
 /** What one chunk adds, for the provider to yield as it arrives. */
 export type ChunkEvent =

@@ -1,8 +1,8 @@
 import type { Content, FunctionDeclaration, Part } from '@google/genai';
-import { canonicalJson } from '../../core/canonical-json.js';
-import type { AssistantMessage, Message } from '../../core/messages.js';
-import type { ToolSchema } from '../provider.js';
-import type { ToolWireMap } from '../tool-ids.js';
+import { canonicalJson } from '../../contracts/canonical-json.js';
+import type { AssistantMessage, Message } from '../../contracts/messages.js';
+import type { ToolSchema } from '../../contracts/provider.js';
+import type { ToolWireMap } from '../shared/tool-ids.js';
 import { cleanSchemaForGemini } from './clean-schema.js';
 
 export interface ConvertOptions {

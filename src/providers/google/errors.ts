@@ -1,8 +1,8 @@
 import { ApiError } from '@google/genai';
-import { connectionError } from '../connection-error.js';
-import { isContextLengthMessage } from '../context-length.js';
-import { ProviderError } from '../provider-error.js';
-import { retryAfterMs } from '../retry-hints.js';
+import { connectionError } from '../shared/connection-error.js';
+import { isContextLengthMessage } from '../shared/context-length.js';
+import { ProviderError } from '../../contracts/provider-error.js';
+import { retryAfterMs } from '../shared/retry-hints.js';
 
 /** The `error` object of a Gemini error body (google.rpc.Status). */
 interface RpcStatus {

@@ -1,10 +1,10 @@
-import { RequestScope } from '../request-scope.js';
+import { RequestScope } from '../shared/request-scope.js';
 import { GoogleGenAI, type GenerateContentConfig, type GenerateContentResponse } from '@google/genai';
-import type { AssistantMessage, ProviderData } from '../../core/messages.js';
-import type { ModelRequest, ModelResponse, Provider, ProviderEvent } from '../provider.js';
-import { DEFAULT_IDLE_TIMEOUT_MS } from '../idle-timer.js';
-import { ProviderError } from '../provider-error.js';
-import { alnumHash, GEMINI_NAME, ToolWireMap } from '../tool-ids.js';
+import type { AssistantMessage, ProviderData } from '../../contracts/messages.js';
+import type { ModelRequest, ModelResponse, Provider, ProviderEvent } from '../../contracts/provider.js';
+import { DEFAULT_IDLE_TIMEOUT_MS } from '../shared/idle-timer.js';
+import { ProviderError } from '../../contracts/provider-error.js';
+import { alnumHash, GEMINI_NAME, ToolWireMap } from '../shared/tool-ids.js';
 import { GeminiReplyAccumulator } from './accumulate.js';
 import { toGeminiContents, toGeminiTools } from './convert.js';
 import { toProviderError } from './errors.js';

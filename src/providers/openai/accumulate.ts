@@ -1,4 +1,4 @@
-import type { ToolCall } from '../../core/messages.js';
+import type { ToolCall } from '../../contracts/messages.js';
 
 /** A streamed tool-call fragment as OpenAI-compatible servers actually send it. */
 export interface ToolCallFragment {

@@ -1,8 +1,8 @@
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
-import type { Message } from '../../core/messages.js';
-import type { ToolSchema } from '../provider.js';
+import type { Message } from '../../contracts/messages.js';
+import type { ToolSchema } from '../../contracts/provider.js';
 import { replayedReasoning } from './reasoning.js';
-import type { ToolWireMap } from '../tool-ids.js';
+import type { ToolWireMap } from '../shared/tool-ids.js';
 
 export interface ConvertOptions {
   provider: string;

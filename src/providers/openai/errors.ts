@@ -1,8 +1,8 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
-import { connectionError } from '../connection-error.js';
-import { isContextLengthMessage } from '../context-length.js';
-import { ProviderError } from '../provider-error.js';
-import { retryAfterMs } from '../retry-hints.js';
+import { connectionError } from '../shared/connection-error.js';
+import { isContextLengthMessage } from '../shared/context-length.js';
+import { ProviderError } from '../../contracts/provider-error.js';
+import { retryAfterMs } from '../shared/retry-hints.js';
 
 /** Maps whatever the SDK threw to the one ProviderError the loop understands. */
 /** `where` describes an error without an HTTP status (default: an error frame inside a 200 stream). */

@@ -1,18 +1,18 @@
-import { RequestScope } from '../request-scope.js';
+import { RequestScope } from '../shared/request-scope.js';
 import OpenAI, { APIError } from 'openai';
 import type { ChatCompletion, ChatCompletionChunk } from 'openai/resources/chat/completions';
-import type { AssistantMessage, Usage } from '../../core/messages.js';
-import { extractLeakedToolCalls, LeakedTextGuard } from '../leaked-tool-calls.js';
-import type { FinishReason, ModelRequest, ModelResponse, Provider, ProviderEvent } from '../provider.js';
-import { DEFAULT_IDLE_TIMEOUT_MS, IdleTimer } from '../idle-timer.js';
-import { jsonInsteadOfStream, unexpectedJson } from '../json-instead-of-stream.js';
-import { ProviderError } from '../provider-error.js';
+import type { AssistantMessage, Usage } from '../../contracts/messages.js';
+import { extractLeakedToolCalls, LeakedTextGuard } from '../shared/leaked-tool-calls.js';
+import type { FinishReason, ModelRequest, ModelResponse, Provider, ProviderEvent } from '../../contracts/provider.js';
+import { DEFAULT_IDLE_TIMEOUT_MS, IdleTimer } from '../shared/idle-timer.js';
+import { jsonInsteadOfStream, unexpectedJson } from '../shared/json-instead-of-stream.js';
+import { ProviderError } from '../../contracts/provider-error.js';
 import { ToolCallAccumulator, type ToolCallFragment } from './accumulate.js';
 import { toOpenAIMessages, toOpenAITools } from './convert.js';
 import { toProviderError } from './errors.js';
 import { readReasoning, reasoningData, type ReasoningField } from './reasoning.js';
 import { unsupportedParameter, withoutParameters } from './unsupported-parameters.js';
-import { ToolWireMap, type ToolIdFormat } from '../tool-ids.js';
+import { ToolWireMap, type ToolIdFormat } from '../shared/tool-ids.js';
 
 export interface OpenAIProviderOptions {
   /** Shown in events and errors; also the key for replaying provider data. Default "openai". */

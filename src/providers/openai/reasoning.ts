@@ -1,4 +1,4 @@
-import type { AssistantMessage, ProviderData } from '../../core/messages.js';
+import type { AssistantMessage, ProviderData } from '../../contracts/messages.js';
 
 /**
  * Where compatible servers put reasoning text: DeepSeek, Kimi and GLM say `reasoning_content`,

@@ -1,7 +1,7 @@
-import type { AssistantMessage, Message, ProviderData, ToolMessage } from '../../core/messages.js';
+import type { AssistantMessage, Message, ProviderData, ToolMessage } from '../../contracts/messages.js';
 import type { InvalidReason } from './parse-reply.js';
 import { protocolPrompt } from './protocol-prompt.js';
-import type { ToolSchema } from '../provider.js';
+import type { ToolSchema } from '../../contracts/provider.js';
 
 /** What the wrapper keeps on each assistant message it produced (inside providerData). */
 export interface PromptJsonData {

@@ -1,4 +1,4 @@
-import { readLenientJson } from './lenient-json.js';
+import { readLenientJson } from '../shared/lenient-json.js';
 
 export interface ParsedCall {
   name: string;

@@ -1,6 +1,6 @@
-import type { AssistantMessage, Message, ToolCall } from '../../core/messages.js';
-import type { ModelRequest, ModelResponse, Provider, ProviderEvent } from '../provider.js';
-import { ProviderError } from '../provider-error.js';
+import type { AssistantMessage, Message, ToolCall } from '../../contracts/messages.js';
+import type { ModelRequest, ModelResponse, Provider, ProviderEvent } from '../../contracts/provider.js';
+import { ProviderError } from '../../contracts/provider-error.js';
 import { promptJsonData, toPromptJsonHistory, withPromptJsonData } from './convert-history.js';
 import { parseReply, type ParsedReply } from './parse-reply.js';
 import { REPLY_CONTRACT } from './protocol-prompt.js';

@@ -1,4 +1,4 @@
-import type { ToolSchema } from '../provider.js';
+import type { ToolSchema } from '../../contracts/provider.js';
 
 /** The reply contract, word for word; also the reminder after a reply that broke it. */
 export const REPLY_CONTRACT =

@@ -1,4 +1,4 @@
-import type { Tool } from '../define-tool.js';
+import type { Tool } from '../../contracts/tool.js';
 import { calculatorTool } from './calculator.js';
 import { currentTimeTool } from './current-time.js';
 import { fetchUrlTool } from './fetch-url.js';

@@ -1,9 +1,9 @@
-import type { Tool } from '../define-tool.js';
-import { createEditFileTool } from './edit-file.js';
-import type { FileToolOptions } from './file-tool-options.js';
-import { createReadFileTool } from './read-file.js';
-import { FileReadTracker } from './read-tracker.js';
-import { createWriteFileTool } from './write-file.js';
+import type { Tool } from '../../contracts/tool.js';
+import { createEditFileTool } from './edit/edit-file.js';
+import type { FileToolOptions } from './shared/file-tool-options.js';
+import { createReadFileTool } from './files/read-file.js';
+import { FileReadTracker } from './shared/read-tracker.js';
+import { createWriteFileTool } from './files/write-file.js';
 
 /**
  * read_file, write_file and edit_file, sharing one tracker so an edit knows what the agent has

@@ -1,9 +1,9 @@
-import type { Tool } from '../define-tool.js';
-import { createGrepTool } from './grep.js';
-import { createListFilesTool } from './list-files.js';
-import type { SearchToolOptions } from './search-tool-options.js';
+import type { Tool } from '../../contracts/tool.js';
+import { createGrepTool } from './search/grep.js';
+import { createListFilesTool } from './search/list-files.js';
+import type { SearchToolOptions } from './search/search-tool-options.js';
 
-export type { SearchToolOptions } from './search-tool-options.js';
+export type { SearchToolOptions } from './search/search-tool-options.js';
 
 /** list_files and grep, sharing the path rules (workspace, extra roots, secret files). */
 export function createSearchTools(options: SearchToolOptions = {}): Tool[] {

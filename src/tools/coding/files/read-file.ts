@@ -1,10 +1,11 @@
 import { z } from 'zod';
-import { defineTool, type Tool, type ToolOutput } from '../define-tool.js';
-import type { FileToolOptions } from './file-tool-options.js';
-import { numberLine } from './number-lines.js';
-import type { FileReadTracker } from './read-tracker.js';
-import { formatBytes, loadTextFile } from './text-file.js';
-import { resolveToolPath } from './tool-path.js';
+import { defineTool } from '../../define-tool.js';
+import type { Tool, ToolOutput } from '../../../contracts/tool.js';
+import type { FileToolOptions } from '../shared/file-tool-options.js';
+import { numberLine } from '../shared/number-lines.js';
+import type { FileReadTracker } from '../shared/read-tracker.js';
+import { formatBytes, loadTextFile } from '../shared/text-file.js';
+import { resolveToolPath } from '../shared/tool-path.js';
 
 export const DEFAULT_READ_LIMIT = 2000;
 export const MAX_LINE_CHARS = 2000;

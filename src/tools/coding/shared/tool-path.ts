@@ -1,5 +1,5 @@
-import { resolveInWorkspace, type ResolveResult } from '../../workspace/resolve-path.js';
-import type { ToolContext } from '../define-tool.js';
+import { resolveInWorkspace, type ResolveResult } from '../../../workspace/resolve-path.js';
+import type { ToolContext } from '../../../contracts/tool.js';
 import type { FileToolOptions } from './file-tool-options.js';
 
 /** Every file tool resolves its path here: against the call's workspace, with the user's extra roots. */

@@ -1,5 +1,5 @@
 import { IdleTimer } from './idle-timer.js';
-import { ProviderError, withoutKey } from './provider-error.js';
+import { ProviderError, withoutKey } from '../../contracts/provider-error.js';
 
 /**
  * One model request's lifetime, the same for every adapter: its own abort signal (the SDKs

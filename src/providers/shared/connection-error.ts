@@ -1,4 +1,4 @@
-import { ProviderError } from './provider-error.js';
+import { ProviderError } from '../../contracts/provider-error.js';
 
 interface SocketCause {
   code?: string;

@@ -2,8 +2,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { z } from 'zod';
-import { capOutput } from '../cap-output.js';
-import { defineTool, type ToolOutput } from '../define-tool.js';
+import { capOutput } from '../../cap-output.js';
+import { defineTool } from '../../define-tool.js';
+import type { ToolOutput } from '../../../contracts/tool.js';
 import { killProcessTree } from './kill-tree.js';
 
 export const DEFAULT_BASH_TIMEOUT_MS = 120_000;

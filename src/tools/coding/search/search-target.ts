@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
-import { isSecretPath } from '../../workspace/secret-files.js';
-import { resolveInWorkspace } from '../../workspace/resolve-path.js';
-import type { FileToolOptions } from './file-tool-options.js';
+import { isSecretPath } from '../../../workspace/secret-files.js';
+import { resolveInWorkspace } from '../../../workspace/resolve-path.js';
+import type { FileToolOptions } from '../shared/file-tool-options.js';
 import type { PathFilter } from './search-glob.js';
 
 /** Files larger than this are skipped by both engines (ripgrep's --max-filesize). */

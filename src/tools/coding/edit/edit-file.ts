@@ -1,10 +1,11 @@
 import { stat } from 'node:fs/promises';
 import { z } from 'zod';
-import { defineTool, type Tool, type ToolOutput, type ToolPreview } from '../define-tool.js';
-import { writeFileAtomic } from './atomic-write.js';
-import type { FileToolOptions } from './file-tool-options.js';
+import { defineTool } from '../../define-tool.js';
+import type { Tool, ToolOutput, ToolPreview } from '../../../contracts/tool.js';
+import { writeFileAtomic } from '../shared/atomic-write.js';
+import type { FileToolOptions } from '../shared/file-tool-options.js';
 import { planEdit } from './plan-edit.js';
-import type { FileReadTracker } from './read-tracker.js';
+import type { FileReadTracker } from '../shared/read-tracker.js';
 
 const parameters = z.object({
   path: z.string().min(1),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { defineTool, type Tool } from '../define-tool.js';
-import type { OutputStore } from '../../context/output-store.js';
+import { defineTool } from '../tools/define-tool.js';
+import type { Tool } from '../contracts/tool.js';
+import type { OutputStore } from './output-store.js';
 
 export const READ_OUTPUT_TOOL = 'read_output';
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { defineTool, type Tool } from '../define-tool.js';
+import { defineTool } from '../../define-tool.js';
+import type { Tool } from '../../../contracts/tool.js';
 import { listFiles } from './file-lister.js';
 import { findRipgrep } from './ripgrep-detect.js';
 import { compileGlob, ripgrepTypeGlob } from './search-glob.js';

@@ -1,4 +1,4 @@
-import { ProviderError } from './provider-error.js';
+import { ProviderError } from '../../contracts/provider-error.js';
 
 /** How long a streamed reply may go without a byte from the server before it is given up (5 minutes). */
 export const DEFAULT_IDLE_TIMEOUT_MS = 300_000;

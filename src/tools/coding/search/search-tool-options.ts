@@ -1,4 +1,4 @@
-import type { FileToolOptions } from './file-tool-options.js';
+import type { FileToolOptions } from '../shared/file-tool-options.js';
 import type { RipgrepSetting } from './ripgrep-detect.js';
 
 export interface SearchToolOptions extends FileToolOptions {

@@ -1,4 +1,4 @@
-import type { AssistantMessage, Message, Usage } from '../core/messages.js';
+import type { AssistantMessage, Message, Usage } from './messages.js';
 
 /** A tool as the model sees it: the JSON Schema is derived once from the tool's zod schema. */
 export interface ToolSchema {

@@ -1,13 +1,14 @@
 import { stat } from 'node:fs/promises';
 import { z } from 'zod';
-import { defineTool, type Tool, type ToolContext, type ToolOutput, type ToolPreview } from '../define-tool.js';
-import { writeFileAtomic } from './atomic-write.js';
-import type { FileToolOptions } from './file-tool-options.js';
-import { countLines, toLogicalText, type TextLayout } from './line-endings.js';
-import type { FileReadTracker, ReadStatus } from './read-tracker.js';
-import { formatBytes, loadTextFile, readOnlyReason } from './text-file.js';
-import { resolveToolPath } from './tool-path.js';
-import { unifiedDiff } from './unified-diff.js';
+import { defineTool } from '../../define-tool.js';
+import type { Tool, ToolContext, ToolOutput, ToolPreview } from '../../../contracts/tool.js';
+import { writeFileAtomic } from '../shared/atomic-write.js';
+import type { FileToolOptions } from '../shared/file-tool-options.js';
+import { countLines, toLogicalText, type TextLayout } from '../shared/line-endings.js';
+import type { FileReadTracker, ReadStatus } from '../shared/read-tracker.js';
+import { formatBytes, loadTextFile, readOnlyReason } from '../shared/text-file.js';
+import { resolveToolPath } from '../shared/tool-path.js';
+import { unifiedDiff } from '../shared/unified-diff.js';
 
 /** How much of a new file the approval prompt shows. */
 const NEW_FILE_PREVIEW_LINES = 40;

@@ -1,5 +1,5 @@
-import type { ToolSchema } from './provider.js';
-import { readLenientJson } from './prompt-json/lenient-json.js';
+import type { ToolSchema } from '../../contracts/provider.js';
+import { readLenientJson } from './lenient-json.js';
 
 export interface LeakedCall {
   name: string;

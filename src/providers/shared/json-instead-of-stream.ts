@@ -1,4 +1,4 @@
-import { ProviderError } from './provider-error.js';
+import { ProviderError } from '../../contracts/provider-error.js';
 
 /**
  * Some servers answer a streaming request with plain JSON: an error body under HTTP 200 (proxies,

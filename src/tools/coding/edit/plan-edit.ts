@@ -1,13 +1,13 @@
-import type { ToolContext } from '../define-tool.js';
+import type { ToolContext } from '../../../contracts/tool.js';
 import { findClosestRegion } from './closest-match.js';
 import { applyEdit, describeTolerances, stripLineNumbers } from './edit-text.js';
-import type { FileToolOptions } from './file-tool-options.js';
-import { toStoredText, type TextLayout } from './line-endings.js';
-import { numberLines } from './number-lines.js';
-import type { FileReadTracker, ReadStatus } from './read-tracker.js';
-import { loadTextFile, readOnlyReason } from './text-file.js';
-import { resolveToolPath } from './tool-path.js';
-import { unifiedDiff } from './unified-diff.js';
+import type { FileToolOptions } from '../shared/file-tool-options.js';
+import { toStoredText, type TextLayout } from '../shared/line-endings.js';
+import { numberLines } from '../shared/number-lines.js';
+import type { FileReadTracker, ReadStatus } from '../shared/read-tracker.js';
+import { loadTextFile, readOnlyReason } from '../shared/text-file.js';
+import { resolveToolPath } from '../shared/tool-path.js';
+import { unifiedDiff } from '../shared/unified-diff.js';
 
 export interface EditArgs {
   path: string;

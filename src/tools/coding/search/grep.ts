@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { defineTool, type Tool } from '../define-tool.js';
+import { defineTool } from '../../define-tool.js';
+import type { Tool } from '../../../contracts/tool.js';
 import { formatGrep } from './grep-format.js';
 import { translatePattern } from './grep-pattern.js';
 import { grepWithJs } from './js-grep.js';

@@ -1,5 +1,5 @@
 import type { AssistantMessage, Message, ToolCall, Usage } from './messages.js';
-import type { ToolCallStatus } from '../tools/registry.js';
+import type { ToolCallStatus } from './tool.js';
 
 /** Why a run ended. Exactly one `stop` event carries it. */
 export type StopReason = 'answered' | 'turn_limit' | 'repeated_call' | 'aborted' | 'provider_error' | 'cost_limit';

@@ -1,0 +1,64 @@
+import type { z } from 'zod';
+import type { ToolCall } from './messages.js';
+import type { ToolSchema } from './provider.js';
+
+export interface ToolContext {
+  /** Aborted when the run is aborted or the call times out; tools must stop promptly. */
+  signal: AbortSignal;
+  /** The workspace root the agent works in. */
+  workspace: string;
+}
+
+/** What `execute` may return: plain text, or text flagged as an error the model should see. */
+export type ToolOutput = string | { output: string; isError?: boolean };
+
+/**
+ * What the user sees when asked to approve a call: a one-line summary (the command, the path)
+ * and optional detail (the diff of an edit). `error` means the call cannot succeed as given
+ * (e.g. the text to replace is absent): the model gets the error and the user is not asked.
+ */
+export type ToolPreview = { summary: string; detail?: string } | { error: string };
+
+export interface Tool {
+  readonly name: string;
+  readonly description: string;
+  readonly parameters: z.ZodType;
+  /** Derived once, at definition time. */
+  readonly schema: ToolSchema;
+  readonly readOnly: boolean;
+  readonly needsApproval: boolean;
+  readonly timeoutMs: number | undefined;
+  execute(args: unknown, context: ToolContext): Promise<ToolOutput>;
+  preview(args: unknown, context: ToolContext): Promise<ToolPreview>;
+}
+
+export type ToolCallStatus = 'ok' | 'error' | 'denied';
+
+export interface ToolResult {
+  content: string;
+  isError: boolean;
+  status: ToolCallStatus;
+  /** The parsed, validated arguments, when they got that far. */
+  args?: unknown;
+}
+
+/** Asked before a call that needs approval runs. Returning a reason denies the call. */
+export type Authorize = ((request: AuthorizeRequest) => Promise<{ allowed: true } | { allowed: false; reason: string }>) & {
+  /**
+   * Also consult this hook for calls that need no approval (read-only tools, whose
+   * `tool.needsApproval` is false), so deny rules such as `fetch_url(http://169.254.*)` hold for
+   * them; it must never ask the user about those. Without it, only calls that need approval come.
+   */
+  checksEveryCall?: boolean;
+};
+
+export interface AuthorizeRequest {
+  tool: Tool;
+  args: unknown;
+  call: ToolCall;
+  /** What to show the user: the command, the path, the diff. */
+  preview: { summary: string; detail?: string };
+  /** The workspace the call runs in (rules match paths relative to it). */
+  workspace: string;
+  signal: AbortSignal;
+}
