@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { startChatServer, type ChatRequestBody, type ChatServer, type ServerStep } from './support/chat-server.js';
-import { homeEnv, spawnCli, type Ran } from './support/cli-process.js';
+import { cliHome, homeEnv, spawnCli, type Ran } from './support/cli-process.js';
 
 const home = mkdtempSync(join(tmpdir(), 'vibe-cli-protocols-'));
 const servers: ChatServer[] = [];
@@ -102,6 +102,28 @@ describe('the CLI with --protocol and demo --compare-protocols', () => {
     expect(ran.code).toBe(0);
     expect(ran.stdout.trim()).toBe('fixed');
     expect(ran.stderr).toContain('✗ reply not readable (bad_json): Your reply was not valid JSON: unexpected word "calculator"');
+  });
+
+  it('--continue after an unreadable reply sends the readable history only: no unreadable reply, no correction', async () => {
+    const bad = '{"tool": calculator}';
+    const good = '{"answer": "fixed"}';
+    const { server, env } = await withServer([{ text: bad }, { text: good }, { text: '{"answer": "again"}' }]);
+    const home = cliHome();
+    try {
+      expect((await home.run(['hi', '--protocol', 'prompt-json'], env)).code).toBe(0);
+      const resumed = await home.run(['--continue', 'and now?', '--protocol', 'prompt-json'], env);
+      expect(resumed.stdout.trim()).toBe('again');
+      const contents = server.requests[2]!.messages.slice(1).map((m) => [m.role, m.content]);
+      expect(contents).toEqual([
+        ['user', 'hi'],
+        ['assistant', good],
+        ['user', 'and now?'],
+      ]);
+      // The re-ask within the first run did carry them.
+      expect(server.requests[1]!.messages.slice(-2).map((m) => m.content)).toEqual([bad, expect.stringMatching(/^Your reply was not valid JSON/)]);
+    } finally {
+      home.cleanup();
+    }
   });
 
   it.each([
