@@ -4,7 +4,7 @@ import type { ModelRequest } from '../contracts/provider.js';
 import { priceOf } from '../providers/pricing.js';
 import { ToolRegistry } from '../tools/registry.js';
 import type { AgentOptions, RunResult } from './agent-options.js';
-import { aborted, costLimit, firstStop, repeatedCall, turnLimit, type RunProgress } from './brakes.js';
+import { aborted, costLimit, firstStop, repeatedCall, turnLimit, type RunProgress, type Stop } from './brakes.js';
 import { callModel } from './call-model.js';
 import { emptyReplyError } from './empty-reply.js';
 import { repairHistory } from './repair-history.js';
@@ -35,7 +35,7 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
   const request = (history: Message[]) => modelRequest(options, registry, history);
   let messages = startingHistory(options);
   let lastUsage: Usage | undefined;
-  const stop = (reason: Parameters<typeof stopRun>[0]) => stopRun(reason, { messages, turns: run.turns, totals });
+  const stop = (reason: Stop) => stopRun(reason, { messages, turns: run.turns, totals });
 
   yield { type: 'run_start', provider: options.provider.name, model: options.model, tools: registry.names(), input: options.input };
   const unpriceable = overBudget(run);
