@@ -35,7 +35,7 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
   const request = (history: Message[]) => modelRequest(options, registry, history);
   let messages = startingHistory(options);
   let lastUsage: Usage | undefined;
-  const stop = (reason: Stop) => stopRun(reason, { messages, turns: run.turns, totals });
+  const stop = (how: Stop) => stopRun(how, { messages, turns: run.turns, totals });
 
   yield { type: 'run_start', provider: options.provider.name, model: options.model, tools: registry.names(), input: options.input };
   const unpriceable = overBudget(run);
