@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { startChatServer, type ChatRequestBody, type ChatServer, type ServerStep } from './support/chat-server.js';
-import { homeEnv, spawnCli, type Ran } from './support/cli-process.js';
+import { cliHome, homeEnv, spawnCli, type Ran } from './support/cli-process.js';
 
 const home = mkdtempSync(join(tmpdir(), 'vibe-cli-protocols-'));
 const servers: ChatServer[] = [];
@@ -38,7 +38,8 @@ function standInModel(body: ChatRequestBody) {
   }
   const last = lastContent(body);
   if (last.startsWith('Result of') || noTool) return { text: JSON.stringify({ answer: `json answer to ${task}` }) };
-  if (task.includes('17') && !last.startsWith('Your reply')) return { text: '{"tool": "current_time", "arguments": {}' };
+  // The full task, not '17': the demo page's URL carries a random port, which can contain 17.
+  if (task.includes('17 × 23') && !last.startsWith('Your reply')) return { text: '{"tool": "current_time", "arguments": {}' };
   return { text: '{"tool": "current_time", "arguments": {}}' };
 }
 
@@ -48,10 +49,11 @@ describe('the CLI with --protocol and demo --compare-protocols', () => {
     expect(ran.code).toBe(0);
     expect(ran.stdout).toContain('Model: built-in SCRIPTED model (offline)');
     expect(ran.stdout).toContain('| task | turns native | turns prompt-json | parse failures | answer (native) | answer (prompt-json) |');
-    expect(ran.stdout).toMatch(/\| 17 × 23 \| 2 \| 3 \| 1 \| 17 × 23 = 391\. \| 17 × 23 = 391\. \|/);
+    // An unreadable reply is re-asked within its turn, so it costs a request, not a turn.
+    expect(ran.stdout).toMatch(/\| 17 × 23 \| 2 \| 2 \| 1 \| 17 × 23 = 391\. \| 17 × 23 = 391\. \|/);
     expect(ran.stdout).toMatch(/\| Page length ÷ 7 \| 3 \| 3 \| 0 \| The page is \d+ characters long/);
-    expect(ran.stdout).toMatch(/\| 2099 World Cup \| 1 \| 2 \| 1 \| I don't know/);
-    expect(ran.stdout).toContain('| **total** | 8 | 10 | 2 | | |');
+    expect(ran.stdout).toMatch(/\| 2099 World Cup \| 1 \| 1 \| 1 \| I don't know/);
+    expect(ran.stdout).toContain('| **total** | 8 | 8 | 2 | | |');
   });
 
   it('demo --protocol prompt-json runs offline on scripted JSON replies and shows the unreadable ones', async () => {
@@ -59,7 +61,7 @@ describe('the CLI with --protocol and demo --compare-protocols', () => {
     expect(ran.code).toBe(0);
     expect(ran.stdout).toContain('SCRIPTED');
     expect(ran.stdout).toContain('Protocol: prompt-json');
-    expect(ran.stdout).toMatch(/17 × 23[\s\S]*✗ reply not readable \(bad_json\): Your reply was not valid JSON: an object is not closed[\s\S]*turns: 3/);
+    expect(ran.stdout).toMatch(/17 × 23[\s\S]*✗ reply not readable \(bad_json\): Your reply was not valid JSON: an object is not closed[^\n]*\n\s+→ calculator[\s\S]*?turns: 2 · tool calls: calculator/);
     expect(ran.stdout).toMatch(/2099 World Cup[\s\S]*✗ reply not readable \(no_json\)[\s\S]*tool calls: none/);
     expect(ran.stdout.match(/stop: answered/g)).toHaveLength(4);
   });
@@ -71,9 +73,9 @@ describe('the CLI with --protocol and demo --compare-protocols', () => {
     expect(ran.code, `${ran.stderr}\n${ran.stdout}`).toBe(0);
     expect(ran.stdout).toContain('Model: test-model via openai (measured');
     expect(ran.stdout).toContain('| The time | 2 | 2 | 0 | native answer to What time is it now? | json answer to What time is it now? |');
-    expect(ran.stdout).toContain('| 17 × 23 | 2 | 3 | 1 |');
+    expect(ran.stdout).toContain('| 17 × 23 | 2 | 2 | 1 |');
     expect(ran.stdout).toContain('| 2099 World Cup | 1 | 1 | 0 |');
-    expect(ran.stdout).toContain('| **total** | 7 | 8 | 1 | | |');
+    expect(ran.stdout).toContain('| **total** | 7 | 7 | 1 | | |');
     expect(server.violations).toEqual([]);
     expect(server.remaining).toBe(0);
     const promptJsonRequests = server.requests.filter((body) => !body.tools);
@@ -100,6 +102,28 @@ describe('the CLI with --protocol and demo --compare-protocols', () => {
     expect(ran.code).toBe(0);
     expect(ran.stdout.trim()).toBe('fixed');
     expect(ran.stderr).toContain('✗ reply not readable (bad_json): Your reply was not valid JSON: unexpected word "calculator"');
+  });
+
+  it('--continue after an unreadable reply sends the readable history only: no unreadable reply, no correction', async () => {
+    const bad = '{"tool": calculator}';
+    const good = '{"answer": "fixed"}';
+    const { server, env } = await withServer([{ text: bad }, { text: good }, { text: '{"answer": "again"}' }]);
+    const home = cliHome();
+    try {
+      expect((await home.run(['hi', '--protocol', 'prompt-json'], env)).code).toBe(0);
+      const resumed = await home.run(['--continue', 'and now?', '--protocol', 'prompt-json'], env);
+      expect(resumed.stdout.trim()).toBe('again');
+      const contents = server.requests[2]!.messages.slice(1).map((m) => [m.role, m.content]);
+      expect(contents).toEqual([
+        ['user', 'hi'],
+        ['assistant', good],
+        ['user', 'and now?'],
+      ]);
+      // The re-ask within the first run did carry them.
+      expect(server.requests[1]!.messages.slice(-2).map((m) => m.content)).toEqual([bad, expect.stringMatching(/^Your reply was not valid JSON/)]);
+    } finally {
+      home.cleanup();
+    }
   });
 
   it.each([

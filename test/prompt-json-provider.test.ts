@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { run } from '../src/core/loop.js';
+import { run, type AgentOptions } from '../src/core/loop.js';
 import type { AgentEvent } from '../src/contracts/events.js';
 import { OpenAIProvider } from '../src/providers/openai/openai-provider.js';
 import { promptJsonProvider } from '../src/providers/prompt-json/prompt-json-provider.js';
@@ -16,13 +16,13 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close()));
 });
 
-async function runPromptJson(script: ServerStep[], maxTurns = 6, inner: { name?: string; replayReasoning?: boolean } = {}) {
+async function runPromptJson(script: ServerStep[], maxTurns = 6, inner: { name?: string; replayReasoning?: boolean } = {}, agent: Partial<AgentOptions> = {}) {
   const server = await startChatServer(script);
   servers.push(server);
   const provider = promptJsonProvider(new OpenAIProvider({ apiKey: 'test-key', baseURL: server.url, ...inner }));
   const events: AgentEvent[] = [];
   const result = await run(
-    { provider, model: 'test-model', input: 'What is 17 × 23?', system: 'You are helpful.', tools: new ToolRegistry([calculatorTool, currentTimeTool]), maxTurns },
+    { provider, model: 'test-model', input: 'What is 17 × 23?', system: 'You are helpful.', tools: new ToolRegistry([calculatorTool, currentTimeTool]), maxTurns, ...agent },
     (event) => events.push(event),
   );
   expect(server.violations).toEqual([]);
@@ -59,43 +59,79 @@ describe('the prompt-JSON protocol over a real chat server', () => {
     expect(ofType(events, 'text_delta').map((e) => e.text)).toEqual(['17 × 23 = 391']);
   });
 
-  it('a malformed reply is a turn, a protocol_error event, and a correction the model can act on', async () => {
+  it('a malformed reply is re-asked within the turn: a protocol_error event, a correction the model can act on, and a history without either', async () => {
+    const good = '{"tool": "calculator", "arguments": {"expression": "17 * 23"}}';
     const { server, result, events } = await runPromptJson([
-      { text: '{"tool": "calculator", "arguments": {"expression": "17 * 23"}' },
-      { text: '{"tool": "calculator", "arguments": {"expression": "17 * 23"}}' },
-      { text: '{"answer": "391"}' },
+      { text: '{"tool": "calculator", "arguments": {"expression": "17 * 23"}', usage: { inputTokens: 100, outputTokens: 7 } },
+      { text: good, usage: { inputTokens: 130, outputTokens: 9 } },
+      { text: '{"answer": "391"}', usage: { inputTokens: 160, outputTokens: 5 } },
     ]);
 
-    expect(result).toMatchObject({ answer: '391', stopReason: 'answered', turns: 3, protocolErrors: 1 });
+    expect(result).toMatchObject({ answer: '391', stopReason: 'answered', turns: 2, protocolErrors: 1 });
     expect(ofType(events, 'protocol_error')).toEqual([{ type: 'protocol_error', turn: 1, reason: 'bad_json', error: expect.stringContaining('an object is not closed'), count: 1 }]);
-    const correction = contentOf(server, 1).at(-1)!;
-    expect(correction.role).toBe('user');
-    expect(correction.content).toMatch(/^Your reply was not valid JSON: an object is not closed .*Reply with exactly one JSON object/);
-    expect(ofType(events, 'tool_call_start').map((e) => e.call.id)).toEqual(['pj_2_0']);
+    // The re-ask carries the unreadable reply and the correction...
+    const [bad, correction] = contentOf(server, 1).slice(-2);
+    expect(bad).toEqual({ role: 'assistant', content: '{"tool": "calculator", "arguments": {"expression": "17 * 23"}' });
+    expect(correction!.role).toBe('user');
+    expect(correction!.content).toMatch(/^Your reply was not valid JSON: an object is not closed .*Reply with exactly one JSON object/);
+    // ...the next turn's request does not: the history holds only the reply that could be read.
+    expect(contentOf(server, 2).slice(1)).toEqual([
+      { role: 'user', content: 'What is 17 × 23?' },
+      { role: 'assistant', content: good },
+      { role: 'user', content: 'Result of calculator (call pj_1_0): 17 * 23 = 391' },
+    ]);
+    expect(ofType(events, 'tool_call_start').map((e) => e.call.id)).toEqual(['pj_1_0']);
+    // Both requests of turn 1 are counted, in one usage event.
+    expect(ofType(events, 'usage').map((e) => [e.turn, e.usage.inputTokens, e.usage.outputTokens])).toEqual([[1, 230, 16], [2, 160, 5]]);
+    expect(result.usage).toMatchObject({ inputTokens: 390, outputTokens: 21 });
+    // What a session rebuilds from turn_end events is exactly the history.
+    expect(result.messages.slice(2)).toEqual(ofType(events, 'turn_end').flatMap((end) => end.messages));
   });
 
-  it('stops as a repeated failure after four unreadable replies in a row, and every turn is recorded with its correction', async () => {
-    const broken = { text: '{"tool": "calculator", "arguments": {' };
-    const { result, events } = await runPromptJson([broken, broken, broken, broken], 8);
-    expect(result).toMatchObject({ stopReason: 'repeated_call', turns: 4, protocolErrors: 4, answer: null });
-    expect(result.error).toMatch(/^4 replies in a row could not be read as the protocol asks/);
-    const ends = ofType(events, 'turn_end');
-    expect(ends).toHaveLength(4);
-    expect(ends[0]!.messages.map((m) => m.role)).toEqual(['assistant', 'user']);
-    // What a session rebuilds from turn_end events is exactly the history the model was sent.
-    expect(result.messages.slice(2)).toEqual(ends.flatMap((end) => end.messages));
+  it('stops as a repeated failure after four unreadable replies in a row, within one turn, with their usage counted and nothing added to the history', async () => {
+    const broken = { text: '{"tool": "calculator", "arguments": {', usage: { inputTokens: 50, outputTokens: 4 } };
+    const { server, result, events } = await runPromptJson([broken, broken, broken, broken], 8);
+    expect(result).toMatchObject({ stopReason: 'repeated_call', turns: 1, protocolErrors: 4, answer: null });
+    expect(result.error).toMatch(/^4 replies in a row could not be read as the protocol asks \(last: Your reply was not valid JSON/);
+    expect(server.requests).toHaveLength(4);
+    expect(ofType(events, 'protocol_error').map((e) => [e.turn, e.count])).toEqual([[1, 1], [1, 2], [1, 3], [1, 4]]);
+    expect(result.usage).toMatchObject({ inputTokens: 200, outputTokens: 16 });
+    expect(ofType(events, 'stop')[0]).toMatchObject({ reason: 'repeated_call', error: result.error });
+    // No turn completed, so a session rebuilds what the run holds: the input and nothing after it.
+    expect(ofType(events, 'turn_end')).toEqual([]);
+    expect(result.messages.map((m) => m.role)).toEqual(['system', 'user']);
+  });
+
+  it('takes its limit of unreadable replies from protocolErrorLimit', async () => {
+    const broken = { text: 'no json here, just {' };
+    const { server, result } = await runPromptJson([broken, broken], 8, {}, { protocolErrorLimit: 2 });
+    expect(result).toMatchObject({ stopReason: 'repeated_call', protocolErrors: 2 });
+    expect(result.error).toMatch(/^2 replies in a row could not be read/);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('estimates the usage of a re-asked request whose server reported none', async () => {
+    const chunk = (delta: unknown, finish: string | null = null) => ({ id: 'x', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] });
+    const { events } = await runPromptJson([
+      { kind: 'raw_chunks', chunks: [chunk({ content: '{"answer": ' }), chunk({}, 'stop')] },
+      { text: '{"answer": "391"}', usage: { inputTokens: 100, outputTokens: 5 } },
+    ]);
+    const [usage] = ofType(events, 'usage');
+    expect(usage!.usage.estimated).toBe(true);
+    expect(usage!.usage.inputTokens).toBeGreaterThan(100);
+    expect(usage!.usage.outputTokens).toBe(5 + Math.ceil('{"answer": '.length / 4));
   });
 
   it('a readable reply resets the count of unreadable ones', async () => {
     const broken = { text: '{"tool": "calculator", "arguments": {' };
     const call = { text: '{"tool": "calculator", "arguments": {"expression": "1 + 1"}}' };
     const { result } = await runPromptJson([broken, broken, broken, call, broken, broken, broken, { text: '{"answer": "2"}' }], 10);
-    expect(result).toMatchObject({ stopReason: 'answered', answer: '2', protocolErrors: 6 });
+    expect(result).toMatchObject({ stopReason: 'answered', answer: '2', protocolErrors: 6, turns: 2 });
   });
 
   it('prose gets one reminder; prose again right after it is taken as the answer', async () => {
     const { server, result, events } = await runPromptJson([{ text: 'It is 391.' }, { text: 'As I said, 391.' }]);
-    expect(result).toMatchObject({ answer: 'As I said, 391.', stopReason: 'answered', turns: 2, protocolErrors: 1 });
+    expect(result).toMatchObject({ answer: 'As I said, 391.', stopReason: 'answered', turns: 1, protocolErrors: 1 });
     expect(ofType(events, 'protocol_error').map((e) => e.reason)).toEqual(['no_json']);
     expect(contentOf(server, 1).at(-1)!.content).toContain('Your reply contained no JSON object.');
   });

@@ -1,3 +1,5 @@
+import type { Usage } from './messages.js';
+
 /** The one error type a provider throws. The loop retries or stops on `kind`, never on message text. */
 export type ProviderErrorKind =
   | 'auth'
@@ -8,7 +10,9 @@ export type ProviderErrorKind =
   | 'stream_cut'
   | 'context_length'
   | 'bad_request'
-  | 'aborted';
+  | 'aborted'
+  /** The model's replies could not be read, several in a row (a text protocol): a repeated failure, not retried. */
+  | 'unreadable_reply';
 
 const RETRYABLE: ReadonlySet<ProviderErrorKind> = new Set(['rate_limit', 'server', 'network', 'stream_cut']);
 
@@ -17,15 +21,18 @@ export class ProviderError extends Error {
   readonly status: number | undefined;
   /** Server-advised wait before retrying, when it said one. */
   readonly retryAfterMs: number | undefined;
+  /** Tokens the failed request had already spent (a text protocol's unreadable replies), when known. */
+  readonly usage: Usage | undefined;
   /** Set when the kind alone would mislead the retry policy (a refused local connection). */
   private readonly retryOverride: boolean | undefined;
 
-  constructor(kind: ProviderErrorKind, message: string, options: { status?: number; retryAfterMs?: number; cause?: unknown; retryable?: boolean } = {}) {
+  constructor(kind: ProviderErrorKind, message: string, options: { status?: number; retryAfterMs?: number; cause?: unknown; retryable?: boolean; usage?: Usage } = {}) {
     super(message, { cause: options.cause });
     this.name = 'ProviderError';
     this.kind = kind;
     this.status = options.status;
     this.retryAfterMs = options.retryAfterMs;
+    this.usage = options.usage;
     this.retryOverride = options.retryable;
   }
 

@@ -14,6 +14,8 @@ export interface ModelRequest {
   tools: ToolSchema[];
   temperature: number;
   maxTokens?: number;
+  /** For a text protocol (prompt-JSON): unreadable replies in a row before the request fails (default 4). Native providers ignore it. */
+  protocolErrorLimit?: number;
 }
 
 /** Why the model stopped producing this reply, normalised across providers. */
@@ -24,15 +26,14 @@ export interface ModelResponse {
   finishReason: FinishReason;
   /** Undefined when the server reported none. */
   usage?: Usage;
-  /**
-   * Set by a text protocol (prompt-JSON) when the reply could not be read. The loop appends the
-   * reply, shows a `protocol_error` event, and sends `feedback` to the model as the next user turn.
-   */
-  protocolError?: ProtocolError;
   /** How many of the reply's tool calls were recovered from its text (a server that leaked them). */
   leakedToolCalls?: number;
 }
 
+/**
+ * A reply a text protocol (prompt-JSON) could not read. The provider itself sends `feedback` back
+ * to the model and asks again, within the same `stream()` call; the loop only shows it.
+ */
 export interface ProtocolError {
   /** e.g. "no_json", "bad_json", "bad_shape". */
   reason: string;
@@ -47,6 +48,8 @@ export type ProviderEvent =
   | { type: 'text_delta'; text: string }
   | { type: 'reasoning_delta'; text: string }
   | { type: 'tool_call_delta'; index: number; id: string; name: string }
+  /** A reply that could not be read; the provider re-asks the model before its one `response`. */
+  | ({ type: 'protocol_error' } & ProtocolError)
   | { type: 'response'; response: ModelResponse };
 
 export interface Provider {

@@ -1,6 +1,6 @@
 import type { AgentEvent } from '../contracts/events.js';
 import { sleep } from './sleep.js';
-import type { ModelRequest, ModelResponse, Provider } from '../contracts/provider.js';
+import type { ModelRequest, ModelResponse, Provider, ProviderEvent } from '../contracts/provider.js';
 import { ProviderError } from '../contracts/provider-error.js';
 
 export interface RetryPolicy {
@@ -12,8 +12,7 @@ export interface RetryPolicy {
 export const DEFAULT_RETRY: RetryPolicy = { maxRetries: 4, baseDelayMs: 1000, maxDelayMs: 60_000 };
 
 export type ModelStreamEvent =
-  | { type: 'text_delta'; text: string }
-  | { type: 'reasoning_delta'; text: string }
+  | Extract<ProviderEvent, { type: 'text_delta' | 'reasoning_delta' | 'protocol_error' }>
   | Extract<AgentEvent, { type: 'retry' }>;
 
 /**
@@ -31,7 +30,7 @@ export async function* requestWithRetry(
     try {
       for await (const event of provider.stream(request, signal)) {
         if (event.type === 'response') return event.response;
-        if (event.type === 'text_delta' || event.type === 'reasoning_delta') yield event;
+        if (event.type === 'text_delta' || event.type === 'reasoning_delta' || event.type === 'protocol_error') yield event;
       }
       throw new ProviderError('stream_cut', 'The provider ended the reply without a response.');
     } catch (error) {

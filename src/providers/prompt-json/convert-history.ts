@@ -1,5 +1,4 @@
 import type { AssistantMessage, Message, ProviderData, ToolMessage } from '../../contracts/messages.js';
-import type { InvalidReason } from './parse-reply.js';
 import { protocolPrompt } from './protocol-prompt.js';
 import type { ToolSchema } from '../../contracts/provider.js';
 
@@ -7,8 +6,6 @@ import type { ToolSchema } from '../../contracts/provider.js';
 export interface PromptJsonData {
   /** The reply's text exactly as the model wrote it; replayed as the assistant's turn. */
   raw: string;
-  /** Set when the reply could not be read. */
-  invalid?: InvalidReason;
 }
 
 export function promptJsonData(message: AssistantMessage): PromptJsonData | undefined {

@@ -1,94 +1,89 @@
-import type { AssistantMessage, Message, ToolCall } from '../../contracts/messages.js';
+import { addUsage, type Usage } from '../../contracts/messages.js';
 import type { ModelRequest, ModelResponse, Provider, ProviderEvent } from '../../contracts/provider.js';
 import { ProviderError } from '../../contracts/provider-error.js';
-import { promptJsonData, toPromptJsonHistory, withPromptJsonData } from './convert-history.js';
-import { parseReply, type ParsedReply } from './parse-reply.js';
-import { REPLY_CONTRACT } from './protocol-prompt.js';
+import { estimateUsage } from '../shared/estimate-usage.js';
+import { toPromptJsonHistory } from './convert-history.js';
+import { readResponse } from './read-response.js';
+
+/** Unreadable replies in a row before a request fails, when the request sets no limit. */
+export const DEFAULT_PROTOCOL_ERROR_LIMIT = 4;
 
 /**
  * Tools over plain text, for models or endpoints without native tool calling (and to measure
  * what native calling buys). The inner provider gets no tool schemas and no tool messages; the
  * tools are described in the system prompt, and each reply is parsed back into tool calls or an
- * answer. A reply that cannot be read comes back as a `protocolError`, which the loop shows as a
- * `protocol_error` event and answers with a correction; it counts as a turn.
+ * answer.
  *
- * Prose with no JSON at all gets one reminder; prose again right after that reminder is taken as
- * the answer (a model that will not speak the protocol should not burn the turn budget).
+ * A reply that cannot be read is handled here, inside one `stream()` call: a `protocol_error`
+ * event says why, and the model gets its reply back with the correction and is asked again. Only
+ * the reply that could be read is returned, so the history (and a saved session) holds no
+ * unreadable reply and no correction; the response's usage is the sum over every request made.
+ * After `request.protocolErrorLimit` unreadable replies in a row it throws a ProviderError of kind
+ * `unreadable_reply` carrying the usage spent. Prose with no JSON at all gets one reminder; prose
+ * again right after it is taken as the answer.
  */
 export function promptJsonProvider(inner: Provider): Provider {
   return {
     name: `${inner.name}+prompt-json`,
     async *stream(request: ModelRequest, signal?: AbortSignal): AsyncGenerator<ProviderEvent> {
-      const innerRequest: ModelRequest = { ...request, messages: toPromptJsonHistory(request.messages, request.tools), tools: [] };
-      let text = '';
-      let innerResponse: ModelResponse | undefined;
-      for await (const event of inner.stream(innerRequest, signal)) {
-        // Text is held back until it is parsed: it is JSON, not something to show as it streams.
-        if (event.type === 'text_delta') text += event.text;
-        else if (event.type === 'response') innerResponse = event.response;
-        else if (event.type === 'reasoning_delta') yield event;
+      const limit = request.protocolErrorLimit ?? DEFAULT_PROTOCOL_ERROR_LIMIT;
+      const attempts: Attempt[] = [];
+      let innerRequest: ModelRequest = { ...request, messages: toPromptJsonHistory(request.messages, request.tools), tools: [] };
+      for (;;) {
+        const { raw, response } = yield* askInner(inner, innerRequest, signal);
+        attempts.push({ request: innerRequest, response });
+        const previous = attempts.at(-2)?.unreadable;
+        const read = readResponse(raw, response, request, inner.name, previous === 'no_json');
+        if (read.ok) {
+          yield* showReply(read.response);
+          const usage = usageOf(attempts);
+          yield { type: 'response', response: { ...read.response, ...(usage ? { usage } : {}) } };
+          return;
+        }
+        const { reason, error, feedback } = read.protocolError;
+        attempts.at(-1)!.unreadable = reason;
+        yield { type: 'protocol_error', reason, error, feedback };
+        if (attempts.length >= limit) {
+          const usage = usageOf(attempts);
+          throw new ProviderError('unreadable_reply', `${limit} replies in a row could not be read as the protocol asks (last: ${error})`, usage ? { usage } : {});
+        }
+        const retold = [...innerRequest.messages, { ...response.message, content: raw, toolCalls: [] }, { role: 'user' as const, content: feedback }];
+        innerRequest = { ...innerRequest, messages: retold };
       }
-      if (!innerResponse) throw new ProviderError('stream_cut', `${inner.name}: the reply ended without a response.`);
-      const raw = innerResponse.message.content || text;
-      const response = readResponse(raw, innerResponse, request, inner.name);
-      if (response.message.toolCalls.length) {
-        for (const [index, call] of response.message.toolCalls.entries()) yield { type: 'tool_call_delta', index, id: call.id, name: call.name };
-      } else if (!response.protocolError && response.message.content) {
-        yield { type: 'text_delta', text: response.message.content };
-      }
-      yield { type: 'response', response };
     },
   };
 }
 
-function readResponse(raw: string, inner: ModelResponse, request: ModelRequest, innerName: string): ModelResponse {
-  const base = { provider: innerName, model: request.model };
-  const build = (message: AssistantMessage, extra: Partial<ModelResponse> = {}): ModelResponse => {
-    const response: ModelResponse = { ...extra, message, finishReason: extra.finishReason ?? inner.finishReason };
-    if (inner.usage) response.usage = inner.usage;
-    return response;
-  };
-  // Calls the inner provider produced natively (it was offered none, but some servers improvise).
-  if (inner.message.toolCalls.length) return build(withPromptJsonData(inner.message, { raw }, base), { finishReason: 'tool_calls' });
+interface Attempt {
+  request: ModelRequest;
+  response: ModelResponse;
+  /** Why its reply could not be read, when it could not. */
+  unreadable?: string;
+}
 
-  const parsed = parseReply(raw);
-  const noTools = request.tools.length === 0;
-  if (parsed.kind === 'calls' && !noTools) {
-    const turn = nextTurnNumber(request.messages);
-    const toolCalls: ToolCall[] = parsed.calls.map((call, n) => ({ id: `pj_${turn}_${n}`, name: call.name, arguments: JSON.stringify(call.arguments) }));
-    return build(withPromptJsonData({ ...inner.message, content: '', toolCalls }, { raw }, base), { finishReason: 'tool_calls' });
+/** One inner request. Text is held back until it is parsed: it is JSON, not something to show as it streams. */
+async function* askInner(inner: Provider, request: ModelRequest, signal: AbortSignal | undefined): AsyncGenerator<ProviderEvent, { raw: string; response: ModelResponse }> {
+  let text = '';
+  for await (const event of inner.stream(request, signal)) {
+    if (event.type === 'text_delta') text += event.text;
+    else if (event.type === 'reasoning_delta') yield event;
+    else if (event.type === 'response') return { raw: event.response.message.content || text, response: event.response };
   }
-  if (parsed.kind === 'answer') return build(withPromptJsonData({ ...inner.message, content: parsed.text, toolCalls: [] }, { raw }, base));
-  if (noTools || (parsed.kind === 'invalid' && parsed.reason === 'no_json' && remindedAlready(request.messages))) {
-    return build(withPromptJsonData({ ...inner.message, content: raw.trim(), toolCalls: [] }, { raw }, base));
-  }
-  const invalid = parsed as Extract<ParsedReply, { kind: 'invalid' }>;
-  const cutOff = inner.finishReason === 'length' ? ' Your reply was cut off at the output limit; keep it shorter.' : '';
-  const message = withPromptJsonData({ ...inner.message, content: raw, toolCalls: [] }, { raw, invalid: invalid.reason }, base);
-  return build(message, { protocolError: { reason: invalid.reason, error: invalid.error, feedback: `${invalid.error}${cutOff} ${REPLY_CONTRACT}` } });
+  throw new ProviderError('stream_cut', `${inner.name}: the reply ended without a response.`);
+}
+
+/** What a UI shows of a read reply: the calls by name as they are known, or the answer's text. */
+function* showReply(response: ModelResponse): Generator<ProviderEvent> {
+  const { toolCalls, content } = response.message;
+  for (const [index, call] of toolCalls.entries()) yield { type: 'tool_call_delta', index, id: call.id, name: call.name };
+  if (!toolCalls.length && content) yield { type: 'text_delta', text: content };
 }
 
 /**
- * The n in `pj_<n>_<i>`: one past the assistant turns, and past every pj id already in the history,
- * which a compaction can leave with fewer turns than its ids count (ids must stay unique).
+ * One request's usage as reported (undefined: the loop estimates it, as for any provider); several
+ * are summed, each estimated when its server reported none, so re-asks count against the budget.
  */
-function nextTurnNumber(messages: Message[]): number {
-  let turn = messages.filter((message) => message.role === 'assistant').length + 1;
-  for (const message of messages) {
-    if (message.role !== 'assistant') continue;
-    for (const call of message.toolCalls) {
-      const n = /^pj_(\d+)_\d+$/.exec(call.id)?.[1];
-      if (n !== undefined) turn = Math.max(turn, Number(n) + 1);
-    }
-  }
-  return turn;
-}
-
-/** True when the last assistant turn was prose that already got the reminder. */
-function remindedAlready(messages: Message[]): boolean {
-  for (let i = messages.length - 1; i >= 0; i--) {
-    const message = messages[i]!;
-    if (message.role === 'assistant') return promptJsonData(message)?.invalid === 'no_json';
-  }
-  return false;
+function usageOf(attempts: Attempt[]): Usage | undefined {
+  if (attempts.length === 1) return attempts[0]!.response.usage;
+  return attempts.map(({ request, response }) => response.usage ?? estimateUsage(request, response.message)).reduce(addUsage);
 }

@@ -1,0 +1,74 @@
+import type { AgentEvent, StopReason } from '../contracts/events.js';
+import type { Message, Usage } from '../contracts/messages.js';
+import type { Provider } from '../contracts/provider.js';
+import type { ProviderError } from '../contracts/provider-error.js';
+import type { Authorize } from '../contracts/tool.js';
+import type { ModelPrice } from '../providers/pricing.js';
+import type { ToolRegistry } from '../tools/registry.js';
+import type { RetryPolicy } from './request-with-retry.js';
+
+export interface AgentOptions {
+  provider: Provider;
+  model: string;
+  /** The new user input for this run. */
+  input: string;
+  tools?: ToolRegistry;
+  /** Used when `messages` does not already start with a system message. */
+  system?: string;
+  /** Earlier conversation to continue (copied, never mutated). */
+  messages?: Message[];
+  /** Model requests allowed with tools (default 25). */
+  maxTurns?: number;
+  temperature?: number;
+  maxTokens?: number;
+  /** Identical calls with identical results in a row that stop the run (default 3). */
+  repeatLimit?: number;
+  /** Identical calls whose results keep changing, in a row, that stop the run (default 8). */
+  changingRepeatLimit?: number;
+  /**
+   * Unreadable replies in a row (prompt-JSON) that stop the run as a repeated failure (default 4).
+   * Passed to the provider with each request: the prompt-JSON provider re-asks within one turn.
+   */
+  protocolErrorLimit?: number;
+  /** At the turn limit, ask once more without tools for a hand-off (default true). */
+  handoff?: boolean;
+  signal?: AbortSignal;
+  workspace?: string;
+  /** Permission check for calls that need approval; without it they run. */
+  authorize?: Authorize;
+  retry?: RetryPolicy;
+  /** US dollars the run may spend (list prices; estimated usage when the server reports none). Passing it stops the run. */
+  maxCost?: number;
+  /** The model's price, when the built-in table does not know it. */
+  price?: ModelPrice;
+  /**
+   * Runs before every request (the context policy: truncation, compaction). The messages it
+   * returns become the history from then on; the events it returns are yielded as they are.
+   */
+  prepareMessages?: (
+    messages: Message[],
+    context: { turn: number; model: string; signal: AbortSignal; /** What the server reported for the previous request. */ usage?: Usage },
+  ) => Promise<{ messages: Message[]; events?: AgentEvent[] }>;
+  /**
+   * Called once per turn when the provider rejects the prompt as too long (kind
+   * `context_length`): the messages it returns replace the history and the request is retried once.
+   */
+  onContextOverflow?: (
+    messages: Message[],
+    context: { turn: number; model: string; signal: AbortSignal; error: ProviderError },
+  ) => Promise<{ messages: Message[]; events?: AgentEvent[] }>;
+}
+
+export interface RunResult {
+  answer: string | null;
+  stopReason: StopReason;
+  handoff?: string;
+  error?: string;
+  messages: Message[];
+  usage: Usage;
+  turns: number;
+  /** Replies a text protocol (prompt-JSON) could not read (each re-asked by the provider); absent when none. */
+  protocolErrors?: number;
+  /** US dollars spent, when the model's price is known. */
+  cost?: number;
+}

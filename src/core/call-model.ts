@@ -1,0 +1,67 @@
+import type { AgentEvent } from '../contracts/events.js';
+import type { Message } from '../contracts/messages.js';
+import type { ModelRequest, ModelResponse } from '../contracts/provider.js';
+import { errorText } from '../contracts/error-text.js';
+import { isAbortError, ProviderError } from '../contracts/provider-error.js';
+import { estimateUsage } from '../providers/shared/estimate-usage.js';
+import type { AgentOptions } from './agent-options.js';
+import type { Stop } from './brakes.js';
+import type { ModelStreamEvent } from './request-with-retry.js';
+import type { RunTotals } from './run-totals.js';
+import { streamReply, type ReplyStream } from './stream-reply.js';
+
+export interface ModelCallOptions extends Omit<ReplyStream, 'show'> {
+  model: string;
+  turn: number;
+  totals: RunTotals;
+  /** The request for a history; built again when an overflow shrinks the history. */
+  request: (messages: Message[]) => ModelRequest;
+  onContextOverflow?: AgentOptions['onContextOverflow'];
+}
+
+/** The reply, or the stop a failure calls for; `messages` is the history as it is now (an overflow may have shrunk it). */
+export type ModelCall = { messages: Message[] } & ({ ok: true; response: ModelResponse } | { ok: false; stop: Stop });
+
+/**
+ * One turn's request: streamed with retries, its events passed on with the turn, its usage counted
+ * (estimated when the server reports none). A prompt rejected as too long is handed to
+ * `onContextOverflow` once and sent again; any other failure becomes the stop it calls for.
+ */
+export async function* callModel(history: Message[], options: ModelCallOptions): AsyncGenerator<AgentEvent, ModelCall> {
+  const { turn, totals, signal } = options;
+  const show = (event: ModelStreamEvent) => turnEvent(event, turn, totals);
+  let messages = history;
+  let overflowHandled = false;
+  for (;;) {
+    const request = options.request(messages);
+    let response: ModelResponse;
+    try {
+      response = yield* streamReply(request, { ...options, show });
+    } catch (error) {
+      if (error instanceof ProviderError && error.usage) yield totals.add(turn, error.usage);
+      if (signal.aborted || isAbortError(error)) return { ok: false, stop: { reason: 'aborted' }, messages };
+      if (overflowHandled || !options.onContextOverflow || !(error instanceof ProviderError) || error.kind !== 'context_length') {
+        return { ok: false, stop: failureStop(error), messages };
+      }
+      overflowHandled = true;
+      const shrunk = await options.onContextOverflow(messages, { turn, model: options.model, signal, error });
+      messages = shrunk.messages;
+      yield* totals.contextEvents(shrunk.events, turn);
+      continue;
+    }
+    yield totals.add(turn, response.usage ?? estimateUsage(request, response.message));
+    return { ok: true, response, messages };
+  }
+}
+
+function turnEvent(event: ModelStreamEvent, turn: number, totals: RunTotals): AgentEvent {
+  if (event.type === 'retry') return event;
+  if (event.type === 'protocol_error') return { type: 'protocol_error', turn, reason: event.reason, error: event.error, count: totals.addProtocolError() };
+  return { ...event, turn };
+}
+
+/** Replies the provider could not read, several in a row, are a repeated failure; anything else a provider error. */
+function failureStop(error: unknown): Stop {
+  if (error instanceof ProviderError && error.kind === 'unreadable_reply') return { reason: 'repeated_call', error: error.message };
+  return { reason: 'provider_error', error: error instanceof ProviderError ? error.message : errorText(error) };
+}

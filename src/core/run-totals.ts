@@ -1,0 +1,52 @@
+import type { AgentEvent } from '../contracts/events.js';
+import { addUsage, emptyUsage, type Usage } from '../contracts/messages.js';
+import { costOf, type ModelPrice } from '../providers/pricing.js';
+
+type UsageEvent = Extract<AgentEvent, { type: 'usage' }>;
+
+/**
+ * What a run has spent: the tokens of every request it made (its turns, compaction summaries, the
+ * hand-off) and, when the model's price is known, their cost. The cost brake and the result read it.
+ */
+export class RunTotals {
+  private spent: Usage = emptyUsage();
+  private unreadable = 0;
+
+  constructor(
+    readonly model: string,
+    readonly price: ModelPrice | undefined,
+  ) {}
+
+  get usage(): Usage {
+    return this.spent;
+  }
+
+  /** Replies a text protocol (prompt-JSON) could not read. */
+  get protocolErrors(): number {
+    return this.unreadable;
+  }
+
+  /** US dollars at list prices; undefined when the model's price is unknown. */
+  cost(): number | undefined {
+    return costOf(this.model, this.spent, this.price);
+  }
+
+  /** Counts one request's tokens; the event reports them with the new total. */
+  add(turn: number, usage: Usage): UsageEvent {
+    this.spent = addUsage(this.spent, usage);
+    return { type: 'usage', turn, usage, total: this.spent };
+  }
+
+  /** Counts one unreadable reply; returns the run's count so far. */
+  addProtocolError(): number {
+    return ++this.unreadable;
+  }
+
+  /** The context policy's events; a compaction's summary request is a request of this run, so its usage counts. */
+  *contextEvents(events: AgentEvent[] | undefined, turn: number): Generator<AgentEvent> {
+    for (const event of events ?? []) {
+      yield event;
+      if (event.type === 'compaction' && event.usage) yield this.add(turn, event.usage);
+    }
+  }
+}
