@@ -54,7 +54,7 @@ export { GoogleProvider, type GoogleProviderOptions } from './providers/google/g
 export { cleanSchemaForGemini } from './providers/google/clean-schema.js';
 export { ToolWireMap, sanitiseToolName, wireToolId, type ToolIdFormat } from './providers/shared/tool-ids.js';
 export { PRICES, PRICES_CHECKED, priceOf, costOf, type ModelPrice } from './providers/pricing.js';
-export { estimateUsage } from './core/estimate-usage.js';
+export { estimateUsage } from './providers/shared/estimate-usage.js';
 export { PRESET_ALIASES } from './providers/presets.js';
 export { createSearchTools, type SearchToolOptions } from './tools/coding/search-tools.js';
 export { createListFilesTool } from './tools/coding/search/list-files.js';

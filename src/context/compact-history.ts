@@ -1,5 +1,5 @@
 import type { AgentEvent } from '../contracts/events.js';
-import { estimateUsage } from '../core/estimate-usage.js';
+import { estimateUsage } from '../providers/shared/estimate-usage.js';
 import type { Message, Usage, UserMessage } from '../contracts/messages.js';
 import { DEFAULT_RETRY, requestWithRetry, type RetryPolicy } from '../core/request-with-retry.js';
 import type { ModelRequest, Provider } from '../contracts/provider.js';
