@@ -64,7 +64,7 @@ describe('shell deny rules see through the usual respellings', () => {
 });
 
 describe('path rules and edits to .git', () => {
-  const edit = defineTool({ name: 'edit_file', description: 'edit', parameters: z.object({ path: z.string() }), permission: createFileTools()[2]!.permission, execute: async () => 'edited' });
+  const edit = defineTool({ name: 'edit_file', description: 'edit', parameters: z.object({ path: z.string() }), permission: createFileTools().find((tool) => tool.name === 'edit_file')!.permission, execute: async () => 'edited' });
   const registry = new ToolRegistry([edit]);
   const call = (path: string, authorize: ReturnType<typeof createPermissionPolicy>, workspace: string) =>
     registry.invoke({ id: 'c', name: 'edit_file', arguments: JSON.stringify({ path }) }, { workspace, authorize });
