@@ -1,6 +1,6 @@
 // The prompt-JSON reply parser on what models send, and on replies built to make it work hard.
 // Target: a typical reply in well under 0.1 ms; no input of 100 kB past ~20 ms.
-import { parseReply } from '../dist/index.js';
+import { parseReply } from '../dist/providers/prompt-json/parse-reply.js';
 
 const cases = [
   ['bare call (70 B)', '{"tool": "calculator", "arguments": {"expression": "17 * 23"}}'],

@@ -1,6 +1,6 @@
 // repairHistory runs before every model request, so its cost is paid once per turn on the whole
 // history: a sound history (the common case, returned as is) and one with dangling calls to fix.
-import { repairHistory } from '../dist/index.js';
+import { repairHistory } from '../dist/core/repair-history.js';
 
 function history(turns, { dangling }) {
   const messages = [{ role: 'user', content: 'go' }];

@@ -7,7 +7,8 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { collectSecrets, createRedactor, createSession, listSessions, readSessionFile, rebuildHistory } from '../dist/index.js';
+import { collectSecrets, createRedactor, createSession, listSessions, readSessionFile } from '../dist/index.js';
+import { rebuildHistory } from '../dist/session/rebuild-history.js';
 
 const CLI = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
 const usage = { inputTokens: 1200, outputTokens: 80, cachedInputTokens: 0, reasoningTokens: 0 };

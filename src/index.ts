@@ -1,70 +1,71 @@
+/**
+ * The library's public API: what a program embedding the agent needs. Everything else is internal
+ * and may change; test/public-api.test.ts lists the runtime names so none is added by accident.
+ */
+
+// The agent loop: one async generator of events, and run() to drain it.
 export { runAgent, run, type AgentOptions, type RunResult } from './core/loop.js';
 export type { AgentEvent, AgentEventType, StopReason } from './contracts/events.js';
-export type { Message, AssistantMessage, ToolMessage, UserMessage, SystemMessage, ToolCall, Usage, ProviderData } from './contracts/messages.js';
-export { canonicalJson } from './contracts/canonical-json.js';
-export { DEFAULT_SYSTEM_PROMPT } from './core/system-prompt.js';
 export type { RetryPolicy } from './core/request-with-retry.js';
+export { DEFAULT_SYSTEM_PROMPT } from './core/system-prompt.js';
+
+// Provider-neutral messages, as the loop keeps them and the events carry them.
+export type { Message, SystemMessage, UserMessage, AssistantMessage, ToolMessage, ToolCall, Usage, ProviderData } from './contracts/messages.js';
+
+// Tools: define one, collect them in a registry that never throws.
 export { defineTool, type ToolDefinition } from './tools/define-tool.js';
-export type { Tool, ToolContext, ToolOutput, ToolPreview, ToolResult, ToolCallStatus, Authorize, AuthorizeRequest } from './contracts/tool.js';
-export { ToolRegistry, type InvokeOptions } from './tools/registry.js';
+export { ToolRegistry, type InvokeOptions, type RegistryOptions } from './tools/registry.js';
+export type { Tool, ToolContext, ToolOutput, ToolPreview, ToolResult, ToolCallStatus, ToolCategory, ToolPermission, PermissionSubject, Authorize, AuthorizeRequest } from './contracts/tool.js';
+
+// The course's built-in tools.
 export { calculatorTool } from './tools/builtin/calculator.js';
 export { currentTimeTool } from './tools/builtin/current-time.js';
 export { fetchUrlTool } from './tools/builtin/fetch-url.js';
 export { courseTools } from './tools/builtin/course.js';
+
+// Coding tools: files, search, shell.
 export { createFileTools } from './tools/coding/file-tools.js';
-export { FileReadTracker, type ReadStatus } from './tools/coding/shared/read-tracker.js';
+export { FileReadTracker } from './tools/coding/shared/read-tracker.js';
 export type { FileToolOptions } from './tools/coding/shared/file-tool-options.js';
+export { createSearchTools, type SearchToolOptions } from './tools/coding/search-tools.js';
+export type { RipgrepSetting } from './tools/coding/search/ripgrep-detect.js';
+export { bashTool } from './tools/coding/shell/bash.js';
+
+// Permissions: the policy behind `authorize` (modes, allow and deny rules, asking the user).
+export { createPermissionPolicy, type PermissionMode, type PermissionOptions } from './permissions/permission-policy.js';
+export type { AskApproval, ApprovalRequest, ApprovalAnswer } from './tools/approval.js';
+
+// Providers: one interface, one class per wire protocol, presets for the known services.
 export type { Provider, ProviderEvent, ModelRequest, ModelResponse, ToolSchema, FinishReason } from './contracts/provider.js';
 export { ProviderError, type ProviderErrorKind } from './contracts/provider-error.js';
-export { OpenAIProvider, type OpenAIProviderOptions } from './providers/openai/openai-provider.js';
-export { ScriptedProvider, type ScriptedReply, type ScriptStep } from './providers/scripted.js';
-export { PRESETS, type ProviderPreset } from './providers/presets.js';
 export { resolveProvider, createProvider, ConfigError, type ProviderSettings } from './providers/create-provider.js';
-export { AnthropicProvider, DEFAULT_MAX_TOKENS as ANTHROPIC_DEFAULT_MAX_TOKENS, type AnthropicProviderOptions } from './providers/anthropic/anthropic-provider.js';
-export type { ProviderProtocol } from './providers/presets.js';
-export { repairHistory, type RepairedHistory } from './core/repair-history.js';
+export { PRESETS, type ProviderPreset, type ProviderProtocol } from './providers/presets.js';
+export { OpenAIProvider, type OpenAIProviderOptions } from './providers/openai/openai-provider.js';
+export { AnthropicProvider, type AnthropicProviderOptions } from './providers/anthropic/anthropic-provider.js';
+export { GoogleProvider, type GoogleProviderOptions } from './providers/google/google-provider.js';
 export { promptJsonProvider } from './providers/prompt-json/prompt-json-provider.js';
-export { parseReply, type ParsedReply, type ParsedCall, type InvalidReason } from './providers/prompt-json/parse-reply.js';
-export { protocolPrompt, REPLY_CONTRACT } from './providers/prompt-json/protocol-prompt.js';
-export { withProtocol, type ToolProtocol } from './providers/with-protocol.js';
-export { extractLeakedToolCalls, type LeakedCall } from './providers/shared/leaked-tool-calls.js';
-export type { ProtocolError } from './contracts/provider.js';
-export { createSession, resumeSession, withSystemPrompt, type OpenedSession, type SessionStoreOptions } from './session/session-store.js';
-export { SessionWriter, type SessionWriterOptions } from './session/session-writer.js';
-export { readSessionFile, parseSessionText, type ReadSession, type RawRecord } from './session/read-session.js';
-export { rebuildHistory, type RebuiltHistory } from './session/rebuild-history.js';
-export { listSessions, findSession, type SessionSummary, type SessionLookup } from './session/list-sessions.js';
-export { collectSecrets, createRedactor, REDACTED } from './session/redact.js';
-export { userDataDir, sessionsDir, workspaceKey } from './session/paths.js';
-export type { SessionRecord, SessionHeader, SystemPromptRecord, RecoveredRecord } from './session/records.js';
-export { buildSystemPrompt, type SystemPromptOptions } from './memory/build-system-prompt.js';
-export { collectMemorySources, type MemorySource, type MemoryLocation } from './memory/memory-sources.js';
-export { capMemory, type MemoryBudget } from './memory/cap-memory.js';
-export { createRememberTool, rememberTool } from './memory/remember-tool.js';
-export { memoryPath, userAgentsPath, userConfigDir, type MemoryScope } from './memory/memory-paths.js';
+export { ScriptedProvider, type ScriptedReply, type ScriptStep } from './providers/scripted.js';
+export type { ModelPrice } from './providers/pricing.js';
+
+// Context: cap, stub and compact the history before each request.
 export { createContextPolicy, type ContextPolicy, type ContextPolicyOptions } from './context/policy.js';
 export { compactHistory, type CompactOptions, type CompactResult, type CompactionEvent } from './context/compact-history.js';
-export { contextSettings, type ContextSettings, type ContextSettingsInput } from './context/context-settings.js';
-export { contextWindowFor, knownWindow } from './context/model-windows.js';
-export { TokenCounter, loadTokenizer, tokenUpperBound } from './context/token-count.js';
-export { MemoryOutputStore, DirectoryOutputStore, outputIdFor, type OutputStore } from './context/output-store.js';
-export { shrinkToolOutputs } from './context/shrink-outputs.js';
-export { createReadOutputTool } from './context/read-output.js';
-export { GoogleProvider, type GoogleProviderOptions } from './providers/google/google-provider.js';
-export { cleanSchemaForGemini } from './providers/google/clean-schema.js';
-export { ToolWireMap, sanitiseToolName, wireToolId, type ToolIdFormat } from './providers/shared/tool-ids.js';
-export { PRICES, PRICES_CHECKED, priceOf, costOf, type ModelPrice } from './providers/pricing.js';
-export { estimateUsage } from './providers/shared/estimate-usage.js';
-export { PRESET_ALIASES } from './providers/presets.js';
-export { createSearchTools, type SearchToolOptions } from './tools/coding/search-tools.js';
-export { createListFilesTool } from './tools/coding/search/list-files.js';
-export { createGrepTool } from './tools/coding/search/grep.js';
-export type { RipgrepSetting } from './tools/coding/search/ripgrep-detect.js';
+export { MemoryOutputStore, DirectoryOutputStore, type OutputStore } from './context/output-store.js';
+
+// Sessions: append-only JSONL files, resumed by rebuilding the history.
+export { createSession, resumeSession, withSystemPrompt, type OpenedSession, type SessionStoreOptions } from './session/session-store.js';
+export type { SessionWriter } from './session/session-writer.js';
+export { listSessions, findSession, type SessionSummary, type SessionLookup } from './session/list-sessions.js';
+export { readSessionFile, type ReadSession } from './session/read-session.js';
+export type { SessionRecord } from './session/records.js';
+export { collectSecrets, createRedactor } from './session/redact.js';
+
+// Memory: AGENTS.md files into the system prompt, and the tool that adds to them.
+export { buildSystemPrompt, type SystemPromptOptions } from './memory/build-system-prompt.js';
+export { collectMemorySources, type MemorySource, type MemoryLocation } from './memory/memory-sources.js';
+export { createRememberTool, rememberTool } from './memory/remember-tool.js';
+
+// The interactive terminal session.
 export { InteractiveSession, type InteractiveOptions, type TerminalInput, type TerminalOutputStream } from './cli/tui/interactive.js';
 export type { InteractiveServices, SessionEntry, MemoryFile } from './cli/tui/services.js';
-export { MarkdownStream } from './cli/tui/markdown-stream.js';
-export { TurnView } from './cli/tui/turn-view.js';
-export { LiveScreen } from './cli/tui/live-screen.js';
-export { createApprovalPrompt, type ApprovalUi } from './cli/tui/approval-prompt.js';
-export { renderStatusLine, type StatusInfo } from './cli/tui/status-line.js';
 export { createTheme, type Theme } from './cli/display/theme.js';

@@ -4,16 +4,25 @@ import { z } from 'zod';
 import { createTerminalApproval, parseApprovalAnswer } from '../src/cli/terminal-approval.js';
 import { alwaysScope } from '../src/permissions/always-scope.js';
 import { createPermissionPolicy, type PermissionOptions } from '../src/permissions/permission-policy.js';
-import { matchesRule, parseRule } from '../src/permissions/permission-rule.js';
+import { matchesRule, parseRule, ruleCovers } from '../src/permissions/permission-rule.js';
+import { rememberTool } from '../src/memory/remember-tool.js';
 import type { ApprovalRequest } from '../src/tools/approval.js';
+import { fetchUrlTool } from '../src/tools/builtin/fetch-url.js';
+import { createFileTools } from '../src/tools/coding/file-tools.js';
+import { bashTool } from '../src/tools/coding/shell/bash.js';
 import { defineTool } from '../src/tools/define-tool.js';
 import { ToolRegistry } from '../src/tools/registry.js';
+
+/** The real tools: the fakes below are permitted exactly as they are. */
+const realTools = [...createFileTools(), bashTool, fetchUrlTool];
+const real = (name: string) => realTools.find((tool) => tool.name === name)!;
 
 const ran: string[] = [];
 const bash = defineTool({
   name: 'bash',
   description: 'shell',
   parameters: z.object({ command: z.string() }),
+  permission: bashTool.permission,
   preview: async ({ command }) => ({ summary: command }),
   execute: async ({ command }) => {
     ran.push(command);
@@ -24,13 +33,14 @@ const editFile = defineTool({
   name: 'edit_file',
   description: 'edit',
   parameters: z.object({ path: z.string() }),
+  permission: real('edit_file').permission,
   preview: async ({ path }) => ({ summary: `edit ${path}`, detail: `--- a/${path}\n+++ b/${path}\n-old\n+new` }),
   execute: async ({ path }) => {
     ran.push(`edit ${path}`);
     return 'edited';
   },
 });
-const readFile = defineTool({ name: 'read_file', description: 'read', parameters: z.object({ path: z.string() }), readOnly: true, execute: async () => 'text' });
+const readFile = defineTool({ name: 'read_file', description: 'read', parameters: z.object({ path: z.string() }), readOnly: true, permission: real('read_file').permission, execute: async () => 'text' });
 
 const registry = new ToolRegistry([bash, editFile, readFile]);
 const WS = '/work/project';
@@ -143,6 +153,7 @@ describe('fetch_url asks first (a GET can carry what the model read out of the m
       parameters: z.object({ url: z.string() }),
       readOnly: true,
       needsApproval: true,
+      permission: fetchUrlTool.permission,
       preview: async ({ url }) => ({ summary: url }),
       execute: async ({ url }) => `fetched ${url}`,
     });
@@ -194,28 +205,33 @@ describe('permission rules', () => {
   });
 
   it('parses names, aliases and patterns, and rejects malformed rules', () => {
-    expect(parseRule('bash(git status*)')).toEqual({ text: 'bash(git status*)', tools: ['bash'], pattern: 'git status*' });
-    expect(parseRule('edit(src/**)').tools).toEqual(['edit_file', 'write_file']);
-    expect(parseRule('shell').tools).toEqual(['bash']);
-    expect(parseRule('write_file(*)')).toEqual({ text: 'write_file(*)', tools: ['write_file'] });
+    const covered = (text: string) => realTools.filter((tool) => ruleCovers(parseRule(text), tool)).map((tool) => tool.name);
+    expect(parseRule('bash(git status*)')).toEqual({ text: 'bash(git status*)', name: 'bash', pattern: 'git status*' });
+    expect(covered('edit(src/**)')).toEqual(['write_file', 'edit_file']);
+    expect(covered('Edit')).toEqual(['write_file', 'edit_file']);
+    expect(covered('write')).toEqual(['write_file']);
+    expect(covered('read')).toEqual(['read_file']);
+    expect(covered('shell')).toEqual(['bash']);
+    expect(covered('fetch')).toEqual(['fetch_url']);
+    expect(parseRule('write_file(*)')).toEqual({ text: 'write_file(*)', name: 'write_file' });
     expect(() => parseRule('bash(git')).toThrow(/tool or tool\(pattern\)/);
     expect(() => createPermissionPolicy({ mode: 'ask', allow: ['not a rule!'] })).toThrow(/not of the form/);
   });
 
   it('matches URLs for fetch rules and any tool for "*"', () => {
-    expect(matchesRule(parseRule('fetch(https://docs.example.com/*)'), 'fetch_url', { url: 'https://docs.example.com/a/b' }, WS, 'allow')).toBe(true);
-    expect(matchesRule(parseRule('fetch(https://docs.example.com/*)'), 'fetch_url', { url: 'https://evil.example/' }, WS, 'allow')).toBe(false);
-    expect(matchesRule(parseRule('*'), 'anything', {}, WS, 'allow')).toBe(true);
+    expect(matchesRule(parseRule('fetch(https://docs.example.com/*)'), fetchUrlTool, { url: 'https://docs.example.com/a/b' }, WS, 'allow')).toBe(true);
+    expect(matchesRule(parseRule('fetch(https://docs.example.com/*)'), fetchUrlTool, { url: 'https://evil.example/' }, WS, 'allow')).toBe(false);
+    expect(matchesRule(parseRule('*'), { name: 'anything', permission: { category: 'execute' } }, {}, WS, 'allow')).toBe(true);
   });
 
   it('"always" scopes: subcommand tools keep two words, others one', () => {
-    const edits = new Set(['edit_file']);
-    expect(alwaysScope('bash', { command: 'npm run build -- --watch' }, edits)).toBe('bash(npm run*)');
-    expect(alwaysScope('bash', { command: 'ls -la /tmp' }, edits)).toBe('bash(ls*)');
-    expect(alwaysScope('edit_file', { path: 'x' }, edits)).toBe('edit');
-    expect(alwaysScope('fetch_url', { url: 'https://a.test/x?y=1' }, edits)).toBe('fetch_url(https://a.test/*)');
-    expect(alwaysScope('bash', { command: 'ls -la | head -5' }, edits)).toBe('bash(ls -la | head -5)');
-    expect(alwaysScope('remember', { fact: 'x' }, new Set(['edit_file', 'remember']))).toBe('remember');
+    expect(alwaysScope(bashTool, { command: 'npm run build -- --watch' })).toBe('bash(npm run*)');
+    expect(alwaysScope(bashTool, { command: 'ls -la /tmp' })).toBe('bash(ls*)');
+    expect(alwaysScope(real('edit_file'), { path: 'x' })).toBe('edit');
+    expect(alwaysScope(real('write_file'), { path: 'x' })).toBe('edit');
+    expect(alwaysScope(fetchUrlTool, { url: 'https://a.test/x?y=1' })).toBe('fetch_url(https://a.test/*)');
+    expect(alwaysScope(bashTool, { command: 'ls -la | head -5' })).toBe('bash(ls -la | head -5)');
+    expect(alwaysScope(rememberTool, { fact: 'x' })).toBe('remember');
   });
 
   it('"always" for a chained command grants exactly that command, which then runs without asking', async () => {

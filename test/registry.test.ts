@@ -144,7 +144,7 @@ describe('ToolRegistry.invoke', () => {
     const { tool, calls } = addTool();
     const registry = new ToolRegistry([tool]);
     const result = await registry.invoke(call('add', { a: 2, b: 3 }), { workspace: '/tmp/ws' });
-    expect(result).toEqual({ content: '5', isError: false, status: 'ok', args: { a: 2, b: 3 } });
+    expect(result).toEqual({ content: '5', isError: false, status: 'ok', args: { a: 2, b: 3 }, durationMs: expect.any(Number) });
     expect(calls).toHaveLength(1);
     expect(calls[0]!.context.workspace).toBe('/tmp/ws');
     expect(calls[0]!.context.signal.aborted).toBe(false);
@@ -233,7 +233,7 @@ describe('ToolRegistry.invoke', () => {
     const registry = new ToolRegistry([tool]);
     for (const raw of ['', '   ', '\n']) {
       const result = await registry.invoke(call('noargs', raw));
-      expect(result).toEqual({ content: 'got {}', isError: false, status: 'ok', args: {} });
+      expect(result).toEqual({ content: 'got {}', isError: false, status: 'ok', args: {}, durationMs: expect.any(Number) });
     }
     // But empty arguments still fail a schema with required fields.
     const add = await new ToolRegistry([addTool().tool]).invoke(call('add', ''));
@@ -252,7 +252,7 @@ describe('ToolRegistry.invoke', () => {
       },
     });
     const result = await new ToolRegistry([tool]).invoke(call('boom'));
-    expect(result).toEqual({ content: 'boom failed: disk on fire', isError: true, status: 'error', args: {} });
+    expect(result).toEqual({ content: 'boom failed: disk on fire', isError: true, status: 'error', args: {}, durationMs: expect.any(Number) });
   });
 
   it('turns a synchronous throw and a thrown non-Error into error results', async () => {
@@ -285,7 +285,7 @@ describe('ToolRegistry.invoke', () => {
     const started = Date.now();
     const result = await registry.invoke(call('hang'));
     expect(Date.now() - started).toBeGreaterThanOrEqual(45);
-    expect(result).toEqual({ content: 'hang timed out after 50 ms and was stopped.', isError: true, status: 'error', args: {} });
+    expect(result).toEqual({ content: 'hang timed out after 50 ms and was stopped.', isError: true, status: 'error', args: {}, durationMs: expect.any(Number) });
     expect(seen.signal?.aborted).toBe(true);
     expect(seen.signal?.reason).toBeInstanceOf(Error);
     expect((seen.signal?.reason as Error).message).toBe('timeout');
@@ -313,7 +313,7 @@ describe('ToolRegistry.invoke', () => {
     expect(seen.signal?.aborted).toBe(false);
     controller.abort(new Error('user pressed Esc'));
     const result = await pending;
-    expect(result).toEqual({ content: 'hang was cancelled by the user.', isError: true, status: 'error', args: {} });
+    expect(result).toEqual({ content: 'hang was cancelled by the user.', isError: true, status: 'error', args: {}, durationMs: expect.any(Number) });
     expect(seen.signal?.aborted).toBe(true);
     expect((seen.signal?.reason as Error).message).toBe('user pressed Esc');
   });
@@ -371,8 +371,8 @@ describe('ToolRegistry.invoke', () => {
       execute: async () => ({ output: 'fine' }),
     });
     const registry = new ToolRegistry([tool, plain]);
-    expect(await registry.invoke(call('soft_fail'))).toEqual({ content: 'file not found: a.txt', isError: true, status: 'error', args: {} });
-    expect(await registry.invoke(call('soft_ok'))).toEqual({ content: 'fine', isError: false, status: 'ok', args: {} });
+    expect(await registry.invoke(call('soft_fail'))).toEqual({ content: 'file not found: a.txt', isError: true, status: 'error', args: {}, durationMs: expect.any(Number) });
+    expect(await registry.invoke(call('soft_ok'))).toEqual({ content: 'fine', isError: false, status: 'ok', args: {}, durationMs: expect.any(Number) });
   });
 
   it('caps long output to maxOutputChars, keeping head and tail with the omitted note', async () => {
@@ -427,7 +427,7 @@ describe('ToolRegistry.invoke with authorize', () => {
       return { allowed: true };
     };
     const result = await new ToolRegistry([tool]).invoke(call('write_file', { path: 'b.txt' }), { authorize });
-    expect(result).toEqual({ content: 'wrote b.txt', isError: false, status: 'ok', args: { path: 'b.txt' } });
+    expect(result).toEqual({ content: 'wrote b.txt', isError: false, status: 'ok', args: { path: 'b.txt' }, durationMs: expect.any(Number) });
     expect(asked).toBe(1);
     expect(calls).toEqual([{ path: 'b.txt' }]);
   });

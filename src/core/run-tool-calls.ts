@@ -23,10 +23,10 @@ export async function* runToolCalls(calls: ToolCall[], context: ToolRunContext):
   const results: ToolResult[] = new Array(calls.length);
   for (const batch of batches(calls, context.registry)) {
     for (const index of batch) yield { type: 'tool_call_start', turn: context.turn, call: calls[index]! };
-    const pending = new Map<number, Promise<{ index: number; result: ToolResult; durationMs: number }>>();
-    for (const index of batch) pending.set(index, timed(index, calls[index]!, context));
+    const pending = new Map<number, Promise<{ index: number; result: ToolResult }>>();
+    for (const index of batch) pending.set(index, invokeOne(calls[index]!, context).then((result) => ({ index, result })));
     while (pending.size > 0) {
-      const { index, result, durationMs } = await Promise.race(pending.values());
+      const { index, result } = await Promise.race(pending.values());
       pending.delete(index);
       results[index] = result;
       const call = calls[index]!;
@@ -38,7 +38,8 @@ export async function* runToolCalls(calls: ToolCall[], context: ToolRunContext):
         status: result.status,
         isError: result.isError,
         output: result.content,
-        durationMs,
+        // The tool's own running time; a call that never ran (denied, invalid) took none.
+        durationMs: result.durationMs ?? 0,
       };
     }
   }
@@ -49,12 +50,6 @@ export async function* runToolCalls(calls: ToolCall[], context: ToolRunContext):
     content: results[index]!.content,
     isError: results[index]!.isError,
   }));
-}
-
-async function timed(index: number, call: ToolCall, context: ToolRunContext) {
-  const started = performance.now();
-  const result = await invokeOne(call, context);
-  return { index, result, durationMs: Math.round(performance.now() - started) };
 }
 
 function invokeOne(call: ToolCall, context: ToolRunContext): Promise<ToolResult> {

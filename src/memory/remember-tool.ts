@@ -21,7 +21,8 @@ export function createRememberTool(env: NodeJS.ProcessEnv = process.env) {
       fact: z.string(),
       scope: z.enum(['project', 'user']).default('project'),
     }),
-    needsApproval: true,
+    // Appends to our own memory file only: auto-edit lets it run like a file edit.
+    permission: { category: 'edit' },
     async preview({ fact, scope }, { workspace }) {
       return { summary: `${scope} memory: ${fact}`, detail: `appends to ${displayPath(memoryPath(scope, workspace, env), env)}` };
     },

@@ -1,6 +1,6 @@
 /**
  * Deny rules are matched against each segment of a command in several spellings, so the common
- * ways of writing the same command do not slip past `bash(rm *)`: quotes and backslashes
+ * ways of writing the same command do not slip past `shell(rm *)`: quotes and backslashes
  * (`"rm"`, `r\m`), a path (`/bin/rm`), variable assignments (`X=1 rm`), wrappers (`command rm`,
  * `sudo rm`, `env rm`, `xargs rm`, `sh -c "rm …"`) and `find -exec rm`. This is best-effort: a
  * shell can always build a command the rule cannot see (`$'\x72m'`, `eval $(…)`, a script).

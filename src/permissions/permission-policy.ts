@@ -1,25 +1,20 @@
 import type { AskApproval } from '../tools/approval.js';
-import type { Authorize } from '../contracts/tool.js';
-import { matchesRule, parseRule, ruleSubject, workspacePaths, type PermissionRule } from './permission-rule.js';
+import type { Authorize, Tool } from '../contracts/tool.js';
+import { matchesRule, parseRule, workspacePaths, type PermissionRule } from './permission-rule.js';
 import { alwaysScope } from './always-scope.js';
 
-/** ask: every write, edit and shell call is confirmed; auto-edit: file edits run, shell asks; yolo: everything runs. */
+/** ask: every call that needs approval is confirmed; auto-edit: calls of category edit run, others ask; yolo: everything runs. */
 export type PermissionMode = 'ask' | 'auto-edit' | 'yolo';
 export const PERMISSION_MODES: readonly PermissionMode[] = ['ask', 'auto-edit', 'yolo'];
 
 export interface PermissionOptions {
   mode: PermissionMode;
-  /** Rules such as "bash(git status*)" or "edit(src/**)". Deny beats allow; both beat the mode. */
+  /** Rules such as "shell(git status*)" or "edit(src/**)". Deny beats allow; both beat the mode. */
   allow?: string[];
   deny?: string[];
   /** How to ask the user; absent when there is no terminal (then a call that needs asking is denied). */
   ask?: AskApproval;
-  /** Tools that only edit files in the workspace (allowed without asking in auto-edit). */
-  editTools?: string[];
 }
-
-/** Tools that only write files we manage or the user's workspace files: auto-edit lets them run. */
-export const DEFAULT_EDIT_TOOLS = ['write_file', 'edit_file', 'remember'];
 
 /**
  * The permission check the registry calls before any call that writes or executes. Order:
@@ -29,20 +24,20 @@ export function createPermissionPolicy(options: PermissionOptions): Authorize {
   const deny = (options.deny ?? []).map(parseRule);
   const allow = (options.allow ?? []).map(parseRule);
   const grants: PermissionRule[] = [];
-  const editTools = new Set(options.editTools ?? DEFAULT_EDIT_TOOLS);
 
   const authorize: Authorize = async ({ tool, args, call, preview, workspace, signal }) => {
-    const denied = deny.find((rule) => matchesRule(rule, tool.name, args, workspace, 'deny'));
+    const denied = deny.find((rule) => matchesRule(rule, tool, args, workspace, 'deny'));
     if (denied) return { allowed: false, reason: `the rule "${denied.text}" in permissions.deny forbids this call.` };
     // Reads come here only for the deny rules above; they never ask.
     if (!tool.needsApproval) return { allowed: true };
-    if (allow.some((rule) => matchesRule(rule, tool.name, args, workspace, 'allow'))) return { allowed: true };
+    if (allow.some((rule) => matchesRule(rule, tool, args, workspace, 'allow'))) return { allowed: true };
     if (options.mode === 'yolo') return { allowed: true };
     // Git runs what .git/config and .git/hooks say (core.fsmonitor on `git status`, diff.external,
     // hooks), so an edit there is shell access: neither auto-edit nor an "always" for edits covers it.
-    const gitEdit = editTools.has(tool.name) && touchesGitDir(args, workspace);
-    if (!gitEdit && grants.some((rule) => matchesRule(rule, tool.name, args, workspace, 'allow'))) return { allowed: true };
-    if (!gitEdit && options.mode === 'auto-edit' && editTools.has(tool.name)) return { allowed: true };
+    const edit = tool.permission.category === 'edit';
+    const gitEdit = edit && touchesGitDir(tool, args, workspace);
+    if (!gitEdit && grants.some((rule) => matchesRule(rule, tool, args, workspace, 'allow'))) return { allowed: true };
+    if (!gitEdit && options.mode === 'auto-edit' && edit) return { allowed: true };
 
     if (!options.ask) {
       return {
@@ -53,7 +48,7 @@ export function createPermissionPolicy(options: PermissionOptions): Authorize {
           'or a permissions.allow rule in their user config, ~/.config/vibe-agent/config.json; a project\'s .vibe-agent/config.json cannot allow calls.)',
       };
     }
-    const scope = alwaysScope(tool.name, args, editTools);
+    const scope = alwaysScope(tool, args);
     const answer = await options.ask({ call, tool: tool.name, summary: preview.summary, ...(preview.detail !== undefined ? { detail: preview.detail } : {}), always: scope }, signal);
     if (signal.aborted) return { allowed: false, reason: 'the run was cancelled before the user answered.' };
     if (answer === 'always') {
@@ -67,8 +62,8 @@ export function createPermissionPolicy(options: PermissionOptions): Authorize {
   return authorize;
 }
 
-function touchesGitDir(args: unknown, workspace: string): boolean {
-  const subject = ruleSubject(args);
-  if (subject?.kind !== 'path') return false;
+function touchesGitDir(tool: Tool, args: unknown, workspace: string): boolean {
+  const subject = tool.permission.subject?.(args);
+  if (subject?.kind !== 'file-path') return false;
   return workspacePaths(subject.value, workspace).some((path) => path.split('/').some((segment) => segment.toLowerCase() === '.git'));
 }

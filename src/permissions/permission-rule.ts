@@ -1,63 +1,53 @@
 import { lstatSync, realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import picomatch from 'picomatch';
+import type { Tool } from '../contracts/tool.js';
 import { commandForms } from './command-forms.js';
 
 /**
- * A rule from the config: a tool name, optionally with a pattern on its main argument.
- * `bash(git status*)` matches shell commands, `edit(src/**)` paths, `fetch_url(https://docs.*)` URLs.
+ * A rule from the config: a tool name (or an alias a tool declares, or "*"), optionally with a
+ * pattern on the subject the tool declares for its calls: `shell(git status*)`, `edit(src/**)`.
  */
 export interface PermissionRule {
   text: string;
-  /** Tool names the rule covers ("*" for all). */
-  tools: string[];
+  name: string;
   pattern?: string;
 }
 
-/** Short names users know from other agents, mapped to our tools. */
-const ALIASES: Record<string, string[]> = {
-  edit: ['edit_file', 'write_file'],
-  write: ['write_file'],
-  read: ['read_file'],
-  shell: ['bash'],
-  fetch: ['fetch_url'],
-};
+/** What a rule needs of a tool: its name and how it is permitted. */
+export type RuleTarget = Pick<Tool, 'name' | 'permission'>;
 
 const RULE = /^([A-Za-z0-9_*-]+)(?:\((.*)\))?$/s;
 
 export function parseRule(text: string): PermissionRule {
   const match = RULE.exec(text.trim());
-  if (!match) throw new Error(`Permission rule "${text}" is not of the form tool or tool(pattern), e.g. "bash(git status*)" or "edit(src/**)".`);
-  const name = match[1]!;
-  const rule: PermissionRule = { text, tools: ALIASES[name.toLowerCase()] ?? [name] };
+  if (!match) throw new Error(`Permission rule "${text}" is not of the form tool or tool(pattern), e.g. "shell(git status*)" or "edit(src/**)".`);
+  const rule: PermissionRule = { text, name: match[1]! };
   if (match[2] !== undefined && match[2] !== '' && match[2] !== '*') rule.pattern = match[2];
   return rule;
 }
 
-/** The argument a rule's pattern is matched against: the command, the path or the URL. */
-export function ruleSubject(args: unknown): { kind: 'command' | 'path' | 'other'; value: string } | undefined {
-  if (args === null || typeof args !== 'object') return undefined;
-  const record = args as Record<string, unknown>;
-  if (typeof record.command === 'string') return { kind: 'command', value: record.command };
-  if (typeof record.path === 'string') return { kind: 'path', value: record.path };
-  for (const key of ['url', 'pattern', 'name']) if (typeof record[key] === 'string') return { kind: 'other', value: record[key] as string };
-  return undefined;
+/** Whether the rule names this tool: "*", its own name, or an alias it declares (any case). */
+export function ruleCovers(rule: PermissionRule, tool: RuleTarget): boolean {
+  return rule.name === '*' || rule.name === tool.name || (tool.permission.aliases ?? []).includes(rule.name.toLowerCase());
 }
 
 /** Characters that chain or redirect commands: "git status; rm -rf ~" must not pass as "git status*". */
 export const SHELL_CONTROL = /[;&|`<>\n]|\$\(/;
 
-export function matchesRule(rule: PermissionRule, tool: string, args: unknown, workspace: string, use: 'allow' | 'deny'): boolean {
-  if (!rule.tools.includes('*') && !rule.tools.includes(tool)) return false;
+export function matchesRule(rule: PermissionRule, tool: RuleTarget, args: unknown, workspace: string, use: 'allow' | 'deny'): boolean {
+  if (!ruleCovers(rule, tool)) return false;
   if (rule.pattern === undefined) return true;
-  const subject = ruleSubject(args);
-  if (!subject) return false;
-  if (subject.kind === 'path') {
+  const subject = tool.permission.subject?.(args);
+  // A pattern this tool's calls cannot be checked against: a deny rule naming the tool holds for
+  // every call (failing closed); "*(pattern)" means the tools that have a subject.
+  if (!subject) return use === 'deny' && rule.name !== '*';
+  if (subject.kind === 'file-path') {
     const matcher = picomatch(rule.pattern, { dot: true });
     const paths = workspacePaths(subject.value, workspace);
     return use === 'deny' ? paths.some((path) => matcher(path)) : paths.every((path) => matcher(path));
   }
-  if (subject.kind === 'command') return matchesCommand(rule.pattern, subject.value, use);
+  if (subject.kind === 'shell-command') return matchesCommand(rule.pattern, subject.value, use);
   return wildcard(rule.pattern).test(subject.value);
 }
 
@@ -96,7 +86,7 @@ export function workspacePaths(path: string, workspace: string): string[] {
 
 /**
  * Allow rules never cover chained commands unless the pattern itself chains; deny rules match
- * if any segment of a chain matches, so "ls && rm -rf x" is caught by "bash(rm *)".
+ * if any segment of a chain matches, so "ls && rm -rf x" is caught by "shell(rm *)".
  */
 function matchesCommand(pattern: string, command: string, use: 'allow' | 'deny'): boolean {
   const re = wildcard(pattern);
@@ -118,7 +108,7 @@ function wildcard(pattern: string): RegExp {
   return new RegExp(`^${body}$`, 's');
 }
 
-/** A command as a pattern that matches only itself (its stars escaped). */
-export function exactCommandPattern(command: string): string {
-  return command.replaceAll('*', '\\*');
+/** A value as a pattern that matches only itself (its stars escaped). */
+export function exactPattern(value: string): string {
+  return value.replaceAll('*', '\\*');
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Tool, ToolContext, ToolOutput, ToolPreview } from '../contracts/tool.js';
+import type { Tool, ToolContext, ToolOutput, ToolPermission, ToolPreview } from '../contracts/tool.js';
 
 export interface ToolDefinition<Schema extends z.ZodType> {
   name: string;
@@ -8,8 +8,13 @@ export interface ToolDefinition<Schema extends z.ZodType> {
   parameters: Schema;
   /** Reads only: may run concurrently with other read-only calls. Default false. */
   readOnly?: boolean;
-  /** Writes or executes: the permission policy is asked first. Default: !readOnly. */
+  /** Writes, executes or sends data out: the permission policy is asked first. Default: !readOnly. */
   needsApproval?: boolean;
+  /**
+   * Category, rule subject and rule aliases. Default: category read for a tool that needs no
+   * approval, execute otherwise (asked about in every mode but yolo), and no subject.
+   */
+  permission?: ToolPermission<z.infer<Schema>>;
   /** Per-call time limit; the registry default applies when absent. */
   timeoutMs?: number;
   execute(args: z.infer<Schema>, context: ToolContext): Promise<ToolOutput>;
@@ -24,13 +29,16 @@ export function defineTool<Schema extends z.ZodType>(definition: ToolDefinition<
     throw new Error(`Tool name "${definition.name}" must match ${TOOL_NAME} (the pattern every provider accepts).`);
   }
   const readOnly = definition.readOnly ?? false;
+  const needsApproval = definition.needsApproval ?? !readOnly;
   return {
     name: definition.name,
     description: definition.description,
     parameters: definition.parameters,
     schema: { name: definition.name, description: definition.description, parameters: toJsonSchema(definition.parameters) },
     readOnly,
-    needsApproval: definition.needsApproval ?? !readOnly,
+    needsApproval,
+    // The registry hands `subject` only arguments that passed this tool's schema.
+    permission: (definition.permission as ToolPermission | undefined) ?? { category: needsApproval ? 'execute' : 'read' },
     timeoutMs: definition.timeoutMs,
     execute: (args, context) => definition.execute(args as z.infer<Schema>, context),
     preview: (args, context) =>

@@ -95,6 +95,9 @@ export class ToolRegistry {
     outer.addEventListener('abort', onAbort, { once: true });
     let timer: NodeJS.Timeout | undefined;
     const context: ToolContext = { signal: controller.signal, workspace: options.workspace ?? process.cwd() };
+    // Measured from here: the preview and the wait for the user's approval are not the tool's time.
+    const started = performance.now();
+    const ran = (result: ToolResult): ToolResult => ({ ...result, durationMs: Math.round(performance.now() - started) });
     try {
       if (outer.aborted) throw new CallAborted();
       const deadline = new Promise<never>((_, reject) => {
@@ -107,11 +110,11 @@ export class ToolRegistry {
       const output = await Promise.race([tool.execute(args, context), deadline]);
       const text = typeof output === 'string' ? output : output.output;
       const isError = typeof output === 'string' ? false : output.isError === true;
-      return { content: capOutput(text, this.maxOutputChars), isError, status: isError ? 'error' : 'ok', args };
+      return ran({ content: capOutput(text, this.maxOutputChars), isError, status: isError ? 'error' : 'ok', args });
     } catch (error) {
-      if (error instanceof CallTimedOut) return { ...failure(`${tool.name} timed out after ${timeoutMs} ms and was stopped.`), args };
-      if (error instanceof CallAborted) return { ...failure(`${tool.name} was cancelled by the user.`), args };
-      return { ...failure(`${tool.name} failed: ${errorText(error)}`), args };
+      if (error instanceof CallTimedOut) return ran({ ...failure(`${tool.name} timed out after ${timeoutMs} ms and was stopped.`), args });
+      if (error instanceof CallAborted) return ran({ ...failure(`${tool.name} was cancelled by the user.`), args });
+      return ran({ ...failure(`${tool.name} failed: ${errorText(error)}`), args });
     } finally {
       clearTimeout(timer);
       outer.removeEventListener('abort', onAbort);

@@ -10,6 +10,7 @@ export const fetchUrlTool = defineTool({
   readOnly: true,
   // A GET sends data out: a model steered by something it read could put secrets into the URL.
   needsApproval: true,
+  permission: { category: 'network', aliases: ['fetch'], subject: ({ url }) => ({ kind: 'web-url', value: url }) },
   timeoutMs: 20_000,
   preview: async ({ url }) => ({ summary: url }),
   async execute({ url }, { signal }) {

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { defineTool } from '../../define-tool.js';
 import type { Tool, ToolOutput, ToolPreview } from '../../../contracts/tool.js';
 import { writeFileAtomic } from '../shared/atomic-write.js';
+import { filePermission } from '../shared/file-permission.js';
 import type { FileToolOptions } from '../shared/file-tool-options.js';
 import { planEdit } from './plan-edit.js';
 import type { FileReadTracker } from '../shared/read-tracker.js';
@@ -21,6 +22,7 @@ export function createEditFileTool(options: FileToolOptions, tracker: FileReadTr
       'Replace old_string with new_string in a file. old_string must match exactly one place (copy it from read_file output without line numbers; add surrounding lines to make it unique), or set replace_all. Returns a unified diff; on a miss, the closest lines.',
     parameters,
     readOnly: false,
+    permission: filePermission('edit', ['edit']),
     async preview(args, context): Promise<ToolPreview> {
       const plan = await planEdit(args, context, options, tracker);
       return plan.ok ? { summary: plan.summary, detail: plan.diff } : { error: plan.error };

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../../define-tool.js';
 import type { Tool, ToolOutput } from '../../../contracts/tool.js';
+import { filePermission } from '../shared/file-permission.js';
 import type { FileToolOptions } from '../shared/file-tool-options.js';
 import { numberLine } from '../shared/number-lines.js';
 import type { FileReadTracker } from '../shared/read-tracker.js';
@@ -26,6 +27,7 @@ export function createReadFileTool(options: FileToolOptions, tracker: FileReadTr
       'Read a UTF-8 text file as lines numbered like cat -n: up to limit (default 2000) lines from offset (1-based line, default 1); lines over 2000 characters are cut. A footer gives size, total lines and, when more remains, the offset to read next. Refuses binary files and directories.',
     parameters,
     readOnly: true,
+    permission: filePermission('read', ['read']),
     async execute({ path, offset, limit }, context): Promise<ToolOutput> {
       const resolved = await resolveToolPath(path, context, options, false);
       if (!resolved.ok) return { output: resolved.reason, isError: true };

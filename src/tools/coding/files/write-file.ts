@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { defineTool } from '../../define-tool.js';
 import type { Tool, ToolContext, ToolOutput, ToolPreview } from '../../../contracts/tool.js';
 import { writeFileAtomic } from '../shared/atomic-write.js';
+import { filePermission } from '../shared/file-permission.js';
 import type { FileToolOptions } from '../shared/file-tool-options.js';
 import { countLines, toLogicalText, type TextLayout } from '../shared/line-endings.js';
 import type { FileReadTracker, ReadStatus } from '../shared/read-tracker.js';
@@ -27,6 +28,7 @@ export function createWriteFileTool(options: FileToolOptions, tracker: FileReadT
       'Create a file or overwrite it entirely with content, creating parent folders. An existing file must have been read first. Reports new or overwritten, with line counts. To change part of a file, use edit_file.',
     parameters,
     readOnly: false,
+    permission: filePermission('edit', ['edit', 'write']),
     async preview(args, context): Promise<ToolPreview> {
       const planned = await plan(args, context);
       return planned.ok ? describeWrite(planned.shown, planned.existing, args.content) : { error: planned.error };

@@ -8,6 +8,7 @@ import { MatchCollector } from './match-collector.js';
 import { grepWithRipgrep } from './rg-grep.js';
 import { findRipgrep } from './ripgrep-detect.js';
 import { compileGlob, ripgrepTypeGlob } from './search-glob.js';
+import { searchPermission } from './search-permission.js';
 import { resolveSearchTarget } from './search-target.js';
 import type { SearchToolOptions } from './search-tool-options.js';
 
@@ -33,6 +34,7 @@ export function createGrepTool(options: SearchToolOptions = {}): Tool {
       max_results: z.number().int().positive().max(MAX_GREP_RESULTS).optional(),
     }),
     readOnly: true,
+    permission: searchPermission,
     async execute(args, { signal, workspace }) {
       const translated = translatePattern(args.pattern);
       if (!translated.ok) return { output: translated.error, isError: true };

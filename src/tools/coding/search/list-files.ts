@@ -4,6 +4,7 @@ import type { Tool } from '../../../contracts/tool.js';
 import { listFiles } from './file-lister.js';
 import { findRipgrep } from './ripgrep-detect.js';
 import { compileGlob, ripgrepTypeGlob } from './search-glob.js';
+import { searchPermission } from './search-permission.js';
 import { resolveSearchTarget } from './search-target.js';
 import type { SearchToolOptions } from './search-tool-options.js';
 
@@ -23,6 +24,7 @@ export function createListFilesTool(options: SearchToolOptions = {}): Tool {
       path: z.string().min(1).optional().describe('Directory; default the workspace.'),
     }),
     readOnly: true,
+    permission: searchPermission,
     async execute({ pattern, path }, { signal, workspace }) {
       const glob = compileGlob(pattern ?? '**/*');
       if (!glob.ok) return { output: glob.error, isError: true };

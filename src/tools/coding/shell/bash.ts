@@ -26,6 +26,7 @@ export const bashTool = defineTool({
     timeout_ms: z.number().int().positive().max(MAX_BASH_TIMEOUT_MS).optional(),
   }),
   readOnly: false,
+  permission: { category: 'execute', aliases: ['shell'], subject: ({ command }) => ({ kind: 'shell-command', value: command }) },
   // Above the longest per-call time-out, so our own time-out (which kills the tree) fires first.
   timeoutMs: MAX_BASH_TIMEOUT_MS + 10_000,
   preview: async ({ command, timeout_ms }) => ({ summary: command, ...(timeout_ms ? { detail: `time-out ${timeout_ms} ms` } : {}) }),
