@@ -55,7 +55,7 @@ describe('the approval prompt', () => {
 
   it('offers "always" only when the policy gives a rule for it', async () => {
     const { always: _always, ...withoutAlways } = request;
-    expect(approvalLines(withoutAlways, plain, 10).at(-1)).toBe('  y yes   n no   (Esc = no)');
+    expect(approvalLines(withoutAlways, plain, 10).at(-1)).toBe('  y yes   n no   (Esc or Ctrl-C = no)');
     const { ui } = scriptedUi([char('a'), char('n')]);
     expect(await createApprovalPrompt(ui, plain)(withoutAlways, new AbortController().signal)).toBe('no');
   });

@@ -113,7 +113,9 @@ describe('the interactive session (in-process, virtual terminal)', () => {
     await terminal.waitFor('Resumed session s1 (3 messages).');
     input.type('/clear\r');
     await terminal.waitFor((s) => s.includes('Conversation cleared.') && idle(s));
-    input.type('\x03'); // Ctrl-C at an empty prompt exits
+    input.type('\x03'); // Ctrl-C at an empty prompt asks first
+    await terminal.waitFor('Press Ctrl-C again to exit');
+    input.type('\x03');
     expect(await exited).toBe(0);
   });
 
@@ -143,12 +145,21 @@ describe('the interactive session (in-process, virtual terminal)', () => {
     expect(await exited).toBe(0);
   });
 
-  it('Ctrl-C with text at the prompt clears it instead of exiting', async () => {
+  it('Ctrl-C with text at the prompt clears it; at an empty prompt it asks for a second press, which any other key takes back', async () => {
+    let ended = false;
     const { terminal, input, exited } = start(scripted(), { doubleInterruptMs: 0 });
+    void exited.then(() => (ended = true));
     input.type('half a thought');
     await terminal.waitFor('› half a thought');
     input.type('\x03');
     await terminal.waitFor((s) => !s.includes('half a thought'));
+    input.type('\x03');
+    await terminal.waitFor('Press Ctrl-C again to exit');
+    input.type('x'); // changed their mind: the question goes, and the next Ctrl-C asks again
+    await terminal.waitFor((s) => s.includes('› x') && !s.includes('Press Ctrl-C again'));
+    input.type('\x7f\x03');
+    await terminal.waitFor('Press Ctrl-C again to exit');
+    expect(ended).toBe(false);
     input.type('\x03');
     expect(await exited).toBe(0);
   });

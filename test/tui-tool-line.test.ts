@@ -82,7 +82,7 @@ describe('TurnView, from an event sequence', () => {
       { type: 'text_delta', turn: 1, text: 'Once upon a ti' },
       { type: 'stop', reason: 'aborted', answer: null, turns: 1, usage },
     ]);
-    expect(committed).toEqual(['Once upon a ti', '⊘ Aborted. The turn was cancelled; the conversation so far is kept.']);
+    expect(committed).toEqual(['Once upon a ti', '⊘ Aborted. The turn was cancelled; what was done so far is kept.']);
     expect(view.live(80)).toEqual([]);
   });
 

@@ -1,4 +1,7 @@
-/** The colours of the terminal UI; every function is the identity when colour is off (NO_COLOR). */
+/**
+ * The one palette of every renderer (one-shot text, the interactive UI, the demo, the approval
+ * prompts); every function is the identity when colour is off (NO_COLOR, or not a terminal).
+ */
 export interface Theme {
   enabled: boolean;
   bold(text: string): string;
@@ -30,4 +33,33 @@ export function createTheme(enabled: boolean): Theme {
     cyan: wrap(36, 39),
     gray: wrap(90, 39),
   };
+}
+
+/** Colour for this stream: off with NO_COLOR, on with FORCE_COLOR, else only on a terminal. */
+export function colorEnabled(stream: NodeJS.WriteStream, env: NodeJS.ProcessEnv = process.env): boolean {
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
+  if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0') return true;
+  return stream.isTTY === true;
+}
+
+/** What a piece of display text means; the palette decides how that looks. */
+export type Tone = 'plain' | 'dim' | 'bold' | 'accent' | 'ok' | 'warning' | 'error';
+
+export function toned(theme: Theme, tone: Tone, text: string): string {
+  switch (tone) {
+    case 'plain':
+      return text;
+    case 'dim':
+      return theme.dim(text);
+    case 'bold':
+      return theme.bold(text);
+    case 'accent':
+      return theme.cyan(text);
+    case 'ok':
+      return theme.green(text);
+    case 'warning':
+      return theme.yellow(text);
+    case 'error':
+      return theme.red(text);
+  }
 }
