@@ -167,6 +167,7 @@ describe('the interactive session (in-process, virtual terminal)', () => {
   it.each([
     ['n', 'n'],
     ['Esc', '\x1b'],
+    ['Ctrl-C', '\x03'],
   ])('asks in the UI before a call that needs approval; %s denies it and the model sees why', async (_name, answer) => {
     let ran = false;
     const tools = new ToolRegistry([
@@ -182,6 +183,63 @@ describe('the interactive session (in-process, virtual terminal)', () => {
     expect(ran).toBe(false);
     expect(terminal.screen()).toContain('⊘ deploy env="prod"');
     expect(provider.requests[1]!.messages.at(-1)).toMatchObject({ role: 'tool', content: 'Denied: the user declined this call.', isError: true });
+    input.type('/exit\r');
+    expect(await exited).toBe(0);
+  });
+
+  it('Ctrl-C at an approval denies that call and the turn goes on; a second Ctrl-C then cancels the turn, not the session', async () => {
+    let asked!: () => void;
+    const secondRequest = new Promise<void>((resolve) => (asked = resolve));
+    const requests: ModelRequest[] = [];
+    const tools = new ToolRegistry([defineTool({ name: 'deploy', description: 'x', parameters: z.object({}), execute: async () => 'deployed', preview: async () => ({ summary: 'deploy' }) })]);
+    const provider: Provider = {
+      name: 'denied-then-hanging',
+      async *stream(request: ModelRequest, signal?: AbortSignal): AsyncGenerator<ProviderEvent> {
+        requests.push(request);
+        if (requests.length === 1) {
+          yield { type: 'response', response: { message: { role: 'assistant', content: '', toolCalls: [{ id: 'd1', name: 'deploy', arguments: '{}' }] }, finishReason: 'tool_calls' } };
+          return;
+        }
+        yield { type: 'text_delta', text: 'Then I will explain instead' };
+        asked();
+        await new Promise((resolve) => signal?.addEventListener('abort', resolve, { once: true }));
+        throw new ProviderError('aborted', 'Request aborted.');
+      },
+    };
+    const { terminal, input, exited } = start(provider, { tools, doubleInterruptMs: 60_000 });
+    input.type('ship it\r');
+    await terminal.waitFor('Allow deploy? deploy');
+    input.type('\x03');
+    await secondRequest;
+    await terminal.waitFor('Then I will explain instead');
+    expect(terminal.screen()).toContain('? deploy deploy denied');
+    expect(requests[1]!.messages.at(-1)).toMatchObject({ role: 'tool', content: 'Denied: the user declined this call.', isError: true });
+    input.type('\x03'); // within the double-press window of the first: it still only cancels
+    await terminal.waitFor((s) => s.includes('⊘ Aborted.') && idle(s));
+    input.type('/exit\r');
+    expect(await exited).toBe(0);
+  });
+
+  it("counts an aborted turn's request in the status line (estimated), and /clear counts from zero again", async () => {
+    const hanging: Provider = {
+      name: 'hanging',
+      async *stream(_request: ModelRequest, signal?: AbortSignal): AsyncGenerator<ProviderEvent> {
+        yield { type: 'text_delta', text: 'partial answ' };
+        await new Promise((resolve) => signal?.addEventListener('abort', resolve, { once: true }));
+        throw new ProviderError('aborted', 'Request aborted.');
+      },
+    };
+    const { terminal, input, exited } = start(hanging);
+    input.type('write a story\r');
+    await terminal.waitFor('partial answ');
+    input.type('\x03');
+    const screen = await terminal.waitFor((s) => s.includes('⊘ Aborted.') && idle(s));
+    // "You are a test." and "write a story" sent (28 characters), "partial answ" received (12): about 7 + 3 tokens.
+    expect(screen.split('\n').at(-1)).toBe('test-model · 10 tok · turn 1/5');
+    input.type('/cost\r');
+    await terminal.waitFor('Tokens: 7 in (0 cached), 3 out (0 reasoning).');
+    input.type('/clear\r');
+    await terminal.waitFor((s) => s.includes('Conversation cleared.') && s.split('\n').at(-1) === 'test-model · 0 tok · turn 0/5');
     input.type('/exit\r');
     expect(await exited).toBe(0);
   });

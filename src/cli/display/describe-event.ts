@@ -47,8 +47,10 @@ export function describeEvent(event: AgentEvent, options: DescribeOptions = {}):
   switch (event.type) {
     case 'tool_call_delta':
       return [span('→', 'accent'), span(' '), span(shown(event.name), 'bold'), span(' …', 'dim')];
-    case 'tool_call_start':
-      return [span('→', 'accent'), span(' '), span(shown(event.call.name), 'bold'), span(' '), span(shown(summarizeArguments(event.call.arguments, width)), 'dim')];
+    case 'tool_call_start': {
+      const args = shown(summarizeArguments(event.call.arguments, width));
+      return [span('→', 'accent'), span(' '), span(shown(event.call.name), 'bold'), ...(args ? [span(' '), span(args, 'dim')] : [])];
+    }
     case 'tool_call_end':
       return [STATUS_MARKS[event.status], span(' '), span(`${summarizeResult(event.name, event.output, width)} (${formatDuration(event.durationMs)})`, 'dim')];
     case 'retry': {
