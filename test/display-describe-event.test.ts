@@ -5,6 +5,7 @@ import { parseCommandResult } from '../src/cli/display/command-result.js';
 import { describeEvent, paintLine, type DisplayLine } from '../src/cli/display/describe-event.js';
 import { expandTabs, previewLine } from '../src/cli/display/preview-line.js';
 import { createTheme } from '../src/cli/display/theme.js';
+import { createTextRenderer } from '../src/cli/render-text.js';
 
 const text = (line: DisplayLine | undefined) => line?.map((span) => span.text).join('');
 const tones = (line: DisplayLine | undefined) => line?.filter((span) => span.text.trim()).map((span) => span.tone);
@@ -105,5 +106,29 @@ describe('previews and command results', () => {
     expect(parseCommandResult('a\n[2000000 characters of output in all]\nkilled: timed out after 1000 ms')).toEqual({ output: ['a'], ending: 'killed: timed out after 1000 ms', succeeded: false });
     expect(parseCommandResult('x\nkilled by signal SIGKILL')?.ending).toBe('killed by signal SIGKILL');
     expect(parseCommandResult('Could not start the shell: ENOENT')).toBeUndefined();
+  });
+});
+
+describe('the one-shot renderer writes the same lines', () => {
+  it('calls, results indented under them, the retry after a partial answer and the stop; a call still being written adds nothing', () => {
+    let out = '';
+    let info = '';
+    const render = createTextRenderer({ out: { write: (text: string) => (out += text) }, info: { write: (text: string) => (info += text) }, color: false });
+    const call = { id: 'b1', name: 'bash', arguments: '{"command":"npm test"}' };
+    render({ type: 'tool_call_delta', turn: 1, index: 0, id: 'b1', name: 'bash' });
+    expect(info).toBe('');
+    render({ type: 'tool_call_start', turn: 1, call });
+    render({ type: 'tool_call_end', turn: 1, id: 'b1', name: 'bash', status: 'error', isError: true, output: '> banner\nFAIL one\nexit code: 1', durationMs: 2400 });
+    render({ type: 'text_delta', turn: 2, text: 'The tests fa' });
+    render({ type: 'retry', attempt: 1, delayMs: 1000, error: 'stream cut' });
+    render({ type: 'stop', reason: 'aborted', answer: null, turns: 2, usage: emptyUsage() });
+    expect(out).toBe('The tests fa\n');
+    expect(info.split('\n')).toEqual([
+      '→ bash command="npm test"',
+      '  ✗ exit code: 1 · FAIL one (2.4 s)',
+      '↻ retry 1 in 1.0 s: stream cut (the partial reply above is discarded)',
+      '⊘ Aborted. The turn was cancelled; what was done so far is kept.',
+      '',
+    ]);
   });
 });

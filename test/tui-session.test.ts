@@ -45,6 +45,15 @@ function start(provider: Provider, options: Partial<InteractiveOptions> & { colu
 }
 
 const scripted = (...steps: ScriptStep[]) => new ScriptedProvider(steps);
+
+/** A reply that streams `text`, then hangs until its request is aborted, as a slow model's does. */
+async function* textUntilAborted(text: string, signal: AbortSignal | undefined, onStreaming = () => {}): AsyncGenerator<ProviderEvent> {
+  yield { type: 'text_delta', text };
+  onStreaming();
+  await new Promise((resolve) => signal?.addEventListener('abort', resolve, { once: true }));
+  throw new ProviderError('aborted', 'Request aborted.');
+}
+const hangingAfter = (text: string, onStreaming?: () => void): Provider => ({ name: 'hanging', stream: (_request, signal) => textUntilAborted(text, signal, onStreaming) });
 /** The status line says "working" while a turn runs. */
 const idle = (screen: string) => !/· working\b/.test(screen.split('\n').at(-1) ?? '');
 
@@ -122,16 +131,7 @@ describe('the interactive session (in-process, virtual terminal)', () => {
   it('Ctrl-C cancels the running turn (the prompt comes back); a second Ctrl-C soon after exits', async () => {
     let started!: () => void;
     const streaming = new Promise<void>((resolve) => (started = resolve));
-    const hanging: Provider = {
-      name: 'hanging',
-      async *stream(_request: ModelRequest, signal?: AbortSignal): AsyncGenerator<ProviderEvent> {
-        yield { type: 'text_delta', text: 'partial answ' };
-        started();
-        await new Promise((resolve) => signal?.addEventListener('abort', resolve, { once: true }));
-        throw new ProviderError('aborted', 'Request aborted.');
-      },
-    };
-    const { terminal, input, exited } = start(hanging, { doubleInterruptMs: 60_000 });
+    const { terminal, input, exited } = start(hangingAfter('partial answ', started), { doubleInterruptMs: 60_000 });
     input.type('write a story\r');
     await streaming;
     await terminal.waitFor('partial answ');
@@ -200,10 +200,7 @@ describe('the interactive session (in-process, virtual terminal)', () => {
           yield { type: 'response', response: { message: { role: 'assistant', content: '', toolCalls: [{ id: 'd1', name: 'deploy', arguments: '{}' }] }, finishReason: 'tool_calls' } };
           return;
         }
-        yield { type: 'text_delta', text: 'Then I will explain instead' };
-        asked();
-        await new Promise((resolve) => signal?.addEventListener('abort', resolve, { once: true }));
-        throw new ProviderError('aborted', 'Request aborted.');
+        yield* textUntilAborted('Then I will explain instead', signal, asked);
       },
     };
     const { terminal, input, exited } = start(provider, { tools, doubleInterruptMs: 60_000 });
@@ -221,15 +218,7 @@ describe('the interactive session (in-process, virtual terminal)', () => {
   });
 
   it("counts an aborted turn's request in the status line (estimated), and /clear counts from zero again", async () => {
-    const hanging: Provider = {
-      name: 'hanging',
-      async *stream(_request: ModelRequest, signal?: AbortSignal): AsyncGenerator<ProviderEvent> {
-        yield { type: 'text_delta', text: 'partial answ' };
-        await new Promise((resolve) => signal?.addEventListener('abort', resolve, { once: true }));
-        throw new ProviderError('aborted', 'Request aborted.');
-      },
-    };
-    const { terminal, input, exited } = start(hanging);
+    const { terminal, input, exited } = start(hangingAfter('partial answ'));
     input.type('write a story\r');
     await terminal.waitFor('partial answ');
     input.type('\x03');
@@ -278,15 +267,7 @@ describe('the interactive session (in-process, virtual terminal)', () => {
 
   it('ends when its signal is aborted from outside (SIGTERM), cancelling a running turn and restoring the terminal', async () => {
     const outside = new AbortController();
-    const hanging: Provider = {
-      name: 'hanging',
-      async *stream(_request: ModelRequest, signal?: AbortSignal): AsyncGenerator<ProviderEvent> {
-        yield { type: 'text_delta', text: 'thinking hard' };
-        await new Promise((resolve) => signal?.addEventListener('abort', resolve, { once: true }));
-        throw new ProviderError('aborted', 'Request aborted.');
-      },
-    };
-    const { terminal, input, exited } = start(hanging, { signal: outside.signal });
+    const { terminal, input, exited } = start(hangingAfter('thinking hard'), { signal: outside.signal });
     input.type('work\r');
     await terminal.waitFor('thinking hard');
     outside.abort();

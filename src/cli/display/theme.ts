@@ -45,21 +45,18 @@ export function colorEnabled(stream: NodeJS.WriteStream, env: NodeJS.ProcessEnv 
 /** What a piece of display text means; the palette decides how that looks. */
 export type Tone = 'plain' | 'dim' | 'bold' | 'accent' | 'ok' | 'warning' | 'error';
 
+// Which colour of the palette each tone is; plain text is left as it is.
+const TONE_COLOURS: Record<Tone, 'dim' | 'bold' | 'cyan' | 'green' | 'yellow' | 'red' | undefined> = {
+  plain: undefined,
+  dim: 'dim',
+  bold: 'bold',
+  accent: 'cyan',
+  ok: 'green',
+  warning: 'yellow',
+  error: 'red',
+};
+
 export function toned(theme: Theme, tone: Tone, text: string): string {
-  switch (tone) {
-    case 'plain':
-      return text;
-    case 'dim':
-      return theme.dim(text);
-    case 'bold':
-      return theme.bold(text);
-    case 'accent':
-      return theme.cyan(text);
-    case 'ok':
-      return theme.green(text);
-    case 'warning':
-      return theme.yellow(text);
-    case 'error':
-      return theme.red(text);
-  }
+  const colour = TONE_COLOURS[tone];
+  return colour ? theme[colour](text) : text;
 }
