@@ -123,6 +123,38 @@ describe('the CLI', () => {
   });
 });
 
+describe('demo --json', () => {
+  const runs = (stdout: string) => {
+    const events = stdout.trim().split('\n').map((line) => JSON.parse(line) as { type: string; [key: string]: unknown });
+    const grouped: Array<typeof events> = [];
+    for (const event of events) {
+      if (event.type === 'run_start') grouped.push([]);
+      grouped.at(-1)!.push(event);
+    }
+    return grouped;
+  };
+  // Streamed text comes in chunks of any size: a run of text deltas is one step.
+  const shape = (run: Array<{ type: string }>) => run.map((event) => event.type).filter((type, i, all) => type !== 'text_delta' || all[i - 1] !== 'text_delta');
+
+  it('prints the AgentEvents of each task as a --json run prints its own', async () => {
+    const demo = await cli(['demo', '--json']);
+    expect(demo.code).toBe(0);
+    const tasks = runs(demo.stdout);
+    expect(tasks.map((run) => run[0]!.input)).toEqual(['What time is it now?', 'What is 17 × 23?', expect.stringMatching(/^Fetch http:\/\/127\.0\.0\.1:\d+\/ and divide/), 'Who won the 2099 World Cup?']);
+    expect(tasks.map((run) => run.at(-1))).toEqual(Array.from({ length: 4 }, () => expect.objectContaining({ type: 'stop', reason: 'answered' })));
+    const calculator = tasks[1]!;
+    expect(calculator.find((event) => event.type === 'tool_call_end')).toMatchObject({ name: 'calculator', status: 'ok', output: '17 * 23 = 391' });
+
+    const { env } = await withServer([{ toolCalls: [{ name: 'calculator', arguments: { expression: '17 * 23' } }] }, { text: '17 × 23 = 391.' }]);
+    const oneShot = await cli(['What is 17 × 23?', '--json', '--tools', 'course', '--max-turns', '6', '--no-session'], env);
+    expect(oneShot.code).toBe(0);
+    const [run] = runs(oneShot.stdout);
+    expect(shape(calculator)).toEqual(shape(run!));
+    expect(calculator.at(-1)).toMatchObject({ answer: '17 × 23 = 391.', turns: 2 });
+    expect(run!.at(-1)).toMatchObject({ answer: '17 × 23 = 391.', turns: 2 });
+  });
+});
+
 describe('the CLI asks before a call that executes', () => {
   const bashCall = { toolCalls: [{ name: 'bash', arguments: { command: 'echo ran > proof.txt' } }] };
   afterEach(() => rmSync(join(home, 'proof.txt'), { force: true }));

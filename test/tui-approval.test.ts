@@ -1,5 +1,8 @@
+import { EventEmitter } from 'node:events';
+import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { createTerminalApproval } from '../src/cli/terminal-approval.js';
 import { approvalLines, createApprovalPrompt, type ApprovalUi } from '../src/cli/tui/approval-prompt.js';
 import type { Key } from '../src/cli/tui/key-parser.js';
 import { stripAnsi } from '../src/cli/display/text-width.js';
@@ -55,7 +58,7 @@ describe('the approval prompt', () => {
 
   it('offers "always" only when the policy gives a rule for it', async () => {
     const { always: _always, ...withoutAlways } = request;
-    expect(approvalLines(withoutAlways, plain, 10).at(-1)).toBe('  y yes   n no   (Esc = no)');
+    expect(approvalLines(withoutAlways, plain, 10).at(-1)).toBe('  y yes   n no   (Esc or Ctrl-C = no)');
     const { ui } = scriptedUi([char('a'), char('n')]);
     expect(await createApprovalPrompt(ui, plain)(withoutAlways, new AbortController().signal)).toBe('no');
   });
@@ -93,5 +96,36 @@ describe('the approval prompt', () => {
     expect(await registry.invoke(call('2'), { authorize })).toMatchObject({ status: 'ok', content: 'ran 1' });
     expect(await registry.invoke(call('3'), { authorize })).toMatchObject({ status: 'ok', content: 'ran 2' });
     expect(shown.filter(Boolean)).toHaveLength(2); // asked twice, not three times
+  });
+});
+
+describe('the one-shot terminal approval', () => {
+  it("answers no on Ctrl-C while the question waits, without reaching the run's own Ctrl-C handler, which is given back after", async () => {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    let shown = '';
+    output.on('data', (chunk: Buffer) => (shown += chunk.toString()));
+    const interrupts = new EventEmitter();
+    const abortedRuns: string[] = [];
+    interrupts.on('SIGINT', () => abortedRuns.push('first handler'));
+    interrupts.on('SIGINT', () => abortedRuns.push('second handler'));
+    const ask = createTerminalApproval({ input, output, color: false, interrupts });
+
+    const answer = ask(request, new AbortController().signal);
+    while (!shown.includes('Allow?')) await new Promise((resolve) => output.once('data', resolve));
+    interrupts.emit('SIGINT');
+    expect(await answer).toBe('no');
+    expect(shown).toContain('Ctrl-C: no');
+    expect(abortedRuns).toEqual([]);
+
+    interrupts.emit('SIGINT'); // a Ctrl-C with no question open reaches the run, as before
+    expect(abortedRuns).toEqual(['first handler', 'second handler']);
+    expect(interrupts.listenerCount('SIGINT')).toBe(2);
+
+    const typed = ask(request, new AbortController().signal); // and the next question still takes typed answers
+    while (!shown.endsWith(']: ')) await new Promise((resolve) => output.once('data', resolve));
+    input.write('y\n');
+    expect(await typed).toBe('yes');
+    expect(interrupts.listenerCount('SIGINT')).toBe(2);
   });
 });

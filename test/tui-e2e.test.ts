@@ -98,6 +98,46 @@ describe('the interactive terminal UI (tmux)', () => {
     expect(lines).toEqual(['run the greeting', 'tell me a story', 'and now?', '/exit']);
   });
 
+  it('shows a failed command by its tail and exit code; Ctrl-C at an approval denies and the turn goes on; at an empty prompt it asks first', async () => {
+    const failing = "printf 'banner 1\\nbanner 2\\nbanner 3\\nbanner 4\\nbanner 5\\n'; echo '    FAIL: expected 3'; exit 3";
+    const { server, pane } = await session([
+      { toolCalls: [{ name: 'bash', arguments: { command: failing } }] },
+      { toolCalls: [{ name: 'bash', arguments: { command: 'rm -rf build' } }] },
+      { text: 'Understood, I left build alone.' },
+    ]);
+    await pane.waitFor('/help for commands');
+    await pane.send(['run the checks'], { literal: true });
+    await pane.send(['Enter']);
+    await pane.waitFor('Allow bash?');
+    await pane.send(['y'], { literal: true });
+
+    const asking = await pane.waitFor('Allow bash? rm -rf build');
+    expect(asking).toContain('… 2 earlier lines');
+    expect(asking).toContain('│ banner 5');
+    expect(asking).toContain('│     FAIL: expected 3'); // indentation kept
+    expect(asking).toContain('│ exit code: 3');
+    expect(asking).not.toContain('│ banner 1');
+
+    await pane.send(['C-c']);
+    await pane.waitFor('Understood, I left build alone.');
+    expect(server.requests[2]!.messages.at(-1)).toMatchObject({ role: 'tool', content: 'Denied: the user declined this call.' });
+
+    await pane.send(['C-c']);
+    await pane.waitFor('Press Ctrl-C again to exit');
+    await pane.send(['C-c']);
+    expect(await pane.waitForExit()).toBe(0);
+  });
+
+  it('a one-shot run: Ctrl-C at the approval question denies the call and the run goes on to its answer', async () => {
+    const { server, pane } = await session([{ toolCalls: [{ name: 'bash', arguments: { command: 'rm -rf build' } }] }, { text: 'Left build alone.' }], { args: ['clean up', '--tools', 'bash', '--no-session'] });
+    await pane.waitFor('Enter = no]:');
+    await pane.send(['C-c']);
+    const screen = await pane.waitFor('Left build alone.');
+    expect(screen).toContain('Ctrl-C: no');
+    expect(await pane.waitForExit()).toBe(0);
+    expect(server.requests[1]!.messages.at(-1)).toMatchObject({ role: 'tool', content: 'Denied: the user declined this call.' });
+  });
+
   it('in a narrow terminal with NO_COLOR: pasted lines stay in the prompt, answers wrap, a resize redraws', async () => {
     const answer = 'A deliberately long answer that has to wrap over several rows of this narrow terminal.';
     const { server, pane } = await session([{ text: answer }], { width: 40, height: 20, extraEnv: { NO_COLOR: '1' }, args: [] });

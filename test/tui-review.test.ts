@@ -156,11 +156,12 @@ describe('/clear and /sessions', () => {
       print: (lines) => printed.push(...lines),
       setModel: () => undefined,
       setMessages: (messages) => calls.push(`messages:${messages.length}`),
+      startOver: (messages) => calls.push(`start over:${messages.length}`),
       exit: () => undefined,
       signal: new AbortController().signal,
     };
     await runSlashCommand('/clear', context);
-    expect(calls).toEqual(['messages:1', 'clear']);
+    expect(calls).toEqual(['start over:1', 'clear']);
     expect(printed).toEqual(['Conversation cleared.']);
 
     printed.length = 0;

@@ -45,6 +45,15 @@ function start(provider: Provider, options: Partial<InteractiveOptions> & { colu
 }
 
 const scripted = (...steps: ScriptStep[]) => new ScriptedProvider(steps);
+
+/** A reply that streams `text`, then hangs until its request is aborted, as a slow model's does. */
+async function* textUntilAborted(text: string, signal: AbortSignal | undefined, onStreaming = () => {}): AsyncGenerator<ProviderEvent> {
+  yield { type: 'text_delta', text };
+  onStreaming();
+  await new Promise((resolve) => signal?.addEventListener('abort', resolve, { once: true }));
+  throw new ProviderError('aborted', 'Request aborted.');
+}
+const hangingAfter = (text: string, onStreaming?: () => void): Provider => ({ name: 'hanging', stream: (_request, signal) => textUntilAborted(text, signal, onStreaming) });
 /** The status line says "working" while a turn runs. */
 const idle = (screen: string) => !/· working\b/.test(screen.split('\n').at(-1) ?? '');
 
@@ -113,23 +122,16 @@ describe('the interactive session (in-process, virtual terminal)', () => {
     await terminal.waitFor('Resumed session s1 (3 messages).');
     input.type('/clear\r');
     await terminal.waitFor((s) => s.includes('Conversation cleared.') && idle(s));
-    input.type('\x03'); // Ctrl-C at an empty prompt exits
+    input.type('\x03'); // Ctrl-C at an empty prompt asks first
+    await terminal.waitFor('Press Ctrl-C again to exit');
+    input.type('\x03');
     expect(await exited).toBe(0);
   });
 
   it('Ctrl-C cancels the running turn (the prompt comes back); a second Ctrl-C soon after exits', async () => {
     let started!: () => void;
     const streaming = new Promise<void>((resolve) => (started = resolve));
-    const hanging: Provider = {
-      name: 'hanging',
-      async *stream(_request: ModelRequest, signal?: AbortSignal): AsyncGenerator<ProviderEvent> {
-        yield { type: 'text_delta', text: 'partial answ' };
-        started();
-        await new Promise((resolve) => signal?.addEventListener('abort', resolve, { once: true }));
-        throw new ProviderError('aborted', 'Request aborted.');
-      },
-    };
-    const { terminal, input, exited } = start(hanging, { doubleInterruptMs: 60_000 });
+    const { terminal, input, exited } = start(hangingAfter('partial answ', started), { doubleInterruptMs: 60_000 });
     input.type('write a story\r');
     await streaming;
     await terminal.waitFor('partial answ');
@@ -143,12 +145,21 @@ describe('the interactive session (in-process, virtual terminal)', () => {
     expect(await exited).toBe(0);
   });
 
-  it('Ctrl-C with text at the prompt clears it instead of exiting', async () => {
+  it('Ctrl-C with text at the prompt clears it; at an empty prompt it asks for a second press, which any other key takes back', async () => {
+    let ended = false;
     const { terminal, input, exited } = start(scripted(), { doubleInterruptMs: 0 });
+    void exited.then(() => (ended = true));
     input.type('half a thought');
     await terminal.waitFor('› half a thought');
     input.type('\x03');
     await terminal.waitFor((s) => !s.includes('half a thought'));
+    input.type('\x03');
+    await terminal.waitFor('Press Ctrl-C again to exit');
+    input.type('x'); // changed their mind: the question goes, and the next Ctrl-C asks again
+    await terminal.waitFor((s) => s.includes('› x') && !s.includes('Press Ctrl-C again'));
+    input.type('\x7f\x03');
+    await terminal.waitFor('Press Ctrl-C again to exit');
+    expect(ended).toBe(false);
     input.type('\x03');
     expect(await exited).toBe(0);
   });
@@ -156,6 +167,7 @@ describe('the interactive session (in-process, virtual terminal)', () => {
   it.each([
     ['n', 'n'],
     ['Esc', '\x1b'],
+    ['Ctrl-C', '\x03'],
   ])('asks in the UI before a call that needs approval; %s denies it and the model sees why', async (_name, answer) => {
     let ran = false;
     const tools = new ToolRegistry([
@@ -171,6 +183,52 @@ describe('the interactive session (in-process, virtual terminal)', () => {
     expect(ran).toBe(false);
     expect(terminal.screen()).toContain('⊘ deploy env="prod"');
     expect(provider.requests[1]!.messages.at(-1)).toMatchObject({ role: 'tool', content: 'Denied: the user declined this call.', isError: true });
+    input.type('/exit\r');
+    expect(await exited).toBe(0);
+  });
+
+  it('Ctrl-C at an approval denies that call and the turn goes on; a second Ctrl-C then cancels the turn, not the session', async () => {
+    let asked!: () => void;
+    const secondRequest = new Promise<void>((resolve) => (asked = resolve));
+    const requests: ModelRequest[] = [];
+    const tools = new ToolRegistry([defineTool({ name: 'deploy', description: 'x', parameters: z.object({}), execute: async () => 'deployed', preview: async () => ({ summary: 'deploy' }) })]);
+    const provider: Provider = {
+      name: 'denied-then-hanging',
+      async *stream(request: ModelRequest, signal?: AbortSignal): AsyncGenerator<ProviderEvent> {
+        requests.push(request);
+        if (requests.length === 1) {
+          yield { type: 'response', response: { message: { role: 'assistant', content: '', toolCalls: [{ id: 'd1', name: 'deploy', arguments: '{}' }] }, finishReason: 'tool_calls' } };
+          return;
+        }
+        yield* textUntilAborted('Then I will explain instead', signal, asked);
+      },
+    };
+    const { terminal, input, exited } = start(provider, { tools, doubleInterruptMs: 60_000 });
+    input.type('ship it\r');
+    await terminal.waitFor('Allow deploy? deploy');
+    input.type('\x03');
+    await secondRequest;
+    await terminal.waitFor('Then I will explain instead');
+    expect(terminal.screen()).toContain('? deploy deploy denied');
+    expect(requests[1]!.messages.at(-1)).toMatchObject({ role: 'tool', content: 'Denied: the user declined this call.', isError: true });
+    input.type('\x03'); // within the double-press window of the first: it still only cancels
+    await terminal.waitFor((s) => s.includes('⊘ Aborted.') && idle(s));
+    input.type('/exit\r');
+    expect(await exited).toBe(0);
+  });
+
+  it("counts an aborted turn's request in the status line (estimated), and /clear counts from zero again", async () => {
+    const { terminal, input, exited } = start(hangingAfter('partial answ'));
+    input.type('write a story\r');
+    await terminal.waitFor('partial answ');
+    input.type('\x03');
+    const screen = await terminal.waitFor((s) => s.includes('⊘ Aborted.') && idle(s));
+    // "You are a test." and "write a story" sent (28 characters), "partial answ" received (12): about 7 + 3 tokens.
+    expect(screen.split('\n').at(-1)).toBe('test-model · 10 tok · turn 1/5');
+    input.type('/cost\r');
+    await terminal.waitFor('Tokens: 7 in (0 cached), 3 out (0 reasoning).');
+    input.type('/clear\r');
+    await terminal.waitFor((s) => s.includes('Conversation cleared.') && s.split('\n').at(-1) === 'test-model · 0 tok · turn 0/5');
     input.type('/exit\r');
     expect(await exited).toBe(0);
   });
@@ -209,15 +267,7 @@ describe('the interactive session (in-process, virtual terminal)', () => {
 
   it('ends when its signal is aborted from outside (SIGTERM), cancelling a running turn and restoring the terminal', async () => {
     const outside = new AbortController();
-    const hanging: Provider = {
-      name: 'hanging',
-      async *stream(_request: ModelRequest, signal?: AbortSignal): AsyncGenerator<ProviderEvent> {
-        yield { type: 'text_delta', text: 'thinking hard' };
-        await new Promise((resolve) => signal?.addEventListener('abort', resolve, { once: true }));
-        throw new ProviderError('aborted', 'Request aborted.');
-      },
-    };
-    const { terminal, input, exited } = start(hanging, { signal: outside.signal });
+    const { terminal, input, exited } = start(hangingAfter('thinking hard'), { signal: outside.signal });
     input.type('work\r');
     await terminal.waitFor('thinking hard');
     outside.abort();

@@ -36,6 +36,35 @@ describe('tool lines', () => {
     expect(denied[0]).toContain(t.yellow('⊘'));
   });
 
+  it("shows a command's last lines and its exit code, not the banner npm prints first", () => {
+    const banner = ['', '> vibe-agent@0.1.0 test', '> vitest run', '', ' RUN  v4.1.12 /work'];
+    const output = [...banner, 'FAIL test/loop.test.ts > stops at the turn limit', '    expected 3 to be 4', 'Tests  1 failed | 212 passed', 'npm ERR! Test failed.', 'exit code: 1'].join('\n');
+    const lines = toolLines({ call, startedAt: 0, end: { status: 'error', output, durationMs: 2400 } }, 0, t);
+    expect(plainText(lines)).toEqual([
+      '✗ bash command="npm test" (2.4 s)',
+      '  … 5 earlier lines',
+      '  │ FAIL test/loop.test.ts > stops at the turn limit',
+      '  │     expected 3 to be 4',
+      '  │ Tests  1 failed | 212 passed',
+      '  │ npm ERR! Test failed.',
+      '  │ exit code: 1',
+    ]);
+    expect(lines.at(-1)).toContain(t.red('exit code: 1'));
+    const passed = toolLines({ call, startedAt: 0, end: { status: 'ok', output: 'all green\nexit code: 0', durationMs: 900 } }, 0, t);
+    expect(plainText(passed)).toEqual(['✓ bash command="npm test" (900 ms)', '  │ all green', '  │ exit code: 0']);
+    expect(passed.at(-1)).toContain(t.dim('exit code: 0'));
+  });
+
+  it("keeps a result's indentation (a read_file of code shows as the code is laid out)", () => {
+    const read: ToolCall = { id: 'r', name: 'read_file', arguments: '{"path":"sub.ts"}' };
+    const output = '     1\texport function sub(a: number, b: number) {\n     2\t  return a - b;\n     3\t}';
+    expect(plainText(toolLines({ call: read, startedAt: 0, end: { status: 'ok', output, durationMs: 1 } }, 0, t)).slice(1)).toEqual([
+      '  │      1  export function sub(a: number, b: number) {',
+      '  │      2    return a - b;',
+      '  │      3  }',
+    ]);
+  });
+
   it('colours a unified diff in a result: additions green, removals red, hunks cyan', () => {
     const diff = '--- a/x.ts\n+++ b/x.ts\n@@ -1,2 +1,2 @@\n-const a = 1;\n+const a = 2;\n unchanged';
     const lines = toolLines({ call: { id: 'e', name: 'edit_file', arguments: '{"path":"x.ts"}' }, startedAt: 0, end: { status: 'ok', output: diff, durationMs: 5 } }, 0, t);
@@ -82,7 +111,7 @@ describe('TurnView, from an event sequence', () => {
       { type: 'text_delta', turn: 1, text: 'Once upon a ti' },
       { type: 'stop', reason: 'aborted', answer: null, turns: 1, usage },
     ]);
-    expect(committed).toEqual(['Once upon a ti', '⊘ Aborted. The turn was cancelled; the conversation so far is kept.']);
+    expect(committed).toEqual(['Once upon a ti', '⊘ Aborted. The turn was cancelled; what was done so far is kept.']);
     expect(view.live(80)).toEqual([]);
   });
 
@@ -105,6 +134,33 @@ describe('TurnView, from an event sequence', () => {
     ]);
     expect(committed).toEqual(['The first try got as far as', '↻ retry 1 in 1.0 s: the stream stalled (the partial reply above is discarded)']);
     expect(view.live(80)).toEqual(['The whole answer.']);
+  });
+
+  it('shows a call while its arguments stream ("→ write_file …"), until it starts running', () => {
+    const clock = { now: 0 };
+    const write: ToolCall = { id: 'w1', name: 'write_file', arguments: '{"path":"big.txt","content":"…"}' };
+    const { committed, view } = play(
+      [
+        { type: 'turn_start', turn: 1 },
+        { type: 'text_delta', turn: 1, text: 'Writing it now.' },
+        { type: 'tool_call_delta', turn: 1, index: 0, id: 'w1', name: 'write_file' },
+      ],
+      clock,
+    );
+    expect(committed).toEqual(['Writing it now.']); // the text before the call is finished
+    clock.now = 2_500;
+    view.handle({ type: 'tool_call_delta', turn: 1, index: 0, id: 'w1', name: 'write_file' });
+    expect(view.live(80)).toEqual(['→ write_file … 2.5 s']); // no "Working…" spinner as well
+    view.handle({ type: 'assistant_message', turn: 1, message: { role: 'assistant', content: 'Writing it now.', toolCalls: [write] }, finishReason: 'tool_calls' });
+    view.handle({ type: 'tool_call_start', turn: 1, call: write });
+    expect(view.live(80)).toHaveLength(1);
+    expect(view.live(80)[0]).toMatch(/^[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] write_file path="big.txt" content="…" 0 ms$/);
+  });
+
+  it('drops the pending call of a reply that broke off, and at the stop', () => {
+    const delta: AgentEvent = { type: 'tool_call_delta', turn: 1, index: 0, id: 'w1', name: 'write_file' };
+    expect(play([delta, { type: 'retry', attempt: 1, delayMs: 1000, error: 'cut' }]).view.live(80)).not.toContainEqual(expect.stringContaining('write_file'));
+    expect(play([delta, { type: 'stop', reason: 'aborted', answer: null, turns: 1, usage }]).view.live(80)).toEqual([]);
   });
 
   it('shows reasoning dimmed, before the answer', () => {

@@ -4,28 +4,35 @@ import { serveDemoPage } from './demo-page.js';
 import { demoTasks } from './demo-tasks.js';
 import { exitCodeFor } from './exit-codes.js';
 import { demoModel, runDemoTask } from './run-demo-task.js';
-import { colorEnabled, createStyle } from './display/style.js';
-import { oneLine, summarizeArguments } from './display/summarize.js';
+import { describeEvent, paintLine } from './display/describe-event.js';
+import { createJsonLinesRenderer } from './display/json-lines.js';
+import { oneLine } from './display/summarize.js';
+import { colorEnabled, createTheme, type Theme } from './display/theme.js';
+
+/** The demo shows calls, results and hiccups; streamed text is summed up in each task's answer line. */
+const SHOWN: ReadonlySet<AgentEvent['type']> = new Set(['tool_call_start', 'tool_call_end', 'protocol_error', 'retry']);
 
 export async function demoCommand(args: CliArgs, signal: AbortSignal): Promise<number> {
   if (args.compareProtocols) {
     const { compareProtocolsCommand } = await import('./compare-protocols.js');
     return compareProtocolsCommand(args, signal);
   }
-  const style = createStyle(!args.json && colorEnabled(process.stdout));
+  const theme = createTheme(!args.json && colorEnabled(process.stdout));
   const out = (line: string) => process.stdout.write(`${line}\n`);
   const real = await demoModel(args);
   const protocol = args.protocol ?? 'native';
+  // --json prints the events of each task's run, exactly as `vibe-agent "…" --json` prints a run's.
+  const json = args.json ? createJsonLinesRenderer(process.stdout, args.apiKey) : undefined;
 
   const page = await serveDemoPage();
   try {
     const tasks = demoTasks(page.url);
-    if (!args.json) {
-      out(style.bold("Vibe Agent demo: the course's four tasks"));
+    if (!json) {
+      out(theme.bold("Vibe Agent demo: the course's four tasks"));
       out(
         real
           ? `Model: ${real.model} via ${real.provider.name}`
-          : style.yellow('Model: built-in SCRIPTED model (offline). No provider is configured, so replies are scripted;\n' +
+          : theme.yellow('Model: built-in SCRIPTED model (offline). No provider is configured, so replies are scripted;\n' +
               'the tools run for real. Set OPENAI_API_KEY and VIBE_MODEL (or --provider/--model) to use a real model.'),
       );
       if (protocol !== 'native') out(`Protocol: ${protocol} (tools described in the prompt, JSON replies parsed)`);
@@ -34,23 +41,17 @@ export async function demoCommand(args: CliArgs, signal: AbortSignal): Promise<n
     let worst = 0;
     for (const [index, task] of tasks.entries()) {
       const calls: string[] = [];
-      if (!args.json) out(`${style.bold(`${index + 1}. ${task.title}`)}  ${style.dim(JSON.stringify(task.prompt))}`);
+      if (!json) out(`${theme.bold(`${index + 1}. ${task.title}`)}  ${theme.dim(JSON.stringify(task.prompt))}`);
       const onEvent = (event: AgentEvent) => {
-        if (event.type === 'tool_call_start') {
-          calls.push(event.call.name);
-          if (!args.json) out(`   ${style.cyan('→')} ${event.call.name} ${style.dim(summarizeArguments(event.call.arguments))}`);
-        }
-        if (event.type === 'tool_call_end' && !args.json) out(`     ${event.isError ? style.red('✗') : style.green('✓')} ${style.dim(oneLine(event.output, 90))}`);
-        if (event.type === 'protocol_error' && !args.json) out(style.yellow(`   ✗ reply not readable (${event.reason}): ${oneLine(event.error, 90)}`));
-        if (event.type === 'retry' && !args.json) out(style.yellow(`   ↻ retry ${event.attempt}: ${oneLine(event.error, 90)}`));
+        if (event.type === 'tool_call_start') calls.push(event.call.name);
+        if (json) json(event);
+        else showEvent(event, theme, out);
       };
       const result = await runDemoTask(task, { protocol, real, pageUrl: page.url, signal }, onEvent);
       worst = Math.max(worst, exitCodeFor(result.stopReason));
-      if (args.json) {
-        out(JSON.stringify({ task: task.title, prompt: task.prompt, turns: result.turns, toolCalls: calls, answer: result.answer, stopReason: result.stopReason, handoff: result.handoff ?? null, protocol, protocolErrors: result.protocolErrors ?? 0 }));
-      } else {
+      if (!json) {
         out(`   turns: ${result.turns} · tool calls: ${calls.length ? calls.join(', ') : 'none'} · stop: ${result.stopReason}`);
-        out(`   answer: ${result.answer ?? style.red(result.handoff ? `(none; hand-off: ${oneLine(result.handoff, 200)})` : `(none${result.error ? `: ${result.error}` : ''})`)}\n`);
+        out(`   answer: ${result.answer ?? theme.red(result.handoff ? `(none; hand-off: ${oneLine(result.handoff, 200)})` : `(none${result.error ? `: ${result.error}` : ''})`)}\n`);
       }
       if (result.stopReason === 'aborted') return exitCodeFor('aborted');
     }
@@ -58,4 +59,10 @@ export async function demoCommand(args: CliArgs, signal: AbortSignal): Promise<n
   } finally {
     await page.close();
   }
+}
+
+function showEvent(event: AgentEvent, theme: Theme, out: (line: string) => void): void {
+  if (!SHOWN.has(event.type)) return;
+  const line = describeEvent(event, { width: 90 });
+  if (line) out(`${event.type === 'tool_call_end' ? '     ' : '   '}${paintLine(line, theme)}`);
 }

@@ -3,10 +3,9 @@ import { collectSecrets, createRedactor } from '../session/redact.js';
 import type { CliArgs } from './args.js';
 import { createInteractiveServices } from './interactive-services.js';
 import { prepareRun } from './prepare-run.js';
-import { colorEnabled } from './display/style.js';
 import { historyPath, InputHistory } from './tui/input-history.js';
 import { InteractiveSession } from './tui/interactive.js';
-import { createTheme } from './display/theme.js';
+import { colorEnabled, createTheme } from './display/theme.js';
 
 /** `vibe-agent` with no prompt in a terminal: the interactive session. */
 export async function interactiveCommand(args: CliArgs, signal: AbortSignal): Promise<number> {

@@ -4,7 +4,7 @@ import type { AskApproval } from '../tools/approval.js';
 import type { Authorize } from '../contracts/tool.js';
 import type { CliArgs } from './args.js';
 import type { FileConfig } from './config.js';
-import { colorEnabled } from './display/style.js';
+import { colorEnabled } from './display/theme.js';
 import { createTerminalApproval } from './terminal-approval.js';
 
 /** Flags beat config; `--yes` is yolo; without either, every write and shell call is confirmed. */

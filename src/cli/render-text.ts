@@ -1,6 +1,6 @@
 import type { AgentEvent } from '../contracts/events.js';
-import { createStyle, type Style } from './display/style.js';
-import { oneLine, summarizeArguments } from './display/summarize.js';
+import { describeEvent, paintLine } from './display/describe-event.js';
+import { createTheme } from './display/theme.js';
 import { visibleText } from './display/visible-text.js';
 
 export interface TextRendererOptions {
@@ -16,19 +16,13 @@ export interface TextRendererOptions {
   holdUntilWhole?: boolean;
 }
 
-const STOP_MESSAGES: Record<string, string> = {
-  turn_limit: 'Stopped: the turn limit was reached before an answer.',
-  repeated_call: 'Stopped: the model kept repeating the same call.',
-  aborted: 'Stopped: aborted.',
-  provider_error: 'Stopped: the provider failed.',
-  cost_limit: 'Stopped: the cost limit was reached.',
-};
-
 /** Plain-text rendering of the event stream for one-shot runs. */
 export function createTextRenderer(options: TextRendererOptions): (event: AgentEvent) => void {
-  const style: Style = createStyle(options.color);
+  const theme = createTheme(options.color);
   let answerOpen = false;
   const outIsTerminal = (options.out as { isTTY?: boolean }).isTTY === true;
+  // On a terminal an escape sequence in the reply is shown, not obeyed; piped, the bytes are kept.
+  const answerText = (text: string) => (outIsTerminal ? visibleText(text.replaceAll('\r', '')) : text);
   let thinking = false;
   let held = '';
   const endLine = () => {
@@ -37,12 +31,22 @@ export function createTextRenderer(options: TextRendererOptions): (event: AgentE
     if (thinking) options.info.write('\n');
     thinking = false;
   };
+  const infoLine = (event: AgentEvent, partialReplyShown = false) => {
+    const line = describeEvent(event, { partialReplyShown });
+    if (!line) return;
+    // A result sits indented under its call; every other line starts on a line of its own.
+    if (event.type === 'tool_call_end') options.info.write(`  ${paintLine(line, theme)}\n`);
+    else {
+      endLine();
+      options.info.write(`${paintLine(line, theme)}\n`);
+    }
+  };
 
   return (event) => {
     switch (event.type) {
       case 'reasoning_delta':
         thinking = true;
-        options.info.write(style.dim(visibleText(event.text.replaceAll('\r', ''))));
+        options.info.write(theme.dim(visibleText(event.text.replaceAll('\r', ''))));
         break;
       case 'text_delta':
         if (thinking) {
@@ -54,8 +58,7 @@ export function createTextRenderer(options: TextRendererOptions): (event: AgentE
           break;
         }
         answerOpen = true;
-        // On a terminal an escape sequence in the reply is shown, not obeyed; piped, the bytes are kept.
-        options.out.write(outIsTerminal ? visibleText(event.text.replaceAll('\r', '')) : event.text);
+        options.out.write(answerText(event.text));
         break;
       case 'assistant_message':
         if (!held) break;
@@ -67,66 +70,28 @@ export function createTextRenderer(options: TextRendererOptions): (event: AgentE
         }
         held = '';
         break;
-      case 'tool_call_start':
-        endLine();
-        options.info.write(`${style.cyan('→')} ${style.bold(event.call.name)} ${style.dim(summarizeArguments(event.call.arguments))}\n`);
+      // The call's line follows as soon as its arguments are whole; output that is only appended has no line to update.
+      case 'tool_call_delta':
         break;
-      case 'tool_call_end': {
-        const mark = event.status === 'ok' ? style.green('✓') : event.status === 'denied' ? style.yellow('⊘') : style.red('✗');
-        options.info.write(`  ${mark} ${style.dim(`${oneLine(visibleText(event.output.replaceAll('\r\n', '\n')), 120)} (${event.durationMs} ms)`)}\n`);
-        break;
-      }
       case 'retry': {
         const partial = answerOpen;
-        endLine();
         held = '';
-        const note = partial ? ' (the partial reply above is discarded)' : '';
-        options.info.write(style.yellow(`↻ retry ${event.attempt} in ${(event.delayMs / 1000).toFixed(1)} s: ${oneLine(event.error, 120)}${note}\n`));
+        infoLine(event, partial);
         break;
       }
-      case 'assistant_message':
-        if (!options.holdUntilWhole || !held) break;
-        if (event.message.toolCalls.length) options.info.write(`${held}\n`);
-        else {
-          options.out.write(held);
-          answerOpen = true;
-        }
-        held = '';
-        break;
-      case 'history_repaired':
-        endLine();
-        options.info.write(style.yellow(`⚕ history repaired before the request: ${event.repairs.join('; ')}\n`));
-        break;
-      case 'protocol_error':
-        endLine();
-        options.info.write(style.yellow(`✗ reply not readable (${event.reason}): ${oneLine(event.error, 120)}\n`));
-        break;
-      case 'compaction':
-        endLine();
-        options.info.write(
-          style.dim(`⇣ context compacted: ${event.tokensBefore} → ${event.tokensAfter} tokens, ${event.dropped} messages ${event.fallback ? `dropped (${event.fallback})` : 'summarised'}\n`),
-        );
-        break;
-      case 'context_warning':
-        endLine();
-        options.info.write(style.yellow(`⚠ ${event.message}\n`));
-        break;
       case 'handoff':
-        endLine();
-        options.info.write(`${style.yellow('Turn limit reached. Hand-off from the model:')}\n`);
-        options.out.write(`${outIsTerminal ? visibleText(event.text.replaceAll('\r', '')) : event.text}\n`);
+        infoLine(event);
+        options.out.write(`${answerText(event.text)}\n`);
         break;
       case 'stop':
         // Text of a reply that never completed (an abort mid-stream) is not an answer.
         if (held) options.info.write(`${held}\n`);
         held = '';
         endLine();
-        if (event.reason !== 'answered') {
-          const detail = event.error ? ` ${visibleText(event.error)}` : '';
-          options.info.write(style.red(`${STOP_MESSAGES[event.reason] ?? event.reason}${detail}\n`));
-        }
+        infoLine(event);
         break;
       default:
+        infoLine(event);
         break;
     }
   };

@@ -7,8 +7,8 @@ import { openRunSession } from './run-session.js';
 import { exitCodeFor } from './exit-codes.js';
 import { prepareRun } from './prepare-run.js';
 import { createTextRenderer } from './render-text.js';
-import { colorEnabled } from './display/style.js';
-import { collectSecrets, createRedactor, redactedJson } from '../session/redact.js';
+import { createJsonLinesRenderer } from './display/json-lines.js';
+import { colorEnabled } from './display/theme.js';
 
 export { DEFAULT_MAX_TURNS } from './prepare-run.js';
 
@@ -19,9 +19,7 @@ export async function runCommand(args: CliArgs, prompt: string, signal: AbortSig
   const session = openRunSession(args, { workspace, system, warn: (text) => process.stderr.write(`vibe-agent: warning: ${text}\n`) });
   const context = createContextPolicy({ provider, registry: tools, ...(contextWindow !== undefined ? { contextWindow } : {}) });
 
-  // --json is read by programs and ends up in CI logs: keys are redacted as in the session file.
-  const redact = createRedactor(collectSecrets(process.env, [args.apiKey]));
-  const render = args.json ? (event: AgentEvent) => process.stdout.write(`${redactedJson(event, redact)}\n`) : textRenderer();
+  const render = args.json ? createJsonLinesRenderer(process.stdout, args.apiKey) : textRenderer();
   let reason: StopReason = 'aborted';
   for await (const event of runAgent({
     provider,

@@ -1,6 +1,7 @@
 import { createInterface } from 'node:readline';
 import type { ApprovalAnswer, AskApproval } from '../tools/approval.js';
-import { createStyle, type Style } from './display/style.js';
+import { colourDiffLine, looksLikeDiff } from './display/diff-colour.js';
+import { createTheme } from './display/theme.js';
 import { visibleLines, visibleText } from './display/visible-text.js';
 
 export interface TerminalApprovalOptions {
@@ -9,20 +10,8 @@ export interface TerminalApprovalOptions {
   color: boolean;
   /** Longest detail (diff, command) shown before it is folded. */
   maxDetailLines?: number;
-}
-
-/** Colours a unified diff: additions green, removals red, hunk headers cyan. */
-export function colorDiff(text: string, style: Style): string {
-  return text
-    .split('\n')
-    .map((line) =>
-      line.startsWith('+++') || line.startsWith('---') ? style.bold(line)
-      : line.startsWith('+') ? style.green(line)
-      : line.startsWith('-') ? style.red(line)
-      : line.startsWith('@@') ? style.cyan(line)
-      : line,
-    )
-    .join('\n');
+  /** Where Ctrl-C arrives as SIGINT (the terminal is in line mode); default `process`. */
+  interrupts?: NodeJS.EventEmitter;
 }
 
 export function parseApprovalAnswer(text: string): ApprovalAnswer | undefined {
@@ -33,9 +22,14 @@ export function parseApprovalAnswer(text: string): ApprovalAnswer | undefined {
   return undefined;
 }
 
-/** Asks on the terminal (stderr, so stdout keeps only the answer). Enter alone means no. */
+/**
+ * Asks on the terminal (stderr, so stdout keeps only the answer). Enter alone means no, and so
+ * does Ctrl-C while the question waits: the call is denied and the run goes on, as in the
+ * interactive session; a Ctrl-C at any other time aborts the run.
+ */
 export function createTerminalApproval(options: TerminalApprovalOptions): AskApproval {
-  const style = createStyle(options.color);
+  const style = createTheme(options.color);
+  const interrupts = options.interrupts ?? process;
   const maxLines = options.maxDetailLines ?? 60;
   let queue = Promise.resolve<unknown>(undefined);
   // After end of input (Ctrl-D) a new readline never closes, so a question would wait forever.
@@ -50,8 +44,8 @@ export function createTerminalApproval(options: TerminalApprovalOptions): AskApp
       out.write(`\n${style.yellow('?')} ${style.bold(request.tool)} ${first}\n${more.map((line) => `  ${line}\n`).join('')}`);
       if (request.detail) {
         const lines = visibleText(request.detail).replace(/\n$/, '').split('\n');
-        const shown = lines.slice(0, maxLines).join('\n');
-        out.write(`${colorDiff(shown, style)}\n`);
+        const diff = looksLikeDiff(lines);
+        out.write(`${lines.slice(0, maxLines).map((line) => (diff ? colourDiffLine(line, style) : line)).join('\n')}\n`);
         if (lines.length > maxLines) out.write(style.dim(`… ${lines.length - maxLines} more lines\n`));
       }
       if (ended) {
@@ -60,14 +54,22 @@ export function createTerminalApproval(options: TerminalApprovalOptions): AskApp
       }
       const always = request.always ? `, ${style.bold('a')}lways allow ${visibleText(request.always)} this session` : '';
       const rl = createInterface({ input: options.input, output: out, terminal: false });
+      let answered = false;
       const finish = (answer: ApprovalAnswer) => {
+        if (answered) return;
+        answered = true;
         signal.removeEventListener('abort', onAbort);
+        giveBackInterrupts();
         resolve(answer);
         rl.close();
       };
+      const giveBackInterrupts = takeInterrupts(interrupts, () => {
+        out.write(`\n  ${style.dim('Ctrl-C: no')}\n`);
+        finish('no');
+      });
       const onAbort = () => finish('no');
       signal.addEventListener('abort', onAbort, { once: true });
-      rl.on('close', () => resolve('no'));
+      rl.on('close', () => finish('no'));
       const prompt = () => {
         out.write(`  Allow? ${style.bold('y')}es, ${style.bold('n')}o${always} [y/n${request.always ? '/a' : ''}, Enter = no]: `);
         rl.once('line', (line) => {
@@ -84,5 +86,19 @@ export function createTerminalApproval(options: TerminalApprovalOptions): AskApp
     const next = queue.then(() => askOnce(request, signal));
     queue = next.catch(() => undefined);
     return next;
+  };
+}
+
+/**
+ * While a question waits, Ctrl-C answers it instead of reaching the run's handler (which would
+ * abort the run); the handlers are given back, in order, once it is answered.
+ */
+function takeInterrupts(interrupts: NodeJS.EventEmitter, onInterrupt: () => void): () => void {
+  const held = interrupts.rawListeners('SIGINT') as Array<(...args: unknown[]) => void>;
+  interrupts.removeAllListeners('SIGINT');
+  interrupts.on('SIGINT', onInterrupt);
+  return () => {
+    interrupts.off('SIGINT', onInterrupt);
+    for (const listener of held) interrupts.on('SIGINT', listener);
   };
 }

@@ -46,6 +46,8 @@ export type AgentEvent =
   | { type: 'assistant_message'; turn: number; message: AssistantMessage; finishReason: string; leakedToolCalls?: number }
   /** A text-protocol reply (prompt-JSON) could not be read; the model is told why. `count` is the run's total. */
   | { type: 'protocol_error'; turn: number; reason: string; error: string; count: number }
+  /** A call's name is known and its arguments are streaming: a UI can show it before it runs. Paired with `tool_call_start` by id. */
+  | { type: 'tool_call_delta'; turn: number; index: number; id: string; name: string }
   | { type: 'tool_call_start'; turn: number; call: ToolCall }
   | {
       type: 'tool_call_end';

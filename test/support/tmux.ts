@@ -32,8 +32,10 @@ export async function startInTmux(command: string[], options: { env: Record<stri
   const tmux = (...args: string[]) => run('tmux', ['-L', socket, '-f', '/dev/null', ...args], { env: { ...process.env, TMUX: '' } });
   const envArgs = Object.entries(options.env).map(([key, value]) => `${key}=${value}`);
   // A shell around the program prints its exit status and keeps the pane (and its last screen)
-  // until the server is killed; tmux's own pane_dead_status is not reliable across versions.
-  const wrapper = 'env -i "$@"; status=$?; printf "\\n[exited %d]\\n" "$status"; exec sleep 3600';
+  // until the server is killed; tmux's own pane_dead_status is not reliable across versions. It
+  // traps Ctrl-C (SIGINT reaches the whole foreground group when the program reads in line mode),
+  // so only the program decides what Ctrl-C does; a trapped signal is default again in the child.
+  const wrapper = 'trap : INT; env -i "$@"; status=$?; printf "\\n[exited %d]\\n" "$status"; exec sleep 3600';
   await tmux(
     'new-session', '-d', '-s', 'main', '-x', String(options.width ?? 100), '-y', String(options.height ?? 30), '-c', options.cwd,
     'sh', '-c', wrapper, 'sh', ...envArgs, ...command,

@@ -1,7 +1,7 @@
 import type { ApprovalAnswer, ApprovalRequest, AskApproval } from '../../tools/approval.js';
 import type { Key } from './key-parser.js';
 import type { Theme } from '../display/theme.js';
-import { colourDiffLine, looksLikeDiff } from './tool-line.js';
+import { colourDiffLine, looksLikeDiff } from '../display/diff-colour.js';
 import { visibleLines, visibleText } from '../display/visible-text.js';
 
 /** What the approval prompt needs from the screen. */
@@ -30,14 +30,14 @@ export function approvalLines(request: ApprovalRequest, t: Theme, maxDetailLines
     if (detail.length > shown.length) lines.push(`  ${t.dim(`… ${detail.length - shown.length} more lines`)}`);
   }
   const always = request.always ? `   ${t.bold('a')} always allow ${visibleText(request.always).replaceAll('\n', '\\n')} this session` : '';
-  lines.push(`  ${t.bold('y')} yes   ${t.bold('n')} no${always}   ${t.dim('(Esc = no)')}`);
+  lines.push(`  ${t.bold('y')} yes   ${t.bold('n')} no${always}   ${t.dim('(Esc or Ctrl-C = no)')}`);
   return lines;
 }
 
 /**
  * The terminal's `AskApproval`: shows the request and waits for y / n (and a, when the policy
- * offers an "always" rule); Esc means no, and so does an aborted run (Ctrl-C). Other keys are
- * ignored, so a stray Enter never approves.
+ * offers an "always" rule). Esc and Ctrl-C mean no to this call (the model is told, the turn goes
+ * on), and so does an aborted run. Other keys are ignored, so a stray Enter never approves.
  */
 export function createApprovalPrompt(ui: ApprovalUi, t: Theme): AskApproval {
   const askOnce: AskApproval = async (request, signal) => {
@@ -47,7 +47,7 @@ export function createApprovalPrompt(ui: ApprovalUi, t: Theme): AskApproval {
     try {
       for (;;) {
         const key = await ui.nextKey(signal);
-        if (!key || key.name === 'escape') break;
+        if (!key || key.name === 'escape' || (key.ctrl && key.name === 'c')) break;
         const chosen = key.name === 'char' && !key.ctrl ? ANSWERS[(key.text ?? '').toLowerCase()] : undefined;
         if (chosen && (chosen !== 'always' || request.always)) {
           answer = chosen;

@@ -2,6 +2,7 @@ import type { AgentEvent } from '../../contracts/events.js';
 import { addUsage, emptyUsage, type Message, type Usage } from '../../contracts/messages.js';
 import type { InteractiveServices } from './services.js';
 import type { StatusInfo } from './status-line.js';
+import { UnreportedRequest, type RunStart } from './unreported-request.js';
 
 /** What the session knows about its conversation between turns: history, model and the running totals. */
 export class ConversationState {
@@ -22,6 +23,7 @@ export class ConversationState {
    */
   private pricedCost: number | undefined = 0;
   private requests = 0;
+  private run: UnreportedRequest | undefined;
 
   constructor(
     model: string,
@@ -32,25 +34,46 @@ export class ConversationState {
     this.messages = messages;
   }
 
+  /** A run begins with this prompt: its events follow through `track`. */
+  startRun(start: Omit<RunStart, 'messages' | 'model'>): void {
+    this.turn = 0;
+    this.run = new UnreportedRequest({ ...start, messages: this.messages, model: this.model });
+  }
+
   /** Follows one event of a run. */
   track(event: AgentEvent): void {
     if (event.type === 'turn_start') this.turn = event.turn;
     if (event.type === 'context_warning' && event.contextWindow) this.learnedWindow = event.contextWindow;
-    if (event.type === 'usage') {
-      this.usage = addUsage(this.usage, event.usage);
-      this.requests++;
-      const priced = this.pricedCost === undefined ? undefined : this.services.cost?.(this.model, event.usage);
-      this.pricedCost = priced === undefined ? undefined : this.pricedCost! + priced;
-      const cost = (event.usage as Usage & { cost?: unknown }).cost;
-      if (typeof cost === 'number') this.reportedCost = (this.reportedCost ?? 0) + cost;
-      this.contextTokens = event.usage.inputTokens + event.usage.outputTokens;
-    }
+    if (event.type === 'usage') this.countRequest(event.usage);
+    // A request cut off by Ctrl-C was sent all the same: it counts, estimated.
+    const unreported = this.run?.track(event);
+    if (unreported) this.countRequest(unreported);
+  }
+
+  /** /clear: a new conversation, counted from zero. */
+  clear(messages: Message[]): void {
+    this.replaceMessages(messages);
+    this.usage = emptyUsage();
+    this.turn = 0;
+    this.requests = 0;
+    this.pricedCost = 0;
+    this.reportedCost = undefined;
   }
 
   /** Replaces the history (/clear, /compact, /resume): the context fill is unknown until the next request. */
   replaceMessages(messages: Message[]): void {
     this.messages = messages;
     this.contextTokens = undefined;
+  }
+
+  private countRequest(usage: Usage): void {
+    this.usage = addUsage(this.usage, usage);
+    this.requests++;
+    const priced = this.pricedCost === undefined ? undefined : this.services.cost?.(this.model, usage);
+    this.pricedCost = priced === undefined ? undefined : this.pricedCost! + priced;
+    const cost = (usage as Usage & { cost?: unknown }).cost;
+    if (typeof cost === 'number') this.reportedCost = (this.reportedCost ?? 0) + cost;
+    this.contextTokens = usage.inputTokens + usage.outputTokens;
   }
 
   cost(): number | undefined {

@@ -7,6 +7,7 @@ import type { Authorize } from '../../contracts/tool.js';
 import type { ToolRegistry } from '../../tools/registry.js';
 import { createApprovalPrompt } from './approval-prompt.js';
 import { ConversationState } from './conversation-state.js';
+import { CtrlCPolicy } from './ctrl-c.js';
 import { InputEditor } from './input-editor.js';
 import type { InputHistory } from './input-history.js';
 import { KeyParser, type Key } from './key-parser.js';
@@ -48,7 +49,7 @@ export interface InteractiveOptions {
   maxCost?: number;
   history?: InputHistory;
   services?: InteractiveServices;
-  /** Within this long, a second Ctrl-C exits (default 1000 ms). */
+  /** Within this long after a Ctrl-C cancelled a turn, a second one exits (default 1000 ms). */
   doubleInterruptMs?: number;
   /** The conversation to continue (a resumed session). */
   messages?: Message[];
@@ -81,7 +82,7 @@ export class InteractiveSession {
   private hint: string[] = [];
   /** Prompts typed while a turn was running: they run next, in order. */
   private readonly queued: string[] = [];
-  private lastInterrupt = 0;
+  private readonly ctrlC: CtrlCPolicy;
   private exiting = false;
   /** Between Ctrl-Z and the continue: nothing is drawn. */
   private suspended = false;
@@ -91,6 +92,7 @@ export class InteractiveSession {
     this.editor = new InputEditor(options.history);
     this.services = options.services ?? {};
     this.conversation = new ConversationState(options.model, options.messages ?? [], this.services);
+    this.ctrlC = new CtrlCPolicy(options.doubleInterruptMs ?? 1000);
     const ask = createApprovalPrompt(
       {
         show: (lines) => {
@@ -185,7 +187,8 @@ export class InteractiveSession {
   }
 
   private onKey(key: Key): void {
-    if (key.ctrl && key.name === 'c') return this.interrupt();
+    if (key.ctrl && key.name === 'c') return this.interrupt(key);
+    this.ctrlC.otherKey();
     if (this.keyWaiter) return this.keyWaiter(key);
     if (key.ctrl && key.name === 'd' && this.editor.text === '') {
       if (this.submit) this.exit();
@@ -232,22 +235,16 @@ export class InteractiveSession {
     }
   }
 
-  /** Ctrl-C: cancels the running turn; a second one soon after (or one at an empty prompt) exits. */
-  private interrupt(): void {
-    const now = Date.now();
-    const double = now - this.lastInterrupt < (this.options.doubleInterruptMs ?? 1000);
-    this.lastInterrupt = now;
-    if (this.running) {
-      if (double) return this.exit();
+  /** Ctrl-C: see CtrlCPolicy for what it does where. */
+  private interrupt(key: Key): void {
+    const action = this.ctrlC.press({ approval: this.keyWaiter !== undefined, running: this.running !== undefined, inputEmpty: this.editor.text === '' });
+    if (action === 'deny_approval') this.keyWaiter?.(key);
+    else if (action === 'cancel_turn') {
       this.view?.markCancelling();
-      this.running.abort();
-      return;
-    }
-    if (this.editor.text !== '' && !double) {
-      this.editor.clear();
-      return;
-    }
-    this.exit();
+      this.running?.abort();
+    } else if (action === 'clear_input') this.editor.clear();
+    else if (action === 'exit') this.exit();
+    // confirm_exit: render() shows the question while the policy is armed.
   }
 
   private exit(): void {
@@ -265,7 +262,7 @@ export class InteractiveSession {
     this.running = controller;
     const view = new TurnView((lines) => this.screen.commit(lines), t);
     this.view = view;
-    this.conversation.turn = 0;
+    this.conversation.startRun({ input: text, system: this.options.system, tools: this.options.tools.schemas() });
     const ticker = setInterval(() => this.render(), TICK_MS);
     try {
       const generator = runAgent({
@@ -331,6 +328,7 @@ export class InteractiveSession {
         print: (lines) => this.screen.commit(lines),
         setModel: (model) => (this.conversation.model = model),
         setMessages: (messages) => this.conversation.replaceMessages(messages),
+        startOver: (messages) => this.conversation.clear(messages),
         exit: () => this.exit(),
         signal: controller.signal,
       });
@@ -351,7 +349,8 @@ export class InteractiveSession {
       const layout = this.editor.layout(width, this.submit ? t.cyan(PROMPT) : t.dim(PROMPT), PROMPT.length);
       cursor = { row: rows.length + layout.cursor.row, col: layout.cursor.col };
       const queued = this.queued.length ? [t.dim(`${this.queued.length} queued: runs when this turn ends`)] : [];
-      rows.push(...layout.rows, ...this.screen.wrap([...this.hint, ...queued]));
+      const confirmExit = this.ctrlC.exitArmed ? [t.yellow('Press Ctrl-C again to exit')] : [];
+      rows.push(...layout.rows, ...this.screen.wrap([...confirmExit, ...this.hint, ...queued]));
     }
     const state = this.approval ? 'approval' : this.running ? 'working' : undefined;
     rows.push(renderStatusLine(this.conversation.status(this.options.maxTurns, state), width, t));

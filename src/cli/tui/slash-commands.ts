@@ -17,6 +17,8 @@ export interface CommandContext {
   print(lines: string[]): void;
   setModel(model: string): void;
   setMessages(messages: Message[]): void;
+  /** A fresh conversation: the history replaced, tokens and cost counted from zero. */
+  startOver(messages: Message[]): void;
   exit(): void;
   signal: AbortSignal;
 }
@@ -39,7 +41,7 @@ export const SLASH_COMMANDS: SlashCommand[] = [
       c.print([
         ...SLASH_COMMANDS.map((command) => `  ${c.theme.bold(`/${command.name}${command.usage ? ` ${command.usage}` : ''}`)}  ${c.theme.dim(command.help)}`),
         c.theme.dim('  Enter sends · Shift+Enter, Alt+Enter or a trailing \\ adds a line · ↑/↓ history · Tab completes'),
-        c.theme.dim('  Ctrl-C cancels the running turn (twice, or at an empty prompt, exits) · Ctrl-D exits'),
+        c.theme.dim('  Ctrl-C cancels the running turn, answers no to a question, clears the prompt; twice at an empty prompt exits · Ctrl-D exits'),
       ]),
   },
   {
@@ -69,7 +71,7 @@ export const SLASH_COMMANDS: SlashCommand[] = [
     name: 'clear',
     help: 'start a fresh conversation',
     run: (_, c) => {
-      c.setMessages(c.messages.filter((message) => message.role === 'system'));
+      c.startOver(c.messages.filter((message) => message.role === 'system'));
       c.services.clear?.();
       c.print(['Conversation cleared.']);
     },

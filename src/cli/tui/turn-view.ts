@@ -1,27 +1,27 @@
 import type { AgentEvent } from '../../contracts/events.js';
-import { oneLine } from '../display/summarize.js';
-import { MarkdownStream } from './markdown-stream.js';
+import { describeEvent, paintLine } from '../display/describe-event.js';
+import { formatDuration } from '../display/format-duration.js';
 import type { Theme } from '../display/theme.js';
-import { formatDuration, toolHeader, toolLines, type ToolCallView } from './tool-line.js';
 import { visibleText } from '../display/visible-text.js';
+import { MarkdownStream } from './markdown-stream.js';
+import { spinnerFrame, toolLines, toolHeader, type ToolCallView } from './tool-line.js';
 
-const STOP_MESSAGES: Record<string, string> = {
-  turn_limit: 'Stopped: the turn limit was reached before an answer.',
-  repeated_call: 'Stopped: the model kept repeating the same call.',
-  aborted: 'Aborted. The turn was cancelled; the conversation so far is kept.',
-  provider_error: 'Stopped: the provider failed.',
-  cost_limit: 'Stopped: the cost limit was reached.',
-};
+/** A call whose arguments are still streaming: shown before it runs, so a long write is visible. */
+interface PendingCall {
+  event: Extract<AgentEvent, { type: 'tool_call_delta' }>;
+  since: number;
+}
 
 /**
  * Renders one run from its events: finished lines go to `commit` (the scrollback), and `live()`
- * gives what is still changing: the partial Markdown line, running tools, a spinner.
+ * gives what is still changing: the partial Markdown line, calls being written and running, a spinner.
  */
 export class TurnView {
   private readonly markdown: MarkdownStream;
   private reasoning = '';
   /** Text of the current reply has been shown (a retry then discards it). */
   private streamedText = false;
+  private readonly pending = new Map<string, PendingCall>();
   private readonly running = new Map<string, ToolCallView>();
   private waitingSince: number | undefined;
   private cancelling = false;
@@ -61,12 +61,19 @@ export class TurnView {
         this.flushReasoning();
         this.commit(this.markdown.push(shownText(event.text)));
         break;
+      case 'tool_call_delta':
+        this.flushText();
+        if (!this.pending.has(event.id)) this.pending.set(event.id, { event, since: this.now() });
+        else this.pending.get(event.id)!.event = event;
+        break;
       case 'assistant_message':
         this.streamedText = false;
+        this.pending.clear();
         this.flushText();
         this.waitingSince = undefined;
         break;
       case 'tool_call_start':
+        this.pending.delete(event.call.id);
         this.flushText();
         this.running.set(event.call.id, { call: event.call, startedAt: this.now() });
         break;
@@ -81,41 +88,28 @@ export class TurnView {
       }
       case 'retry': {
         // Text already shown belongs to the reply that broke off: end it, so the retried reply starts afresh.
-        const partial = this.streamedText;
+        const partialReplyShown = this.streamedText;
         this.streamedText = false;
+        this.pending.clear();
         this.flushText();
-        const note = partial ? ' (the partial reply above is discarded)' : '';
-        this.commit([t.yellow(`↻ retry ${event.attempt} in ${formatDuration(event.delayMs)}: ${oneLine(shownText(event.error), Math.max(20, width - 20))}${note}`)]);
+        this.commitEvent(event, width, partialReplyShown);
         this.waitingSince = this.now();
         break;
       }
-      case 'compaction':
-        this.commit([t.dim(`⇣ context compacted: ${event.tokensBefore} → ${event.tokensAfter} tokens, ${event.dropped} messages ${event.fallback ? `dropped (${event.fallback})` : 'summarised'}`)]);
-        break;
-      case 'context_warning':
-        this.commit([t.yellow(`⚠ ${event.message}`)]);
-        break;
-      case 'history_repaired':
-        this.commit([t.yellow(`⚕ history repaired before the request: ${event.repairs.join('; ')}`)]);
-        break;
-      case 'protocol_error':
-        this.commit([t.yellow(`✗ reply not readable (${event.reason}): ${oneLine(shownText(event.error), Math.max(20, width - 30))}`)]);
-        break;
       case 'handoff':
         this.flushText();
-        this.commit([t.yellow('Turn limit reached. Hand-off from the model:'), ...this.markdown.push(`${shownText(event.text)}\n`), ...this.markdown.end()]);
+        this.commitEvent(event, width);
+        this.commit([...this.markdown.push(`${shownText(event.text)}\n`), ...this.markdown.end()]);
         break;
       case 'stop':
         this.flushText();
+        this.pending.clear();
         this.done = true;
         this.waitingSince = undefined;
-        if (event.reason !== 'answered') {
-          const detail = event.error ? ` ${shownText(event.error)}` : '';
-          const text = `${STOP_MESSAGES[event.reason] ?? event.reason}${detail}`;
-          this.commit([event.reason === 'aborted' ? t.yellow(`⊘ ${text}`) : t.red(`✗ ${text}`)]);
-        }
+        this.commitEvent(event, width);
         break;
       default:
+        this.commitEvent(event, width);
         break;
     }
   }
@@ -129,15 +123,22 @@ export class TurnView {
     const partial = this.markdown.partial(tailChars);
     if (partial !== undefined) lines.push(partial);
     const now = this.now();
+    for (const { event, since } of this.pending.values()) lines.push(`${paintLine(describeEvent(event)!, t)} ${t.dim(formatDuration(now - since))}`);
     for (const view of this.running.values()) lines.push(toolHeader(view, now, t, width));
-    if (this.waitingSince !== undefined && !this.done && partial === undefined && this.running.size === 0) {
-      const frame = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'][Math.floor(now / 80) % 10]!;
+    const busy = partial !== undefined || this.pending.size > 0 || this.running.size > 0;
+    if (this.waitingSince !== undefined && !this.done && !busy) {
       const what = this.cancelling ? 'Cancelling…' : 'Working…';
-      lines.push(`${t.cyan(frame)} ${what} ${t.dim(`${formatDuration(now - this.waitingSince)} · Ctrl-C to cancel`)}`);
+      lines.push(`${t.cyan(spinnerFrame(now))} ${what} ${t.dim(`${formatDuration(now - this.waitingSince)} · Ctrl-C to cancel`)}`);
     } else if (this.cancelling && !this.done) {
       lines.push(t.yellow('Cancelling…'));
     }
     return lines;
+  }
+
+  /** The event's line as every renderer shows it, with room for the screen's width. */
+  private commitEvent(event: AgentEvent, width: number, partialReplyShown = false): void {
+    const line = describeEvent(event, { width: Math.max(20, width - 20), partialReplyShown });
+    if (line) this.commit([paintLine(line, this.theme)]);
   }
 
   private flushReasoning(): void {

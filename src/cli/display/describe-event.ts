@@ -1,0 +1,100 @@
+import type { AgentEvent, StopReason } from '../../contracts/events.js';
+import type { ToolCallStatus } from '../../contracts/tool.js';
+import { parseCommandResult, isCommandTool } from './command-result.js';
+import { formatDuration } from './format-duration.js';
+import { oneLine, summarizeArguments } from './summarize.js';
+import { toned, type Theme, type Tone } from './theme.js';
+import { visibleText } from './visible-text.js';
+
+/** A piece of a display line and what it means; `paintLine` colours it with the palette. */
+export interface Span {
+  text: string;
+  tone: Tone;
+}
+
+export type DisplayLine = Span[];
+
+export interface DescribeOptions {
+  /** Columns a one-line summary (an error, a result, the arguments) may take; default 120. */
+  width?: number;
+  /** For a retry: text of the reply it cuts off was already shown, so say it is discarded. */
+  partialReplyShown?: boolean;
+}
+
+const STOP_MESSAGES: Record<Exclude<StopReason, 'answered'>, string> = {
+  turn_limit: 'Stopped: the turn limit was reached before an answer.',
+  repeated_call: 'Stopped: the model kept repeating the same call.',
+  aborted: 'Aborted. The turn was cancelled; what was done so far is kept.',
+  provider_error: 'Stopped: the provider failed.',
+  cost_limit: 'Stopped: the cost limit was reached.',
+};
+
+export const STATUS_MARKS: Record<ToolCallStatus, Span> = {
+  ok: { text: '✓', tone: 'ok' },
+  error: { text: '✗', tone: 'error' },
+  denied: { text: '⊘', tone: 'warning' },
+};
+
+const span = (text: string, tone: Tone = 'plain'): Span => ({ text, tone });
+
+/**
+ * The one line an event shows as, the same in the one-shot output, the interactive view and the
+ * demo; undefined for events that are not a line of their own (streamed text, usage, turn bounds).
+ * Text from outside (errors, names, output) is written out, never obeyed.
+ */
+export function describeEvent(event: AgentEvent, options: DescribeOptions = {}): DisplayLine | undefined {
+  const width = options.width ?? 120;
+  switch (event.type) {
+    case 'tool_call_delta':
+      return [span('→', 'accent'), span(' '), span(shown(event.name), 'bold'), span(' …', 'dim')];
+    case 'tool_call_start': {
+      const args = shown(summarizeArguments(event.call.arguments, width));
+      return [span('→', 'accent'), span(' '), span(shown(event.call.name), 'bold'), ...(args ? [span(' '), span(args, 'dim')] : [])];
+    }
+    case 'tool_call_end':
+      return [STATUS_MARKS[event.status], span(' '), span(`${summarizeResult(event.name, event.output, width)} (${formatDuration(event.durationMs)})`, 'dim')];
+    case 'retry': {
+      const note = options.partialReplyShown ? ' (the partial reply above is discarded)' : '';
+      return [span(`↻ retry ${event.attempt} in ${(event.delayMs / 1000).toFixed(1)} s: ${oneLine(shown(event.error), width)}${note}`, 'warning')];
+    }
+    case 'compaction': {
+      const how = event.fallback ? `dropped (${shown(event.fallback)})` : 'summarised';
+      return [span(`⇣ context compacted: ${event.tokensBefore} → ${event.tokensAfter} tokens, ${event.dropped} messages ${how}`, 'dim')];
+    }
+    case 'context_warning':
+      return [span(`⚠ ${shown(event.message)}`, 'warning')];
+    case 'history_repaired':
+      return [span(`⚕ history repaired before the request: ${shown(event.repairs.join('; '))}`, 'warning')];
+    case 'protocol_error':
+      return [span(`✗ reply not readable (${event.reason}): ${oneLine(shown(event.error), width)}`, 'warning')];
+    case 'handoff':
+      return [span('Turn limit reached. Hand-off from the model:', 'warning')];
+    case 'stop': {
+      if (event.reason === 'answered') return undefined;
+      const text = `${STOP_MESSAGES[event.reason] ?? event.reason}${event.error ? ` ${shown(event.error)}` : ''}`;
+      return event.reason === 'aborted' ? [span(`⊘ ${text}`, 'warning')] : [span(`✗ ${text}`, 'error')];
+    }
+    default:
+      return undefined;
+  }
+}
+
+export function paintLine(line: DisplayLine, theme: Theme): string {
+  return line.map((part) => toned(theme, part.tone, part.text)).join('');
+}
+
+/**
+ * A result in one line. A command's ending comes first, then its last line of output: that is
+ * where a failure says what failed, while the first lines are a banner.
+ */
+function summarizeResult(tool: string, output: string, width: number): string {
+  const command = isCommandTool(tool) ? parseCommandResult(output) : undefined;
+  if (!command) return oneLine(shown(output), width);
+  const last = command.output.findLast((line) => line.trim() !== '');
+  return oneLine(shown(last === undefined ? command.ending : `${command.ending} · ${last}`), width);
+}
+
+/** Text from outside as the terminal shows it: escape sequences and control characters written out. */
+export function shown(text: string): string {
+  return visibleText(text.replaceAll('\r\n', '\n'));
+}
