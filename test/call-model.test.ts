@@ -105,6 +105,18 @@ describe('callModel: one request of a turn', () => {
     });
     expect(ofType(events, 'text_delta').length).toBeGreaterThan(0);
     expect(outcome).toEqual({ ok: false, messages: HISTORY, stop: { reason: 'aborted' } });
+    // The cut-off request was sent and billed: it counts, estimated, so the stop and the session do not say 0.
+    const [usage] = ofType(events, 'usage');
+    expect(usage).toMatchObject({ turn: 4, usage: { estimated: true } });
+    expect(usage!.usage.inputTokens).toBeGreaterThan(0);
+    expect(usage!.usage.outputTokens).toBeGreaterThan(0);
+  });
+
+  it('passes a streamed call\'s name on as tool_call_delta with the turn, before the call is whole', async () => {
+    const { provider } = await serve([{ toolCalls: [{ id: 'call_1', name: 'lookup', arguments: '{"q":"x"}' }] }]);
+    const { events, outcome } = await drain(callModel(HISTORY, options(provider)));
+    expect(ofType(events, 'tool_call_delta')[0]).toMatchObject({ turn: 4, id: 'call_1', name: 'lookup' });
+    expect(outcome.ok).toBe(true);
   });
 
   it("passes a text protocol's unreadable replies on with the run's count, and its give-up as a repeated failure whose usage counts", async () => {

@@ -29,7 +29,13 @@ export type ModelCall = { messages: Message[] } & ({ ok: true; response: ModelRe
  */
 export async function* callModel(history: Message[], options: ModelCallOptions): AsyncGenerator<AgentEvent, ModelCall> {
   const { turn, totals, signal } = options;
-  const show = (event: ModelStreamEvent) => turnEvent(event, turn, totals);
+  // What streamed back before an abort: a cut-off request was sent (and billed) all the same.
+  let partial = '';
+  const show = (event: ModelStreamEvent) => {
+    if (event.type === 'text_delta' || event.type === 'reasoning_delta') partial += event.text;
+    if (event.type === 'retry') partial = '';
+    return turnEvent(event, turn, totals);
+  };
   let messages = history;
   let overflowHandled = false;
   for (;;) {
@@ -39,7 +45,10 @@ export async function* callModel(history: Message[], options: ModelCallOptions):
       response = yield* streamReply(request, { ...options, show });
     } catch (error) {
       if (error instanceof ProviderError && error.usage) yield totals.add(turn, error.usage);
-      if (signal.aborted || isAbortError(error)) return { ok: false, stop: { reason: 'aborted' }, messages };
+      if (signal.aborted || isAbortError(error)) {
+        yield totals.add(turn, estimateUsage(request, { role: 'assistant', content: partial, toolCalls: [] }));
+        return { ok: false, stop: { reason: 'aborted' }, messages };
+      }
       if (overflowHandled || !options.onContextOverflow || !(error instanceof ProviderError) || error.kind !== 'context_length') {
         return { ok: false, stop: failureStop(error), messages };
       }

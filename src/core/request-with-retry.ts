@@ -12,7 +12,7 @@ export interface RetryPolicy {
 export const DEFAULT_RETRY: RetryPolicy = { maxRetries: 4, baseDelayMs: 1000, maxDelayMs: 60_000 };
 
 export type ModelStreamEvent =
-  | Extract<ProviderEvent, { type: 'text_delta' | 'reasoning_delta' | 'protocol_error' }>
+  | Extract<ProviderEvent, { type: 'text_delta' | 'reasoning_delta' | 'tool_call_delta' | 'protocol_error' }>
   | Extract<AgentEvent, { type: 'retry' }>;
 
 /**
@@ -30,7 +30,7 @@ export async function* requestWithRetry(
     try {
       for await (const event of provider.stream(request, signal)) {
         if (event.type === 'response') return event.response;
-        if (event.type === 'text_delta' || event.type === 'reasoning_delta' || event.type === 'protocol_error') yield event;
+        yield event;
       }
       throw new ProviderError('stream_cut', 'The provider ended the reply without a response.');
     } catch (error) {

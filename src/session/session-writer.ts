@@ -5,7 +5,7 @@ import { redactedJson } from './redact.js';
 import type { SessionRecord } from './records.js';
 
 /** Events not stored: the `assistant_message` that follows carries the same text whole. */
-const SKIPPED = new Set(['text_delta', 'reasoning_delta']);
+const SKIPPED = new Set(['text_delta', 'reasoning_delta', 'tool_call_delta']);
 /** After these the file is fsynced: a completed turn, a changed history, the end of a run. */
 const DURABLE = new Set(['turn_end', 'compaction', 'stop']);
 

@@ -2,7 +2,6 @@ import type { AgentEvent } from '../../contracts/events.js';
 import { addUsage, emptyUsage, type Message, type Usage } from '../../contracts/messages.js';
 import type { InteractiveServices } from './services.js';
 import type { StatusInfo } from './status-line.js';
-import { UnreportedRequest, type RunStart } from './unreported-request.js';
 
 /** What the session knows about its conversation between turns: history, model and the running totals. */
 export class ConversationState {
@@ -23,7 +22,6 @@ export class ConversationState {
    */
   private pricedCost: number | undefined = 0;
   private requests = 0;
-  private run: UnreportedRequest | undefined;
 
   constructor(
     model: string,
@@ -34,10 +32,9 @@ export class ConversationState {
     this.messages = messages;
   }
 
-  /** A run begins with this prompt: its events follow through `track`. */
-  startRun(start: Omit<RunStart, 'messages' | 'model'>): void {
+  /** A run begins: its turns are counted from one. */
+  startRun(): void {
     this.turn = 0;
-    this.run = new UnreportedRequest({ ...start, messages: this.messages, model: this.model });
   }
 
   /** Follows one event of a run. */
@@ -45,9 +42,6 @@ export class ConversationState {
     if (event.type === 'turn_start') this.turn = event.turn;
     if (event.type === 'context_warning' && event.contextWindow) this.learnedWindow = event.contextWindow;
     if (event.type === 'usage') this.countRequest(event.usage);
-    // A request cut off by Ctrl-C was sent all the same: it counts, estimated.
-    const unreported = this.run?.track(event);
-    if (unreported) this.countRequest(unreported);
   }
 
   /** /clear: a new conversation, counted from zero. */

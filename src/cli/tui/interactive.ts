@@ -262,7 +262,7 @@ export class InteractiveSession {
     this.running = controller;
     const view = new TurnView((lines) => this.screen.commit(lines), t);
     this.view = view;
-    this.conversation.startRun({ input: text, system: this.options.system, tools: this.options.tools.schemas() });
+    this.conversation.startRun();
     const ticker = setInterval(() => this.render(), TICK_MS);
     try {
       const generator = runAgent({
