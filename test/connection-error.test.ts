@@ -30,7 +30,7 @@ describe('a port fetch refuses', () => {
     );
     const error = connectionError('openai', new Error('Connection error.', { cause: refused }));
     expect(error).toMatchObject({ kind: 'network', retryable: false });
-    expect(error.message).toMatch(/^openai: could not connect \(bad port\)\. Node's fetch refuses to connect to this port .*run it on another port/);
+    expect(error.message).toMatch(/^openai: could not connect \(bad port\)\. Node's fetch refuses to connect to this port .*run the server on another port/);
   });
 });
 

@@ -46,8 +46,3 @@ export function configTypeWords(config: ConfigType): string {
 export function environmentOnlyKeys(): SettingKey[] {
   return SETTING_KEYS.filter((key) => settingRow(key).flag === undefined && settingRow(key).env !== undefined);
 }
-
-/** Every fixed variable name in the table (VIBE_MODEL, …). */
-export function settingVariables(): string[] {
-  return SETTING_KEYS.flatMap((key) => settingRow(key).env ?? []);
-}

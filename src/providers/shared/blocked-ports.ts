@@ -18,9 +18,6 @@ export function blockedPortOf(url: URL): number | undefined {
 
 /** What to tell the user about a blocked port (`port` when known). */
 export function blockedPortAdvice(port?: number): string {
-  const which = port !== undefined ? `port ${port}` : 'this port';
-  return (
-    `Node's fetch refuses to connect to ${which} (a "bad port" in the Fetch standard, like 6000, 6667 and 10080), ` +
-    'so no request can reach the server there: run it on another port (e.g. 8000 or 8080) and change the base URL.'
-  );
+  const which = port !== undefined ? `port ${port} (a "bad port" in the Fetch standard)` : 'this port (one of the Fetch standard\'s "bad ports", such as 6000, 6667 or 10080)';
+  return `Node's fetch refuses to connect to ${which}, so no request can reach a server there: run the server on another port (e.g. 8000 or 8080) and change the base URL.`;
 }
