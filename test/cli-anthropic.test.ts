@@ -22,8 +22,8 @@ function cli(args: string[], env: Record<string, string> = {}): Promise<Ran> {
 
 describe('the anthropic preset', () => {
   it('reads ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL, defaults the model, and builds the native provider', async () => {
-    const resolved = resolveProvider({ provider: 'anthropic', env: { ANTHROPIC_API_KEY: 'sk-ant-1', ANTHROPIC_BASE_URL: 'http://127.0.0.1:9' } });
-    expect(resolved).toMatchObject({ model: 'claude-sonnet-4-5', apiKey: 'sk-ant-1', baseURL: 'http://127.0.0.1:9', preset: { protocol: 'anthropic' } });
+    const resolved = resolveProvider({ provider: 'anthropic', env: { ANTHROPIC_API_KEY: 'sk-ant-1', ANTHROPIC_BASE_URL: 'http://127.0.0.1:9999' } });
+    expect(resolved).toMatchObject({ model: 'claude-sonnet-4-5', apiKey: 'sk-ant-1', baseURL: 'http://127.0.0.1:9999', preset: { protocol: 'anthropic' } });
     expect(resolveProvider({ provider: 'anthropic', env: { ANTHROPIC_API_KEY: 'k' } }).baseURL).toBe('https://api.anthropic.com');
     const provider = await createProvider(resolved);
     expect(provider).toBeInstanceOf(AnthropicProvider);

@@ -5,6 +5,9 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { startChatServer, type ChatServer, type ServerStep } from './support/chat-server.js';
 import { startGeminiServer, type GeminiServer, type GeminiStep } from './support/gemini-server.js';
 import { homeEnv, spawnCli, type Ran } from './support/cli-process.js';
+import { parseCliArgs } from '../src/cli/args.js';
+import { providerSettings } from '../src/cli/provider-settings.js';
+import { resolveSettings } from '../src/cli/resolve-settings.js';
 import { resolveProvider } from '../src/providers/create-provider.js';
 
 const home = mkdtempSync(join(tmpdir(), 'vibe-cli-providers-'));
@@ -117,7 +120,9 @@ describe('the CLI against a server that stops sending', () => {
   it('gives local servers 10 minutes before the first token by default, hosted ones the adapter default', () => {
     expect(resolveProvider({ provider: 'ollama', model: 'qwen', env: {} }).idleTimeoutMs).toBe(600_000);
     expect(resolveProvider({ provider: 'deepseek', env: { DEEPSEEK_API_KEY: 'k' } }).idleTimeoutMs).toBeUndefined();
-    expect(resolveProvider({ provider: 'anthropic', env: { ANTHROPIC_API_KEY: 'k', VIBE_IDLE_TIMEOUT: '90' } }).idleTimeoutMs).toBe(90_000);
+    const env = { ANTHROPIC_API_KEY: 'k', VIBE_IDLE_TIMEOUT: '90' };
+    expect(resolveProvider(providerSettings(resolveSettings(parseCliArgs(['--provider', 'anthropic', 'hi']), env, {}), env)).idleTimeoutMs).toBe(90_000);
+    expect(resolveProvider({ provider: 'ollama', model: 'qwen', idleTimeoutMs: 90_000 }).idleTimeoutMs).toBe(90_000);
   });
 
   it('writes only the answer to a piped stdout; the text of tool turns goes to stderr', async () => {

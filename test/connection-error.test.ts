@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { blockedPortOf } from '../src/providers/shared/blocked-ports.js';
 import { connectionError } from '../src/providers/shared/connection-error.js';
 
 const fetchFailed = (cause: object) => new TypeError('fetch failed', { cause });
@@ -17,5 +18,29 @@ describe('connectionError', () => {
     expect(remote).toMatchObject({ kind: 'network', retryable: true, message: 'openai: could not connect (ECONNREFUSED).' });
     const dns = connectionError('openai', new Error('Connection error.', { cause: fetchFailed({ code: 'ENOTFOUND' }) }));
     expect(dns).toMatchObject({ kind: 'network', retryable: true, message: 'openai: could not connect (ENOTFOUND).' });
+  });
+});
+
+describe('a port fetch refuses', () => {
+  it('is not retried, and the message says why and what to do', async () => {
+    // The real error undici gives for a "bad port" (nothing needs to listen: fetch refuses before connecting).
+    const refused = await fetch('http://127.0.0.1:6000/v1/chat/completions').then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    const error = connectionError('openai', new Error('Connection error.', { cause: refused }));
+    expect(error).toMatchObject({ kind: 'network', retryable: false });
+    expect(error.message).toMatch(/^openai: could not connect \(bad port\)\. Node's fetch refuses to connect to this port .*run the server on another port/);
+  });
+});
+
+describe('blockedPortOf', () => {
+  it('names the ports fetch refuses and no others', () => {
+    expect(blockedPortOf(new URL('http://127.0.0.1:6000/v1'))).toBe(6000);
+    expect(blockedPortOf(new URL('http://localhost:10080'))).toBe(10080);
+    expect(blockedPortOf(new URL('https://example.com:6667/'))).toBe(6667);
+    for (const usable of ['http://127.0.0.1:11434/v1', 'http://127.0.0.1:8080', 'https://api.openai.com/v1', 'http://127.0.0.1:80/v1']) {
+      expect(blockedPortOf(new URL(usable))).toBeUndefined();
+    }
   });
 });

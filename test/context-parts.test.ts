@@ -209,4 +209,19 @@ describe('the policy in the loop (in-process scripted model)', () => {
     expect(events).toEqual(['Could not save full tool outputs (read_output will not find them): disk full']);
     expect(provider.requests[1]!.messages.at(-1)!.content).toContain('full output saved as output id');
   });
+
+  it('offers read_output once, when an output is first shortened, and never changes the registry itself', async () => {
+    const big = defineTool({ name: 'big', description: 'big output', parameters: z.object({}), readOnly: true, execute: async () => bigOutput(9, 20_480) });
+    const provider = new ScriptedProvider([{ toolCalls: [{ name: 'big', arguments: {} }] }, { toolCalls: [{ name: 'big', arguments: {} }] }, { text: 'done' }]);
+    const registry = new ToolRegistry([big]);
+    const offered: string[] = [];
+    const policy = createContextPolicy({ provider, registry, contextWindow: 8_192, offerReadOutput: (tool) => offered.push(tool.name) });
+    const result = await run({ provider, model: 'm', input: 'go', tools: registry, prepareMessages: policy.prepareMessages });
+    expect(result.stopReason).toBe('answered');
+    expect(offered).toEqual(['read_output']);
+    expect(registry.schemas().map((schema) => schema.name)).toEqual(['big']);
+    // The offered tool reads from the policy's own store.
+    const id = /output id (out_[0-9a-f]{12})/.exec(String(provider.requests[1]!.messages.at(-1)!.content))![1]!;
+    expect(await policy.store.get(id)).toBe(bigOutput(9, 20_480));
+  });
 });

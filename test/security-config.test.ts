@@ -45,11 +45,11 @@ describe('a project config cannot loosen what the user set', () => {
 
 describe('where the key goes: flags, then environment, then config', () => {
   it('OPENAI_BASE_URL beats a base URL from a config file, as documented; --base-url beats both', () => {
-    const env = { OPENAI_API_KEY: 'sk-env-key-123456', OPENAI_BASE_URL: 'http://127.0.0.1:2/v1' };
-    expect(resolveProvider({ model: 'm', configBaseUrl: 'http://127.0.0.1:1/v1', env }).baseURL).toBe('http://127.0.0.1:2/v1');
-    expect(resolveProvider({ model: 'm', configBaseUrl: 'http://127.0.0.1:1/v1', env: { OPENAI_API_KEY: 'k' } }).baseURL).toBe('http://127.0.0.1:1/v1');
-    expect(resolveProvider({ model: 'm', baseUrl: 'http://127.0.0.1:3/v1', configBaseUrl: 'http://127.0.0.1:1/v1', env }).baseURL).toBe('http://127.0.0.1:3/v1');
+    const env = { OPENAI_API_KEY: 'sk-env-key-123456', OPENAI_BASE_URL: 'http://127.0.0.1:1002/v1' };
+    expect(resolveProvider({ model: 'm', configBaseUrl: 'http://127.0.0.1:1001/v1', env }).baseURL).toBe('http://127.0.0.1:1002/v1');
+    expect(resolveProvider({ model: 'm', configBaseUrl: 'http://127.0.0.1:1001/v1', env: { OPENAI_API_KEY: 'k' } }).baseURL).toBe('http://127.0.0.1:1001/v1');
+    expect(resolveProvider({ model: 'm', baseUrl: 'http://127.0.0.1:1003/v1', configBaseUrl: 'http://127.0.0.1:1001/v1', env }).baseURL).toBe('http://127.0.0.1:1003/v1');
     // A config base URL alone still needs no key (a local server).
-    expect(resolveProvider({ model: 'm', configBaseUrl: 'http://127.0.0.1:1/v1', env: {} }).apiKey).toBe('not-needed');
+    expect(resolveProvider({ model: 'm', configBaseUrl: 'http://127.0.0.1:1001/v1', env: {} }).apiKey).toBe('not-needed');
   });
 });

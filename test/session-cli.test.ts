@@ -150,7 +150,10 @@ describe('memory from the CLI', () => {
     expect(forgot.code).toBe(0);
     expect(forgot.stdout).toContain('Forgot 1 fact');
     expect(readFileSync(join(home.workspace, '.vibe-agent', 'memory.md'), 'utf8')).toBe('# m\n\n- Use tabs\n');
-    expect((await run(['memory', 'forget', 'nothing-like-this'])).code).toBe(2);
+    const unmatched = await run(['memory', 'forget', 'nothing-like-this']);
+    expect(unmatched.code).toBe(1);
+    expect(unmatched.stderr).toBe(`vibe-agent: no memory entry matches "nothing-like-this" in ${join(home.workspace, '.vibe-agent', 'memory.md')}; nothing was forgotten.\n`);
+    expect(readFileSync(join(home.workspace, '.vibe-agent', 'memory.md'), 'utf8')).toBe('# m\n\n- Use tabs\n');
 
     const edit = await run(['memory', 'edit', '--user']);
     expect(edit.code).toBe(0);

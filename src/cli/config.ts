@@ -1,31 +1,40 @@
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { z } from 'zod';
-import { PERMISSION_MODES } from '../permissions/permission-policy.js';
 import { ConfigError } from '../providers/create-provider.js';
-import { TOOL_GROUPS } from './select-tools.js';
+import { CONFIG_KEYS, settingRow, type ConfigKey, type ConfigType, type FileConfig, type ProjectRule } from './settings.js';
+import { expandToolGroups } from './tool-names.js';
 
-export const configSchema = z
-  .object({
-    provider: z.string(),
-    model: z.string(),
-    baseUrl: z.string().url(),
-    maxTurns: z.number().int().min(1),
-    /** US dollars a run may spend (the --max-cost brake). */
-    maxCost: z.number().positive(),
-    temperature: z.number().min(0).max(2),
-    tools: z.array(z.string()),
-    permissionMode: z.enum(PERMISSION_MODES),
-    permissions: z.object({ allow: z.array(z.string()).default([]), deny: z.array(z.string()).default([]) }).strict(),
-    addDirs: z.array(z.string()),
-    allowSecrets: z.boolean(),
-    contextWindow: z.number().int().min(1024),
-  })
-  .partial()
-  .strict();
+export type { FileConfig } from './settings.js';
 
-export type FileConfig = z.infer<typeof configSchema>;
+function validator(config: ConfigType): z.ZodType {
+  switch (config.type) {
+    case 'string':
+      return z.string();
+    case 'url':
+      return z.string().url();
+    case 'integer':
+      return z.number().int().min(config.min);
+    case 'number': {
+      let number = z.number();
+      if (config.min !== undefined) number = number.min(config.min);
+      if (config.max !== undefined) number = number.max(config.max);
+      return config.above !== undefined ? number.gt(config.above) : number;
+    }
+    case 'boolean':
+      return z.boolean();
+    case 'strings':
+      return z.array(z.string());
+    case 'choice':
+      return z.enum(config.choices as [string, ...string[]]);
+    case 'rules':
+      return z.object({ allow: z.array(z.string()).default([]), deny: z.array(z.string()).default([]) }).strict();
+  }
+}
+
+/** A config file: the settings table's config keys and types, nothing else. */
+export const configSchema = z.object(Object.fromEntries(CONFIG_KEYS.map((key) => [key, validator(settingRow(key).config!)]))).partial().strict();
 
 export function userConfigPath(env: NodeJS.ProcessEnv = process.env): string {
   const base = env.XDG_CONFIG_HOME || join(homedir(), '.config');
@@ -36,36 +45,34 @@ export function projectConfigPath(workspace: string): string {
   return join(workspace, '.vibe-agent', 'config.json');
 }
 
-/** Settings a cloned repository must not grant itself; only the user (config or flags) can. */
-const USER_ONLY = ['permissionMode', 'addDirs', 'allowSecrets'] as const;
+const keysWith = (rule: ProjectRule): ConfigKey[] => CONFIG_KEYS.filter((key) => settingRow(key).project === rule);
 
 /**
  * The user config overlaid with the project config. A missing file is fine; a broken one is an
- * error. The project file may tighten permissions (deny rules) but not loosen them.
+ * error. The project file may tighten what the user chose (the table's project rules), never
+ * loosen it. Directories in `addDirs` are relative to the workspace.
  */
 export function loadConfig(workspace: string, env: NodeJS.ProcessEnv = process.env, warn: (message: string) => void = () => {}): FileConfig {
   const user = readConfigFile(userConfigPath(env));
   const projectPath = projectConfigPath(workspace);
   const project = readConfigFile(projectPath);
-  const ignored: string[] = USER_ONLY.filter((key) => project[key] !== undefined);
+  const userOnly = keysWith('user-only');
+  const ignored: string[] = userOnly.filter((key) => project[key] !== undefined);
   if (project.permissions?.allow.length) ignored.push('permissions.allow');
   if (ignored.length) warn(`${projectPath}: ${ignored.join(', ')} ignored; a project file cannot loosen permissions. Put them in ${userConfigPath(env)} or pass flags.`);
-  for (const key of USER_ONLY) delete project[key];
+  for (const key of userOnly) delete project[key];
   for (const note of guardProject(user, project)) warn(`${projectPath}: ${note}`);
   const merged: FileConfig = { ...user, ...project };
   if (user.permissions || project.permissions) {
     merged.permissions = { allow: user.permissions?.allow ?? [], deny: [...(user.permissions?.deny ?? []), ...(project.permissions?.deny ?? [])] };
   }
+  if (merged.addDirs) merged.addDirs = merged.addDirs.map((dir) => resolve(workspace, dir));
   return merged;
 }
 
 function isLoopback(url: string): boolean {
   const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
   return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
-}
-
-function expandTools(names: string[]): string[] {
-  return names.flatMap((name) => TOOL_GROUPS[name] ?? [name]);
 }
 
 /**
@@ -75,24 +82,30 @@ function expandTools(names: string[]): string[] {
  */
 function guardProject(user: FileConfig, project: FileConfig): string[] {
   const notes: string[] = [];
-  if (project.baseUrl !== undefined && !isLoopback(project.baseUrl)) {
-    notes.push(`baseUrl ${project.baseUrl} ignored; a project file may only point at a server on this machine, since your API key would be sent to it. Put it in your user config or pass --base-url.`);
-    delete project.baseUrl;
+  for (const key of keysWith('local-only')) {
+    const url = project[key];
+    if (typeof url === 'string' && !isLoopback(url)) {
+      notes.push(`${key} ${url} ignored; a project file may only point at a server on this machine, since your API key would be sent to it. Put it in your user config or pass --${settingRow(key).flag}.`);
+      delete project[key];
+    }
   }
-  for (const key of ['maxCost', 'maxTurns'] as const) {
+  for (const key of keysWith('may-lower')) {
     const mine = user[key];
     const theirs = project[key];
-    if (mine !== undefined && theirs !== undefined && theirs > mine) {
+    if (typeof mine === 'number' && typeof theirs === 'number' && theirs > mine) {
       notes.push(`${key} ${theirs} ignored; a project file may lower your limit (${mine}), not raise it.`);
       delete project[key];
     }
   }
-  if (user.tools !== undefined && project.tools !== undefined) {
-    const allowed = new Set(expandTools(user.tools));
-    const extra = expandTools(project.tools).filter((name) => !allowed.has(name));
+  for (const key of keysWith('may-narrow')) {
+    const mine = user[key];
+    const theirs = project[key];
+    if (!Array.isArray(mine) || !Array.isArray(theirs)) continue;
+    const allowed = new Set(expandToolGroups(mine as string[]));
+    const extra = expandToolGroups(theirs as string[]).filter((name) => !allowed.has(name));
     if (extra.length) {
-      notes.push(`tools ignored; it adds ${[...new Set(extra)].join(', ')} to the tools your user config chose.`);
-      delete project.tools;
+      notes.push(`${key} ignored; it adds ${[...new Set(extra)].join(', ')} to the tools your user config chose.`);
+      delete project[key];
     }
   }
   return notes;
@@ -117,5 +130,5 @@ export function readConfigFile(path: string): FileConfig {
     const issues = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`).join('; ');
     throw new ConfigError(`Config file ${path} is invalid: ${issues}`);
   }
-  return parsed.data;
+  return parsed.data as FileConfig;
 }

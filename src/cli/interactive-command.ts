@@ -1,4 +1,3 @@
-import { createContextPolicy } from '../context/policy.js';
 import { collectSecrets, createRedactor } from '../session/redact.js';
 import type { CliArgs } from './args.js';
 import { createInteractiveServices } from './interactive-services.js';
@@ -10,9 +9,8 @@ import { colorEnabled, createTheme } from './display/theme.js';
 /** `vibe-agent` with no prompt in a terminal: the interactive session. */
 export async function interactiveCommand(args: CliArgs, signal: AbortSignal): Promise<number> {
   const prepared = await prepareRun(args);
-  const { workspace, provider, tools, contextWindow } = prepared;
-  const context = createContextPolicy({ provider, registry: tools, ...(contextWindow !== undefined ? { contextWindow } : {}) });
-  const { services, initialMessages } = createInteractiveServices(args, prepared, context);
+  const { workspace, provider, tools } = prepared;
+  const { services, initialMessages } = createInteractiveServices(args, prepared, prepared.context);
   const session = new InteractiveSession({
     input: process.stdin,
     output: process.stdout,

@@ -18,7 +18,7 @@ import type { InteractiveServices } from './tui/services.js';
  * session that never sends anything leaves no file behind; --continue / --resume open it at once.
  */
 export function createInteractiveServices(args: CliArgs, prepared: PreparedRun, context: ContextPolicy): { services: InteractiveServices; initialMessages: RunSession['messages'] } {
-  const { workspace, config, system } = prepared;
+  const { workspace, settings, system } = prepared;
   let notify: ((text: string) => void) | undefined;
   const warn = (text: string) => (notify ? notify(`warning: ${text}`) : process.stderr.write(`vibe-agent: warning: ${text}\n`));
   const open = (overrides: Partial<CliArgs>) => openRunSession({ ...args, ...overrides }, { workspace, system, warn });
@@ -45,7 +45,7 @@ export function createInteractiveServices(args: CliArgs, prepared: PreparedRun, 
   };
 
   const services: InteractiveServices = {
-    authorize: (ask) => createCliAuthorize(args, config, ask),
+    authorize: (ask) => createCliAuthorize(settings, ask),
     prepareMessages: context.prepareMessages,
     onContextOverflow: context.onContextOverflow,
     onEvent: record,

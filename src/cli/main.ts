@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { ConfigError } from '../providers/create-provider.js';
 import { HELP, parseCliArgs, UsageError } from './args.js';
 import { EXIT } from './exit-codes.js';
 
@@ -93,7 +94,7 @@ main(process.argv.slice(2)).then(
   (error: unknown) => {
     settled = true;
     const err = error as Error;
-    if (err instanceof UsageError || err.name === 'ConfigError') {
+    if (err instanceof UsageError || err instanceof ConfigError) {
       process.stderr.write(`vibe-agent: ${err.message}\n`);
       process.exitCode = EXIT.usage;
       return;

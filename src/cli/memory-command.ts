@@ -24,8 +24,9 @@ export function memoryCommand(args: CliArgs, env: NodeJS.ProcessEnv = process.en
     if (refusal) throw new UsageError(refusal.replace('Not remembered', 'Not changed'));
     const removed = forgetFacts(path, text);
     if (removed.length === 0) {
-      process.stderr.write(`vibe-agent: no remembered fact in ${displayPath(path, env)} contains "${text}".\n`);
-      return EXIT.usage;
+      // The command was well formed; there was just nothing to remove (a usage error would be exit 2).
+      process.stderr.write(`vibe-agent: no memory entry matches "${text}" in ${displayPath(path, env)}; nothing was forgotten.\n`);
+      return EXIT.providerError;
     }
     process.stdout.write(`Forgot ${removed.length} fact${removed.length > 1 ? 's' : ''} from ${displayPath(path, env)}:\n${removed.map((f) => `- ${f}`).join('\n')}\n`);
     return EXIT.answered;

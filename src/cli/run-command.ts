@@ -1,5 +1,4 @@
 import type { AgentEvent, StopReason } from '../contracts/events.js';
-import { createContextPolicy } from '../context/policy.js';
 import { runAgent } from '../core/loop.js';
 import type { CliArgs } from './args.js';
 import { createCliAuthorize } from './permission-setup.js';
@@ -14,10 +13,9 @@ export { DEFAULT_MAX_TURNS } from './prepare-run.js';
 
 /** One task, non-interactively: flags beat environment, environment beats config files. */
 export async function runCommand(args: CliArgs, prompt: string, signal: AbortSignal): Promise<number> {
-  const { workspace, config, resolved, provider, tools, system, contextWindow, maxCost, maxTurns, temperature } = await prepareRun(args);
-  const authorize = createCliAuthorize(args, config);
+  const { workspace, settings, resolved, provider, tools, context, system, maxCost, maxTurns, temperature } = await prepareRun(args);
+  const authorize = createCliAuthorize(settings);
   const session = openRunSession(args, { workspace, system, warn: (text) => process.stderr.write(`vibe-agent: warning: ${text}\n`) });
-  const context = createContextPolicy({ provider, registry: tools, ...(contextWindow !== undefined ? { contextWindow } : {}) });
 
   const render = args.json ? createJsonLinesRenderer(process.stdout, args.apiKey) : textRenderer();
   let reason: StopReason = 'aborted';

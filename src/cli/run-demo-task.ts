@@ -8,6 +8,8 @@ import { withProtocol, type ToolProtocol } from '../providers/with-protocol.js';
 import { courseTools } from '../tools/builtin/course.js';
 import { ToolRegistry } from '../tools/registry.js';
 import type { CliArgs } from './args.js';
+import { providerSettings } from './provider-settings.js';
+import { resolveSettings } from './resolve-settings.js';
 import { demoPromptJsonScripts } from './demo-prompt-json-scripts.js';
 import type { DemoTask } from './demo-tasks.js';
 
@@ -22,7 +24,8 @@ export interface DemoModel {
 /** The configured model, or undefined when none is configured and none was asked for (offline). */
 export async function demoModel(args: CliArgs): Promise<DemoModel | undefined> {
   try {
-    const resolved = resolveProvider({ provider: args.provider, model: args.model, apiKey: args.apiKey, baseUrl: args.baseUrl });
+    // Flags and environment only: the demo's model is chosen for the demo, not by a workspace's config file.
+    const resolved = resolveProvider(providerSettings(resolveSettings(args, process.env, {}), process.env));
     return { provider: await createProvider(resolved), model: resolved.model };
   } catch (error) {
     if (!(error instanceof ConfigError) || args.provider || args.model) throw error;

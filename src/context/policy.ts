@@ -19,11 +19,13 @@ export interface ContextPolicyOptions extends Omit<ContextSettingsInput, 'model'
   provider: Provider;
   /** Where full outputs go (default: in memory, for this process only). */
   store?: OutputStore;
-  /**
-   * The agent's tools: their schemas are counted with each prompt, and `read_output` is
-   * registered here the first time an output is shortened (until then the model has no use for it).
-   */
+  /** The agent's tools: their schemas are counted with each prompt (the policy never changes them). */
   registry?: ToolRegistry;
+  /**
+   * Called once, the first time an output is shortened, with `read_output` over this policy's
+   * store: give it to the model then (e.g. `registry.register(tool)`); until then it has no use for it.
+   */
+  offerReadOutput?: (tool: Tool) => void;
   /** The tool schemas sent with each request, when there is no registry (default: the registry's). */
   tools?: () => ToolSchema[];
   retry?: RetryPolicy;
@@ -42,7 +44,7 @@ export interface ContextPolicy {
   /** The numbers in force for a model. */
   settings(model: string): ContextSettings;
   readonly store: OutputStore;
-  /** `read_output` over this policy's store (registered for you when `registry` is given). */
+  /** `read_output` over this policy's store (handed to `offerReadOutput` when first needed). */
   readonly readOutputTool: Tool;
 }
 
@@ -76,6 +78,7 @@ export function createContextPolicy(options: ContextPolicyOptions): ContextPolic
   };
   const toolSchemas = () => options.tools?.() ?? options.registry?.schemas() ?? [];
   const readOutputTool = createReadOutputTool(store);
+  let offered = false;
 
   /** Caps and stubs; a store that cannot save is reported, never thrown across the loop. */
   async function capAndStub(messages: Message[], s: ContextSettings, turn: number, events: AgentEvent[]): Promise<Message[]> {
@@ -85,7 +88,10 @@ export function createContextPolicy(options: ContextPolicyOptions): ContextPolic
     } catch (error) {
       events.push({ type: 'context_warning', turn, message: `Could not save full tool outputs (read_output will not find them): ${errorText(error)}` });
     }
-    if (shrunk.stored.length && options.registry && !options.registry.get(readOutputTool.name)) options.registry.register(readOutputTool);
+    if (shrunk.stored.length && !offered) {
+      offered = true;
+      options.offerReadOutput?.(readOutputTool);
+    }
     return shrunk.messages;
   }
 

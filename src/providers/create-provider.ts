@@ -1,9 +1,11 @@
 import type { Provider } from '../contracts/provider.js';
 import { PRESET_ALIASES, PRESETS, type ProviderPreset } from './presets.js';
+import { blockedPortAdvice, blockedPortOf } from './shared/blocked-ports.js';
 
 export interface ProviderSettings {
   /** A preset name (openai, deepseek, ollama, …). Default "openai". */
   provider?: string;
+  /** The model; default the preset's (the CLI reads VIBE_MODEL into this). */
   model?: string;
   apiKey?: string;
   baseUrl?: string;
@@ -13,6 +15,8 @@ export interface ProviderSettings {
   env?: Record<string, string | undefined>;
   /** Extended thinking budget in tokens (Anthropic and Gemini; shown to the user as thinking). */
   thinking?: number;
+  /** How long a streamed reply may send nothing (the CLI's `VIBE_IDLE_TIMEOUT`); default the adapter's, longer for local servers. */
+  idleTimeoutMs?: number;
 }
 
 export interface ResolvedProvider {
@@ -40,18 +44,20 @@ export function resolveProvider(settings: ProviderSettings): ResolvedProvider {
   if (!preset) throw new ConfigError(`Unknown provider "${name}". Known providers: ${Object.keys(PRESETS).join(', ')}.`);
   const keyFromEnv = [preset.keyVariable, ...(preset.altKeyVariables ?? [])].map((variable) => (variable ? env[variable] : undefined)).find(Boolean);
   const apiKey = settings.apiKey ?? keyFromEnv ?? (preset.local || settings.baseUrl || settings.configBaseUrl ? 'not-needed' : undefined);
-  const model = settings.model ?? env.VIBE_MODEL ?? preset.defaultModel;
+  const model = settings.model ?? preset.defaultModel;
   const missing: string[] = [];
   if (!apiKey) missing.push(`${[preset.keyVariable, ...(preset.altKeyVariables ?? [])].join(' or ')} (your ${preset.name} API key)`);
   if (!model) missing.push(`VIBE_MODEL or --model (the model name, e.g. ${preset.defaultModel ?? (preset.local ? 'qwen2.5-coder' : 'gpt-4.1-mini')})`);
   if (missing.length) throw new ConfigError(setupMessage(preset, missing));
-  const baseURL = settings.baseUrl ?? (preset.baseUrlVariable ? env[preset.baseUrlVariable] : undefined) ?? settings.configBaseUrl ?? preset.baseURL;
+  const fromEnv = preset.baseUrlVariable ? env[preset.baseUrlVariable] : undefined;
+  const baseURL = settings.baseUrl ?? fromEnv ?? settings.configBaseUrl ?? preset.baseURL;
+  checkBaseUrl(baseURL, settings.baseUrl !== undefined ? '--base-url' : fromEnv !== undefined ? preset.baseUrlVariable! : settings.configBaseUrl !== undefined ? '"baseUrl" in the config file' : 'the base URL');
   if (settings.thinking !== undefined && preset.protocol !== 'anthropic' && preset.protocol !== 'google') {
     throw new ConfigError(
       `--thinking sets a thinking budget for --provider anthropic or google. With ${preset.name}, thinking comes with the model you choose (e.g. deepseek-reasoner, o4-mini).`,
     );
   }
-  const idleTimeoutMs = idleTimeoutFrom(env.VIBE_IDLE_TIMEOUT) ?? (preset.local ? LOCAL_IDLE_TIMEOUT_MS : undefined);
+  const idleTimeoutMs = settings.idleTimeoutMs ?? (preset.local ? LOCAL_IDLE_TIMEOUT_MS : undefined);
   return {
     preset,
     model: model!,
@@ -62,11 +68,20 @@ export function resolveProvider(settings: ProviderSettings): ResolvedProvider {
   };
 }
 
-function idleTimeoutFrom(value: string | undefined): number | undefined {
-  if (value === undefined || value.trim() === '') return undefined;
-  const seconds = Number(value);
-  if (!Number.isFinite(seconds) || seconds <= 0) throw new ConfigError(`VIBE_IDLE_TIMEOUT must be a number of seconds above 0, got "${value}".`);
-  return Math.round(seconds * 1000);
+/**
+ * A URL the SDK cannot use would otherwise surface as a network error, retried four times: a
+ * non-HTTP one, or a port Node's fetch refuses outright.
+ */
+function checkBaseUrl(url: string, source: string): void {
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(url);
+  } catch {
+    parsed = undefined;
+  }
+  if (parsed?.protocol !== 'http:' && parsed?.protocol !== 'https:') throw new ConfigError(`${source} must be an http:// or https:// URL, e.g. http://127.0.0.1:11434/v1, got "${url}".`);
+  const port = blockedPortOf(parsed);
+  if (port !== undefined) throw new ConfigError(`${source} ${url}: ${blockedPortAdvice(port)}`);
 }
 
 export async function createProvider(resolved: ResolvedProvider): Promise<Provider> {

@@ -48,7 +48,13 @@ export async function runContextSession(
   const summaryProvider = new OpenAIProvider({ apiKey: 'test-key', baseURL: summaryServer.url, ...named });
   const registry = new ToolRegistry(options.tools ?? []);
   // Wired as the CLI wires it: read_output joins the tools once something was shortened.
-  const policy = createContextPolicy({ provider: summaryProvider, registry, retry: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1 }, ...options.policy });
+  const policy = createContextPolicy({
+    provider: summaryProvider,
+    registry,
+    offerReadOutput: (tool) => registry.register(tool),
+    retry: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1 },
+    ...options.policy,
+  });
   const events: AgentEvent[] = [];
   const result = await run(
     {

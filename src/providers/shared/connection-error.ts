@@ -1,4 +1,5 @@
 import { ProviderError } from '../../contracts/provider-error.js';
+import { blockedPortAdvice } from './blocked-ports.js';
 
 interface SocketCause {
   code?: string;
@@ -19,14 +20,25 @@ function socketCause(error: unknown): SocketCause | undefined {
   return first && typeof first === 'object' ? first : undefined;
 }
 
+/** undici's own error for a port the Fetch standard blocks: it has no code, only this message. */
+function isBadPort(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
+    if ((current as { message?: unknown }).message === 'bad port') return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+|localhost)$/;
 
 /**
  * A request that never reached a server. Retried like any network failure, except a refused
  * connection on this machine: nothing is listening there (Ollama not started, a wrong port), and
- * waiting 10 s through back-off only hides that.
+ * waiting 10 s through back-off only hides that; and a port fetch refuses, which no retry can change.
  */
 export function connectionError(label: string, error: unknown): ProviderError {
+  if (isBadPort(error)) return new ProviderError('network', `${label}: could not connect (bad port). ${blockedPortAdvice()}`, { cause: error, retryable: false });
   const cause = socketCause(error);
   const code = cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
   if (cause?.code === 'ECONNREFUSED' && cause.address !== undefined && LOOPBACK.test(cause.address)) {

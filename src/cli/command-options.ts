@@ -1,0 +1,24 @@
+/** A flag that says what to do rather than how (no environment variable, no config key). */
+export interface CommandOption {
+  /** The long flag without its dashes. */
+  flag: string;
+  short?: string;
+  /** The flag's value in --help; none for a switch. */
+  value?: string;
+  help: string;
+}
+
+/** The command line's own flags, in --help order after the settings. */
+export const COMMAND_OPTIONS: readonly CommandOption[] = [
+  { flag: 'prompt', short: 'p', value: 'TEXT', help: 'the task (or give it as the argument)' },
+  { flag: 'cwd', value: 'DIR', help: 'workspace directory (default: the current directory)' },
+  { flag: 'yes', short: 'y', help: 'the same as --permission-mode yolo' },
+  { flag: 'continue', short: 'c', help: 'continue the latest session of this workspace' },
+  { flag: 'resume', value: '[ID]', help: 'continue a chosen session (id or prefix; without one, list them)' },
+  { flag: 'no-session', help: 'do not save this run as a session' },
+  { flag: 'json', help: 'one JSON event per line on stdout; the last is {"type":"stop",...}' },
+  { flag: 'compare-protocols', help: 'with demo: run the four tasks both ways and print a table' },
+  { flag: 'user', help: 'with memory edit or forget: the user memory file instead of the project one' },
+  { flag: 'version', short: 'v', help: 'print the version' },
+  { flag: 'help', short: 'h', help: 'this help' },
+];

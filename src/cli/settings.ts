@@ -1,0 +1,247 @@
+import { PERMISSION_MODES, type PermissionMode } from '../permissions/permission-policy.js';
+import { PRESETS } from '../providers/presets.js';
+import { atLeast, commaList, directory, dollars, oneOf, positiveInteger, secondsAsMs, temperature, text, type ParseSetting } from './setting-parsers.js';
+import { DEFAULT_TOOL_NAMES } from './tool-names.js';
+
+export const PROTOCOLS = ['native', 'prompt-json'] as const;
+export type Protocol = (typeof PROTOCOLS)[number];
+
+/** Every value a run takes from flags, environment and config files, once precedence is applied. */
+export interface Settings {
+  provider: string;
+  model: string | undefined;
+  baseUrl: string | undefined;
+  apiKey: string | undefined;
+  maxTurns: number;
+  /** US dollars a run may spend before it stops (exit 3). */
+  maxCost: number | undefined;
+  temperature: number;
+  /** Extended thinking budget in tokens (anthropic, google). */
+  thinking: number | undefined;
+  tools: string[] | undefined;
+  contextWindow: number | undefined;
+  permissionMode: PermissionMode;
+  permissions: { allow: string[]; deny: string[] };
+  /** Directories beyond the workspace the file tools may use (absolute). */
+  addDirs: string[];
+  allowSecrets: boolean;
+  /** How tools reach the model: native tool calls, or JSON described in the prompt. */
+  protocol: Protocol | undefined;
+  idleTimeoutMs: number | undefined;
+}
+
+export type SettingKey = keyof Settings;
+
+/** A config file value's type; config.ts turns it into a validator, the docs into words. */
+export type ConfigType =
+  | { type: 'string' }
+  | { type: 'url' }
+  | { type: 'integer'; min: number }
+  | { type: 'number'; min?: number; max?: number; above?: number }
+  | { type: 'boolean' }
+  | { type: 'strings' }
+  | { type: 'choice'; choices: readonly string[] }
+  | { type: 'rules' };
+
+/**
+ * What a project's `.vibe-agent/config.json` may do with a setting, since a cloned repository
+ * must not loosen what the user chose: not set it at all (user-only), only lower the user's
+ * number, only narrow the user's tool list, only point at this machine (where the key goes),
+ * only add deny rules.
+ */
+export type ProjectRule = 'user-only' | 'may-lower' | 'may-narrow' | 'local-only' | 'deny-only';
+
+export interface SettingRow<T> {
+  /** The long flag without its dashes. */
+  flag?: string;
+  short?: string;
+  /** The flag's value in --help; a flag without one is a switch that turns the setting on. */
+  value?: string;
+  /** The flag may be repeated; config values and flags are then added together. */
+  repeatable?: boolean;
+  /** The environment variable, read by the settings resolver. */
+  env?: string;
+  /** Variables named per provider (read by resolveProvider with the preset), for --help and the docs. */
+  providerEnv?: string;
+  /** Present when config files may set it, under the setting's key. */
+  config?: ConfigType;
+  project?: ProjectRule;
+  /** A config file's value goes with the config file's provider, not with one chosen by flag or environment. */
+  followsProvider?: boolean;
+  /** Reads a flag's or variable's text; for a repeatable flag, one occurrence. */
+  parse?: ParseSetting<T> | (T extends readonly (infer E)[] ? ParseSetting<E> : never);
+  default: T;
+  /** The default in words, when it is worked out later (per model, per provider). */
+  defaultText?: string;
+  help: string;
+}
+
+type SettingTable = { [K in SettingKey]: SettingRow<Settings[K]> };
+
+const providerNames = Object.keys(PRESETS);
+const baseUrlVariables = Object.values(PRESETS).flatMap((preset) => preset.baseUrlVariable ?? []);
+const keyVariables = Object.values(PRESETS).flatMap((preset) => preset.keyVariable ?? []);
+
+/**
+ * The settings, in --help order. Flags beat environment, environment beats config files (the
+ * project's over the user's), config files beat defaults: `resolveSettings` applies this table.
+ */
+export const SETTINGS = {
+  provider: {
+    flag: 'provider',
+    value: 'NAME',
+    env: 'VIBE_PROVIDER',
+    config: { type: 'string' },
+    parse: text,
+    default: 'openai',
+    help: `the provider preset: ${providerNames.join(', ')}; gemini is google`,
+  },
+  model: {
+    flag: 'model',
+    short: 'm',
+    value: 'NAME',
+    env: 'VIBE_MODEL',
+    config: { type: 'string' },
+    followsProvider: true,
+    parse: text,
+    default: undefined,
+    defaultText: "the provider's default model; openai has none",
+    help: 'model name',
+  },
+  baseUrl: {
+    flag: 'base-url',
+    value: 'URL',
+    providerEnv: `the provider's base-URL variable (${baseUrlVariables.slice(0, 2).join(', ')}, …)`,
+    config: { type: 'url' },
+    project: 'local-only',
+    followsProvider: true,
+    parse: text,
+    default: undefined,
+    defaultText: "the provider's endpoint",
+    help: 'the endpoint, e.g. any OpenAI-compatible server',
+  },
+  apiKey: {
+    flag: 'api-key',
+    value: 'KEY',
+    providerEnv: `the provider's key variable (${keyVariables.slice(0, 2).join(', ')}, …)`,
+    parse: text,
+    default: undefined,
+    defaultText: 'none needed for a local server or a base URL you set',
+    help: "the provider's key (prefer its environment variable: other users can see flags in ps)",
+  },
+  maxCost: {
+    flag: 'max-cost',
+    value: 'USD',
+    config: { type: 'number', above: 0 },
+    project: 'may-lower',
+    parse: dollars,
+    default: undefined,
+    defaultText: 'no limit',
+    help: 'stop once the run has cost more than this (list prices; models with a known price)',
+  },
+  maxTurns: {
+    flag: 'max-turns',
+    value: 'N',
+    config: { type: 'integer', min: 1 },
+    project: 'may-lower',
+    parse: positiveInteger,
+    default: 50,
+    help: 'model requests allowed with tools',
+  },
+  temperature: {
+    flag: 'temperature',
+    value: 'T',
+    config: { type: 'number', min: 0, max: 2 },
+    parse: temperature,
+    default: 0,
+    help: 'sampling temperature',
+  },
+  thinking: {
+    flag: 'thinking',
+    value: 'TOKENS',
+    parse: atLeast(1024, (n) => `--thinking is a budget in tokens, at least 1024 (Anthropic's minimum), got ${n}.`),
+    default: undefined,
+    defaultText: 'off',
+    help: 'extended thinking with this budget (anthropic, google), shown dimmed',
+  },
+  tools: {
+    flag: 'tools',
+    value: 'a,b,c',
+    config: { type: 'strings' },
+    project: 'may-narrow',
+    parse: commaList,
+    default: undefined,
+    defaultText: DEFAULT_TOOL_NAMES.join(', '),
+    help: 'tool set by name; groups: "coding" (the file, search and shell tools), "course" (current_time, calculator, fetch_url)',
+  },
+  contextWindow: {
+    flag: 'context-window',
+    value: 'N',
+    config: { type: 'integer', min: 1024 },
+    parse: atLeast(1024, (n) => `--context-window must be at least 1024 tokens, got ${n}.`),
+    default: undefined,
+    defaultText: 'known per model, 8192 for local servers',
+    help: "the model's context window in tokens",
+  },
+  permissionMode: {
+    flag: 'permission-mode',
+    value: 'M',
+    config: { type: 'choice', choices: PERMISSION_MODES },
+    project: 'user-only',
+    parse: oneOf(PERMISSION_MODES),
+    default: 'ask',
+    help: 'ask (confirm every write, edit and shell call), auto-edit (file edits run, shell asks) or yolo (nothing asks)',
+  },
+  permissions: {
+    config: { type: 'rules' },
+    project: 'deny-only',
+    default: { allow: [], deny: [] },
+    help: 'allow and deny rules, e.g. {"allow": ["bash(npm test)"], "deny": ["bash(git push*)"]}',
+  },
+  addDirs: {
+    flag: 'add-dir',
+    value: 'DIR',
+    repeatable: true,
+    config: { type: 'strings' },
+    project: 'user-only',
+    parse: directory,
+    default: [],
+    help: 'let the file tools use DIR too (repeatable; in a config file, relative to the workspace)',
+  },
+  allowSecrets: {
+    flag: 'allow-secrets',
+    config: { type: 'boolean' },
+    project: 'user-only',
+    default: false,
+    help: 'let the file tools read .env files, keys and credentials',
+  },
+  protocol: {
+    flag: 'protocol',
+    value: 'P',
+    parse: oneOf(PROTOCOLS),
+    default: undefined,
+    defaultText: 'native',
+    help: "native: the API's tool calls; prompt-json: tools described in the prompt, JSON replies",
+  },
+  idleTimeoutMs: {
+    env: 'VIBE_IDLE_TIMEOUT',
+    parse: secondsAsMs,
+    default: undefined,
+    defaultText: '300 s, 600 s for local servers',
+    help: 'seconds a streamed reply may send nothing before it is retried',
+  },
+} satisfies SettingTable;
+
+export const SETTING_KEYS = Object.keys(SETTINGS) as SettingKey[];
+
+/** One row, typed for code that goes over all of them. */
+export function settingRow<K extends SettingKey>(key: K): SettingRow<Settings[K]> {
+  return SETTINGS[key] as unknown as SettingRow<Settings[K]>;
+}
+
+/** The keys a config file may hold. */
+export type ConfigKey = { [K in SettingKey]: (typeof SETTINGS)[K] extends { config: ConfigType } ? K : never }[SettingKey];
+export const CONFIG_KEYS = SETTING_KEYS.filter((key): key is ConfigKey => settingRow(key).config !== undefined);
+
+/** What a config file holds, every key optional. */
+export type FileConfig = Partial<Pick<Settings, ConfigKey>>;

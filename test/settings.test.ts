@@ -1,0 +1,115 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { parseCliArgs, PARSE_OPTIONS } from '../src/cli/args.js';
+import { configSchema, loadConfig } from '../src/cli/config.js';
+import { resolveSettings } from '../src/cli/resolve-settings.js';
+import { selectTools } from '../src/cli/select-tools.js';
+import { settingsMarkdown } from '../src/cli/settings-doc.js';
+import { CONFIG_KEYS, SETTINGS } from '../src/cli/settings.js';
+import { DEFAULT_TOOL_NAMES, TOOL_GROUPS } from '../src/cli/tool-names.js';
+import { closestOption, unknownOptionMessage } from '../src/cli/unknown-option.js';
+import { courseTools } from '../src/tools/builtin/course.js';
+
+const temps: string[] = [];
+afterEach(() => {
+  for (const dir of temps.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A workspace with the given user and project config files, and the environment that finds them. */
+function configs(user: object | undefined, project: object | undefined) {
+  const root = mkdtempSync(join(tmpdir(), 'vibe-settings-'));
+  temps.push(root);
+  const workspace = join(root, 'ws');
+  const env = { XDG_CONFIG_HOME: join(root, 'config') };
+  mkdirSync(join(workspace, '.vibe-agent'), { recursive: true });
+  mkdirSync(join(env.XDG_CONFIG_HOME, 'vibe-agent'), { recursive: true });
+  if (user) writeFileSync(join(env.XDG_CONFIG_HOME, 'vibe-agent', 'config.json'), JSON.stringify(user));
+  if (project) writeFileSync(join(workspace, '.vibe-agent', 'config.json'), JSON.stringify(project));
+  return { workspace, config: loadConfig(workspace, env) };
+}
+
+describe('docs/settings.md', () => {
+  it('is what scripts/settings-doc.mjs writes from the settings table (run it after changing the table)', () => {
+    const written = readFileSync(join(import.meta.dirname, '..', 'docs', 'settings.md'), 'utf8');
+    expect(written, 'docs/settings.md is out of date: npm run build && node scripts/settings-doc.mjs').toBe(settingsMarkdown());
+  });
+
+  it('has a row for every setting and every flag the parser accepts', () => {
+    const doc = settingsMarkdown();
+    for (const flag of Object.keys(PARSE_OPTIONS)) expect(doc).toContain(`\`--${flag}`);
+    for (const key of CONFIG_KEYS) expect(doc).toContain(`\`${key}\`:`);
+    expect(doc).toContain('`VIBE_IDLE_TIMEOUT`');
+  });
+});
+
+describe('the settings table', () => {
+  it('is the config file schema: the same keys, nothing else', () => {
+    expect(Object.keys(configSchema.shape).sort()).toEqual([...CONFIG_KEYS].sort());
+    expect(configSchema.safeParse({ apiKey: 'sk-1' }).success).toBe(false);
+  });
+
+  it('names real tools: the course group and the default set', () => {
+    expect(TOOL_GROUPS.course).toEqual(courseTools.map((tool) => tool.name));
+    expect(selectTools(undefined).map((tool) => tool.name)).toEqual(DEFAULT_TOOL_NAMES);
+  });
+});
+
+describe('resolveSettings: flag > environment > project config > user config > default', () => {
+  it('takes each value from the first place that has it', () => {
+    const { config } = configs({ model: 'user-model', maxTurns: 30, temperature: 0.5 }, { model: 'project-model', maxTurns: 20 });
+    const resolve = (argv: string[], env: Record<string, string> = {}) => resolveSettings(parseCliArgs([...argv, 'task']), env, config);
+    expect(resolve(['--model', 'flag-model'], { VIBE_MODEL: 'env-model' }).values.model).toBe('flag-model');
+    expect(resolve([], { VIBE_MODEL: 'env-model' })).toMatchObject({ values: { model: 'env-model' }, sources: { model: 'environment' } });
+    expect(resolve([])).toMatchObject({ values: { model: 'project-model', maxTurns: 20, temperature: 0.5 }, sources: { model: 'config', maxTurns: 'config' } });
+    expect(resolve([], { VIBE_MODEL: '' }).values.model).toBe('project-model');
+    expect(resolve(['--max-turns', '7']).values.maxTurns).toBe(7);
+    const defaults = resolveSettings(parseCliArgs(['task']), {}, {});
+    expect(defaults).toMatchObject({ values: { provider: 'openai', model: undefined, maxTurns: 50, temperature: 0, permissionMode: 'ask', allowSecrets: false, addDirs: [] } });
+    expect(defaults.sources.maxTurns).toBe('default');
+  });
+
+  it("keeps a config file's model and base URL with its provider", () => {
+    const { config } = configs({ provider: 'ollama', model: 'qwen2.5-coder', baseUrl: 'http://127.0.0.1:11434/v1' }, undefined);
+    expect(resolveSettings(parseCliArgs(['task']), {}, config).values).toMatchObject({ provider: 'ollama', model: 'qwen2.5-coder', baseUrl: 'http://127.0.0.1:11434/v1' });
+    expect(resolveSettings(parseCliArgs(['task']), { VIBE_PROVIDER: 'deepseek' }, config).values).toMatchObject({ provider: 'deepseek', model: undefined, baseUrl: undefined });
+    expect(resolveSettings(parseCliArgs(['--provider', 'ollama', 'task']), {}, config).values.model).toBe('qwen2.5-coder');
+  });
+
+  it('adds --add-dir to the config file\'s addDirs (relative to the workspace) and turns --yes into yolo', () => {
+    const { workspace, config } = configs({ addDirs: ['../shared'], permissionMode: 'auto-edit' }, undefined);
+    const values = resolveSettings(parseCliArgs(['--add-dir', '/tmp/extra', '--yes', 'task']), {}, config).values;
+    expect(values.addDirs).toEqual([join(workspace, '..', 'shared'), '/tmp/extra']);
+    expect(values.permissionMode).toBe('yolo');
+    expect(resolveSettings(parseCliArgs(['task']), {}, config).values.permissionMode).toBe('auto-edit');
+  });
+
+  it('parses an environment variable with its row, naming the variable when it is wrong', () => {
+    expect(resolveSettings(parseCliArgs(['task']), { VIBE_IDLE_TIMEOUT: '1.5' }, {}).values.idleTimeoutMs).toBe(1_500);
+    expect(() => resolveSettings(parseCliArgs(['task']), { VIBE_IDLE_TIMEOUT: 'soon' }, {})).toThrow('VIBE_IDLE_TIMEOUT must be a number of seconds above 0, got "soon".');
+  });
+
+  it('lists every setting once, provider first (the rows after it may follow it)', () => {
+    expect(Object.keys(SETTINGS)[0]).toBe('provider');
+  });
+});
+
+describe('an unknown option', () => {
+  const known = Object.keys(PARSE_OPTIONS);
+  it('suggests the option within two edits, or the only one it begins', () => {
+    expect(closestOption('modle', known)).toBe('model');
+    expect(closestOption('max-turn', known)).toBe('max-turns');
+    expect(closestOption('permission', known)).toBe('permission-mode');
+    expect(closestOption('jsn', known)).toBe('json');
+    expect(closestOption('frobnicate', known)).toBeUndefined();
+    // "p" begins several options: no guess.
+    expect(closestOption('p', known)).toBeUndefined();
+  });
+
+  it('is reported in our words, with balanced quotes', () => {
+    expect(unknownOptionMessage('--modle=gpt', known)).toBe('unknown option --modle=gpt (did you mean --model?)');
+    expect(() => parseCliArgs(['--frobnicate', 'x'])).toThrow(/^unknown option --frobnicate\nRun "vibe-agent --help" for the options\.$/);
+    expect(() => parseCliArgs(['-x', 'task'])).toThrow(/^unknown option -x\n/);
+  });
+});
