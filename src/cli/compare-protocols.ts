@@ -77,6 +77,6 @@ export function formatComparison(rows: ComparisonRow[], real?: DemoModel): strin
   ];
   const sum = (pick: (row: ComparisonRow) => number) => rows.reduce((total, row) => total + pick(row), 0);
   lines.push(`| **total** | ${sum((r) => r.native.turns)} | ${sum((r) => r.promptJson.turns)} | ${sum((r) => r.promptJson.parseFailures)} | | |`);
-  lines.push('', `${real ? real.model : 'scripted model'}: turns are model requests; a parse failure is a reply the prompt-JSON parser could not read (each costs a turn).`);
+  lines.push('', `${real ? real.model : 'scripted model'}: turns are loop rounds; a parse failure is a reply the prompt-JSON parser could not read (each costs one more request within its turn).`);
   return lines.join('\n');
 }
