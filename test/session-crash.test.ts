@@ -43,8 +43,9 @@ const calc = (expression: string) => ({ toolCalls: [{ name: 'calculator', argume
 
 describe('sessions survive kill -9', () => {
   it('killed mid-stream: --continue sends exactly what was sent before plus the new input', async () => {
-    const { server, home, run } = await setup([{ kind: 'slow', reply: { text: 'a long answer that never finishes' }, frameDelayMs: 300 }, { text: 'resumed' }]);
-    // --json shows the first text delta on stdout: the kill lands with the reply half received.
+    // The reply stops after its first words and never ends: the kill lands with it half received, however slow the machine.
+    const { server, home, run } = await setup([{ kind: 'stall', reply: { text: 'a long answer that never finishes' }, afterChunks: 2 }, { text: 'resumed' }]);
+    // --json shows the first text delta on stdout.
     const killed = await run(['first task', '--json'], (child) => {
       child.stdout!.on('data', (chunk: Buffer) => {
         if (chunk.toString().includes('"text_delta"')) child.kill('SIGKILL');
@@ -79,7 +80,9 @@ describe('sessions survive kill -9', () => {
   });
 
   it('killed between turns (right after a turn end reached the file): that turn is kept', async () => {
-    const { server, home, run } = await setup([calc('6 * 7'), { kind: 'slow', reply: { text: 'never finishes' }, frameDelayMs: 300 }, { text: 'resumed' }]);
+    // The first run's next request (if it goes out before the kill) is never answered; the resumed run's is.
+    const answerOnlyTheResumedRun: ServerStep = (body) => (body.messages.at(-1)?.content === 'second task' ? { text: 'resumed' } : { kind: 'silent' });
+    const { server, home, run } = await setup([calc('6 * 7'), answerOnlyTheResumedRun, answerOnlyTheResumedRun]);
     const turnEnded = () => {
       const [file] = home.sessionFiles();
       return file !== undefined && readFileSync(home.sessionPath(file), 'utf8').includes('"type":"turn_end"');
@@ -102,9 +105,12 @@ describe('sessions survive kill -9', () => {
   });
 
   it('a second run cannot continue a session while the first is still writing it (exit 2)', async () => {
-    const { server, home, run } = await setup([{ kind: 'slow', reply: { text: 'still going' }, frameDelayMs: 200 }]);
+    // The first run's request is never answered, so it holds the session until it is killed. (A reply
+    // that merely streamed slowly let a first run finish before a slow second one started: CI flake.)
+    const { server, home, run } = await setup([{ kind: 'silent' }]);
     let first!: ChildProcess;
     const firstRun = run(['first task'], (child) => (first = child));
+    // The session (and its lock) is opened before the first request goes out.
     await server.waitForRequest(1);
     const second = await run(['--continue', 'me too']);
     expect(second.code).toBe(2);

@@ -1,6 +1,7 @@
 import type { Message } from '../contracts/messages.js';
 import { HISTORY_RECORD_TYPES, historyRecordSchema } from './records.js';
 import type { RawRecord } from './read-session.js';
+import { TurnEvents } from './turn-events.js';
 
 export interface RebuiltHistory {
   /** The messages the model saw, in order, starting with the system prompt when one was recorded. */
@@ -10,13 +11,15 @@ export interface RebuiltHistory {
 
 /**
  * Replays a session's records into the history the loop held: each run's system prompt and user
- * input, each completed turn's messages, and each compaction's replacement of a range by its
- * summary. A turn that was in flight when the process died has no `turn_end` and is left out
- * whole, so an assistant's tool calls are never separated from their results.
+ * input, each completed turn's messages (from its events and its `turn_end`), and each
+ * compaction's replacement of a range by its summary. A turn that was in flight when the process
+ * died has no `turn_end` and is left out whole, so an assistant's tool calls are never separated
+ * from their results.
  */
 export function rebuildHistory(records: RawRecord[]): RebuiltHistory {
   const messages: Message[] = [];
   const warnings: string[] = [];
+  const turn = new TurnEvents();
   records.forEach((raw, index) => {
     if (!HISTORY_RECORD_TYPES.has(raw.type)) return;
     const parsed = historyRecordSchema.safeParse(raw);
@@ -34,9 +37,21 @@ export function rebuildHistory(records: RawRecord[]): RebuiltHistory {
       case 'run_start':
         messages.push({ role: 'user', content: record.input });
         break;
-      case 'turn_end':
-        messages.push(...record.messages);
+      case 'turn_start':
+      case 'assistant_message':
+      case 'tool_call_end':
+        turn.observe(record);
         break;
+      case 'turn_end': {
+        const fromEvents = turn.messages(record.fromEvents ?? 0);
+        turn.observe(record);
+        if (!fromEvents) {
+          warnings.push(`record ${index + 1}: turn ${record.turn}'s messages are not all in its events; the turn was skipped.`);
+          break;
+        }
+        messages.push(...fromEvents, ...record.messages);
+        break;
+      }
       case 'compaction': {
         if (!record.replaced) break;
         const { from, count } = record.replaced;

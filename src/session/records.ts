@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { AgentEvent } from '../contracts/events.js';
-import type { Message } from '../contracts/messages.js';
+import type { AssistantMessage, Message } from '../contracts/messages.js';
 
 export const SESSION_FORMAT_VERSION = 1;
 
@@ -26,21 +26,36 @@ export interface RecoveredRecord {
   droppedBytes: number;
 }
 
+/**
+ * A `turn_end` as the session writer stores it: the turn's first `fromEvents` messages are not
+ * repeated here, because its `assistant_message` and `tool_call_end` records already hold them
+ * (see TurnEvents); `messages` holds the rest (e.g. a prompt-JSON correction). A `turn_end`
+ * without `fromEvents` (files written before it existed) holds all of the turn's messages.
+ */
+export interface StoredTurnEnd {
+  type: 'turn_end';
+  turn: number;
+  fromEvents: number;
+  messages: Message[];
+}
+
 /** One line of a session file. Deltas are not stored: `assistant_message` carries the whole text. */
-export type SessionRecord = SessionHeader | SystemPromptRecord | RecoveredRecord | AgentEvent;
+export type SessionRecord = SessionHeader | SystemPromptRecord | RecoveredRecord | StoredTurnEnd | AgentEvent;
 
 const toolCallSchema = z.object({ id: z.string(), name: z.string(), arguments: z.string() });
+
+const assistantMessageSchema: z.ZodType<AssistantMessage> = z.object({
+  role: z.literal('assistant'),
+  content: z.string(),
+  toolCalls: z.array(toolCallSchema),
+  reasoning: z.string().optional(),
+  providerData: z.object({ provider: z.string(), model: z.string() }).catchall(z.unknown()).optional(),
+});
 
 export const messageSchema: z.ZodType<Message> = z.union([
   z.object({ role: z.literal('system'), content: z.string() }),
   z.object({ role: z.literal('user'), content: z.string() }),
-  z.object({
-    role: z.literal('assistant'),
-    content: z.string(),
-    toolCalls: z.array(toolCallSchema),
-    reasoning: z.string().optional(),
-    providerData: z.object({ provider: z.string(), model: z.string() }).catchall(z.unknown()).optional(),
-  }),
+  assistantMessageSchema,
   z.object({ role: z.literal('tool'), toolCallId: z.string(), name: z.string(), content: z.string(), isError: z.boolean() }),
 ]);
 
@@ -48,7 +63,10 @@ export const messageSchema: z.ZodType<Message> = z.union([
 export const historyRecordSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('system_prompt'), content: z.string() }),
   z.object({ type: z.literal('run_start'), input: z.string() }),
-  z.object({ type: z.literal('turn_end'), turn: z.number(), messages: z.array(messageSchema) }),
+  z.object({ type: z.literal('turn_start') }),
+  z.object({ type: z.literal('assistant_message'), message: assistantMessageSchema }),
+  z.object({ type: z.literal('tool_call_end'), id: z.string(), name: z.string(), output: z.string(), isError: z.boolean() }),
+  z.object({ type: z.literal('turn_end'), turn: z.number(), fromEvents: z.number().int().min(0).optional(), messages: z.array(messageSchema) }),
   z.object({
     type: z.literal('compaction'),
     turn: z.number().optional(),
@@ -64,4 +82,4 @@ export const historyRecordSchema = z.discriminatedUnion('type', [
 
 export type HistoryRecord = z.infer<typeof historyRecordSchema>;
 
-export const HISTORY_RECORD_TYPES = new Set(['system_prompt', 'run_start', 'turn_end', 'compaction']);
+export const HISTORY_RECORD_TYPES = new Set(['system_prompt', 'run_start', 'turn_start', 'assistant_message', 'tool_call_end', 'turn_end', 'compaction']);

@@ -1,4 +1,5 @@
-import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
 
 export class SessionBusyError extends Error {
   override name = 'SessionBusyError';
@@ -11,10 +12,12 @@ export interface SessionLock {
 /**
  * One writer per session: `<id>.lock` holds the writer's pid. Two runs appending to one file
  * would interleave their turns into a history neither saw. A lock whose process is gone (it was
- * killed) is taken over.
+ * killed) is taken over. The session's directory is created if needed, since a new session is
+ * locked before its file is.
  */
 export function lockSession(sessionPath: string): SessionLock {
   const lockPath = sessionPath.replace(/\.jsonl$/, '') + '.lock';
+  mkdirSync(dirname(lockPath), { recursive: true, mode: 0o700 });
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const fd = openSync(lockPath, 'wx', 0o600);

@@ -4,7 +4,7 @@ import { newSessionId, realOrSame, sessionsDir } from './paths.js';
 import { readSessionFile } from './read-session.js';
 import { rebuildHistory } from './rebuild-history.js';
 import { SESSION_FORMAT_VERSION } from './records.js';
-import { lockSession } from './session-lock.js';
+import { lockSession, type SessionLock } from './session-lock.js';
 import { SessionWriter } from './session-writer.js';
 
 export interface SessionStoreOptions {
@@ -31,8 +31,9 @@ export function createSession(options: SessionStoreOptions & { now?: Date }): Op
   const now = options.now ?? new Date();
   const id = newSessionId(now);
   const path = join(sessionsDir(options.workspace, options.env), `${id}.jsonl`);
-  const { writer } = SessionWriter.open(path, options.redact ? { redact: options.redact } : {});
+  // Locked before the file exists: a `--continue` that finds the new file must find it taken.
   const lock = lockSession(path);
+  const { writer } = openOrRelease(path, options.redact, lock);
   writer.append({ type: 'session', version: SESSION_FORMAT_VERSION, id, workspace: realOrSame(options.workspace), createdAt: now.toISOString() });
   writer.sync();
   return { id, path, writer, messages: [], warnings: [], close: closer(writer, lock) };
@@ -44,12 +45,21 @@ export function resumeSession(path: string, options: Pick<SessionStoreOptions, '
   const lock = lockSession(path);
   const read = readSessionFile(path);
   const rebuilt = rebuildHistory(read.records);
-  const { writer } = SessionWriter.open(path, options.redact ? { redact: options.redact } : {});
+  const { writer } = openOrRelease(path, options.redact, lock);
   const id = read.header?.id ?? path.replace(/^.*[\\/]/, '').replace(/\.jsonl$/, '');
   return { id, path, writer, messages: rebuilt.messages, warnings: [...read.warnings, ...rebuilt.warnings], close: closer(writer, lock) };
 }
 
-function closer(writer: SessionWriter, lock: { release(): void }): () => void {
+function openOrRelease(path: string, redact: SessionStoreOptions['redact'], lock: SessionLock): { writer: SessionWriter } {
+  try {
+    return SessionWriter.open(path, redact ? { redact } : {});
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
+}
+
+function closer(writer: SessionWriter, lock: SessionLock): () => void {
   return () => {
     try {
       writer.close();

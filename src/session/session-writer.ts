@@ -2,7 +2,8 @@ import { closeSync, fsyncSync, ftruncateSync, fstatSync, mkdirSync, openSync, re
 import { dirname } from 'node:path';
 import type { AgentEvent } from '../contracts/events.js';
 import { redactedJson } from './redact.js';
-import type { SessionRecord } from './records.js';
+import type { SessionRecord, StoredTurnEnd } from './records.js';
+import { isTurnEvent, TurnEvents } from './turn-events.js';
 
 /** Events not stored: the `assistant_message` that follows carries the same text whole. */
 const SKIPPED = new Set(['text_delta', 'reasoning_delta', 'tool_call_delta']);
@@ -22,6 +23,7 @@ export interface SessionWriterOptions {
 export class SessionWriter {
   private fd: number | undefined;
   private readonly redact: (text: string) => string;
+  private readonly turn = new TurnEvents();
 
   private constructor(
     readonly path: string,
@@ -52,10 +54,16 @@ export class SessionWriter {
     while (offset < bytes.length) offset += writeSync(this.fd, bytes, offset, bytes.length - offset);
   }
 
-  /** Stores an agent event (deltas skipped) and syncs at the points a resume depends on. */
+  /**
+   * Stores an agent event (deltas skipped) and syncs at the points a resume depends on. A
+   * `turn_end` is stored without the messages its turn's events already hold, so each message
+   * is in the file once (see StoredTurnEnd).
+   */
   record(event: AgentEvent): void {
     if (SKIPPED.has(event.type)) return;
-    this.append(event);
+    this.append(event.type === 'turn_end' ? this.withoutHeldMessages(event) : event);
+    // Only what reached the file counts as held.
+    if (isTurnEvent(event)) this.turn.observe(event);
     if (DURABLE.has(event.type)) this.sync();
   }
 
@@ -68,6 +76,11 @@ export class SessionWriter {
     this.sync();
     closeSync(this.fd);
     this.fd = undefined;
+  }
+
+  private withoutHeldMessages(event: Extract<AgentEvent, { type: 'turn_end' }>): StoredTurnEnd {
+    const fromEvents = this.turn.countHeld(event.messages);
+    return { type: 'turn_end', turn: event.turn, fromEvents, messages: event.messages.slice(fromEvents) };
   }
 }
 
