@@ -77,7 +77,7 @@ describe('the context policy over a long session (real provider path)', () => {
       const note = compaction.inserted?.at(-1);
       expect(note?.content).toContain(compaction.summary);
     }
-  });
+  }, 60_000); // CPU-bound (100 turns of tokenizing): 3.6 s on a quiet machine, 22.8 s seen at load 12
 
   it('rebuilds the exact history from the compaction events (what a session file replays)', async () => {
     let agentTurns = 0;

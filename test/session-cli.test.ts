@@ -4,7 +4,7 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } fr
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startChatServer, type ChatServer, type ServerStep } from './support/chat-server.js';
-import { cliHome, type CliHome } from './support/cli-process.js';
+import { CLI_SESSION_TIMEOUT_MS, cliHome, type CliHome } from './support/cli-process.js';
 
 const servers: ChatServer[] = [];
 const homes: CliHome[] = [];
@@ -26,7 +26,7 @@ async function setup(script: ServerStep[], extraEnv: Record<string, string> = {}
 
 const user = (content: string) => ({ role: 'user', content });
 
-describe('sessions from the CLI', () => {
+describe('sessions from the CLI', { timeout: CLI_SESSION_TIMEOUT_MS }, () => {
   it('every run is saved; `sessions` lists them newest first; --resume takes an id prefix', async () => {
     const { server, home, run } = await setup([{ text: 'answer one' }, { text: 'answer two' }, { text: 'answer three' }]);
     expect((await run(['the first task'])).code).toBe(0);
@@ -110,7 +110,7 @@ describe('sessions from the CLI', () => {
   });
 });
 
-describe('memory from the CLI', () => {
+describe('memory from the CLI', { timeout: CLI_SESSION_TIMEOUT_MS }, () => {
   it('AGENTS.md and remembered facts reach the system prompt of later sessions, byte-identical run to run', async () => {
     const { server, home, run } = await setup([
       { toolCalls: [{ name: 'remember', arguments: { fact: 'The build uses make, not npm.' } }] },

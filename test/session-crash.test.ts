@@ -5,7 +5,7 @@ import { appendFileSync, readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readSessionFile } from '../src/session/read-session.js';
 import { startChatServer, type ChatServer, type ServerStep } from './support/chat-server.js';
-import { cliHome, waitFor, type CliHome } from './support/cli-process.js';
+import { CLI_SESSION_TIMEOUT_MS, cliHome, waitFor, type CliHome } from './support/cli-process.js';
 
 const servers: ChatServer[] = [];
 const homes: CliHome[] = [];
@@ -41,7 +41,7 @@ async function hangingServer(): Promise<{ url: string; hit: Promise<void> }> {
 const user = (content: string) => ({ role: 'user', content });
 const calc = (expression: string) => ({ toolCalls: [{ name: 'calculator', arguments: { expression } }] });
 
-describe('sessions survive kill -9', () => {
+describe('sessions survive kill -9', { timeout: CLI_SESSION_TIMEOUT_MS }, () => {
   it('killed mid-stream: --continue sends exactly what was sent before plus the new input', async () => {
     // The reply stops after its first words and never ends: the kill lands with it half received, however slow the machine.
     const { server, home, run } = await setup([{ kind: 'stall', reply: { text: 'a long answer that never finishes' }, afterChunks: 2 }, { text: 'resumed' }]);

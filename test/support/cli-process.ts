@@ -85,3 +85,6 @@ export async function waitFor(condition: () => boolean, what: string, timeoutMs 
     await new Promise((resolve) => setTimeout(resolve, 15));
   }
 }
+
+/** For tests that spawn the CLI several times in a row: up to 7 s each seen at load 5 on 2 cores, so 20 s is too close. */
+export const CLI_SESSION_TIMEOUT_MS = 60_000;
