@@ -52,7 +52,7 @@ export function matchesRule(rule: PermissionRule, tool: RuleTarget, args: unknow
 }
 
 /** The realpath of a path that may not exist yet (its deepest existing ancestor, resolved). */
-function realpathAllowingMissing(path: string): string {
+export function realpathAllowingMissing(path: string): string {
   const missing: string[] = [];
   let current = path;
   for (;;) {
