@@ -92,6 +92,7 @@ export const SETTINGS = {
     value: 'NAME',
     env: 'VIBE_PROVIDER',
     config: { type: 'string' },
+    project: 'local-only',
     parse: text,
     default: 'openai',
     help: `the provider preset: ${providerNames.join(', ')}; gemini is google`,
