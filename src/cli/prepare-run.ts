@@ -6,6 +6,7 @@ import { createContextPolicy, type ContextPolicy } from '../context/policy.js';
 import { ConfigError, createProvider, resolveProvider, type ResolvedProvider } from '../providers/create-provider.js';
 import { PRICES, priceOf } from '../providers/pricing.js';
 import { withProtocol } from '../providers/with-protocol.js';
+import { collectSecrets, createRedactor } from '../session/redact.js';
 import { ToolRegistry } from '../tools/registry.js';
 import type { CliArgs } from './args.js';
 import { loadConfig } from './config.js';
@@ -42,7 +43,10 @@ export async function prepareRun(args: CliArgs, env: NodeJS.ProcessEnv = process
   const resolvedSettings = resolveSettings(args, env, config);
   const settings = resolvedSettings.values;
   const resolved = resolveProvider(providerSettings(resolvedSettings, env));
-  const tools = new ToolRegistry(selectTools(settings.tools, { extraRoots: existingDirs(settings.addDirs), allowSecrets: settings.allowSecrets }));
+  const fileOptions = { extraRoots: existingDirs(settings.addDirs), allowSecrets: settings.allowSecrets };
+  // Tool output is redacted of the user's keys before the model sees it; bash children never get them.
+  const redact = createRedactor(collectSecrets(env, [settings.apiKey]));
+  const tools = new ToolRegistry(selectTools(settings.tools, fileOptions, { passEnv: settings.passEnv, secrets: [settings.apiKey] }), { redact });
   const provider = withProtocol(await createProvider(resolved), settings.protocol);
   if (settings.maxCost !== undefined && !priceOf(resolved.model)) {
     throw new ConfigError(`--max-cost needs the model's price, and none is known for "${resolved.model}". Priced models: ${Object.keys(PRICES).join(', ')}.`);
