@@ -15,6 +15,7 @@ import { resolveSettings } from './resolve-settings.js';
 import { selectTools } from './select-tools.js';
 import { SETTINGS, type Settings } from './settings.js';
 import { UsageError } from './usage-error.js';
+import { safeStderr } from './display/safe-output.js';
 
 export const DEFAULT_MAX_TURNS = SETTINGS.maxTurns.default;
 
@@ -39,7 +40,7 @@ export interface PreparedRun {
 
 export async function prepareRun(args: CliArgs, env: NodeJS.ProcessEnv = process.env): Promise<PreparedRun> {
   const workspace = resolve(args.cwd ?? process.cwd());
-  const config = loadConfig(workspace, env, (message) => process.stderr.write(`vibe-agent: warning: ${message}\n`));
+  const config = loadConfig(workspace, env, (message) => safeStderr.write(`vibe-agent: warning: ${message}\n`));
   const resolvedSettings = resolveSettings(args, env, config);
   const settings = resolvedSettings.values;
   const resolved = resolveProvider(providerSettings(resolvedSettings, env));
