@@ -1,26 +1,13 @@
 /** Issue 19, class 7: a cloned repository's config never raises a limit past the default, nor picks where the key goes. */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseCliArgs } from '../src/cli/args.js';
-import { loadConfig } from '../src/cli/config.js';
 import { resolveSettings } from '../src/cli/resolve-settings.js';
+import { loadConfigLayers } from './support/config-layers.js';
 import { tempLayouts } from './support/security-setup.js';
 
 const setup = tempLayouts();
 
-function withConfigs(user: object | undefined, project: object) {
-  const { workspace, env } = setup();
-  if (user) {
-    mkdirSync(join(env.XDG_CONFIG_HOME, 'vibe-agent'), { recursive: true });
-    writeFileSync(join(env.XDG_CONFIG_HOME, 'vibe-agent', 'config.json'), JSON.stringify(user));
-  }
-  mkdirSync(join(workspace, '.vibe-agent'));
-  writeFileSync(join(workspace, '.vibe-agent', 'config.json'), JSON.stringify(project));
-  const warnings: string[] = [];
-  const config = loadConfig(workspace, env, (message) => warnings.push(message));
-  return { config, warnings: warnings.join('\n'), workspace };
-}
+const withConfigs = (user: object | undefined, project: object) => loadConfigLayers(setup(), user, project);
 
 describe('a project may only lower a limit, and the bound is the default when the user set none', () => {
   it('maxTurns above the default is ignored whether or not a user config exists; at or below it is kept', () => {
