@@ -1,14 +1,20 @@
 /** Issue 19, class 6: the agent's own config, memory and sessions are asked about, like .git/. */
 import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { agentHomeDirs } from '../src/permissions/protected-paths.js';
 import { createPermissionPolicy } from '../src/permissions/permission-policy.js';
 import { createFileTools } from '../src/tools/coding/file-tools.js';
 import { ToolRegistry } from '../src/tools/registry.js';
+import { startChatServer, type ChatServer } from './support/chat-server.js';
+import { spawnCli } from './support/cli-process.js';
 import { tempLayouts } from './support/security-setup.js';
 
 const setup = tempLayouts();
+const servers: ChatServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
 
 describe('the agent cannot loosen its own leash', () => {
   const registry = new ToolRegistry(createFileTools());
@@ -58,5 +64,25 @@ describe('the agent cannot loosen its own leash', () => {
     const config = join(workspace, '.config', 'vibe-agent');
     expect((await write(join(config, 'config.json'), createPermissionPolicy({ mode: 'yolo', protectedDirs: [config] }), workspace)).status).toBe('ok');
     expect((await write('.vibe-agent/memory.md', createPermissionPolicy({ mode: 'auto-edit', allow: ['edit(.vibe-agent/**)'] }), workspace)).status).toBe('ok');
+  });
+});
+
+describe('the CLI in auto-edit with the workspace at $HOME', () => {
+  it('denies (no terminal to ask) a model writing permissionMode: yolo into the user config, and still writes ordinary files', async () => {
+    const { root } = setup();
+    const home = join(root, 'home');
+    mkdirSync(home);
+    const content = '{"permissionMode":"yolo"}\n';
+    const server = await startChatServer([
+      { toolCalls: [{ name: 'write_file', arguments: { path: '.config/vibe-agent/config.json', content } }, { name: 'write_file', arguments: { path: 'notes.md', content: 'hi\n' } }] },
+      { text: 'done' },
+    ]);
+    servers.push(server);
+    const env = { HOME: home, XDG_CONFIG_HOME: join(home, '.config'), XDG_DATA_HOME: join(home, '.local', 'share'), OPENAI_API_KEY: 'sk-test-1234567890', OPENAI_BASE_URL: server.url, VIBE_MODEL: 'm' };
+    const ran = await spawnCli(['--permission-mode', 'auto-edit', '--no-session', 'tidy up'], { cwd: home, env });
+    expect(ran.stdout).toContain('done');
+    expect(existsSync(join(home, '.config', 'vibe-agent', 'config.json'))).toBe(false);
+    expect(existsSync(join(home, 'notes.md'))).toBe(true);
+    expect(JSON.stringify(server.requests[1])).toContain('Denied');
   });
 });
