@@ -4,6 +4,7 @@ import type { ToolCall } from '../contracts/messages.js';
 import type { ToolSchema } from '../contracts/provider.js';
 import { capOutput } from './cap-output.js';
 import type { Authorize, Tool, ToolContext, ToolResult } from '../contracts/tool.js';
+import { parseJson } from '../contracts/bounded-json.js';
 
 export interface InvokeOptions {
   signal?: AbortSignal;
@@ -139,15 +140,13 @@ type Parsed = { ok: true; value: unknown } | { ok: false; error: string };
 /** Empty arguments mean "no arguments" (several servers send "" for argument-less calls). */
 export function parseArguments(raw: string): Parsed {
   if (raw.trim() === '') return { ok: true, value: {} };
-  try {
-    const value: unknown = JSON.parse(raw);
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-      return { ok: false, error: `expected a JSON object, got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}` };
-    }
-    return { ok: true, value };
-  } catch (error) {
-    return { ok: false, error: errorText(error) };
+  const parsed = parseJson(raw);
+  if (!parsed.ok) return parsed;
+  const { value } = parsed;
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    return { ok: false, error: `expected a JSON object, got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}` };
   }
+  return { ok: true, value };
 }
 
 function describeIssues(error: z.ZodError): string {
