@@ -38,7 +38,8 @@ export interface PreparedRun {
 
 export async function prepareRun(args: CliArgs, env: NodeJS.ProcessEnv = process.env): Promise<PreparedRun> {
   const workspace = resolve(args.cwd ?? process.cwd());
-  const config = loadConfig(workspace, env, (message) => process.stderr.write(`vibe-agent: warning: ${message}\n`));
+  const warn = (message: string) => process.stderr.write(`vibe-agent: warning: ${message}\n`);
+  const config = loadConfig(workspace, env, warn);
   const resolvedSettings = resolveSettings(args, env, config);
   const settings = resolvedSettings.values;
   const resolved = resolveProvider(providerSettings(resolvedSettings, env));
@@ -60,7 +61,7 @@ export async function prepareRun(args: CliArgs, env: NodeJS.ProcessEnv = process
     provider,
     tools,
     context,
-    system: buildSystemPrompt({ workspace, cwd: process.cwd() }),
+    system: buildSystemPrompt({ workspace, cwd: process.cwd(), warn }),
     contextWindow: settings.contextWindow,
     maxCost: settings.maxCost,
     maxTurns: settings.maxTurns,

@@ -1,6 +1,9 @@
 import { closeSync, constants, fstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
+import { open } from 'node:fs/promises';
 
 const CHUNK_BYTES = 64 * 1024;
+// Non-blocking, so a FIFO swapped in after the check cannot block the open.
+const OPEN_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY;
 
 /**
  * Why a file the agent reads on its own initiative (config, ignore files, AGENTS.md, memory) was
@@ -24,33 +27,43 @@ export class RefusedFileError extends Error {
  * forever is never held whole).
  */
 export function readBoundedText(path: string, maxBytes: number): string {
-  requireRegular(path, statOrRefuse(path));
+  return readBoundedBytes(path, maxBytes).toString('utf8');
+}
+
+/** readBoundedText's bytes, undecoded. */
+export function readBoundedBytes(path: string, maxBytes: number): Buffer {
+  requireRegular(path, statOrRefuse(path), maxBytes);
   let fd: number;
   try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
+    fd = openSync(path, OPEN_FLAGS);
   } catch (error) {
     throw refusal(path, error);
   }
   try {
-    const info = fstatSync(fd);
-    requireRegular(path, info);
-    if (info.size > maxBytes) throw tooLarge(path, maxBytes);
-    // In chunks rather than by the stated size: a file may grow while read, and /proc says 0.
-    const chunks: Buffer[] = [];
-    let total = 0;
-    for (;;) {
-      const chunk = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, maxBytes + 1 - total));
-      const n = readSync(fd, chunk, 0, chunk.length, null);
-      if (n === 0) break;
-      chunks.push(chunk.subarray(0, n));
-      total += n;
-      if (total > maxBytes) throw tooLarge(path, maxBytes);
-    }
-    return Buffer.concat(chunks, total).toString('utf8');
+    requireRegular(path, fstatSync(fd), maxBytes);
+    const chunks = new Chunks(path, maxBytes);
+    while (chunks.add(readSync(fd, chunks.next(), 0, chunks.wanted(), null)));
+    return chunks.all();
   } catch (error) {
     throw error instanceof RefusedFileError ? error : refusal(path, error);
   } finally {
     closeSync(fd);
+  }
+}
+
+/** readBoundedBytes without blocking the event loop (for large files the model asked for). */
+export async function readBoundedBytesAsync(path: string, maxBytes: number): Promise<Buffer> {
+  requireRegular(path, statOrRefuse(path), maxBytes);
+  const handle = await open(path, OPEN_FLAGS).catch((error: unknown) => {
+    throw refusal(path, error);
+  });
+  try {
+    requireRegular(path, await handle.stat(), maxBytes);
+    const chunks = new Chunks(path, maxBytes);
+    while (chunks.add((await handle.read(chunks.next(), 0, chunks.wanted(), null)).bytesRead));
+    return chunks.all();
+  } finally {
+    await handle.close();
   }
 }
 
@@ -72,11 +85,50 @@ function statOrRefuse(path: string): Stats {
   }
 }
 
-function requireRegular(path: string, info: Stats): void {
-  if (!info.isFile()) throw new RefusedFileError(`${path} is ${kindOf(info)}, not a regular file; it was not read.`, 'ENOTREG');
+function requireRegular(path: string, info: Stats, maxBytes: number): void {
+  if (!info.isFile()) throw new RefusedFileError(`${path} is ${fileKind(info)}, not a regular file; it was not read.`, 'ENOTREG');
+  if (info.size > maxBytes) throw tooLarge(path, maxBytes);
 }
 
-function kindOf(info: Stats): string {
+/**
+ * Read in chunks rather than by the stated size, stopping one byte past the cap: a file may grow
+ * while it is read, and /proc files say they hold 0 bytes.
+ */
+class Chunks {
+  private readonly chunks: Buffer[] = [];
+  private total = 0;
+  private current = Buffer.alloc(0);
+
+  constructor(
+    private readonly path: string,
+    private readonly maxBytes: number,
+  ) {}
+
+  next(): Buffer {
+    this.current = Buffer.allocUnsafe(this.wanted());
+    return this.current;
+  }
+
+  wanted(): number {
+    return Math.min(CHUNK_BYTES, this.maxBytes + 1 - this.total);
+  }
+
+  /** False at the end of the file. */
+  add(read: number): boolean {
+    if (read === 0) return false;
+    this.chunks.push(this.current.subarray(0, read));
+    this.total += read;
+    if (this.total > this.maxBytes) throw tooLarge(this.path, this.maxBytes);
+    return true;
+  }
+
+  all(): Buffer {
+    return Buffer.concat(this.chunks, this.total);
+  }
+}
+
+/** What a file system entry is, in words: "a named pipe (FIFO)", "a character device". */
+export function fileKind(info: Stats): string {
   if (info.isDirectory()) return 'a directory';
   if (info.isFIFO()) return 'a named pipe (FIFO)';
   if (info.isCharacterDevice()) return 'a character device';
