@@ -23,6 +23,7 @@ const PUBLIC_API = [
   'compactHistory',
   'courseTools',
   'createContextPolicy',
+  'createFetchUrlTool',
   'createFileTools',
   'createPermissionPolicy',
   'createProvider',

@@ -43,7 +43,7 @@ export async function prepareRun(args: CliArgs, env: NodeJS.ProcessEnv = process
   const resolvedSettings = resolveSettings(args, env, config);
   const settings = resolvedSettings.values;
   const resolved = resolveProvider(providerSettings(resolvedSettings, env));
-  const tools = new ToolRegistry(selectTools(settings.tools, { extraRoots: existingDirs(settings.addDirs), allowSecrets: settings.allowSecrets }));
+  const tools = new ToolRegistry(selectTools(settings.tools, { extraRoots: existingDirs(settings.addDirs), allowSecrets: settings.allowSecrets, privateHosts: settings.fetchPrivate }));
   const provider = withProtocol(await createProvider(resolved), settings.protocol);
   if (settings.maxCost !== undefined && !priceOf(resolved.model)) {
     throw new ConfigError(`--max-cost needs the model's price, and none is known for "${resolved.model}". Priced models: ${Object.keys(PRICES).join(', ')}.`);

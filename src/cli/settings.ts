@@ -25,6 +25,8 @@ export interface Settings {
   /** Directories beyond the workspace the file tools may use (absolute). */
   addDirs: string[];
   allowSecrets: boolean;
+  /** Hosts fetch_url may reach although they are private, loopback or link-local addresses. */
+  fetchPrivate: string[];
   /** How tools reach the model: native tool calls, or JSON described in the prompt. */
   protocol: Protocol | undefined;
   idleTimeoutMs: number | undefined;
@@ -214,6 +216,16 @@ export const SETTINGS = {
     project: 'user-only',
     default: false,
     help: 'let the file tools read .env files, keys and credentials',
+  },
+  fetchPrivate: {
+    flag: 'fetch-private',
+    value: 'HOST',
+    repeatable: true,
+    config: { type: 'strings' },
+    project: 'user-only',
+    parse: text,
+    default: [],
+    help: 'let fetch_url reach HOST although it is a private, loopback or link-local address (repeatable)',
   },
   protocol: {
     flag: 'protocol',

@@ -96,6 +96,14 @@ export class ToolRegistry {
     outer.addEventListener('abort', onAbort, { once: true });
     let timer: NodeJS.Timeout | undefined;
     const context: ToolContext = { signal: controller.signal, workspace: options.workspace ?? process.cwd() };
+    const { authorize } = options;
+    if (authorize) {
+      context.authorizeFollowUp = async (next) => {
+        const preview = await tool.preview(next, context);
+        if ('error' in preview) return { allowed: false, reason: preview.error };
+        return authorize({ tool, args: next, call, preview, workspace: context.workspace, signal: outer });
+      };
+    }
     // Measured from here: the preview and the wait for the user's approval are not the tool's time.
     const started = performance.now();
     const ran = (result: ToolResult): ToolResult => ({ ...result, durationMs: Math.round(performance.now() - started) });
