@@ -20,7 +20,7 @@ export type { Tool, ToolContext, ToolOutput, ToolPreview, ToolResult, ToolCallSt
 // The course's built-in tools.
 export { calculatorTool } from './tools/builtin/calculator.js';
 export { currentTimeTool } from './tools/builtin/current-time.js';
-export { fetchUrlTool } from './tools/builtin/fetch-url.js';
+export { createFetchUrlTool, fetchUrlTool, type FetchUrlOptions } from './tools/builtin/fetch-url.js';
 export { courseTools } from './tools/builtin/course.js';
 
 // Coding tools: files, search, shell.

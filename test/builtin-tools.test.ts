@@ -4,7 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { calculatorTool } from '../src/tools/builtin/calculator.js';
 import { currentTimeTool, isoInZone } from '../src/tools/builtin/current-time.js';
 import { evaluate, ExpressionError, formatNumber } from '../src/tools/builtin/expression.js';
-import { fetchUrlTool } from '../src/tools/builtin/fetch-url.js';
+import { createFetchUrlTool } from '../src/tools/builtin/fetch-url.js';
+
+// The pages are served on 127.0.0.1, which fetch_url reaches only when told to.
+const fetchUrlTool = createFetchUrlTool({ privateHosts: ['127.0.0.1'] });
 import { defineTool } from '../src/tools/define-tool.js';
 import type { ToolContext, ToolOutput } from '../src/contracts/tool.js';
 import { ToolRegistry } from '../src/tools/registry.js';

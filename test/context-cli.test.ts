@@ -40,7 +40,7 @@ describe('the CLI with the context policy', () => {
       { text: 'Read it.' },
     ]);
     closers.push(() => chat!.close());
-    const ran = await cli(['Summarise the page', '--tools', 'fetch_url', '--context-window', '4096', '--yes'], {
+    const ran = await cli(['Summarise the page', '--tools', 'fetch_url', '--context-window', '4096', '--yes', '--fetch-private', '127.0.0.1'], {
       OPENAI_API_KEY: 'test-key',
       OPENAI_BASE_URL: chat.url,
       VIBE_MODEL: 'test-model',

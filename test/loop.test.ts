@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineTool } from '../src/tools/define-tool.js';
-import { courseTools } from '../src/tools/builtin/course.js';
+import { courseTools, createCourseTools } from '../src/tools/builtin/course.js';
 import { calculatorTool } from '../src/tools/builtin/calculator.js';
 import { serveDemoPage, DEMO_PAGE } from '../src/cli/demo-page.js';
 import { ofType, runScenario } from './support/harness.js';
@@ -207,7 +207,7 @@ describe('the course tasks over HTTP', () => {
           (body) => ({ toolCalls: [{ name: 'calculator', arguments: { expression: `${/length: (\d+)/.exec(String(body.messages.at(-1)!.content))![1]} / 7` } }] }),
           (body) => ({ text: String(body.messages.at(-1)!.content) }),
         ],
-        { toolList: courseTools },
+        { toolList: createCourseTools({ privateHosts: ['127.0.0.1'] }) },
       );
       expect(fetched.result.turns).toBe(3);
       expect(fetched.result.answer).toBe(`${DEMO_PAGE.length} / 7 = ${Number((DEMO_PAGE.length / 7).toPrecision(12))}`);

@@ -24,6 +24,7 @@ const PUBLIC_API = [
   'courseTools',
   'createBashTool',
   'createContextPolicy',
+  'createFetchUrlTool',
   'createFileTools',
   'createPermissionPolicy',
   'createProvider',

@@ -98,7 +98,7 @@ describe('sessions from the CLI', { timeout: CLI_SESSION_TIMEOUT_MS }, () => {
     const url = `http://127.0.0.1:${(echo.address() as AddressInfo).port}/key`;
     const { home, run } = await setup([{ toolCalls: [{ name: 'fetch_url', arguments: { url } }] }, { text: `Found it: ${secret}` }], { DEPLOY_SECRET: secret });
 
-    const ran = await run(['--api-key', flagKey, '--yes', `look up ${secret} with ${flagKey}`]);
+    const ran = await run(['--api-key', flagKey, '--yes', '--fetch-private', '127.0.0.1', `look up ${secret} with ${flagKey}`]);
     expect(ran.code).toBe(0);
     expect(ran.stdout).toContain(secret); // the user sees it; only the file is redacted
     const text = readFileSync(home.sessionPath(home.sessionFiles()[0]!), 'utf8');

@@ -25,7 +25,7 @@ async function setup(script: ServerStep[]) {
   const home = cliHome();
   homes.push(home);
   const env = { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: server.url, VIBE_MODEL: 'test-model' };
-  return { server, home, run: (args: string[], onSpawn?: Parameters<CliHome['run']>[2]) => home.run([...args, '--tools', 'course', '--yes'], env, onSpawn) };
+  return { server, home, run: (args: string[], onSpawn?: Parameters<CliHome['run']>[2]) => home.run([...args, '--tools', 'course', '--yes', '--fetch-private', '127.0.0.1'], env, onSpawn) };
 }
 
 /** An HTTP server that accepts a request and never answers: a tool call stuck in flight. */

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readBoundedText, type RefusedFileError } from '../workspace/read-bounded.js';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
@@ -54,9 +54,9 @@ const keysWith = (rule: ProjectRule): ConfigKey[] => CONFIG_KEYS.filter((key) =>
  * loosen it. Directories in `addDirs` are relative to the workspace.
  */
 export function loadConfig(workspace: string, env: NodeJS.ProcessEnv = process.env, warn: (message: string) => void = () => {}): FileConfig {
-  const user = readConfigFile(userConfigPath(env));
+  const user = readConfigFile(userConfigPath(env), warn);
   const projectPath = projectConfigPath(workspace);
-  const project = readConfigFile(projectPath);
+  const project = readConfigFile(projectPath, warn);
   const userOnly = keysWith('user-only');
   const ignored: string[] = userOnly.filter((key) => project[key] !== undefined);
   if (project.permissions?.allow.length) ignored.push('permissions.allow');
@@ -120,12 +120,21 @@ function guardProject(user: FileConfig, project: FileConfig): string[] {
   return notes;
 }
 
-export function readConfigFile(path: string): FileConfig {
+/** Far above any real config; a bigger file is refused rather than parsed. */
+const MAX_CONFIG_BYTES = 1024 * 1024;
+
+/** A config that is a FIFO, a device or huge is skipped with a warning: a cloned repository must not hang start-up. */
+export function readConfigFile(path: string, warn: (message: string) => void = () => {}): FileConfig {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readBoundedText(path, MAX_CONFIG_BYTES);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    const code = (error as RefusedFileError).code;
+    if (code === 'ENOENT') return {};
+    if (code === 'ENOTREG' || code === 'EFBIG') {
+      warn(`config ${(error as Error).message.replace(/\.$/, '')}, so it is ignored.`);
+      return {};
+    }
     throw new ConfigError(`Cannot read config file ${path}: ${(error as Error).message}`);
   }
   let raw: unknown;

@@ -40,11 +40,12 @@ export interface PreparedRun {
 
 export async function prepareRun(args: CliArgs, env: NodeJS.ProcessEnv = process.env): Promise<PreparedRun> {
   const workspace = resolve(args.cwd ?? process.cwd());
-  const config = loadConfig(workspace, env, (message) => safeStderr.write(`vibe-agent: warning: ${message}\n`));
+  const warn = (message: string) => safeStderr.write(`vibe-agent: warning: ${message}\n`);
+  const config = loadConfig(workspace, env, warn);
   const resolvedSettings = resolveSettings(args, env, config);
   const settings = resolvedSettings.values;
   const resolved = resolveProvider(providerSettings(resolvedSettings, env));
-  const fileOptions = { extraRoots: existingDirs(settings.addDirs), allowSecrets: settings.allowSecrets };
+  const fileOptions = { extraRoots: existingDirs(settings.addDirs), allowSecrets: settings.allowSecrets, privateHosts: settings.fetchPrivate };
   // Tool output is redacted of the user's keys before the model sees it; bash children never get them.
   const redact = createRedactor(collectSecrets(env, [settings.apiKey]));
   const tools = new ToolRegistry(selectTools(settings.tools, fileOptions, { passEnv: settings.passEnv, secrets: [settings.apiKey] }), { redact });
@@ -65,7 +66,7 @@ export async function prepareRun(args: CliArgs, env: NodeJS.ProcessEnv = process
     provider,
     tools,
     context,
-    system: buildSystemPrompt({ workspace, cwd: process.cwd() }),
+    system: buildSystemPrompt({ workspace, cwd: process.cwd(), warn }),
     contextWindow: settings.contextWindow,
     maxCost: settings.maxCost,
     maxTurns: settings.maxTurns,

@@ -5,7 +5,7 @@ import { ConfigError, createProvider, resolveProvider } from '../providers/creat
 import type { Provider } from '../contracts/provider.js';
 import { ScriptedProvider } from '../providers/scripted.js';
 import { withProtocol, type ToolProtocol } from '../providers/with-protocol.js';
-import { courseTools } from '../tools/builtin/course.js';
+import { createCourseTools } from '../tools/builtin/course.js';
 import { ToolRegistry } from '../tools/registry.js';
 import type { CliArgs } from './args.js';
 import { providerSettings } from './provider-settings.js';
@@ -52,7 +52,8 @@ export function runDemoTask(
       provider: demoProvider(task, options.protocol, options.real, options.pageUrl),
       model: options.real?.model ?? 'scripted',
       input: task.prompt,
-      tools: new ToolRegistry(courseTools),
+      // The demo's page is served on this machine, which fetch_url refuses unless told otherwise.
+      tools: new ToolRegistry(createCourseTools({ privateHosts: [new URL(options.pageUrl).hostname] })),
       system: DEFAULT_SYSTEM_PROMPT,
       maxTurns: DEMO_MAX_TURNS,
       signal: options.signal,

@@ -27,6 +27,8 @@ export interface Settings {
   allowSecrets: boolean;
   /** Variables bash commands get although they hold a key. */
   passEnv: string[];
+  /** Hosts fetch_url may reach although they are private, loopback or link-local addresses. */
+  fetchPrivate: string[];
   /** How tools reach the model: native tool calls, or JSON described in the prompt. */
   protocol: Protocol | undefined;
   idleTimeoutMs: number | undefined;
@@ -227,6 +229,16 @@ export const SETTINGS = {
     parse: text,
     default: [],
     help: 'give bash commands the variable NAME although it holds a key (repeatable; by default every *_API_KEY variable and the --api-key value are kept from them)',
+  },
+  fetchPrivate: {
+    flag: 'fetch-private',
+    value: 'HOST',
+    repeatable: true,
+    config: { type: 'strings' },
+    project: 'user-only',
+    parse: text,
+    default: [],
+    help: 'let fetch_url reach HOST although it is a private, loopback or link-local address (repeatable)',
   },
   protocol: {
     flag: 'protocol',

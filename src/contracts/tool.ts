@@ -7,6 +7,11 @@ export interface ToolContext {
   signal: AbortSignal;
   /** The workspace root the agent works in. */
   workspace: string;
+  /**
+   * Puts a further step the tool takes on its own (fetch_url following a redirect), written as the
+   * tool's arguments, to the same permission policy as the call itself. Absent when none is in force.
+   */
+  authorizeFollowUp?(args: unknown): Promise<{ allowed: true } | { allowed: false; reason: string }>;
 }
 
 /** What `execute` may return: plain text, or text flagged as an error the model should see. */

@@ -1,6 +1,8 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { MemoryScope } from './memory-paths.js';
+import { readBoundedTextIfPresent } from '../workspace/read-bounded.js';
+import { MAX_MEMORY_FILE_BYTES } from './memory-sources.js';
 
 export const MAX_FACT_LENGTH = 500;
 
@@ -59,10 +61,5 @@ function bulletText(line: string): string | undefined {
 }
 
 export function readOrEmpty(path: string): string {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return '';
-    throw error;
-  }
+  return readBoundedTextIfPresent(path, MAX_MEMORY_FILE_BYTES) ?? '';
 }

@@ -1,8 +1,12 @@
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { realOrSame } from '../session/paths.js';
 import { projectFileReadable } from './confine.js';
 import { displayPath, memoryPath, userAgentsPath } from './memory-paths.js';
+import { readBoundedText, type RefusedFileError } from '../workspace/read-bounded.js';
+
+/** Memory is cut to a few KB for the prompt anyway; a file past this is refused, not read. */
+export const MAX_MEMORY_FILE_BYTES = 1024 * 1024;
 
 export interface MemorySource {
   /** AGENTS.md-style instructions, or facts saved with the remember tool. */
@@ -18,6 +22,8 @@ export interface MemoryLocation {
   /** Where the agent was started; when inside the workspace, AGENTS.md files down to it are read. */
   cwd?: string;
   env?: NodeJS.ProcessEnv;
+  /** Told about a memory file that is refused: a FIFO, a device, or over MAX_MEMORY_FILE_BYTES. */
+  warn?: (message: string) => void;
 }
 
 /**
@@ -29,9 +35,10 @@ export function collectMemorySources(location: MemoryLocation): MemorySource[] {
   const env = location.env ?? process.env;
   const workspace = realOrSame(location.workspace);
   const sources: MemorySource[] = [];
+  const warn = location.warn ?? (() => {});
   const add = (kind: MemorySource['kind'], title: string, path: string, project = false) => {
     if (project && !projectFileReadable(path, workspace)) return;
-    const text = readIfFile(path);
+    const text = readIfFile(path, warn);
     if (text !== undefined && text.trim() !== '') sources.push({ kind, title, path, text });
   };
 
@@ -42,7 +49,7 @@ export function collectMemorySources(location: MemoryLocation): MemorySource[] {
 
   for (const dir of directoriesDown(workspace, location.cwd ? realOrSame(location.cwd) : workspace)) {
     const agents = join(dir, 'AGENTS.md');
-    const path = readIfFile(agents) !== undefined ? agents : join(dir, 'CLAUDE.md');
+    const path = existsSync(agents) ? agents : join(dir, 'CLAUDE.md');
     const shown = relative(workspace, path).split(sep).join('/');
     add('instructions', `Project instructions (${shown})`, path, true);
   }
@@ -61,11 +68,12 @@ function directoriesDown(workspace: string, cwd: string): string[] {
   return dirs;
 }
 
-function readIfFile(path: string): string | undefined {
+function readIfFile(path: string, warn: (message: string) => void): string | undefined {
   try {
-    if (!statSync(path).isFile()) return undefined;
-    return readFileSync(path, 'utf8');
-  } catch {
+    return readBoundedText(path, MAX_MEMORY_FILE_BYTES);
+  } catch (error) {
+    const code = (error as RefusedFileError).code;
+    if (code === 'ENOTREG' || code === 'EFBIG') warn(`memory file ${(error as Error).message.replace(/\.$/, '')}, so it is skipped.`);
     return undefined;
   }
 }

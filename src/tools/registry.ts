@@ -4,6 +4,7 @@ import type { ToolCall } from '../contracts/messages.js';
 import type { ToolSchema } from '../contracts/provider.js';
 import { capOutput } from './cap-output.js';
 import type { Authorize, Tool, ToolContext, ToolResult } from '../contracts/tool.js';
+import { parseJson } from '../contracts/bounded-json.js';
 
 export interface InvokeOptions {
   signal?: AbortSignal;
@@ -107,6 +108,14 @@ export class ToolRegistry {
     outer.addEventListener('abort', onAbort, { once: true });
     let timer: NodeJS.Timeout | undefined;
     const context: ToolContext = { signal: controller.signal, workspace: options.workspace ?? process.cwd() };
+    const { authorize } = options;
+    if (authorize) {
+      context.authorizeFollowUp = async (next) => {
+        const preview = await tool.preview(next, context);
+        if ('error' in preview) return { allowed: false, reason: preview.error };
+        return authorize({ tool, args: next, call, preview, workspace: context.workspace, signal: outer });
+      };
+    }
     // Measured from here: the preview and the wait for the user's approval are not the tool's time.
     const started = performance.now();
     const ran = (result: ToolResult): ToolResult => ({ ...result, durationMs: Math.round(performance.now() - started) });
@@ -152,15 +161,13 @@ type Parsed = { ok: true; value: unknown } | { ok: false; error: string };
 /** Empty arguments mean "no arguments" (several servers send "" for argument-less calls). */
 export function parseArguments(raw: string): Parsed {
   if (raw.trim() === '') return { ok: true, value: {} };
-  try {
-    const value: unknown = JSON.parse(raw);
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-      return { ok: false, error: `expected a JSON object, got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}` };
-    }
-    return { ok: true, value };
-  } catch (error) {
-    return { ok: false, error: errorText(error) };
+  const parsed = parseJson(raw);
+  if (!parsed.ok) return parsed;
+  const { value } = parsed;
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    return { ok: false, error: `expected a JSON object, got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}` };
   }
+  return { ok: true, value };
 }
 
 function describeIssues(error: z.ZodError): string {

@@ -1,3 +1,5 @@
+import { parseJson } from '../../contracts/bounded-json.js';
+
 /** One line, at most `max` characters, for showing arguments and results compactly. */
 export function oneLine(text: string, max = 100): string {
   const flat = text.replace(/\s+/g, ' ').trim();
@@ -6,14 +8,11 @@ export function oneLine(text: string, max = 100): string {
 
 /** Arguments as `key=value` pairs when they are a JSON object, else the raw text. */
 export function summarizeArguments(raw: string, max = 100): string {
-  try {
-    const value: unknown = JSON.parse(raw || '{}');
-    if (value && typeof value === 'object' && !Array.isArray(value)) {
-      const pairs = Object.entries(value as Record<string, unknown>).map(([key, v]) => `${key}=${typeof v === 'string' ? JSON.stringify(v) : JSON.stringify(v)}`);
-      return oneLine(pairs.join(' '), max);
-    }
-  } catch {
-    // shown raw below
+  const parsed = parseJson(raw || '{}');
+  const value = parsed.ok ? parsed.value : undefined;
+  if (value && typeof value === 'object' && !Array.isArray(value)) {
+    const pairs = Object.entries(value as Record<string, unknown>).map(([key, v]) => `${key}=${JSON.stringify(v)}`);
+    return oneLine(pairs.join(' '), max);
   }
   return oneLine(raw, max);
 }

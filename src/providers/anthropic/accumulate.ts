@@ -2,6 +2,8 @@ import type { ContentBlockParam, RawMessageStreamEvent } from '@anthropic-ai/sdk
 import type { ToolCall, Usage } from '../../contracts/messages.js';
 import type { ProviderEvent } from '../../contracts/provider.js';
 import type { ThinkingBlock } from './convert.js';
+import { jsonText } from '../../contracts/canonical-json.js';
+import { parseJson } from '../../contracts/bounded-json.js';
 
 /** One content block being rebuilt from its start event and deltas. */
 type Block =
@@ -65,7 +67,7 @@ export class MessageAccumulator {
     const block = this.blocks.get(index)!;
     if (block.type === 'text' && typeof raw.text === 'string') events.push(...this.delta(index, { type: 'text_delta', text: raw.text }));
     if (block.type === 'thinking' && typeof raw.thinking === 'string') events.push(...this.delta(index, { type: 'thinking_delta', thinking: raw.thinking }));
-    if (complete && (block.type === 'tool_use' || block.type === 'other') && raw.input !== undefined) block.json = JSON.stringify(raw.input);
+    if (complete && (block.type === 'tool_use' || block.type === 'other') && raw.input !== undefined) block.json = jsonText(raw.input);
     return events;
   }
 
@@ -137,7 +139,7 @@ export class MessageAccumulator {
   /** Calls with their arguments as the raw JSON text received (a tool with no input sends `{}`). */
   calls(): ToolCall[] {
     return [...this.ordered()].flatMap(([, block]) =>
-      block.type === 'tool_use' ? [{ id: block.id, name: block.name, arguments: block.json || JSON.stringify(block.startInput ?? {}) }] : [],
+      block.type === 'tool_use' ? [{ id: block.id, name: block.name, arguments: block.json || jsonText(block.startInput ?? {}) }] : [],
     );
   }
 
@@ -181,9 +183,6 @@ export class MessageAccumulator {
 }
 
 function safeParse(json: string): unknown {
-  try {
-    return JSON.parse(json);
-  } catch {
-    return {};
-  }
+  const parsed = parseJson(json);
+  return parsed.ok ? parsed.value : {};
 }

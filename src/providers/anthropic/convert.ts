@@ -1,6 +1,7 @@
 import type { ContentBlockParam, MessageParam, Tool } from '@anthropic-ai/sdk/resources/messages';
 import type { AssistantMessage, Message, ProviderData } from '../../contracts/messages.js';
 import type { ToolSchema } from '../../contracts/provider.js';
+import { parseJson } from '../../contracts/bounded-json.js';
 
 /** A thinking block as the API returned it; replayed byte-for-byte or not at all. */
 export type ThinkingBlock = { type: 'thinking'; thinking: string; signature: string } | { type: 'redacted_thinking'; data: string };
@@ -98,13 +99,9 @@ function replayableThinking(data: ProviderData | undefined, options: ConvertOpti
  * they were not run.
  */
 export function toolInput(raw: string): Record<string, unknown> {
-  try {
-    const value: unknown = JSON.parse(raw);
-    if (value && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
-  } catch {
-    // fall through
-  }
-  return {};
+  const parsed = parseJson(raw);
+  const value = parsed.ok ? parsed.value : undefined;
+  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 }
 
 export function toAnthropicTools(tools: ToolSchema[]): Tool[] {

@@ -4,6 +4,7 @@ import type { AssistantMessage, Message } from '../../contracts/messages.js';
 import type { ToolSchema } from '../../contracts/provider.js';
 import type { ToolWireMap } from '../shared/tool-ids.js';
 import { cleanSchemaForGemini } from './clean-schema.js';
+import { parseJson } from '../../contracts/bounded-json.js';
 
 export interface ConvertOptions {
   /** Provider name and model: stored parts are replayed only to the same pair. */
@@ -120,13 +121,10 @@ function storedParts(message: AssistantMessage, options: ConvertOptions): Part[]
 
 /** Gemini wants `args` as an object; anything else (a malformed reply from another model) is wrapped. */
 function argsObject(raw: string): Record<string, unknown> {
-  try {
-    const value: unknown = JSON.parse(raw || '{}');
-    if (value && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
-    return { value };
-  } catch {
-    return { raw };
-  }
+  const parsed = parseJson(raw || '{}');
+  if (!parsed.ok) return { raw };
+  const { value } = parsed;
+  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : { value };
 }
 
 export function toGeminiTools(tools: ToolSchema[], wire: ToolWireMap): FunctionDeclaration[] {

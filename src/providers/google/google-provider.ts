@@ -8,6 +8,7 @@ import { alnumHash, GEMINI_NAME, ToolWireMap } from '../shared/tool-ids.js';
 import { GeminiReplyAccumulator } from './accumulate.js';
 import { toGeminiContents, toGeminiTools } from './convert.js';
 import { toProviderError } from './errors.js';
+import { jsonText } from '../../contracts/canonical-json.js';
 
 export interface GoogleProviderOptions {
   /** Shown in events and errors; also the key for replaying provider data. Default "google". */
@@ -128,7 +129,7 @@ export class GoogleProvider implements Provider {
     const message: AssistantMessage = {
       role: 'assistant',
       content: reply.text,
-      toolCalls: reply.calls.map((call, i) => ({ id: idOf(i), name: wire.nameFromWire(call.name), arguments: JSON.stringify(call.args) })),
+      toolCalls: reply.calls.map((call, i) => ({ id: idOf(i), name: wire.nameFromWire(call.name), arguments: jsonText(call.args) })),
     };
     if (reply.thoughts) message.reasoning = reply.thoughts;
     if (reply.needsReplay) {

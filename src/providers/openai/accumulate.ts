@@ -1,4 +1,5 @@
 import type { ToolCall } from '../../contracts/messages.js';
+import { jsonText } from '../../contracts/canonical-json.js';
 
 /** A streamed tool-call fragment as OpenAI-compatible servers actually send it. */
 export interface ToolCallFragment {
@@ -44,7 +45,7 @@ export class ToolCallAccumulator {
     if (name) call.name = name;
     const args = fragment.function?.arguments;
     if (typeof args === 'string') call.arguments += args;
-    else if (args && typeof args === 'object') call.arguments = JSON.stringify(args);
+    else if (args && typeof args === 'object') call.arguments = jsonText(args);
     return { position, isNew };
   }
 

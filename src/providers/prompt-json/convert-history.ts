@@ -1,6 +1,7 @@
 import type { AssistantMessage, Message, ProviderData, ToolMessage } from '../../contracts/messages.js';
 import { protocolPrompt } from './protocol-prompt.js';
 import type { ToolSchema } from '../../contracts/provider.js';
+import { parseJson } from '../../contracts/bounded-json.js';
 
 /** What the wrapper keeps on each assistant message it produced (inside providerData). */
 export interface PromptJsonData {
@@ -64,9 +65,6 @@ function renderAssistant(message: AssistantMessage): string {
 }
 
 function parseOrKeep(raw: string): unknown {
-  try {
-    return JSON.parse(raw) as unknown;
-  } catch {
-    return raw;
-  }
+  const parsed = parseJson(raw);
+  return parsed.ok ? parsed.value : raw;
 }

@@ -1,28 +1,31 @@
 import { walkFiles } from './gitignore-walker.js';
-import { runRipgrep } from './rg-runner.js';
-import { walkFlags } from './rg-grep.js';
 import type { SearchTarget } from './search-target.js';
 
-/** Every reported file under the target (display paths, unsorted), through ripgrep or the walker. */
-export async function listFiles(target: SearchTarget, ripgrep: string | undefined, signal: AbortSignal, typeGlob?: string): Promise<string[]> {
-  const found: string[] = [];
-  const report = (fromRoot: string) => {
-    if (target.accepts(fromRoot)) found.push(target.display(fromRoot));
-  };
-  if (!ripgrep) {
-    await walkFiles(target.absolute, { signal, onFile: report });
-    return found;
-  }
-  const args = ['--files', '--null', ...walkFlags(), ...(typeGlob ? ['--type-add', `vibesearch:${typeGlob}`, '--type', 'vibesearch'] : []), '--', '.'];
-  const run = await runRipgrep(ripgrep, args, {
-    cwd: target.absolute,
+export interface Listing {
+  /** Display paths, unsorted. */
+  files: string[];
+  /** Ignore files that were refused (a FIFO, a device, too large), whose rules were not applied. */
+  warnings: string[];
+}
+
+/**
+ * Every reported file under the target, always through the JavaScript walker: ripgrep 13 blocks
+ * for good on a .gitignore that is a FIFO and reads one that links to /dev/zero until memory runs
+ * out, and the walker lists as fast as `rg --files` (bench/search.bench.mjs).
+ */
+export async function listFiles(target: SearchTarget, signal: AbortSignal): Promise<Listing> {
+  const listing: Listing = { files: [], warnings: [] };
+  await walkFiles(target.absolute, {
     signal,
-    separator: 0,
-    onRecord(buffer, start, end) {
-      const path = buffer.toString('utf8', start, end);
-      report(path.startsWith('./') ? path.slice(2) : path);
+    onFile: (fromRoot) => {
+      if (target.accepts(fromRoot)) listing.files.push(target.display(fromRoot));
     },
+    onWarning: (message) => listing.warnings.push(message),
   });
-  if (run.code === 2 && found.length === 0 && run.stderr.trim()) throw new Error(`ripgrep failed: ${run.stderr.trim()}`);
-  return found;
+  return listing;
+}
+
+/** The tool's output with a line per refused ignore file, so the model knows the rules were incomplete. */
+export function withWarnings(output: string, warnings: readonly string[]): string {
+  return warnings.length === 0 ? output : `${output}\n\n${warnings.map((warning) => `[Skipped ${warning}]`).join('\n')}`;
 }

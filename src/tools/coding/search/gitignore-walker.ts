@@ -11,6 +11,8 @@ export interface WalkOptions {
   signal: AbortSignal;
   /** Called for each regular file that is not ignored; `path` is relative to the root, with '/'. */
   onFile(path: string, absolute: string): void;
+  /** Called for each ignore file that was refused (a FIFO, a device, too large). */
+  onWarning?(message: string): void;
 }
 
 interface PendingDir {
@@ -23,10 +25,12 @@ interface PendingDir {
  * Walks `root` as ripgrep does with --hidden: hidden files are included, ignore files prune
  * as early as possible (an ignored directory is never read), symbolic links are not followed
  * (neither to files nor to directories), and anything but regular files and directories is
- * skipped. Unreadable directories are skipped silently. Order of the callbacks is unspecified.
+ * skipped, never opened (a FIFO would block, a device never end). Unreadable directories are
+ * skipped silently. Order of the callbacks is unspecified.
  */
 export async function walkFiles(root: string, options: WalkOptions): Promise<void> {
-  const pending: PendingDir[] = [{ absolute: root, fromRoot: '', parent: loadAncestors(root) }];
+  const warn = options.onWarning ?? (() => {});
+  const pending: PendingDir[] = [{ absolute: root, fromRoot: '', parent: loadAncestors(root, warn) }];
   let sinceYield = 0;
   while (pending.length > 0) {
     if (++sinceYield >= DIRS_PER_SLICE) {
@@ -41,7 +45,7 @@ export async function walkFiles(root: string, options: WalkOptions): Promise<voi
     } catch {
       continue;
     }
-    const dir = enterDir(parent, absolute, fromRoot, new Set(entries.map((entry) => entry.name)));
+    const dir = enterDir(parent, absolute, fromRoot, new Set(entries.map((entry) => entry.name)), warn);
     for (const entry of entries) {
       if (ALWAYS_SKIPPED.has(entry.name)) continue;
       const path = fromRoot === '' ? entry.name : `${fromRoot}/${entry.name}`;

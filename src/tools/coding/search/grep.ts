@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../../define-tool.js';
 import type { Tool } from '../../../contracts/tool.js';
+import { listFiles, withWarnings } from './file-lister.js';
 import { formatGrep } from './grep-format.js';
 import { translatePattern } from './grep-pattern.js';
 import { grepWithJs } from './js-grep.js';
@@ -50,15 +51,19 @@ export function createGrepTool(options: SearchToolOptions = {}): Tool {
       // A single file is searched by the JavaScript engine: no walk to speed up, and ripgrep
       // treats an explicitly named file differently (binary handling, memory maps).
       const ripgrep = target.isFile ? undefined : await findRipgrep(options.ripgrep);
-      if (ripgrep) {
+      // ripgrep 13 blocks for good on an ignore file that is a FIFO and reads one linked to
+      // /dev/zero until memory runs out; the walker finds them first, and then searches instead.
+      const warnings = ripgrep ? (await listFiles(target, signal)).warnings : [];
+      if (ripgrep && warnings.length === 0) {
         const typeGlob = args.glob === undefined ? undefined : ripgrepTypeGlob(args.glob);
         const lineRegex = new RegExp(translated.js, ignoreCase ? 'iu' : 'u');
         await grepWithRipgrep(ripgrep, target, { source: translated.rust, ignoreCase, context, typeGlob, lineRegex }, collector, signal);
       } else {
-        await grepWithJs(target, { source: translated.js, required: translated.required, ignoreCase, context }, collector, signal);
+        const collect = ripgrep ? undefined : (message: string) => warnings.push(message);
+        await grepWithJs(target, { source: translated.js, required: translated.required, ignoreCase, context }, collector, signal, collect);
       }
-      if (collector.totalMatches === 0) return `No matches for ${JSON.stringify(args.pattern)} in ${args.path ?? 'the workspace'}.`;
-      return formatGrep(collector.sorted(), { maxResults, context, maxChars: MAX_GREP_CHARS, totalMatches: collector.totalMatches, totalFiles: collector.totalFiles });
+      if (collector.totalMatches === 0) return withWarnings(`No matches for ${JSON.stringify(args.pattern)} in ${args.path ?? 'the workspace'}.`, warnings);
+      return withWarnings(formatGrep(collector.sorted(), { maxResults, context, maxChars: MAX_GREP_CHARS, totalMatches: collector.totalMatches, totalFiles: collector.totalFiles }), warnings);
     },
   });
 }

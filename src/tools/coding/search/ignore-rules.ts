@@ -1,6 +1,13 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
+import { readBoundedText, readBoundedTextIfPresent, RefusedFileError } from '../../../workspace/read-bounded.js';
+
+/** ripgrep has no cap; this is far above any real ignore file, and keeps /dev/zero out. */
+const MAX_IGNORE_FILE_BYTES = 4 * 1024 * 1024;
+
+/** Told about an ignore file that was refused (a FIFO, a device, too large): its rules were not applied. */
+export type IgnoreWarn = (message: string) => void;
 
 /**
  * The ignore files of one directory, with ripgrep's precedence: `.rgignore` over `.ignore` over
@@ -51,13 +58,16 @@ function compile(text: string): Matcher | undefined {
   };
 }
 
-function readRules(path: string): Matcher | undefined {
+function readRules(path: string, warn: IgnoreWarn): Matcher | undefined {
+  let text: string;
   try {
-    return compile(readFileSync(path, 'utf8'));
+    text = readBoundedText(path, MAX_IGNORE_FILE_BYTES);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code) return undefined;
-    throw error;
+    if (!(error instanceof RefusedFileError)) throw error;
+    if (error.code !== 'ENOENT' && error.code !== 'EUNREADABLE') warn(`${error.message.replace(/\.$/, '')}, so its rules were not applied.`);
+    return undefined;
   }
+  return compile(text);
 }
 
 function makeDir(parent: IgnoreDir | undefined, fields: Omit<IgnoreDir, 'parent' | 'chain'>): IgnoreDir {
@@ -67,31 +77,34 @@ function makeDir(parent: IgnoreDir | undefined, fields: Omit<IgnoreDir, 'parent'
   return dir;
 }
 
-function gitExclude(dir: string): Matcher | undefined {
-  return readRules(join(gitCommonDir(dir), 'info', 'exclude'));
+function gitExclude(dir: string, warn: IgnoreWarn): Matcher | undefined {
+  return readRules(join(gitCommonDir(dir), 'info', 'exclude'), warn);
 }
+
+const GIT_POINTER_BYTES = 64 * 1024;
 
 /** `.git` itself, or in a linked worktree (where `.git` is a file) the repository's shared git dir. */
 function gitCommonDir(dir: string): string {
   const dotGit = join(dir, '.git');
-  let pointer: string;
+  let pointer: string | undefined;
   try {
-    pointer = readFileSync(dotGit, 'utf8');
+    pointer = readBoundedTextIfPresent(dotGit, GIT_POINTER_BYTES);
   } catch {
-    return dotGit;
+    pointer = undefined;
   }
+  if (pointer === undefined) return dotGit;
   const gitDir = /^gitdir:\s*(.+?)\s*$/m.exec(pointer)?.[1];
   if (!gitDir) return dotGit;
   const worktreeGitDir = resolve(dir, gitDir);
   try {
-    return resolve(worktreeGitDir, readFileSync(join(worktreeGitDir, 'commondir'), 'utf8').trim());
+    return resolve(worktreeGitDir, readBoundedText(join(worktreeGitDir, 'commondir'), GIT_POINTER_BYTES).trim());
   } catch {
     return worktreeGitDir;
   }
 }
 
 /** The ignore files of the directories above the search root, up to the filesystem root. */
-export function loadAncestors(root: string): IgnoreDir | undefined {
+export function loadAncestors(root: string, warn: IgnoreWarn): IgnoreDir | undefined {
   const ancestors: string[] = [];
   if (dirname(root) === root) return undefined;
   for (let dir = dirname(root); ; dir = dirname(dir)) {
@@ -104,10 +117,10 @@ export function loadAncestors(root: string): IgnoreDir | undefined {
     current = makeDir(current, {
       fromRoot: undefined,
       toRoot: relative(dir, root).split(sep).join('/'),
-      custom: readRules(join(dir, IGNORE_FILE_NAMES.custom)),
-      dot: readRules(join(dir, IGNORE_FILE_NAMES.dot)),
-      git: readRules(join(dir, IGNORE_FILE_NAMES.git)),
-      exclude: hasGit ? gitExclude(dir) : undefined,
+      custom: readRules(join(dir, IGNORE_FILE_NAMES.custom), warn),
+      dot: readRules(join(dir, IGNORE_FILE_NAMES.dot), warn),
+      git: readRules(join(dir, IGNORE_FILE_NAMES.git), warn),
+      exclude: hasGit ? gitExclude(dir, warn) : undefined,
       hasGit,
     });
   }
@@ -115,16 +128,16 @@ export function loadAncestors(root: string): IgnoreDir | undefined {
 }
 
 /** A directory met during the walk; `names` is its listing, so absent ignore files cost nothing. */
-export function enterDir(parent: IgnoreDir | undefined, absolute: string, fromRoot: string, names: ReadonlySet<string>): IgnoreDir {
+export function enterDir(parent: IgnoreDir | undefined, absolute: string, fromRoot: string, names: ReadonlySet<string>, warn: IgnoreWarn): IgnoreDir {
   const hasGit = names.has('.git');
-  const load = (name: string) => (names.has(name) ? readRules(join(absolute, name)) : undefined);
+  const load = (name: string) => (names.has(name) ? readRules(join(absolute, name), warn) : undefined);
   return makeDir(parent, {
     fromRoot,
     toRoot: undefined,
     custom: load(IGNORE_FILE_NAMES.custom),
     dot: load(IGNORE_FILE_NAMES.dot),
     git: load(IGNORE_FILE_NAMES.git),
-    exclude: hasGit ? gitExclude(absolute) : undefined,
+    exclude: hasGit ? gitExclude(absolute, warn) : undefined,
     hasGit,
   });
 }

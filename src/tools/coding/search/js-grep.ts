@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { readBoundedBytes } from '../../../workspace/read-bounded.js';
 import { walkFiles } from './gitignore-walker.js';
 import type { MatchCollector } from './match-collector.js';
 import { MAX_SEARCH_FILE_BYTES, type SearchTarget } from './search-target.js';
@@ -16,33 +16,17 @@ export interface JsGrepQuery {
 const SLICE_MS = 8;
 
 /**
- * The file's text, or undefined when ripgrep would skip it too: larger than the size limit,
- * or binary (a NUL byte anywhere; ripgrep stops at the first NUL and we drop what it found).
+ * The file's text, or undefined when ripgrep would skip it too: not a regular file (a FIFO named
+ * as the path would block), larger than the size limit, or binary (a NUL byte anywhere; ripgrep stops at the first NUL and we drop what it found).
  */
 export function readSearchable(absolute: string): string | undefined {
-  let fd: number;
+  let content: Buffer;
   try {
-    fd = openSync(absolute, 'r');
+    content = readBoundedBytes(absolute, MAX_SEARCH_FILE_BYTES);
   } catch {
     return undefined;
   }
-  try {
-    const size = fstatSync(fd).size;
-    if (size > MAX_SEARCH_FILE_BYTES) return undefined;
-    const buffer = Buffer.allocUnsafe(size);
-    let read = 0;
-    while (read < size) {
-      const n = readSync(fd, buffer, read, size - read, null);
-      if (n === 0) break;
-      read += n;
-    }
-    const content = read < size ? buffer.subarray(0, read) : buffer;
-    return content.indexOf(0) === -1 ? content.toString('utf8') : undefined;
-  } catch {
-    return undefined;
-  } finally {
-    closeSync(fd);
-  }
+  return content.indexOf(0) === -1 ? content.toString('utf8') : undefined;
 }
 
 function stripTerminator(line: string): string {
@@ -132,7 +116,7 @@ export function searchText(text: string, path: string, query: CompiledQuery, col
 }
 
 /** The JavaScript engine: walks the target and searches every file the target accepts. */
-export async function grepWithJs(target: SearchTarget, query: JsGrepQuery, collector: MatchCollector, signal: AbortSignal): Promise<void> {
+export async function grepWithJs(target: SearchTarget, query: JsGrepQuery, collector: MatchCollector, signal: AbortSignal, onWarning?: (message: string) => void): Promise<void> {
   const compiled = compileQuery(query);
   const files: Array<{ path: string; absolute: string }> = [];
   if (target.isFile) files.push({ path: target.display(''), absolute: target.absolute });
@@ -142,6 +126,7 @@ export async function grepWithJs(target: SearchTarget, query: JsGrepQuery, colle
       onFile: (fromRoot, absolute) => {
         if (target.accepts(fromRoot)) files.push({ path: target.display(fromRoot), absolute });
       },
+      onWarning,
     });
   let sliceStart = performance.now();
   for (const file of files) {

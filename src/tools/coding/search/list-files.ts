@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { defineTool } from '../../define-tool.js';
 import type { Tool } from '../../../contracts/tool.js';
-import { listFiles } from './file-lister.js';
-import { findRipgrep } from './ripgrep-detect.js';
-import { compileGlob, ripgrepTypeGlob } from './search-glob.js';
+import { listFiles, withWarnings } from './file-lister.js';
+import { compileGlob } from './search-glob.js';
 import { searchPermission } from './search-permission.js';
 import { resolveSearchTarget } from './search-target.js';
 import type { SearchToolOptions } from './search-tool-options.js';
@@ -32,10 +31,10 @@ export function createListFilesTool(options: SearchToolOptions = {}): Tool {
       if (!resolved.ok) return { output: resolved.reason, isError: true };
       const { target } = resolved;
       if (target.isFile) return { output: `${path} is a file, not a directory; list_files lists directories (use grep or read the file).`, isError: true };
-      const ripgrep = await findRipgrep(options.ripgrep);
-      const files = (await listFiles(target, ripgrep, signal, pattern === undefined ? undefined : ripgrepTypeGlob(pattern))).sort();
-      if (files.length === 0) return `No files match ${JSON.stringify(pattern ?? '**/*')} in ${path ?? 'the workspace'}.`;
-      return formatList(files, limit);
+      const { files, warnings } = await listFiles(target, signal);
+      files.sort();
+      if (files.length === 0) return withWarnings(`No files match ${JSON.stringify(pattern ?? '**/*')} in ${path ?? 'the workspace'}.`, warnings);
+      return withWarnings(formatList(files, limit), warnings);
     },
   });
 }

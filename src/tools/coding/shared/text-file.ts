@@ -1,4 +1,6 @@
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
+import { errorText } from '../../../contracts/error-text.js';
+import { fileKind, readBoundedBytesAsync } from '../../../workspace/read-bounded.js';
 import { describeBinary } from './binary-check.js';
 import { toLogicalText, type TextLayout } from './line-endings.js';
 
@@ -27,13 +29,20 @@ export async function loadTextFile(absolute: string, shown: string): Promise<Loa
     return { ok: false, missing: true, reason: `The file ${shown} does not exist.` };
   }
   if (info.isDirectory()) return { ok: false, reason: `${shown} is a directory, not a file. Use list_files to see what it contains.` };
+  // A FIFO would block the read for good and /dev/zero never ends: neither is opened.
+  if (!info.isFile()) return { ok: false, reason: `${shown} is ${fileKind(info)}, not a regular file; the file tools read regular files only.` };
   if (info.size > MAX_TEXT_FILE_BYTES) {
     return {
       ok: false,
       reason: `${shown} is ${formatBytes(info.size)}, over the ${formatBytes(MAX_TEXT_FILE_BYTES)} limit for file tools. Use bash (head, tail, grep, sed -n) to look at parts of it.`,
     };
   }
-  const bytes = await readFile(absolute);
+  let bytes: Buffer;
+  try {
+    bytes = await readBoundedBytesAsync(absolute, MAX_TEXT_FILE_BYTES);
+  } catch (error) {
+    return { ok: false, reason: `${shown} could not be read: ${errorText(error)}` };
+  }
   const binary = describeBinary(bytes);
   if (binary) return { ok: false, reason: `${shown} is not a text file: ${binary}, ${formatBytes(bytes.length)}. The file tools handle UTF-8 text only.` };
   let decoded: string;
