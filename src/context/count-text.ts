@@ -12,7 +12,7 @@ export const MAX_RUN = 128;
 /** Pieces are gathered up to about this size at whitespace, for fewer tokenizer calls. */
 const PIECE_CHARS = 4_096;
 /** Longer texts are counted from a head and a tail of this many characters in all, then scaled. */
-export const EXACT_CHARS = 32 * 1024;
+export const EXACT_CHARS = 16 * 1024;
 
 export function countText(text: string, encode: Encoder): number {
   if (text.length <= MAX_RUN) return text ? encode(text) : 0;
