@@ -3,7 +3,7 @@
 // per-round cost over 200 calculator rounds (sessions on and off), the slowest round of a 15-round
 // run, first-request tokens and peak RSS. Compare the ratios: milliseconds move with the load.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -61,11 +61,18 @@ const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.l
 const gaps = (requests) => requests.slice(1).map((r, i) => r.at - requests[i].at);
 const firstTokens = ({ body }) => countTokens(JSON.stringify(body.messages)) + countTokens(JSON.stringify(body.tools ?? []));
 
+const UNBUNDLED = fileURLToPath(new URL('../dist/cli/main.unbundled.js', import.meta.url));
+// BENCH_BASE_CLI=/path/to/an/older/dist/cli/main.js adds that build as "before" rows, in the same run.
+const BASE = process.env.BENCH_BASE_CLI;
+const agent = (name, cli, flags, startOnly = false) => ({ name, startOnly, args: (r) => [cli, 'go', '--tools', 'calculator', '--max-turns', String(r + 5), ...flags] });
+
 const contenders = [
   { name: 'raw loop', args: () => [RAW, 'go'] },
-  { name: 'vibe-agent, session off', args: (r) => [CLI, 'go', '--tools', 'calculator', '--max-turns', String(r + 5), '--no-session'] },
-  { name: 'vibe-agent, session on', args: (r) => [CLI, 'go', '--tools', 'calculator', '--max-turns', String(r + 5)] },
+  agent('vibe-agent, session off', CLI, ['--no-session']),
+  agent('vibe-agent, session on', CLI, []),
   { name: 'vibe-agent, default tools', args: () => [CLI, 'go', '--no-session'], startOnly: true },
+  ...(existsSync(UNBUNDLED) ? [agent('vibe-agent unbundled (tsc output)', UNBUNDLED, ['--no-session'], true)] : []),
+  ...(BASE ? [agent('before, session off', BASE, ['--no-session']), agent('before, session on', BASE, [])] : []),
 ];
 
 export default async function sideBySide() {
