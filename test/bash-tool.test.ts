@@ -65,7 +65,7 @@ describe('bash tool', () => {
 
   it('returns stdout and exit code 0', async () => {
     const result = await run('echo hello');
-    expect(result).toEqual({ output: 'hello\nexit code: 0', isError: false });
+    expect(result).toEqual({ output: 'hello\n', isError: false });
   });
 
   it('reports a non-zero exit code as an error', async () => {
@@ -77,12 +77,12 @@ describe('bash tool', () => {
   it('includes stderr', async () => {
     const result = await run('echo oops >&2');
     expect(result.output).toContain('oops');
-    expect(result.output).toMatch(/exit code: 0$/);
+    expect(result.output).not.toContain('exit code');
   });
 
   it('runs in the workspace with pager and git prompts disabled', async () => {
     const result = await run('pwd; echo "$PAGER $GIT_TERMINAL_PROMPT"');
-    expect(result.output).toBe(`${workspace}\ncat 0\nexit code: 0`);
+    expect(result.output).toBe(`${workspace}\ncat 0\n`);
   });
 
   it('gives the command no stdin, so reads return at once and empty', async () => {
@@ -127,12 +127,12 @@ describe('bash tool', () => {
     expect(result.output).toMatch(/^y\ny\n/);
     expect(result.output).toMatch(/characters \(\d+ lines\) omitted of/);
     expect(result.output).toContain('[5000008 characters of output in all]');
-    expect(result.output).toMatch(/y\nTHE-END\n\[5000008 characters of output in all\]\nexit code: 0$/);
+    expect(result.output).toMatch(/y\nTHE-END\n\[5000008 characters of output in all\]$/);
   });
 
   it('keeps interleaved stdout and stderr roughly in arrival order', async () => {
     const result = await run('echo one; sleep 0.05; echo two >&2; sleep 0.05; echo three; sleep 0.05; echo four >&2');
-    expect(result.output).toBe('one\ntwo\nthree\nfour\nexit code: 0');
+    expect(result.output).toBe('one\ntwo\nthree\nfour\n');
   });
 
   it('reports a missing workspace as an error instead of throwing', async () => {

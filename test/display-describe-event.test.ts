@@ -106,6 +106,9 @@ describe('previews and command results', () => {
     expect(parseCommandResult('a\n[2000000 characters of output in all]\nkilled: timed out after 1000 ms')).toEqual({ output: ['a'], ending: 'killed: timed out after 1000 ms', succeeded: false });
     expect(parseCommandResult('x\nkilled by signal SIGKILL')?.ending).toBe('killed by signal SIGKILL');
     expect(parseCommandResult('Could not start the shell: ENOENT')).toBeUndefined();
+    // A success carries no ending (its flag says it succeeded); a last line that looks like one is output.
+    expect(parseCommandResult('all green\n', false)).toEqual({ output: ['all green'], ending: 'exit code: 0', succeeded: true });
+    expect(parseCommandResult('echoed\nexit code: 3', false)).toEqual({ output: ['echoed', 'exit code: 3'], ending: 'exit code: 0', succeeded: true });
   });
 });
 

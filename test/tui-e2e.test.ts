@@ -68,7 +68,7 @@ describe('the interactive terminal UI (tmux)', () => {
     expect(answered).toContain('• first point');
     expect(answered).not.toContain('**'); // bold markers are rendered, not shown
     const toolResult = server.requests[1]!.messages.find((m) => m.role === 'tool');
-    expect(toolResult?.content).toBe('hello-from-bash\nexit code: 0');
+    expect(toolResult?.content).toBe('hello-from-bash\n');
 
     await pane.send(['tell me a story'], { literal: true });
     await pane.send(['Enter']);

@@ -21,11 +21,12 @@ describe('tool lines', () => {
     const output = Array.from({ length: 10 }, (_, i) => `line ${i + 1}`).join('\n');
     expect(plainText(toolLines({ call, startedAt: 0, end: { status: 'ok', output, durationMs: 42 } }, 0, t))).toEqual([
       '✓ bash command="npm test" (42 ms)',
-      '  │ line 1',
-      '  │ line 2',
-      '  │ line 3',
-      '  │ line 4',
-      '  … 6 more lines',
+      '  … 6 earlier lines',
+      '  │ line 7',
+      '  │ line 8',
+      '  │ line 9',
+      '  │ line 10',
+      '  │ exit code: 0',
     ]);
     expect(plainText(toolLines({ call, startedAt: 0, end: { status: 'error', output: 'bash failed: boom', durationMs: 1500 } }, 0, t))).toEqual([
       '✗ bash command="npm test" (1.5 s)',
@@ -50,9 +51,12 @@ describe('tool lines', () => {
       '  │ exit code: 1',
     ]);
     expect(lines.at(-1)).toContain(t.red('exit code: 1'));
-    const passed = toolLines({ call, startedAt: 0, end: { status: 'ok', output: 'all green\nexit code: 0', durationMs: 900 } }, 0, t);
+    // A success's result has no ending (the flag says it): the line shows one all the same.
+    const passed = toolLines({ call, startedAt: 0, end: { status: 'ok', output: 'all green\n', durationMs: 900 } }, 0, t);
     expect(plainText(passed)).toEqual(['✓ bash command="npm test" (900 ms)', '  │ all green', '  │ exit code: 0']);
     expect(passed.at(-1)).toContain(t.dim('exit code: 0'));
+    const echoed = toolLines({ call, startedAt: 0, end: { status: 'ok', output: 'exit code: 3', durationMs: 900 } }, 0, t);
+    expect(plainText(echoed)).toEqual(['✓ bash command="npm test" (900 ms)', '  │ exit code: 3', '  │ exit code: 0']);
   });
 
   it("keeps a result's indentation (a read_file of code shows as the code is laid out)", () => {
@@ -101,7 +105,7 @@ describe('TurnView, from an event sequence', () => {
     clock.now = 1_300;
     expect(view.live(80)[0]).toMatch(/bash command="npm test" 1\.2 s$/);
     view.handle({ type: 'tool_call_end', turn: 1, id: 'c1', name: 'bash', status: 'ok', isError: false, output: 'all green', durationMs: 1200 });
-    expect(committed.slice(2)).toEqual(['✓ bash command="npm test" (1.2 s)', '  │ all green']);
+    expect(committed.slice(2)).toEqual(['✓ bash command="npm test" (1.2 s)', '  │ all green', '  │ exit code: 0']);
     expect(view.live(80)[0]).toMatch(/Working… 0 ms/);
   });
 

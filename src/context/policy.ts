@@ -11,7 +11,7 @@ import { compactHistory, type CompactResult } from './compact-history.js';
 import { contextSettings, type ContextSettings, type ContextSettingsInput } from './context-settings.js';
 import { MemoryOutputStore, type OutputStore } from './output-store.js';
 import { shrinkToolOutputs } from './shrink-outputs.js';
-import { TokenCounter, tokenUpperBound } from './token-count.js';
+import { loadTokenizer, TokenCounter, tokenizerLoaded, tokenUpperBound } from './token-count.js';
 import { format } from './tool-result-cap.js';
 
 export interface ContextPolicyOptions extends Omit<ContextSettingsInput, 'model' | 'provider'> {
@@ -50,6 +50,8 @@ export interface ContextPolicy {
 
 /** Below this many estimated tokens a low reported count is noise (formatting), not truncation. */
 const TRUNCATION_CHECK_MIN_TOKENS = 1_000;
+/** Half of ~4 bytes a token (code and English): a server reporting less may be truncating. */
+const PLAUSIBLE_BYTES_PER_TOKEN = 8;
 
 /**
  * The context policy, run before every request. In order: cap new tool results (the full text
@@ -63,6 +65,8 @@ export function createContextPolicy(options: ContextPolicyOptions): ContextPolic
   // Provider-reported prompt tokens over our estimate for the same request.
   let ratio = 1;
   let lastSent: Message[] | undefined;
+  // The last request and the prompt tokens the server reported for it, until a ratio is learned from them.
+  let reported: { sent: Message[]; tokens: number } | undefined;
   let learnedWindow: number | undefined;
   let warnedTruncation = false;
 
@@ -81,8 +85,8 @@ export function createContextPolicy(options: ContextPolicyOptions): ContextPolic
   let offered = false;
 
   /** Caps and stubs; a store that cannot save is reported, never thrown across the loop. */
-  async function capAndStub(messages: Message[], s: ContextSettings, turn: number, events: AgentEvent[]): Promise<Message[]> {
-    const shrunk = await shrinkToolOutputs(messages, s);
+  async function capAndStub(messages: Message[], s: ContextSettings, turn: number, events: AgentEvent[], signal?: AbortSignal): Promise<Message[]> {
+    const shrunk = await shrinkToolOutputs(messages, s, signal);
     try {
       await Promise.all(shrunk.stored.map(({ id, text }) => store.put(id, text)));
     } catch (error) {
@@ -96,26 +100,50 @@ export function createContextPolicy(options: ContextPolicyOptions): ContextPolic
   }
 
   /** The prompt size as the provider will count it; exact only when a bound cannot decide. */
-  async function estimate(messages: Message[], threshold: number): Promise<number> {
+  async function estimate(messages: Message[], threshold: number, signal?: AbortSignal): Promise<number> {
     const bound = tokenUpperBound(messages) + Buffer.byteLength(JSON.stringify(toolSchemas()));
-    if (bound * Math.max(ratio, 1) <= threshold) return bound * Math.max(ratio, 1);
-    return Math.round((await exactCount(messages)) * ratio);
+    if (bound * Math.max(ratio, 1) <= threshold) {
+      // Getting close: load the tokenizer while the request is out, not when a round needs it.
+      if (bound * Math.max(ratio, 1) > threshold / 2) void loadTokenizer().catch(() => undefined);
+      return bound * Math.max(ratio, 1);
+    }
+    await learnRatio(signal);
+    return Math.round((await exactCount(messages, signal)) * ratio);
   }
 
-  async function exactCount(messages: Message[]): Promise<number> {
+  /** Exact, or the upper bound when aborted part way (the request will not be sent then). */
+  async function exactCount(messages: Message[], signal?: AbortSignal): Promise<number> {
     const counter = await TokenCounter.create();
+    await counter.warm(messages, signal);
+    if (signal?.aborted) return tokenUpperBound(messages);
     return counter.messages(messages) + counter.tools(toolSchemas());
   }
 
-  async function checkReportedUsage(usage: Usage | undefined, turn: number): Promise<AgentEvent | undefined> {
+  /** The server's count over ours for the last reported request: computed only when a decision needs it. */
+  async function learnRatio(signal?: AbortSignal): Promise<void> {
+    const last = reported;
+    reported = undefined;
+    if (!last) return;
+    const observed = last.tokens / (await exactCount(last.sent, signal));
+    if (!signal?.aborted && observed >= 0.5 && observed <= 2) ratio = observed;
+  }
+
+  /**
+   * Warns once when the server counted far fewer prompt tokens than were sent (it truncates).
+   * No round waits for the tokenizer unless the figure looks low: a count of at least a quarter
+   * of the byte bound's 4-bytes-a-token estimate is taken as plausible.
+   */
+  async function checkReportedUsage(usage: Usage | undefined, turn: number, signal: AbortSignal | undefined): Promise<AgentEvent | undefined> {
     const sent = lastSent;
     if (!usage || !sent || usage.inputTokens <= 0) return undefined;
+    reported = { sent, tokens: usage.inputTokens };
     // Small prompts: nothing to learn and nothing to warn about, so no tokenizer to load.
-    if (tokenUpperBound(sent) < TRUNCATION_CHECK_MIN_TOKENS) return undefined;
-    const estimated = await exactCount(sent);
-    const observed = usage.inputTokens / estimated;
-    if (observed >= 0.5 && observed <= 2) ratio = observed;
-    if (observed >= 0.5 || estimated < TRUNCATION_CHECK_MIN_TOKENS || warnedTruncation) return undefined;
+    const bound = tokenUpperBound(sent);
+    if (bound < TRUNCATION_CHECK_MIN_TOKENS || warnedTruncation) return undefined;
+    if (usage.inputTokens >= bound / PLAUSIBLE_BYTES_PER_TOKEN && !tokenizerLoaded()) return undefined;
+    await learnRatio(signal);
+    const estimated = await exactCount(sent, signal);
+    if (signal?.aborted || usage.inputTokens / estimated >= 0.5 || estimated < TRUNCATION_CHECK_MIN_TOKENS) return undefined;
     warnedTruncation = true;
     return {
       type: 'context_warning',
@@ -148,14 +176,14 @@ export function createContextPolicy(options: ContextPolicyOptions): ContextPolic
   const prepareMessages: Prepare = async (messages, context) => {
     const s = settings(context.model);
     const events: AgentEvent[] = [];
-    const warning = await checkReportedUsage(context.usage, context.turn);
+    const warning = await checkReportedUsage(context.usage, context.turn, context.signal);
     if (warning) events.push(warning);
-    let out = await capAndStub(messages, s, context.turn, events);
-    if ((await estimate(out, s.compactAt)) > s.compactAt) {
+    let out = await capAndStub(messages, s, context.turn, events, context.signal);
+    if ((await estimate(out, s.compactAt, context.signal)) > s.compactAt && !context.signal?.aborted) {
       const result = await compact(out, { model: context.model, signal: context.signal, turn: context.turn });
       if (result.event) events.push(result.event);
       out = result.messages;
-      const after = await estimate(out, s.inputBudget);
+      const after = await estimate(out, s.inputBudget, context.signal);
       if (after > s.inputBudget) {
         events.push({ type: 'context_warning', turn: context.turn, message: `The prompt is still about ${format(after)} tokens after compaction, over the ${format(s.inputBudget)} budget: the system prompt or the latest request is too large.`, estimatedTokens: after });
       }
@@ -172,7 +200,7 @@ export function createContextPolicy(options: ContextPolicyOptions): ContextPolic
     if (learned) learnedWindow = learned;
     const s = settings(context.model);
     const events: AgentEvent[] = [];
-    const out = await capAndStub(messages, s, context.turn, events);
+    const out = await capAndStub(messages, s, context.turn, events, context.signal);
     const result = await compactHistory(out, {
       provider: options.provider,
       model: context.model,

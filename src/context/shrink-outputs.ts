@@ -1,9 +1,9 @@
-import type { Message } from '../contracts/messages.js';
+import type { Message, ToolMessage } from '../contracts/messages.js';
 import { READ_OUTPUT_TOOL } from './read-output.js';
 import type { ContextSettings } from './context-settings.js';
 import { stubOldOutputs } from './stub-outputs.js';
 import { messageUpperBound, TokenCounter } from './token-count.js';
-import { capToolResult } from './tool-result-cap.js';
+import { capToolResult, type CappedResult } from './tool-result-cap.js';
 
 export interface ShrunkHistory {
   messages: Message[];
@@ -15,12 +15,16 @@ export interface ShrunkHistory {
  * The deterministic part of the policy: caps each tool result, then stubs older outputs beyond
  * the budget. Same history and settings in, same bytes out; messages map one to one.
  */
-export async function shrinkToolOutputs(messages: readonly Message[], settings: Pick<ContextSettings, 'maxToolResultChars' | 'keepToolOutputTokens'>): Promise<ShrunkHistory> {
+export async function shrinkToolOutputs(
+  messages: readonly Message[],
+  settings: Pick<ContextSettings, 'maxToolResultChars' | 'keepToolOutputTokens'>,
+  signal?: AbortSignal,
+): Promise<ShrunkHistory> {
   const stored: ShrunkHistory['stored'] = [];
   const capped = messages.map((message) => {
     // read_output results are slices the model asked for, already bounded by the tool.
     if (message.role !== 'tool' || message.name === READ_OUTPUT_TOOL) return message;
-    const result = capToolResult(message, settings.maxToolResultChars);
+    const result = cappedOnce(message, settings.maxToolResultChars);
     if (result.stored) stored.push(result.stored);
     return result.message;
   });
@@ -29,6 +33,23 @@ export async function shrinkToolOutputs(messages: readonly Message[], settings: 
   // Under the bound nothing can be stubbed: no need to load the tokenizer.
   if (toolBound <= settings.keepToolOutputTokens) return { messages: capped, stored };
   const counter = await TokenCounter.create();
+  await counter.warm(capped, signal);
+  // Aborted while counting: this history is not sent, so nothing needs stubbing.
+  if (signal?.aborted) return { messages: capped, stored };
   const stubbed = stubOldOutputs(capped, { keepTokens: settings.keepToolOutputTokens, count: (message) => counter.message(message) });
   return { messages: stubbed.messages, stored: [...stored, ...stubbed.stored] };
+}
+
+/**
+ * The same capped message for the same result each round, so its token count (cached per message
+ * object) and its output id (a hash of the whole text) are computed once, not every round.
+ */
+const capped = new WeakMap<ToolMessage, { maxChars: number; result: CappedResult }>();
+
+function cappedOnce(message: ToolMessage, maxChars: number): CappedResult {
+  const known = capped.get(message);
+  if (known?.maxChars === maxChars) return known.result;
+  const result = capToolResult(message, maxChars);
+  capped.set(message, { maxChars, result });
+  return result;
 }

@@ -1,13 +1,12 @@
 import type { Message } from '../contracts/messages.js';
 import type { ToolSchema } from '../contracts/provider.js';
+import { countText, type Encoder } from './count-text.js';
 
 /**
  * Token estimates with the o200k_base tokenizer (GPT-4o and later; close enough for other
  * vendors, and corrected by the provider's reported usage where it matters). The encoding is
  * loaded on first need: it costs ~100 ms, which a short first request should not pay.
  */
-type Encoder = (text: string) => number;
-
 let encoder: Encoder | undefined;
 let loading: Promise<Encoder> | undefined;
 let shared: TokenCounter | undefined;
@@ -16,6 +15,13 @@ let shared: TokenCounter | undefined;
 export const MESSAGE_OVERHEAD = 4;
 export const TOOL_CALL_OVERHEAD = 4;
 export const REQUEST_OVERHEAD = 3;
+/** Counting longer than this without a break would delay a Ctrl-C noticeably. */
+const YIELD_EVERY_MS = 15;
+
+/** Whether the tokenizer is loaded already (an exact count then costs no load). */
+export function tokenizerLoaded(): boolean {
+  return encoder !== undefined;
+}
 
 export function loadTokenizer(): Promise<Encoder> {
   loading ??= import('gpt-tokenizer/encoding/o200k_base').then((module) => {
@@ -39,8 +45,26 @@ export class TokenCounter {
     return shared;
   }
 
+  /** Bounded in time for any text (see countText). */
   text(text: string): number {
-    return text ? this.encode(text) : 0;
+    return countText(text, this.encode);
+  }
+
+  /**
+   * Counts the messages not counted yet, letting the event loop run every few milliseconds (so
+   * Ctrl-C is heard); stops early when `signal` is aborted. Later calls to `message` hit the cache.
+   */
+  async warm(messages: readonly Message[], signal?: AbortSignal): Promise<void> {
+    let since = performance.now();
+    for (const message of messages) {
+      if (signal?.aborted) return;
+      if (this.cache.has(message)) continue;
+      this.message(message);
+      if (performance.now() - since > YIELD_EVERY_MS) {
+        await new Promise((resolve) => setImmediate(resolve));
+        since = performance.now();
+      }
+    }
   }
 
   message(message: Message): number {

@@ -1,4 +1,4 @@
-import { closeSync, fsyncSync, ftruncateSync, fstatSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
+import { closeSync, fsync, fsyncSync, ftruncateSync, fstatSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { AgentEvent } from '../contracts/events.js';
 import { redactedJson } from './redact.js';
@@ -7,7 +7,7 @@ import { isTurnEvent, TurnEvents } from './turn-events.js';
 
 /** Events not stored: the `assistant_message` that follows carries the same text whole. */
 const SKIPPED = new Set(['text_delta', 'reasoning_delta', 'tool_call_delta']);
-/** After these the file is fsynced: a completed turn, a changed history, the end of a run. */
+/** After these an fsync is started: a completed turn, a changed history, the end of a run. */
 const DURABLE = new Set(['turn_end', 'compaction', 'stop']);
 
 export interface SessionWriterOptions {
@@ -17,13 +17,18 @@ export interface SessionWriterOptions {
 
 /**
  * Appends records to a session file, one JSON object per line. Each line goes to the kernel with
- * one write as soon as it is recorded (a killed process loses nothing already recorded); the file
- * is fsynced at each turn end so a machine crash loses at most the turn in flight.
+ * one write as soon as it is recorded (a killed process loses nothing already recorded). At each
+ * turn end an fsync is started in the background and never waited for by the loop (group commit:
+ * at most one in flight; turn ends that come meanwhile share the next one), so a machine crash
+ * loses at most the last turn or two; `close` syncs before it returns.
  */
 export class SessionWriter {
   private fd: number | undefined;
   private readonly redact: (text: string) => string;
   private readonly turn = new TurnEvents();
+  private syncing = false;
+  private syncAgain = false;
+  private syncError: Error | undefined;
 
   private constructor(
     readonly path: string,
@@ -49,6 +54,7 @@ export class SessionWriter {
 
   append(record: SessionRecord): void {
     if (this.fd === undefined) throw new Error(`Session file ${this.path} is closed.`);
+    if (this.syncError) throw this.syncError;
     const bytes = Buffer.from(`${redactedJson(record, this.redact)}\n`, 'utf8');
     let offset = 0;
     while (offset < bytes.length) offset += writeSync(this.fd, bytes, offset, bytes.length - offset);
@@ -64,11 +70,33 @@ export class SessionWriter {
     this.append(event.type === 'turn_end' ? this.withoutHeldMessages(event) : event);
     // Only what reached the file counts as held.
     if (isTurnEvent(event)) this.turn.observe(event);
-    if (DURABLE.has(event.type)) this.sync();
+    if (DURABLE.has(event.type)) this.syncInBackground();
   }
 
+  /** Waits for the disk (the loop never calls this: see syncInBackground). */
   sync(): void {
     if (this.fd !== undefined) fsyncSync(this.fd);
+  }
+
+  /** Group commit: one fsync in flight at most; requests meanwhile are served by one more after it. */
+  private syncInBackground(): void {
+    if (this.fd === undefined) return;
+    if (this.syncing) {
+      this.syncAgain = true;
+      return;
+    }
+    this.syncing = true;
+    const fd = this.fd;
+    fsync(fd, (error) => {
+      this.syncing = false;
+      // After close the descriptor is gone (close synced it): an error then means nothing.
+      if (this.fd !== fd) return;
+      if (error) this.syncError = new Error(`Could not sync session file ${this.path}: ${error.message}`);
+      if (this.syncAgain) {
+        this.syncAgain = false;
+        this.syncInBackground();
+      }
+    });
   }
 
   close(): void {

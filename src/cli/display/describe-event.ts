@@ -52,7 +52,7 @@ export function describeEvent(event: AgentEvent, options: DescribeOptions = {}):
       return [span('→', 'accent'), span(' '), span(shown(event.call.name), 'bold'), ...(args ? [span(' '), span(args, 'dim')] : [])];
     }
     case 'tool_call_end':
-      return [STATUS_MARKS[event.status], span(' '), span(`${summarizeResult(event.name, event.output, width)} (${formatDuration(event.durationMs)})`, 'dim')];
+      return [STATUS_MARKS[event.status], span(' '), span(`${summarizeResult(event.name, event.output, event.isError, width)} (${formatDuration(event.durationMs)})`, 'dim')];
     case 'retry': {
       const note = options.partialReplyShown ? ' (the partial reply above is discarded)' : '';
       return [span(`↻ retry ${event.attempt} in ${(event.delayMs / 1000).toFixed(1)} s: ${oneLine(shown(event.error), width)}${note}`, 'warning')];
@@ -87,8 +87,8 @@ export function paintLine(line: DisplayLine, theme: Theme): string {
  * A result in one line. A command's ending comes first, then its last line of output: that is
  * where a failure says what failed, while the first lines are a banner.
  */
-function summarizeResult(tool: string, output: string, width: number): string {
-  const command = isCommandTool(tool) ? parseCommandResult(output) : undefined;
+function summarizeResult(tool: string, output: string, isError: boolean, width: number): string {
+  const command = isCommandTool(tool) ? parseCommandResult(output, isError) : undefined;
   if (!command) return oneLine(shown(output), width);
   const last = command.output.findLast((line) => line.trim() !== '');
   return oneLine(shown(last === undefined ? command.ending : `${command.ending} · ${last}`), width);

@@ -48,7 +48,7 @@ export function toolLines(view: ToolCallView, now: number, t: Theme, width = 100
   const row = (line: string) => `  ${t.dim('│')} ${line}`;
   const preview = (line: string) => row(colour(previewLine(line, Math.max(10, width - 4))));
 
-  const command = isCommandTool(view.call.name) ? parseCommandResult(output) : undefined;
+  const command = isCommandTool(view.call.name) ? parseCommandResult(output, status !== 'ok') : undefined;
   if (command) {
     const tail = command.output.slice(-RESULT_LINES);
     const folded = command.output.length - tail.length;

@@ -23,7 +23,7 @@ export function createBashTool(options: ShellEnvOptions = {}) {
   return defineTool({
     name: 'bash',
     description:
-      'Run a shell command (bash -c) in the workspace. No interactive input. Returns stdout and stderr interleaved, capped head+tail, and the exit code. Default time-out 120000 ms, max 600000; the whole process tree is killed on time-out.',
+      'Run a shell command (bash -c) in the workspace. No interactive input. Returns stdout and stderr interleaved, capped head+tail, then the exit code (left out when 0 and there is output). Default time-out 120000 ms, max 600000; the whole process tree is killed on time-out.',
     parameters: z.object({
       command: z.string().min(1),
       timeout_ms: z.number().int().positive().max(MAX_BASH_TIMEOUT_MS).optional(),
@@ -116,20 +116,22 @@ export function runShellCommand(command: string, options: ShellRunOptions): Prom
 }
 
 function formatResult(output: HeadTailBuffer, ending: Ending, timeoutMs: number): ToolOutput {
-  let footer: string;
-  let isError = true;
-  if (ending.kind === 'timed_out') footer = `killed: timed out after ${timeoutMs} ms`;
-  else if (ending.kind === 'cancelled') footer = 'killed: cancelled';
-  else if (ending.code === null) footer = `killed by signal ${ending.signal ?? 'unknown'}`;
-  else {
-    footer = `exit code: ${ending.code}`;
-    isError = ending.code !== 0;
-  }
-  if (output.droppedChars > 0) footer = `[${output.totalChars} characters of output in all]\n${footer}`;
+  const { line, isError } = endingLine(ending, timeoutMs);
   const text = output.text();
+  const footerLines = output.droppedChars > 0 ? [`[${output.totalChars} characters of output in all]`] : [];
+  // A success says so by its flag: `exit code: 0` would cost ~6 tokens in every later request. Kept when nothing else is said.
+  if (isError || text === '') footerLines.push(line);
+  const footer = footerLines.join('\n');
   const body = text === '' ? '' : capOutput(text, MAX_RESULT_CHARS - CAP_NOTE_RESERVE - footer.length - 1);
-  const separator = body === '' || body.endsWith('\n') ? '' : '\n';
+  const separator = body === '' || footer === '' || body.endsWith('\n') ? '' : '\n';
   return { output: body + separator + footer, isError };
+}
+
+function endingLine(ending: Ending, timeoutMs: number): { line: string; isError: boolean } {
+  if (ending.kind === 'timed_out') return { line: `killed: timed out after ${timeoutMs} ms`, isError: true };
+  if (ending.kind === 'cancelled') return { line: 'killed: cancelled', isError: true };
+  if (ending.code === null) return { line: `killed by signal ${ending.signal ?? 'unknown'}`, isError: true };
+  return { line: `exit code: ${ending.code}`, isError: ending.code !== 0 };
 }
 
 /** Keeps the first and the last `keep` characters of a stream, so memory stays bounded. */
