@@ -7,6 +7,9 @@ import { ConfigError, createProvider, resolveProvider, type ResolvedProvider } f
 import { PRICES, priceOf } from '../providers/pricing.js';
 import { withProtocol } from '../providers/with-protocol.js';
 import { ToolRegistry } from '../tools/registry.js';
+import { discoverCommands, type CommandCatalog } from '../commands/discover-commands.js';
+import { setUpSkills, type SkillSetup } from '../skills/skill-setup.js';
+import { appendSection } from '../skills/skills-prompt.js';
 import type { CliArgs } from './args.js';
 import { loadConfig } from './config.js';
 import { providerSettings } from './provider-settings.js';
@@ -27,8 +30,12 @@ export interface PreparedRun {
   tools: ToolRegistry;
   /** The context policy; it offers `read_output` to `tools` once an output has been shortened. */
   context: ContextPolicy;
-  /** The system prompt with the project memory (AGENTS.md) in it. */
+  /** The system prompt with the project memory (AGENTS.md) and the skills' names in it. */
   system: string;
+  /** Skills found for this workspace, the `skill` tool's state and the run's tool scope. */
+  skills: SkillSetup;
+  /** Custom commands (`/name args`) found for this workspace. */
+  commands: CommandCatalog;
   contextWindow: number | undefined;
   /** The per-run spending limit in US dollars (the model's price is known when set). */
   maxCost: number | undefined;
@@ -42,7 +49,14 @@ export async function prepareRun(args: CliArgs, env: NodeJS.ProcessEnv = process
   const resolvedSettings = resolveSettings(args, env, config);
   const settings = resolvedSettings.values;
   const resolved = resolveProvider(providerSettings(resolvedSettings, env));
-  const tools = new ToolRegistry(selectTools(settings.tools, { extraRoots: existingDirs(settings.addDirs), allowSecrets: settings.allowSecrets }));
+  const skills = setUpSkills(workspace, env);
+  const commands = discoverCommands(workspace, env);
+  for (const warning of [...skills.catalog.warnings, ...commands.warnings]) process.stderr.write(`vibe-agent: warning: ${warning}\n`);
+  // The skill tool comes with the skills, unless --tools names a set without it.
+  const withSkill = skills.tool !== undefined && (settings.tools === undefined || settings.tools.includes('skill'));
+  const names = settings.tools?.filter((name) => name !== 'skill');
+  const selected = selectTools(names, { extraRoots: existingDirs(settings.addDirs), allowSecrets: settings.allowSecrets, readRoots: skills.readRoots });
+  const tools = new ToolRegistry([...selected, ...(withSkill ? [skills.tool!] : [])], { gate: skills.gate });
   const provider = withProtocol(await createProvider(resolved), settings.protocol);
   if (settings.maxCost !== undefined && !priceOf(resolved.model)) {
     throw new ConfigError(`--max-cost needs the model's price, and none is known for "${resolved.model}". Priced models: ${Object.keys(PRICES).join(', ')}.`);
@@ -60,7 +74,9 @@ export async function prepareRun(args: CliArgs, env: NodeJS.ProcessEnv = process
     provider,
     tools,
     context,
-    system: buildSystemPrompt({ workspace, cwd: process.cwd() }),
+    system: appendSection(buildSystemPrompt({ workspace, cwd: process.cwd() }), skills.prompt),
+    skills,
+    commands,
     contextWindow: settings.contextWindow,
     maxCost: settings.maxCost,
     maxTurns: settings.maxTurns,

@@ -16,16 +16,23 @@ export interface RegistryOptions {
   timeoutMs?: number;
   /** Longest tool result handed to the model; longer ones keep head and tail. */
   maxOutputChars?: number;
+  /**
+   * Asked before every call: a reason refuses it (status denied) before anything runs. Skills and
+   * custom commands with `allowed-tools` narrow what may be called through this.
+   */
+  gate?: (tool: Tool) => string | undefined;
 }
 
 export class ToolRegistry {
   private readonly tools = new Map<string, Tool>();
   private readonly timeoutMs: number;
   private readonly maxOutputChars: number;
+  private readonly gate: RegistryOptions['gate'];
 
   constructor(tools: Iterable<Tool> = [], options: RegistryOptions = {}) {
     this.timeoutMs = options.timeoutMs ?? 120_000;
     this.maxOutputChars = options.maxOutputChars ?? 30_000;
+    this.gate = options.gate;
     for (const tool of tools) this.register(tool);
   }
 
@@ -60,6 +67,9 @@ export class ToolRegistry {
         `Unknown tool "${call.name}". Available tools: ${available.length ? available.join(', ') : '(none)'}.`,
       );
     }
+
+    const refusal = this.gate?.(tool);
+    if (refusal !== undefined) return { content: `Denied: ${refusal}`, isError: true, status: 'denied' };
 
     const parsed = parseArguments(call.arguments);
     if (!parsed.ok) return failure(`Arguments for ${tool.name} are not valid JSON (${parsed.error}). Send a JSON object matching the tool's schema.`);
