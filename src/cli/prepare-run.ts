@@ -10,6 +10,9 @@ import { ToolRegistry } from '../tools/registry.js';
 import { discoverCommands, type CommandCatalog } from '../commands/discover-commands.js';
 import { setUpSkills, type SkillSetup } from '../skills/skill-setup.js';
 import { appendSection } from '../skills/skills-prompt.js';
+import { indexPath } from '../knowledge/knowledge-source.js';
+import { createSearchDocsTool } from '../knowledge/search-docs-tool.js';
+import type { Tool } from '../contracts/tool.js';
 import type { CliArgs } from './args.js';
 import { loadConfig } from './config.js';
 import { providerSettings } from './provider-settings.js';
@@ -52,11 +55,9 @@ export async function prepareRun(args: CliArgs, env: NodeJS.ProcessEnv = process
   const skills = setUpSkills(workspace, env);
   const commands = discoverCommands(workspace, env);
   for (const warning of [...skills.catalog.warnings, ...commands.warnings]) process.stderr.write(`vibe-agent: warning: ${warning}\n`);
-  // The skill tool comes with the skills, unless --tools names a set without it.
-  const withSkill = skills.tool !== undefined && (settings.tools === undefined || settings.tools.includes('skill'));
-  const names = settings.tools?.filter((name) => name !== 'skill');
-  const selected = selectTools(names, { extraRoots: existingDirs(settings.addDirs), allowSecrets: settings.allowSecrets, readRoots: skills.readRoots });
-  const tools = new ToolRegistry([...selected, ...(withSkill ? [skills.tool!] : [])], { gate: skills.gate });
+  const selected = selectTools(withoutOptional(settings.tools), { extraRoots: existingDirs(settings.addDirs), allowSecrets: settings.allowSecrets, readRoots: skills.readRoots });
+  const optional = optionalTools(settings, workspace, skills, env);
+  const tools = new ToolRegistry([...selected, ...optional], { gate: skills.gate });
   const provider = withProtocol(await createProvider(resolved), settings.protocol);
   if (settings.maxCost !== undefined && !priceOf(resolved.model)) {
     throw new ConfigError(`--max-cost needs the model's price, and none is known for "${resolved.model}". Priced models: ${Object.keys(PRICES).join(', ')}.`);
@@ -82,6 +83,21 @@ export async function prepareRun(args: CliArgs, env: NodeJS.ProcessEnv = process
     maxTurns: settings.maxTurns,
     temperature: settings.temperature,
   };
+}
+
+// Tools that come with what was found or configured (skills, knowledge folders), unless --tools names a set without them.
+const OPTIONAL_TOOLS = ['skill', 'search_docs'];
+
+function withoutOptional(names: string[] | undefined): string[] | undefined {
+  return names?.filter((name) => !OPTIONAL_TOOLS.includes(name));
+}
+
+function optionalTools(settings: Settings, workspace: string, skills: SkillSetup, env: NodeJS.ProcessEnv): Tool[] {
+  const wanted = (name: string) => settings.tools === undefined || settings.tools.includes(name);
+  const tools: Tool[] = [];
+  if (skills.tool && wanted('skill')) tools.push(skills.tool);
+  if (settings.knowledge.length && wanted('search_docs')) tools.push(createSearchDocsTool({ sources: settings.knowledge, indexPath: indexPath(settings.knowledge, env), workspace }));
+  return tools;
 }
 
 function existingDirs(dirs: string[]): string[] {
