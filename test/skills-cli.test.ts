@@ -70,3 +70,30 @@ describe('skills and commands from the CLI', () => {
     expect(server.requests).toEqual([]);
   });
 });
+
+describe('vibe-agent index', () => {
+  it('builds the index of --docs DIR under the cache dir, then finds it up to date; search_docs is offered to the model', async () => {
+    setup();
+    fixture.write('repo/app/handbook/deploy.md', '# Deploy\n\nUse the blue-green switch.\n');
+    const cache = join(fixture.root, 'cache');
+    const env = { ...fixture.env, XDG_CACHE_HOME: cache, XDG_DATA_HOME: join(fixture.root, 'data') };
+    const first = await spawnCli(['index', '--docs', 'handbook'], { cwd: fixture.workspace, env });
+    expect(first.stderr).toBe('');
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(/^Indexed 1 file \(1 section\) from handbook in \d+ ms: 1 read, 0 dropped\.\nWrote .* to .*\/cache\/vibe-agent\/knowledge\/[0-9a-f]{16}\.json\n$/);
+    const second = await spawnCli(['index', '--docs', 'handbook'], { cwd: fixture.workspace, env });
+    expect(second.stdout).toMatch(/0 read, 0 dropped\.\nUp to date: /);
+
+    const { server, ran } = await cli(['--docs', 'handbook', 'how do we deploy?'], [{ toolCalls: [{ name: 'search_docs', arguments: { query: 'deploy blue-green' } }] }, { text: 'blue-green' }]);
+    expect(ran.code).toBe(0);
+    expect(server.requests[0]!.tools!.map((t) => t.function.name)).toContain('search_docs');
+    expect(String(server.requests[1]!.messages.at(-1)!.content)).toContain('handbook/deploy.md:3');
+  });
+
+  it('says what to do when no folder is configured', async () => {
+    setup();
+    const ran = await spawnCli(['index'], { cwd: fixture.workspace, env: fixture.env });
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toContain('No knowledge folders: pass --docs DIR');
+  });
+});

@@ -30,8 +30,12 @@ export async function indexCommand(args: CliArgs, _signal: AbortSignal, env: Nod
   const r = index.report;
   const why = r.rebuilt === 'torn' ? ' (the stored index was torn: rebuilt)' : r.rebuilt === 'old-format' ? ' (an older index format: rebuilt)' : '';
   process.stdout.write(
-    `Indexed ${r.files} files (${r.chunks} sections) from ${sources.map((s) => s.name).join(', ')} in ${r.ms} ms: ${r.read} read, ${r.dropped} dropped${why}.\n` +
+    `Indexed ${plural(r.files, 'file')} (${plural(r.chunks, 'section')}) from ${sources.map((s) => s.name).join(', ')} in ${r.ms} ms: ${r.read} read, ${r.dropped} dropped${why}.\n` +
       `${r.bytes !== undefined ? `Wrote ${formatBytes(r.bytes)} to ${path}` : `Up to date: ${path}`}\n`,
   );
   return EXIT.answered;
+}
+
+function plural(n: number, word: string): string {
+  return `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
 }
