@@ -104,7 +104,8 @@ describe('search_docs in the agent loop', () => {
     expect(result.answer).toBe('Run make deploy.');
     const output = String(server.requests[1]!.messages.at(-1)!.content);
     expect(output).toMatch(/^\d results? for "how to deploy canary" \(\d+ sections in 4 files\):\n1\. docs\/guide\.md:\d+ {2}score \d+\.\d {2}§ Deploying\n {3}/);
-    expect(output).toContain('\n   Run `make deploy` from a clean checkout.\n');
+    expect(output).toContain('docs/guide.md:7  score');
+    expect(output).toContain('\n   Run `make deploy` from a clean checkout.');
     expect(output.split('\n').filter((line) => /^\d\. /.test(line)).length).toBeLessThanOrEqual(3);
   });
 });
