@@ -65,7 +65,8 @@ function listCommandFiles(dir: string): string[] {
   try {
     return readdirSync(dir, { recursive: true, withFileTypes: true })
       .filter((entry) => entry.isFile() && /\.(md|toml)$/.test(entry.name))
-      .map((entry) => join(entry.parentPath, entry.name))
+      // parentPath from Node 20.12; `path` before it.
+      .map((entry) => join(entry.parentPath ?? (entry as { path?: string }).path ?? dir, entry.name))
       .sort()
       .slice(0, MAX_FILES);
   } catch {
