@@ -65,6 +65,19 @@ export { buildSystemPrompt, type SystemPromptOptions } from './memory/build-syst
 export { collectMemorySources, type MemorySource, type MemoryLocation } from './memory/memory-sources.js';
 export { createRememberTool, rememberTool } from './memory/remember-tool.js';
 
+// Skills and custom commands: packaged instructions, loaded when the model (or the user) asks.
+export { discoverSkills, type Skill, type SkillCatalog } from './skills/discover-skills.js';
+export { setUpSkills, type SkillSetup } from './skills/skill-setup.js';
+export { ToolScope } from './skills/tool-scope.js';
+export { discoverCommands, type CustomCommand, type CommandCatalog } from './commands/discover-commands.js';
+export { expandCommand, findInvocation, type RunShell, type Expanded } from './commands/expand-command.js';
+export { shellThroughTool } from './commands/shell-through-tool.js';
+
+// Private knowledge: BM25 search over documentation folders.
+export { createSearchDocsTool, type SearchDocsOptions } from './knowledge/search-docs-tool.js';
+export { DocsIndex, type DocsHit, type IndexReport } from './knowledge/docs-index.js';
+export { indexPath, type KnowledgeSource } from './knowledge/knowledge-source.js';
+
 // The interactive terminal session.
 export { InteractiveSession, type InteractiveOptions, type TerminalInput, type TerminalOutputStream } from './cli/tui/interactive.js';
 export type { InteractiveServices, SessionEntry, MemoryFile } from './cli/tui/services.js';

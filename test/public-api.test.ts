@@ -46,6 +46,16 @@ const PUBLIC_API = [
   'run',
   'runAgent',
   'withSystemPrompt',
+  'discoverSkills',
+  'setUpSkills',
+  'ToolScope',
+  'discoverCommands',
+  'expandCommand',
+  'findInvocation',
+  'shellThroughTool',
+  'createSearchDocsTool',
+  'DocsIndex',
+  'indexPath',
 ];
 
 describe('public API', () => {

@@ -11,7 +11,7 @@ export { UsageError } from './usage-error.js';
 
 /** What the command line said; settings given by flag are parsed, everything else is applied by resolveSettings. */
 export interface CliArgs {
-  command: 'run' | 'demo' | 'help' | 'version' | 'sessions' | 'memory';
+  command: 'run' | 'demo' | 'help' | 'version' | 'sessions' | 'memory' | 'skills' | 'index';
   prompt?: string;
   provider?: string;
   model?: string;
@@ -88,6 +88,12 @@ export function parseCliArgs(argv: string[]): CliArgs {
     if (args.command === 'memory') args.memoryArgs = positionals.slice(1);
     else if (positionals.length > 1) throw new UsageError('"vibe-agent sessions" takes no arguments (to ask about sessions, quote the prompt or use -p).');
     if (values.user) args.user = true;
+    if (cwd) args.cwd = cwd;
+    return args;
+  }
+  if (positionals[0] === 'skills' || positionals[0] === 'index') {
+    if (positionals.length > 1) throw new UsageError(`"vibe-agent ${positionals[0]}" takes no arguments (to ask about ${positionals[0]}, quote the prompt or use -p).`);
+    args.command = positionals[0];
     if (cwd) args.cwd = cwd;
     return args;
   }

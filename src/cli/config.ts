@@ -1,6 +1,6 @@
 import { readBoundedText, type RefusedFileError } from '../workspace/read-bounded.js';
 import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { z } from 'zod';
 import { ConfigError } from '../providers/create-provider.js';
 import { PRESET_ALIASES, PRESETS } from '../providers/presets.js';
@@ -31,6 +31,8 @@ function validator(config: ConfigType): z.ZodType {
       return z.enum(config.choices as [string, ...string[]]);
     case 'rules':
       return z.object({ allow: z.array(z.string()).default([]), deny: z.array(z.string()).default([]) }).strict();
+    case 'sources':
+      return z.array(z.object({ name: z.string().min(1), path: z.string().min(1), glob: z.string().min(1).optional() }).strict());
   }
 }
 
@@ -62,12 +64,13 @@ export function loadConfig(workspace: string, env: NodeJS.ProcessEnv = process.e
   if (project.permissions?.allow.length) ignored.push('permissions.allow');
   if (ignored.length) warn(`${projectPath}: ${ignored.join(', ')} ignored; a project file cannot loosen permissions. Put them in ${userConfigPath(env)} or pass flags.`);
   for (const key of userOnly) delete project[key];
-  for (const note of guardProject(user, project)) warn(`${projectPath}: ${note}`);
+  for (const note of guardProject(user, project, workspace)) warn(`${projectPath}: ${note}`);
   const merged: FileConfig = { ...user, ...project };
   if (user.permissions || project.permissions) {
     merged.permissions = { allow: user.permissions?.allow ?? [], deny: [...(user.permissions?.deny ?? []), ...(project.permissions?.deny ?? [])] };
   }
   if (merged.addDirs) merged.addDirs = merged.addDirs.map((dir) => resolve(workspace, dir));
+  if (merged.knowledge) merged.knowledge = merged.knowledge.map((source) => ({ ...source, path: resolve(workspace, source.path) }));
   return merged;
 }
 
@@ -89,7 +92,7 @@ function pointsAtThisMachine(value: string): boolean {
  * server or vendor, so only a local one is taken; brakes (bounded by the user's value, else the
  * default) and the tool set can be tightened, never widened.
  */
-function guardProject(user: FileConfig, project: FileConfig): string[] {
+function guardProject(user: FileConfig, project: FileConfig, workspace: string): string[] {
   const notes: string[] = [];
   for (const key of keysWith('local-only')) {
     const where = project[key];
@@ -97,6 +100,11 @@ function guardProject(user: FileConfig, project: FileConfig): string[] {
       notes.push(`${key} ${where} ignored; a project file may only point at a server on this machine, since your API key would be sent to it. Put it in your user config or pass --${settingRow(key).flag}.`);
       delete project[key];
     }
+  }
+  const outside = (project.knowledge ?? []).filter((source) => relative(workspace, resolve(workspace, source.path)).startsWith('..'));
+  if (outside.length) {
+    notes.push(`knowledge ${outside.map((source) => source.path).join(', ')} ignored; a project file may only index folders inside the workspace.`);
+    project.knowledge = project.knowledge!.filter((source) => !outside.includes(source));
   }
   for (const key of keysWith('may-lower')) {
     const mine = user[key] ?? settingRow(key).default;

@@ -11,7 +11,10 @@ Usage:
   vibe-agent demo                the course's four tasks (offline on a scripted model if none is configured)
   vibe-agent demo --compare-protocols   the four tasks with native tool calls and with prompt-JSON, side by side
   vibe-agent sessions            this workspace's saved sessions, newest first
-  vibe-agent memory              show the memory files; memory edit [--user]; memory forget TEXT [--user]`;
+  vibe-agent memory              show the memory files; memory edit [--user]; memory forget TEXT [--user]
+  vibe-agent skills              the skills and custom commands found, and where each came from
+  vibe-agent "/name args"        run a custom command (.vibe-agent/commands, .claude/commands, .gemini/commands)
+  vibe-agent index [--docs DIR]  build the search_docs index of the knowledge folders`;
 
 const WIDTH = 110;
 const FLAG_COLUMN = 23;

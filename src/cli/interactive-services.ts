@@ -9,6 +9,8 @@ import { createCliAuthorize } from './permission-setup.js';
 import type { PreparedRun } from './prepare-run.js';
 import { openRunSession, type RunSession } from './run-session.js';
 import { formatTokens } from './tui/status-line.js';
+import { startRunPrompt } from './custom-command-prompt.js';
+import { commandUsage, formatSkills } from './format-skills.js';
 import type { InteractiveServices } from './tui/services.js';
 import { safeStderr } from './display/safe-output.js';
 
@@ -81,6 +83,10 @@ export function createInteractiveServices(args: CliArgs, prepared: PreparedRun, 
       session?.close();
       session = undefined;
     },
+    skills: () => formatSkills(prepared.skills.catalog.skills, prepared.commands.commands),
+    customCommands: () => prepared.commands.commands.map((command) => ({ name: command.name, usage: commandUsage(command), help: command.description ?? `(${command.origin})` })),
+    startPrompt: (text, { authorize, signal }) =>
+      startRunPrompt(text, { commands: prepared.commands.commands, tools: prepared.tools, scope: prepared.skills.scope, authorize, workspace, signal }),
     memory: async () => collectMemorySources({ workspace, cwd: process.cwd() }).map((source) => ({ path: source.path, content: source.text })),
     // Only a window we know (or the user set) is shown; a guess would make the percentage lie.
     contextWindow: (model) => prepared.contextWindow ?? knownWindow(model),

@@ -46,6 +46,14 @@ async function main(argv: string[]): Promise<number> {
     const { memoryCommand } = await import('./memory-command.js');
     return memoryCommand(args);
   }
+  if (args.command === 'skills') {
+    const { skillsCommand } = await import('./skills-command.js');
+    return skillsCommand(args);
+  }
+  if (args.command === 'index') {
+    const { indexCommand } = await import('./index-command.js');
+    return indexCommand(args, controller.signal);
+  }
   if (args.resume === '') {
     const { pickSession } = await import('./session-picker.js');
     const workspace = resolve(args.cwd ?? process.cwd());

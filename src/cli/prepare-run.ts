@@ -8,6 +8,12 @@ import { PRICES, priceOf } from '../providers/pricing.js';
 import { withProtocol } from '../providers/with-protocol.js';
 import { collectSecrets, createRedactor } from '../session/redact.js';
 import { ToolRegistry } from '../tools/registry.js';
+import { discoverCommands, type CommandCatalog } from '../commands/discover-commands.js';
+import { setUpSkills, type SkillSetup } from '../skills/skill-setup.js';
+import { appendSection } from '../skills/skills-prompt.js';
+import { indexPath } from '../knowledge/knowledge-source.js';
+import { createSearchDocsTool } from '../knowledge/search-docs-tool.js';
+import type { Tool } from '../contracts/tool.js';
 import type { CliArgs } from './args.js';
 import { loadConfig } from './config.js';
 import { providerSettings } from './provider-settings.js';
@@ -29,8 +35,12 @@ export interface PreparedRun {
   tools: ToolRegistry;
   /** The context policy; it offers `read_output` to `tools` once an output has been shortened. */
   context: ContextPolicy;
-  /** The system prompt with the project memory (AGENTS.md) in it. */
+  /** The system prompt with the project memory (AGENTS.md) and the skills' names in it. */
   system: string;
+  /** Skills found for this workspace, the `skill` tool's state and the run's tool scope. */
+  skills: SkillSetup;
+  /** Custom commands (`/name args`) found for this workspace. */
+  commands: CommandCatalog;
   contextWindow: number | undefined;
   /** The per-run spending limit in US dollars (the model's price is known when set). */
   maxCost: number | undefined;
@@ -45,10 +55,15 @@ export async function prepareRun(args: CliArgs, env: NodeJS.ProcessEnv = process
   const resolvedSettings = resolveSettings(args, env, config);
   const settings = resolvedSettings.values;
   const resolved = resolveProvider(providerSettings(resolvedSettings, env));
-  const fileOptions = { extraRoots: existingDirs(settings.addDirs), allowSecrets: settings.allowSecrets, privateHosts: settings.fetchPrivate };
   // Tool output is redacted of the user's keys before the model sees it; bash children never get them.
   const redact = createRedactor(collectSecrets(env, [settings.apiKey]));
-  const tools = new ToolRegistry(selectTools(settings.tools, fileOptions, { passEnv: settings.passEnv, secrets: [settings.apiKey] }), { redact });
+  const skills = setUpSkills(workspace, env);
+  const commands = discoverCommands(workspace, env);
+  for (const warning of [...skills.catalog.warnings, ...commands.warnings]) warn(warning);
+  const fileOptions = { extraRoots: existingDirs(settings.addDirs), allowSecrets: settings.allowSecrets, privateHosts: settings.fetchPrivate, readRoots: skills.readRoots };
+  const selected = selectTools(withoutOptional(settings.tools), fileOptions, { passEnv: settings.passEnv, secrets: [settings.apiKey] });
+  const optional = optionalTools(settings, workspace, skills, env);
+  const tools = new ToolRegistry([...selected, ...optional], { redact, gate: skills.gate });
   const provider = withProtocol(await createProvider(resolved), settings.protocol);
   if (settings.maxCost !== undefined && !priceOf(resolved.model)) {
     throw new ConfigError(`--max-cost needs the model's price, and none is known for "${resolved.model}". Priced models: ${Object.keys(PRICES).join(', ')}.`);
@@ -66,12 +81,29 @@ export async function prepareRun(args: CliArgs, env: NodeJS.ProcessEnv = process
     provider,
     tools,
     context,
-    system: buildSystemPrompt({ workspace, cwd: process.cwd(), warn }),
+    system: appendSection(buildSystemPrompt({ workspace, cwd: process.cwd(), warn }), skills.prompt),
+    skills,
+    commands,
     contextWindow: settings.contextWindow,
     maxCost: settings.maxCost,
     maxTurns: settings.maxTurns,
     temperature: settings.temperature,
   };
+}
+
+// Tools that come with what was found or configured (skills, knowledge folders), unless --tools names a set without them.
+const OPTIONAL_TOOLS = ['skill', 'search_docs'];
+
+function withoutOptional(names: string[] | undefined): string[] | undefined {
+  return names?.filter((name) => !OPTIONAL_TOOLS.includes(name));
+}
+
+function optionalTools(settings: Settings, workspace: string, skills: SkillSetup, env: NodeJS.ProcessEnv): Tool[] {
+  const wanted = (name: string) => settings.tools === undefined || settings.tools.includes(name);
+  const tools: Tool[] = [];
+  if (skills.tool && wanted('skill')) tools.push(skills.tool);
+  if (settings.knowledge.length && wanted('search_docs')) tools.push(createSearchDocsTool({ sources: settings.knowledge, indexPath: indexPath(settings.knowledge, env), workspace }));
+  return tools;
 }
 
 function existingDirs(dirs: string[]): string[] {

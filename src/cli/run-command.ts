@@ -3,7 +3,8 @@ import { runAgent } from '../core/loop.js';
 import type { CliArgs } from './args.js';
 import { createCliAuthorize } from './permission-setup.js';
 import { openRunSession } from './run-session.js';
-import { exitCodeFor } from './exit-codes.js';
+import { EXIT, exitCodeFor } from './exit-codes.js';
+import { startRunPrompt } from './custom-command-prompt.js';
 import { prepareRun } from './prepare-run.js';
 import { createTextRenderer } from './render-text.js';
 import { createJsonLinesRenderer } from './display/json-lines.js';
@@ -14,16 +15,21 @@ export { DEFAULT_MAX_TURNS } from './prepare-run.js';
 
 /** One task, non-interactively: flags beat environment, environment beats config files. */
 export async function runCommand(args: CliArgs, prompt: string, signal: AbortSignal): Promise<number> {
-  const { workspace, settings, resolved, provider, tools, context, system, maxCost, maxTurns, temperature } = await prepareRun(args);
+  const { workspace, settings, resolved, provider, tools, context, system, maxCost, maxTurns, temperature, skills, commands } = await prepareRun(args);
   const authorize = createCliAuthorize(settings);
+  const start = await startRunPrompt(prompt, { commands: commands.commands, tools, scope: skills.scope, authorize, workspace, signal });
+  if (!start.ok) {
+    safeStderr.write(`vibe-agent: ${start.reason}\n`);
+    return EXIT.providerError;
+  }
   const session = openRunSession(args, { workspace, system, warn: (text) => safeStderr.write(`vibe-agent: warning: ${text}\n`) });
 
   const render = args.json ? createJsonLinesRenderer(process.stdout, args.apiKey) : textRenderer();
   let reason: StopReason = 'aborted';
   for await (const event of runAgent({
     provider,
-    model: resolved.model,
-    input: prompt,
+    model: start.model ?? resolved.model,
+    input: start.prompt,
     tools,
     system,
     ...(session?.messages ? { messages: session.messages } : {}),

@@ -1,4 +1,5 @@
-import { resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
+import type { KnowledgeSource } from '../knowledge/knowledge-source.js';
 import { UsageError } from './usage-error.js';
 
 /** Turns a flag's or variable's text into a setting's value; `name` is what the user typed (`--max-turns`, `VIBE_IDLE_TIMEOUT`). */
@@ -55,3 +56,6 @@ export const commaList: ParseSetting<string[]> = (raw) =>
 
 /** A directory given on the command line is relative to where the command runs. */
 export const directory: ParseSetting<string> = (raw) => resolve(raw);
+
+/** --docs DIR: a knowledge folder named after itself, with the default glob. */
+export const docsFolder: ParseSetting<KnowledgeSource> = (raw) => ({ name: basename(resolve(raw)), path: resolve(raw) });

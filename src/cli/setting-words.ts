@@ -39,6 +39,8 @@ export function configTypeWords(config: ConfigType): string {
       return `one of ${config.choices.join(', ')}`;
     case 'rules':
       return '{ "allow": [rules], "deny": [rules] }';
+    case 'sources':
+      return 'list of { "name", "path", "glob" }';
   }
 }
 

@@ -1,7 +1,8 @@
 import { PERMISSION_MODES, type PermissionMode } from '../permissions/permission-policy.js';
 import { PRESETS } from '../providers/presets.js';
-import { atLeast, commaList, directory, dollars, oneOf, positiveInteger, secondsAsMs, temperature, text, type ParseSetting } from './setting-parsers.js';
+import { atLeast, commaList, directory, docsFolder, dollars, oneOf, positiveInteger, secondsAsMs, temperature, text, type ParseSetting } from './setting-parsers.js';
 import { DEFAULT_TOOL_NAMES } from './tool-names.js';
+import type { KnowledgeSource } from '../knowledge/knowledge-source.js';
 
 export const PROTOCOLS = ['native', 'prompt-json'] as const;
 export type Protocol = (typeof PROTOCOLS)[number];
@@ -32,6 +33,8 @@ export interface Settings {
   /** How tools reach the model: native tool calls, or JSON described in the prompt. */
   protocol: Protocol | undefined;
   idleTimeoutMs: number | undefined;
+  /** Folders search_docs covers (absolute paths). */
+  knowledge: KnowledgeSource[];
 }
 
 export type SettingKey = keyof Settings;
@@ -45,7 +48,8 @@ export type ConfigType =
   | { type: 'boolean' }
   | { type: 'strings' }
   | { type: 'choice'; choices: readonly string[] }
-  | { type: 'rules' };
+  | { type: 'rules' }
+  | { type: 'sources' };
 
 /**
  * What a project's `.vibe-agent/config.json` may do with a setting, since a cloned repository
@@ -254,6 +258,16 @@ export const SETTINGS = {
     default: undefined,
     defaultText: '300 s, 600 s for local servers',
     help: 'seconds a streamed reply may send nothing before it is retried',
+  },
+  knowledge: {
+    flag: 'docs',
+    value: 'DIR',
+    repeatable: true,
+    config: { type: 'sources' },
+    parse: docsFolder,
+    default: [],
+    defaultText: 'none (search_docs is offered once there is one)',
+    help: 'folders search_docs searches (repeatable); in a config file [{ "name", "path", "glob" }], paths relative to the workspace',
   },
 } satisfies SettingTable;
 

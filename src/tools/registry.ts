@@ -22,6 +22,11 @@ export interface RegistryOptions {
    * library user's): the CLI removes the values of known secrets (see createRedactor).
    */
   redact?: (text: string) => string;
+  /**
+   * Asked before every call: a reason refuses it (status denied) before anything runs. Skills and
+   * custom commands with `allowed-tools` narrow what may be called through this.
+   */
+  gate?: (tool: Tool) => string | undefined;
 }
 
 export class ToolRegistry {
@@ -29,11 +34,13 @@ export class ToolRegistry {
   private readonly timeoutMs: number;
   private readonly maxOutputChars: number;
   private readonly redact: (text: string) => string;
+  private readonly gate: RegistryOptions['gate'];
 
   constructor(tools: Iterable<Tool> = [], options: RegistryOptions = {}) {
     this.timeoutMs = options.timeoutMs ?? 120_000;
     this.maxOutputChars = options.maxOutputChars ?? 30_000;
     this.redact = options.redact ?? ((text) => text);
+    this.gate = options.gate;
     for (const tool of tools) this.register(tool);
   }
 
@@ -73,6 +80,9 @@ export class ToolRegistry {
         `Unknown tool "${call.name}". Available tools: ${available.length ? available.join(', ') : '(none)'}.`,
       );
     }
+
+    const refusal = this.gate?.(tool);
+    if (refusal !== undefined) return { content: `Denied: ${refusal}`, isError: true, status: 'denied' };
 
     const parsed = parseArguments(call.arguments);
     if (!parsed.ok) return failure(`Arguments for ${tool.name} are not valid JSON (${parsed.error}). Send a JSON object matching the tool's schema.`);

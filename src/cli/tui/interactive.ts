@@ -13,7 +13,7 @@ import type { InputHistory } from './input-history.js';
 import { KeyParser, type Key } from './key-parser.js';
 import { LiveScreen } from './live-screen.js';
 import type { InteractiveServices } from './services.js';
-import { completeSlash, runSlashCommand } from './slash-commands.js';
+import { completeSlash, isBuiltinCommand, parseSlashCommand, runSlashCommand } from './slash-commands.js';
 import { renderStatusLine } from './status-line.js';
 import { TurnView } from './turn-view.js';
 import type { Theme } from '../display/theme.js';
@@ -137,7 +137,7 @@ export class InteractiveSession {
       for (;;) {
         const text = await this.readPrompt();
         if (text === undefined || this.exiting) break;
-        if (text.trim().startsWith('/')) await this.runCommand(text);
+        if (text.trim().startsWith('/') && (isBuiltinCommand(text) || !this.isCustomCommand(text))) await this.runCommand(text);
         else await this.runTurn(text);
         if (this.exiting) break;
       }
@@ -206,7 +206,7 @@ export class InteractiveSession {
     this.hint = [];
     const action = this.editor.handle(key);
     if (action.type === 'complete') {
-      const completion = completeSlash(this.editor.text, this.services.models?.() ?? []);
+      const completion = completeSlash(this.editor.text, this.services.models?.() ?? [], (this.services.customCommands?.() ?? []).map((command) => command.name));
       this.editor.set(completion.text);
       this.hint = completion.candidates.length ? [this.options.theme.dim(completion.candidates.join('  '))] : [];
     } else if (action.type === 'submit') {
@@ -265,10 +265,15 @@ export class InteractiveSession {
     this.conversation.startRun();
     const ticker = setInterval(() => this.render(), TICK_MS);
     try {
+      const started = this.services.startPrompt ? await this.services.startPrompt(text, { authorize: this.authorize, signal: controller.signal }) : { ok: true as const, prompt: text, model: undefined };
+      if (!started.ok) {
+        this.screen.commit([t.red(`✗ ${started.reason}`)]);
+        return;
+      }
       const generator = runAgent({
         provider: this.options.provider,
-        model: this.conversation.model,
-        input: text,
+        model: started.model ?? this.conversation.model,
+        input: started.prompt,
         messages: this.conversation.messages,
         tools: this.options.tools,
         system: this.options.system,
@@ -309,6 +314,11 @@ export class InteractiveSession {
     } catch (error) {
       this.screen.commit([this.options.theme.yellow(`⚠ ${(error as Error).message}`)]);
     }
+  }
+
+  private isCustomCommand(text: string): boolean {
+    const name = parseSlashCommand(text)?.name;
+    return (this.services.customCommands?.() ?? []).some((command) => command.name === name);
   }
 
   private async runCommand(text: string): Promise<void> {

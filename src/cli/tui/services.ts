@@ -12,6 +12,17 @@ export interface SessionEntry {
   detail?: string;
 }
 
+/** A custom command as /help and completion show it. */
+export interface CustomCommandEntry {
+  name: string;
+  /** `name <argument-hint>`. */
+  usage: string;
+  help: string;
+}
+
+/** What a typed prompt becomes: itself, or a custom command's expanded prompt (and model). */
+export type StartedPrompt = { ok: true; prompt: string; model: string | undefined } | { ok: false; reason: string };
+
 export interface MemoryFile {
   path: string;
   content: string;
@@ -35,6 +46,15 @@ export interface InteractiveServices {
   clear?(): void;
   /** /memory: the project memory files in effect. */
   memory?(): Promise<MemoryFile[]>;
+  /** /skills: the skills and custom commands found, one line each, with where they came from. */
+  skills?(): string[];
+  /** Custom commands (`/name args`), for /help, completion and telling them from unknown names. */
+  customCommands?(): CustomCommandEntry[];
+  /**
+   * Called with each prompt before its run starts: expands a custom command (shell forms under
+   * `authorize`) and starts the run's tool scope. Without it the text is sent as it is.
+   */
+  startPrompt?(text: string, context: { authorize: Authorize; signal: AbortSignal }): Promise<StartedPrompt>;
   /** The model's context window in tokens, when known (for the status line). */
   contextWindow?(model: string): number | undefined;
   /** What `usage` cost on `model`, in US dollars, when known. */

@@ -40,6 +40,7 @@ export const SLASH_COMMANDS: SlashCommand[] = [
     run: (_, c) =>
       c.print([
         ...SLASH_COMMANDS.map((command) => `  ${c.theme.bold(`/${command.name}${command.usage ? ` ${command.usage}` : ''}`)}  ${c.theme.dim(command.help)}`),
+        ...customCommandHelp(c),
         c.theme.dim('  Enter sends · Shift+Enter, Alt+Enter or a trailing \\ adds a line · ↑/↓ history · Tab completes'),
         c.theme.dim('  Ctrl-C cancels the running turn, answers no to a question, clears the prompt; twice at an empty prompt exits · Ctrl-D exits'),
       ]),
@@ -126,8 +127,25 @@ export const SLASH_COMMANDS: SlashCommand[] = [
       c.print(files.map((file) => `  ${c.theme.bold(file.path)} ${c.theme.dim(`${file.content.split('\n').length} lines`)}`));
     },
   },
+  {
+    name: 'skills',
+    help: 'the skills and custom commands found, and where each came from',
+    run: (_, c) => (c.services.skills ? c.print(c.services.skills()) : unavailable(c, 'Skills')),
+  },
   { name: 'exit', help: 'leave (also Ctrl-D)', run: (_, c) => c.exit() },
 ];
+
+function customCommandHelp(c: CommandContext): string[] {
+  const custom = c.services.customCommands?.() ?? [];
+  if (!custom.length) return [];
+  return [c.theme.dim('  Custom commands:'), ...custom.map((command) => `  ${c.theme.bold(`/${command.usage}`)}  ${c.theme.dim(command.help)}`)];
+}
+
+/** True when `text` runs a built-in command (they win over a custom command of the same name). */
+export function isBuiltinCommand(text: string): boolean {
+  const parsed = parseSlashCommand(text);
+  return SLASH_COMMANDS.some((command) => command.name === parsed?.name);
+}
 
 /** Runs one line that starts with "/": unknown names and failures are reported, never thrown. */
 export async function runSlashCommand(text: string, context: CommandContext): Promise<void> {
@@ -149,8 +167,8 @@ export function parseSlashCommand(text: string): { name: string; argument: strin
   return match ? { name: match[1]!.toLowerCase(), argument: match[2]!.trim() } : undefined;
 }
 
-/** Tab completion of a command name, or of /model's argument. */
-export function completeSlash(text: string, models: string[] = []): { text: string; candidates: string[] } {
+/** Tab completion of a command name (built-in or custom), or of /model's argument. */
+export function completeSlash(text: string, models: string[] = [], custom: string[] = []): { text: string; candidates: string[] } {
   const model = /^\/model\s+(\S*)$/.exec(text);
   if (model) {
     const matches = models.filter((name) => name.startsWith(model[1]!));
@@ -158,7 +176,7 @@ export function completeSlash(text: string, models: string[] = []): { text: stri
   }
   if (!/^\/\S*$/.test(text)) return { text, candidates: [] };
   const prefix = text.slice(1).toLowerCase();
-  const matches = SLASH_COMMANDS.map((command) => command.name).filter((name) => name.startsWith(prefix));
+  const matches = [...new Set([...SLASH_COMMANDS.map((command) => command.name), ...custom])].filter((name) => name.startsWith(prefix));
   if (matches.length === 1) return { text: `/${matches[0]} `, candidates: [] };
   return { text: `/${commonPrefix(matches) || prefix}`, candidates: matches.map((name) => `/${name}`) };
 }

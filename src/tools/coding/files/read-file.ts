@@ -6,7 +6,7 @@ import type { FileToolOptions } from '../shared/file-tool-options.js';
 import { numberLine } from '../shared/number-lines.js';
 import type { FileReadTracker } from '../shared/read-tracker.js';
 import { formatBytes, loadTextFile } from '../shared/text-file.js';
-import { resolveToolPath } from '../shared/tool-path.js';
+import { resolveToolPath, withReadRoots } from '../shared/tool-path.js';
 
 export const DEFAULT_READ_LIMIT = 2000;
 export const MAX_LINE_CHARS = 2000;
@@ -29,7 +29,7 @@ export function createReadFileTool(options: FileToolOptions, tracker: FileReadTr
     readOnly: true,
     permission: filePermission('read', ['read']),
     async execute({ path, offset, limit }, context): Promise<ToolOutput> {
-      const resolved = await resolveToolPath(path, context, options, false);
+      const resolved = await resolveToolPath(path, context, withReadRoots(options), false);
       if (!resolved.ok) return { output: resolved.reason, isError: true };
       const loaded = await loadTextFile(resolved.absolute, resolved.relative);
       if (!loaded.ok) return { output: loaded.reason, isError: true };

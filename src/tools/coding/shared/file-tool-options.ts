@@ -4,4 +4,9 @@ export interface FileToolOptions {
   extraRoots?: string[];
   /** Read and write files that look like secrets (.env, keys). Default false. */
   allowSecrets?: boolean;
+  /**
+   * Directories read_file alone may also read, asked at each call: the folders of the skills
+   * loaded so far, so their bundled files can be read and nothing else outside is opened up.
+   */
+  readRoots?: () => readonly string[];
 }

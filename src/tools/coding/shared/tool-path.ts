@@ -11,3 +11,9 @@ export function resolveToolPath(path: string, context: ToolContext, options: Fil
     forWrite,
   });
 }
+
+/** The options read_file resolves with: the extra roots plus the read-only ones (skill folders). */
+export function withReadRoots(options: FileToolOptions): FileToolOptions {
+  const readRoots = options.readRoots?.() ?? [];
+  return readRoots.length ? { ...options, extraRoots: [...(options.extraRoots ?? []), ...readRoots] } : options;
+}

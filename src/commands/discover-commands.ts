@@ -1,0 +1,119 @@
+import { readdirSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import { parse as parseToml } from 'smol-toml';
+import { displayPath } from '../memory/memory-paths.js';
+import { parseAllowedTools } from '../skills/allowed-tools.js';
+import { parseFrontMatter, textField } from '../skills/front-matter.js';
+import { readCappedTextFile } from '../skills/read-capped-file.js';
+import type { Scope } from '../skills/search-roots.js';
+import { userConfigDir } from '../memory/memory-paths.js';
+import { realOrSame } from '../session/paths.js';
+import { homedir } from 'node:os';
+
+/** A prompt file run as `/name args`: Markdown with front matter, or a Gemini CLI TOML file. */
+export interface CustomCommand {
+  /** `review`, or `frontend:review` for frontend/review.md. */
+  name: string;
+  description: string | undefined;
+  argumentHint: string | undefined;
+  allowedTools: string[] | undefined;
+  model: string | undefined;
+  /** The prompt with its placeholders ($ARGUMENTS, $1, {{args}}, !`cmd`, !{cmd}). */
+  template: string;
+  format: 'markdown' | 'toml';
+  scope: Scope;
+  origin: string;
+}
+
+export interface CommandCatalog {
+  commands: CustomCommand[];
+  warnings: string[];
+}
+
+const PROJECT_DIRS = ['.vibe-agent/commands', '.claude/commands', '.gemini/commands'] as const;
+const MAX_COMMAND_BYTES = 128 * 1024;
+const MAX_FILES = 500;
+
+function userCommandDirs(env: NodeJS.ProcessEnv): string[] {
+  const home = env.HOME || homedir();
+  return [join(userConfigDir(env), 'commands'), join(home, '.claude', 'commands'), join(home, '.gemini', 'commands')];
+}
+
+/** Project commands (workspace root only) win over user ones; within a level, .vibe-agent, .claude, .gemini. */
+export function discoverCommands(workspace: string, env: NodeJS.ProcessEnv = process.env): CommandCatalog {
+  const commands = new Map<string, CustomCommand>();
+  const warnings: string[] = [];
+  const roots = [
+    ...PROJECT_DIRS.map((sub) => ({ dir: join(realOrSame(workspace), sub), scope: 'project' as const })),
+    ...userCommandDirs(env).map((dir) => ({ dir, scope: 'user' as const })),
+  ];
+  for (const root of roots) {
+    for (const file of listCommandFiles(root.dir)) {
+      const loaded = loadCommand(root.dir, file, root.scope, env);
+      if ('warning' in loaded) {
+        warnings.push(loaded.warning);
+        continue;
+      }
+      if (commands.has(loaded.name)) continue;
+      commands.set(loaded.name, loaded);
+    }
+  }
+  return { commands: [...commands.values()].sort((a, b) => a.name.localeCompare(b.name)), warnings };
+}
+
+function listCommandFiles(dir: string): string[] {
+  try {
+    return readdirSync(dir, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile() && /\.(md|toml)$/.test(entry.name))
+      // parentPath from Node 20.12; `path` before it.
+      .map((entry) => join(entry.parentPath ?? (entry as { path?: string }).path ?? dir, entry.name))
+      .sort()
+      .slice(0, MAX_FILES);
+  } catch {
+    return [];
+  }
+}
+
+function loadCommand(dir: string, file: string, scope: Scope, env: NodeJS.ProcessEnv): CustomCommand | { warning: string } {
+  const origin = displayPath(file, env);
+  const name = relative(dir, file).replace(/\.(md|toml)$/, '').split(sep).join(':').toLowerCase();
+  const read = readCappedTextFile(file, MAX_COMMAND_BYTES);
+  if (!read.ok) return { warning: `${origin}: skipped, ${read.reason}` };
+  if (file.endsWith('.toml')) return loadToml(read.text, name, scope, origin);
+  const parsed = parseFrontMatter(read.text);
+  if (!parsed.ok) return { warning: `${origin}:${parsed.line}: malformed front matter, command skipped: ${parsed.message}` };
+  const data = parsed.data;
+  return {
+    name,
+    description: textField(data, 'description'),
+    argumentHint: textField(data, 'argument-hint'),
+    allowedTools: parseAllowedTools(data['allowed-tools']),
+    model: textField(data, 'model'),
+    template: parsed.body,
+    format: 'markdown',
+    scope,
+    origin,
+  };
+}
+
+function loadToml(text: string, name: string, scope: Scope, origin: string): CustomCommand | { warning: string } {
+  let data: Record<string, unknown>;
+  try {
+    data = parseToml(text) as Record<string, unknown>;
+  } catch (error) {
+    const line = (error as { line?: number }).line;
+    return { warning: `${origin}${line ? `:${line}` : ''}: malformed TOML, command skipped: ${(error as Error).message.split('\n')[0]}` };
+  }
+  if (typeof data.prompt !== 'string') return { warning: `${origin}:1: no "prompt" string, command skipped` };
+  return {
+    name,
+    description: typeof data.description === 'string' ? data.description : undefined,
+    argumentHint: undefined,
+    allowedTools: undefined,
+    model: undefined,
+    template: data.prompt,
+    format: 'toml',
+    scope,
+    origin,
+  };
+}

@@ -1,0 +1,32 @@
+import type { Tool } from '../contracts/tool.js';
+import { discoverSkills, type SkillCatalog } from './discover-skills.js';
+import { createSkillTool } from './skill-tool.js';
+import { skillsPrompt } from './skills-prompt.js';
+import { ToolScope } from './tool-scope.js';
+
+/** Skills wired for a run: give `readRoots` to the file tools and `gate` to the ToolRegistry. */
+export interface SkillSetup {
+  catalog: SkillCatalog;
+  /** The system prompt section (names and descriptions), '' without skills. */
+  prompt: string;
+  /** The `skill` tool, when there are skills. */
+  tool: Tool | undefined;
+  scope: ToolScope;
+  /** Folders of the skills loaded so far. */
+  readRoots: () => readonly string[];
+  /** For RegistryOptions.gate: refuses tools outside the active allowed-tools. */
+  gate: (tool: Tool) => string | undefined;
+}
+
+export function setUpSkills(workspace: string, env: NodeJS.ProcessEnv = process.env, scope: ToolScope = new ToolScope()): SkillSetup {
+  const catalog = discoverSkills(workspace, env);
+  const roots: string[] = [];
+  return {
+    catalog,
+    prompt: skillsPrompt(catalog.skills),
+    tool: catalog.skills.length ? createSkillTool(catalog.skills, { scope, readRoots: roots }) : undefined,
+    scope,
+    readRoots: () => roots,
+    gate: (tool) => scope.refusal(tool.name),
+  };
+}
