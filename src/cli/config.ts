@@ -70,7 +70,8 @@ export function loadConfig(workspace: string, env: NodeJS.ProcessEnv = process.e
   return merged;
 }
 
-function isLoopback(url: string): boolean {
+/** A URL on this machine (localhost, 127.x, ::1). */
+export function isLoopback(url: string): boolean {
   const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
   return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
 }

@@ -11,6 +11,8 @@ Usage:
   vibe-agent demo                the course's four tasks (offline on a scripted model if none is configured)
   vibe-agent demo --compare-protocols   the four tasks with native tool calls and with prompt-JSON, side by side
   vibe-agent sessions            this workspace's saved sessions, newest first
+  vibe-agent doctor              probe the configured endpoint and this machine; a table and a recommendation
+  vibe-agent eval                run a suite of tasks N times each, checked by commands; eval merge FILES… combines shards
   vibe-agent memory              show the memory files; memory edit [--user]; memory forget TEXT [--user]`;
 
 const WIDTH = 110;

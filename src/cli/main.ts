@@ -45,6 +45,14 @@ async function main(argv: string[]): Promise<number> {
     const { memoryCommand } = await import('./memory-command.js');
     return memoryCommand(args);
   }
+  if (args.command === 'doctor') {
+    const { doctorCommand } = await import('./doctor-command.js');
+    return doctorCommand(args, controller.signal);
+  }
+  if (args.command === 'eval') {
+    const { evalCommand } = await import('./eval-command.js');
+    return evalCommand(args, controller.signal);
+  }
   if (args.resume === '') {
     const { pickSession } = await import('./session-picker.js');
     const workspace = resolve(args.cwd ?? process.cwd());
