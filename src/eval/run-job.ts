@@ -33,7 +33,7 @@ export async function runJob(job: EvalJob, options: JobOptions): Promise<EvalRes
     const stop = ran.events.find((event): event is Extract<AgentEvent, { type: 'stop' }> => event.type === 'stop');
     const start = ran.events.find((event): event is Extract<AgentEvent, { type: 'run_start' }> => event.type === 'run_start');
     const budget = ran.timedOut ? `time budget: over ${task.limits.timeoutSeconds} s` : budgetReason(stop, task.limits);
-    const failure = budget ?? runFailure(stop, ran.stderr) ?? (await runCheck(task.check, dir, options.env));
+    const failure = budget ?? runFailure(stop, ran.stderr) ?? (await runCheck(task.check, dir, { ...options.env, VIBE_EVAL_SUITE: task.suite }));
     return {
       type: 'result',
       task: task.id,

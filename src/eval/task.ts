@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
 
 /** What a task may spend; over any of them the task counts as failed, with the budget as its reason. */
@@ -16,6 +16,8 @@ export interface EvalTask {
   prompt: string;
   /** Absolute path of the directory copied for each run; none: an empty directory. */
   fixture?: string;
+  /** The suite's directory, given to the check as $VIBE_EVAL_SUITE: checks kept there are out of the model's reach. */
+  suite: string;
   /** A shell command run in the run's directory afterwards: exit 0 means solved. */
   check: string;
   /** --tools for the run (default: the CLI's default set). */
@@ -73,6 +75,7 @@ function readTask(path: string): EvalTask {
   return {
     id: file.id ?? basename(path, '.json'),
     prompt: file.prompt,
+    suite: dirname(path),
     check: file.check,
     ...(fixture !== undefined ? { fixture } : {}),
     ...(file.tools !== undefined ? { tools: file.tools } : {}),
