@@ -117,10 +117,15 @@ function runCheck(command: string, cwd: string, env: NodeJS.ProcessEnv): Promise
     child.stderr.on('data', (chunk) => (output += chunk));
     child.on('close', (code, signal) => {
       if (code === 0) return resolve(undefined);
-      const tail = lastLine(output);
+      const tail = errorLine(output) ?? lastLine(output);
       resolve(`check failed (${signal ?? `exit ${code}`})${tail ? `: ${tail}` : ''}`);
     });
   });
+}
+
+/** The line naming the error in a crashed Node script's output (its last line is only Node's version). */
+function errorLine(text: string): string | undefined {
+  return text.split('\n').filter((line) => /^\w*Error\b.*:/.test(line.trim())).at(-1)?.trim().slice(0, 200);
 }
 
 function lastLine(text: string): string {
