@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DoctorReport, ProbeResult } from '../src/doctor/types.js';
+import { startAnthropicServer } from './support/anthropic-server.js';
 import { startChatServer, type ChatServer } from './support/chat-server.js';
 import { homeEnv, spawnCli } from './support/cli-process.js';
 import { doctorScript, type DoctorQuirk } from './support/doctor-model.js';
@@ -99,5 +100,19 @@ describe('vibe-agent doctor against a local OpenAI-compatible server', () => {
     expect(report.local.find((one) => one.id === 'config')).toMatchObject({ status: 'fail', detail: expect.stringContaining('maxTurns') });
     expect(probe(report, 'reach').status).toBe('pass');
     expect(ran.code).toBe(1);
+  });
+
+  it('checks an Anthropic endpoint through its adapter (the wire probes speak Chat Completions)', async () => {
+    const server = await startAnthropicServer([{ toolCalls: [{ name: 'get_weather', arguments: { city: 'Paris' } }] }]);
+    const home = mkdtempSync(join(tmpdir(), 'vibe-doctor-'));
+    cleanups.push(() => server.close(), () => rmSync(home, { recursive: true, force: true }));
+    const ran = await spawnCli(['doctor', '--provider', 'anthropic', '--json'], { cwd: home, env: { ...homeEnv(home), ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: server.url } });
+    const report = JSON.parse(ran.stdout) as DoctorReport;
+    expect(report.probes.map((one) => [one.id, one.status])).toEqual([
+      ['wire', 'skip'],
+      ['adapter', 'pass'],
+    ]);
+    expect(probe(report, 'adapter').detail).toContain('get_weather({"city":"Paris"})');
+    expect(ran.code).toBe(0);
   });
 });

@@ -25,12 +25,16 @@ export async function evalCommand(args: CliArgs, signal: AbortSignal): Promise<n
     if (typeof shard === 'string') throw new UsageError(shard);
     const jobs = shardJobs(expandJobs(loadSuite(flags.suite ?? BUILTIN_SUITE), count('--runs', flags.runs)), shard);
     const progress = createProgress(jobs.length);
-    const results = await mapConcurrent(jobs, count('--concurrency', flags.concurrency), async (job) => {
+    const ran = await mapConcurrent(jobs, count('--concurrency', flags.concurrency), async (job) => {
+      // Ctrl-C stops the runs in flight and starts no more; what finished is still reported.
+      if (signal.aborted) return undefined;
       const result = await runJob(job, { cliFlags: passedFlags(args), env: process.env, signal });
+      if (signal.aborted) return undefined;
       progress(result);
       return result;
     });
-    return report(results, args.json, flags.output);
+    const code = report(ran.filter((result) => result !== undefined), args.json, flags.output);
+    return signal.aborted ? EXIT.aborted : code;
   } catch (error) {
     if (error instanceof SuiteError) throw new UsageError(error.message);
     throw error;

@@ -1,6 +1,6 @@
 import { COUNT_PROMPT, PING_PROMPT, user } from './probe-requests.js';
 import type { DoctorEndpoint, ProbeResult } from './types.js';
-import { deltas, postChat, replyText } from './wire.js';
+import { deltaOf, postChat, replyText } from './wire.js';
 
 /** One plain request: is the server there, does it take the key, does it know the model. */
 export async function probeReach(endpoint: DoctorEndpoint, signal?: AbortSignal): Promise<ProbeResult> {
@@ -22,8 +22,8 @@ export async function probeLatency(endpoint: DoctorEndpoint, signal?: AbortSigna
   if (reply.status !== 200) return { id: 'latency', label, status: 'fail', detail: reply.error ?? `HTTP ${reply.status}` };
   if (!reply.chunks.length) return { id: 'latency', label, status: 'warn', detail: 'asked to stream, the server answered with one JSON body (the adapter copes)' };
   const first = reply.chunks.find(({ data }) => {
-    const delta = deltas({ ...reply, chunks: [{ atMs: 0, data }] })[0];
-    return typeof delta?.content === 'string' && delta.content !== '';
+    const content = deltaOf(data)?.content;
+    return typeof content === 'string' && content !== '';
   });
   const firstMs = first?.atMs ?? reply.totalMs;
   const tokens = Math.max(1, Math.round(replyText(reply).length / 4));

@@ -10,6 +10,7 @@ const LOCAL_PORTS: Record<string, string> = { '11434': 'ollama', '8000': 'vllm',
 export function recommend(endpoint: DoctorEndpoint, probes: ProbeResult[]): Recommendation {
   const byId = (id: string) => probes.find((probe) => probe.id === id);
   const notes: string[] = [];
+  if (byId('reach')?.status === 'fail') notes.push('The endpoint did not answer the first request: fix that first (the base URL, the key, the model name); nothing else was probed.');
   const adapter = byId('adapter');
   const native = adapter === undefined || adapter.status === 'pass' || adapter.status === 'warn';
   if (!native) notes.push('Tool calls do not come back natively: run with --protocol prompt-json (tools described in the prompt).');

@@ -61,11 +61,17 @@ export async function getJson(endpoint: DoctorEndpoint, path: string): Promise<R
   }
 }
 
+/** The first choice's delta of a chunk, if it has one. */
+export function deltaOf(data: Record<string, unknown>): Record<string, unknown> | undefined {
+  const choice = (data.choices as Array<Record<string, unknown>> | undefined)?.[0];
+  return choice?.delta ? (choice.delta as Record<string, unknown>) : undefined;
+}
+
 /** The first choice's delta of each chunk, in order. */
 export function deltas(reply: WireReply): Array<Record<string, unknown>> {
   return reply.chunks.flatMap(({ data }) => {
-    const choice = (data.choices as Array<Record<string, unknown>> | undefined)?.[0];
-    return choice?.delta ? [choice.delta as Record<string, unknown>] : [];
+    const delta = deltaOf(data);
+    return delta ? [delta] : [];
   });
 }
 
