@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { DoctorReport, ProbeResult } from '../src/doctor/types.js';
 import { startAnthropicServer } from './support/anthropic-server.js';
 import { startChatServer, type ChatServer } from './support/chat-server.js';
-import { homeEnv, spawnCli } from './support/cli-process.js';
+import { CLI_SESSION_TIMEOUT_MS, homeEnv, spawnCli } from './support/cli-process.js';
 import { doctorScript, type DoctorQuirk } from './support/doctor-model.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -28,7 +28,8 @@ const probe = (report: DoctorReport, id: string): ProbeResult => {
   return found;
 };
 
-describe('vibe-agent doctor against a local OpenAI-compatible server', () => {
+// Each test spawns the CLI, which sends a dozen requests: load, not logic, decides how long that takes.
+describe('vibe-agent doctor against a local OpenAI-compatible server', { timeout: CLI_SESSION_TIMEOUT_MS }, () => {
   it('passes every probe on a clean server and recommends native tool calls', async () => {
     const { report, server, code } = await doctorAgainst('none');
     expect(report.probes.filter((one) => one.status !== 'pass')).toEqual([]);

@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -83,6 +83,19 @@ describe('vibe-agent eval on a scripted model', () => {
     const passes = (list: Array<EvalResult | EvalSummary>) => list.filter((record): record is EvalSummary => record.type === 'summary').map(({ task, runs, passes, ci95, failures }) => ({ task, runs, passes, ci95, failures }));
     expect(passes(mergedRecords)).toEqual(passes(wholeRecords));
     expect(merge.stdout).toContain('| **overall** | **4/8** |');
+  }, EVAL_TIMEOUT_MS);
+
+  it('stops a run over its time budget and counts it as failed, with the reason', async () => {
+    const server = await startChatServer([{ kind: 'silent' }], { checkEcho: false });
+    const home = mkdtempSync(join(tmpdir(), 'vibe-eval-test-'));
+    cleanups.push(() => server.close(), () => rmSync(home, { recursive: true, force: true }));
+    const suite = join(home, 'suite');
+    mkdirSync(suite);
+    writeFileSync(join(suite, 'slow.json'), JSON.stringify({ prompt: 'TASK slow', check: 'true', limits: { timeoutSeconds: 2 } }));
+    const out = join(home, 'out.jsonl');
+    const ran = await spawnCli(['eval', '--suite', suite, '--base-url', server.url, '--model', 'test-model', '-o', out], { cwd: home, env: homeEnv(home) });
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(records(out)[0]).toMatchObject({ task: 'slow', passed: false, reason: 'time budget: over 2 s' });
   }, EVAL_TIMEOUT_MS);
 
   it('refuses to merge shards that overlap', async () => {
