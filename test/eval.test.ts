@@ -117,7 +117,9 @@ describe('the built-in suite', () => {
       'course-time',
       'course-world-cup',
       'fix-failing-test',
+      'fix-pagination',
       'grep-bug',
+      'implement-from-test',
       'refactor-two-files',
       'shell-output',
     ]);
