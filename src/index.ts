@@ -29,7 +29,7 @@ export { FileReadTracker } from './tools/coding/shared/read-tracker.js';
 export type { FileToolOptions } from './tools/coding/shared/file-tool-options.js';
 export { createSearchTools, type SearchToolOptions } from './tools/coding/search-tools.js';
 export type { RipgrepSetting } from './tools/coding/search/ripgrep-detect.js';
-export { bashTool } from './tools/coding/shell/bash.js';
+export { bashTool, createBashTool } from './tools/coding/shell/bash.js';
 
 // Permissions: the policy behind `authorize` (modes, allow and deny rules, asking the user).
 export { createPermissionPolicy, type PermissionMode, type PermissionOptions } from './permissions/permission-policy.js';

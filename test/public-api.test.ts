@@ -22,6 +22,7 @@ const PUBLIC_API = [
   'collectSecrets',
   'compactHistory',
   'courseTools',
+  'createBashTool',
   'createContextPolicy',
   'createFileTools',
   'createPermissionPolicy',

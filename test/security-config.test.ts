@@ -1,24 +1,13 @@
 /** What a project config may set, and where the API key is sent. */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/cli/config.js';
 import { resolveProvider } from '../src/providers/create-provider.js';
+import { loadConfigLayers } from './support/config-layers.js';
 import { tempLayouts } from './support/security-setup.js';
 
 const setup = tempLayouts();
 
 describe('a project config cannot loosen what the user set', () => {
-  function withConfigs(user: object, project: object) {
-    const { workspace, env } = setup();
-    mkdirSync(join(env.XDG_CONFIG_HOME, 'vibe-agent'), { recursive: true });
-    writeFileSync(join(env.XDG_CONFIG_HOME, 'vibe-agent', 'config.json'), JSON.stringify(user));
-    mkdirSync(join(workspace, '.vibe-agent'));
-    writeFileSync(join(workspace, '.vibe-agent', 'config.json'), JSON.stringify(project));
-    const warnings: string[] = [];
-    const config = loadConfig(workspace, env, (message) => warnings.push(message));
-    return { config, warnings: warnings.join('\n') };
-  }
+  const withConfigs = (user: object, project: object) => loadConfigLayers(setup(), user, project);
 
   it('ignores a project baseUrl that would send the API key to another machine, keeps a local one', () => {
     const remote = withConfigs({}, { baseUrl: 'https://attacker.example/v1', model: 'gpt-4.1' });

@@ -7,6 +7,7 @@ import { demoTasks } from './demo-tasks.js';
 import { exitCodeFor } from './exit-codes.js';
 import { demoModel, runDemoTask, type DemoModel } from './run-demo-task.js';
 import { oneLine } from './display/summarize.js';
+import { safeStdout, safeStderr } from './display/safe-output.js';
 
 export interface ProtocolRun {
   turns: number;
@@ -30,7 +31,7 @@ const ANSWER_WIDTH = 44;
  * the prompt-JSON protocol, on the same model (or on the scripted model, offline).
  */
 export async function compareProtocolsCommand(args: CliArgs, signal: AbortSignal): Promise<number> {
-  const out = (line: string) => process.stdout.write(`${line}\n`);
+  const out = (line: string) => safeStdout.write(`${line}\n`);
   const real = await demoModel(args);
   const page = await serveDemoPage();
   try {
@@ -47,7 +48,7 @@ export async function compareProtocolsCommand(args: CliArgs, signal: AbortSignal
     }
     const rows: ComparisonRow[] = [];
     for (const [index, task] of demoTasks(page.url).entries()) {
-      if (!args.json) process.stderr.write(`running ${index + 1}/4: ${task.title}\n`);
+      if (!args.json) safeStderr.write(`running ${index + 1}/4: ${task.title}\n`);
       const runOne = async (protocol: ToolProtocol) => summarize(await runDemoTask(task, { protocol, real, pageUrl: page.url, signal }));
       const row: ComparisonRow = { task: task.title, native: await runOne('native'), promptJson: await runOne('prompt-json') };
       rows.push(row);

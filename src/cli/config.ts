@@ -3,6 +3,7 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { ConfigError } from '../providers/create-provider.js';
+import { PRESET_ALIASES, PRESETS } from '../providers/presets.js';
 import { CONFIG_KEYS, settingRow, type ConfigKey, type ConfigType, type FileConfig, type ProjectRule } from './settings.js';
 import { expandToolGroups } from './tool-names.js';
 
@@ -70,31 +71,38 @@ export function loadConfig(workspace: string, env: NodeJS.ProcessEnv = process.e
   return merged;
 }
 
-/** A URL on this machine (localhost, 127.x, ::1). */
-export function isLoopback(url: string): boolean {
-  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
-  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+/** A URL on this machine, or a provider preset that is (ollama, vllm, lmstudio): where a key may go unasked. */
+export function pointsAtThisMachine(value: string): boolean {
+  const preset = PRESETS[PRESET_ALIASES[value] ?? value];
+  if (preset) return preset.local === true;
+  try {
+    const host = new URL(value).hostname.replace(/^\[|\]$/g, '');
+    return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+  } catch {
+    return false;
+  }
 }
 
 /**
  * What else a cloned repository could loosen, removed from `project` (the notes say what and why):
- * a `baseUrl` would send the user's API key (from the environment or user config) to any server,
- * so only a local one is taken; brakes and the tool set can be tightened, never widened.
+ * a `baseUrl` or `provider` would send the user's API key (`--api-key`, the environment) to another
+ * server or vendor, so only a local one is taken; brakes (bounded by the user's value, else the
+ * default) and the tool set can be tightened, never widened.
  */
 function guardProject(user: FileConfig, project: FileConfig): string[] {
   const notes: string[] = [];
   for (const key of keysWith('local-only')) {
-    const url = project[key];
-    if (typeof url === 'string' && !isLoopback(url)) {
-      notes.push(`${key} ${url} ignored; a project file may only point at a server on this machine, since your API key would be sent to it. Put it in your user config or pass --${settingRow(key).flag}.`);
+    const where = project[key];
+    if (typeof where === 'string' && where !== user[key] && !pointsAtThisMachine(where)) {
+      notes.push(`${key} ${where} ignored; a project file may only point at a server on this machine, since your API key would be sent to it. Put it in your user config or pass --${settingRow(key).flag}.`);
       delete project[key];
     }
   }
   for (const key of keysWith('may-lower')) {
-    const mine = user[key];
+    const mine = user[key] ?? settingRow(key).default;
     const theirs = project[key];
     if (typeof mine === 'number' && typeof theirs === 'number' && theirs > mine) {
-      notes.push(`${key} ${theirs} ignored; a project file may lower your limit (${mine}), not raise it.`);
+      notes.push(`${key} ${theirs} ignored; a project file may lower your limit (${mine}${user[key] === undefined ? ', the default' : ''}), not raise it.`);
       delete project[key];
     }
   }

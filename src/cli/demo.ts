@@ -8,6 +8,7 @@ import { describeEvent, paintLine } from './display/describe-event.js';
 import { createJsonLinesRenderer } from './display/json-lines.js';
 import { oneLine } from './display/summarize.js';
 import { colorEnabled, createTheme, type Theme } from './display/theme.js';
+import { safeStdout } from './display/safe-output.js';
 
 /** The demo shows calls, results and hiccups; streamed text is summed up in each task's answer line. */
 const SHOWN: ReadonlySet<AgentEvent['type']> = new Set(['tool_call_start', 'tool_call_end', 'protocol_error', 'retry']);
@@ -18,7 +19,7 @@ export async function demoCommand(args: CliArgs, signal: AbortSignal): Promise<n
     return compareProtocolsCommand(args, signal);
   }
   const theme = createTheme(!args.json && colorEnabled(process.stdout));
-  const out = (line: string) => process.stdout.write(`${line}\n`);
+  const out = (line: string) => safeStdout.write(`${line}\n`);
   const real = await demoModel(args);
   const protocol = args.protocol ?? 'native';
   // --json prints the events of each task's run, exactly as `vibe-agent "…" --json` prints a run's.

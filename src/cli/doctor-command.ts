@@ -8,7 +8,7 @@ import { runDoctor } from '../doctor/run-doctor.js';
 import type { DoctorEndpoint } from '../doctor/types.js';
 import { createProvider, resolveProvider } from '../providers/create-provider.js';
 import type { CliArgs } from './args.js';
-import { isLoopback, loadConfig, projectConfigPath, readConfigFile, userConfigPath, type FileConfig } from './config.js';
+import { loadConfig, pointsAtThisMachine, projectConfigPath, readConfigFile, userConfigPath, type FileConfig } from './config.js';
 import { EXIT } from './exit-codes.js';
 import { providerSettings } from './provider-settings.js';
 import { resolveSettings } from './resolve-settings.js';
@@ -29,7 +29,7 @@ export async function doctorCommand(args: CliArgs, signal: AbortSignal, env: Nod
     baseURL: resolved.baseURL,
     model: resolved.model,
     apiKey: resolved.apiKey,
-    local: resolved.preset.local === true || isLoopback(resolved.baseURL),
+    local: resolved.preset.local === true || pointsAtThisMachine(resolved.baseURL),
   };
   if (!endpoint.local && !args.yes) {
     const consent = await askToSpend(describeEstimate(endpoint, estimateCost(endpoint)));

@@ -1,4 +1,5 @@
 import type { SessionSummary } from '../session/list-sessions.js';
+import { sanitizeLine } from './display/sanitize.js';
 import { oneLine } from './display/summarize.js';
 
 /** A table of sessions for the terminal, one line each, newest first as given. */
@@ -17,7 +18,7 @@ export function formatSessionTable(sessions: SessionSummary[], width = 100): str
   const promptWidth = Math.max(20, width - used);
   return [
     `${line(head)}  FIRST PROMPT`,
-    ...rows.map((row, i) => `${line(row)}  ${oneLine(sessions[i]!.firstPrompt, promptWidth)}`),
+    ...rows.map((row, i) => `${line(row)}  ${oneLine(sanitizeLine(sessions[i]!.firstPrompt, false), promptWidth)}`),
   ].join('\n');
 }
 

@@ -10,6 +10,7 @@ import type { PreparedRun } from './prepare-run.js';
 import { openRunSession, type RunSession } from './run-session.js';
 import { formatTokens } from './tui/status-line.js';
 import type { InteractiveServices } from './tui/services.js';
+import { safeStderr } from './display/safe-output.js';
 
 /**
  * The interactive session's services, from the same modules the one-shot CLI uses: the
@@ -20,7 +21,7 @@ import type { InteractiveServices } from './tui/services.js';
 export function createInteractiveServices(args: CliArgs, prepared: PreparedRun, context: ContextPolicy): { services: InteractiveServices; initialMessages: RunSession['messages'] } {
   const { workspace, settings, system } = prepared;
   let notify: ((text: string) => void) | undefined;
-  const warn = (text: string) => (notify ? notify(`warning: ${text}`) : process.stderr.write(`vibe-agent: warning: ${text}\n`));
+  const warn = (text: string) => (notify ? notify(`warning: ${text}`) : safeStderr.write(`vibe-agent: warning: ${text}\n`));
   const open = (overrides: Partial<CliArgs>) => openRunSession({ ...args, ...overrides }, { workspace, system, warn });
   let session: RunSession | undefined = args.continue || args.resume !== undefined ? open({}) : undefined;
   // A session file that cannot be created (a read-only or broken data directory) is reported once,

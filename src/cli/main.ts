@@ -4,17 +4,18 @@ import { resolve } from 'node:path';
 import { ConfigError } from '../providers/create-provider.js';
 import { HELP, parseCliArgs, UsageError } from './args.js';
 import { EXIT } from './exit-codes.js';
+import { safeStdout, safeStderr } from './display/safe-output.js';
 
 // Only argument parsing is loaded up front; everything else is imported when it is needed.
 async function main(argv: string[]): Promise<number> {
   const args = parseCliArgs(argv);
   if (args.command === 'version') {
     const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
-    process.stdout.write(`vibe-agent ${pkg.version}\n`);
+    safeStdout.write(`vibe-agent ${pkg.version}\n`);
     return EXIT.answered;
   }
   if (args.command === 'help') {
-    process.stdout.write(`${HELP}\n`);
+    safeStdout.write(`${HELP}\n`);
     return EXIT.answered;
   }
   if (args.cwd !== undefined) checkDirectory('--cwd', args.cwd);
@@ -90,7 +91,7 @@ let settled = false;
 process.on('beforeExit', () => {
   if (settled) return;
   settled = true;
-  process.stderr.write('vibe-agent: internal error: the run stopped before it finished (nothing left to wait on).\n');
+  safeStderr.write('vibe-agent: internal error: the run stopped before it finished (nothing left to wait on).\n');
   process.exitCode = EXIT.providerError;
 });
 
@@ -103,11 +104,11 @@ main(process.argv.slice(2)).then(
     settled = true;
     const err = error as Error;
     if (err instanceof UsageError || err instanceof ConfigError) {
-      process.stderr.write(`vibe-agent: ${err.message}\n`);
+      safeStderr.write(`vibe-agent: ${err.message}\n`);
       process.exitCode = EXIT.usage;
       return;
     }
-    process.stderr.write(`vibe-agent: unexpected error: ${err.stack ?? String(error)}\n`);
+    safeStderr.write(`vibe-agent: unexpected error: ${err.stack ?? String(error)}\n`);
     process.exitCode = EXIT.providerError;
   },
 );

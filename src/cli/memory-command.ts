@@ -7,6 +7,7 @@ import { displayPath, memoryPath, type MemoryScope } from '../memory/memory-path
 import { collectMemorySources } from '../memory/memory-sources.js';
 import { UsageError, type CliArgs } from './args.js';
 import { EXIT } from './exit-codes.js';
+import { safeStdout, safeStderr } from './display/safe-output.js';
 
 /** `vibe-agent memory [edit | forget TEXT] [--user]`. */
 export function memoryCommand(args: CliArgs, env: NodeJS.ProcessEnv = process.env): number {
@@ -25,10 +26,10 @@ export function memoryCommand(args: CliArgs, env: NodeJS.ProcessEnv = process.en
     const removed = forgetFacts(path, text);
     if (removed.length === 0) {
       // The command was well formed; there was just nothing to remove (a usage error would be exit 2).
-      process.stderr.write(`vibe-agent: no memory entry matches "${text}" in ${displayPath(path, env)}; nothing was forgotten.\n`);
+      safeStderr.write(`vibe-agent: no memory entry matches "${text}" in ${displayPath(path, env)}; nothing was forgotten.\n`);
       return EXIT.providerError;
     }
-    process.stdout.write(`Forgot ${removed.length} fact${removed.length > 1 ? 's' : ''} from ${displayPath(path, env)}:\n${removed.map((f) => `- ${f}`).join('\n')}\n`);
+    safeStdout.write(`Forgot ${removed.length} fact${removed.length > 1 ? 's' : ''} from ${displayPath(path, env)}:\n${removed.map((f) => `- ${f}`).join('\n')}\n`);
     return EXIT.answered;
   }
   throw new UsageError(`Unknown memory action "${action}". Use: vibe-agent memory | memory edit [--user] | memory forget TEXT [--user]`);
@@ -46,15 +47,15 @@ function showMemory(workspace: string, env: NodeJS.ProcessEnv): number {
   const instructions = collectMemorySources({ workspace, cwd: process.cwd(), env }).filter((source) => source.kind === 'instructions');
   out.push(`== Instruction files loaded into the system prompt: ${instructions.length ? '' : 'none'}`);
   for (const source of instructions) out.push(`  ${displayPath(source.path, env)}`);
-  process.stdout.write(`${out.join('\n')}\n`);
+  safeStdout.write(`${out.join('\n')}\n`);
   return EXIT.answered;
 }
 
 function editMemory(path: string, env: NodeJS.ProcessEnv): number {
   const editor = env.VISUAL || env.EDITOR;
   if (!editor || !process.stdin.isTTY || !process.stdout.isTTY) {
-    process.stdout.write(`${path}\n`);
-    if (!editor) process.stderr.write('vibe-agent: set EDITOR to open it here; the path is printed above.\n');
+    safeStdout.write(`${path}\n`);
+    if (!editor) safeStderr.write('vibe-agent: set EDITOR to open it here; the path is printed above.\n');
     return EXIT.answered;
   }
   if (!existsSync(path)) {
@@ -64,7 +65,7 @@ function editMemory(path: string, env: NodeJS.ProcessEnv): number {
   // Through the shell, so EDITOR may carry arguments ("code --wait").
   const result = spawnSync(`${editor} "$VIBE_MEMORY_FILE"`, { shell: true, stdio: 'inherit', env: { ...env, VIBE_MEMORY_FILE: path } });
   if (result.status !== 0) {
-    process.stderr.write(`vibe-agent: the editor exited with ${result.status ?? result.signal}.\n`);
+    safeStderr.write(`vibe-agent: the editor exited with ${result.status ?? result.signal}.\n`);
     return EXIT.providerError;
   }
   return EXIT.answered;

@@ -6,6 +6,7 @@ import { createContextPolicy, type ContextPolicy } from '../context/policy.js';
 import { ConfigError, createProvider, resolveProvider, type ResolvedProvider } from '../providers/create-provider.js';
 import { PRICES, priceOf } from '../providers/pricing.js';
 import { withProtocol } from '../providers/with-protocol.js';
+import { collectSecrets, createRedactor } from '../session/redact.js';
 import { ToolRegistry } from '../tools/registry.js';
 import type { CliArgs } from './args.js';
 import { loadConfig } from './config.js';
@@ -14,6 +15,7 @@ import { resolveSettings } from './resolve-settings.js';
 import { selectTools } from './select-tools.js';
 import { SETTINGS, type Settings } from './settings.js';
 import { UsageError } from './usage-error.js';
+import { safeStderr } from './display/safe-output.js';
 
 export const DEFAULT_MAX_TURNS = SETTINGS.maxTurns.default;
 
@@ -38,11 +40,14 @@ export interface PreparedRun {
 
 export async function prepareRun(args: CliArgs, env: NodeJS.ProcessEnv = process.env): Promise<PreparedRun> {
   const workspace = resolve(args.cwd ?? process.cwd());
-  const config = loadConfig(workspace, env, (message) => process.stderr.write(`vibe-agent: warning: ${message}\n`));
+  const config = loadConfig(workspace, env, (message) => safeStderr.write(`vibe-agent: warning: ${message}\n`));
   const resolvedSettings = resolveSettings(args, env, config);
   const settings = resolvedSettings.values;
   const resolved = resolveProvider(providerSettings(resolvedSettings, env));
-  const tools = new ToolRegistry(selectTools(settings.tools, { extraRoots: existingDirs(settings.addDirs), allowSecrets: settings.allowSecrets }));
+  const fileOptions = { extraRoots: existingDirs(settings.addDirs), allowSecrets: settings.allowSecrets };
+  // Tool output is redacted of the user's keys before the model sees it; bash children never get them.
+  const redact = createRedactor(collectSecrets(env, [settings.apiKey]));
+  const tools = new ToolRegistry(selectTools(settings.tools, fileOptions, { passEnv: settings.passEnv, secrets: [settings.apiKey] }), { redact });
   const provider = withProtocol(await createProvider(resolved), settings.protocol);
   if (settings.maxCost !== undefined && !priceOf(resolved.model)) {
     throw new ConfigError(`--max-cost needs the model's price, and none is known for "${resolved.model}". Priced models: ${Object.keys(PRICES).join(', ')}.`);

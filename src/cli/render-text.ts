@@ -1,6 +1,7 @@
 import type { AgentEvent } from '../contracts/events.js';
 import { describeEvent, paintLine } from './display/describe-event.js';
 import { createTheme } from './display/theme.js';
+import { sanitizeText } from './display/safe-output.js';
 import { visibleText } from './display/visible-text.js';
 
 export interface TextRendererOptions {
@@ -63,7 +64,8 @@ export function createTextRenderer(options: TextRendererOptions): (event: AgentE
       case 'assistant_message':
         if (!held) break;
         if (event.message.toolCalls.length) {
-          options.info.write(`${held}\n`);
+          // The model's own colours are dropped too: its text must not hide or restyle the process lines.
+          options.info.write(`${sanitizeText(held, false)}\n`);
         } else {
           options.out.write(held);
           answerOpen = true;
@@ -85,7 +87,7 @@ export function createTextRenderer(options: TextRendererOptions): (event: AgentE
         break;
       case 'stop':
         // Text of a reply that never completed (an abort mid-stream) is not an answer.
-        if (held) options.info.write(`${held}\n`);
+        if (held) options.info.write(`${sanitizeText(held, false)}\n`);
         held = '';
         endLine();
         infoLine(event);

@@ -8,6 +8,7 @@ import { prepareRun } from './prepare-run.js';
 import { createTextRenderer } from './render-text.js';
 import { createJsonLinesRenderer } from './display/json-lines.js';
 import { colorEnabled } from './display/theme.js';
+import { safeStderr, safeStdout } from './display/safe-output.js';
 
 export { DEFAULT_MAX_TURNS } from './prepare-run.js';
 
@@ -15,7 +16,7 @@ export { DEFAULT_MAX_TURNS } from './prepare-run.js';
 export async function runCommand(args: CliArgs, prompt: string, signal: AbortSignal): Promise<number> {
   const { workspace, settings, resolved, provider, tools, context, system, maxCost, maxTurns, temperature } = await prepareRun(args);
   const authorize = createCliAuthorize(settings);
-  const session = openRunSession(args, { workspace, system, warn: (text) => process.stderr.write(`vibe-agent: warning: ${text}\n`) });
+  const session = openRunSession(args, { workspace, system, warn: (text) => safeStderr.write(`vibe-agent: warning: ${text}\n`) });
 
   const render = args.json ? createJsonLinesRenderer(process.stdout, args.apiKey) : textRenderer();
   let reason: StopReason = 'aborted';
@@ -47,8 +48,8 @@ export async function runCommand(args: CliArgs, prompt: string, signal: AbortSig
 function textRenderer(): (event: AgentEvent) => void {
   const stdoutIsTty = process.stdout.isTTY === true;
   return createTextRenderer({
-    out: process.stdout,
-    info: stdoutIsTty ? process.stdout : process.stderr,
+    out: safeStdout,
+    info: stdoutIsTty ? safeStdout : safeStderr,
     color: colorEnabled(stdoutIsTty ? process.stdout : process.stderr),
     holdUntilWhole: !stdoutIsTty,
   });

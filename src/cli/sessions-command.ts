@@ -4,16 +4,17 @@ import { sessionsDir } from '../session/paths.js';
 import type { CliArgs } from './args.js';
 import { EXIT } from './exit-codes.js';
 import { formatSessionTable } from './format-sessions.js';
+import { safeStdout } from './display/safe-output.js';
 
 /** `vibe-agent sessions`: this workspace's sessions, newest first. */
 export function sessionsCommand(args: CliArgs, env: NodeJS.ProcessEnv = process.env): number {
   const workspace = resolve(args.cwd ?? process.cwd());
   const sessions = listSessions(workspace, env);
   if (sessions.length === 0) {
-    process.stdout.write(`No saved sessions for ${workspace} (they are kept in ${sessionsDir(workspace, env)}).\n`);
+    safeStdout.write(`No saved sessions for ${workspace} (they are kept in ${sessionsDir(workspace, env)}).\n`);
     return EXIT.answered;
   }
-  process.stdout.write(`${formatSessionTable(sessions, process.stdout.columns ?? 100)}\n`);
-  process.stdout.write(`\nContinue the latest with: vibe-agent --continue "…"; a chosen one with: vibe-agent --resume ID "…"\n`);
+  safeStdout.write(`${formatSessionTable(sessions, process.stdout.columns ?? 100)}\n`);
+  safeStdout.write(`\nContinue the latest with: vibe-agent --continue "…"; a chosen one with: vibe-agent --resume ID "…"\n`);
   return EXIT.answered;
 }

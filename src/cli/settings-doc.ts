@@ -5,9 +5,9 @@ import { SETTING_KEYS, settingRow, type ProjectRule } from './settings.js';
 
 const PROJECT_RULES: Record<ProjectRule, string> = {
   'user-only': 'ignored with a warning; only your user config or a flag sets it',
-  'may-lower': 'may lower your user config’s value, not raise it',
+  'may-lower': 'may lower your user config’s value (or the default when you set none), not raise it',
   'may-narrow': 'may narrow your user config’s list, not add to it',
-  'local-only': 'taken only when it points at this machine (localhost, 127.x, ::1), since your API key goes with every request',
+  'local-only': 'taken only when it points at this machine (localhost, 127.x, ::1, or a local provider such as ollama), since your API key goes with every request',
   'deny-only': 'may add deny rules; its allow rules are ignored with a warning',
 };
 

@@ -25,6 +25,8 @@ export interface Settings {
   /** Directories beyond the workspace the file tools may use (absolute). */
   addDirs: string[];
   allowSecrets: boolean;
+  /** Variables bash commands get although they hold a key. */
+  passEnv: string[];
   /** How tools reach the model: native tool calls, or JSON described in the prompt. */
   protocol: Protocol | undefined;
   idleTimeoutMs: number | undefined;
@@ -92,6 +94,7 @@ export const SETTINGS = {
     value: 'NAME',
     env: 'VIBE_PROVIDER',
     config: { type: 'string' },
+    project: 'local-only',
     parse: text,
     default: 'openai',
     help: `the provider preset: ${providerNames.join(', ')}; gemini is google`,
@@ -214,6 +217,16 @@ export const SETTINGS = {
     project: 'user-only',
     default: false,
     help: 'let the file tools read .env files, keys and credentials',
+  },
+  passEnv: {
+    flag: 'pass-env',
+    value: 'NAME',
+    repeatable: true,
+    config: { type: 'strings' },
+    project: 'user-only',
+    parse: text,
+    default: [],
+    help: 'give bash commands the variable NAME although it holds a key (repeatable; by default every *_API_KEY variable and the --api-key value are kept from them)',
   },
   protocol: {
     flag: 'protocol',

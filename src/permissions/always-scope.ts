@@ -1,13 +1,8 @@
+import { RUNS_ANYTHING } from './command-wrappers.js';
 import { exactPattern, SHELL_CONTROL, type RuleTarget } from './permission-rule.js';
 
 /** Commands whose second word says what they do: "git status" and "git push" are different grants. */
 const SUBCOMMAND_TOOLS = new Set(['git', 'npm', 'pnpm', 'yarn', 'npx', 'bun', 'cargo', 'go', 'docker', 'kubectl', 'make', 'pip', 'uv', 'poetry', 'gh', 'dotnet', 'mvn', 'gradle', 'python', 'python3', 'node']);
-
-/**
- * Commands that run whatever their arguments say (shells, interpreters, wrappers, find -exec):
- * "always" for `sh -c 'echo hi'` must not become `shell(sh*)`, which would allow any command.
- */
-const RUNS_ANYTHING = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'fish', 'eval', 'exec', 'source', '.', 'command', 'builtin', 'env', 'sudo', 'doas', 'su', 'xargs', 'find', 'nohup', 'nice', 'timeout', 'time', 'watch', 'setsid', 'stdbuf', 'perl', 'ruby', 'php', 'lua', 'awk', 'gawk', 'sed', 'deno', 'tclsh', 'osascript', 'ssh', 'script']);
 
 /**
  * The rule an "always" answer grants for the rest of the session: a command's leading words
@@ -31,7 +26,8 @@ function commandScope(command: string): string {
   const first = words[0] ?? '';
   const second = words[1];
   // Also exact: a path or an assignment first (`./x`, `X=1 y`), an option before the subcommand
-  // (`git -c core.pager=… status`, `python -c …`, `node -e …`), or a command that runs anything.
+  // (`git -c core.pager=… status`, `python -c …`, `node -e …`), or a command that runs anything
+  // (a shell, an interpreter, a wrapper such as `ionice` or `flock`).
   if (RUNS_ANYTHING.has(first) || first.includes('/') || first.includes('=') || first.includes('\\') || /^["']/.test(first)) return exact;
   if (SUBCOMMAND_TOOLS.has(first) && second !== undefined && !/^[\w:.][\w:.-]*$/.test(second)) return exact;
   const prefix = SUBCOMMAND_TOOLS.has(first) && second ? `${first} ${second}` : first;

@@ -6,9 +6,8 @@
  * shell can always build a command the rule cannot see (`$'\x72m'`, `eval $(…)`, a script).
  */
 
-/** Words that run the rest of the line as a command (their own options are skipped). */
-const WRAPPERS = new Set(['command', 'builtin', 'exec', 'env', 'sudo', 'doas', 'nice', 'nohup', 'time', 'timeout', 'xargs', 'stdbuf', 'ionice', 'setsid', 'eval', 'then', 'do', 'else', 'if', 'while', 'until', '{', '!']);
-const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh']);
+import { SHELLS, WRAPPERS } from './command-wrappers.js';
+
 const EXEC_FLAGS = new Set(['-exec', '-execdir', '-ok', '-okdir']);
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 /** A wrapper's option or argument such as `-n`, `10` or `5s`. */
@@ -34,6 +33,9 @@ function stripLeading(words: string[], add: (words: string[]) => void): string[]
       rest = [word.slice(slash + 1), ...rest.slice(1)];
     } else if (WRAPPERS.has(word)) {
       rest = rest.slice(1);
+      // A wrapper's own arguments vary (`flock /tmp/l`, `taskset 0x3`, `chrt -r 10`), so every tail
+      // is a form too: a deny rule then sees the command wherever it starts.
+      for (let start = 1; start < rest.length; start++) addTail(rest.slice(start), add);
       while (rest.length > 0 && WRAPPER_ARGUMENT.test(rest[0]!)) rest = rest.slice(VALUE_OPTIONS.has(rest[0]!) ? 2 : 1);
     } else if (SHELLS.has(word) && rest.includes('-c')) {
       rest = rest.slice(rest.indexOf('-c') + 1);
@@ -43,6 +45,13 @@ function stripLeading(words: string[], add: (words: string[]) => void): string[]
     add(rest);
   }
   return rest;
+}
+
+function addTail(tail: string[], add: (words: string[]) => void): void {
+  add(tail);
+  const first = tail[0]!;
+  const slash = first.lastIndexOf('/');
+  if (slash >= 0 && slash < first.length - 1) add([first.slice(slash + 1), ...tail.slice(1)]);
 }
 
 /** The spellings of one command segment that a deny rule is tested against. */

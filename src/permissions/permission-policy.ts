@@ -1,6 +1,7 @@
 import type { AskApproval } from '../tools/approval.js';
-import type { Authorize, Tool } from '../contracts/tool.js';
-import { matchesRule, parseRule, workspacePaths, type PermissionRule } from './permission-rule.js';
+import type { Authorize } from '../contracts/tool.js';
+import { matchesRule, parseRule, type PermissionRule } from './permission-rule.js';
+import { agentHomeDirs, touchesProtectedPath } from './protected-paths.js';
 import { alwaysScope } from './always-scope.js';
 
 /** ask: every call that needs approval is confirmed; auto-edit: calls of category edit run, others ask; yolo: everything runs. */
@@ -14,6 +15,11 @@ export interface PermissionOptions {
   deny?: string[];
   /** How to ask the user; absent when there is no terminal (then a call that needs asking is denied). */
   ask?: AskApproval;
+  /**
+   * The agent's own folders, whose files are asked about in every mode but yolo (like `.git/` and
+   * `.vibe-agent/`). Default: the user's config and data folders from the environment.
+   */
+  protectedDirs?: readonly string[];
 }
 
 /**
@@ -24,6 +30,7 @@ export function createPermissionPolicy(options: PermissionOptions): Authorize {
   const deny = (options.deny ?? []).map(parseRule);
   const allow = (options.allow ?? []).map(parseRule);
   const grants: PermissionRule[] = [];
+  const protectedDirs = options.protectedDirs ?? agentHomeDirs();
 
   const authorize: Authorize = async ({ tool, args, call, preview, workspace, signal }) => {
     const denied = deny.find((rule) => matchesRule(rule, tool, args, workspace, 'deny'));
@@ -33,11 +40,11 @@ export function createPermissionPolicy(options: PermissionOptions): Authorize {
     if (allow.some((rule) => matchesRule(rule, tool, args, workspace, 'allow'))) return { allowed: true };
     if (options.mode === 'yolo') return { allowed: true };
     // Git runs what .git/config and .git/hooks say (core.fsmonitor on `git status`, diff.external,
-    // hooks), so an edit there is shell access: neither auto-edit nor an "always" for edits covers it.
-    const edit = tool.permission.category === 'edit';
-    const gitEdit = edit && touchesGitDir(tool, args, workspace);
-    if (!gitEdit && grants.some((rule) => matchesRule(rule, tool, args, workspace, 'allow'))) return { allowed: true };
-    if (!gitEdit && options.mode === 'auto-edit' && edit) return { allowed: true };
+    // hooks), and the agent obeys its own config and memory, so an edit there is shell access:
+    // neither auto-edit nor an "always" for edits covers it.
+    const guarded = touchesProtectedPath(tool, args, workspace, protectedDirs);
+    if (!guarded && grants.some((rule) => matchesRule(rule, tool, args, workspace, 'allow'))) return { allowed: true };
+    if (!guarded && options.mode === 'auto-edit' && tool.permission.category === 'edit') return { allowed: true };
 
     if (!options.ask) {
       return {
@@ -60,10 +67,4 @@ export function createPermissionPolicy(options: PermissionOptions): Authorize {
   };
   authorize.checksEveryCall = true;
   return authorize;
-}
-
-function touchesGitDir(tool: Tool, args: unknown, workspace: string): boolean {
-  const subject = tool.permission.subject?.(args);
-  if (subject?.kind !== 'file-path') return false;
-  return workspacePaths(subject.value, workspace).some((path) => path.split('/').some((segment) => segment.toLowerCase() === '.git'));
 }

@@ -52,7 +52,7 @@ export function matchesRule(rule: PermissionRule, tool: RuleTarget, args: unknow
 }
 
 /** The realpath of a path that may not exist yet (its deepest existing ancestor, resolved). */
-function realpathAllowingMissing(path: string): string {
+export function realpathAllowingMissing(path: string): string {
   const missing: string[] = [];
   let current = path;
   for (;;) {
@@ -89,9 +89,9 @@ export function workspacePaths(path: string, workspace: string): string[] {
  * if any segment of a chain matches, so "ls && rm -rf x" is caught by "shell(rm *)".
  */
 function matchesCommand(pattern: string, command: string, use: 'allow' | 'deny'): boolean {
-  const re = wildcard(pattern);
   const trimmed = command.trim();
-  if (use === 'allow') return (!SHELL_CONTROL.test(trimmed) || SHELL_CONTROL.test(pattern)) && re.test(trimmed);
+  if (use === 'allow') return (!SHELL_CONTROL.test(trimmed) || SHELL_CONTROL.test(pattern)) && wildcard(pattern, true).test(trimmed);
+  const re = wildcard(pattern);
   if (re.test(trimmed)) return true;
   return trimmed
     .split(/;|&&|\|\||\||&|\n|\$\(|`/)
@@ -99,12 +99,16 @@ function matchesCommand(pattern: string, command: string, use: 'allow' | 'deny')
     .some((segment) => segment !== '' && commandForms(segment).some((form) => re.test(form)));
 }
 
-/** `*` matches any run of characters (spaces included); `\*` is a literal star; everything else is literal. */
-function wildcard(pattern: string): RegExp {
-  const body = pattern
-    .split(/(?<!\\)\*/)
-    .map((part) => part.replaceAll('\\*', '*').replace(/[.+?^${}()|[\]\\*]/g, '\\$&'))
-    .join('.*');
+/**
+ * `*` matches any run of characters (spaces included); `\*` is a literal star; everything else is
+ * literal. With `wordEnd`, a trailing star right after a word character starts a new word, so an
+ * allowed `ls*` covers `ls` and `ls -la` but not `lsx`.
+ */
+function wildcard(pattern: string, wordEnd = false): RegExp {
+  const parts = pattern.split(/(?<!\\)\*/).map((part) => part.replaceAll('\\*', '*').replace(/[.+?^${}()|[\]\\*]/g, '\\$&'));
+  const last = parts.length > 1 ? parts.pop()! : undefined;
+  const boundary = wordEnd && last === '' && /\w$/.test(parts[parts.length - 1]!);
+  const body = parts.join('.*') + (last === undefined ? '' : boundary ? '(?:\\s.*)?' : `.*${last}`);
   return new RegExp(`^${body}$`, 's');
 }
 

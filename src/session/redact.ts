@@ -13,18 +13,36 @@ export function collectSecrets(env: NodeJS.ProcessEnv, extra: Array<string | und
   return [...new Set(all)].sort((a, b) => b.length - a.length);
 }
 
+/** A JSON string literal in any text: whole documents, fragments, invalid JSON, cut off at the end. */
+const STRING_LITERAL = /"(?:[^"\\]|\\.)*(?:"|$)/gs;
+
 /**
- * Replaces every occurrence of each secret in a string. Also catches the JSON-escaped form, since
- * tool-call arguments are raw JSON text in which a secret with quotes or backslashes appears escaped.
+ * Replaces every occurrence of each secret in a string, also after decoding: tool-call arguments
+ * are raw JSON text, where a model can spell a key with escapes (`sk\u002dlive`, `\/`). Every
+ * string literal with an escape is decoded, redacted (nested JSON too) and re-serialised.
  */
 export function createRedactor(secrets: string[]): (text: string) => string {
   const forms = [...new Set(secrets.flatMap((secret) => [secret, JSON.stringify(secret).slice(1, -1)]))].sort((a, b) => b.length - a.length);
   if (forms.length === 0) return (text) => text;
-  return (text) => {
+  const redact = (text: string): string => {
     let out = text;
     for (const form of forms) if (out.includes(form)) out = out.split(form).join(REDACTED);
-    return out;
+    if (!out.includes('\\')) return out;
+    return out.replace(STRING_LITERAL, (literal) => {
+      if (!literal.includes('\\')) return literal;
+      const closed = literal.length > 1 && literal.endsWith('"') && !/(?<!\\)(\\\\)*\\"$/.test(literal);
+      let decoded: string;
+      try {
+        decoded = JSON.parse(closed ? literal : `${literal}"`) as string;
+      } catch {
+        return literal;
+      }
+      const clean = redact(decoded);
+      if (clean === decoded) return literal;
+      return closed ? JSON.stringify(clean) : JSON.stringify(clean).slice(0, -1);
+    });
   };
+  return redact;
 }
 
 /** JSON text of a value with every string in it redacted. */

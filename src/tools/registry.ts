@@ -16,16 +16,23 @@ export interface RegistryOptions {
   timeoutMs?: number;
   /** Longest tool result handed to the model; longer ones keep head and tail. */
   maxOutputChars?: number;
+  /**
+   * Applied to every result before the model sees it, whatever the tool (built-in, MCP, a
+   * library user's): the CLI removes the values of known secrets (see createRedactor).
+   */
+  redact?: (text: string) => string;
 }
 
 export class ToolRegistry {
   private readonly tools = new Map<string, Tool>();
   private readonly timeoutMs: number;
   private readonly maxOutputChars: number;
+  private readonly redact: (text: string) => string;
 
   constructor(tools: Iterable<Tool> = [], options: RegistryOptions = {}) {
     this.timeoutMs = options.timeoutMs ?? 120_000;
     this.maxOutputChars = options.maxOutputChars ?? 30_000;
+    this.redact = options.redact ?? ((text) => text);
     for (const tool of tools) this.register(tool);
   }
 
@@ -53,6 +60,11 @@ export class ToolRegistry {
 
   /** Runs one call. Never throws: every failure comes back as a result the model can act on. */
   async invoke(call: ToolCall, options: InvokeOptions = {}): Promise<ToolResult> {
+    const result = await this.run(call, options);
+    return { ...result, content: this.redact(result.content) };
+  }
+
+  private async run(call: ToolCall, options: InvokeOptions): Promise<ToolResult> {
     const tool = this.tools.get(call.name);
     if (!tool) {
       const available = this.names();
@@ -110,7 +122,8 @@ export class ToolRegistry {
       const output = await Promise.race([tool.execute(args, context), deadline]);
       const text = typeof output === 'string' ? output : output.output;
       const isError = typeof output === 'string' ? false : output.isError === true;
-      return ran({ content: capOutput(text, this.maxOutputChars), isError, status: isError ? 'error' : 'ok', args });
+      // Redacted before the cap, so a cut never leaves part of a secret behind.
+      return ran({ content: capOutput(this.redact(text), this.maxOutputChars), isError, status: isError ? 'error' : 'ok', args });
     } catch (error) {
       if (error instanceof CallTimedOut) return ran({ ...failure(`${tool.name} timed out after ${timeoutMs} ms and was stopped.`), args });
       if (error instanceof CallAborted) return ran({ ...failure(`${tool.name} was cancelled by the user.`), args });

@@ -1,6 +1,6 @@
 import { lstat, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { isSecretPath } from './secret-files.js';
+import { refusesAsSecret } from './secret-files.js';
 
 export interface ResolveOptions {
   workspace: string;
@@ -84,7 +84,7 @@ export async function resolveInWorkspace(path: string, options: ResolveOptions):
     // Not existing is fine for writes; the ancestor has already been checked.
   }
 
-  if (!options.allowSecrets && (isSecretPath(path) || isSecretPath(real))) {
+  if (refusesAsSecret([path, real], options.allowSecrets)) {
     return {
       ok: false,
       reason: `The path ${path} looks like a secrets file (keys, credentials or .env), so it is refused. The user can allow secret files with the allowSecrets option.`,

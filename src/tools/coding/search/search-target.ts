@@ -1,5 +1,6 @@
 import { stat } from 'node:fs/promises';
-import { isSecretPath } from '../../../workspace/secret-files.js';
+import { join } from 'node:path';
+import { refusesAsSecret } from '../../../workspace/secret-files.js';
 import { resolveInWorkspace } from '../../../workspace/resolve-path.js';
 import type { FileToolOptions } from '../shared/file-tool-options.js';
 import type { PathFilter } from './search-glob.js';
@@ -36,7 +37,7 @@ export async function resolveSearchTarget(
       absolute: resolved.absolute,
       isFile: info.isFile(),
       display,
-      accepts: (fromRoot) => (filter ? filter(fromRoot) : true) && (options.allowSecrets === true || !isSecretPath(display(fromRoot))),
+      accepts: (fromRoot) => (filter ? filter(fromRoot) : true) && !refusesAsSecret([display(fromRoot), join(resolved.absolute, fromRoot)], options.allowSecrets),
     },
   };
 }

@@ -6,6 +6,7 @@ import { capOutput } from '../../cap-output.js';
 import { defineTool } from '../../define-tool.js';
 import type { ToolOutput } from '../../../contracts/tool.js';
 import { killProcessTree } from './kill-tree.js';
+import { shellEnvironment, type ShellEnvOptions } from './shell-env.js';
 
 export const DEFAULT_BASH_TIMEOUT_MS = 120_000;
 export const MAX_BASH_TIMEOUT_MS = 600_000;
@@ -17,27 +18,33 @@ const KEEP_CHARS = 1_000_000;
 /** How long to wait for the pipes to close after the shell exits and its group was killed. */
 const PIPE_CLOSE_GRACE_MS = 500;
 
-export const bashTool = defineTool({
-  name: 'bash',
-  description:
-    'Run a shell command (bash -c) in the workspace. No interactive input. Returns stdout and stderr interleaved, capped head+tail, and the exit code. Default time-out 120000 ms, max 600000; the whole process tree is killed on time-out.',
-  parameters: z.object({
-    command: z.string().min(1),
-    timeout_ms: z.number().int().positive().max(MAX_BASH_TIMEOUT_MS).optional(),
-  }),
-  readOnly: false,
-  permission: { category: 'execute', aliases: ['shell'], subject: ({ command }) => ({ kind: 'shell-command', value: command }) },
-  // Above the longest per-call time-out, so our own time-out (which kills the tree) fires first.
-  timeoutMs: MAX_BASH_TIMEOUT_MS + 10_000,
-  preview: async ({ command, timeout_ms }) => ({ summary: command, ...(timeout_ms ? { detail: `time-out ${timeout_ms} ms` } : {}) }),
-  execute: ({ command, timeout_ms }, { signal, workspace }) =>
-    runShellCommand(command, { cwd: workspace, signal, timeoutMs: timeout_ms ?? DEFAULT_BASH_TIMEOUT_MS }),
-});
+/** The bash tool; its children get the environment without the agent's keys (see shellEnvironment). */
+export function createBashTool(options: ShellEnvOptions = {}) {
+  return defineTool({
+    name: 'bash',
+    description:
+      'Run a shell command (bash -c) in the workspace. No interactive input. Returns stdout and stderr interleaved, capped head+tail, and the exit code. Default time-out 120000 ms, max 600000; the whole process tree is killed on time-out.',
+    parameters: z.object({
+      command: z.string().min(1),
+      timeout_ms: z.number().int().positive().max(MAX_BASH_TIMEOUT_MS).optional(),
+    }),
+    readOnly: false,
+    permission: { category: 'execute', aliases: ['shell'], subject: ({ command }) => ({ kind: 'shell-command', value: command }) },
+    // Above the longest per-call time-out, so our own time-out (which kills the tree) fires first.
+    timeoutMs: MAX_BASH_TIMEOUT_MS + 10_000,
+    preview: async ({ command, timeout_ms }) => ({ summary: command, ...(timeout_ms ? { detail: `time-out ${timeout_ms} ms` } : {}) }),
+    execute: ({ command, timeout_ms }, { signal, workspace }) =>
+      runShellCommand(command, { cwd: workspace, signal, timeoutMs: timeout_ms ?? DEFAULT_BASH_TIMEOUT_MS, env: shellEnvironment(process.env, options) }),
+  });
+}
+
+export const bashTool = createBashTool();
 
 export interface ShellRunOptions {
   cwd: string;
   signal: AbortSignal;
   timeoutMs: number;
+  env: NodeJS.ProcessEnv;
 }
 
 type Ending = { kind: 'exited'; code: number | null; signal: NodeJS.Signals | null } | { kind: 'timed_out' } | { kind: 'cancelled' };
@@ -50,7 +57,7 @@ export function runShellCommand(command: string, options: ShellRunOptions): Prom
     try {
       child = spawn(findShell(), ['-c', command], {
         cwd: options.cwd,
-        env: { ...process.env, GIT_TERMINAL_PROMPT: '0', PAGER: 'cat' },
+        env: options.env,
         stdio: ['ignore', 'pipe', 'pipe'],
         detached: true,
       });
