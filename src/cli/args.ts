@@ -11,7 +11,7 @@ export { UsageError } from './usage-error.js';
 
 /** What the command line said; settings given by flag are parsed, everything else is applied by resolveSettings. */
 export interface CliArgs {
-  command: 'run' | 'demo' | 'help' | 'version' | 'sessions' | 'memory' | 'skills' | 'index';
+  command: 'run' | 'demo' | 'help' | 'version' | 'sessions' | 'memory' | 'skills' | 'index' | 'doctor' | 'eval';
   prompt?: string;
   provider?: string;
   model?: string;
@@ -45,6 +45,9 @@ export interface CliArgs {
   /** `memory` subcommand words (e.g. ["edit"], ["forget", "text"]) and its --user flag. */
   memoryArgs?: string[];
   user?: boolean;
+  /** `eval` subcommand words (e.g. ["merge", "a.jsonl", "b.jsonl"]) and its flags, unparsed. */
+  evalArgs?: string[];
+  evalFlags?: { runs?: string; concurrency?: string; shard?: string; suite?: string; output?: string };
 }
 
 export const HELP = helpText();
@@ -97,6 +100,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
     if (cwd) args.cwd = cwd;
     return args;
   }
+  if (positionals[0] === 'doctor' || positionals[0] === 'eval') return commandWithWords(args, positionals, values);
   if (values.user) throw new UsageError('--user only applies to "vibe-agent memory".');
   if (values.continue) args.continue = true;
   if (values.resume !== undefined) args.resume = values.resume as string;
@@ -117,6 +121,17 @@ export function parseCliArgs(argv: string[]): CliArgs {
     args.compareProtocols = true;
   }
   return args;
+}
+
+const EVAL_FLAGS = ['runs', 'concurrency', 'shard', 'suite', 'output'] as const;
+
+/** `doctor` (no words) and `eval [merge FILES…]`: their own flags, checked where they are used. */
+function commandWithWords(args: CliArgs, positionals: string[], values: Record<string, string | boolean | string[] | undefined>): CliArgs {
+  const command = positionals[0] as 'doctor' | 'eval';
+  const evalFlags = Object.fromEntries(EVAL_FLAGS.flatMap((flag) => (typeof values[flag] === 'string' ? [[flag, values[flag]]] : [])));
+  if (command === 'doctor' && (positionals.length > 1 || Object.keys(evalFlags).length)) throw new UsageError('"vibe-agent doctor" takes no arguments; its flags are --provider, --base-url, --model, --json and --yes.');
+  if (values.cwd) args.cwd = values.cwd as string;
+  return { ...args, command, ...(command === 'eval' ? { evalArgs: positionals.slice(1), evalFlags } : {}) };
 }
 
 /** A setting's flag, parsed by its row (`{}` when the flag is absent). */

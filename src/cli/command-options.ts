@@ -19,6 +19,11 @@ export const COMMAND_OPTIONS: readonly CommandOption[] = [
   { flag: 'json', help: 'one JSON event per line on stdout; the last is {"type":"stop",...}' },
   { flag: 'compare-protocols', help: 'with demo: run the four tasks both ways and print a table' },
   { flag: 'user', help: 'with memory edit or forget: the user memory file instead of the project one' },
+  { flag: 'runs', value: 'N', help: 'with eval: runs of each task (default 1)' },
+  { flag: 'concurrency', value: 'K', help: 'with eval: tasks run at once (default 1)' },
+  { flag: 'shard', value: 'I/N', help: 'with eval: run only the I-th of N deterministic slices (for CI matrices, Kubernetes Indexed Jobs)' },
+  { flag: 'suite', value: 'DIR', help: 'with eval: a folder of task files instead of the built-in suite' },
+  { flag: 'output', short: 'o', value: 'FILE', help: 'with eval: write the results as JSON Lines to FILE' },
   { flag: 'version', short: 'v', help: 'print the version' },
   { flag: 'help', short: 'h', help: 'this help' },
 ];

@@ -75,7 +75,7 @@ export function loadConfig(workspace: string, env: NodeJS.ProcessEnv = process.e
 }
 
 /** A URL on this machine, or a provider preset that is (ollama, vllm, lmstudio): where a key may go unasked. */
-function pointsAtThisMachine(value: string): boolean {
+export function pointsAtThisMachine(value: string): boolean {
   const preset = PRESETS[PRESET_ALIASES[value] ?? value];
   if (preset) return preset.local === true;
   try {

@@ -14,7 +14,9 @@ Usage:
   vibe-agent memory              show the memory files; memory edit [--user]; memory forget TEXT [--user]
   vibe-agent skills              the skills and custom commands found, and where each came from
   vibe-agent "/name args"        run a custom command (.vibe-agent/commands, .claude/commands, .gemini/commands)
-  vibe-agent index [--docs DIR]  build the search_docs index of the knowledge folders`;
+  vibe-agent index [--docs DIR]  build the search_docs index of the knowledge folders
+  vibe-agent doctor              probe the configured endpoint and this machine; a table and a recommendation
+  vibe-agent eval                run a suite of tasks N times each, checked by commands; eval merge FILES… combines shards`;
 
 const WIDTH = 110;
 const FLAG_COLUMN = 23;

@@ -54,6 +54,14 @@ async function main(argv: string[]): Promise<number> {
     const { indexCommand } = await import('./index-command.js');
     return indexCommand(args, controller.signal);
   }
+  if (args.command === 'doctor') {
+    const { doctorCommand } = await import('./doctor-command.js');
+    return doctorCommand(args, controller.signal);
+  }
+  if (args.command === 'eval') {
+    const { evalCommand } = await import('./eval-command.js');
+    return evalCommand(args, controller.signal);
+  }
   if (args.resume === '') {
     const { pickSession } = await import('./session-picker.js');
     const workspace = resolve(args.cwd ?? process.cwd());

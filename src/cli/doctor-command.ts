@@ -1,0 +1,74 @@
+import { existsSync } from 'node:fs';
+import { createInterface } from 'node:readline/promises';
+import { resolve } from 'node:path';
+import { describeEstimate, estimateCost } from '../doctor/estimate-cost.js';
+import { localChecks, type ConfigFileCheck } from '../doctor/local-checks.js';
+import { renderReport, reportFailed } from '../doctor/render-report.js';
+import { runDoctor } from '../doctor/run-doctor.js';
+import type { DoctorEndpoint } from '../doctor/types.js';
+import { createProvider, resolveProvider } from '../providers/create-provider.js';
+import type { CliArgs } from './args.js';
+import { loadConfig, pointsAtThisMachine, projectConfigPath, readConfigFile, userConfigPath, type FileConfig } from './config.js';
+import { EXIT } from './exit-codes.js';
+import { providerSettings } from './provider-settings.js';
+import { resolveSettings } from './resolve-settings.js';
+
+/** `vibe-agent doctor`: local checks, then the probe battery against the endpoint a run would use. */
+export async function doctorCommand(args: CliArgs, signal: AbortSignal, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const workspace = resolve(args.cwd ?? process.cwd());
+  const configFiles = [userConfigPath(env), projectConfigPath(workspace)].map(checkConfigFile);
+  const local = localChecks({ nodeVersion: process.version, platform: process.platform, stdoutIsTTY: process.stdout.isTTY === true, env, configFiles });
+  // A broken config file is a finding, not a reason to stop: the endpoint is probed from flags and environment.
+  let config: FileConfig = {};
+  if (!configFiles.some((file) => file.error)) config = loadConfig(workspace, env, (message) => process.stderr.write(`vibe-agent: warning: ${message}\n`));
+  const settings = resolveSettings(args, env, config);
+  const resolved = resolveProvider(providerSettings(settings, env));
+  const endpoint: DoctorEndpoint = {
+    provider: resolved.preset.name,
+    protocol: resolved.preset.protocol ?? 'openai',
+    baseURL: resolved.baseURL,
+    model: resolved.model,
+    apiKey: resolved.apiKey,
+    local: resolved.preset.local === true || pointsAtThisMachine(resolved.baseURL),
+  };
+  if (!endpoint.local && !args.yes) {
+    const consent = await askToSpend(describeEstimate(endpoint, estimateCost(endpoint)));
+    if (consent !== 'yes') return consent === 'refused' ? EXIT.usage : EXIT.aborted;
+  }
+  const provider = await createProvider(resolved);
+  const progress = !args.json && process.stderr.isTTY === true;
+  const report = await runDoctor({
+    endpoint,
+    provider,
+    local,
+    signal,
+    ...(progress ? { onProbe: (probe) => process.stderr.write(`  ${probe.label}…\n`) } : {}),
+  });
+  process.stdout.write(args.json ? `${JSON.stringify(report, null, 2)}\n` : renderReport(report));
+  return reportFailed(report) ? EXIT.providerError : EXIT.answered;
+}
+
+function checkConfigFile(path: string): ConfigFileCheck {
+  if (!existsSync(path)) return { path, found: false };
+  try {
+    readConfigFile(path);
+    return { path, found: true };
+  } catch (error) {
+    return { path, found: true, error: (error as Error).message };
+  }
+}
+
+/** A paid endpoint is only used after a yes: asked on a terminal, refused without one (pass --yes). */
+async function askToSpend(estimate: string): Promise<'yes' | 'no' | 'refused'> {
+  if (!process.stdin.isTTY) {
+    process.stderr.write(`vibe-agent: ${estimate}\nvibe-agent: not a terminal, so not asking: pass --yes to run doctor against this paid endpoint.\n`);
+    return 'refused';
+  }
+  const prompt = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    const answer = await prompt.question(`${estimate}\nGo ahead? [y/N] `);
+    return /^y(es)?$/i.test(answer.trim()) ? 'yes' : 'no';
+  } finally {
+    prompt.close();
+  }
+}

@@ -1,0 +1,59 @@
+import { knownWindow } from '../context/model-windows.js';
+import type { DoctorEndpoint, ProbeResult } from './types.js';
+import { getJson, postChat, replyText } from './wire.js';
+
+/** Prompt sizes tried, in tokens (≈ 4 characters each), smallest first; the ladder stops at the first miss. */
+export const CONTEXT_LADDER = [1_000, 3_000, 7_000, 15_000, 31_000];
+/** A paid endpoint is not asked past this many tokens: the probe is meant to cost cents. */
+export const PAID_CONTEXT_LIMIT = 15_000;
+
+/** The prompt sizes this endpoint will be sent. */
+export function contextSizes(endpoint: DoctorEndpoint, claimed: number | undefined): number[] {
+  const limit = Math.min(claimed !== undefined ? claimed * 0.9 : Infinity, endpoint.local ? Infinity : PAID_CONTEXT_LIMIT);
+  return CONTEXT_LADDER.filter((size) => size <= limit);
+}
+
+/** A long prompt with a passphrase in its first line and the question at its end. */
+export function needlePrompt(tokens: number): { prompt: string; needle: string } {
+  const needle = `AMBER-${tokens}`;
+  const lines = [`The passphrase is ${needle}. Remember it.`];
+  for (let i = 1; lines.join('\n').length < tokens * 4; i++) lines.push(`Line ${i}: this archive entry records nothing of note.`);
+  lines.push('What is the passphrase given in the very first line? Reply with the passphrase only.');
+  return { prompt: lines.join('\n'), needle };
+}
+
+/** What the server says its window is (/models fields of vLLM, OpenRouter, LM Studio), or undefined. */
+export async function claimedWindow(endpoint: DoctorEndpoint): Promise<number | undefined> {
+  const models = await getJson(endpoint, '/models');
+  const list = (models?.data as Array<Record<string, unknown>> | undefined) ?? [];
+  const entry = list.find((model) => model.id === endpoint.model);
+  for (const field of ['context_length', 'max_model_len', 'context_window', 'max_context_length', 'loaded_context_length']) {
+    const value = entry?.[field];
+    if (typeof value === 'number' && value > 0) return value;
+  }
+  return undefined;
+}
+
+/** The real window: does the reply still know a needle from the start of a long prompt? */
+export async function probeContext(endpoint: DoctorEndpoint, signal?: AbortSignal): Promise<ProbeResult> {
+  const label = 'context window';
+  const served = await claimedWindow(endpoint);
+  const listed = knownWindow(endpoint.model);
+  const claim = served !== undefined ? `the server claims ${served}` : listed !== undefined ? `listed as ${listed}` : 'no claim';
+  let kept: number | undefined;
+  let lost: number | undefined;
+  for (const size of contextSizes(endpoint, served ?? listed)) {
+    const { prompt, needle } = needlePrompt(size);
+    const reply = await postChat(endpoint, { messages: [{ role: 'user', content: prompt }], stream: false }, signal);
+    if (reply.status === 200 && replyText(reply).includes(needle)) {
+      kept = size;
+      continue;
+    }
+    lost = size;
+    break;
+  }
+  const data = { claimed: served ?? null, listed: listed ?? null, keptTokens: kept ?? null, lostTokens: lost ?? null };
+  if (lost === undefined) return { id: 'context', label, status: 'pass', detail: `needle kept at ≈${kept ?? 0} tokens; ${claim}`, data };
+  const detail = `needle kept at ≈${kept ?? 0} tokens, lost at ≈${lost}: the prompt's start is cut (truncated context); ${claim}`;
+  return { id: 'context', label, status: kept === undefined ? 'fail' : 'warn', detail, data };
+}

@@ -1,0 +1,56 @@
+import { PRESETS } from '../providers/presets.js';
+import type { DoctorEndpoint, ProbeResult, Recommendation } from './types.js';
+
+/** The smallest window a run accepts (`contextWindow` is at least 1024). */
+const MIN_WINDOW = 1024;
+/** Local servers' usual ports, for a base URL given with the generic openai preset. */
+const LOCAL_PORTS: Record<string, string> = { '11434': 'ollama', '8000': 'vllm', '1234': 'lmstudio' };
+
+/** What to run with, from what the probes found. */
+export function recommend(endpoint: DoctorEndpoint, probes: ProbeResult[]): Recommendation {
+  const byId = (id: string) => probes.find((probe) => probe.id === id);
+  const notes: string[] = [];
+  if (byId('reach')?.status === 'fail') notes.push('The endpoint did not answer the first request: fix that first (the base URL, the key, the model name); nothing else was probed.');
+  const adapter = byId('adapter');
+  const native = adapter === undefined || adapter.status === 'pass' || adapter.status === 'warn';
+  if (!native) notes.push('Tool calls do not come back natively: run with --protocol prompt-json (tools described in the prompt).');
+  if (byId('leaked')?.status === 'warn') notes.push('The server leaves tool calls in the text; the adapter recovers them, but enabling its tool parser (vLLM --tool-call-parser, a matching Ollama template) is more reliable.');
+  if (byId('arguments')?.data?.withoutIndex) notes.push('Streamed tool-call fragments come without an index; the adapter copes, other clients may not.');
+  const rejected = (byId('parameters')?.data?.rejected as string[] | undefined) ?? [];
+  if (rejected.length) notes.push(`The server refuses ${rejected.join(', ')}: the first request of each run fails once and is sent again without it.`);
+  if (byId('parallel')?.status === 'warn') notes.push('The model makes one call per reply: expect more turns (raise maxTurns for long tasks).');
+
+  const preset = presetFor(endpoint);
+  const presetRow = PRESETS[preset];
+  if (byId('reasoning')?.data?.demandsBack && !presetRow?.replayReasoning) {
+    notes.push('The server demands its reasoning back with tool results: use a preset that replays it (deepseek, moonshot, zhipu).');
+  }
+  const contextWindow = windowFrom(byId('context'), notes);
+  const config: Record<string, unknown> = { provider: preset, model: endpoint.model };
+  if (endpoint.baseURL !== presetRow?.baseURL) config.baseUrl = endpoint.baseURL;
+  if (contextWindow !== undefined) config.contextWindow = contextWindow;
+  return { protocol: native ? 'native' : 'prompt-json', preset, ...(contextWindow !== undefined ? { contextWindow } : {}), config, notes };
+}
+
+function presetFor(endpoint: DoctorEndpoint): string {
+  if (endpoint.provider !== 'openai') return endpoint.provider;
+  try {
+    const url = new URL(endpoint.baseURL);
+    const loopback = url.hostname === 'localhost' || url.hostname.startsWith('127.') || url.hostname === '[::1]';
+    return (loopback && LOCAL_PORTS[url.port]) || endpoint.provider;
+  } catch {
+    return endpoint.provider;
+  }
+}
+
+function windowFrom(context: ProbeResult | undefined, notes: string[]): number | undefined {
+  if (!context?.data) return undefined;
+  const { claimed, keptTokens, lostTokens } = context.data as { claimed: number | null; keptTokens: number | null; lostTokens: number | null };
+  if (lostTokens === null) return claimed ?? undefined;
+  if (keptTokens === null || keptTokens < MIN_WINDOW) {
+    notes.push(`The server cuts prompts below ${lostTokens} tokens: raise its context length (Ollama: num_ctx / OLLAMA_CONTEXT_LENGTH; llama.cpp: -c; vLLM: --max-model-len).`);
+    return MIN_WINDOW;
+  }
+  notes.push(`The server keeps ≈${keptTokens} tokens of prompt, not more: contextWindow ${keptTokens} makes compaction start in time (or raise the server's context length).`);
+  return keptTokens;
+}

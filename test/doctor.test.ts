@@ -1,0 +1,119 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { DoctorReport, ProbeResult } from '../src/doctor/types.js';
+import { startAnthropicServer } from './support/anthropic-server.js';
+import { startChatServer, type ChatServer } from './support/chat-server.js';
+import { CLI_SESSION_TIMEOUT_MS, homeEnv, spawnCli } from './support/cli-process.js';
+import { doctorScript, type DoctorQuirk } from './support/doctor-model.js';
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+async function doctorAgainst(quirk: DoctorQuirk): Promise<{ report: DoctorReport; server: ChatServer; code: number | null }> {
+  const server = await startChatServer(doctorScript(quirk), { checkEcho: false });
+  const home = mkdtempSync(join(tmpdir(), 'vibe-doctor-'));
+  cleanups.push(() => server.close(), () => rmSync(home, { recursive: true, force: true }));
+  const ran = await spawnCli(['doctor', '--base-url', server.url, '--model', 'test-model', '--json'], { cwd: home, env: homeEnv(home) });
+  expect(ran.stderr).toBe('');
+  return { report: JSON.parse(ran.stdout) as DoctorReport, server, code: ran.code };
+}
+
+const probe = (report: DoctorReport, id: string): ProbeResult => {
+  const found = report.probes.find((one) => one.id === id);
+  if (!found) throw new Error(`no probe ${id} in ${report.probes.map((one) => one.id).join(', ')}`);
+  return found;
+};
+
+// Each test spawns the CLI, which sends a dozen requests: load, not logic, decides how long that takes.
+describe('vibe-agent doctor against a local OpenAI-compatible server', { timeout: CLI_SESSION_TIMEOUT_MS }, () => {
+  it('passes every probe on a clean server and recommends native tool calls', async () => {
+    const { report, server, code } = await doctorAgainst('none');
+    expect(report.probes.filter((one) => one.status !== 'pass')).toEqual([]);
+    expect(report.probes.map((one) => one.id)).toEqual(['reach', 'tools', 'arguments', 'leaked', 'parallel', 'reasoning', 'parameters', 'context', 'latency', 'adapter']);
+    expect(probe(report, 'arguments').detail).toContain('fragmented');
+    expect(report.recommendation).toMatchObject({ protocol: 'native', preset: 'openai', notes: [] });
+    expect(report.local.find((one) => one.id === 'config')).toMatchObject({ status: 'pass' });
+    expect(server.violations).toEqual([]);
+    expect(code).toBe(0);
+  });
+
+  it('diagnoses streamed arguments without an index', async () => {
+    const { report } = await doctorAgainst('no-index');
+    expect(probe(report, 'arguments')).toMatchObject({ status: 'warn', data: { withoutIndex: true } });
+    expect(probe(report, 'tools').status).toBe('pass');
+    expect(probe(report, 'adapter').status).toBe('pass');
+  });
+
+  it('diagnoses tool calls leaked into the text, and names the markup', async () => {
+    const { report } = await doctorAgainst('leaked');
+    expect(probe(report, 'leaked')).toMatchObject({ status: 'warn', data: { markup: ['<tool_call>'] } });
+    expect(probe(report, 'tools').status).toBe('warn');
+    expect(probe(report, 'adapter').detail).toContain('recovered from text');
+    expect(report.recommendation.protocol).toBe('native');
+  });
+
+  it('diagnoses a parameter the server rejects with a 400', async () => {
+    const { report } = await doctorAgainst('rejects-parallel');
+    expect(probe(report, 'parameters')).toMatchObject({ status: 'warn', data: { rejected: ['parallel_tool_calls'] } });
+    expect(report.recommendation.notes.join(' ')).toContain('parallel_tool_calls');
+  });
+
+  it('finds a context silently truncated to 4,096 tokens and recommends the window it measured', async () => {
+    const { report } = await doctorAgainst('truncates');
+    expect(probe(report, 'context')).toMatchObject({ status: 'warn', data: { keptTokens: 3000, lostTokens: 7000 } });
+    expect(report.recommendation.contextWindow).toBe(3000);
+    expect(report.recommendation.config).toMatchObject({ contextWindow: 3000, baseUrl: expect.stringContaining('127.0.0.1') });
+  });
+
+  it('prints a table and a recommendation without --json', async () => {
+    const server = await startChatServer(doctorScript('none'), { checkEcho: false });
+    const home = mkdtempSync(join(tmpdir(), 'vibe-doctor-'));
+    cleanups.push(() => server.close(), () => rmSync(home, { recursive: true, force: true }));
+    const ran = await spawnCli(['doctor', '--base-url', server.url, '--model', 'test-model'], { cwd: home, env: homeEnv(home) });
+    expect(ran.stdout).toMatch(/ok\s+native tool calls\s+get_weather/);
+    expect(ran.stdout).toContain('Recommendation');
+    expect(ran.stdout).toContain('"model": "test-model"');
+  });
+
+  it('refuses a paid endpoint without a terminal unless --yes, after showing the estimate', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'vibe-doctor-'));
+    cleanups.push(() => rmSync(home, { recursive: true, force: true }));
+    const ran = await spawnCli(['doctor', '--model', 'gpt-4.1-mini'], { cwd: home, env: { ...homeEnv(home), OPENAI_API_KEY: 'sk-test' } });
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toMatch(/input tokens .* \$0\.\d+ at list price/);
+    expect(ran.stderr).toContain('pass --yes');
+    expect(ran.stdout).toBe('');
+  });
+
+  it('reports a broken config file as a finding and still probes the endpoint', async () => {
+    const server = await startChatServer(doctorScript('none'), { checkEcho: false });
+    const home = mkdtempSync(join(tmpdir(), 'vibe-doctor-'));
+    cleanups.push(() => server.close(), () => rmSync(home, { recursive: true, force: true }));
+    const { mkdirSync, writeFileSync } = await import('node:fs');
+    mkdirSync(join(home, '.vibe-agent'));
+    writeFileSync(join(home, '.vibe-agent', 'config.json'), '{"maxTurns": "many"}');
+    const ran = await spawnCli(['doctor', '--base-url', server.url, '--model', 'test-model', '--json'], { cwd: home, env: homeEnv(home) });
+    const report = JSON.parse(ran.stdout) as DoctorReport;
+    expect(report.local.find((one) => one.id === 'config')).toMatchObject({ status: 'fail', detail: expect.stringContaining('maxTurns') });
+    expect(probe(report, 'reach').status).toBe('pass');
+    expect(ran.code).toBe(1);
+  });
+
+  it('checks an Anthropic endpoint through its adapter (the wire probes speak Chat Completions)', async () => {
+    const server = await startAnthropicServer([{ toolCalls: [{ name: 'get_weather', arguments: { city: 'Paris' } }] }]);
+    const home = mkdtempSync(join(tmpdir(), 'vibe-doctor-'));
+    cleanups.push(() => server.close(), () => rmSync(home, { recursive: true, force: true }));
+    const ran = await spawnCli(['doctor', '--provider', 'anthropic', '--json'], { cwd: home, env: { ...homeEnv(home), ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: server.url } });
+    const report = JSON.parse(ran.stdout) as DoctorReport;
+    expect(report.probes.map((one) => [one.id, one.status])).toEqual([
+      ['wire', 'skip'],
+      ['adapter', 'pass'],
+    ]);
+    expect(probe(report, 'adapter').detail).toContain('get_weather({"city":"Paris"})');
+    expect(ran.code).toBe(0);
+  });
+});

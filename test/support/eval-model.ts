@@ -1,0 +1,35 @@
+/**
+ * A scripted model for the eval suite in test/fixtures/eval-suite: it reads which task it is on
+ * from the prompt ("TASK id: …") and how far it got from the tool results, so runs can go in any
+ * order and many at once. It solves answer-file and fix-sum, gives up on unsolved, and never
+ * stops calling tools on endless (over its turn budget).
+ */
+import type { ScriptedReply } from '../../src/providers/scripted.js';
+import type { ChatRequestBody, ServerStep } from './chat-server.js';
+
+/** Fixed usage, so runs compare equal whatever their temp directory's name. */
+const USAGE = { inputTokens: 100, outputTokens: 10, cachedInputTokens: 0, reasoningTokens: 0 };
+
+export function evalReply(body: ChatRequestBody): ScriptedReply {
+  return { ...reply(body), usage: USAGE };
+}
+
+function reply(body: ChatRequestBody): ScriptedReply {
+  const prompt = body.messages.find((message) => message.role === 'user')?.content;
+  const task = /TASK ([\w-]+)/.exec(typeof prompt === 'string' ? prompt : '')?.[1];
+  const results = body.messages.filter((message) => message.role === 'tool').length;
+  if (!body.tools?.length) return { text: 'Stopped here.' };
+  if (task === 'answer-file') return results ? { text: 'Done.' } : { toolCalls: [{ name: 'write_file', arguments: { path: 'answer.txt', content: '42\n' } }] };
+  if (task === 'fix-sum') {
+    // write_file wants a file read before it is overwritten, as a real model would.
+    if (results === 0) return { toolCalls: [{ name: 'read_file', arguments: { path: 'sum.mjs' } }] };
+    if (results === 1) return { toolCalls: [{ name: 'write_file', arguments: { path: 'sum.mjs', content: 'export const sum = (a, b) => a + b;\n' } }] };
+    return { text: 'Fixed.' };
+  }
+  if (task === 'endless') return { toolCalls: [{ name: 'bash', arguments: { command: `echo step ${results}` } }] };
+  return { text: 'I cannot do that.' };
+}
+
+export function evalScript(steps = 400): ServerStep[] {
+  return Array.from({ length: steps }, () => (body: ChatRequestBody) => evalReply(body));
+}
