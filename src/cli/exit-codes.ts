@@ -13,6 +13,7 @@ export function exitCodeFor(reason: StopReason): number {
     case 'turn_limit':
     case 'repeated_call':
     case 'cost_limit':
+    case 'token_limit':
       return EXIT.brake;
   }
 }

@@ -27,6 +27,7 @@ const STOP_MESSAGES: Record<Exclude<StopReason, 'answered'>, string> = {
   aborted: 'Aborted. The turn was cancelled; what was done so far is kept.',
   provider_error: 'Stopped: the provider failed.',
   cost_limit: 'Stopped: the cost limit was reached.',
+  token_limit: 'Stopped: the token budget was spent.',
 };
 
 export const STATUS_MARKS: Record<ToolCallStatus, Span> = {
