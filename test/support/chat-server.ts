@@ -55,11 +55,20 @@ export interface ChatServer {
   close(): Promise<void>;
 }
 
-export async function startChatServer(script: ServerStep[]): Promise<ChatServer> {
+export interface ChatServerOptions {
+  /**
+   * Tells interleaved conversations apart (several agents on one server): calls must be echoed by
+   * the next request of the same conversation. Default: one conversation.
+   */
+  conversationOf?: (body: ChatRequestBody) => string;
+}
+
+export async function startChatServer(script: ServerStep[], options: ChatServerOptions = {}): Promise<ChatServer> {
+  const conversationOf = options.conversationOf ?? (() => '');
   const requests: ChatRequestBody[] = [];
   const violations: string[] = [];
   // Calls sent in the previous reply: the next request must echo them verbatim.
-  let pendingEcho: WireToolCall[] = [];
+  const pendingEcho = new Map<string, WireToolCall[]>();
   const waiters: Array<{ n: number; resolve: (body: ChatRequestBody) => void }> = [];
   let position = 0;
   let callCounter = 0;
@@ -72,8 +81,9 @@ export async function startChatServer(script: ServerStep[]): Promise<ChatServer>
     requests.push(body);
     for (const waiter of waiters.filter((w) => w.n <= requests.length)) waiter.resolve(body);
 
-    const problems = checkProtocol(body, pendingEcho);
-    pendingEcho = [];
+    const conversation = conversationOf(body);
+    const problems = checkProtocol(body, pendingEcho.get(conversation) ?? []);
+    pendingEcho.delete(conversation);
     if (problems.length) {
       violations.push(...problems.map((p) => `request ${requests.length}: ${p}`));
       return json(res, 400, { error: { message: `protocol violation: ${problems.join('; ')}`, type: 'invalid_request_error' } });
@@ -112,12 +122,12 @@ export async function startChatServer(script: ServerStep[]): Promise<ChatServer>
         if (res.destroyed) return;
         res.write(frame);
       }
-      pendingEcho = calls;
+      pendingEcho.set(conversation, calls);
       return res.end();
     }
 
     const calls = withIds(step, () => `call_${++callCounter}`);
-    pendingEcho = calls;
+    pendingEcho.set(conversation, calls);
     if (body.stream) {
       startSse(res);
       for (const frame of replyFrames(body.model, step, calls, body)) res.write(frame);
@@ -139,7 +149,7 @@ export async function startChatServer(script: ServerStep[]): Promise<ChatServer>
       return new Promise((resolve) => waiters.push({ n, resolve }));
     },
     forgetCallsInFlight() {
-      pendingEcho = [];
+      pendingEcho.clear();
     },
     close,
   };
