@@ -47,9 +47,19 @@ export function withSubagents(options: AgentOptions, subagents: SubagentOptions 
   return attach(options, tree, { path: budget.agent, depth: 0, budget, tools: options.tools ?? new ToolRegistry(), relay: new EventRelay(), started: 0 });
 }
 
+/** The task tool a registry holds, and the run it starts children for (the latest run given that registry). */
+const bound = new WeakMap<ToolRegistry, { tree: AgentTree; node: AgentNode }>();
+
 /** The run's options for a node of the tree: its budget, its relay, and a task tool of its own while the depth allows. */
 function attach(options: AgentOptions, tree: AgentTree, node: AgentNode): AgentOptions {
-  if (node.depth < tree.maxDepth) node.tools.register(createTaskTool(tree.agents, (definition, args, context) => runChild(tree, node, definition, args, context)));
+  const binding = bound.get(node.tools);
+  if (binding) Object.assign(binding, { tree, node });
+  else if (node.depth < tree.maxDepth) {
+    // A registry serves run after run (the interactive session): its one task tool follows the current run.
+    const current = { tree, node };
+    bound.set(node.tools, current);
+    node.tools.register(createTaskTool(tree.agents, (definition, args, context) => runChild(current.tree, current.node, definition, args, context)));
+  }
   return { ...options, tools: node.tools, budget: node.budget, relay: node.relay };
 }
 

@@ -1,5 +1,7 @@
 import { statSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
+import { loadAgents } from '../agents/load-agents.js';
+import type { SubagentOptions } from '../agents/subagents.js';
 import { buildSystemPrompt } from '../memory/build-system-prompt.js';
 import type { Provider } from '../contracts/provider.js';
 import { createContextPolicy, type ContextPolicy } from '../context/policy.js';
@@ -8,7 +10,7 @@ import { PRICES, priceOf } from '../providers/pricing.js';
 import { withProtocol } from '../providers/with-protocol.js';
 import { ToolRegistry } from '../tools/registry.js';
 import type { CliArgs } from './args.js';
-import { loadConfig } from './config.js';
+import { loadConfig, userConfigPath } from './config.js';
 import { providerSettings } from './provider-settings.js';
 import { resolveSettings } from './resolve-settings.js';
 import { selectTools } from './select-tools.js';
@@ -34,6 +36,8 @@ export interface PreparedRun {
   maxCost: number | undefined;
   maxTurns: number;
   temperature: number;
+  /** The task tool's agents and the tree's limits; absent when subagents are off (--agent-depth 0, or --tools without task). */
+  subagents: SubagentOptions | undefined;
 }
 
 export async function prepareRun(args: CliArgs, env: NodeJS.ProcessEnv = process.env): Promise<PreparedRun> {
@@ -42,7 +46,7 @@ export async function prepareRun(args: CliArgs, env: NodeJS.ProcessEnv = process
   const resolvedSettings = resolveSettings(args, env, config);
   const settings = resolvedSettings.values;
   const resolved = resolveProvider(providerSettings(resolvedSettings, env));
-  const tools = new ToolRegistry(selectTools(settings.tools, { extraRoots: existingDirs(settings.addDirs), allowSecrets: settings.allowSecrets }));
+  const tools = new ToolRegistry(selectTools(settings.tools?.filter((name) => name !== 'task'), { extraRoots: existingDirs(settings.addDirs), allowSecrets: settings.allowSecrets }));
   const provider = withProtocol(await createProvider(resolved), settings.protocol);
   if (settings.maxCost !== undefined && !priceOf(resolved.model)) {
     throw new ConfigError(`--max-cost needs the model's price, and none is known for "${resolved.model}". Priced models: ${Object.keys(PRICES).join(', ')}.`);
@@ -65,6 +69,17 @@ export async function prepareRun(args: CliArgs, env: NodeJS.ProcessEnv = process
     maxCost: settings.maxCost,
     maxTurns: settings.maxTurns,
     temperature: settings.temperature,
+    subagents: subagentOptions(settings, workspace, env),
+  };
+}
+
+function subagentOptions(settings: Settings, workspace: string, env: NodeJS.ProcessEnv): SubagentOptions | undefined {
+  if (settings.agentDepth === 0 || (settings.tools && !settings.tools.includes('task'))) return undefined;
+  const warn = (message: string) => process.stderr.write(`vibe-agent: warning: ${message}\n`);
+  return {
+    agents: loadAgents({ workspace, userConfigDir: dirname(userConfigPath(env)) }, warn),
+    maxDepth: settings.agentDepth,
+    ...(settings.tokenBudget !== undefined ? { tokenBudget: settings.tokenBudget } : {}),
   };
 }
 

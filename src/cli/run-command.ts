@@ -1,4 +1,6 @@
 import type { AgentEvent, StopReason } from '../contracts/events.js';
+import { withSubagents } from '../agents/subagents.js';
+import type { AgentOptions } from '../core/agent-options.js';
 import { runAgent } from '../core/loop.js';
 import type { CliArgs } from './args.js';
 import { createCliAuthorize } from './permission-setup.js';
@@ -13,13 +15,13 @@ export { DEFAULT_MAX_TURNS } from './prepare-run.js';
 
 /** One task, non-interactively: flags beat environment, environment beats config files. */
 export async function runCommand(args: CliArgs, prompt: string, signal: AbortSignal): Promise<number> {
-  const { workspace, settings, resolved, provider, tools, context, system, maxCost, maxTurns, temperature } = await prepareRun(args);
+  const { workspace, settings, resolved, provider, tools, context, system, maxCost, maxTurns, temperature, subagents } = await prepareRun(args);
   const authorize = createCliAuthorize(settings);
   const session = openRunSession(args, { workspace, system, warn: (text) => process.stderr.write(`vibe-agent: warning: ${text}\n`) });
 
   const render = args.json ? createJsonLinesRenderer(process.stdout, args.apiKey) : textRenderer();
   let reason: StopReason = 'aborted';
-  for await (const event of runAgent({
+  const options: AgentOptions = {
     provider,
     model: resolved.model,
     input: prompt,
@@ -34,7 +36,8 @@ export async function runCommand(args: CliArgs, prompt: string, signal: AbortSig
     prepareMessages: context.prepareMessages,
     onContextOverflow: context.onContextOverflow,
     ...(maxCost !== undefined ? { maxCost } : {}),
-  })) {
+  };
+  for await (const event of runAgent(subagents ? withSubagents(options, subagents) : options)) {
     session?.record(event);
     render(event);
     if (event.type === 'stop') reason = event.reason;

@@ -1,6 +1,6 @@
 import { PERMISSION_MODES, type PermissionMode } from '../permissions/permission-policy.js';
 import { PRESETS } from '../providers/presets.js';
-import { atLeast, commaList, directory, dollars, oneOf, positiveInteger, secondsAsMs, temperature, text, type ParseSetting } from './setting-parsers.js';
+import { atLeast, commaList, wholeNumber, directory, dollars, oneOf, positiveInteger, secondsAsMs, temperature, text, type ParseSetting } from './setting-parsers.js';
 import { DEFAULT_TOOL_NAMES } from './tool-names.js';
 
 export const PROTOCOLS = ['native', 'prompt-json'] as const;
@@ -13,6 +13,10 @@ export interface Settings {
   baseUrl: string | undefined;
   apiKey: string | undefined;
   maxTurns: number;
+  /** Input plus output tokens the run and its subagents may use. */
+  tokenBudget: number | undefined;
+  /** Levels of subagents below the top agent; 0 turns the task tool off. */
+  agentDepth: number;
   /** US dollars a run may spend before it stops (exit 3). */
   maxCost: number | undefined;
   temperature: number;
@@ -137,7 +141,7 @@ export const SETTINGS = {
     parse: dollars,
     default: undefined,
     defaultText: 'no limit',
-    help: 'stop once the run has cost more than this (list prices; models with a known price)',
+    help: 'stop once the run has cost more than this, subagents included (list prices; models with a known price)',
   },
   maxTurns: {
     flag: 'max-turns',
@@ -146,7 +150,26 @@ export const SETTINGS = {
     project: 'may-lower',
     parse: positiveInteger,
     default: 50,
-    help: 'model requests allowed with tools',
+    help: 'model requests allowed with tools, subagents\' requests included',
+  },
+  tokenBudget: {
+    flag: 'token-budget',
+    value: 'N',
+    config: { type: 'integer', min: 1 },
+    project: 'may-lower',
+    parse: positiveInteger,
+    default: undefined,
+    defaultText: 'no limit',
+    help: 'input plus output tokens the run may use, its subagents included (checked before each request)',
+  },
+  agentDepth: {
+    flag: 'agent-depth',
+    value: 'N',
+    config: { type: 'integer', min: 0 },
+    project: 'may-lower',
+    parse: wholeNumber,
+    default: 1,
+    help: 'levels of subagents the task tool may start (0: no task tool; 1: children cannot start children)',
   },
   temperature: {
     flag: 'temperature',

@@ -1,18 +1,14 @@
 import type { AgentEvent, StopReason } from '../../contracts/events.js';
 import type { ToolCallStatus } from '../../contracts/tool.js';
 import { parseCommandResult, isCommandTool } from './command-result.js';
+import { describeChildEvent } from './describe-child-event.js';
+import type { DisplayLine, Span } from './display-line.js';
 import { formatDuration } from './format-duration.js';
 import { oneLine, summarizeArguments } from './summarize.js';
 import { toned, type Theme, type Tone } from './theme.js';
 import { visibleText } from './visible-text.js';
 
-/** A piece of a display line and what it means; `paintLine` colours it with the palette. */
-export interface Span {
-  text: string;
-  tone: Tone;
-}
-
-export type DisplayLine = Span[];
+export type { DisplayLine, Span } from './display-line.js';
 
 export interface DescribeOptions {
   /** Columns a one-line summary (an error, a result, the arguments) may take; default 120. */
@@ -44,6 +40,7 @@ const span = (text: string, tone: Tone = 'plain'): Span => ({ text, tone });
  * Text from outside (errors, names, output) is written out, never obeyed.
  */
 export function describeEvent(event: AgentEvent, options: DescribeOptions = {}): DisplayLine | undefined {
+  if (event.agent !== undefined) return describeChildEvent({ ...event, agent: event.agent }, (own) => describeEvent(own, options));
   const width = options.width ?? 120;
   switch (event.type) {
     case 'tool_call_delta':

@@ -1,4 +1,6 @@
 import type { AgentEvent } from '../../contracts/events.js';
+import { withSubagents, type SubagentOptions } from '../../agents/subagents.js';
+import type { AgentOptions } from '../../core/agent-options.js';
 import { runAgent } from '../../core/loop.js';
 import type { Message } from '../../contracts/messages.js';
 import { createPermissionPolicy } from '../../permissions/permission-policy.js';
@@ -47,6 +49,8 @@ export interface InteractiveOptions {
   temperature: number;
   /** Per-run spending limit in US dollars (the `cost_limit` brake). */
   maxCost?: number;
+  /** The task tool and the tree budget (see withSubagents); absent: no subagents. */
+  subagents?: SubagentOptions;
   history?: InputHistory;
   services?: InteractiveServices;
   /** Within this long after a Ctrl-C cancelled a turn, a second one exits (default 1000 ms). */
@@ -265,7 +269,7 @@ export class InteractiveSession {
     this.conversation.startRun();
     const ticker = setInterval(() => this.render(), TICK_MS);
     try {
-      const generator = runAgent({
+      const options: AgentOptions = {
         provider: this.options.provider,
         model: this.conversation.model,
         input: text,
@@ -280,7 +284,8 @@ export class InteractiveSession {
         authorize: this.authorize,
         ...(this.services.prepareMessages ? { prepareMessages: this.services.prepareMessages } : {}),
         ...(this.services.onContextOverflow ? { onContextOverflow: this.services.onContextOverflow } : {}),
-      });
+      };
+      const generator = runAgent(this.options.subagents ? withSubagents(options, this.options.subagents) : options);
       for (;;) {
         const next = await generator.next();
         if (next.done) {
