@@ -5,6 +5,7 @@ export const EXIT = { answered: 0, providerError: 1, usage: 2, brake: 3, aborted
 export function exitCodeFor(reason: StopReason): number {
   switch (reason) {
     case 'answered':
+    case 'plan':
       return EXIT.answered;
     case 'provider_error':
       return EXIT.providerError;

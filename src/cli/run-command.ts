@@ -2,6 +2,7 @@ import type { AgentEvent, StopReason } from '../contracts/events.js';
 import { withSubagents } from '../agents/subagents.js';
 import type { AgentOptions } from '../core/agent-options.js';
 import { runAgent } from '../core/loop.js';
+import { PLAN_MODE_PROMPT } from '../core/system-prompt.js';
 import type { CliArgs } from './args.js';
 import { createCliAuthorize } from './permission-setup.js';
 import { openRunSession } from './run-session.js';
@@ -17,6 +18,7 @@ export { DEFAULT_MAX_TURNS } from './prepare-run.js';
 export async function runCommand(args: CliArgs, prompt: string, signal: AbortSignal): Promise<number> {
   const { workspace, settings, resolved, provider, tools, context, system, maxCost, maxTurns, temperature, subagents } = await prepareRun(args);
   const authorize = createCliAuthorize(settings);
+  const planning = settings.permissionMode === 'plan';
   const session = openRunSession(args, { workspace, system, warn: (text) => process.stderr.write(`vibe-agent: warning: ${text}\n`) });
 
   const render = args.json ? createJsonLinesRenderer(process.stdout, args.apiKey) : textRenderer();
@@ -26,7 +28,8 @@ export async function runCommand(args: CliArgs, prompt: string, signal: AbortSig
     model: resolved.model,
     input: prompt,
     tools,
-    system,
+    system: planning ? `${system}\n\n${PLAN_MODE_PROMPT}` : system,
+    ...(planning ? { plan: true } : {}),
     ...(session?.messages ? { messages: session.messages } : {}),
     maxTurns,
     temperature,

@@ -213,7 +213,7 @@ export const SETTINGS = {
     project: 'user-only',
     parse: oneOf(PERMISSION_MODES),
     default: 'ask',
-    help: 'ask (confirm every write, edit and shell call), auto-edit (file edits run, shell asks) or yolo (nothing asks)',
+    help: 'ask (confirm every write, edit and shell call), auto-edit (file edits run, shell asks), yolo (nothing asks) or plan (only read-only tools run; the run ends with a plan)',
   },
   permissions: {
     config: { type: 'rules' },

@@ -2,7 +2,7 @@ import type { AssistantMessage, Message, ToolCall, Usage } from './messages.js';
 import type { ToolCallStatus } from './tool.js';
 
 /** Why a run ended. Exactly one `stop` event carries it. */
-export type StopReason = 'answered' | 'turn_limit' | 'repeated_call' | 'aborted' | 'provider_error' | 'cost_limit' | 'token_limit';
+export type StopReason = 'answered' | 'turn_limit' | 'repeated_call' | 'aborted' | 'provider_error' | 'cost_limit' | 'token_limit' | 'plan';
 
 /** What one agent of a tree spent (its own requests, not its children's). */
 export interface AgentSpend {
@@ -81,8 +81,10 @@ type AgentEventBody =
   | {
       type: 'stop';
       reason: StopReason;
-      /** The final reply's text; only when reason is `answered`. */
+      /** The final reply's text; only when reason is `answered` or `plan`. */
       answer: string | null;
+      /** A planning run's result (reason `plan`): the plan, as the final reply gave it. */
+      plan?: string;
       /** The model's summary of what is done and what remains, when a turn limit was hit. */
       handoff?: string;
       /** What went wrong, for `provider_error`, `repeated_call` and `cost_limit`. */

@@ -32,6 +32,8 @@ export interface AgentOptions {
    * Passed to the provider with each request: the prompt-JSON provider re-asks within one turn.
    */
   protocolErrorLimit?: number;
+  /** A planning run (plan permission mode): its final reply is the plan, and the run stops with reason `plan`. */
+  plan?: boolean;
   /** At the turn limit, ask once more without tools for a hand-off (default true). */
   handoff?: boolean;
   signal?: AbortSignal;

@@ -78,7 +78,7 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
 
     if (message.toolCalls.length === 0) {
       yield { type: 'turn_end', turn, messages: empty ? [] : [message] };
-      return yield* stop(empty ? { reason: 'provider_error', error: empty } : { reason: 'answered', answer: message.content });
+      return yield* stop(empty ? { reason: 'provider_error', error: empty } : { reason: options.plan ? 'plan' : 'answered', answer: message.content });
     }
 
     const toolMessages = yield* runToolCalls(message.toolCalls, {

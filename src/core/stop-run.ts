@@ -13,6 +13,7 @@ export function* stopRun(stop: Stop, run: { messages: Message[]; turns: number; 
   const result: RunResult = { answer: stop.answer ?? null, stopReason: stop.reason, messages, usage, turns };
   const event: Extract<AgentEvent, { type: 'stop' }> = { type: 'stop', reason: stop.reason, answer: result.answer, turns, usage };
   if (totals.protocolErrors) result.protocolErrors = totals.protocolErrors;
+  if (stop.reason === 'plan') event.plan = result.answer ?? '';
   if (stop.handoff !== undefined) result.handoff = event.handoff = stop.handoff;
   if (stop.error !== undefined) result.error = event.error = stop.error;
   const cost = tree ? tree.cost : totals.cost();

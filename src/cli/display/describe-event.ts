@@ -24,6 +24,7 @@ const STOP_MESSAGES: Record<Exclude<StopReason, 'answered'>, string> = {
   provider_error: 'Stopped: the provider failed.',
   cost_limit: 'Stopped: the cost limit was reached.',
   token_limit: 'Stopped: the token budget was spent.',
+  plan: 'Plan ready (plan mode: nothing was changed). Run again in another permission mode to carry it out.',
 };
 
 export const STATUS_MARKS: Record<ToolCallStatus, Span> = {
@@ -70,6 +71,7 @@ export function describeEvent(event: AgentEvent, options: DescribeOptions = {}):
     case 'stop': {
       if (event.reason === 'answered') return undefined;
       const text = `${STOP_MESSAGES[event.reason] ?? event.reason}${event.error ? ` ${shown(event.error)}` : ''}`;
+      if (event.reason === 'plan') return [span(`✓ ${text}`, 'ok')];
       return event.reason === 'aborted' ? [span(`⊘ ${text}`, 'warning')] : [span(`✗ ${text}`, 'error')];
     }
     default:
