@@ -49,7 +49,6 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
     if (before?.reason === 'turn_limit') break;
     if (before) return yield* stop(before);
     const turn = ++run.turns;
-    options.budget?.countTurn();
     yield { type: 'turn_start', turn };
 
     if (options.prepareMessages) {
@@ -66,6 +65,7 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
       yield { type: 'history_repaired', turn, repairs: repaired.repairs };
     }
 
+    options.budget?.countTurn();
     const call = yield* callModel(messages, { ...stream, model: options.model, turn, totals, request, onContextOverflow: options.onContextOverflow });
     messages = call.messages;
     if (!call.ok) return yield* stop(call.stop);
