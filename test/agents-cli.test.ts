@@ -46,7 +46,7 @@ describe('subagents and plan mode from the CLI', () => {
     mkdirSync(join(home.workspace, '.vibe-agent', 'agents'), { recursive: true });
     writeFileSync(join(home.workspace, '.vibe-agent', 'agents', 'scout.md'), '---\nname: scout\ndescription: looks around\ntools: Glob, Read\n---\nYou are a scout.\n');
     writeFileSync(join(home.workspace, 'a.txt'), 'a');
-    const ran = await run(['--json', 'lead']);
+    const ran = await run(['--tools', 'coding,agents', '--json', 'lead']);
     expect(ran.code).toBe(0);
     const all = events(ran.stdout);
     expect(all.filter((event) => event.agent === 'main/task-1').map((event) => event.type)).toContain('tool_call_end');
@@ -57,7 +57,7 @@ describe('subagents and plan mode from the CLI', () => {
 
     const [file] = home.sessionFiles();
     expect(readFileSync(home.sessionPath(file!), 'utf8')).toContain('"agent":"main/task-1"');
-    const resumed = await run(['--continue', 'and now?']);
+    const resumed = await run(['--tools', 'coding,agents', '--continue', 'and now?']);
     expect(resumed.code).toBe(0);
     const history = agents.requestsOf('lead')[2]!.messages.map((message) => message.role);
     // system, lead, assistant(task), tool(result), assistant(answer), user: no child turns.

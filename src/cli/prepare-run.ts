@@ -14,6 +14,8 @@ import { loadConfig, userConfigPath } from './config.js';
 import { providerSettings } from './provider-settings.js';
 import { resolveSettings } from './resolve-settings.js';
 import { selectTools } from './select-tools.js';
+import { DEFAULT_TOOL_NAMES, expandToolGroups } from './tool-names.js';
+import { TodoList } from '../tools/builtin/todo.js';
 import { SETTINGS, type Settings } from './settings.js';
 import { UsageError } from './usage-error.js';
 
@@ -36,7 +38,9 @@ export interface PreparedRun {
   maxCost: number | undefined;
   maxTurns: number;
   temperature: number;
-  /** The task tool's agents and the tree's limits; absent when subagents are off (--agent-depth 0, or --tools without task). */
+  /** The model's checklist (todo_write); restore it from a resumed session's history. */
+  todos: TodoList;
+  /** The task tool's agents and the tree's limits; absent when subagents are off (--tools without task or agents, or --agent-depth 0). */
   subagents: SubagentOptions | undefined;
 }
 
@@ -46,7 +50,9 @@ export async function prepareRun(args: CliArgs, env: NodeJS.ProcessEnv = process
   const resolvedSettings = resolveSettings(args, env, config);
   const settings = resolvedSettings.values;
   const resolved = resolveProvider(providerSettings(resolvedSettings, env));
-  const tools = new ToolRegistry(selectTools(settings.tools?.filter((name) => name !== 'task'), { extraRoots: existingDirs(settings.addDirs), allowSecrets: settings.allowSecrets }));
+  const todos = new TodoList();
+  const wanted = expandToolGroups(settings.tools ?? DEFAULT_TOOL_NAMES).filter((name) => name !== 'task');
+  const tools = new ToolRegistry(selectTools(wanted, { extraRoots: existingDirs(settings.addDirs), allowSecrets: settings.allowSecrets, todos }));
   const provider = withProtocol(await createProvider(resolved), settings.protocol);
   if (settings.maxCost !== undefined && !priceOf(resolved.model)) {
     throw new ConfigError(`--max-cost needs the model's price, and none is known for "${resolved.model}". Priced models: ${Object.keys(PRICES).join(', ')}.`);
@@ -70,11 +76,12 @@ export async function prepareRun(args: CliArgs, env: NodeJS.ProcessEnv = process
     maxTurns: settings.maxTurns,
     temperature: settings.temperature,
     subagents: subagentOptions(settings, workspace, env),
+    todos,
   };
 }
 
 function subagentOptions(settings: Settings, workspace: string, env: NodeJS.ProcessEnv): SubagentOptions | undefined {
-  if (settings.agentDepth === 0 || (settings.tools && !settings.tools.includes('task'))) return undefined;
+  if (settings.agentDepth === 0 || !expandToolGroups(settings.tools ?? DEFAULT_TOOL_NAMES).includes('task')) return undefined;
   const warn = (message: string) => process.stderr.write(`vibe-agent: warning: ${message}\n`);
   return {
     agents: loadAgents({ workspace, userConfigDir: dirname(userConfigPath(env)) }, warn),

@@ -16,11 +16,12 @@ export { DEFAULT_MAX_TURNS } from './prepare-run.js';
 
 /** One task, non-interactively: flags beat environment, environment beats config files. */
 export async function runCommand(args: CliArgs, prompt: string, signal: AbortSignal): Promise<number> {
-  const { workspace, settings, resolved, provider, tools, context, system, maxCost, maxTurns, temperature, subagents } = await prepareRun(args);
+  const { workspace, settings, resolved, provider, tools, context, system, maxCost, maxTurns, temperature, subagents, todos } = await prepareRun(args);
   const authorize = createCliAuthorize(settings);
   const planning = settings.permissionMode === 'plan';
   const session = openRunSession(args, { workspace, system, warn: (text) => process.stderr.write(`vibe-agent: warning: ${text}\n`) });
 
+  if (session?.messages) todos.restore(session.messages);
   const render = args.json ? createJsonLinesRenderer(process.stdout, args.apiKey) : textRenderer();
   let reason: StopReason = 'aborted';
   const options: AgentOptions = {

@@ -195,7 +195,7 @@ export const SETTINGS = {
     parse: commaList,
     default: undefined,
     defaultText: DEFAULT_TOOL_NAMES.join(', '),
-    help: 'tool set by name; groups: "coding" (the file, search and shell tools), "course" (current_time, calculator, fetch_url)',
+    help: 'tool set by name; groups: "coding" (the file, search and shell tools), "course" (current_time, calculator, fetch_url), "agents" (task, todo_write, todo_read)',
   },
   contextWindow: {
     flag: 'context-window',
