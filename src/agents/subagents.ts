@@ -81,7 +81,8 @@ async function runChild(tree: AgentTree, parent: AgentNode, definition: AgentDef
       ...inherited(base),
       model,
       input: args.prompt,
-      system: `${definition.prompt || DEFAULT_SYSTEM_PROMPT}\n\n${SUBAGENT_NOTE}`,
+      // Without a prompt of its own a child works as its parent does (project memory included).
+      system: `${definition.prompt || base.system || DEFAULT_SYSTEM_PROMPT}\n\n${SUBAGENT_NOTE}`,
       maxTurns: definition.maxTurns ?? base.maxTurns ?? 25,
       signal: context.signal,
       workspace: context.workspace,
