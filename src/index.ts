@@ -31,6 +31,16 @@ export { createSearchTools, type SearchToolOptions } from './tools/coding/search
 export type { RipgrepSetting } from './tools/coding/search/ripgrep-detect.js';
 export { bashTool, createBashTool } from './tools/coding/shell/bash.js';
 
+// Subagents: the task tool, one budget across the tree, agent definitions; the model's checklist.
+export { withSubagents, type SubagentOptions } from './agents/subagents.js';
+export { Budget, type BudgetLimits } from './core/budget.js';
+export { BUILTIN_AGENTS, type AgentDefinition } from './agents/agent-definition.js';
+export { loadAgents, type AgentDirectories } from './agents/load-agents.js';
+export { parseAgentFile } from './agents/parse-agent-file.js';
+export { createTodoTools, TodoList, type TodoItem } from './tools/builtin/todo.js';
+export { PLAN_MODE_PROMPT } from './core/system-prompt.js';
+export type { AgentSpend } from './contracts/events.js';
+
 // Permissions: the policy behind `authorize` (modes, allow and deny rules, asking the user).
 export { createPermissionPolicy, type PermissionMode, type PermissionOptions } from './permissions/permission-policy.js';
 export type { AskApproval, ApprovalRequest, ApprovalAnswer } from './tools/approval.js';

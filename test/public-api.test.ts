@@ -3,6 +3,14 @@ import { describe, expect, it } from 'vitest';
 
 const PUBLIC_API = [
   'AnthropicProvider',
+  'BUILTIN_AGENTS',
+  'Budget',
+  'PLAN_MODE_PROMPT',
+  'TodoList',
+  'createTodoTools',
+  'loadAgents',
+  'parseAgentFile',
+  'withSubagents',
   'ConfigError',
   'DEFAULT_SYSTEM_PROMPT',
   'DirectoryOutputStore',

@@ -18,6 +18,8 @@ export interface CliArgs {
   baseUrl?: string;
   apiKey?: string;
   maxTurns?: number;
+  tokenBudget?: number;
+  agentDepth?: number;
   /** US dollars a run may spend before it stops (exit 3). */
   maxCost?: number;
   /** Extended thinking budget in tokens (anthropic, google). */

@@ -5,6 +5,7 @@ export const EXIT = { answered: 0, providerError: 1, usage: 2, brake: 3, aborted
 export function exitCodeFor(reason: StopReason): number {
   switch (reason) {
     case 'answered':
+    case 'plan':
       return EXIT.answered;
     case 'provider_error':
       return EXIT.providerError;
@@ -13,6 +14,7 @@ export function exitCodeFor(reason: StopReason): number {
     case 'turn_limit':
     case 'repeated_call':
     case 'cost_limit':
+    case 'token_limit':
       return EXIT.brake;
   }
 }

@@ -23,6 +23,7 @@ export async function interactiveCommand(args: CliArgs, signal: AbortSignal): Pr
     maxTurns: prepared.maxTurns,
     temperature: prepared.temperature,
     ...(prepared.maxCost !== undefined ? { maxCost: prepared.maxCost } : {}),
+    ...(prepared.subagents ? { subagents: prepared.subagents } : {}),
     // Like session files, the history file never holds the value of a key or token.
     history: new InputHistory(historyPath(workspace), createRedactor(collectSecrets(process.env, [args.apiKey]))),
     services,

@@ -1,5 +1,7 @@
 import { statSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
+import { loadAgents } from '../agents/load-agents.js';
+import type { SubagentOptions } from '../agents/subagents.js';
 import { buildSystemPrompt } from '../memory/build-system-prompt.js';
 import type { Provider } from '../contracts/provider.js';
 import { createContextPolicy, type ContextPolicy } from '../context/policy.js';
@@ -15,10 +17,12 @@ import { indexPath } from '../knowledge/knowledge-source.js';
 import { createSearchDocsTool } from '../knowledge/search-docs-tool.js';
 import type { Tool } from '../contracts/tool.js';
 import type { CliArgs } from './args.js';
-import { loadConfig } from './config.js';
+import { loadConfig, userConfigPath } from './config.js';
 import { providerSettings } from './provider-settings.js';
 import { resolveSettings } from './resolve-settings.js';
 import { selectTools } from './select-tools.js';
+import { DEFAULT_TOOL_NAMES, expandToolGroups } from './tool-names.js';
+import { TodoList } from '../tools/builtin/todo.js';
 import { SETTINGS, type Settings } from './settings.js';
 import { UsageError } from './usage-error.js';
 import { safeStderr } from './display/safe-output.js';
@@ -46,6 +50,10 @@ export interface PreparedRun {
   maxCost: number | undefined;
   maxTurns: number;
   temperature: number;
+  /** The model's checklist (todo_write); restore it from a resumed session's history. */
+  todos: TodoList;
+  /** The task tool's agents and the tree's limits; absent when subagents are off (--tools without task or agents, or --agent-depth 0). */
+  subagents: SubagentOptions | undefined;
 }
 
 export async function prepareRun(args: CliArgs, env: NodeJS.ProcessEnv = process.env): Promise<PreparedRun> {
@@ -60,8 +68,10 @@ export async function prepareRun(args: CliArgs, env: NodeJS.ProcessEnv = process
   const skills = setUpSkills(workspace, env);
   const commands = discoverCommands(workspace, env);
   for (const warning of [...skills.catalog.warnings, ...commands.warnings]) warn(warning);
-  const fileOptions = { extraRoots: existingDirs(settings.addDirs), allowSecrets: settings.allowSecrets, privateHosts: settings.fetchPrivate, readRoots: skills.readRoots };
-  const selected = selectTools(withoutOptional(settings.tools), fileOptions, { passEnv: settings.passEnv, secrets: [settings.apiKey] });
+  const todos = new TodoList();
+  const fileOptions = { extraRoots: existingDirs(settings.addDirs), allowSecrets: settings.allowSecrets, privateHosts: settings.fetchPrivate, readRoots: skills.readRoots, todos };
+  const wanted = withoutOptional(expandToolGroups(settings.tools ?? DEFAULT_TOOL_NAMES).filter((name) => name !== 'task'));
+  const selected = selectTools(wanted, fileOptions, { passEnv: settings.passEnv, secrets: [settings.apiKey] });
   const optional = optionalTools(settings, workspace, skills, env);
   const tools = new ToolRegistry([...selected, ...optional], { redact, gate: skills.gate });
   const provider = withProtocol(await createProvider(resolved), settings.protocol);
@@ -88,6 +98,18 @@ export async function prepareRun(args: CliArgs, env: NodeJS.ProcessEnv = process
     maxCost: settings.maxCost,
     maxTurns: settings.maxTurns,
     temperature: settings.temperature,
+    subagents: subagentOptions(settings, workspace, env),
+    todos,
+  };
+}
+
+function subagentOptions(settings: Settings, workspace: string, env: NodeJS.ProcessEnv): SubagentOptions | undefined {
+  if (settings.agentDepth === 0 || !expandToolGroups(settings.tools ?? DEFAULT_TOOL_NAMES).includes('task')) return undefined;
+  const warn = (message: string) => process.stderr.write(`vibe-agent: warning: ${message}\n`);
+  return {
+    agents: loadAgents({ workspace, userConfigDir: dirname(userConfigPath(env)) }, warn),
+    maxDepth: settings.agentDepth,
+    ...(settings.tokenBudget !== undefined ? { tokenBudget: settings.tokenBudget } : {}),
   };
 }
 

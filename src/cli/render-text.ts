@@ -44,6 +44,8 @@ export function createTextRenderer(options: TextRendererOptions): (event: AgentE
   };
 
   return (event) => {
+    // A subagent shows as its calls and its end, folded under its name; its text is its parent's to report.
+    if (event.agent !== undefined) return infoLine(event);
     switch (event.type) {
       case 'reasoning_delta':
         thinking = true;

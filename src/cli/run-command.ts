@@ -1,5 +1,8 @@
 import type { AgentEvent, StopReason } from '../contracts/events.js';
+import { withSubagents } from '../agents/subagents.js';
+import type { AgentOptions } from '../core/agent-options.js';
 import { runAgent } from '../core/loop.js';
+import { PLAN_MODE_PROMPT } from '../core/system-prompt.js';
 import type { CliArgs } from './args.js';
 import { createCliAuthorize } from './permission-setup.js';
 import { openRunSession } from './run-session.js';
@@ -15,8 +18,9 @@ export { DEFAULT_MAX_TURNS } from './prepare-run.js';
 
 /** One task, non-interactively: flags beat environment, environment beats config files. */
 export async function runCommand(args: CliArgs, prompt: string, signal: AbortSignal): Promise<number> {
-  const { workspace, settings, resolved, provider, tools, context, system, maxCost, maxTurns, temperature, skills, commands } = await prepareRun(args);
+  const { workspace, settings, resolved, provider, tools, context, system, maxCost, maxTurns, temperature, skills, commands, subagents, todos } = await prepareRun(args);
   const authorize = createCliAuthorize(settings);
+  const planning = settings.permissionMode === 'plan';
   const start = await startRunPrompt(prompt, { commands: commands.commands, tools, scope: skills.scope, authorize, workspace, signal });
   if (!start.ok) {
     safeStderr.write(`vibe-agent: ${start.reason}\n`);
@@ -24,14 +28,16 @@ export async function runCommand(args: CliArgs, prompt: string, signal: AbortSig
   }
   const session = openRunSession(args, { workspace, system, warn: (text) => safeStderr.write(`vibe-agent: warning: ${text}\n`) });
 
+  if (session?.messages) todos.restore(session.messages);
   const render = args.json ? createJsonLinesRenderer(process.stdout, args.apiKey) : textRenderer();
   let reason: StopReason = 'aborted';
-  for await (const event of runAgent({
+  const options: AgentOptions = {
     provider,
     model: start.model ?? resolved.model,
     input: start.prompt,
     tools,
-    system,
+    system: planning ? `${system}\n\n${PLAN_MODE_PROMPT}` : system,
+    ...(planning ? { plan: true } : {}),
     ...(session?.messages ? { messages: session.messages } : {}),
     maxTurns,
     temperature,
@@ -41,7 +47,8 @@ export async function runCommand(args: CliArgs, prompt: string, signal: AbortSig
     prepareMessages: context.prepareMessages,
     onContextOverflow: context.onContextOverflow,
     ...(maxCost !== undefined ? { maxCost } : {}),
-  })) {
+  };
+  for await (const event of runAgent(subagents ? withSubagents(options, subagents) : options)) {
     session?.record(event);
     render(event);
     if (event.type === 'stop') reason = event.reason;

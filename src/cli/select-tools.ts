@@ -7,16 +7,22 @@ import { createFileTools } from '../tools/coding/file-tools.js';
 import { createSearchTools } from '../tools/coding/search-tools.js';
 import type { FileToolOptions } from '../tools/coding/shared/file-tool-options.js';
 import { rememberTool } from '../memory/remember-tool.js';
+import { createTodoTools, TodoList } from '../tools/builtin/todo.js';
 import { DEFAULT_TOOL_NAMES, expandToolGroups, TOOL_GROUPS } from './tool-names.js';
 import { UsageError } from './usage-error.js';
 
+export interface ToolSelectionOptions extends FileToolOptions, FetchUrlOptions {
+  /** The checklist todo_write and todo_read keep (a fresh one when absent). */
+  todos?: TodoList;
+}
+
 /** Every tool the CLI knows, freshly made (file tools share per-run state such as what was read). */
-export function availableTools(options: FileToolOptions & FetchUrlOptions = {}, shell: ShellEnvOptions = {}): Tool[] {
-  return [...createFileTools(options), ...createSearchTools(options), createBashTool(shell), rememberTool, ...createCourseTools(options)];
+export function availableTools(options: ToolSelectionOptions = {}, shell: ShellEnvOptions = {}): Tool[] {
+  return [...createFileTools(options), ...createSearchTools(options), createBashTool(shell), rememberTool, ...createTodoTools(options.todos ?? new TodoList()), ...createCourseTools(options)];
 }
 
 /** Resolves --tools names and groups to tools; unknown names are a usage error. */
-export function selectTools(names: readonly string[] | undefined, options: FileToolOptions & FetchUrlOptions = {}, shell: ShellEnvOptions = {}): Tool[] {
+export function selectTools(names: readonly string[] | undefined, options: ToolSelectionOptions = {}, shell: ShellEnvOptions = {}): Tool[] {
   const all = new Map(availableTools(options, shell).map((tool) => [tool.name, tool]));
   const wanted = expandToolGroups(names ?? DEFAULT_TOOL_NAMES);
   const unknown = wanted.filter((name) => !all.has(name));

@@ -14,6 +14,12 @@ export function positiveInteger(raw: string, name: string): number {
   return n;
 }
 
+/** A whole number, 0 allowed. */
+export function wholeNumber(raw: string, name: string): number {
+  if (/^\s*0+\s*$/.test(raw)) return 0;
+  return positiveInteger(raw, name);
+}
+
 export function atLeast(min: number, what: (n: number) => string): ParseSetting<number> {
   return (raw, name) => {
     const n = positiveInteger(raw, name);

@@ -1,6 +1,6 @@
 import { PERMISSION_MODES, type PermissionMode } from '../permissions/permission-policy.js';
 import { PRESETS } from '../providers/presets.js';
-import { atLeast, commaList, directory, docsFolder, dollars, oneOf, positiveInteger, secondsAsMs, temperature, text, type ParseSetting } from './setting-parsers.js';
+import { atLeast, commaList, wholeNumber, directory, docsFolder, dollars, oneOf, positiveInteger, secondsAsMs, temperature, text, type ParseSetting } from './setting-parsers.js';
 import { DEFAULT_TOOL_NAMES } from './tool-names.js';
 import type { KnowledgeSource } from '../knowledge/knowledge-source.js';
 
@@ -14,6 +14,10 @@ export interface Settings {
   baseUrl: string | undefined;
   apiKey: string | undefined;
   maxTurns: number;
+  /** Input plus output tokens the run and its subagents may use. */
+  tokenBudget: number | undefined;
+  /** Levels of subagents below the top agent; 0 turns the task tool off. */
+  agentDepth: number;
   /** US dollars a run may spend before it stops (exit 3). */
   maxCost: number | undefined;
   temperature: number;
@@ -146,7 +150,7 @@ export const SETTINGS = {
     parse: dollars,
     default: undefined,
     defaultText: 'no limit',
-    help: 'stop once the run has cost more than this (list prices; models with a known price)',
+    help: 'stop once the run has cost more than this, subagents included (list prices; models with a known price)',
   },
   maxTurns: {
     flag: 'max-turns',
@@ -155,7 +159,26 @@ export const SETTINGS = {
     project: 'may-lower',
     parse: positiveInteger,
     default: 50,
-    help: 'model requests allowed with tools',
+    help: 'model requests allowed with tools, subagents\' requests included',
+  },
+  tokenBudget: {
+    flag: 'token-budget',
+    value: 'N',
+    config: { type: 'integer', min: 1 },
+    project: 'may-lower',
+    parse: positiveInteger,
+    default: undefined,
+    defaultText: 'no limit',
+    help: 'input plus output tokens the run may use, its subagents included (checked before each request)',
+  },
+  agentDepth: {
+    flag: 'agent-depth',
+    value: 'N',
+    config: { type: 'integer', min: 0 },
+    project: 'may-lower',
+    parse: wholeNumber,
+    default: 1,
+    help: 'levels of subagents the task tool may start (0: no task tool; 1: children cannot start children)',
   },
   temperature: {
     flag: 'temperature',
@@ -181,7 +204,7 @@ export const SETTINGS = {
     parse: commaList,
     default: undefined,
     defaultText: DEFAULT_TOOL_NAMES.join(', '),
-    help: 'tool set by name; groups: "coding" (the file, search and shell tools), "course" (current_time, calculator, fetch_url)',
+    help: 'tool set by name; groups: "coding" (the file, search and shell tools), "course" (current_time, calculator, fetch_url), "agents" (task, todo_write, todo_read)',
   },
   contextWindow: {
     flag: 'context-window',
@@ -199,7 +222,7 @@ export const SETTINGS = {
     project: 'user-only',
     parse: oneOf(PERMISSION_MODES),
     default: 'ask',
-    help: 'ask (confirm every write, edit and shell call), auto-edit (file edits run, shell asks) or yolo (nothing asks)',
+    help: 'ask (confirm every write, edit and shell call), auto-edit (file edits run, shell asks), yolo (nothing asks) or plan (only read-only tools run; the run ends with a plan)',
   },
   permissions: {
     config: { type: 'rules' },

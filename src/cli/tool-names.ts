@@ -5,6 +5,8 @@
 export const TOOL_GROUPS: Record<string, string[]> = {
   coding: ['read_file', 'write_file', 'edit_file', 'list_files', 'grep', 'bash'],
   course: ['current_time', 'calculator', 'fetch_url'],
+  /** Subagents (the task tool) and the model's checklist. */
+  agents: ['task', 'todo_write', 'todo_read'],
 };
 
 /** The set when --tools is not given: the coding tools, fetch_url and remember. */

@@ -2,13 +2,27 @@ import type { AssistantMessage, Message, ToolCall, Usage } from './messages.js';
 import type { ToolCallStatus } from './tool.js';
 
 /** Why a run ended. Exactly one `stop` event carries it. */
-export type StopReason = 'answered' | 'turn_limit' | 'repeated_call' | 'aborted' | 'provider_error' | 'cost_limit';
+export type StopReason = 'answered' | 'turn_limit' | 'repeated_call' | 'aborted' | 'provider_error' | 'cost_limit' | 'token_limit' | 'plan';
+
+/** What one agent of a tree spent (its own requests, not its children's). */
+export interface AgentSpend {
+  /** The agent's path: "main", "main/task-2". */
+  agent: string;
+  turns: number;
+  usage: Usage;
+  cost?: number;
+}
 
 /**
  * Everything the loop does, as plain JSON. The terminal UI, `--json` output, session files and
  * tests all consume these same objects.
  */
-export type AgentEvent =
+export type AgentEvent = AgentEventBody & {
+  /** Set on the events of a subagent, passed on through its parent's stream: its path, e.g. "main/task-2". */
+  agent?: string;
+};
+
+type AgentEventBody =
   | { type: 'run_start'; provider: string; model: string; tools: string[]; input: string }
   /** The context policy changed the history before a request (truncation, compaction). */
   | {
@@ -67,8 +81,10 @@ export type AgentEvent =
   | {
       type: 'stop';
       reason: StopReason;
-      /** The final reply's text; only when reason is `answered`. */
+      /** The final reply's text; only when reason is `answered` or `plan`. */
       answer: string | null;
+      /** A planning run's result (reason `plan`): the plan, as the final reply gave it. */
+      plan?: string;
       /** The model's summary of what is done and what remains, when a turn limit was hit. */
       handoff?: string;
       /** What went wrong, for `provider_error`, `repeated_call` and `cost_limit`. */
@@ -77,6 +93,8 @@ export type AgentEvent =
       usage: Usage;
       /** US dollars spent, when the model's price is known (an estimate: list prices). */
       cost?: number;
+      /** With subagents: `usage` and `cost` are the whole tree's, and this is what each agent spent. */
+      agents?: AgentSpend[];
     };
 
 export type AgentEventType = AgentEvent['type'];

@@ -66,6 +66,11 @@ export interface Tool {
   /** Derived once, at definition time. */
   readonly schema: ToolSchema;
   readonly readOnly: boolean;
+  /**
+   * May run alongside the other calls of a reply that are read-only or concurrent, though it is
+   * not read-only itself (a subagent: its own calls are checked one by one). Absent means false.
+   */
+  readonly concurrent?: boolean;
   readonly needsApproval: boolean;
   readonly permission: ToolPermission;
   readonly timeoutMs: number | undefined;

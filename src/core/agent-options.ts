@@ -1,10 +1,12 @@
-import type { AgentEvent, StopReason } from '../contracts/events.js';
+import type { AgentEvent, AgentSpend, StopReason } from '../contracts/events.js';
 import type { Message, Usage } from '../contracts/messages.js';
 import type { Provider } from '../contracts/provider.js';
 import type { ProviderError } from '../contracts/provider-error.js';
 import type { Authorize } from '../contracts/tool.js';
 import type { ModelPrice } from '../providers/pricing.js';
 import type { ToolRegistry } from '../tools/registry.js';
+import type { Budget } from './budget.js';
+import type { EventRelay } from './event-relay.js';
 import type { RetryPolicy } from './request-with-retry.js';
 
 export interface AgentOptions {
@@ -30,6 +32,8 @@ export interface AgentOptions {
    * Passed to the provider with each request: the prompt-JSON provider re-asks within one turn.
    */
   protocolErrorLimit?: number;
+  /** A planning run (plan permission mode): its final reply is the plan, and the run stops with reason `plan`. */
+  plan?: boolean;
   /** At the turn limit, ask once more without tools for a hand-off (default true). */
   handoff?: boolean;
   signal?: AbortSignal;
@@ -41,6 +45,13 @@ export interface AgentOptions {
   maxCost?: number;
   /** The model's price, when the built-in table does not know it. */
   price?: ModelPrice;
+  /**
+   * The agent tree's budget node for this run (see withSubagents): consulted before every request
+   * and charged with every request's tokens and cost, so limits hold across parent and children.
+   */
+  budget?: Budget;
+  /** Where this run's subagents push their events; the loop passes them on in its own stream. */
+  relay?: EventRelay;
   /**
    * Runs before every request (the context policy: truncation, compaction). The messages it
    * returns become the history from then on; the events it returns are yielded as they are.
@@ -71,4 +82,6 @@ export interface RunResult {
   protocolErrors?: number;
   /** US dollars spent, when the model's price is known. */
   cost?: number;
+  /** With subagents: `usage` and `cost` cover the tree, and this is what each agent spent. */
+  agents?: AgentSpend[];
 }

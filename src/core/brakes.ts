@@ -1,5 +1,6 @@
 import type { StopReason } from '../contracts/events.js';
 import type { ToolCall, ToolMessage } from '../contracts/messages.js';
+import type { Budget } from './budget.js';
 import type { RepeatDetector } from './repeat-detector.js';
 import type { RunTotals } from './run-totals.js';
 
@@ -51,6 +52,12 @@ export const costLimit =
     if (spent <= maxCost) return undefined;
     return { reason: 'cost_limit', error: `spent $${spent.toFixed(4)}, over the limit of $${maxCost}${totals.usage.estimated ? ' (partly estimated usage)' : ''}` };
   };
+
+/** The agent tree's budget (this agent's share and every ancestor's) has a limit spent: no request may be sent. */
+export const treeBudget =
+  (budget: Budget | undefined): Brake =>
+  () =>
+    budget?.exhausted();
 
 /** Records a turn's calls with their results (in call order); a stop when one is repeated past its limit. */
 export function repeatedCall(detector: RepeatDetector, calls: ToolCall[], results: ToolMessage[]): Stop | undefined {

@@ -4,7 +4,7 @@ import type { ModelRequest } from '../contracts/provider.js';
 import { priceOf } from '../providers/pricing.js';
 import { ToolRegistry } from '../tools/registry.js';
 import type { AgentOptions, RunResult } from './agent-options.js';
-import { aborted, costLimit, firstStop, repeatedCall, turnLimit, type RunProgress, type Stop } from './brakes.js';
+import { aborted, costLimit, firstStop, repeatedCall, treeBudget, turnLimit, type RunProgress, type Stop } from './brakes.js';
 import { callModel } from './call-model.js';
 import { emptyReplyError } from './empty-reply.js';
 import { repairHistory } from './repair-history.js';
@@ -26,10 +26,12 @@ export type { AgentOptions, RunResult } from './agent-options.js';
 export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEvent, RunResult> {
   const registry = options.tools ?? new ToolRegistry();
   const signal = options.signal ?? new AbortController().signal;
-  const run: RunProgress = { turns: 0, totals: new RunTotals(options.model, options.price ?? priceOf(options.model)), signal };
+  const run: RunProgress = { turns: 0, totals: new RunTotals(options.model, options.price ?? priceOf(options.model), options.budget), signal };
   const { totals } = run;
   const atTurnLimit = turnLimit(options.maxTurns ?? 25);
-  const overBudget = costLimit(options.maxCost);
+  const ownCost = costLimit(options.maxCost);
+  const inTree = treeBudget(options.budget);
+  const overBudget = (progress: RunProgress) => firstStop(progress, ownCost, inTree);
   const repeats = new RepeatDetector({ sameResult: options.repeatLimit ?? 3, changingResult: options.changingRepeatLimit ?? 8 });
   const stream = { provider: options.provider, signal, retry: options.retry ?? DEFAULT_RETRY };
   const request = (history: Message[]) => modelRequest(options, registry, history);
@@ -43,6 +45,8 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
 
   while (!atTurnLimit(run)) {
     const before = firstStop(run, aborted, overBudget);
+    // The tree's turns spent: this agent ends as at its own turn limit, with a hand-off.
+    if (before?.reason === 'turn_limit') break;
     if (before) return yield* stop(before);
     const turn = ++run.turns;
     yield { type: 'turn_start', turn };
@@ -61,6 +65,7 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
       yield { type: 'history_repaired', turn, repairs: repaired.repairs };
     }
 
+    options.budget?.countTurn();
     const call = yield* callModel(messages, { ...stream, model: options.model, turn, totals, request, onContextOverflow: options.onContextOverflow });
     messages = call.messages;
     if (!call.ok) return yield* stop(call.stop);
@@ -73,7 +78,7 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
 
     if (message.toolCalls.length === 0) {
       yield { type: 'turn_end', turn, messages: empty ? [] : [message] };
-      return yield* stop(empty ? { reason: 'provider_error', error: empty } : { reason: 'answered', answer: message.content });
+      return yield* stop(empty ? { reason: 'provider_error', error: empty } : { reason: options.plan ? 'plan' : 'answered', answer: message.content });
     }
 
     const toolMessages = yield* runToolCalls(message.toolCalls, {
@@ -83,6 +88,7 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
       signal,
       workspace: options.workspace ?? process.cwd(),
       ...(options.authorize ? { authorize: options.authorize } : {}),
+      ...(options.relay ? { relay: options.relay } : {}),
     });
     messages.push(...toolMessages);
     yield { type: 'turn_end', turn, messages: [message, ...toolMessages] };
@@ -91,8 +97,9 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
   }
 
   if (options.handoff === false) return yield* stop({ reason: 'turn_limit' });
+  // The hand-off is the one request a turn limit always allows; a cost or token limit does not.
   const spent = overBudget(run);
-  if (spent) return yield* stop(spent);
+  if (spent && spent.reason !== 'turn_limit') return yield* stop(spent);
   const handoff = yield* requestHandoff(request(messages), { ...stream, turn: run.turns, totals });
   return yield* stop(signal.aborted ? { reason: 'aborted' } : { reason: 'turn_limit', ...(handoff === undefined ? {} : { handoff }) });
 }

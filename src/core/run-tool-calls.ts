@@ -3,6 +3,7 @@ import type { ToolCall, ToolMessage } from '../contracts/messages.js';
 import type { FinishReason } from '../contracts/provider.js';
 import { parseArguments, type ToolRegistry } from '../tools/registry.js';
 import type { Authorize, ToolResult } from '../contracts/tool.js';
+import type { EventRelay } from './event-relay.js';
 
 export interface ToolRunContext {
   registry: ToolRegistry;
@@ -11,22 +12,26 @@ export interface ToolRunContext {
   signal: AbortSignal;
   workspace: string;
   authorize?: Authorize;
+  /** Subagents' events, yielded as they arrive while the calls run. */
+  relay?: EventRelay;
 }
 
-type ToolEvent = Extract<AgentEvent, { type: 'tool_call_start' | 'tool_call_end' }>;
-
 /**
- * Runs one reply's calls. Consecutive read-only calls run concurrently; anything that writes or
- * executes runs alone. Results are returned in the order of the calls, whatever order they finish in.
+ * Runs one reply's calls. Consecutive read-only (or concurrent: subagents) calls run together;
+ * anything else that writes or executes runs alone. Results are returned in the order of the
+ * calls, whatever order they finish in; relayed subagent events are passed on as they come.
  */
-export async function* runToolCalls(calls: ToolCall[], context: ToolRunContext): AsyncGenerator<ToolEvent, ToolMessage[]> {
+export async function* runToolCalls(calls: ToolCall[], context: ToolRunContext): AsyncGenerator<AgentEvent, ToolMessage[]> {
   const results: ToolResult[] = new Array(calls.length);
   for (const batch of batches(calls, context.registry)) {
     for (const index of batch) yield { type: 'tool_call_start', turn: context.turn, call: calls[index]! };
     const pending = new Map<number, Promise<{ index: number; result: ToolResult }>>();
     for (const index of batch) pending.set(index, invokeOne(calls[index]!, context).then((result) => ({ index, result })));
     while (pending.size > 0) {
-      const { index, result } = await Promise.race(pending.values());
+      const settled = await Promise.race([...pending.values(), ...(context.relay ? [context.relay.arrival()] : [])]);
+      if (context.relay) yield* context.relay.drain();
+      if (!settled) continue;
+      const { index, result } = settled;
       pending.delete(index);
       results[index] = result;
       const call = calls[index]!;
@@ -79,12 +84,13 @@ function completeArguments(call: ToolCall, registry: ToolRegistry): boolean {
   return !tool || tool.parameters.safeParse(parsed.value).success;
 }
 
-/** Groups call indexes: a run of read-only calls forms one batch, every other call its own. */
+/** Groups call indexes: a run of read-only or concurrent calls forms one batch, every other call its own. */
 function batches(calls: ToolCall[], registry: ToolRegistry): number[][] {
   const groups: number[][] = [];
   let current: number[] = [];
   calls.forEach((call, index) => {
-    if (registry.get(call.name)?.readOnly) {
+    const tool = registry.get(call.name);
+    if (tool?.readOnly || tool?.concurrent) {
       current.push(index);
       return;
     }

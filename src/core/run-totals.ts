@@ -1,6 +1,7 @@
 import type { AgentEvent } from '../contracts/events.js';
 import { addUsage, emptyUsage, type Usage } from '../contracts/messages.js';
 import { costOf, type ModelPrice } from '../providers/pricing.js';
+import type { Budget } from './budget.js';
 
 type UsageEvent = Extract<AgentEvent, { type: 'usage' }>;
 
@@ -15,6 +16,8 @@ export class RunTotals {
   constructor(
     readonly model: string,
     readonly price: ModelPrice | undefined,
+    /** The agent tree's budget, charged with every request as it is counted here. */
+    readonly budget?: Budget,
   ) {}
 
   get usage(): Usage {
@@ -34,6 +37,7 @@ export class RunTotals {
   /** Counts one request's tokens; the event reports them with the new total. */
   add(turn: number, usage: Usage): UsageEvent {
     this.spent = addUsage(this.spent, usage);
+    this.budget?.charge(usage, costOf(this.model, usage, this.price));
     return { type: 'usage', turn, usage, total: this.spent };
   }
 

@@ -11,3 +11,9 @@ export const DEFAULT_SYSTEM_PROMPT = [
   'When no tool fits and you do not know, say so plainly.',
   'Be brief and exact.',
 ].join('\n');
+
+/** Added to the system prompt of a planning run. The policy, not this text, keeps the run from changing anything. */
+export const PLAN_MODE_PROMPT = [
+  'Plan mode: only read-only tools run; anything that writes or executes is refused.',
+  'Explore what you need, then reply with a plan: the steps, the files you will change and the commands you will run.',
+].join('\n');

@@ -1,12 +1,16 @@
 import type { AskApproval } from '../tools/approval.js';
-import type { Authorize } from '../contracts/tool.js';
+import type { Authorize, Tool } from '../contracts/tool.js';
 import { matchesRule, parseRule, type PermissionRule } from './permission-rule.js';
 import { agentHomeDirs, touchesProtectedPath } from './protected-paths.js';
 import { alwaysScope } from './always-scope.js';
 
-/** ask: every call that needs approval is confirmed; auto-edit: calls of category edit run, others ask; yolo: everything runs. */
-export type PermissionMode = 'ask' | 'auto-edit' | 'yolo';
-export const PERMISSION_MODES: readonly PermissionMode[] = ['ask', 'auto-edit', 'yolo'];
+/**
+ * ask: every call that needs approval is confirmed; auto-edit: calls of category edit run, others
+ * ask; yolo: everything runs; plan: only read-only tools run (and subagents, whose calls are checked
+ * the same way), everything else is refused without asking.
+ */
+export type PermissionMode = 'ask' | 'auto-edit' | 'yolo' | 'plan';
+export const PERMISSION_MODES: readonly PermissionMode[] = ['ask', 'auto-edit', 'yolo', 'plan'];
 
 export interface PermissionOptions {
   mode: PermissionMode;
@@ -35,6 +39,9 @@ export function createPermissionPolicy(options: PermissionOptions): Authorize {
   const authorize: Authorize = async ({ tool, args, call, preview, workspace, signal }) => {
     const denied = deny.find((rule) => matchesRule(rule, tool, args, workspace, 'deny'));
     if (denied) return { allowed: false, reason: `the rule "${denied.text}" in permissions.deny forbids this call.` };
+    if (options.mode === 'plan' && !runsInPlanMode(tool)) {
+      return { allowed: false, reason: `plan mode: only read-only tools run, and ${tool.name} is not one. Do not retry it; put it in your plan.` };
+    }
     // Reads come here only for the deny rules above; they never ask.
     if (!tool.needsApproval) return { allowed: true };
     if (allow.some((rule) => matchesRule(rule, tool, args, workspace, 'allow'))) return { allowed: true };
@@ -68,3 +75,9 @@ export function createPermissionPolicy(options: PermissionOptions): Authorize {
   authorize.checksEveryCall = true;
   return authorize;
 }
+
+/** Read-only tools, and concurrent ones that touch nothing themselves (a subagent: each of its calls comes here too). */
+function runsInPlanMode(tool: Tool): boolean {
+  return tool.readOnly || (tool.concurrent === true && tool.permission.category === 'read');
+}
+

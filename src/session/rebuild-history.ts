@@ -21,7 +21,8 @@ export function rebuildHistory(records: RawRecord[]): RebuiltHistory {
   const warnings: string[] = [];
   const turn = new TurnEvents();
   records.forEach((raw, index) => {
-    if (!HISTORY_RECORD_TYPES.has(raw.type)) return;
+    // A subagent's records: the parent's history holds only its result (the task call's tool message).
+    if (!HISTORY_RECORD_TYPES.has(raw.type) || 'agent' in raw) return;
     const parsed = historyRecordSchema.safeParse(raw);
     if (!parsed.success) {
       warnings.push(`record ${index + 1} (${raw.type}) is malformed and was skipped: ${parsed.error.issues[0]?.message ?? 'invalid'}`);

@@ -67,6 +67,8 @@ export class SessionWriter {
    */
   record(event: AgentEvent): void {
     if (SKIPPED.has(event.type)) return;
+    // A subagent's events are kept for the record; its turns are not this conversation's.
+    if (event.agent) return this.append(event);
     this.append(event.type === 'turn_end' ? this.withoutHeldMessages(event) : event);
     // Only what reached the file counts as held.
     if (isTurnEvent(event)) this.turn.observe(event);

@@ -8,6 +8,8 @@ export interface ToolDefinition<Schema extends z.ZodType> {
   parameters: Schema;
   /** Reads only: may run concurrently with other read-only calls. Default false. */
   readOnly?: boolean;
+  /** Runs alongside read-only and other concurrent calls without being read-only (a subagent). Default false. */
+  concurrent?: boolean;
   /** Writes, executes or sends data out: the permission policy is asked first. Default: !readOnly. */
   needsApproval?: boolean;
   /**
@@ -36,6 +38,7 @@ export function defineTool<Schema extends z.ZodType>(definition: ToolDefinition<
     parameters: definition.parameters,
     schema: { name: definition.name, description: definition.description, parameters: toJsonSchema(definition.parameters) },
     readOnly,
+    ...(definition.concurrent ? { concurrent: true } : {}),
     needsApproval,
     // The registry hands `subject` only arguments that passed this tool's schema.
     permission: (definition.permission as ToolPermission | undefined) ?? { category: needsApproval ? 'execute' : 'read' },

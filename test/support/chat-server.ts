@@ -58,13 +58,19 @@ export interface ChatServer {
 export interface ChatServerOptions {
   /** Check that calls sent are echoed in the next request (default true); off for clients whose requests stand alone (doctor's probes). */
   checkEcho?: boolean;
+  /**
+   * Tells interleaved conversations apart (several agents on one server): calls must be echoed by
+   * the next request of the same conversation. Default: one conversation.
+   */
+  conversationOf?: (body: ChatRequestBody) => string;
 }
 
 export async function startChatServer(script: ServerStep[], options: ChatServerOptions = {}): Promise<ChatServer> {
+  const conversationOf = options.conversationOf ?? (() => '');
   const requests: ChatRequestBody[] = [];
   const violations: string[] = [];
   // Calls sent in the previous reply: the next request must echo them verbatim.
-  let pendingEcho: WireToolCall[] = [];
+  const pendingEcho = new Map<string, WireToolCall[]>();
   const waiters: Array<{ n: number; resolve: (body: ChatRequestBody) => void }> = [];
   let position = 0;
   let callCounter = 0;
@@ -77,8 +83,9 @@ export async function startChatServer(script: ServerStep[], options: ChatServerO
     requests.push(body);
     for (const waiter of waiters.filter((w) => w.n <= requests.length)) waiter.resolve(body);
 
-    const problems = checkProtocol(body, options.checkEcho === false ? [] : pendingEcho);
-    pendingEcho = [];
+    const conversation = conversationOf(body);
+    const problems = checkProtocol(body, options.checkEcho === false ? [] : pendingEcho.get(conversation) ?? []);
+    pendingEcho.delete(conversation);
     if (problems.length) {
       violations.push(...problems.map((p) => `request ${requests.length}: ${p}`));
       return json(res, 400, { error: { message: `protocol violation: ${problems.join('; ')}`, type: 'invalid_request_error' } });
@@ -117,12 +124,12 @@ export async function startChatServer(script: ServerStep[], options: ChatServerO
         if (res.destroyed) return;
         res.write(frame);
       }
-      pendingEcho = calls;
+      pendingEcho.set(conversation, calls);
       return res.end();
     }
 
     const calls = withIds(step, () => `call_${++callCounter}`);
-    pendingEcho = calls;
+    pendingEcho.set(conversation, calls);
     if (body.stream) {
       startSse(res);
       for (const frame of replyFrames(body.model, step, calls, body)) res.write(frame);
@@ -144,7 +151,7 @@ export async function startChatServer(script: ServerStep[], options: ChatServerO
       return new Promise((resolve) => waiters.push({ n, resolve }));
     },
     forgetCallsInFlight() {
-      pendingEcho = [];
+      pendingEcho.clear();
     },
     close,
   };

@@ -1,18 +1,14 @@
 import type { AgentEvent, StopReason } from '../../contracts/events.js';
 import type { ToolCallStatus } from '../../contracts/tool.js';
 import { parseCommandResult, isCommandTool } from './command-result.js';
+import { describeChildEvent } from './describe-child-event.js';
+import type { DisplayLine, Span } from './display-line.js';
 import { formatDuration } from './format-duration.js';
 import { oneLine, summarizeArguments } from './summarize.js';
 import { toned, type Theme, type Tone } from './theme.js';
 import { visibleText } from './visible-text.js';
 
-/** A piece of a display line and what it means; `paintLine` colours it with the palette. */
-export interface Span {
-  text: string;
-  tone: Tone;
-}
-
-export type DisplayLine = Span[];
+export type { DisplayLine, Span } from './display-line.js';
 
 export interface DescribeOptions {
   /** Columns a one-line summary (an error, a result, the arguments) may take; default 120. */
@@ -27,6 +23,8 @@ const STOP_MESSAGES: Record<Exclude<StopReason, 'answered'>, string> = {
   aborted: 'Aborted. The turn was cancelled; what was done so far is kept.',
   provider_error: 'Stopped: the provider failed.',
   cost_limit: 'Stopped: the cost limit was reached.',
+  token_limit: 'Stopped: the token budget was spent.',
+  plan: 'Plan ready (plan mode: nothing was changed). Run again in another permission mode to carry it out.',
 };
 
 export const STATUS_MARKS: Record<ToolCallStatus, Span> = {
@@ -43,6 +41,7 @@ const span = (text: string, tone: Tone = 'plain'): Span => ({ text, tone });
  * Text from outside (errors, names, output) is written out, never obeyed.
  */
 export function describeEvent(event: AgentEvent, options: DescribeOptions = {}): DisplayLine | undefined {
+  if (event.agent !== undefined) return describeChildEvent({ ...event, agent: event.agent }, (own) => describeEvent(own, options));
   const width = options.width ?? 120;
   switch (event.type) {
     case 'tool_call_delta':
@@ -72,6 +71,7 @@ export function describeEvent(event: AgentEvent, options: DescribeOptions = {}):
     case 'stop': {
       if (event.reason === 'answered') return undefined;
       const text = `${STOP_MESSAGES[event.reason] ?? event.reason}${event.error ? ` ${shown(event.error)}` : ''}`;
+      if (event.reason === 'plan') return [span(`✓ ${text}`, 'ok')];
       return event.reason === 'aborted' ? [span(`⊘ ${text}`, 'warning')] : [span(`✗ ${text}`, 'error')];
     }
     default:

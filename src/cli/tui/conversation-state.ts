@@ -39,9 +39,11 @@ export class ConversationState {
 
   /** Follows one event of a run. */
   track(event: AgentEvent): void {
+    // A subagent's requests count toward the spend, never toward this conversation's turn or context.
+    if (event.type === 'usage') this.countRequest(event.usage, event.agent === undefined);
+    if (event.agent) return;
     if (event.type === 'turn_start') this.turn = event.turn;
     if (event.type === 'context_warning' && event.contextWindow) this.learnedWindow = event.contextWindow;
-    if (event.type === 'usage') this.countRequest(event.usage);
   }
 
   /** /clear: a new conversation, counted from zero. */
@@ -60,14 +62,14 @@ export class ConversationState {
     this.contextTokens = undefined;
   }
 
-  private countRequest(usage: Usage): void {
+  private countRequest(usage: Usage, ownContext: boolean): void {
     this.usage = addUsage(this.usage, usage);
     this.requests++;
     const priced = this.pricedCost === undefined ? undefined : this.services.cost?.(this.model, usage);
     this.pricedCost = priced === undefined ? undefined : this.pricedCost! + priced;
     const cost = (usage as Usage & { cost?: unknown }).cost;
     if (typeof cost === 'number') this.reportedCost = (this.reportedCost ?? 0) + cost;
-    this.contextTokens = usage.inputTokens + usage.outputTokens;
+    if (ownContext) this.contextTokens = usage.inputTokens + usage.outputTokens;
   }
 
   cost(): number | undefined {

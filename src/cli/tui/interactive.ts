@@ -1,5 +1,8 @@
 import type { AgentEvent } from '../../contracts/events.js';
+import { withSubagents, type SubagentOptions } from '../../agents/subagents.js';
+import type { AgentOptions } from '../../core/agent-options.js';
 import { runAgent } from '../../core/loop.js';
+import { TodoPin } from './todo-pin.js';
 import type { Message } from '../../contracts/messages.js';
 import { createPermissionPolicy } from '../../permissions/permission-policy.js';
 import type { Provider } from '../../contracts/provider.js';
@@ -47,6 +50,8 @@ export interface InteractiveOptions {
   temperature: number;
   /** Per-run spending limit in US dollars (the `cost_limit` brake). */
   maxCost?: number;
+  /** The task tool and the tree budget (see withSubagents); absent: no subagents. */
+  subagents?: SubagentOptions;
   history?: InputHistory;
   services?: InteractiveServices;
   /** Within this long after a Ctrl-C cancelled a turn, a second one exits (default 1000 ms). */
@@ -80,6 +85,7 @@ export class InteractiveSession {
   private keyWaiter: ((key: Key | undefined) => void) | undefined;
   private submit: ((text: string | undefined) => void) | undefined;
   private hint: string[] = [];
+  private readonly todos: TodoPin;
   /** Prompts typed while a turn was running: they run next, in order. */
   private readonly queued: string[] = [];
   private readonly ctrlC: CtrlCPolicy;
@@ -92,6 +98,7 @@ export class InteractiveSession {
     this.editor = new InputEditor(options.history);
     this.services = options.services ?? {};
     this.conversation = new ConversationState(options.model, options.messages ?? [], this.services);
+    this.todos = new TodoPin(options.messages);
     this.ctrlC = new CtrlCPolicy(options.doubleInterruptMs ?? 1000);
     const ask = createApprovalPrompt(
       {
@@ -270,7 +277,7 @@ export class InteractiveSession {
         this.screen.commit([t.red(`✗ ${started.reason}`)]);
         return;
       }
-      const generator = runAgent({
+      const options: AgentOptions = {
         provider: this.options.provider,
         model: started.model ?? this.conversation.model,
         input: started.prompt,
@@ -285,7 +292,8 @@ export class InteractiveSession {
         authorize: this.authorize,
         ...(this.services.prepareMessages ? { prepareMessages: this.services.prepareMessages } : {}),
         ...(this.services.onContextOverflow ? { onContextOverflow: this.services.onContextOverflow } : {}),
-      });
+      };
+      const generator = runAgent(this.options.subagents ? withSubagents(options, this.options.subagents) : options);
       for (;;) {
         const next = await generator.next();
         if (next.done) {
@@ -294,6 +302,7 @@ export class InteractiveSession {
         }
         this.observe(next.value);
         this.conversation.track(next.value);
+        this.todos.track(next.value);
         view.handle(next.value, this.screen.width);
         this.render();
       }
@@ -357,10 +366,11 @@ export class InteractiveSession {
     if (!this.keyWaiter) {
       // While a turn runs the prompt stays editable: what is sent then is queued for after it.
       const layout = this.editor.layout(width, this.submit ? t.cyan(PROMPT) : t.dim(PROMPT), PROMPT.length);
-      cursor = { row: rows.length + layout.cursor.row, col: layout.cursor.col };
+      const pinned = this.screen.wrap(this.todos.lines(t));
+      cursor = { row: rows.length + pinned.length + layout.cursor.row, col: layout.cursor.col };
       const queued = this.queued.length ? [t.dim(`${this.queued.length} queued: runs when this turn ends`)] : [];
       const confirmExit = this.ctrlC.exitArmed ? [t.yellow('Press Ctrl-C again to exit')] : [];
-      rows.push(...layout.rows, ...this.screen.wrap([...confirmExit, ...this.hint, ...queued]));
+      rows.push(...pinned, ...layout.rows, ...this.screen.wrap([...confirmExit, ...this.hint, ...queued]));
     }
     const state = this.approval ? 'approval' : this.running ? 'working' : undefined;
     rows.push(renderStatusLine(this.conversation.status(this.options.maxTurns, state), width, t));

@@ -43,6 +43,8 @@ export class TurnView {
 
   handle(event: AgentEvent, width = 100): void {
     const t = this.theme;
+    // A subagent is a folded block of lines: its calls, results and end, never its streamed text.
+    if (event.agent !== undefined) return this.commitEvent(event, width);
     switch (event.type) {
       case 'turn_start':
         this.waitingSince = this.now();

@@ -1,0 +1,31 @@
+import type { Budget } from '../core/budget.js';
+import type { AgentOptions } from '../core/agent-options.js';
+import type { EventRelay } from '../core/event-relay.js';
+import type { ToolRegistry } from '../tools/registry.js';
+import type { AgentDefinition } from './agent-definition.js';
+import type { Semaphore } from './semaphore.js';
+
+/** What every agent of one tree shares. */
+export interface AgentTree {
+  /** The top-level run's options: provider, model, permissions and the rest children inherit. */
+  base: AgentOptions;
+  agents: readonly AgentDefinition[];
+  /** How many levels below the top agent may exist (1: children, no grandchildren). */
+  maxDepth: number;
+  /** Children running at once, across the tree. */
+  slots: Semaphore;
+}
+
+/** One agent of the tree, as its `task` tool sees it. */
+export interface AgentNode {
+  /** "main", "main/task-2". */
+  path: string;
+  depth: number;
+  budget: Budget;
+  /** The agent's own tools: what its children's tools are chosen from. */
+  tools: ToolRegistry;
+  /** Where its children's events go (its loop passes them on). */
+  relay: EventRelay;
+  /** Children started so far, to number the next one. */
+  started: number;
+}

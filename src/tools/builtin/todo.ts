@@ -1,0 +1,73 @@
+import { z } from 'zod';
+import type { Message } from '../../contracts/messages.js';
+import type { Tool } from '../../contracts/tool.js';
+import { defineTool } from '../define-tool.js';
+
+const todoItem = z.object({
+  content: z.string().min(1).describe('What to do, in a short imperative line.'),
+  status: z.enum(['pending', 'in_progress', 'completed']),
+});
+const todoWriteParameters = z.object({ todos: z.array(todoItem).describe('The whole list, replacing the previous one.') });
+
+export type TodoItem = z.infer<typeof todoItem>;
+
+const MARKS: Record<TodoItem['status'], string> = { pending: '[ ]', in_progress: '[~]', completed: '[x]' };
+
+/** The model's checklist for one conversation. Kept in the session as the calls that wrote it. */
+export class TodoList {
+  items: TodoItem[] = [];
+
+  /** The list as the last `todo_write` call in a history left it (a resumed session). */
+  restore(messages: readonly Message[]): void {
+    for (const message of messages) {
+      if (message.role !== 'assistant') continue;
+      for (const call of message.toolCalls) {
+        const items = todosOfCall(call.name, call.arguments);
+        if (items) this.items = items;
+      }
+    }
+  }
+
+  render(): string {
+    return this.items.length ? this.items.map((item) => `${MARKS[item.status]} ${item.content}`).join('\n') : '(the list is empty)';
+  }
+}
+
+/** The list a `todo_write` call sets, from its raw arguments; undefined for any other call or bad arguments. */
+export function todosOfCall(name: string, rawArguments: string): TodoItem[] | undefined {
+  if (name !== 'todo_write') return undefined;
+  try {
+    const parsed = todoWriteParameters.safeParse(JSON.parse(rawArguments));
+    return parsed.success ? parsed.data.todos : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * `todo_write` and `todo_read`: a checklist the model keeps for a multi-step task. Both touch
+ * nothing outside the run (only this list), so they count as read-only and run in plan mode.
+ */
+export function createTodoTools(list: TodoList): Tool[] {
+  return [
+    defineTool({
+      name: 'todo_write',
+      description:
+        'Replace your checklist for this task (send the whole list). Use it for work of three or more steps: ' +
+        'mark one item in_progress while you work on it and completed as soon as it is done. The user sees the list.',
+      parameters: todoWriteParameters,
+      readOnly: true,
+      async execute({ todos }) {
+        list.items = todos;
+        return list.render();
+      },
+    }),
+    defineTool({
+      name: 'todo_read',
+      description: 'Your checklist for this task, as you last wrote it.',
+      parameters: z.object({}),
+      readOnly: true,
+      execute: async () => list.render(),
+    }),
+  ];
+}
