@@ -30,6 +30,13 @@ const hostileText = fc
   .map((parts) => parts.join(''));
 
 describe('token counting is bounded for any input', () => {
+  it('cuts a run after an early word end without leaving a piece over the limit (seen: "0!!" then emoji)', () => {
+    const text = `0!!${'🙂'.repeat(80)}`;
+    const pieces = countingPieces(text);
+    expect(pieces.join('')).toBe(text);
+    for (const piece of pieces) expect(longestRun(piece)).toBeLessThanOrEqual(MAX_RUN + 1);
+  });
+
   it('never hands the tokenizer an unbroken run longer than MAX_RUN, and loses no character', () => {
     fc.assert(
       fc.property(hostileText, (text) => {

@@ -56,7 +56,8 @@ export function countingPieces(text: string): string[] {
       wordEnd = i;
     }
     if (i - runStart >= MAX_RUN && !isLowSurrogate(code)) {
-      const cut = wordEnd > runStart ? wordEnd : i;
+      // A word end so far back that the rest is already a full run would leave a piece over the limit.
+      const cut = wordEnd > runStart && i - wordEnd < MAX_RUN - 1 ? wordEnd : i;
       pieces.push(text.slice(start, cut));
       start = cut;
       runStart = cut;

@@ -1,7 +1,8 @@
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { packageRoot } from './package-root.js';
 
 /**
  * The built-in suite ships beside dist/ as eval/builtin (task files and their fixtures, which tsc
- * does not copy); from dist/eval/ and src/eval/ alike it is two folders up.
+ * does not copy), at the package's root.
  */
-export const BUILTIN_SUITE = fileURLToPath(new URL('../../eval/builtin', import.meta.url));
+export const BUILTIN_SUITE = join(packageRoot(), 'eval', 'builtin');

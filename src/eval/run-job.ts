@@ -2,13 +2,13 @@ import { spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { AgentEvent } from '../contracts/events.js';
 import type { EvalJob } from './jobs.js';
+import { packageRoot } from './package-root.js';
 import type { EvalResult } from './result.js';
 
 /** The CLI this module ships with: each run is a real `vibe-agent` process, as a user would run it. */
-const CLI = fileURLToPath(new URL('../cli/main.js', import.meta.url));
+const CLI = join(packageRoot(), 'dist', 'cli', 'main.js');
 /** The check command's own time limit: a fixture's tests, not the model's work. */
 const CHECK_TIMEOUT_MS = 120_000;
 
