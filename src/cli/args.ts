@@ -11,7 +11,7 @@ export { UsageError } from './usage-error.js';
 
 /** What the command line said; settings given by flag are parsed, everything else is applied by resolveSettings. */
 export interface CliArgs {
-  command: 'run' | 'demo' | 'help' | 'version' | 'sessions' | 'memory';
+  command: 'run' | 'demo' | 'help' | 'version' | 'sessions' | 'memory' | 'mcp';
   prompt?: string;
   provider?: string;
   model?: string;
@@ -45,6 +45,8 @@ export interface CliArgs {
   /** `memory` subcommand words (e.g. ["edit"], ["forget", "text"]) and its --user flag. */
   memoryArgs?: string[];
   user?: boolean;
+  /** `mcp` subcommand words (e.g. ["list"]). */
+  mcpArgs?: string[];
 }
 
 export const HELP = helpText();
@@ -88,6 +90,13 @@ export function parseCliArgs(argv: string[]): CliArgs {
     if (args.command === 'memory') args.memoryArgs = positionals.slice(1);
     else if (positionals.length > 1) throw new UsageError('"vibe-agent sessions" takes no arguments (to ask about sessions, quote the prompt or use -p).');
     if (values.user) args.user = true;
+    if (cwd) args.cwd = cwd;
+    return args;
+  }
+  // Only its own words make it the subcommand: "vibe-agent mcp servers explained" stays a prompt.
+  if (positionals[0] === 'mcp' && (positionals.length === 1 || (positionals.length === 2 && positionals[1] === 'list'))) {
+    args.command = 'mcp';
+    args.mcpArgs = positionals.slice(1);
     if (cwd) args.cwd = cwd;
     return args;
   }

@@ -30,6 +30,8 @@ function validator(config: ConfigType): z.ZodType {
       return z.enum(config.choices as [string, ...string[]]);
     case 'rules':
       return z.object({ allow: z.array(z.string()).default([]), deny: z.array(z.string()).default([]) }).strict();
+    case 'object':
+      return z.record(z.string(), z.unknown());
   }
 }
 
@@ -61,6 +63,8 @@ export function loadConfig(workspace: string, env: NodeJS.ProcessEnv = process.e
   if (project.permissions?.allow.length) ignored.push('permissions.allow');
   if (ignored.length) warn(`${projectPath}: ${ignored.join(', ')} ignored; a project file cannot loosen permissions. Put them in ${userConfigPath(env)} or pass flags.`);
   for (const key of userOnly) delete project[key];
+  // Taken from the project file by their own module, once the user approves them (src/mcp).
+  for (const key of keysWith('after-approval')) delete project[key];
   for (const note of guardProject(user, project)) warn(`${projectPath}: ${note}`);
   const merged: FileConfig = { ...user, ...project };
   if (user.permissions || project.permissions) {

@@ -11,7 +11,8 @@ Usage:
   vibe-agent demo                the course's four tasks (offline on a scripted model if none is configured)
   vibe-agent demo --compare-protocols   the four tasks with native tool calls and with prompt-JSON, side by side
   vibe-agent sessions            this workspace's saved sessions, newest first
-  vibe-agent memory              show the memory files; memory edit [--user]; memory forget TEXT [--user]`;
+  vibe-agent memory              show the memory files; memory edit [--user]; memory forget TEXT [--user]
+  vibe-agent mcp list            the MCP servers: state, tools, start time, where each is configured`;
 
 const WIDTH = 110;
 const FLAG_COLUMN = 23;

@@ -45,6 +45,10 @@ async function main(argv: string[]): Promise<number> {
     const { memoryCommand } = await import('./memory-command.js');
     return memoryCommand(args);
   }
+  if (args.command === 'mcp') {
+    const { mcpCommand } = await import('./mcp-command.js');
+    return mcpCommand(args);
+  }
   if (args.resume === '') {
     const { pickSession } = await import('./session-picker.js');
     const workspace = resolve(args.cwd ?? process.cwd());

@@ -8,7 +8,10 @@ import { PRICES, priceOf } from '../providers/pricing.js';
 import { withProtocol } from '../providers/with-protocol.js';
 import { ToolRegistry } from '../tools/registry.js';
 import type { CliArgs } from './args.js';
+import type { McpServers } from '../mcp/mcp-servers.js';
+import { terminalYesNo } from './ask-yes-no.js';
 import { loadConfig } from './config.js';
+import { startMcpServers } from './mcp-setup.js';
 import { providerSettings } from './provider-settings.js';
 import { resolveSettings } from './resolve-settings.js';
 import { selectTools } from './select-tools.js';
@@ -25,8 +28,13 @@ export interface PreparedRun {
   resolved: ResolvedProvider;
   provider: Provider;
   tools: ToolRegistry;
-  /** The context policy; it offers `read_output` to `tools` once an output has been shortened. */
+  /**
+   * The context policy; it offers `read_output` to `tools` once an output has been shortened.
+   * Its prepareMessages first waits (up to mcpWaitMs) for MCP servers still starting.
+   */
   context: ContextPolicy;
+  /** The MCP servers, starting in the background; their tools join `tools` when ready. Close them when done. */
+  mcp: McpServers;
   /** The system prompt with the project memory (AGENTS.md) in it. */
   system: string;
   contextWindow: number | undefined;
@@ -43,6 +51,9 @@ export async function prepareRun(args: CliArgs, env: NodeJS.ProcessEnv = process
   const settings = resolvedSettings.values;
   const resolved = resolveProvider(providerSettings(resolvedSettings, env));
   const tools = new ToolRegistry(selectTools(settings.tools, { extraRoots: existingDirs(settings.addDirs), allowSecrets: settings.allowSecrets }));
+  const warn = (message: string) => process.stderr.write(`vibe-agent: warning: ${message}\n`);
+  const ask = terminalYesNo();
+  const mcp = await startMcpServers({ workspace, env, settings, registry: tools, warn, ...(ask ? { ask } : {}) });
   const provider = withProtocol(await createProvider(resolved), settings.protocol);
   if (settings.maxCost !== undefined && !priceOf(resolved.model)) {
     throw new ConfigError(`--max-cost needs the model's price, and none is known for "${resolved.model}". Priced models: ${Object.keys(PRICES).join(', ')}.`);
@@ -53,13 +64,21 @@ export async function prepareRun(args: CliArgs, env: NodeJS.ProcessEnv = process
     offerReadOutput: (tool) => tools.register(tool),
     ...(settings.contextWindow !== undefined ? { contextWindow: settings.contextWindow } : {}),
   });
+  // The first request waits for servers still starting, up to mcpWaitMs; later ones join at a later turn.
+  let waited = false;
+  const waitForServers: ContextPolicy['prepareMessages'] = async (messages, turn) => {
+    if (!waited) await mcp.settled(settings.mcpWaitMs);
+    waited = true;
+    return context.prepareMessages(messages, turn);
+  };
   return {
     workspace,
     settings,
     resolved,
     provider,
     tools,
-    context,
+    context: { ...context, prepareMessages: waitForServers },
+    mcp,
     system: buildSystemPrompt({ workspace, cwd: process.cwd() }),
     contextWindow: settings.contextWindow,
     maxCost: settings.maxCost,

@@ -4,7 +4,7 @@ import type { CliArgs } from './args.js';
 import { createCliAuthorize } from './permission-setup.js';
 import { openRunSession } from './run-session.js';
 import { exitCodeFor } from './exit-codes.js';
-import { prepareRun } from './prepare-run.js';
+import { prepareRun, type PreparedRun } from './prepare-run.js';
 import { createTextRenderer } from './render-text.js';
 import { createJsonLinesRenderer } from './display/json-lines.js';
 import { colorEnabled } from './display/theme.js';
@@ -13,7 +13,16 @@ export { DEFAULT_MAX_TURNS } from './prepare-run.js';
 
 /** One task, non-interactively: flags beat environment, environment beats config files. */
 export async function runCommand(args: CliArgs, prompt: string, signal: AbortSignal): Promise<number> {
-  const { workspace, settings, resolved, provider, tools, context, system, maxCost, maxTurns, temperature } = await prepareRun(args);
+  const prepared = await prepareRun(args);
+  try {
+    return await runPrepared(args, prompt, prepared, signal);
+  } finally {
+    await prepared.mcp.close();
+  }
+}
+
+async function runPrepared(args: CliArgs, prompt: string, prepared: PreparedRun, signal: AbortSignal): Promise<number> {
+  const { workspace, settings, resolved, provider, tools, context, system, maxCost, maxTurns, temperature } = prepared;
   const authorize = createCliAuthorize(settings);
   const session = openRunSession(args, { workspace, system, warn: (text) => process.stderr.write(`vibe-agent: warning: ${text}\n`) });
 
