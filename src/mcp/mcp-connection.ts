@@ -1,11 +1,11 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { errorText } from '../contracts/error-text.js';
 import { killOnExit } from './kill-on-exit.js';
 import { resultText } from './result-text.js';
+import { StdioTransport } from './stdio-transport.js';
 import type { ServerSpec } from './server-spec.js';
 
 export type ServerState = 'starting' | 'ready' | 'failed' | 'stopped';
@@ -28,8 +28,8 @@ export interface ConnectionOptions {
 }
 
 const DEFAULT_STARTUP_MS = 30_000;
-/** Results past the SDK's 10 MB line limit would close the connection; ours are capped after reading. */
-const MAX_LINE_BYTES = 64 * 1024 * 1024;
+/** A longer message is dropped (the call fails); shorter ones are read whole and capped by the registry. */
+const MAX_LINE_BYTES = 128 * 1024 * 1024;
 /** The registry's time limit (through the signal) is the one that applies to a call. */
 const NO_SDK_TIMEOUT = 24 * 60 * 60 * 1000;
 
@@ -152,19 +152,24 @@ export class McpConnection {
     }
   }
 
-  private stdioTransport(spec: Extract<ServerSpec, { transport: 'stdio' }>): StdioClientTransport {
+  private stdioTransport(spec: Extract<ServerSpec, { transport: 'stdio' }>): StdioTransport {
     const env = Object.fromEntries(Object.entries({ ...process.env, ...spec.env }).filter((pair): pair is [string, string] => pair[1] !== undefined));
-    const transport = new StdioClientTransport({ command: spec.command, args: spec.args, env, ...(spec.cwd ? { cwd: spec.cwd } : {}), stderr: 'pipe', maxBufferSize: MAX_LINE_BYTES });
-    // Kept for messages about why it failed, never shown while it works.
-    transport.stderr?.on('data', (chunk: Buffer) => (this.stderrTail = (this.stderrTail + chunk.toString()).slice(-2000)));
-    return transport;
+    return new StdioTransport({
+      command: spec.command,
+      args: spec.args,
+      env,
+      ...(spec.cwd ? { cwd: spec.cwd } : {}),
+      maxLineBytes: MAX_LINE_BYTES,
+      // Kept for messages about why it failed, never shown while it works.
+      onStderr: (text) => (this.stderrTail = (this.stderrTail + text).slice(-2000)),
+    });
   }
 
   private async attach(transport: Transport): Promise<Client> {
     const client = new Client({ name: 'vibe-agent', version: this.options.clientVersion });
     client.onerror = (error) => (this.protocolError = errorText(error));
     await client.connect(transport);
-    if (transport instanceof StdioClientTransport && transport.pid !== null) this.forget = killOnExit(transport.pid);
+    if (transport instanceof StdioTransport && transport.pid !== undefined) this.forget = killOnExit(transport.pid);
     return client;
   }
 

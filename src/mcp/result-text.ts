@@ -40,5 +40,7 @@ function blockText(block: ContentBlock): string {
 }
 
 function base64Bytes(data: string | undefined): number {
-  return data ? Math.floor((data.length * 3) / 4) : 0;
+  if (!data) return 0;
+  const padding = data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0;
+  return Math.floor((data.length * 3) / 4) - padding;
 }

@@ -46,7 +46,8 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     process.exit(1);
   }
   if (process.argv.includes('--garbage')) {
-    process.stdin.on('data', () => process.stdout.write('this is not json-rpc\n{"jsonrpc": "2.0", "oops": true}\n'));
+    // Answers the first message with lines that are not JSON-RPC, then exits.
+    process.stdin.once('data', () => process.stdout.write('this is not json-rpc\n', () => process.exit(2)));
   } else {
     const delay = Number(flag('--start-delay') ?? 0);
     if (delay) await new Promise((resolve) => setTimeout(resolve, delay));
