@@ -3,7 +3,6 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { errorText } from '../contracts/error-text.js';
-import { killOnExit } from './kill-on-exit.js';
 import { resultText } from './result-text.js';
 import { StdioTransport } from './stdio-transport.js';
 import type { ServerSpec } from './server-spec.js';
@@ -50,7 +49,8 @@ export class McpConnection {
   private stopping = false;
   private stderrTail = '';
   private protocolError: string | undefined;
-  private forget: (() => void) | undefined;
+  /** The transport being connected, closed when the start fails or times out. */
+  private opening: Transport | undefined;
 
   constructor(
     readonly name: string,
@@ -86,8 +86,7 @@ export class McpConnection {
     this.state = 'stopped';
     const client = this.client;
     this.client = undefined;
-    await client?.close().catch(() => {});
-    this.forget?.();
+    await Promise.all([client?.close(), this.opening?.close()].map((closing) => closing?.catch(() => {})));
   }
 
   private async connect(): Promise<void> {
@@ -126,12 +125,13 @@ export class McpConnection {
       client!.onclose = () => this.onClosed(client!);
     } catch (error) {
       await (client as Client | undefined)?.close().catch(() => {});
-      this.forget?.();
+      await this.opening?.close().catch(() => {});
       if (this.stopping) return;
       this.state = 'failed';
       this.error = `${errorText(error)}${this.detail(errorText(error))}`;
     } finally {
       clearTimeout(timer);
+      this.opening = undefined;
     }
   }
 
@@ -168,15 +168,19 @@ export class McpConnection {
   private async attach(transport: Transport): Promise<Client> {
     const client = new Client({ name: 'vibe-agent', version: this.options.clientVersion });
     client.onerror = (error) => (this.protocolError = errorText(error));
-    await client.connect(transport);
-    if (transport instanceof StdioTransport && transport.pid !== undefined) this.forget = killOnExit(transport.pid);
+    this.opening = transport;
+    try {
+      await client.connect(transport);
+    } catch (error) {
+      await transport.close().catch(() => {});
+      throw error;
+    }
     return client;
   }
 
   private onClosed(client: Client): void {
     if (this.stopping || client !== this.client) return;
     this.client = undefined;
-    this.forget?.();
     if (this.restarts >= 1) {
       this.state = 'failed';
       this.error = `it exited again after a restart${this.detail()}`;

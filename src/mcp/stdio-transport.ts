@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { killOnExit } from './kill-on-exit.js';
 
 export interface StdioParams {
   command: string;
@@ -32,16 +33,16 @@ export class StdioTransport implements Transport {
 
   constructor(private readonly params: StdioParams) {}
 
-  get pid(): number | undefined {
-    return this.child?.pid;
-  }
-
   start(): Promise<void> {
     return new Promise((resolve, reject) => {
       const { command, args, env, cwd } = this.params;
       const child = spawn(command, args, { env, ...(cwd ? { cwd } : {}), stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
       this.child = child;
-      child.once('spawn', () => resolve());
+      child.once('spawn', () => {
+        const forget = killOnExit(child.pid!);
+        child.once('close', forget);
+        resolve();
+      });
       child.once('error', (error) => {
         reject(error);
         this.onerror?.(error);
