@@ -12,6 +12,9 @@ import type { McpServers } from '../mcp/mcp-servers.js';
 import { terminalYesNo } from './ask-yes-no.js';
 import { loadConfig } from './config.js';
 import { startMcpServers } from './mcp-setup.js';
+import { HookedRegistry } from '../hooks/hooked-registry.js';
+import type { Hooks } from '../hooks/hooks.js';
+import { loadHooks } from './hooks-setup.js';
 import { providerSettings } from './provider-settings.js';
 import { resolveSettings } from './resolve-settings.js';
 import { selectTools } from './select-tools.js';
@@ -33,6 +36,8 @@ export interface PreparedRun {
    * Its prepareMessages first waits (up to mcpWaitMs) for MCP servers still starting.
    */
   context: ContextPolicy;
+  /** The hooks in effect (PreToolUse and PostToolUse already run through `tools`); undefined when none. */
+  hooks: Hooks | undefined;
   /** The MCP servers, starting in the background; their tools join `tools` when ready. Close them when done. */
   mcp: McpServers;
   /** The system prompt with the project memory (AGENTS.md) in it. */
@@ -50,9 +55,11 @@ export async function prepareRun(args: CliArgs, env: NodeJS.ProcessEnv = process
   const resolvedSettings = resolveSettings(args, env, config);
   const settings = resolvedSettings.values;
   const resolved = resolveProvider(providerSettings(resolvedSettings, env));
-  const tools = new ToolRegistry(selectTools(settings.tools, { extraRoots: existingDirs(settings.addDirs), allowSecrets: settings.allowSecrets }));
   const warn = (message: string) => process.stderr.write(`vibe-agent: warning: ${message}\n`);
   const ask = terminalYesNo();
+  const hooks = await loadHooks({ workspace, env, settings, warn, ...(ask ? { ask } : {}) });
+  const selected = selectTools(settings.tools, { extraRoots: existingDirs(settings.addDirs), allowSecrets: settings.allowSecrets });
+  const tools = hooks ? new HookedRegistry(hooks, selected) : new ToolRegistry(selected);
   const mcp = await startMcpServers({ workspace, env, settings, registry: tools, warn, ...(ask ? { ask } : {}) });
   const provider = withProtocol(await createProvider(resolved), settings.protocol);
   if (settings.maxCost !== undefined && !priceOf(resolved.model)) {
@@ -79,6 +86,7 @@ export async function prepareRun(args: CliArgs, env: NodeJS.ProcessEnv = process
     tools,
     context: { ...context, prepareMessages: waitForServers },
     mcp,
+    hooks,
     system: buildSystemPrompt({ workspace, cwd: process.cwd() }),
     contextWindow: settings.contextWindow,
     maxCost: settings.maxCost,

@@ -3,7 +3,8 @@ import { runAgent } from '../core/loop.js';
 import type { CliArgs } from './args.js';
 import { createCliAuthorize } from './permission-setup.js';
 import { openRunSession } from './run-session.js';
-import { exitCodeFor } from './exit-codes.js';
+import { EXIT, exitCodeFor } from './exit-codes.js';
+import { promptThroughHooks } from './prompt-hooks.js';
 import { prepareRun, type PreparedRun } from './prepare-run.js';
 import { createTextRenderer } from './render-text.js';
 import { createJsonLinesRenderer } from './display/json-lines.js';
@@ -26,12 +27,18 @@ async function runPrepared(args: CliArgs, prompt: string, prepared: PreparedRun,
   const authorize = createCliAuthorize(settings);
   const session = openRunSession(args, { workspace, system, warn: (text) => process.stderr.write(`vibe-agent: warning: ${text}\n`) });
 
+  const hooked = await promptThroughHooks(prepared.hooks, prompt, { id: session?.id, resumed: session?.messages !== undefined });
+  if ('blocked' in hooked) {
+    process.stderr.write(`vibe-agent: the UserPromptSubmit hook blocked the prompt: ${hooked.blocked}\n`);
+    session?.close();
+    return EXIT.providerError;
+  }
   const render = args.json ? createJsonLinesRenderer(process.stdout, args.apiKey) : textRenderer();
   let reason: StopReason = 'aborted';
   for await (const event of runAgent({
     provider,
     model: resolved.model,
-    input: prompt,
+    input: hooked.input,
     tools,
     system,
     ...(session?.messages ? { messages: session.messages } : {}),
@@ -48,6 +55,7 @@ async function runPrepared(args: CliArgs, prompt: string, prepared: PreparedRun,
     render(event);
     if (event.type === 'stop') reason = event.reason;
   }
+  await prepared.hooks?.run('Stop', { stop_hook_active: false, stop_reason: reason });
   // Every record is already written; closing only fsyncs. A crash before this loses nothing recorded.
   session?.close();
   return exitCodeFor(reason);

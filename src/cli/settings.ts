@@ -30,6 +30,8 @@ export interface Settings {
   idleTimeoutMs: number | undefined;
   /** MCP servers by name, in Claude Code's `.mcp.json` shape (read by src/mcp). */
   mcpServers: Record<string, unknown>;
+  /** Hooks in Claude Code's shape, by event (read by src/hooks). */
+  hooks: Record<string, unknown>;
   /** Start the project's MCP servers (and hooks) without asking. */
   trustProjectMcp: boolean;
   /** How long the first request waits for MCP servers still starting, in ms. */
@@ -245,12 +247,19 @@ export const SETTINGS = {
     defaultText: 'none; the project’s .mcp.json, .gemini/settings.json and .codex/config.toml are read too',
     help: 'MCP servers whose tools join the run as mcp__<server>__<tool> (see docs/mcp-and-hooks.md)',
   },
+  hooks: {
+    config: { type: 'object', words: 'object: event → [{ matcher, hooks: [{ type: "command", command, timeout }] }]' },
+    project: 'after-approval',
+    default: {},
+    defaultText: 'none',
+    help: "Claude Code's hooks: SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, Stop (see docs/mcp-and-hooks.md)",
+  },
   trustProjectMcp: {
     flag: 'trust-project-mcp',
     config: { type: 'boolean' },
     project: 'user-only',
     default: false,
-    help: "start the project's MCP servers without asking (they are otherwise asked about once each, and skipped without a terminal)",
+    help: "start the project's MCP servers and run its hooks without asking (otherwise asked about once each, and skipped without a terminal)",
   },
   mcpWaitMs: {
     env: 'VIBE_MCP_WAIT',
