@@ -126,6 +126,11 @@ export const SLASH_COMMANDS: SlashCommand[] = [
       c.print(files.map((file) => `  ${c.theme.bold(file.path)} ${c.theme.dim(`${file.content.split('\n').length} lines`)}`));
     },
   },
+  {
+    name: 'mcp',
+    help: 'the MCP servers: state, tools, start time, where each is configured',
+    run: (_, c) => (c.services.mcpServers ? c.print(c.services.mcpServers()) : unavailable(c, 'MCP')),
+  },
   { name: 'exit', help: 'leave (also Ctrl-D)', run: (_, c) => c.exit() },
 ];
 
