@@ -11,7 +11,7 @@ export { UsageError } from './usage-error.js';
 
 /** What the command line said; settings given by flag are parsed, everything else is applied by resolveSettings. */
 export interface CliArgs {
-  command: 'run' | 'demo' | 'help' | 'version' | 'sessions' | 'memory' | 'skills' | 'index' | 'doctor' | 'eval';
+  command: 'run' | 'demo' | 'help' | 'version' | 'sessions' | 'memory' | 'skills' | 'index' | 'doctor' | 'eval' | 'mcp';
   prompt?: string;
   provider?: string;
   model?: string;
@@ -50,6 +50,8 @@ export interface CliArgs {
   /** `eval` subcommand words (e.g. ["merge", "a.jsonl", "b.jsonl"]) and its flags, unparsed. */
   evalArgs?: string[];
   evalFlags?: { runs?: string; concurrency?: string; shard?: string; suite?: string; output?: string };
+  /** `mcp` subcommand words (e.g. ["list"]). */
+  mcpArgs?: string[];
 }
 
 export const HELP = helpText();
@@ -93,6 +95,13 @@ export function parseCliArgs(argv: string[]): CliArgs {
     if (args.command === 'memory') args.memoryArgs = positionals.slice(1);
     else if (positionals.length > 1) throw new UsageError('"vibe-agent sessions" takes no arguments (to ask about sessions, quote the prompt or use -p).');
     if (values.user) args.user = true;
+    if (cwd) args.cwd = cwd;
+    return args;
+  }
+  // Only its own words make it the subcommand: "vibe-agent mcp servers explained" stays a prompt.
+  if (positionals[0] === 'mcp' && (positionals.length === 1 || (positionals.length === 2 && positionals[1] === 'list'))) {
+    args.command = 'mcp';
+    args.mcpArgs = positionals.slice(1);
     if (cwd) args.cwd = cwd;
     return args;
   }

@@ -33,6 +33,8 @@ function validator(config: ConfigType): z.ZodType {
       return z.object({ allow: z.array(z.string()).default([]), deny: z.array(z.string()).default([]) }).strict();
     case 'sources':
       return z.array(z.object({ name: z.string().min(1), path: z.string().min(1), glob: z.string().min(1).optional() }).strict());
+    case 'object':
+      return z.record(z.string(), z.unknown());
   }
 }
 
@@ -64,6 +66,8 @@ export function loadConfig(workspace: string, env: NodeJS.ProcessEnv = process.e
   if (project.permissions?.allow.length) ignored.push('permissions.allow');
   if (ignored.length) warn(`${projectPath}: ${ignored.join(', ')} ignored; a project file cannot loosen permissions. Put them in ${userConfigPath(env)} or pass flags.`);
   for (const key of userOnly) delete project[key];
+  // Taken from the project file by their own module, once the user approves them (src/mcp).
+  for (const key of keysWith('after-approval')) delete project[key];
   for (const note of guardProject(user, project, workspace)) warn(`${projectPath}: ${note}`);
   const merged: FileConfig = { ...user, ...project };
   if (user.permissions || project.permissions) {

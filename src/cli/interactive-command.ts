@@ -31,7 +31,11 @@ export async function interactiveCommand(args: CliArgs, signal: AbortSignal): Pr
     suspend: suspendProcess,
     ...(initialMessages ? { messages: initialMessages } : {}),
   });
-  return session.run();
+  try {
+    return await session.run();
+  } finally {
+    await prepared.mcp.close();
+  }
 }
 
 /**

@@ -8,6 +8,7 @@ import type { CliArgs } from './args.js';
 import { createCliAuthorize } from './permission-setup.js';
 import type { PreparedRun } from './prepare-run.js';
 import { openRunSession, type RunSession } from './run-session.js';
+import { serverTable } from './mcp-table.js';
 import { formatTokens } from './tui/status-line.js';
 import { startRunPrompt } from './custom-command-prompt.js';
 import { commandUsage, formatSkills } from './format-skills.js';
@@ -94,6 +95,7 @@ export function createInteractiveServices(args: CliArgs, prepared: PreparedRun, 
     cost: (model, usage) => costOf(model, usage),
     models: () => [prepared.resolved.model],
     setNotify: (next) => (notify = next),
+    mcpServers: () => serverTable(prepared.mcp.status()),
     close: () => session?.close(),
   };
   return { services, initialMessages: session?.messages };

@@ -62,6 +62,10 @@ async function main(argv: string[]): Promise<number> {
     const { evalCommand } = await import('./eval-command.js');
     return evalCommand(args, controller.signal);
   }
+  if (args.command === 'mcp') {
+    const { mcpCommand } = await import('./mcp-command.js');
+    return mcpCommand(args);
+  }
   if (args.resume === '') {
     const { pickSession } = await import('./session-picker.js');
     const workspace = resolve(args.cwd ?? process.cwd());

@@ -18,6 +18,12 @@ import { createSearchDocsTool } from '../knowledge/search-docs-tool.js';
 import type { Tool } from '../contracts/tool.js';
 import type { CliArgs } from './args.js';
 import { loadConfig, userConfigPath } from './config.js';
+import type { McpServers } from '../mcp/mcp-servers.js';
+import { terminalYesNo } from './ask-yes-no.js';
+import { startMcpServers } from './mcp-setup.js';
+import { HookedRegistry } from '../hooks/hooked-registry.js';
+import type { Hooks } from '../hooks/hooks.js';
+import { loadHooks } from './hooks-setup.js';
 import { providerSettings } from './provider-settings.js';
 import { resolveSettings } from './resolve-settings.js';
 import { selectTools } from './select-tools.js';
@@ -37,8 +43,15 @@ export interface PreparedRun {
   resolved: ResolvedProvider;
   provider: Provider;
   tools: ToolRegistry;
-  /** The context policy; it offers `read_output` to `tools` once an output has been shortened. */
+  /**
+   * The context policy; it offers `read_output` to `tools` once an output has been shortened.
+   * Its prepareMessages first waits (up to mcpWaitMs) for MCP servers still starting.
+   */
   context: ContextPolicy;
+  /** The hooks in effect (PreToolUse and PostToolUse already run through `tools`); undefined when none. */
+  hooks: Hooks | undefined;
+  /** The MCP servers, starting in the background; their tools join `tools` when ready. Close them when done. */
+  mcp: McpServers;
   /** The system prompt with the project memory (AGENTS.md) and the skills' names in it. */
   system: string;
   /** Skills found for this workspace, the `skill` tool's state and the run's tool scope. */
@@ -65,15 +78,18 @@ export async function prepareRun(args: CliArgs, env: NodeJS.ProcessEnv = process
   const resolved = resolveProvider(providerSettings(resolvedSettings, env));
   // Tool output is redacted of the user's keys before the model sees it; bash children never get them.
   const redact = createRedactor(collectSecrets(env, [settings.apiKey]));
+  const ask = terminalYesNo();
+  const hooks = await loadHooks({ workspace, env, settings, warn, ...(ask ? { ask } : {}) });
   const skills = setUpSkills(workspace, env);
   const commands = discoverCommands(workspace, env);
   for (const warning of [...skills.catalog.warnings, ...commands.warnings]) warn(warning);
   const todos = new TodoList();
   const fileOptions = { extraRoots: existingDirs(settings.addDirs), allowSecrets: settings.allowSecrets, privateHosts: settings.fetchPrivate, readRoots: skills.readRoots, todos };
   const wanted = withoutOptional(expandToolGroups(settings.tools ?? DEFAULT_TOOL_NAMES).filter((name) => name !== 'task'));
-  const selected = selectTools(wanted, fileOptions, { passEnv: settings.passEnv, secrets: [settings.apiKey] });
-  const optional = optionalTools(settings, workspace, skills, env);
-  const tools = new ToolRegistry([...selected, ...optional], { redact, gate: skills.gate });
+  const selected = [...selectTools(wanted, fileOptions, { passEnv: settings.passEnv, secrets: [settings.apiKey] }), ...optionalTools(settings, workspace, skills, env)];
+  const registryOptions = { redact, gate: skills.gate };
+  const tools = hooks ? new HookedRegistry(hooks, selected, registryOptions) : new ToolRegistry(selected, registryOptions);
+  const mcp = await startMcpServers({ workspace, env, settings, registry: tools, warn, ...(ask ? { ask } : {}) });
   const provider = withProtocol(await createProvider(resolved), settings.protocol);
   if (settings.maxCost !== undefined && !priceOf(resolved.model)) {
     throw new ConfigError(`--max-cost needs the model's price, and none is known for "${resolved.model}". Priced models: ${Object.keys(PRICES).join(', ')}.`);
@@ -84,13 +100,22 @@ export async function prepareRun(args: CliArgs, env: NodeJS.ProcessEnv = process
     offerReadOutput: (tool) => tools.register(tool),
     ...(settings.contextWindow !== undefined ? { contextWindow: settings.contextWindow } : {}),
   });
+  // The first request waits for servers still starting, up to mcpWaitMs; later ones join at a later turn.
+  let waited = false;
+  const waitForServers: ContextPolicy['prepareMessages'] = async (messages, turn) => {
+    if (!waited) await mcp.settled(settings.mcpWaitMs);
+    waited = true;
+    return context.prepareMessages(messages, turn);
+  };
   return {
     workspace,
     settings,
     resolved,
     provider,
     tools,
-    context,
+    context: { ...context, prepareMessages: waitForServers },
+    mcp,
+    hooks,
     system: appendSection(buildSystemPrompt({ workspace, cwd: process.cwd(), warn }), skills.prompt),
     skills,
     commands,

@@ -8,7 +8,8 @@ import { createCliAuthorize } from './permission-setup.js';
 import { openRunSession } from './run-session.js';
 import { EXIT, exitCodeFor } from './exit-codes.js';
 import { startRunPrompt } from './custom-command-prompt.js';
-import { prepareRun } from './prepare-run.js';
+import { promptThroughHooks } from './prompt-hooks.js';
+import { prepareRun, type PreparedRun } from './prepare-run.js';
 import { createTextRenderer } from './render-text.js';
 import { createJsonLinesRenderer } from './display/json-lines.js';
 import { colorEnabled } from './display/theme.js';
@@ -18,7 +19,16 @@ export { DEFAULT_MAX_TURNS } from './prepare-run.js';
 
 /** One task, non-interactively: flags beat environment, environment beats config files. */
 export async function runCommand(args: CliArgs, prompt: string, signal: AbortSignal): Promise<number> {
-  const { workspace, settings, resolved, provider, tools, context, system, maxCost, maxTurns, temperature, skills, commands, subagents, todos } = await prepareRun(args);
+  const prepared = await prepareRun(args);
+  try {
+    return await runPrepared(args, prompt, prepared, signal);
+  } finally {
+    await prepared.mcp.close();
+  }
+}
+
+async function runPrepared(args: CliArgs, prompt: string, prepared: PreparedRun, signal: AbortSignal): Promise<number> {
+  const { workspace, settings, resolved, provider, tools, context, system, maxCost, maxTurns, temperature, skills, commands, subagents, todos } = prepared;
   const authorize = createCliAuthorize(settings);
   const planning = settings.permissionMode === 'plan';
   const start = await startRunPrompt(prompt, { commands: commands.commands, tools, scope: skills.scope, authorize, workspace, signal });
@@ -29,12 +39,18 @@ export async function runCommand(args: CliArgs, prompt: string, signal: AbortSig
   const session = openRunSession(args, { workspace, system, warn: (text) => safeStderr.write(`vibe-agent: warning: ${text}\n`) });
 
   if (session?.messages) todos.restore(session.messages);
+  const hooked = await promptThroughHooks(prepared.hooks, start.prompt, { id: session?.id, resumed: session?.messages !== undefined });
+  if ('blocked' in hooked) {
+    safeStderr.write(`vibe-agent: the UserPromptSubmit hook blocked the prompt: ${hooked.blocked}\n`);
+    session?.close();
+    return EXIT.providerError;
+  }
   const render = args.json ? createJsonLinesRenderer(process.stdout, args.apiKey) : textRenderer();
   let reason: StopReason = 'aborted';
   const options: AgentOptions = {
     provider,
     model: start.model ?? resolved.model,
-    input: start.prompt,
+    input: hooked.input,
     tools,
     system: planning ? `${system}\n\n${PLAN_MODE_PROMPT}` : system,
     ...(planning ? { plan: true } : {}),
@@ -53,6 +69,7 @@ export async function runCommand(args: CliArgs, prompt: string, signal: AbortSig
     render(event);
     if (event.type === 'stop') reason = event.reason;
   }
+  await prepared.hooks?.run('Stop', { stop_hook_active: false, stop_reason: reason });
   // Every record is already written; closing only fsyncs. A crash before this loses nothing recorded.
   session?.close();
   return exitCodeFor(reason);

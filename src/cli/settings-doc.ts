@@ -9,6 +9,7 @@ const PROJECT_RULES: Record<ProjectRule, string> = {
   'may-narrow': 'may narrow your user config’s list, not add to it',
   'local-only': 'taken only when it points at this machine (localhost, 127.x, ::1, or a local provider such as ollama), since your API key goes with every request',
   'deny-only': 'may add deny rules; its allow rules are ignored with a warning',
+  'after-approval': 'taken only once you approve each entry (asked once per workspace; see --trust-project-mcp)',
 };
 
 const cell = (text: string | undefined): string => (text ? text.replace(/\|/g, '\\|') : '—');

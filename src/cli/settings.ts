@@ -39,6 +39,14 @@ export interface Settings {
   idleTimeoutMs: number | undefined;
   /** Folders search_docs covers (absolute paths). */
   knowledge: KnowledgeSource[];
+  /** MCP servers by name, in Claude Code's `.mcp.json` shape (read by src/mcp). */
+  mcpServers: Record<string, unknown>;
+  /** Hooks in Claude Code's shape, by event (read by src/hooks). */
+  hooks: Record<string, unknown>;
+  /** Start the project's MCP servers (and hooks) without asking. */
+  trustProjectMcp: boolean;
+  /** How long the first request waits for MCP servers still starting, in ms. */
+  mcpWaitMs: number;
 }
 
 export type SettingKey = keyof Settings;
@@ -53,15 +61,17 @@ export type ConfigType =
   | { type: 'strings' }
   | { type: 'choice'; choices: readonly string[] }
   | { type: 'rules' }
-  | { type: 'sources' };
+  | { type: 'sources' }
+  /** A JSON object another module validates (MCP servers, hooks); `words` describes it. */
+  | { type: 'object'; words: string };
 
 /**
  * What a project's `.vibe-agent/config.json` may do with a setting, since a cloned repository
  * must not loosen what the user chose: not set it at all (user-only), only lower the user's
  * number, only narrow the user's tool list, only point at this machine (where the key goes),
- * only add deny rules.
+ * only add deny rules, or only once the user approves it (MCP servers, hooks: they run code).
  */
-export type ProjectRule = 'user-only' | 'may-lower' | 'may-narrow' | 'local-only' | 'deny-only';
+export type ProjectRule = 'user-only' | 'may-lower' | 'may-narrow' | 'local-only' | 'deny-only' | 'after-approval';
 
 export interface SettingRow<T> {
   /** The long flag without its dashes. */
@@ -291,6 +301,34 @@ export const SETTINGS = {
     default: [],
     defaultText: 'none (search_docs is offered once there is one)',
     help: 'folders search_docs searches (repeatable); in a config file [{ "name", "path", "glob" }], paths relative to the workspace',
+  },
+  mcpServers: {
+    config: { type: 'object', words: 'object: name → { command, args, env, cwd } or { type: "http" | "sse", url, headers }' },
+    project: 'after-approval',
+    default: {},
+    defaultText: 'none; the project’s .mcp.json, .gemini/settings.json and .codex/config.toml are read too',
+    help: 'MCP servers whose tools join the run as mcp__<server>__<tool> (see docs/mcp-and-hooks.md)',
+  },
+  hooks: {
+    config: { type: 'object', words: 'object: event → [{ matcher, hooks: [{ type: "command", command, timeout }] }]' },
+    project: 'after-approval',
+    default: {},
+    defaultText: 'none',
+    help: "Claude Code's hooks: SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, Stop (see docs/mcp-and-hooks.md)",
+  },
+  trustProjectMcp: {
+    flag: 'trust-project-mcp',
+    config: { type: 'boolean' },
+    project: 'user-only',
+    default: false,
+    help: "start the project's MCP servers and run its hooks without asking (otherwise asked about once each, and skipped without a terminal)",
+  },
+  mcpWaitMs: {
+    env: 'VIBE_MCP_WAIT',
+    parse: secondsAsMs,
+    default: 5000,
+    defaultText: '5 s',
+    help: 'seconds the first request waits for MCP servers still starting; later ones join at the next turn',
   },
 } satisfies SettingTable;
 

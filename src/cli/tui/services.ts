@@ -72,6 +72,8 @@ export interface InteractiveServices {
    * failed write): stderr would land in the middle of the redrawn area.
    */
   setNotify?(notify: (text: string) => void): void;
+  /** /mcp: the MCP servers' table (state, tools, start time, origin), as lines. */
+  mcpServers?(): string[];
   /** Called once when the session ends (flush and unlock the session file). */
   close?(): void;
 }

@@ -132,6 +132,11 @@ export const SLASH_COMMANDS: SlashCommand[] = [
     help: 'the skills and custom commands found, and where each came from',
     run: (_, c) => (c.services.skills ? c.print(c.services.skills()) : unavailable(c, 'Skills')),
   },
+  {
+    name: 'mcp',
+    help: 'the MCP servers: state, tools, start time, where each is configured',
+    run: (_, c) => (c.services.mcpServers ? c.print(c.services.mcpServers()) : unavailable(c, 'MCP')),
+  },
   { name: 'exit', help: 'leave (also Ctrl-D)', run: (_, c) => c.exit() },
 ];
 

@@ -1,0 +1,36 @@
+import { resolve } from 'node:path';
+import { ToolRegistry } from '../tools/registry.js';
+import type { CliArgs } from './args.js';
+import { loadConfig } from './config.js';
+import { EXIT } from './exit-codes.js';
+import { startMcpServers } from './mcp-setup.js';
+import { serverTable } from './mcp-table.js';
+import { resolveSettings } from './resolve-settings.js';
+import { UsageError } from './usage-error.js';
+
+/** Long enough for any server's own start-up limit (30 s by default) to decide first. */
+const LIST_WAIT_MS = 60_000;
+
+/**
+ * `vibe-agent mcp list`: starts every server a run would start (it asks nothing: a project
+ * server not yet approved shows as such), waits for each to be ready or to fail, prints the table.
+ */
+export async function mcpCommand(args: CliArgs, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const words = args.mcpArgs ?? [];
+  if (words[0] !== 'list' || words.length > 1) throw new UsageError('Usage: vibe-agent mcp list');
+  const workspace = resolve(args.cwd ?? process.cwd());
+  const warnings: string[] = [];
+  const warn = (message: string) => warnings.push(message);
+  const config = loadConfig(workspace, env, warn);
+  const settings = resolveSettings(args, env, config).values;
+  const servers = await startMcpServers({ workspace, env, settings, registry: new ToolRegistry(), warn });
+  try {
+    await servers.settled(LIST_WAIT_MS);
+    const statuses = servers.status();
+    process.stdout.write(`${serverTable(statuses).join('\n')}\n`);
+    for (const message of warnings.filter((text) => !text.includes('did not start'))) process.stderr.write(`vibe-agent: warning: ${message}\n`);
+    return statuses.some((server) => server.state === 'failed') ? EXIT.providerError : EXIT.answered;
+  } finally {
+    await servers.close();
+  }
+}

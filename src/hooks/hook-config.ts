@@ -1,0 +1,36 @@
+import { z } from 'zod';
+
+export const HOOK_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop'] as const;
+export type HookEvent = (typeof HOOK_EVENTS)[number];
+
+const command = z.object({ type: z.literal('command'), command: z.string().min(1), timeout: z.number().positive().optional() });
+const group = z.object({ matcher: z.string().optional(), hooks: z.array(command) });
+
+/** Claude Code's `hooks` setting: per event, groups of commands, each group with an optional tool-name matcher. */
+export const hooksSchema = z.record(z.string(), z.array(group));
+export type HookGroup = z.infer<typeof group>;
+export type HooksConfig = Partial<Record<HookEvent, HookGroup[]>>;
+
+/** The hooks we run, and warnings for what we do not (unknown events, malformed groups). */
+export function parseHooks(raw: unknown, file: string): { hooks: HooksConfig; warnings: string[] } {
+  const parsed = hooksSchema.safeParse(raw ?? {});
+  if (!parsed.success) return { hooks: {}, warnings: [`hooks in ${file} ignored: expected { "<Event>": [{ "matcher": "…", "hooks": [{ "type": "command", "command": "…" }] }] }.`] };
+  const hooks: HooksConfig = {};
+  const warnings: string[] = [];
+  for (const [event, groups] of Object.entries(parsed.data)) {
+    if ((HOOK_EVENTS as readonly string[]).includes(event)) hooks[event as HookEvent] = groups;
+    else warnings.push(`hooks in ${file}: ${event} is not run by vibe-agent (it runs ${HOOK_EVENTS.join(', ')}).`);
+  }
+  return { hooks, warnings };
+}
+
+/** Claude Code's names for our tools, so hooks written for it match ours unchanged. */
+export const CLAUDE_TOOL_NAMES: Record<string, string> = {
+  bash: 'Bash',
+  edit_file: 'Edit',
+  write_file: 'Write',
+  read_file: 'Read',
+  grep: 'Grep',
+  list_files: 'Glob',
+  fetch_url: 'WebFetch',
+};

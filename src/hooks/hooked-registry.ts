@@ -1,0 +1,34 @@
+import type { ToolCall } from '../contracts/messages.js';
+import type { Tool, ToolResult } from '../contracts/tool.js';
+import { parseArguments, ToolRegistry, type InvokeOptions, type RegistryOptions } from '../tools/registry.js';
+import { CLAUDE_TOOL_NAMES } from './hook-config.js';
+import type { Hooks } from './hooks.js';
+
+/**
+ * A registry whose calls pass the PreToolUse and PostToolUse hooks: before, a hook may block
+ * the call (its reason goes to the model) or allow it without the permission prompt; after, it
+ * sees the result and may add to it. The loop knows nothing of hooks.
+ */
+export class HookedRegistry extends ToolRegistry {
+  constructor(
+    private readonly hooks: Hooks,
+    tools: Iterable<Tool> = [],
+    options: RegistryOptions = {},
+  ) {
+    super(tools, options);
+  }
+
+  override async invoke(call: ToolCall, options: InvokeOptions = {}): Promise<ToolResult> {
+    if (!this.get(call.name) || (!this.hooks.has('PreToolUse') && !this.hooks.has('PostToolUse'))) return super.invoke(call, options);
+    const parsed = parseArguments(call.arguments);
+    const names = [CLAUDE_TOOL_NAMES[call.name] ?? call.name, call.name];
+    const fields = { tool_name: names[0], tool_input: parsed.ok ? parsed.value : {}, tool_use_id: call.id };
+    const pre = await this.hooks.run('PreToolUse', fields, names);
+    if (pre.blocked !== undefined) return { content: `Blocked by a PreToolUse hook: ${pre.blocked}`, isError: true, status: 'denied' };
+    const { authorize, ...rest } = options;
+    const result = await super.invoke(call, pre.permissionDecision === 'allow' || !authorize ? rest : { ...rest, authorize });
+    const post = await this.hooks.run('PostToolUse', { ...fields, tool_response: { content: result.content, is_error: result.isError } }, names);
+    const notes = [...pre.context, ...post.context, ...(post.blocked !== undefined ? [`PostToolUse hook: ${post.blocked}`] : [])];
+    return notes.length ? { ...result, content: `${result.content}\n\n${notes.join('\n')}` } : result;
+  }
+}

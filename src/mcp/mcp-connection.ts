@@ -1,0 +1,203 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { errorText } from '../contracts/error-text.js';
+import { resultText } from './result-text.js';
+import { StdioTransport } from './stdio-transport.js';
+import type { ServerSpec } from './server-spec.js';
+
+export type ServerState = 'starting' | 'ready' | 'failed' | 'stopped';
+
+export interface ListedTool {
+  name: string;
+  description?: string;
+  inputSchema: Record<string, unknown>;
+  annotations?: { readOnlyHint?: boolean };
+}
+
+export interface ConnectionOptions {
+  clientVersion: string;
+  /** Default 30 s; a server's own `startupTimeoutMs` wins. */
+  startupTimeoutMs?: number;
+  /** Reports a crash and what was done about it (a restart, or none after the second). */
+  onCrash?(message: string): void;
+  /** After a restart that worked: its tool list may have changed. */
+  onRestarted?(): void;
+}
+
+const DEFAULT_STARTUP_MS = 30_000;
+/** A longer message is dropped (the call fails); shorter ones are read whole and capped by the registry. */
+const MAX_LINE_BYTES = 128 * 1024 * 1024;
+/** The registry's time limit (through the signal) is the one that applies to a call. */
+const NO_SDK_TIMEOUT = 24 * 60 * 60 * 1000;
+
+/**
+ * One MCP server: started (connect, initialize, list tools) with a time limit, called through
+ * the SDK client, restarted once after a crash. Every failure is a message, never a hang.
+ */
+export class McpConnection {
+  state: ServerState = 'starting';
+  error: string | undefined;
+  startedAt: Date | undefined;
+  /** How long the last start took, in ms. */
+  startMs: number | undefined;
+  tools: ListedTool[] = [];
+  restarts = 0;
+  private client: Client | undefined;
+  private starting: Promise<void> | undefined;
+  private stopping = false;
+  private stderrTail = '';
+  private protocolError: string | undefined;
+  /** The transport being connected, closed when the start fails or times out. */
+  private opening: Transport | undefined;
+
+  constructor(
+    readonly name: string,
+    private readonly spec: ServerSpec,
+    private readonly options: ConnectionOptions,
+  ) {}
+
+  /** Resolves when the server is ready or has failed (see `state` and `error`); never rejects. */
+  start(): Promise<void> {
+    this.starting ??= this.connect().finally(() => (this.starting = undefined));
+    return this.starting;
+  }
+
+  async callTool(tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<{ output: string; isError: boolean }> {
+    if (this.starting) await this.starting;
+    const client = this.client;
+    if (this.state !== 'ready' || !client) return { output: `The MCP server "${this.name}" is not running${this.error ? `: ${this.error}` : ''}.`, isError: true };
+    try {
+      const result = await client.callTool({ name: tool, arguments: args }, undefined, { signal, timeout: NO_SDK_TIMEOUT });
+      return { output: resultText(result as { content?: unknown; structuredContent?: unknown }), isError: result.isError === true };
+    } catch (error) {
+      if (signal.aborted) throw error;
+      const state = this.state as ServerState;
+      if (client !== this.client || state !== 'ready') {
+        return { output: `The MCP server "${this.name}" exited during the call${this.detail()}. ${state === 'failed' ? 'It is not running any more.' : 'It is being restarted; call again only if repeating the action is safe.'}`, isError: true };
+      }
+      return { output: `The MCP server "${this.name}" answered with an error: ${errorText(error)}`, isError: true };
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.state = 'stopped';
+    const client = this.client;
+    this.client = undefined;
+    await Promise.all([client?.close(), this.opening?.close()].map((closing) => closing?.catch(() => {})));
+  }
+
+  private async connect(): Promise<void> {
+    this.state = 'starting';
+    this.error = undefined;
+    this.protocolError = undefined;
+    const began = performance.now();
+    const limit = this.spec.startupTimeoutMs ?? this.options.startupTimeoutMs ?? DEFAULT_STARTUP_MS;
+    let timer: NodeJS.Timeout | undefined;
+    let client: Client | undefined;
+    try {
+      const deadline = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`it did not finish starting within ${Math.round(limit / 1000)} s`)), limit);
+      });
+      const attempt = (async () => {
+        client = await this.openClient();
+        const tools: ListedTool[] = [];
+        let cursor: string | undefined;
+        do {
+          const page = await client.listTools(cursor ? { cursor } : {});
+          tools.push(...(page.tools as ListedTool[]));
+          cursor = page.nextCursor;
+        } while (cursor);
+        return tools;
+      })();
+      const tools = await Promise.race([attempt, deadline]);
+      if (this.stopping) {
+        await client?.close().catch(() => {});
+        return;
+      }
+      this.tools = tools;
+      this.client = client;
+      this.state = 'ready';
+      this.startedAt = new Date();
+      this.startMs = Math.round(performance.now() - began);
+      client!.onclose = () => this.onClosed(client!);
+    } catch (error) {
+      await (client as Client | undefined)?.close().catch(() => {});
+      await this.opening?.close().catch(() => {});
+      if (this.stopping) return;
+      this.state = 'failed';
+      this.error = `${errorText(error)}${this.detail(errorText(error))}`;
+    } finally {
+      clearTimeout(timer);
+      this.opening = undefined;
+    }
+  }
+
+  private async openClient(): Promise<Client> {
+    const spec = this.spec;
+    if (spec.transport === 'stdio') return this.attach(this.stdioTransport(spec));
+    const headers = { headers: spec.headers };
+    if (spec.transport === 'sse') return this.attach(new SSEClientTransport(new URL(spec.url), { requestInit: headers }));
+    try {
+      return await this.attach(new StreamableHTTPClientTransport(new URL(spec.url), { requestInit: headers }));
+    } catch (error) {
+      // Older servers speak only the HTTP+SSE transport: the MCP specification's fallback.
+      try {
+        return await this.attach(new SSEClientTransport(new URL(spec.url), { requestInit: headers }));
+      } catch {
+        throw error;
+      }
+    }
+  }
+
+  private stdioTransport(spec: Extract<ServerSpec, { transport: 'stdio' }>): StdioTransport {
+    const env = Object.fromEntries(Object.entries({ ...process.env, ...spec.env }).filter((pair): pair is [string, string] => pair[1] !== undefined));
+    return new StdioTransport({
+      command: spec.command,
+      args: spec.args,
+      env,
+      ...(spec.cwd ? { cwd: spec.cwd } : {}),
+      maxLineBytes: MAX_LINE_BYTES,
+      // Kept for messages about why it failed, never shown while it works.
+      onStderr: (text) => (this.stderrTail = (this.stderrTail + text).slice(-2000)),
+    });
+  }
+
+  private async attach(transport: Transport): Promise<Client> {
+    const client = new Client({ name: 'vibe-agent', version: this.options.clientVersion });
+    client.onerror = (error) => (this.protocolError = errorText(error));
+    this.opening = transport;
+    try {
+      await client.connect(transport);
+    } catch (error) {
+      await transport.close().catch(() => {});
+      throw error;
+    }
+    return client;
+  }
+
+  private onClosed(client: Client): void {
+    if (this.stopping || client !== this.client) return;
+    this.client = undefined;
+    if (this.restarts >= 1) {
+      this.state = 'failed';
+      this.error = `it exited again after a restart${this.detail()}`;
+      this.options.onCrash?.(`MCP server "${this.name}" exited again after a restart; its tools now answer with an error.${this.detail()}`);
+      return;
+    }
+    this.restarts++;
+    this.options.onCrash?.(`MCP server "${this.name}" exited${this.detail()}; restarting it once.`);
+    void this.start().then(() => (this.state === 'ready' ? this.options.onRestarted?.() : undefined));
+  }
+
+  /** What the server said last, for a failure message. */
+  private detail(already = ''): string {
+    const parts: string[] = [];
+    if (this.protocolError && !already.includes(this.protocolError)) parts.push(`last protocol error: ${this.protocolError}`);
+    const stderr = this.stderrTail.trim().split('\n').slice(-3).join(' | ');
+    if (stderr) parts.push(`stderr: ${stderr}`);
+    return parts.length ? ` (${parts.join('; ')})` : '';
+  }
+}

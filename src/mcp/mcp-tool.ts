@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import type { Tool } from '../contracts/tool.js';
+import type { ListedTool, McpConnection } from './mcp-connection.js';
+import { sanitizeNamePart } from './tool-name.js';
+
+export interface McpToolOptions {
+  /** Our name for it, `mcp__<server>__<tool>`. */
+  name: string;
+  connection: McpConnection;
+  listed: ListedTool;
+  /**
+   * Whether the server's `readOnlyHint` is believed: only for servers from the user's own
+   * config; a repository's server declaring itself read-only would otherwise never be asked about.
+   */
+  trustReadOnly: boolean;
+  timeoutMs: number | undefined;
+}
+
+const PREVIEW_ARGS = 400;
+
+/**
+ * An MCP server's tool as one of ours: its JSON Schema passed through as written (each provider
+ * adapter cleans it for its API), validated by the server, never by us. Permission: read when
+ * the (trusted) server says it only reads, execute otherwise; rules may name the tool or the
+ * whole server (`mcp__<server>`); there is no subject, so "always" grants the tool.
+ */
+export function mcpTool(options: McpToolOptions): Tool {
+  const { name, connection, listed } = options;
+  const readOnly = options.trustReadOnly && listed.annotations?.readOnlyHint === true;
+  const description = listed.description?.trim() || `The "${listed.name}" tool of the MCP server "${connection.name}".`;
+  const { $schema: _, ...parameters } = listed.inputSchema;
+  return {
+    name,
+    description,
+    parameters: z.record(z.string(), z.unknown()),
+    schema: { name, description, parameters: { type: 'object', ...parameters } },
+    readOnly,
+    needsApproval: !readOnly,
+    permission: { category: readOnly ? 'read' : 'execute', aliases: [`mcp__${sanitizeNamePart(connection.name)}`] },
+    timeoutMs: options.timeoutMs,
+    execute: (args, context) => connection.callTool(listed.name, args as Record<string, unknown>, context.signal),
+    preview: async (args) => {
+      const text = JSON.stringify(args);
+      return { summary: `${connection.name} › ${listed.name} ${text.length > PREVIEW_ARGS ? `${text.slice(0, PREVIEW_ARGS)}…` : text}` };
+    },
+  };
+}

@@ -1,0 +1,97 @@
+import { readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { parse as parseToml } from 'smol-toml';
+import { parseCodexEntry, parseGeminiEntry } from './foreign-entries.js';
+import { parseClaudeEntry, type ServerEntry, type ServerOrigin, type ServerSpec } from './server-spec.js';
+
+export interface SourceOptions {
+  workspace: string;
+  env: NodeJS.ProcessEnv;
+  /** `mcpServers` of our user config and of the project's `.vibe-agent/config.json`. */
+  userServers?: Record<string, unknown>;
+  userConfigFile: string;
+  projectServers?: Record<string, unknown>;
+  projectConfigFile: string;
+  warn(message: string): void;
+}
+
+type ParseEntry = (raw: unknown) => ServerSpec | string | undefined;
+
+/**
+ * Every configured server, from our own config files and, read unchanged, from the files other
+ * agents use: Claude Code's `.mcp.json`, Gemini CLI's `settings.json`, Codex's `config.toml`.
+ * The first entry with a name wins (ours first, then the user's files, then the project's); a
+ * later one with the same name is reported and left out.
+ */
+export function collectServers(options: SourceOptions): ServerEntry[] {
+  const home = options.env.HOME || homedir();
+  const codexHome = options.env.CODEX_HOME || join(home, '.codex');
+  const { workspace, warn } = options;
+  const sources: Array<{ origin: ServerOrigin; read: () => Record<string, unknown> | undefined; parse: ParseEntry }> = [
+    { origin: { scope: 'user', file: options.userConfigFile, format: 'vibe-agent' }, read: () => options.userServers, parse: parseClaudeEntry },
+    { origin: { scope: 'user', file: join(home, '.gemini', 'settings.json'), format: 'gemini-cli' }, read: () => jsonServers(join(home, '.gemini', 'settings.json'), 'mcpServers', warn), parse: parseGeminiEntry },
+    { origin: { scope: 'user', file: join(codexHome, 'config.toml'), format: 'codex' }, read: () => tomlServers(join(codexHome, 'config.toml'), warn), parse: parseCodexEntry },
+    { origin: { scope: 'project', file: options.projectConfigFile, format: 'vibe-agent' }, read: () => options.projectServers, parse: parseClaudeEntry },
+    { origin: { scope: 'project', file: join(workspace, '.mcp.json'), format: 'claude-code' }, read: () => jsonServers(join(workspace, '.mcp.json'), 'mcpServers', warn), parse: parseClaudeEntry },
+    { origin: { scope: 'project', file: join(workspace, '.gemini', 'settings.json'), format: 'gemini-cli' }, read: () => jsonServers(join(workspace, '.gemini', 'settings.json'), 'mcpServers', warn), parse: parseGeminiEntry },
+    { origin: { scope: 'project', file: join(workspace, '.codex', 'config.toml'), format: 'codex' }, read: () => tomlServers(join(workspace, '.codex', 'config.toml'), warn), parse: parseCodexEntry },
+  ];
+  const entries: ServerEntry[] = [];
+  const seenFiles = new Set<string>();
+  for (const { origin, read, parse } of sources) {
+    // In a workspace that is the home directory, the user's files and the project's are the same file.
+    if (seenFiles.has(origin.file)) continue;
+    seenFiles.add(origin.file);
+    for (const [name, raw] of Object.entries(read() ?? {})) {
+      const spec = parse(raw);
+      if (spec === undefined) continue;
+      if (typeof spec === 'string') {
+        warn(`MCP server "${name}" in ${origin.file} skipped: ${spec}.`);
+        continue;
+      }
+      const earlier = entries.find((entry) => entry.name === name);
+      if (earlier) {
+        warn(`MCP server "${name}" in ${origin.file} skipped: ${earlier.origin.file} already defines a server of that name.`);
+        continue;
+      }
+      entries.push({ name, spec, origin });
+    }
+  }
+  return entries;
+}
+
+function readText(path: string, warn: (message: string) => void): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') warn(`${path} could not be read (${(error as Error).message}); its MCP servers are skipped.`);
+    return undefined;
+  }
+}
+
+function asTable(value: unknown): Record<string, unknown> | undefined {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+}
+
+function jsonServers(path: string, key: string, warn: (message: string) => void): Record<string, unknown> | undefined {
+  const text = readText(path, warn);
+  if (text === undefined) return undefined;
+  try {
+    return asTable(asTable(JSON.parse(text))?.[key]);
+  } catch (error) {
+    warn(`${path} is not valid JSON (${(error as Error).message}); its MCP servers are skipped.`);
+    return undefined;
+  }
+}
+
+function tomlServers(path: string, warn: (message: string) => void): Record<string, unknown> | undefined {
+  const text = readText(path, warn);
+  if (text === undefined) return undefined;
+  try {
+    return asTable(asTable(parseToml(text))?.mcp_servers);
+  } catch (error) {
+    warn(`${path} is not valid TOML (${(error as Error).message}); its MCP servers are skipped.`);
+    return undefined;
+  }
+}

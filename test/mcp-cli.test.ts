@@ -1,0 +1,106 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { TrustStore } from '../src/mcp/trust-store.js';
+import { startChatServer, type ChatServer } from './support/chat-server.js';
+import { spawnCli } from './support/cli-process.js';
+
+const SCRIPT = join(import.meta.dirname, 'support', 'mcp-test-server.mjs');
+const root = mkdtempSync(join(tmpdir(), 'vibe-mcp-cli-'));
+const chats: ChatServer[] = [];
+afterEach(async () => {
+  await Promise.all(chats.splice(0).map((server) => server.close()));
+});
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+let count = 0;
+/** A fresh home and workspace, with these files written (paths relative to the root). */
+function setup(files: Record<string, unknown>) {
+  const dir = join(root, `case-${++count}`);
+  const workspace = join(dir, 'workspace');
+  mkdirSync(workspace, { recursive: true });
+  for (const [path, content] of Object.entries(files)) {
+    mkdirSync(join(dir, path, '..'), { recursive: true });
+    writeFileSync(join(dir, path), typeof content === 'string' ? content : JSON.stringify(content));
+  }
+  const env = { HOME: join(dir, 'home'), XDG_CONFIG_HOME: join(dir, 'home', '.config'), XDG_DATA_HOME: join(dir, 'home', 'data'), VIBE_MODEL: 'test-model', OPENAI_API_KEY: 'sk-test' };
+  return { dir, workspace, env };
+}
+
+const server = (...args: string[]) => ({ command: process.execPath, args: [SCRIPT, ...args] });
+const toolNames = (chat: ChatServer, n: number) => (chat.requests[n]?.tools ?? []).map((tool) => tool.function.name).filter((name) => name.startsWith('mcp__'));
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('MCP servers in a CLI run', () => {
+  it("the model calls a user server's tool; the server process is gone when the CLI has exited", async () => {
+    const chat = await startChatServer([{ toolCalls: [{ name: 'mcp__notes__add', arguments: { a: 2, b: 40 } }] }, { text: 'It is 42.' }]);
+    chats.push(chat);
+    const pidFile = join(root, `pids-${count + 1}`);
+    const { workspace, env } = setup({ 'home/.config/vibe-agent/config.json': { mcpServers: { notes: server('--pid-file', pidFile) } } });
+    const ran = await spawnCli(['add them', '--no-session', '--yes', '--tools', 'read_file'], { cwd: workspace, env: { ...env, OPENAI_BASE_URL: chat.url } });
+    expect(ran.stdout.trim()).toBe('It is 42.');
+    expect(toolNames(chat, 0)).toContain('mcp__notes__add');
+    expect(chat.requests[1]!.messages.at(-1)).toMatchObject({ role: 'tool', content: '42' });
+    const pids = readFileSync(pidFile, 'utf8').trim().split('\n').map(Number);
+    expect(pids.filter(alive)).toEqual([]);
+  });
+
+  it('project servers (.mcp.json, Gemini CLI, Codex) are skipped without a terminal, with a warning naming the flag; --trust-project-mcp starts them', async () => {
+    const { workspace, env } = setup({
+      'workspace/.mcp.json': { mcpServers: { claude: server() } },
+      'workspace/.gemini/settings.json': { mcpServers: { gemini: server() } },
+      'workspace/.codex/config.toml': `[mcp_servers.codex]\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${JSON.stringify(SCRIPT)}]\n`,
+    });
+    const chat = await startChatServer([{ text: 'first' }, { text: 'second' }]);
+    chats.push(chat);
+    const skipped = await spawnCli(['hi', '--no-session'], { cwd: workspace, env: { ...env, OPENAI_BASE_URL: chat.url } });
+    expect(skipped.stdout.trim()).toBe('first');
+    expect(skipped.stderr).toContain('project MCP servers "claude"');
+    expect(skipped.stderr).toContain('--trust-project-mcp');
+    expect(toolNames(chat, 0)).toEqual([]);
+
+    const trusted = await spawnCli(['hi', '--no-session', '--trust-project-mcp'], { cwd: workspace, env: { ...env, OPENAI_BASE_URL: chat.url } });
+    expect(trusted.stdout.trim()).toBe('second');
+    expect(toolNames(chat, 1)).toEqual(expect.arrayContaining(['mcp__claude__echo', 'mcp__gemini__echo', 'mcp__codex__echo']));
+  });
+
+  it('an approval remembered for this workspace starts the server; a changed command is not covered by it', async () => {
+    const { workspace, env } = setup({ 'workspace/.mcp.json': { mcpServers: { approved: server(), changed: server() } } });
+    const store = new TrustStore(workspace, env);
+    const mcpJson = join(workspace, '.mcp.json');
+    store.record(`mcp:${mcpJson}#approved`, { transport: 'stdio', command: process.execPath, args: [SCRIPT], env: {} }, true);
+    store.record(`mcp:${mcpJson}#changed`, { transport: 'stdio', command: process.execPath, args: [SCRIPT, '--other'], env: {} }, true);
+    const ran = await spawnCli(['mcp', 'list'], { cwd: workspace, env });
+    expect(ran.stdout).toMatch(/approved\s+ready\s+7 /);
+    expect(ran.stdout).toMatch(/changed\s+not approved\s+0 /);
+    expect(ran.stdout).toContain(`project · Claude Code .mcp.json · ${mcpJson}`);
+  });
+
+  it('mcp list shows state, tools, start time and origin of each server, the user ones from Gemini CLI and Codex too', async () => {
+    const { workspace, env } = setup({
+      'home/.config/vibe-agent/config.json': { mcpServers: { ours: server(), broken: server('--fail'), remote: { type: 'http', url: 'http://127.0.0.1:9/mcp' } } },
+      'home/.gemini/settings.json': { mcpServers: { gem: server() }, theme: 'dark' },
+      'home/.codex/config.toml': `model = "o3"\n[mcp_servers.cdx]\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${JSON.stringify(SCRIPT)}]\n[mcp_servers.off]\ncommand = "nothing"\nenabled = false\n`,
+    });
+    const ran = await spawnCli(['mcp', 'list'], { cwd: workspace, env });
+    expect(ran.code).toBe(1);
+    const lines = ran.stdout.split('\n');
+    expect(lines[0]).toMatch(/^SERVER\s+STATE\s+TOOLS\s+STARTED IN\s+AT \(UTC\)\s+FROM$/);
+    expect(lines.find((line) => line.startsWith('ours'))).toMatch(/^ours\s+ready\s+7\s+\d+ ms\s+\d\d:\d\d:\d\d\s+user · vibe-agent config · ~\/.config\/vibe-agent\/config.json$/);
+    expect(lines.find((line) => line.startsWith('gem'))).toMatch(/ready\s+7 .*user · Gemini CLI settings · ~\/.gemini\/settings.json$/);
+    expect(lines.find((line) => line.startsWith('cdx'))).toMatch(/ready\s+7 .*user · Codex config.toml · ~\/.codex\/config.toml$/);
+    expect(lines.find((line) => line.startsWith('broken'))).toMatch(/^broken\s+failed\s+0/);
+    expect(ran.stdout).toContain('broken: MCP error -32000: Connection closed (stderr: cannot open the database)');
+    expect(lines.find((line) => line.startsWith('remote'))).toMatch(/^remote\s+failed/);
+    expect(ran.stdout).not.toContain('off');
+  });
+});

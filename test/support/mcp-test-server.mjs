@@ -1,0 +1,57 @@
+// A real MCP server, written with the SDK's server side, for the MCP tests and the bench.
+// Run as a process it serves stdio; `createTestServer` is imported to serve it over HTTP.
+// Flags: --start-delay MS (wait before answering), --fail (exit at once), --garbage (answer with
+// lines that are not JSON-RPC), --pid-file PATH (write the pid), --name NAME.
+import { appendFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { z } from 'zod';
+
+export function createTestServer(name = 'test') {
+  const server = new McpServer({ name, version: '1.0.0' });
+  server.registerTool('echo', { description: 'Echoes the text back.', inputSchema: { text: z.string() }, annotations: { readOnlyHint: true } }, async ({ text }) => ({
+    content: [{ type: 'text', text: `echo: ${text}` }],
+  }));
+  server.registerTool('add', { description: 'Adds two numbers.', inputSchema: { a: z.number(), b: z.number() } }, async ({ a, b }) => ({
+    content: [{ type: 'text', text: String(a + b) }],
+  }));
+  server.registerTool('big', { description: 'Returns this many characters.', inputSchema: { chars: z.number().int() }, annotations: { readOnlyHint: true } }, async ({ chars }) => ({
+    content: [{ type: 'text', text: 'x'.repeat(chars) }],
+  }));
+  server.registerTool('hang', { description: 'Never answers.', inputSchema: {} }, () => new Promise(() => {}));
+  server.registerTool('crash', { description: 'Exits the server process mid-call.', inputSchema: {} }, async () => {
+    process.exit(3);
+  });
+  server.registerTool('picture', { description: 'Returns an image and a resource.', inputSchema: {} }, async () => ({
+    content: [
+      { type: 'image', data: Buffer.from('not really a png').toString('base64'), mimeType: 'image/png' },
+      { type: 'resource', resource: { uri: 'file:///notes.txt', mimeType: 'text/plain', text: 'the notes' } },
+    ],
+  }));
+  server.registerTool('fails', { description: 'Reports an error.', inputSchema: {} }, async () => ({ content: [{ type: 'text', text: 'it went wrong' }], isError: true }));
+  return server;
+}
+
+function flag(name) {
+  const index = process.argv.indexOf(name);
+  return index === -1 ? undefined : (process.argv[index + 1] ?? '');
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const pidFile = flag('--pid-file');
+  if (pidFile) appendFileSync(pidFile, `${process.pid}\n`);
+  if (process.argv.includes('--fail')) {
+    process.stderr.write('cannot open the database\n');
+    process.exit(1);
+  }
+  if (process.argv.includes('--garbage')) {
+    // Answers the first message with lines that are not JSON-RPC, then exits.
+    process.stdin.once('data', () => process.stdout.write('this is not json-rpc\n', () => process.exit(2)));
+  } else {
+    const delay = Number(flag('--start-delay') ?? 0);
+    if (delay) await new Promise((resolve) => setTimeout(resolve, delay));
+    await createTestServer(flag('--name') ?? 'test').connect(new StdioServerTransport());
+    if (flag('--ready-file')) writeFileSync(flag('--ready-file'), 'ready');
+  }
+}
