@@ -1,6 +1,7 @@
 import type { Tool } from '../contracts/tool.js';
 import { courseTools } from '../tools/builtin/course.js';
-import { bashTool } from '../tools/coding/shell/bash.js';
+import { createBackgroundTools } from '../tools/coding/shell/background-tools.js';
+import { createBashTool, type ShellToolOptions } from '../tools/coding/shell/bash.js';
 import { createFileTools } from '../tools/coding/file-tools.js';
 import { createSearchTools } from '../tools/coding/search-tools.js';
 import type { FileToolOptions } from '../tools/coding/shared/file-tool-options.js';
@@ -9,12 +10,13 @@ import { DEFAULT_TOOL_NAMES, expandToolGroups, TOOL_GROUPS } from './tool-names.
 import { UsageError } from './usage-error.js';
 
 /** Every tool the CLI knows, freshly made (file tools share per-run state such as what was read). */
-export function availableTools(options: FileToolOptions = {}): Tool[] {
-  return [...createFileTools(options), ...createSearchTools(options), bashTool, rememberTool, ...courseTools];
+export function availableTools(options: FileToolOptions & { shell?: ShellToolOptions } = {}): Tool[] {
+  const shell = options.shell ?? {};
+  return [...createFileTools(options), ...createSearchTools(options), createBashTool(shell), ...createBackgroundTools(shell.jobs), rememberTool, ...courseTools];
 }
 
 /** Resolves --tools names and groups to tools; unknown names are a usage error. */
-export function selectTools(names: readonly string[] | undefined, options: FileToolOptions = {}): Tool[] {
+export function selectTools(names: readonly string[] | undefined, options: FileToolOptions & { shell?: ShellToolOptions } = {}): Tool[] {
   const all = new Map(availableTools(options).map((tool) => [tool.name, tool]));
   const wanted = expandToolGroups(names ?? DEFAULT_TOOL_NAMES);
   const unknown = wanted.filter((name) => !all.has(name));
