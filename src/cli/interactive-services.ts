@@ -8,6 +8,7 @@ import type { CliArgs } from './args.js';
 import { createCliAuthorize } from './permission-setup.js';
 import type { PreparedRun } from './prepare-run.js';
 import { openRunSession, type RunSession } from './run-session.js';
+import { backgroundJobs } from '../tools/coding/shell/background-jobs.js';
 import { formatTokens } from './tui/status-line.js';
 import type { InteractiveServices } from './tui/services.js';
 
@@ -86,6 +87,7 @@ export function createInteractiveServices(args: CliArgs, prepared: PreparedRun, 
     // Priced from the published table, request by request at the model each went to.
     cost: (model, usage) => costOf(model, usage),
     models: () => [prepared.resolved.model],
+    backgroundJobs: () => backgroundJobs.list(),
     setNotify: (next) => (notify = next),
     close: () => session?.close(),
   };

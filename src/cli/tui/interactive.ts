@@ -353,7 +353,8 @@ export class InteractiveSession {
       rows.push(...layout.rows, ...this.screen.wrap([...confirmExit, ...this.hint, ...queued]));
     }
     const state = this.approval ? 'approval' : this.running ? 'working' : undefined;
-    rows.push(renderStatusLine(this.conversation.status(this.options.maxTurns, state), width, t));
+    const background = this.services.backgroundJobs?.().filter((job) => job.running).length;
+    rows.push(renderStatusLine({ ...this.conversation.status(this.options.maxTurns, state), ...(background ? { background } : {}) }, width, t));
     this.screen.render(rows, cursor);
   }
 }

@@ -52,6 +52,8 @@ export interface InteractiveServices {
    * failed write): stderr would land in the middle of the redrawn area.
    */
   setNotify?(notify: (text: string) => void): void;
+  /** /bashes and the status line: the shell's background jobs. */
+  backgroundJobs?(): Array<{ id: string; command: string; pid: number; running: boolean; exitCode?: number | null }>;
   /** Called once when the session ends (flush and unlock the session file). */
   close?(): void;
 }

@@ -126,6 +126,21 @@ export const SLASH_COMMANDS: SlashCommand[] = [
       c.print(files.map((file) => `  ${c.theme.bold(file.path)} ${c.theme.dim(`${file.content.split('\n').length} lines`)}`));
     },
   },
+  {
+    name: 'bashes',
+    help: 'background shell jobs (killed when you leave)',
+    run: (_, c) => {
+      if (!c.services.backgroundJobs) return unavailable(c, 'Background jobs');
+      const jobs = c.services.backgroundJobs();
+      if (!jobs.length) return c.print(['No background jobs.']);
+      c.print(
+        jobs.map((job) => {
+          const state = job.running ? c.theme.green('running') : c.theme.dim(job.exitCode === null ? 'killed' : `exited ${job.exitCode ?? ''}`.trim());
+          return `  ${c.theme.bold(job.id)}  ${state}  ${c.theme.dim(`pid ${job.pid}`)}  ${oneLine(job.command, 60)}`;
+        }),
+      );
+    },
+  },
   { name: 'exit', help: 'leave (also Ctrl-D)', run: (_, c) => c.exit() },
 ];
 
