@@ -3,6 +3,7 @@ import { COMMAND_OPTIONS } from './command-options.js';
 import { normalizeResumeFlag } from './session-args.js';
 import { SETTING_KEYS, settingRow, type Protocol, type Settings } from './settings.js';
 import { unknownOptionMessage } from './unknown-option.js';
+import { parseRewindArgs, rewindFlagsGiven, type RewindArgs } from './rewind-args.js';
 import { UsageError } from './usage-error.js';
 import { helpText } from './help-text.js';
 
@@ -11,7 +12,7 @@ export { UsageError } from './usage-error.js';
 
 /** What the command line said; settings given by flag are parsed, everything else is applied by resolveSettings. */
 export interface CliArgs {
-  command: 'run' | 'demo' | 'help' | 'version' | 'sessions' | 'memory';
+  command: 'run' | 'demo' | 'help' | 'version' | 'sessions' | 'memory' | 'rewind';
   prompt?: string;
   provider?: string;
   model?: string;
@@ -45,6 +46,8 @@ export interface CliArgs {
   /** `memory` subcommand words (e.g. ["edit"], ["forget", "text"]) and its --user flag. */
   memoryArgs?: string[];
   user?: boolean;
+  /** `rewind` options (see rewind-args.ts). */
+  rewind?: RewindArgs;
 }
 
 export const HELP = helpText();
@@ -91,7 +94,10 @@ export function parseCliArgs(argv: string[]): CliArgs {
     if (cwd) args.cwd = cwd;
     return args;
   }
+  if (positionals[0] === 'rewind') return { ...args, ...parseRewindArgs(positionals.slice(1), values), ...(cwd ? { cwd } : {}) };
   if (values.user) throw new UsageError('--user only applies to "vibe-agent memory".');
+  const misplaced = rewindFlagsGiven(values);
+  if (misplaced.length) throw new UsageError(`--${misplaced[0]} only applies to "vibe-agent rewind".`);
   if (values.continue) args.continue = true;
   if (values.resume !== undefined) args.resume = values.resume as string;
   if (values['no-session']) args.noSession = true;

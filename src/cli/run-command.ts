@@ -1,4 +1,5 @@
 import type { AgentEvent, StopReason } from '../contracts/events.js';
+import { withCheckpoints } from '../checkpoints/with-checkpoints.js';
 import { runAgent } from '../core/loop.js';
 import type { CliArgs } from './args.js';
 import { createCliAuthorize } from './permission-setup.js';
@@ -19,7 +20,7 @@ export async function runCommand(args: CliArgs, prompt: string, signal: AbortSig
 
   const render = args.json ? createJsonLinesRenderer(process.stdout, args.apiKey) : textRenderer();
   let reason: StopReason = 'aborted';
-  for await (const event of runAgent({
+  const events = runAgent({
     provider,
     model: resolved.model,
     input: prompt,
@@ -34,7 +35,9 @@ export async function runCommand(args: CliArgs, prompt: string, signal: AbortSig
     prepareMessages: context.prepareMessages,
     onContextOverflow: context.onContextOverflow,
     ...(maxCost !== undefined ? { maxCost } : {}),
-  })) {
+  });
+  const warn = (text: string) => process.stderr.write(`vibe-agent: warning: ${text}\n`);
+  for await (const event of withCheckpoints(events, { workspace, session: () => session, warn })) {
     session?.record(event);
     render(event);
     if (event.type === 'stop') reason = event.reason;

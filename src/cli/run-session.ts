@@ -14,6 +14,8 @@ export interface RunSession {
   record(event: AgentEvent): void;
   close(): void;
   id: string;
+  /** The session file. */
+  path: string;
 }
 
 /**
@@ -57,6 +59,7 @@ export function openRunSession(args: CliArgs, options: { workspace: string; syst
   guarded(() => opened.writer.append({ type: 'system_prompt', content: options.system }));
   return {
     id: opened.id,
+    path: opened.path,
     messages,
     record: (event) => guarded(() => opened.writer.record(event)),
     close: () => guarded(() => opened.close()),
@@ -72,7 +75,7 @@ function busyAsUsage<T>(open: () => T): T {
   }
 }
 
-function chooseSessionPath(args: CliArgs, workspace: string, env: NodeJS.ProcessEnv): string {
+export function chooseSessionPath(args: CliArgs, workspace: string, env: NodeJS.ProcessEnv): string {
   if (args.continue) {
     const latest = listSessions(workspace, env)[0];
     if (!latest) throw new UsageError(`No saved session to continue in ${workspace}. Start one with: vibe-agent "your task"`);
