@@ -6,6 +6,7 @@ import { createContextPolicy, type ContextPolicy } from '../context/policy.js';
 import { ConfigError, createProvider, resolveProvider, type ResolvedProvider } from '../providers/create-provider.js';
 import { PRICES, priceOf } from '../providers/pricing.js';
 import { withProtocol } from '../providers/with-protocol.js';
+import { setUpShellSandbox } from '../sandbox/shell-sandbox-setup.js';
 import { ToolRegistry } from '../tools/registry.js';
 import type { CliArgs } from './args.js';
 import { loadConfig } from './config.js';
@@ -42,7 +43,10 @@ export async function prepareRun(args: CliArgs, env: NodeJS.ProcessEnv = process
   const resolvedSettings = resolveSettings(args, env, config);
   const settings = resolvedSettings.values;
   const resolved = resolveProvider(providerSettings(resolvedSettings, env));
-  const tools = new ToolRegistry(selectTools(settings.tools, { extraRoots: existingDirs(settings.addDirs), allowSecrets: settings.allowSecrets }));
+  const sandbox = shellSandbox(settings, workspace, env);
+  const tools = new ToolRegistry(
+    selectTools(settings.tools, { extraRoots: existingDirs(settings.addDirs), allowSecrets: settings.allowSecrets, shell: sandbox ? { sandbox } : {} }),
+  );
   const provider = withProtocol(await createProvider(resolved), settings.protocol);
   if (settings.maxCost !== undefined && !priceOf(resolved.model)) {
     throw new ConfigError(`--max-cost needs the model's price, and none is known for "${resolved.model}". Priced models: ${Object.keys(PRICES).join(', ')}.`);
@@ -66,6 +70,21 @@ export async function prepareRun(args: CliArgs, env: NodeJS.ProcessEnv = process
     maxTurns: settings.maxTurns,
     temperature: settings.temperature,
   };
+}
+
+function shellSandbox(settings: Settings, workspace: string, env: NodeJS.ProcessEnv) {
+  try {
+    return setUpShellSandbox({
+      mode: settings.sandbox,
+      workspace,
+      addDirs: settings.addDirs,
+      network: settings.sandboxNetwork,
+      ...(env.HOME ? { home: env.HOME } : {}),
+      warn: (text) => process.stderr.write(`vibe-agent: warning: ${text}\n`),
+    });
+  } catch (error) {
+    throw new ConfigError((error as Error).message);
+  }
 }
 
 function existingDirs(dirs: string[]): string[] {

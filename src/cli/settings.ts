@@ -28,7 +28,14 @@ export interface Settings {
   /** How tools reach the model: native tool calls, or JSON described in the prompt. */
   protocol: Protocol | undefined;
   idleTimeoutMs: number | undefined;
+  /** The shell's OS sandbox: auto (bubblewrap where it works), on (required), off. */
+  sandbox: SandboxMode;
+  /** Let sandboxed commands use the network. */
+  sandboxNetwork: boolean;
 }
+
+export const SANDBOX_MODES = ['auto', 'on', 'off'] as const;
+export type SandboxMode = (typeof SANDBOX_MODES)[number];
 
 export type SettingKey = keyof Settings;
 
@@ -229,6 +236,23 @@ export const SETTINGS = {
     default: undefined,
     defaultText: '300 s, 600 s for local servers',
     help: 'seconds a streamed reply may send nothing before it is retried',
+  },
+  sandbox: {
+    flag: 'sandbox',
+    value: 'MODE',
+    env: 'VIBE_SANDBOX',
+    config: { type: 'choice', choices: SANDBOX_MODES },
+    project: 'user-only',
+    parse: oneOf(SANDBOX_MODES),
+    default: 'auto',
+    help: 'the shell under bubblewrap (Linux): the workspace, --add-dir folders and a private /tmp writable, the rest read-only, no network, secret files hidden; auto (where it works, else a warning), on (required) or off',
+  },
+  sandboxNetwork: {
+    flag: 'sandbox-network',
+    config: { type: 'boolean' },
+    project: 'user-only',
+    default: false,
+    help: 'let sandboxed shell commands use the network',
   },
 } satisfies SettingTable;
 
