@@ -5,6 +5,7 @@ import { costOf } from '../providers/pricing.js';
 import { collectMemorySources } from '../memory/memory-sources.js';
 import { findSession, listSessions } from '../session/list-sessions.js';
 import type { CliArgs } from './args.js';
+import { interactiveRewind } from './interactive-rewind.js';
 import { createCliAuthorize } from './permission-setup.js';
 import type { PreparedRun } from './prepare-run.js';
 import { openRunSession, type RunSession } from './run-session.js';
@@ -88,6 +89,7 @@ export function createInteractiveServices(args: CliArgs, prepared: PreparedRun, 
     cost: (model, usage) => costOf(model, usage),
     models: () => [prepared.resolved.model],
     backgroundJobs: () => backgroundJobs.list(),
+    ...interactiveRewind({ workspace, system, session: () => session, warn }),
     setNotify: (next) => (notify = next),
     close: () => session?.close(),
   };

@@ -1,14 +1,13 @@
 import { createInterface } from 'node:readline/promises';
 import { resolve } from 'node:path';
-import type { Checkpoint } from '../checkpoints/checkpoint-log.js';
 import { applyRewind, planRewind, type RewindPlan } from '../checkpoints/rewind.js';
 import { SessionCheckpoints } from '../checkpoints/session-checkpoints.js';
 import { readSessionFile } from '../session/read-session.js';
 import { resumeSession } from '../session/session-store.js';
 import { SessionBusyError } from '../session/session-lock.js';
 import type { CliArgs } from './args.js';
-import { oneLine } from './display/summarize.js';
 import { EXIT } from './exit-codes.js';
+import { describeCheckpoint, rewindSummary } from './rewind-text.js';
 import { chooseSessionPath } from './run-session.js';
 import { UsageError } from './usage-error.js';
 
@@ -34,18 +33,11 @@ export async function rewindCommand(args: CliArgs, env: NodeJS.ProcessEnv = proc
     if (plan.userChanged.length && !options.force && !(await confirmOverwrite(plan))) return EXIT.providerError;
     const outcome = await applyRewind(store, plan);
     if (outcome.conversationRecord) session.writer.append(outcome.conversationRecord);
-    process.stdout.write(`${summary(plan, outcome.files, outcome.undo)}\n`);
+    process.stdout.write(`${rewindSummary(plan, outcome, 'vibe-agent rewind --to').join('\n')}\n`);
     return EXIT.answered;
   } finally {
     session.close();
   }
-}
-
-export function describeCheckpoint(checkpoint: Checkpoint): string {
-  const when = checkpoint.at.slice(0, 19).replace('T', ' ');
-  const what =
-    checkpoint.kind === 'rewind' ? 'before a rewind (going here undoes it)' : `before turn ${checkpoint.turn} of prompt ${checkpoint.run}: ${oneLine(checkpoint.prompt ?? '', 60)}`;
-  return `  ${String(checkpoint.n).padStart(3)}  ${when}  ${what}`;
 }
 
 async function confirmOverwrite(plan: RewindPlan): Promise<boolean> {
@@ -62,15 +54,6 @@ async function confirmOverwrite(plan: RewindPlan): Promise<boolean> {
   } finally {
     readline.close();
   }
-}
-
-function summary(plan: RewindPlan, files: { restored: string[]; removed: string[] } | undefined, undo: Checkpoint): string {
-  const lines = [`Rewound to checkpoint ${plan.checkpoint.n}.`];
-  if (files) lines.push(`Files: ${files.restored.length} restored, ${files.removed.length} removed${files.restored.length + files.removed.length ? `: ${[...files.restored, ...files.removed].slice(0, 20).join(', ')}` : ''}.`);
-  if (plan.conversation) lines.push(plan.keepRecords === undefined ? 'The conversation could not be rewound: the session has no record of that turn.' : 'The conversation continues from there: vibe-agent --continue "…"');
-  if (plan.checkpoint.tooLarge.length) lines.push(`Not covered (over the size limit): ${plan.checkpoint.tooLarge.join(', ')}.`);
-  lines.push(`Undo this rewind with: vibe-agent rewind --to ${undo.n}`);
-  return lines.join('\n');
 }
 
 function busyAsUsage<T>(open: () => T): T {

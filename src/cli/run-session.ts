@@ -16,6 +16,8 @@ export interface RunSession {
   id: string;
   /** The session file. */
   path: string;
+  /** Appends a rewind: from here on the history is what the file's first `toRecord` records made. */
+  rewind(toRecord: number): void;
 }
 
 /**
@@ -62,6 +64,7 @@ export function openRunSession(args: CliArgs, options: { workspace: string; syst
     path: opened.path,
     messages,
     record: (event) => guarded(() => opened.writer.record(event)),
+    rewind: (toRecord) => guarded(() => opened.writer.append({ type: 'rewind', toRecord })),
     close: () => guarded(() => opened.close()),
   };
 }

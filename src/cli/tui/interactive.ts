@@ -265,7 +265,7 @@ export class InteractiveSession {
     this.conversation.startRun();
     const ticker = setInterval(() => this.render(), TICK_MS);
     try {
-      const generator = runAgent({
+      const run = runAgent({
         provider: this.options.provider,
         model: this.conversation.model,
         input: text,
@@ -281,6 +281,7 @@ export class InteractiveSession {
         ...(this.services.prepareMessages ? { prepareMessages: this.services.prepareMessages } : {}),
         ...(this.services.onContextOverflow ? { onContextOverflow: this.services.onContextOverflow } : {}),
       });
+      const generator = this.services.wrapRun ? this.services.wrapRun(run) : run;
       for (;;) {
         const next = await generator.next();
         if (next.done) {
