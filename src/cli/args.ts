@@ -3,7 +3,7 @@ import { COMMAND_OPTIONS } from './command-options.js';
 import { normalizeResumeFlag } from './session-args.js';
 import { SETTING_KEYS, settingRow, type Protocol, type Settings } from './settings.js';
 import { unknownOptionMessage } from './unknown-option.js';
-import { parseRewindArgs, rewindFlagsGiven, type RewindArgs } from './rewind-args.js';
+import { normalizeRewindTo, parseRewindArgs, rewindFlagsGiven, type RewindArgs } from './rewind-args.js';
 import { UsageError } from './usage-error.js';
 import { helpText } from './help-text.js';
 
@@ -67,7 +67,7 @@ export const PARSE_OPTIONS: Record<string, OptionSpec> = Object.fromEntries([
 const SEE_HELP = 'Run "vibe-agent --help" for the options.';
 
 export function parseCliArgs(argv: string[]): CliArgs {
-  const words = normalizeResumeFlag(argv);
+  const words = normalizeRewindTo(normalizeResumeFlag(argv));
   let parsed;
   try {
     parsed = parseArgs({ args: words, allowPositionals: true, strict: true, options: PARSE_OPTIONS });

@@ -18,7 +18,7 @@ export const COMMAND_OPTIONS: readonly CommandOption[] = [
   { flag: 'no-session', help: 'do not save this run as a session' },
   { flag: 'json', help: 'one JSON event per line on stdout; the last is {"type":"stop",...}' },
   { flag: 'compare-protocols', help: 'with demo: run the four tasks both ways and print a table' },
-  { flag: 'to', value: 'N', help: 'with rewind: the checkpoint to go back to (default: the last, undoing the last turn)' },
+  { flag: 'rewind-to', value: 'N', help: 'rewind --to N: the checkpoint to go back to (default: the last, undoing the last turn)' },
   { flag: 'files-only', help: 'with rewind: restore the files, keep the conversation' },
   { flag: 'conversation-only', help: 'with rewind: rewind the conversation, keep the files' },
   { flag: 'force', help: 'with rewind: overwrite files changed since the agent left them, without asking' },
