@@ -4,11 +4,10 @@ import { applyRewind, planRewind, type RewindPlan } from '../checkpoints/rewind.
 import { SessionCheckpoints } from '../checkpoints/session-checkpoints.js';
 import { readSessionFile } from '../session/read-session.js';
 import { resumeSession } from '../session/session-store.js';
-import { SessionBusyError } from '../session/session-lock.js';
 import type { CliArgs } from './args.js';
 import { EXIT } from './exit-codes.js';
 import { describeCheckpoint, rewindSummary } from './rewind-text.js';
-import { chooseSessionPath } from './run-session.js';
+import { busyAsUsage, chooseSessionPath } from './run-session.js';
 import { UsageError } from './usage-error.js';
 
 /** `vibe-agent rewind`: back to a checkpoint of the latest session (or --resume ID), files and/or conversation. */
@@ -53,14 +52,5 @@ async function confirmOverwrite(plan: RewindPlan): Promise<boolean> {
     return /^y(es)?$/i.test(answer.trim());
   } finally {
     readline.close();
-  }
-}
-
-function busyAsUsage<T>(open: () => T): T {
-  try {
-    return open();
-  } catch (error) {
-    if (error instanceof SessionBusyError) throw new UsageError(error.message);
-    throw error;
   }
 }

@@ -69,7 +69,7 @@ export function openRunSession(args: CliArgs, options: { workspace: string; syst
   };
 }
 
-function busyAsUsage<T>(open: () => T): T {
+export function busyAsUsage<T>(open: () => T): T {
   try {
     return open();
   } catch (error) {
