@@ -116,7 +116,7 @@ describe('interactive review regressions (tmux)', () => {
     const { pane, say, server } = await open(
       home,
       [answer(1), answer(2), answer(3), answer(4), { kind: 'http_error', status: 400, body: { error: { message: 'summaries are not allowed here' } } }, { text: 'Still whole.' }],
-      ['--context-window', '4000'],
+      ['--context-window', '4600'],
     );
     await pane.waitFor('/help for commands');
     for (const n of [1, 2, 3, 4]) {

@@ -3,6 +3,7 @@ import { COMMAND_OPTIONS } from './command-options.js';
 import { normalizeResumeFlag } from './session-args.js';
 import { SETTING_KEYS, settingRow, type Protocol, type Settings } from './settings.js';
 import { unknownOptionMessage } from './unknown-option.js';
+import { normalizeRewindTo, parseRewindArgs, rewindFlagsGiven, type RewindArgs } from './rewind-args.js';
 import { UsageError } from './usage-error.js';
 import { helpText } from './help-text.js';
 
@@ -11,7 +12,7 @@ export { UsageError } from './usage-error.js';
 
 /** What the command line said; settings given by flag are parsed, everything else is applied by resolveSettings. */
 export interface CliArgs {
-  command: 'run' | 'demo' | 'help' | 'version' | 'sessions' | 'memory' | 'skills' | 'index' | 'doctor' | 'eval' | 'mcp';
+  command: 'run' | 'demo' | 'help' | 'version' | 'sessions' | 'memory' | 'skills' | 'index' | 'doctor' | 'eval' | 'mcp' | 'rewind';
   prompt?: string;
   provider?: string;
   model?: string;
@@ -52,6 +53,8 @@ export interface CliArgs {
   evalFlags?: { runs?: string; concurrency?: string; shard?: string; suite?: string; output?: string };
   /** `mcp` subcommand words (e.g. ["list"]). */
   mcpArgs?: string[];
+  /** `rewind` options (see rewind-args.ts). */
+  rewind?: RewindArgs;
 }
 
 export const HELP = helpText();
@@ -71,7 +74,7 @@ export const PARSE_OPTIONS: Record<string, OptionSpec> = Object.fromEntries([
 const SEE_HELP = 'Run "vibe-agent --help" for the options.';
 
 export function parseCliArgs(argv: string[]): CliArgs {
-  const words = normalizeResumeFlag(argv);
+  const words = normalizeRewindTo(normalizeResumeFlag(argv));
   let parsed;
   try {
     parsed = parseArgs({ args: words, allowPositionals: true, strict: true, options: PARSE_OPTIONS });
@@ -98,6 +101,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
     if (cwd) args.cwd = cwd;
     return args;
   }
+  if (positionals[0] === 'rewind') return { ...args, ...parseRewindArgs(positionals.slice(1), values), ...(cwd ? { cwd } : {}) };
   // Only its own words make it the subcommand: "vibe-agent mcp servers explained" stays a prompt.
   if (positionals[0] === 'mcp' && (positionals.length === 1 || (positionals.length === 2 && positionals[1] === 'list'))) {
     args.command = 'mcp';
@@ -113,6 +117,8 @@ export function parseCliArgs(argv: string[]): CliArgs {
   }
   if (positionals[0] === 'doctor' || positionals[0] === 'eval') return commandWithWords(args, positionals, values);
   if (values.user) throw new UsageError('--user only applies to "vibe-agent memory".');
+  const misplaced = rewindFlagsGiven(values);
+  if (misplaced.length) throw new UsageError(`--${misplaced[0]} only applies to "vibe-agent rewind".`);
   if (values.continue) args.continue = true;
   if (values.resume !== undefined) args.resume = values.resume as string;
   if (values['no-session']) args.noSession = true;

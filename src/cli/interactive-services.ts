@@ -5,10 +5,12 @@ import { costOf } from '../providers/pricing.js';
 import { collectMemorySources } from '../memory/memory-sources.js';
 import { findSession, listSessions } from '../session/list-sessions.js';
 import type { CliArgs } from './args.js';
+import { interactiveRewind } from './interactive-rewind.js';
 import { createCliAuthorize } from './permission-setup.js';
 import type { PreparedRun } from './prepare-run.js';
 import { openRunSession, type RunSession } from './run-session.js';
 import { serverTable } from './mcp-table.js';
+import { backgroundJobs } from '../tools/coding/shell/background-jobs.js';
 import { formatTokens } from './tui/status-line.js';
 import { startRunPrompt } from './custom-command-prompt.js';
 import { commandUsage, formatSkills } from './format-skills.js';
@@ -94,6 +96,8 @@ export function createInteractiveServices(args: CliArgs, prepared: PreparedRun, 
     // Priced from the published table, request by request at the model each went to.
     cost: (model, usage) => costOf(model, usage),
     models: () => [prepared.resolved.model],
+    backgroundJobs: () => backgroundJobs.list(),
+    ...interactiveRewind({ workspace, system, session: () => session, warn }),
     setNotify: (next) => (notify = next),
     mcpServers: () => serverTable(prepared.mcp.status()),
     close: () => session?.close(),

@@ -9,6 +9,7 @@ import { ConfigError, createProvider, resolveProvider, type ResolvedProvider } f
 import { PRICES, priceOf } from '../providers/pricing.js';
 import { withProtocol } from '../providers/with-protocol.js';
 import { collectSecrets, createRedactor } from '../session/redact.js';
+import { setUpShellSandbox } from '../sandbox/shell-sandbox-setup.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { discoverCommands, type CommandCatalog } from '../commands/discover-commands.js';
 import { setUpSkills, type SkillSetup } from '../skills/skill-setup.js';
@@ -86,7 +87,8 @@ export async function prepareRun(args: CliArgs, env: NodeJS.ProcessEnv = process
   const todos = new TodoList();
   const fileOptions = { extraRoots: existingDirs(settings.addDirs), allowSecrets: settings.allowSecrets, privateHosts: settings.fetchPrivate, readRoots: skills.readRoots, todos };
   const wanted = withoutOptional(expandToolGroups(settings.tools ?? DEFAULT_TOOL_NAMES).filter((name) => name !== 'task'));
-  const selected = [...selectTools(wanted, fileOptions, { passEnv: settings.passEnv, secrets: [settings.apiKey] }), ...optionalTools(settings, workspace, skills, env)];
+  const sandbox = shellSandbox(settings, workspace, env);
+  const selected = [...selectTools(wanted, fileOptions, { passEnv: settings.passEnv, secrets: [settings.apiKey], ...(sandbox ? { sandbox } : {}) }), ...optionalTools(settings, workspace, skills, env)];
   const registryOptions = { redact, gate: skills.gate };
   const tools = hooks ? new HookedRegistry(hooks, selected, registryOptions) : new ToolRegistry(selected, registryOptions);
   const mcp = await startMcpServers({ workspace, env, settings, registry: tools, warn, ...(ask ? { ask } : {}) });
@@ -151,6 +153,21 @@ function optionalTools(settings: Settings, workspace: string, skills: SkillSetup
   if (skills.tool && wanted('skill')) tools.push(skills.tool);
   if (settings.knowledge.length && wanted('search_docs')) tools.push(createSearchDocsTool({ sources: settings.knowledge, indexPath: indexPath(settings.knowledge, env), workspace }));
   return tools;
+}
+
+function shellSandbox(settings: Settings, workspace: string, env: NodeJS.ProcessEnv) {
+  try {
+    return setUpShellSandbox({
+      mode: settings.sandbox,
+      workspace,
+      addDirs: settings.addDirs,
+      network: settings.sandboxNetwork,
+      ...(env.HOME ? { home: env.HOME } : {}),
+      warn: (text) => safeStderr.write(`vibe-agent: warning: ${text}\n`),
+    });
+  } catch (error) {
+    throw new ConfigError((error as Error).message);
+  }
 }
 
 function existingDirs(dirs: string[]): string[] {

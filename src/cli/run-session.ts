@@ -14,6 +14,10 @@ export interface RunSession {
   record(event: AgentEvent): void;
   close(): void;
   id: string;
+  /** The session file. */
+  path: string;
+  /** Appends a rewind: from here on the history is what the file's first `toRecord` records made. */
+  rewind(toRecord: number): void;
 }
 
 /**
@@ -57,13 +61,15 @@ export function openRunSession(args: CliArgs, options: { workspace: string; syst
   guarded(() => opened.writer.append({ type: 'system_prompt', content: options.system }));
   return {
     id: opened.id,
+    path: opened.path,
     messages,
     record: (event) => guarded(() => opened.writer.record(event)),
+    rewind: (toRecord) => guarded(() => opened.writer.append({ type: 'rewind', toRecord })),
     close: () => guarded(() => opened.close()),
   };
 }
 
-function busyAsUsage<T>(open: () => T): T {
+export function busyAsUsage<T>(open: () => T): T {
   try {
     return open();
   } catch (error) {
@@ -72,7 +78,7 @@ function busyAsUsage<T>(open: () => T): T {
   }
 }
 
-function chooseSessionPath(args: CliArgs, workspace: string, env: NodeJS.ProcessEnv): string {
+export function chooseSessionPath(args: CliArgs, workspace: string, env: NodeJS.ProcessEnv): string {
   if (args.continue) {
     const latest = listSessions(workspace, env)[0];
     if (!latest) throw new UsageError(`No saved session to continue in ${workspace}. Start one with: vibe-agent "your task"`);

@@ -2,7 +2,8 @@ import type { Tool } from '../contracts/tool.js';
 import { createCourseTools } from '../tools/builtin/course.js';
 import type { FetchUrlOptions } from '../tools/builtin/fetch-url.js';
 import { createBashTool } from '../tools/coding/shell/bash.js';
-import type { ShellEnvOptions } from '../tools/coding/shell/shell-env.js';
+import { createBackgroundTools } from '../tools/coding/shell/background-tools.js';
+import type { ShellToolOptions } from '../tools/coding/shell/bash.js';
 import { createFileTools } from '../tools/coding/file-tools.js';
 import { createSearchTools } from '../tools/coding/search-tools.js';
 import type { FileToolOptions } from '../tools/coding/shared/file-tool-options.js';
@@ -17,12 +18,12 @@ export interface ToolSelectionOptions extends FileToolOptions, FetchUrlOptions {
 }
 
 /** Every tool the CLI knows, freshly made (file tools share per-run state such as what was read). */
-export function availableTools(options: ToolSelectionOptions = {}, shell: ShellEnvOptions = {}): Tool[] {
-  return [...createFileTools(options), ...createSearchTools(options), createBashTool(shell), rememberTool, ...createTodoTools(options.todos ?? new TodoList()), ...createCourseTools(options)];
+export function availableTools(options: ToolSelectionOptions = {}, shell: ShellToolOptions = {}): Tool[] {
+  return [...createFileTools(options), ...createSearchTools(options), createBashTool(shell), ...createBackgroundTools(shell.jobs), rememberTool, ...createTodoTools(options.todos ?? new TodoList()), ...createCourseTools(options)];
 }
 
 /** Resolves --tools names and groups to tools; unknown names are a usage error. */
-export function selectTools(names: readonly string[] | undefined, options: ToolSelectionOptions = {}, shell: ShellEnvOptions = {}): Tool[] {
+export function selectTools(names: readonly string[] | undefined, options: ToolSelectionOptions = {}, shell: ShellToolOptions = {}): Tool[] {
   const all = new Map(availableTools(options, shell).map((tool) => [tool.name, tool]));
   const wanted = expandToolGroups(names ?? DEFAULT_TOOL_NAMES);
   const unknown = wanted.filter((name) => !all.has(name));

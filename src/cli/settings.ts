@@ -47,7 +47,14 @@ export interface Settings {
   trustProjectMcp: boolean;
   /** How long the first request waits for MCP servers still starting, in ms. */
   mcpWaitMs: number;
+  /** The shell's OS sandbox: auto (bubblewrap where it works), on (required), off. */
+  sandbox: SandboxMode;
+  /** Let sandboxed commands use the network. */
+  sandboxNetwork: boolean;
 }
+
+export const SANDBOX_MODES = ['auto', 'on', 'off'] as const;
+export type SandboxMode = (typeof SANDBOX_MODES)[number];
 
 export type SettingKey = keyof Settings;
 
@@ -329,6 +336,23 @@ export const SETTINGS = {
     default: 5000,
     defaultText: '5 s',
     help: 'seconds the first request waits for MCP servers still starting; later ones join at the next turn',
+  },
+  sandbox: {
+    flag: 'sandbox',
+    value: 'MODE',
+    env: 'VIBE_SANDBOX',
+    config: { type: 'choice', choices: SANDBOX_MODES },
+    project: 'user-only',
+    parse: oneOf(SANDBOX_MODES),
+    default: 'auto',
+    help: 'the shell under bubblewrap (Linux): the workspace, --add-dir folders and a private /tmp writable, the rest read-only, no network, secret files hidden; auto (where it works, else a warning), on (required) or off',
+  },
+  sandboxNetwork: {
+    flag: 'sandbox-network',
+    config: { type: 'boolean' },
+    project: 'user-only',
+    default: false,
+    help: 'let sandboxed shell commands use the network',
   },
 } satisfies SettingTable;
 

@@ -3,7 +3,7 @@
  * nothing else (select-tools checks every name against the real tools).
  */
 export const TOOL_GROUPS: Record<string, string[]> = {
-  coding: ['read_file', 'write_file', 'edit_file', 'list_files', 'grep', 'bash'],
+  coding: ['read_file', 'write_file', 'edit_file', 'list_files', 'grep', 'bash', 'bash_output', 'bash_kill'],
   course: ['current_time', 'calculator', 'fetch_url'],
   /** Subagents (the task tool) and the model's checklist. */
   agents: ['task', 'todo_write', 'todo_read'],

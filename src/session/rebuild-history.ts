@@ -38,6 +38,10 @@ export function rebuildHistory(records: RawRecord[]): RebuiltHistory {
       case 'run_start':
         messages.push({ role: 'user', content: record.input });
         break;
+      case 'rewind':
+        // Earlier rewinds inside the prefix are replayed by the same rule.
+        messages.splice(0, messages.length, ...rebuildHistory(records.slice(0, Math.min(record.toRecord, index))).messages);
+        break;
       case 'turn_start':
       case 'assistant_message':
       case 'tool_call_end':

@@ -39,8 +39,14 @@ export interface StoredTurnEnd {
   messages: Message[];
 }
 
+/** Written by a rewind: from here on, the history is what the file's first `toRecord` records made it. */
+export interface RewindRecord {
+  type: 'rewind';
+  toRecord: number;
+}
+
 /** One line of a session file. Deltas are not stored: `assistant_message` carries the whole text. */
-export type SessionRecord = SessionHeader | SystemPromptRecord | RecoveredRecord | StoredTurnEnd | AgentEvent;
+export type SessionRecord = SessionHeader | SystemPromptRecord | RecoveredRecord | StoredTurnEnd | RewindRecord | AgentEvent;
 
 const toolCallSchema = z.object({ id: z.string(), name: z.string(), arguments: z.string() });
 
@@ -64,6 +70,7 @@ export const historyRecordSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('system_prompt'), content: z.string() }),
   z.object({ type: z.literal('run_start'), input: z.string() }),
   z.object({ type: z.literal('turn_start') }),
+  z.object({ type: z.literal('rewind'), toRecord: z.number().int().min(0) }),
   z.object({ type: z.literal('assistant_message'), message: assistantMessageSchema }),
   z.object({ type: z.literal('tool_call_end'), id: z.string(), name: z.string(), output: z.string(), isError: z.boolean() }),
   z.object({ type: z.literal('turn_end'), turn: z.number(), fromEvents: z.number().int().min(0).optional(), messages: z.array(messageSchema) }),
@@ -82,4 +89,4 @@ export const historyRecordSchema = z.discriminatedUnion('type', [
 
 export type HistoryRecord = z.infer<typeof historyRecordSchema>;
 
-export const HISTORY_RECORD_TYPES = new Set(['system_prompt', 'run_start', 'turn_start', 'assistant_message', 'tool_call_end', 'turn_end', 'compaction']);
+export const HISTORY_RECORD_TYPES = new Set(['system_prompt', 'run_start', 'turn_start', 'assistant_message', 'tool_call_end', 'turn_end', 'compaction', 'rewind']);

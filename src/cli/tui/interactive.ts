@@ -293,7 +293,8 @@ export class InteractiveSession {
         ...(this.services.prepareMessages ? { prepareMessages: this.services.prepareMessages } : {}),
         ...(this.services.onContextOverflow ? { onContextOverflow: this.services.onContextOverflow } : {}),
       };
-      const generator = runAgent(this.options.subagents ? withSubagents(options, this.options.subagents) : options);
+      const run = runAgent(this.options.subagents ? withSubagents(options, this.options.subagents) : options);
+      const generator = this.services.wrapRun ? this.services.wrapRun(run) : run;
       for (;;) {
         const next = await generator.next();
         if (next.done) {
@@ -373,7 +374,8 @@ export class InteractiveSession {
       rows.push(...pinned, ...layout.rows, ...this.screen.wrap([...confirmExit, ...this.hint, ...queued]));
     }
     const state = this.approval ? 'approval' : this.running ? 'working' : undefined;
-    rows.push(renderStatusLine(this.conversation.status(this.options.maxTurns, state), width, t));
+    const background = this.services.backgroundJobs?.().filter((job) => job.running).length;
+    rows.push(renderStatusLine({ ...this.conversation.status(this.options.maxTurns, state), ...(background ? { background } : {}) }, width, t));
     this.screen.render(rows, cursor);
   }
 }

@@ -1,4 +1,4 @@
-import type { AgentOptions } from '../../core/loop.js';
+import type { AgentOptions, RunResult } from '../../core/loop.js';
 import type { AgentEvent } from '../../contracts/events.js';
 import type { Message, Usage } from '../../contracts/messages.js';
 import type { AskApproval } from '../../tools/approval.js';
@@ -74,6 +74,14 @@ export interface InteractiveServices {
   setNotify?(notify: (text: string) => void): void;
   /** /mcp: the MCP servers' table (state, tools, start time, origin), as lines. */
   mcpServers?(): string[];
+  /** /bashes and the status line: the shell's background jobs. */
+  backgroundJobs?(): Array<{ id: string; command: string; pid: number; running: boolean; exitCode?: number | null }>;
+  /** Wraps each run's events (checkpoints are taken this way, outside the loop). */
+  wrapRun?(events: AsyncGenerator<AgentEvent, RunResult>): AsyncGenerator<AgentEvent, RunResult>;
+  /** /rewind without a number: the checkpoints of this session, one line each. */
+  checkpoints?(): string[];
+  /** /rewind N and /undo (N undefined: the last checkpoint). `messages`: the rewound conversation. */
+  rewind?(n: number | undefined, options: { force: boolean }): Promise<{ lines: string[]; messages?: Message[] }>;
   /** Called once when the session ends (flush and unlock the session file). */
   close?(): void;
 }

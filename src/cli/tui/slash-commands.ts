@@ -137,8 +137,53 @@ export const SLASH_COMMANDS: SlashCommand[] = [
     help: 'the MCP servers: state, tools, start time, where each is configured',
     run: (_, c) => (c.services.mcpServers ? c.print(c.services.mcpServers()) : unavailable(c, 'MCP')),
   },
+  {
+    name: 'bashes',
+    help: 'background shell jobs (killed when you leave)',
+    run: (_, c) => {
+      if (!c.services.backgroundJobs) return unavailable(c, 'Background jobs');
+      const jobs = c.services.backgroundJobs();
+      if (!jobs.length) return c.print(['No background jobs.']);
+      c.print(
+        jobs.map((job) => {
+          const state = job.running ? c.theme.green('running') : c.theme.dim(job.exitCode === null ? 'killed' : `exited ${job.exitCode ?? ''}`.trim());
+          return `  ${c.theme.bold(job.id)}  ${state}  ${c.theme.dim(`pid ${job.pid}`)}  ${oneLine(job.command, 60)}`;
+        }),
+      );
+    },
+  },
+  {
+    name: 'rewind',
+    usage: '[N] [--force]',
+    help: 'list checkpoints; with N, go back to one (files and conversation)',
+    run: async (argument, c) => {
+      if (!c.services.rewind || !c.services.checkpoints) return unavailable(c, 'Rewind');
+      const words = argument.split(/\s+/).filter(Boolean);
+      const number = words.find((word) => /^\d+$/.test(word));
+      if (!number) {
+        const list = c.services.checkpoints();
+        return c.print(list.length ? [...list, c.theme.dim('  /rewind N goes back to checkpoint N; /undo to the last one.')] : ['No checkpoints yet: none of this session\'s turns ran tools.']);
+      }
+      await rewindTo(Number(number), words.includes('--force'), c);
+    },
+  },
+  {
+    name: 'undo',
+    usage: '[--force]',
+    help: "undo the last turn's changes (files and conversation)",
+    run: async (argument, c) => {
+      if (!c.services.rewind) return unavailable(c, 'Undo');
+      await rewindTo(undefined, argument.includes('--force'), c);
+    },
+  },
   { name: 'exit', help: 'leave (also Ctrl-D)', run: (_, c) => c.exit() },
 ];
+
+async function rewindTo(n: number | undefined, force: boolean, c: CommandContext): Promise<void> {
+  const result = await c.services.rewind!(n, { force });
+  if (result.messages) c.setMessages(result.messages);
+  c.print(result.lines);
+}
 
 function customCommandHelp(c: CommandContext): string[] {
   const custom = c.services.customCommands?.() ?? [];

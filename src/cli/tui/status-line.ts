@@ -17,6 +17,8 @@ export interface StatusInfo {
   maxTurns: number;
   /** A short state word: "ready", "working", "approval". */
   state?: string;
+  /** Background shell jobs still running. */
+  background?: number;
 }
 
 export function formatTokens(n: number): string {
@@ -42,6 +44,7 @@ export function renderStatusLine(info: StatusInfo, width: number, t: Theme): str
   }
   if (info.costUsd !== undefined) parts.push({ text: `$${info.costUsd.toFixed(info.costUsd < 1 ? 4 : 2)}`, priority: 4 });
   parts.push({ text: `turn ${info.turn}/${info.maxTurns}`, priority: 2.5 });
+  if (info.background) parts.push({ text: `${info.background} bg`, priority: 1.5 });
 
   const separator = ' · ';
   const fits = (list: typeof parts) => visibleWidth(list.map((p) => p.text).join(separator)) <= width;

@@ -4,8 +4,10 @@ import { delimiter, join } from 'node:path';
 import { z } from 'zod';
 import { capOutput } from '../../cap-output.js';
 import { defineTool } from '../../define-tool.js';
-import type { ToolOutput } from '../../../contracts/tool.js';
-import { killProcessTree } from './kill-tree.js';
+import type { Tool, ToolOutput } from '../../../contracts/tool.js';
+import { backgroundJobs, type BackgroundJobs } from './background-jobs.js';
+import { groupAlive, killProcessTree } from './kill-tree.js';
+import { noSandbox, type ShellSandbox } from './shell-sandbox.js';
 import { shellEnvironment, type ShellEnvOptions } from './shell-env.js';
 
 export const DEFAULT_BASH_TIMEOUT_MS = 120_000;
@@ -17,27 +19,47 @@ const CAP_NOTE_RESERVE = 120;
 const KEEP_CHARS = 1_000_000;
 /** How long to wait for the pipes to close after the shell exits and its group was killed. */
 const PIPE_CLOSE_GRACE_MS = 500;
+/**
+ * After the shell exits, how long its pipes may stay open before whatever still holds them (a
+ * `server &`) is handed to the background jobs, so the call returns instead of hanging.
+ */
+const LEFTOVER_GRACE_MS = 300;
 
-/** The bash tool; its children get the environment without the agent's keys (see shellEnvironment). */
-export function createBashTool(options: ShellEnvOptions = {}) {
-  return defineTool({
-    name: 'bash',
-    description:
-      'Run a shell command (bash -c) in the workspace. No interactive input. Returns stdout and stderr interleaved, capped head+tail, then the exit code (left out when 0 and there is output). Default time-out 120000 ms, max 600000; the whole process tree is killed on time-out.',
-    parameters: z.object({
-      command: z.string().min(1),
-      timeout_ms: z.number().int().positive().max(MAX_BASH_TIMEOUT_MS).optional(),
-    }),
-    readOnly: false,
-    permission: { category: 'execute', aliases: ['shell'], subject: ({ command }) => ({ kind: 'shell-command', value: command }) },
-    // Above the longest per-call time-out, so our own time-out (which kills the tree) fires first.
-    timeoutMs: MAX_BASH_TIMEOUT_MS + 10_000,
-    preview: async ({ command, timeout_ms }) => ({ summary: command, ...(timeout_ms ? { detail: `time-out ${timeout_ms} ms` } : {}) }),
-    execute: ({ command, timeout_ms }, { signal, workspace }) =>
-      runShellCommand(command, { cwd: workspace, signal, timeoutMs: timeout_ms ?? DEFAULT_BASH_TIMEOUT_MS, env: shellEnvironment(process.env, options) }),
-  });
+export interface ShellToolOptions extends ShellEnvOptions {
+  /** Where background commands and leftovers go (default: the process-wide table). */
+  jobs?: BackgroundJobs;
+  /** Wraps each command (bubblewrap on Linux); default none. */
+  sandbox?: ShellSandbox;
 }
 
+export const createBashTool = (options: ShellToolOptions = {}): Tool => {
+  const jobs = options.jobs ?? backgroundJobs;
+  const sandbox = options.sandbox ?? noSandbox;
+  return defineTool({
+  name: 'bash',
+  description:
+    'Run a shell command (bash -c) in the workspace. No interactive input. Returns stdout and stderr interleaved, capped head+tail, then the exit code (left out when 0 and there is output). Default time-out 120000 ms, max 600000; the whole process tree is killed on time-out. run_in_background: returns an id at once (read with bash_output, stop with bash_kill); use it for servers and watchers.',
+  parameters: z.object({
+    command: z.string().min(1),
+    timeout_ms: z.number().int().positive().max(MAX_BASH_TIMEOUT_MS).optional(),
+    run_in_background: z.boolean().optional(),
+  }),
+  readOnly: false,
+  permission: { category: 'execute', aliases: ['shell'], subject: ({ command }) => ({ kind: 'shell-command', value: command }) },
+  // Above the longest per-call time-out, so our own time-out (which kills the tree) fires first.
+  timeoutMs: MAX_BASH_TIMEOUT_MS + 10_000,
+  preview: async ({ command, timeout_ms, run_in_background }) => ({
+    summary: command,
+    ...(run_in_background ? { detail: 'in the background' } : timeout_ms ? { detail: `time-out ${timeout_ms} ms` } : {}),
+  }),
+  execute: ({ command, timeout_ms, run_in_background }, { signal, workspace }) =>
+    run_in_background
+      ? startInBackground(command, { cwd: workspace, jobs, sandbox, env: shellEnvironment(process.env, options) })
+      : runShellCommand(command, { cwd: workspace, signal, timeoutMs: timeout_ms ?? DEFAULT_BASH_TIMEOUT_MS, env: shellEnvironment(process.env, options), jobs, sandbox }),
+  });
+};
+
+/** The bash tool on the process-wide background jobs, without a sandbox. */
 export const bashTool = createBashTool();
 
 export interface ShellRunOptions {
@@ -45,6 +67,35 @@ export interface ShellRunOptions {
   signal: AbortSignal;
   timeoutMs: number;
   env: NodeJS.ProcessEnv;
+  jobs?: BackgroundJobs;
+  sandbox?: ShellSandbox;
+}
+
+function spawnShell(command: string, cwd: string, sandbox: ShellSandbox, env: NodeJS.ProcessEnv): ChildProcess {
+  const [file, ...args] = sandbox.wrap([findShell(), '-c', command], cwd);
+  return spawn(file!, args, {
+    cwd,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+}
+
+function startInBackground(command: string, options: { cwd: string; jobs: BackgroundJobs; sandbox: ShellSandbox; env: NodeJS.ProcessEnv }): Promise<ToolOutput> {
+  return new Promise((resolve) => {
+    let child: ChildProcess;
+    try {
+      child = spawnShell(command, options.cwd, options.sandbox, options.env);
+    } catch (error) {
+      resolve({ output: `Could not start the shell: ${(error as Error).message}`, isError: true });
+      return;
+    }
+    child.once('error', (error) => resolve({ output: `Could not start the shell in ${options.cwd}: ${error.message}`, isError: true }));
+    child.once('spawn', () => {
+      const id = options.jobs.adopt(child, command);
+      resolve(`started in the background as ${id} (pid ${child.pid}). Read its output with bash_output {"id":"${id}"}; stop it with bash_kill {"id":"${id}"}.`);
+    });
+  });
 }
 
 type Ending = { kind: 'exited'; code: number | null; signal: NodeJS.Signals | null } | { kind: 'timed_out' } | { kind: 'cancelled' };
@@ -55,12 +106,7 @@ export function runShellCommand(command: string, options: ShellRunOptions): Prom
     const output = new HeadTailBuffer(KEEP_CHARS);
     let child: ChildProcess;
     try {
-      child = spawn(findShell(), ['-c', command], {
-        cwd: options.cwd,
-        env: options.env,
-        stdio: ['ignore', 'pipe', 'pipe'],
-        detached: true,
-      });
+      child = spawnShell(command, options.cwd, options.sandbox ?? noSandbox, options.env);
     } catch (error) {
       resolve({ output: `Could not start the shell: ${(error as Error).message}`, isError: true });
       return;
@@ -70,6 +116,7 @@ export function runShellCommand(command: string, options: ShellRunOptions): Prom
     let exit: Ending | undefined;
     let settled = false;
     let killing: Promise<void> | undefined;
+    let leftover: string | undefined;
 
     const finish = (spawnError?: Error) => {
       if (settled) return;
@@ -81,7 +128,8 @@ export function runShellCommand(command: string, options: ShellRunOptions): Prom
         return;
       }
       const final = ending ?? exit ?? { kind: 'exited', code: null, signal: null };
-      resolve(formatResult(output, final, options.timeoutMs));
+      const result = formatResult(output, final, options.timeoutMs, options.sandbox ?? noSandbox);
+      resolve(leftover ? { output: `${result.output}\n${leftover}`, isError: result.isError } : result);
     };
 
     const stop = (reason: Ending) => {
@@ -101,11 +149,26 @@ export function runShellCommand(command: string, options: ShellRunOptions): Prom
     options.signal.addEventListener('abort', onAbort, { once: true });
     const timer = setTimeout(() => stop({ kind: 'timed_out' }), options.timeoutMs);
 
-    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => output.append(chunk));
-    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => output.append(chunk));
+    const collect = (chunk: string) => output.append(chunk);
+    child.stdout?.setEncoding('utf8').on('data', collect);
+    child.stderr?.setEncoding('utf8').on('data', collect);
     child.on('error', (error) => finish(error));
     child.on('exit', (code, signal) => {
       exit = { kind: 'exited', code, signal };
+      // The shell is done but something it started still holds the pipes: don't wait for it.
+      setTimeout(() => {
+        if (settled || ending || child.pid === undefined) return;
+        child.stdout?.off('data', collect);
+        child.stderr?.off('data', collect);
+        if (groupAlive(child.pid)) {
+          const id = (options.jobs ?? backgroundJobs).adopt(child, command);
+          leftover = `[the command left processes running (pid group ${child.pid}); they go on as background job ${id}: bash_output {"id":"${id}"} reads their output, bash_kill {"id":"${id}"} stops them]`;
+        } else {
+          child.stdout?.destroy();
+          child.stderr?.destroy();
+        }
+        finish();
+      }, LEFTOVER_GRACE_MS).unref();
     });
     // 'close' waits for the pipes too, so output from background children is not lost.
     child.on('close', () => {
@@ -115,12 +178,14 @@ export function runShellCommand(command: string, options: ShellRunOptions): Prom
   });
 }
 
-function formatResult(output: HeadTailBuffer, ending: Ending, timeoutMs: number): ToolOutput {
+function formatResult(output: HeadTailBuffer, ending: Ending, timeoutMs: number, sandbox: ShellSandbox): { output: string; isError: boolean } {
   const { line, isError } = endingLine(ending, timeoutMs);
   const text = output.text();
   const footerLines = output.droppedChars > 0 ? [`[${output.totalChars} characters of output in all]`] : [];
   // A success says so by its flag: `exit code: 0` would cost ~6 tokens in every later request. Kept when nothing else is said.
   if (isError || text === '') footerLines.push(line);
+  const refused = isError ? sandbox.explainFailure(text) : undefined;
+  if (refused) footerLines.push(refused);
   const footer = footerLines.join('\n');
   const body = text === '' ? '' : capOutput(text, MAX_RESULT_CHARS - CAP_NOTE_RESERVE - footer.length - 1);
   const separator = body === '' || footer === '' || body.endsWith('\n') ? '' : '\n';

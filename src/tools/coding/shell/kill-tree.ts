@@ -16,7 +16,7 @@ export async function killProcessTree(pid: number, graceMs = 2_000): Promise<voi
 }
 
 /** True when the group still had a member to signal. */
-function signalGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
+export function signalGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
   try {
     process.kill(-pid, signal);
     return true;
@@ -30,7 +30,7 @@ function signalGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
  * A group whose members have all exited may still "exist" as zombies no one reaps (orphans in a
  * container whose PID 1 never calls wait), so on Linux only living members count.
  */
-function groupAlive(pgid: number): boolean {
+export function groupAlive(pgid: number): boolean {
   if (!signalGroup(pgid, 0)) return false;
   if (process.platform !== 'linux') return true;
   let entries: string[];

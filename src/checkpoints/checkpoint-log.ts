@@ -1,0 +1,83 @@
+import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { userDataDir, workspaceKey } from '../session/paths.js';
+
+/** One restorable point: the workspace (and where the conversation was) before a turn's tools ran, or before a rewind. */
+export interface Checkpoint {
+  /** 1, 2, 3… within the session. */
+  n: number;
+  at: string;
+  kind: 'turn' | 'rewind';
+  /** The tree of the workspace at that point (see takeSnapshot). */
+  tree: string;
+  /** Files left out of the tree because of their size. */
+  tooLarge: string[];
+  /** For a turn: which run of the session (its n-th prompt) and which turn of that run. */
+  run?: number;
+  turn?: number;
+  /** The prompt of that run, to recognise it in a list. */
+  prompt?: string;
+  /** For a rewind: the conversation before it was the first this many session records. */
+  toRecord?: number;
+}
+
+type LogLine = ({ type: 'checkpoint' } & Checkpoint) | { type: 'left'; tree: string; at: string };
+
+/** Where a workspace's checkpoints live: one shadow git store, one log per session. */
+export function checkpointsDir(workspace: string, env: NodeJS.ProcessEnv = process.env): string {
+  return join(userDataDir(env), 'checkpoints', workspaceKey(workspace));
+}
+
+/**
+ * A session's checkpoints, as an append-only JSON-lines file next to the shadow store. A `left`
+ * line records what the agent (or a rewind) left the workspace as: a later difference from it is
+ * the user's own change, which a rewind must not overwrite silently.
+ */
+export class CheckpointLog {
+  readonly path: string;
+
+  constructor(workspace: string, sessionId: string, env: NodeJS.ProcessEnv = process.env) {
+    this.path = join(checkpointsDir(workspace, env), 'sessions', `${sessionId}.jsonl`);
+  }
+
+  read(): { checkpoints: Checkpoint[]; left: string | undefined } {
+    let text: string;
+    try {
+      text = readFileSync(this.path, 'utf8');
+    } catch {
+      return { checkpoints: [], left: undefined };
+    }
+    const checkpoints: Checkpoint[] = [];
+    let left: string | undefined;
+    for (const line of text.split('\n')) {
+      if (!line.trim()) continue;
+      let parsed: LogLine;
+      try {
+        parsed = JSON.parse(line) as LogLine;
+      } catch {
+        continue;
+      }
+      if (parsed.type === 'left') left = parsed.tree;
+      else {
+        const { type: _type, ...checkpoint } = parsed;
+        checkpoints.push(checkpoint);
+      }
+    }
+    return { checkpoints, left };
+  }
+
+  add(checkpoint: Omit<Checkpoint, 'n' | 'at'>): Checkpoint {
+    const entry: Checkpoint = { n: this.read().checkpoints.length + 1, at: new Date().toISOString(), ...checkpoint };
+    this.append({ type: 'checkpoint', ...entry });
+    return entry;
+  }
+
+  markLeft(tree: string): void {
+    this.append({ type: 'left', tree, at: new Date().toISOString() });
+  }
+
+  private append(line: LogLine): void {
+    mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
+    appendFileSync(this.path, `${JSON.stringify(line)}\n`, { mode: 0o600 });
+  }
+}

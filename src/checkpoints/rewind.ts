@@ -1,0 +1,61 @@
+import { readSessionFile } from '../session/read-session.js';
+import { rewindPoint } from '../session/rewind-point.js';
+import type { Checkpoint } from './checkpoint-log.js';
+import { changedPaths, restoreTree, type RestoreResult } from './restore.js';
+import type { SessionCheckpoints } from './session-checkpoints.js';
+import type { Snapshot } from './snapshot.js';
+
+export interface RewindRequest {
+  checkpoint: Checkpoint;
+  files: boolean;
+  conversation: boolean;
+  /** The session file (for the conversation's cut point). */
+  sessionPath: string;
+}
+
+export interface RewindPlan extends RewindRequest {
+  current: Snapshot;
+  /** Files the rewind would rewrite or remove. */
+  toChange: string[];
+  /** Of those, the ones changed since the agent (or a rewind) last left them: the user's own work. */
+  userChanged: string[];
+  /** Records of the session file the conversation keeps (undefined: the session has no such turn). */
+  keepRecords: number | undefined;
+  recordsNow: number;
+}
+
+/** Works out what a rewind would do, without doing it. */
+export async function planRewind(store: SessionCheckpoints, request: RewindRequest): Promise<RewindPlan> {
+  const current = await store.snapshot();
+  const toChange = request.files ? await changedPaths(store.git, request.checkpoint.tree, current.tree) : [];
+  const left = store.log.read().left;
+  const sinceLeft = left && toChange.length ? new Set(await changedPaths(store.git, left, current.tree)) : new Set<string>();
+  const records = readSessionFile(request.sessionPath).records;
+  const { checkpoint } = request;
+  const keepRecords = checkpoint.kind === 'rewind' ? checkpoint.toRecord : rewindPoint(records, checkpoint.run ?? 0, checkpoint.turn ?? 0);
+  return { ...request, current, toChange, userChanged: toChange.filter((path) => sinceLeft.has(path)), keepRecords, recordsNow: records.length };
+}
+
+export interface RewindOutcome {
+  files?: RestoreResult;
+  /** The checkpoint that undoes this rewind. */
+  undo: Checkpoint;
+  /** The session record to append for the conversation (the caller holds the session's lock). */
+  conversationRecord?: { type: 'rewind'; toRecord: number };
+}
+
+/**
+ * Carries a plan out. First a checkpoint of the state now (files and conversation), so the rewind
+ * can itself be rewound; then the files; the conversation's record is returned for the caller to
+ * append to the session file.
+ */
+export async function applyRewind(store: SessionCheckpoints, plan: RewindPlan): Promise<RewindOutcome> {
+  const undo = store.log.add({ kind: 'rewind', tree: plan.current.tree, tooLarge: plan.current.tooLarge, toRecord: plan.recordsNow });
+  let files: RestoreResult | undefined;
+  if (plan.files) {
+    files = await restoreTree(store.git, plan.checkpoint.tree, plan.current.tree);
+    store.log.markLeft(plan.checkpoint.tree);
+  }
+  const conversationRecord = plan.conversation && plan.keepRecords !== undefined ? ({ type: 'rewind', toRecord: plan.keepRecords } as const) : undefined;
+  return { undo, ...(files ? { files } : {}), ...(conversationRecord ? { conversationRecord } : {}) };
+}

@@ -1,0 +1,45 @@
+import { join } from 'node:path';
+import { CheckpointLog, checkpointsDir, type Checkpoint } from './checkpoint-log.js';
+import { ShadowGit } from './shadow-git.js';
+import { takeSnapshot, type Snapshot } from './snapshot.js';
+
+export interface CheckpointOptions {
+  workspace: string;
+  sessionId: string;
+  env?: NodeJS.ProcessEnv;
+  maxFileBytes?: number;
+}
+
+/** A session's checkpoints in a workspace: taking them, listing them, and the store they live in. */
+export class SessionCheckpoints {
+  readonly git: ShadowGit;
+  readonly log: CheckpointLog;
+  private lastTree: string | undefined;
+
+  constructor(private readonly options: CheckpointOptions) {
+    this.git = new ShadowGit(join(checkpointsDir(options.workspace, options.env), 'git'), options.workspace);
+    this.log = new CheckpointLog(options.workspace, options.sessionId, options.env);
+  }
+
+  snapshot(): Promise<Snapshot> {
+    return takeSnapshot(this.git, this.options.maxFileBytes);
+  }
+
+  /** Before a turn's tools run. */
+  async beforeTurn(point: { run: number; turn: number; prompt: string }): Promise<Checkpoint> {
+    const snapshot = await this.snapshot();
+    this.lastTree = snapshot.tree;
+    return this.log.add({ kind: 'turn', tree: snapshot.tree, tooLarge: snapshot.tooLarge, ...point });
+  }
+
+  /** After a run: what the agent left, against which a user's later change is recognised. */
+  async afterRun(): Promise<void> {
+    if (this.lastTree === undefined) return;
+    this.lastTree = undefined;
+    this.log.markLeft((await this.snapshot()).tree);
+  }
+
+  list(): Checkpoint[] {
+    return this.log.read().checkpoints;
+  }
+}

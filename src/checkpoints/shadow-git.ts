@@ -1,0 +1,82 @@
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export interface GitResult {
+  stdout: string;
+  code: number;
+  stderr: string;
+}
+
+/**
+ * Runs git on a shadow repository: its own GIT_DIR under the data directory and the workspace as
+ * the work tree, so the user's `.git` (and their index, stash, hooks) is never read or touched.
+ */
+export class ShadowGit {
+  constructor(
+    readonly gitDir: string,
+    readonly workTree: string,
+  ) {}
+
+  /** Creates the repository once; settings keep it fast and keep git from pruning our trees. */
+  async ensure(): Promise<void> {
+    if (existsSync(join(this.gitDir, 'HEAD'))) return;
+    mkdirSync(this.gitDir, { recursive: true, mode: 0o700 });
+    await this.must(['init', '-q']);
+    const config: Array<[string, string]> = [
+      ['core.autocrlf', 'false'],
+      ['core.safecrlf', 'false'],
+      ['core.quotePath', 'false'],
+      ['core.untrackedCache', 'true'],
+      ['core.fsmonitor', 'false'],
+      ['core.hooksPath', '/dev/null'],
+      // Snapshots are loose trees nothing points at; automatic gc would prune them.
+      ['gc.auto', '0'],
+      ['advice.addEmbeddedRepo', 'false'],
+      ['user.name', 'vibe-agent'],
+      ['user.email', 'checkpoints@vibe-agent.invalid'],
+    ];
+    for (const [key, value] of config) await this.must(['config', key, value]);
+    writeFileSync(join(this.gitDir, 'info', 'exclude'), '');
+  }
+
+  run(args: string[], input?: string): Promise<GitResult> {
+    return new Promise((resolve) => {
+      const child = execFile(
+        'git',
+        args,
+        {
+          cwd: this.workTree,
+          env: { ...gitEnv(), GIT_DIR: this.gitDir, GIT_WORK_TREE: this.workTree },
+          maxBuffer: 256 * 1024 * 1024,
+          encoding: 'utf8',
+        },
+        (error, stdout, stderr) => {
+          const code = error ? (typeof (error as { code?: unknown }).code === 'number' ? ((error as { code: number }).code) : 1) : 0;
+          resolve({ stdout, stderr: stderr || (error && code === 1 && !stderr ? error.message : ''), code });
+        },
+      );
+      if (input !== undefined) child.stdin?.end(input);
+    });
+  }
+
+  async must(args: string[], input?: string): Promise<string> {
+    const result = await this.run(args, input);
+    if (result.code !== 0) throw new Error(`git ${args[0]} failed in the checkpoint store: ${result.stderr.trim() || `exit ${result.code}`}`);
+    return result.stdout;
+  }
+}
+
+/** The environment without the user's GIT_* variables (a GIT_INDEX_FILE would redirect ours). */
+function gitEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('GIT_')) env[key] = value;
+  env.GIT_TERMINAL_PROMPT = '0';
+  env.GIT_OPTIONAL_LOCKS = '0';
+  return env;
+}
+
+/** NUL-separated git output as a list. */
+export function nulList(text: string): string[] {
+  return text.split('\0').filter((item) => item !== '');
+}

@@ -1,0 +1,53 @@
+import type { AgentEvent } from '../contracts/events.js';
+import { readSessionFile } from '../session/read-session.js';
+import { countRuns } from '../session/rewind-point.js';
+import { SessionCheckpoints } from './session-checkpoints.js';
+
+export interface CheckpointTarget {
+  workspace: string;
+  /** The session being recorded, when there is one yet (a TUI opens it at the first event). */
+  session(): { id: string; path: string } | undefined;
+  warn(text: string): void;
+  env?: NodeJS.ProcessEnv;
+}
+
+/**
+ * Passes a run's events through, taking a checkpoint when a reply with tool calls arrives, before
+ * the consumer asks for the next event (the loop runs no tool until then), and noting what the
+ * run left at its stop. The loop knows nothing of this. A failing snapshot warns once and stops
+ * checkpointing for the run; it never stops the run.
+ */
+export async function* withCheckpoints<Result>(events: AsyncGenerator<AgentEvent, Result>, target: CheckpointTarget): AsyncGenerator<AgentEvent, Result> {
+  let input = '';
+  let run: number | undefined;
+  let store: SessionCheckpoints | undefined;
+  let broken = false;
+  const guarded = async (action: () => Promise<unknown>) => {
+    if (broken) return;
+    try {
+      await action();
+    } catch (error) {
+      broken = true;
+      target.warn(`checkpoints are off for this run (${(error as Error).message}); its changes cannot be rewound.`);
+    }
+  };
+  for (;;) {
+    const next = await events.next();
+    if (next.done) return next.value;
+    const event = next.value;
+    if (event.type === 'run_start') input = event.input;
+    if (event.type === 'assistant_message' && event.message.toolCalls.length > 0) {
+      const session = target.session();
+      if (session) {
+        await guarded(async () => {
+          store ??= new SessionCheckpoints({ workspace: target.workspace, sessionId: session.id, ...(target.env ? { env: target.env } : {}) });
+          // This run's run_start is recorded by now, so it is the last one in the file.
+          run ??= countRuns(readSessionFile(session.path).records);
+          await store.beforeTurn({ run, turn: event.turn, prompt: input });
+        });
+      }
+    }
+    if (event.type === 'stop' && store) await guarded(() => store!.afterRun());
+    yield event;
+  }
+}

@@ -1,0 +1,46 @@
+import type { ShellSandbox } from '../tools/coding/shell/shell-sandbox.js';
+import type { HiddenPaths } from './hidden-secrets.js';
+
+export interface BubblewrapPolicy {
+  /** Writable: the workspace and the --add-dir folders. */
+  writable: string[];
+  network: boolean;
+  hidden: HiddenPaths;
+  bwrap?: string;
+}
+
+/**
+ * The bwrap arguments: the whole file system read-only, a private /tmp, the writable folders bound
+ * back read-write, secrets masked (an empty folder, /dev/null for a file), no network unless
+ * allowed. No PID namespace: pids a command prints stay valid outside, and our process-group kill
+ * reaches everything it started.
+ */
+export function bubblewrapArgs(policy: BubblewrapPolicy, cwd: string): string[] {
+  const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp'];
+  for (const dir of policy.writable) args.push('--bind', dir, dir);
+  for (const dir of policy.hidden.dirs) args.push('--tmpfs', dir);
+  for (const file of policy.hidden.files) args.push('--ro-bind', '/dev/null', file);
+  if (!policy.network) args.push('--unshare-net');
+  args.push('--die-with-parent', '--chdir', cwd, '--');
+  return args;
+}
+
+const READ_ONLY = /read-only file system|EROFS/i;
+const NO_NETWORK = /could not resolve host|temporary failure in name resolution|network is unreachable|connection refused|name or service not known|getaddrinfo|ENETUNREACH|EAI_AGAIN/i;
+
+export function createBubblewrapSandbox(policy: BubblewrapPolicy): ShellSandbox {
+  const where = `${policy.writable.join(', ')} and a private /tmp`;
+  return {
+    name: 'bubblewrap',
+    wrap: (argv, cwd) => [policy.bwrap ?? 'bwrap', ...bubblewrapArgs(policy, cwd), ...argv],
+    explainFailure: (output) => {
+      if (READ_ONLY.test(output)) {
+        return `[sandbox: this command may have failed because of the OS sandbox: only ${where} are writable. If it must write elsewhere, ask the user to allow it (--add-dir DIR, or --sandbox off).]`;
+      }
+      if (!policy.network && NO_NETWORK.test(output)) {
+        return '[sandbox: this command may have failed because the OS sandbox has no network. If it needs the network, ask the user to allow it (--sandbox-network, or --sandbox off).]';
+      }
+      return undefined;
+    },
+  };
+}

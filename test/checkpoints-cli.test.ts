@@ -1,0 +1,99 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startChatServer, type ChatServer, type ServerStep } from './support/chat-server.js';
+import { cliHome, type CliHome } from './support/cli-process.js';
+
+const servers: ChatServer[] = [];
+const homes: CliHome[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => server.close()));
+  for (const home of homes.splice(0)) home.cleanup();
+});
+
+async function setup(script: ServerStep[]) {
+  const server = await startChatServer(script);
+  servers.push(server);
+  const home = cliHome();
+  homes.push(home);
+  const env = { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: server.url, VIBE_MODEL: 'test-model' };
+  const file = (name: string) => join(home.workspace, name);
+  const read = (name: string) => (existsSync(file(name)) ? readFileSync(file(name), 'utf8') : undefined);
+  return { server, home, file, read, run: (args: string[]) => home.run(args, env) };
+}
+
+const bash = (command: string) => ({ toolCalls: [{ name: 'bash', arguments: { command } }] });
+const write = (path: string, content: string) => ({ toolCalls: [{ name: 'write_file', arguments: { path, content } }] });
+const userTexts = (body: { messages: Array<{ role: string; content?: unknown }> }) => body.messages.filter((m) => m.role === 'user').map((m) => m.content);
+
+describe('checkpoints and rewind from the CLI', () => {
+  it('undoes a file tool and a shell command alike: edits, a `rm`, a created file; the conversation goes back too; the rewind is undoable', async () => {
+    const { server, file, read, run } = await setup([
+      write('src/new.txt', 'created by the agent\n'),
+      bash('rm keep.txt && printf two > a.txt'),
+      { text: 'done' },
+      { text: 'fresh start' },
+    ]);
+    writeFileSync(file('a.txt'), 'one');
+    writeFileSync(file('keep.txt'), 'keep me');
+    writeFileSync(file('.gitignore'), 'build/\n');
+    mkdirSync(file('build'));
+    writeFileSync(file('build/out.bin'), 'ignored');
+
+    expect((await run(['--permission-mode', 'yolo', 'change things'])).code).toBe(0);
+    expect([read('a.txt'), read('keep.txt'), read('src/new.txt')]).toEqual(['two', undefined, 'created by the agent\n']);
+
+    const listed = await run(['rewind', '--list']);
+    expect(listed.stdout).toMatch(/1 .*before turn 1 of prompt 1: change things\n.*2 .*before turn 2 of prompt 1: change things/);
+
+    const rewound = await run(['rewind', '--to', '1']);
+    expect(rewound.stderr).toBe('');
+    expect(rewound.code).toBe(0);
+    expect(rewound.stdout).toContain('Files: 2 restored, 1 removed');
+    expect([read('a.txt'), read('keep.txt'), read('src/new.txt')]).toEqual(['one', 'keep me', undefined]);
+    expect(existsSync(file('src'))).toBe(false);
+    expect(read('build/out.bin')).toBe('ignored');
+
+    // The conversation continues from before the first prompt: the model never sees it again.
+    expect((await run(['--continue', 'start again'])).code).toBe(0);
+    expect(userTexts(server.requests.at(-1)!)).toEqual(['start again']);
+
+    const undo = /rewind --to (\d+)/.exec(rewound.stdout)![1]!;
+    const undone = await run(['rewind', '--to', undo, '--files-only']);
+    expect(undone.code).toBe(0);
+    expect([read('a.txt'), read('keep.txt'), read('src/new.txt')]).toEqual(['two', undefined, 'created by the agent\n']);
+  });
+
+  it("does not silently overwrite a user's own change: lists it and needs --force without a terminal", async () => {
+    const { read, file, run } = await setup([bash('printf agent > a.txt; printf agent > b.txt'), { text: 'done' }]);
+    writeFileSync(file('a.txt'), 'original a');
+    writeFileSync(file('b.txt'), 'original b');
+    expect((await run(['--permission-mode', 'yolo', 'edit both'])).code).toBe(0);
+    writeFileSync(file('b.txt'), 'the user changed this');
+
+    const refused = await run(['rewind']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('changed after the agent left them');
+    expect(refused.stderr).toContain('  b.txt\n');
+    expect(refused.stderr).not.toContain('a.txt');
+    expect([read('a.txt'), read('b.txt')]).toEqual(['agent', 'the user changed this']);
+
+    const forced = await run(['rewind', '--force']);
+    expect(forced.code).toBe(0);
+    expect([read('a.txt'), read('b.txt')]).toEqual(['original a', 'original b']);
+  });
+
+  it('works after --continue: the last rewind undoes only the last prompt, files and conversation', async () => {
+    const { server, read, file, run } = await setup([bash('printf first > a.txt'), { text: 'one done' }, bash('printf second > a.txt; touch extra.txt'), { text: 'two done' }, { text: 'ok' }]);
+    writeFileSync(file('a.txt'), 'start');
+    expect((await run(['--permission-mode', 'yolo', 'first task'])).code).toBe(0);
+    expect((await run(['--permission-mode', 'yolo', '--continue', 'second task'])).code).toBe(0);
+    expect([read('a.txt'), read('extra.txt')]).toEqual(['second', '']);
+
+    const rewound = await run(['rewind']);
+    expect(rewound.code).toBe(0);
+    expect([read('a.txt'), read('extra.txt')]).toEqual(['first', undefined]);
+    expect((await run(['--continue', 'third task'])).code).toBe(0);
+    expect(userTexts(server.requests.at(-1)!)).toEqual(['first task', 'third task']);
+  });
+});
