@@ -49,6 +49,9 @@ export class ShadowGit {
           cwd: this.workTree,
           env: { ...gitEnv(), GIT_DIR: this.gitDir, GIT_WORK_TREE: this.workTree },
           maxBuffer: 256 * 1024 * 1024,
+          // A backstop: a special file deeper in the tree (a FIFO git opens) must not freeze the run.
+          timeout: GIT_TIMEOUT_MS,
+          killSignal: 'SIGKILL',
           encoding: 'utf8',
         },
         (error, stdout, stderr) => {
@@ -66,6 +69,9 @@ export class ShadowGit {
     return result.stdout;
   }
 }
+
+/** Longer than any snapshot of a large workspace on a loaded machine (the first of 10,000 files: ~10 s). */
+const GIT_TIMEOUT_MS = 120_000;
 
 /** The environment without the user's GIT_* variables (a GIT_INDEX_FILE would redirect ours). */
 function gitEnv(): NodeJS.ProcessEnv {

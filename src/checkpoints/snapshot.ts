@@ -1,4 +1,4 @@
-import { lstat } from 'node:fs/promises';
+import { lstat, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { nulList, type ShadowGit } from './shadow-git.js';
 
@@ -18,6 +18,7 @@ export interface Snapshot {
  * changed: git's index remembers file stats, so only changed files are read.
  */
 export async function takeSnapshot(git: ShadowGit, maxFileBytes = DEFAULT_MAX_FILE_BYTES): Promise<Snapshot> {
+  await refuseSpecialIgnoreFiles(git.workTree);
   await git.ensure();
   const candidates = nulList(await git.must(['ls-files', '-z', '--others', '--modified', '--exclude-standard']));
   const tooLarge: string[] = [];
@@ -41,4 +42,16 @@ export async function takeSnapshot(git: ShadowGit, maxFileBytes = DEFAULT_MAX_FI
   }
   const tree = (await git.must(['write-tree'])).trim();
   return { tree, tooLarge };
+}
+
+/** git opens a FIFO .gitignore and waits on it for good (a hostile repository's trap): refuse before git runs. */
+async function refuseSpecialIgnoreFiles(workTree: string): Promise<void> {
+  for (const name of ['.gitignore', '.ignore', join('.git', 'info', 'exclude')]) {
+    const entry = await lstat(join(workTree, name)).catch(() => undefined);
+    if (entry && !entry.isFile() && !entry.isSymbolicLink()) throw new Error(`${name} is not a regular file`);
+    if (entry?.isSymbolicLink()) {
+      const target = await stat(join(workTree, name)).catch(() => undefined);
+      if (target && !target.isFile()) throw new Error(`${name} links to something that is not a regular file`);
+    }
+  }
 }

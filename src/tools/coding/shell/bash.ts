@@ -38,7 +38,7 @@ export const createBashTool = (options: ShellToolOptions = {}): Tool => {
   return defineTool({
   name: 'bash',
   description:
-    'Run a shell command (bash -c) in the workspace. No interactive input. Returns stdout and stderr interleaved, capped head+tail, then the exit code (left out when 0 and there is output). Default time-out 120000 ms, max 600000; the whole process tree is killed on time-out. run_in_background: returns an id at once (read with bash_output, stop with bash_kill); use it for servers and watchers.',
+    'Run a shell command (bash -c) in the workspace. No interactive input. Returns stdout and stderr interleaved, capped head+tail, then the exit code (omitted when 0 with output). Time-out 120000 ms by default, max 600000; kills the whole tree. run_in_background: returns an id at once (read with bash_output, stop with bash_kill); use it for servers and watchers.',
   parameters: z.object({
     command: z.string().min(1),
     timeout_ms: z.number().int().positive().max(MAX_BASH_TIMEOUT_MS).optional(),
