@@ -1,4 +1,5 @@
-import { readdirSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
+import { dirEntriesOrNone } from '../workspace/dir-entries.js';
 import { join, relative, sep } from 'node:path';
 import picomatch from 'picomatch';
 import { isSecretPath } from '../workspace/secret-files.js';
@@ -21,13 +22,7 @@ export function listDocFiles(sources: readonly KnowledgeSource[]): DocFile[] {
   for (const source of sources) {
     const matches = picomatch(source.glob ?? DEFAULT_DOCS_GLOB, { dot: false });
     const walk = (dir: string) => {
-      let entries;
-      try {
-        entries = readdirSync(dir, { withFileTypes: true });
-      } catch {
-        return;
-      }
-      for (const entry of entries) {
+      for (const entry of dirEntriesOrNone(dir)) {
         const path = join(dir, entry.name);
         if (entry.isDirectory()) {
           if (!SKIPPED_DIRS.has(entry.name) && !entry.name.startsWith('.')) walk(path);

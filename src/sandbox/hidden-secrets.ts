@@ -1,4 +1,5 @@
-import { readdirSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
+import { dirEntriesOrNone } from '../workspace/dir-entries.js';
 import { join } from 'node:path';
 import { isSecretPath } from '../workspace/secret-files.js';
 
@@ -24,13 +25,7 @@ export function findSecretPaths(roots: string[], home: string | undefined): Hidd
   if (home) for (const name of HOME_SECRETS) add(join(home, name));
   let budget = MAX_ENTRIES;
   const walk = (dir: string, relative: string) => {
-    let entries;
-    try {
-      entries = readdirSync(dir, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const entry of entries) {
+    for (const entry of dirEntriesOrNone(dir)) {
       if (--budget < 0) return;
       const rel = relative ? `${relative}/${entry.name}` : entry.name;
       if (entry.isDirectory()) {
