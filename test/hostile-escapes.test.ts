@@ -72,6 +72,21 @@ describe('the CLI with stdout redirected', () => {
     expect(sessions.stdout).not.toMatch(ESC);
   });
 
+  it('the subcommands added later (mcp list, skills) write their warnings through it too', async () => {
+    const home = cliHome();
+    homes.push(home);
+    // A cloned repository names things the terminal will show: an MCP server, a skill with broken front matter.
+    writeFileSync(join(home.workspace, '.mcp.json'), JSON.stringify({ mcpServers: { [`evil${HOSTILE[0]}`]: { command: 'true' } } }));
+    mkdirSync(join(home.workspace, '.vibe-agent', 'skills', 'broken'), { recursive: true });
+    writeFileSync(join(home.workspace, '.vibe-agent', 'skills', 'broken', 'SKILL.md'), `---\nname: [${HOSTILE[1]}\n---\nbody\n`);
+    const mcp = await home.run(['mcp', 'list']);
+    expect(mcp.stderr).toContain('evil');
+    expect(mcp.stderr).not.toMatch(ESC);
+    const skills = await home.run(['skills']);
+    expect(skills.stderr).toContain('SKILL.md');
+    expect(skills.stderr).not.toMatch(ESC);
+  });
+
   it('an error message carrying escapes (a provider error body) reaches stderr clean', async () => {
     const home = cliHome();
     homes.push(home);

@@ -12,6 +12,7 @@ import { loadConfig, pointsAtThisMachine, projectConfigPath, readConfigFile, use
 import { EXIT } from './exit-codes.js';
 import { providerSettings } from './provider-settings.js';
 import { resolveSettings } from './resolve-settings.js';
+import { safeStderr, safeStdout } from './display/safe-output.js';
 
 /** `vibe-agent doctor`: local checks, then the probe battery against the endpoint a run would use. */
 export async function doctorCommand(args: CliArgs, signal: AbortSignal, env: NodeJS.ProcessEnv = process.env): Promise<number> {
@@ -20,7 +21,7 @@ export async function doctorCommand(args: CliArgs, signal: AbortSignal, env: Nod
   const local = localChecks({ nodeVersion: process.version, platform: process.platform, stdoutIsTTY: process.stdout.isTTY === true, env, configFiles });
   // A broken config file is a finding, not a reason to stop: the endpoint is probed from flags and environment.
   let config: FileConfig = {};
-  if (!configFiles.some((file) => file.error)) config = loadConfig(workspace, env, (message) => process.stderr.write(`vibe-agent: warning: ${message}\n`));
+  if (!configFiles.some((file) => file.error)) config = loadConfig(workspace, env, (message) => safeStderr.write(`vibe-agent: warning: ${message}\n`));
   const settings = resolveSettings(args, env, config);
   const resolved = resolveProvider(providerSettings(settings, env));
   const endpoint: DoctorEndpoint = {
@@ -42,9 +43,9 @@ export async function doctorCommand(args: CliArgs, signal: AbortSignal, env: Nod
     provider,
     local,
     signal,
-    ...(progress ? { onProbe: (probe) => process.stderr.write(`  ${probe.label}…\n`) } : {}),
+    ...(progress ? { onProbe: (probe) => safeStderr.write(`  ${probe.label}…\n`) } : {}),
   });
-  process.stdout.write(args.json ? `${JSON.stringify(report, null, 2)}\n` : renderReport(report));
+  safeStdout.write(args.json ? `${JSON.stringify(report, null, 2)}\n` : renderReport(report));
   return reportFailed(report) ? EXIT.providerError : EXIT.answered;
 }
 
@@ -61,7 +62,7 @@ function checkConfigFile(path: string): ConfigFileCheck {
 /** A paid endpoint is only used after a yes: asked on a terminal, refused without one (pass --yes). */
 async function askToSpend(estimate: string): Promise<'yes' | 'no' | 'refused'> {
   if (!process.stdin.isTTY) {
-    process.stderr.write(`vibe-agent: ${estimate}\nvibe-agent: not a terminal, so not asking: pass --yes to run doctor against this paid endpoint.\n`);
+    safeStderr.write(`vibe-agent: ${estimate}\nvibe-agent: not a terminal, so not asking: pass --yes to run doctor against this paid endpoint.\n`);
     return 'refused';
   }
   const prompt = createInterface({ input: process.stdin, output: process.stderr });

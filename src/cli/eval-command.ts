@@ -10,6 +10,7 @@ import { loadSuite, SuiteError } from '../eval/task.js';
 import type { CliArgs } from './args.js';
 import { EXIT } from './exit-codes.js';
 import { UsageError } from './usage-error.js';
+import { safeStderr, safeStdout, sanitizeText } from './display/safe-output.js';
 
 /** `vibe-agent eval [--suite DIR] [--runs N] [--concurrency K] [--shard I/N] [-o FILE]` and `eval merge FILES…`. */
 export async function evalCommand(args: CliArgs, signal: AbortSignal): Promise<number> {
@@ -43,7 +44,7 @@ export async function evalCommand(args: CliArgs, signal: AbortSignal): Promise<n
 
 function report(results: EvalResult[], json: boolean, output: string | undefined): number {
   if (output) writeResults(output, results);
-  process.stdout.write(json ? resultsJsonLines(results) : renderMarkdown(summarize(sortResults(results))));
+  safeStdout.write(json ? resultsJsonLines(results) : renderMarkdown(summarize(sortResults(results))));
   return EXIT.answered;
 }
 
@@ -75,9 +76,9 @@ function createProgress(total: number): (result: EvalResult) => void {
   return (result) => {
     done++;
     const line = `${result.task} #${result.run}: ${result.passed ? 'passed' : `failed (${result.reason})`} in ${(result.wallMs / 1000).toFixed(1)} s`;
-    if (!tty) return void process.stderr.write(`[${done}/${total}] ${line}\n`);
+    if (!tty) return void safeStderr.write(`[${done}/${total}] ${line}\n`);
     const width = 20;
     const filled = Math.round((done / total) * width);
-    process.stderr.write(`\r\x1b[K[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${done}/${total}  ${line.slice(0, 80)}${done === total ? '\n' : ''}`);
+    process.stderr.write(`\r\x1b[K[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${done}/${total}  ${sanitizeText(line.slice(0, 80))}${done === total ? '\n' : ''}`);
   };
 }

@@ -7,11 +7,12 @@ import { loadConfig } from './config.js';
 import { EXIT } from './exit-codes.js';
 import { resolveSettings } from './resolve-settings.js';
 import { UsageError } from './usage-error.js';
+import { safeStderr, safeStdout } from './display/safe-output.js';
 
 /** `vibe-agent index [--docs DIR]`: builds or updates the search_docs index, with progress on stderr. */
 export async function indexCommand(args: CliArgs, _signal: AbortSignal, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const workspace = resolve(args.cwd ?? process.cwd());
-  const config = loadConfig(workspace, env, (message) => process.stderr.write(`vibe-agent: warning: ${message}\n`));
+  const config = loadConfig(workspace, env, (message) => safeStderr.write(`vibe-agent: warning: ${message}\n`));
   const sources = resolveSettings(args, env, config).values.knowledge;
   if (!sources.length) throw new UsageError('No knowledge folders: pass --docs DIR or set "knowledge": [{ "name", "path", "glob" }] in a config file.');
   const path = indexPath(sources, env);
@@ -29,7 +30,7 @@ export async function indexCommand(args: CliArgs, _signal: AbortSignal, env: Nod
   if (tty && shown >= 0) process.stderr.write('\n');
   const r = index.report;
   const why = r.rebuilt === 'torn' ? ' (the stored index was torn: rebuilt)' : r.rebuilt === 'old-format' ? ' (an older index format: rebuilt)' : '';
-  process.stdout.write(
+  safeStdout.write(
     `Indexed ${plural(r.files, 'file')} (${plural(r.chunks, 'section')}) from ${sources.map((s) => s.name).join(', ')} in ${r.ms} ms: ${r.read} read, ${r.dropped} dropped${why}.\n` +
       `${r.bytes !== undefined ? `Wrote ${formatBytes(r.bytes)} to ${path}` : `Up to date: ${path}`}\n`,
   );

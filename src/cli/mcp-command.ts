@@ -7,6 +7,7 @@ import { startMcpServers } from './mcp-setup.js';
 import { serverTable } from './mcp-table.js';
 import { resolveSettings } from './resolve-settings.js';
 import { UsageError } from './usage-error.js';
+import { safeStderr, safeStdout } from './display/safe-output.js';
 
 /** Long enough for any server's own start-up limit (30 s by default) to decide first. */
 const LIST_WAIT_MS = 60_000;
@@ -27,8 +28,8 @@ export async function mcpCommand(args: CliArgs, env: NodeJS.ProcessEnv = process
   try {
     await servers.settled(LIST_WAIT_MS);
     const statuses = servers.status();
-    process.stdout.write(`${serverTable(statuses).join('\n')}\n`);
-    for (const message of warnings.filter((text) => !text.includes('did not start'))) process.stderr.write(`vibe-agent: warning: ${message}\n`);
+    safeStdout.write(`${serverTable(statuses).join('\n')}\n`);
+    for (const message of warnings.filter((text) => !text.includes('did not start'))) safeStderr.write(`vibe-agent: warning: ${message}\n`);
     return statuses.some((server) => server.state === 'failed') ? EXIT.providerError : EXIT.answered;
   } finally {
     await servers.close();

@@ -132,7 +132,7 @@ export async function prepareRun(args: CliArgs, env: NodeJS.ProcessEnv = process
 
 function subagentOptions(settings: Settings, workspace: string, env: NodeJS.ProcessEnv): SubagentOptions | undefined {
   if (settings.agentDepth === 0 || !expandToolGroups(settings.tools ?? DEFAULT_TOOL_NAMES).includes('task')) return undefined;
-  const warn = (message: string) => process.stderr.write(`vibe-agent: warning: ${message}\n`);
+  const warn = (message: string) => safeStderr.write(`vibe-agent: warning: ${message}\n`);
   return {
     agents: loadAgents({ workspace, userConfigDir: dirname(userConfigPath(env)) }, warn),
     maxDepth: settings.agentDepth,

@@ -9,6 +9,7 @@ import { EXIT } from './exit-codes.js';
 import { describeCheckpoint, rewindSummary } from './rewind-text.js';
 import { busyAsUsage, chooseSessionPath } from './run-session.js';
 import { UsageError } from './usage-error.js';
+import { safeStderr, safeStdout } from './display/safe-output.js';
 
 /** `vibe-agent rewind`: back to a checkpoint of the latest session (or --resume ID), files and/or conversation. */
 export async function rewindCommand(args: CliArgs, env: NodeJS.ProcessEnv = process.env): Promise<number> {
@@ -19,7 +20,7 @@ export async function rewindCommand(args: CliArgs, env: NodeJS.ProcessEnv = proc
   const store = new SessionCheckpoints({ workspace, sessionId, env });
   const checkpoints = store.list();
   if (options.list || checkpoints.length === 0) {
-    process.stdout.write(checkpoints.length ? `${checkpoints.map(describeCheckpoint).join('\n')}\n` : `Session ${sessionId} has no checkpoints (none of its turns ran tools).\n`);
+    safeStdout.write(checkpoints.length ? `${checkpoints.map(describeCheckpoint).join('\n')}\n` : `Session ${sessionId} has no checkpoints (none of its turns ran tools).\n`);
     return checkpoints.length || options.list ? EXIT.answered : EXIT.providerError;
   }
   const checkpoint = options.to === undefined ? checkpoints.at(-1)! : checkpoints.find((c) => c.n === options.to);
@@ -32,7 +33,7 @@ export async function rewindCommand(args: CliArgs, env: NodeJS.ProcessEnv = proc
     if (plan.userChanged.length && !options.force && !(await confirmOverwrite(plan))) return EXIT.providerError;
     const outcome = await applyRewind(store, plan);
     if (outcome.conversationRecord) session.writer.append(outcome.conversationRecord);
-    process.stdout.write(`${rewindSummary(plan, outcome, 'vibe-agent rewind --to').join('\n')}\n`);
+    safeStdout.write(`${rewindSummary(plan, outcome, 'vibe-agent rewind --to').join('\n')}\n`);
     return EXIT.answered;
   } finally {
     session.close();
@@ -43,7 +44,7 @@ async function confirmOverwrite(plan: RewindPlan): Promise<boolean> {
   const list = plan.userChanged.map((path) => `  ${path}`).join('\n');
   const interactive = process.stdin.isTTY === true && process.stderr.isTTY === true;
   if (!interactive) {
-    process.stderr.write(`vibe-agent: these files changed after the agent left them, and the rewind would overwrite them:\n${list}\nNothing was changed. Run again with --force to overwrite them (or --conversation-only to keep the files).\n`);
+    safeStderr.write(`vibe-agent: these files changed after the agent left them, and the rewind would overwrite them:\n${list}\nNothing was changed. Run again with --force to overwrite them (or --conversation-only to keep the files).\n`);
     return false;
   }
   const readline = createInterface({ input: process.stdin, output: process.stderr });

@@ -4,13 +4,14 @@ import { discoverSkills } from '../skills/discover-skills.js';
 import type { CliArgs } from './args.js';
 import { EXIT } from './exit-codes.js';
 import { formatSkills } from './format-skills.js';
+import { safeStderr, safeStdout } from './display/safe-output.js';
 
 /** `vibe-agent skills`: what was found, where from; malformed files are warnings on stderr. */
 export function skillsCommand(args: CliArgs, env: NodeJS.ProcessEnv = process.env): number {
   const workspace = resolve(args.cwd ?? process.cwd());
   const skills = discoverSkills(workspace, env);
   const commands = discoverCommands(workspace, env);
-  for (const warning of [...skills.warnings, ...commands.warnings]) process.stderr.write(`vibe-agent: warning: ${warning}\n`);
-  process.stdout.write(`${formatSkills(skills.skills, commands.commands).join('\n')}\n`);
+  for (const warning of [...skills.warnings, ...commands.warnings]) safeStderr.write(`vibe-agent: warning: ${warning}\n`);
+  safeStdout.write(`${formatSkills(skills.skills, commands.commands).join('\n')}\n`);
   return EXIT.answered;
 }
