@@ -9,7 +9,7 @@ import { detectBubblewrap } from '../src/sandbox/detect-bubblewrap.js';
 import { findSecretPaths } from '../src/sandbox/hidden-secrets.js';
 import { setUpShellSandbox } from '../src/sandbox/shell-sandbox-setup.js';
 import { createBashTool } from '../src/tools/coding/shell/bash.js';
-import type { ShellSandbox } from '../src/tools/coding/shell/shell-sandbox.js';
+import { lazySandbox, type ShellSandbox } from '../src/tools/coding/shell/shell-sandbox.js';
 
 const status = detectBubblewrap();
 // Said in the CI output, not hidden: where the kernel refuses user namespaces these cannot run.
@@ -112,5 +112,20 @@ describe.runIf(status.ok)('the shell sandbox under real bubblewrap', () => {
     const result = await run(sandboxFor(), `cat .env; ls -A ${home}/.ssh; cat readme.txt`);
     expect(result.output).toContain('visible');
     expect(result.output).not.toMatch(/TOKEN=secret|id_ed25519/);
+  });
+});
+
+describe('the sandbox at start-up', () => {
+  it('is set up on the first command, not before: a run that never calls the shell pays no probe', () => {
+    let made = 0;
+    const sandbox = lazySandbox(() => {
+      made++;
+      return { name: 'probe', wrap: (argv) => ['wrapped', ...argv], explainFailure: () => 'sandbox' };
+    });
+    expect(made).toBe(0);
+    expect(sandbox.wrap(['bash', '-c', 'true'], '/')).toEqual(['wrapped', 'bash', '-c', 'true']);
+    expect(sandbox.explainFailure('x')).toBe('sandbox');
+    expect(sandbox.name).toBe('probe');
+    expect(made).toBe(1);
   });
 });

@@ -10,6 +10,7 @@ import { PRICES, priceOf } from '../providers/pricing.js';
 import { withProtocol } from '../providers/with-protocol.js';
 import { collectSecrets, createRedactor } from '../session/redact.js';
 import { setUpShellSandbox } from '../sandbox/shell-sandbox-setup.js';
+import { lazySandbox, noSandbox, type ShellSandbox } from '../tools/coding/shell/shell-sandbox.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { discoverCommands, type CommandCatalog } from '../commands/discover-commands.js';
 import { setUpSkills, type SkillSetup } from '../skills/skill-setup.js';
@@ -155,9 +156,9 @@ function optionalTools(settings: Settings, workspace: string, skills: SkillSetup
   return tools;
 }
 
-function shellSandbox(settings: Settings, workspace: string, env: NodeJS.ProcessEnv) {
-  try {
-    return setUpShellSandbox({
+function shellSandbox(settings: Settings, workspace: string, env: NodeJS.ProcessEnv): ShellSandbox | undefined {
+  const setUp = () =>
+    setUpShellSandbox({
       mode: settings.sandbox,
       workspace,
       addDirs: settings.addDirs,
@@ -165,6 +166,11 @@ function shellSandbox(settings: Settings, workspace: string, env: NodeJS.Process
       ...(env.HOME ? { home: env.HOME } : {}),
       warn: (text) => safeStderr.write(`vibe-agent: warning: ${text}\n`),
     });
+  if (settings.sandbox === 'off') return undefined;
+  // "auto" is set up on the first command; "on" is checked now, so a machine without it stops before any request.
+  if (settings.sandbox === 'auto') return lazySandbox(() => setUp() ?? noSandbox);
+  try {
+    return setUp();
   } catch (error) {
     throw new ConfigError((error as Error).message);
   }

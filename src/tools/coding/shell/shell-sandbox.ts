@@ -14,3 +14,20 @@ export const noSandbox: ShellSandbox = {
   wrap: (argv) => argv,
   explainFailure: () => undefined,
 };
+
+/**
+ * A sandbox set up on the first command, not at start-up: probing bubblewrap and finding the
+ * secret files to hide cost a process spawn and a walk of the workspace, which a run that never
+ * calls the shell should not pay before its first request.
+ */
+export function lazySandbox(create: () => ShellSandbox): ShellSandbox {
+  let made: ShellSandbox | undefined;
+  const sandbox = () => (made ??= create());
+  return {
+    get name() {
+      return sandbox().name;
+    },
+    wrap: (argv, cwd) => sandbox().wrap(argv, cwd),
+    explainFailure: (output) => sandbox().explainFailure(output),
+  };
+}
