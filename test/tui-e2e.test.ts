@@ -121,6 +121,8 @@ describe('the interactive terminal UI (tmux)', () => {
     await pane.send(['C-c']);
     await pane.waitFor('Understood, I left build alone.');
     expect(server.requests[2]!.messages.at(-1)).toMatchObject({ role: 'tool', content: 'Denied: the user declined this call.' });
+    // The answer is on screen before the turn has ended: a Ctrl-C then would cancel the turn, not ask to exit.
+    await pane.waitFor((screen) => !screen.trimEnd().split('\n').at(-1)!.includes('working'));
 
     await pane.send(['C-c']);
     await pane.waitFor('Press Ctrl-C again to exit');
