@@ -11,7 +11,7 @@ import { run } from '../src/core/loop.js';
 import { OpenAIProvider } from '../src/providers/openai/openai-provider.js';
 import { calculatorTool } from '../src/tools/builtin/calculator.js';
 import { ToolRegistry } from '../src/tools/registry.js';
-import { startChatServer, type ChatRequestBody, type ChatServer, type ScriptedReply } from './support/chat-server.js';
+import { startChatServer, type ChatRequestBody, type ChatServer, type ServerStep } from './support/chat-server.js';
 import { ofType } from './support/harness.js';
 
 const servers: ChatServer[] = [];
@@ -25,14 +25,14 @@ const chatter = (i: number) => `Step ${i}: ${'the child keeps thinking aloud abo
 
 describe('compaction inside a subagent', () => {
   it('summarises the child\'s own history when it nears the window, and the child finishes its task', async () => {
-    const lead: ScriptedReply[] = [{ toolCalls: [{ name: 'task', arguments: { description: 'dig', prompt: 'dig through the code' } }] }, { text: 'lead done' }];
-    const child: ScriptedReply[] = [
+    const lead: Exclude<ServerStep, (body: ChatRequestBody) => unknown>[] = [{ toolCalls: [{ name: 'task', arguments: { description: 'dig', prompt: 'dig through the code' } }] }, { text: 'lead done' }];
+    const child: Exclude<ServerStep, (body: ChatRequestBody) => unknown>[] = [
       ...Array.from({ length: 8 }, (_, i) => ({ text: chatter(i), toolCalls: [{ name: 'calculator', arguments: { expression: `${i}+1` } }] })),
       { text: 'child found it' },
     ];
     const summaries: ChatRequestBody[] = [];
     const childRequests: ChatRequestBody[] = [];
-    const step = (body: ChatRequestBody): ScriptedReply => {
+    const step = (body: ChatRequestBody): Exclude<ServerStep, (body: ChatRequestBody) => unknown> => {
       const system = systemOf(body);
       if (system === SUMMARY_INSTRUCTIONS) {
         summaries.push(body);
