@@ -3,6 +3,7 @@ import type { AgentEvent } from '../../contracts/events.js';
 import type { Message, Usage } from '../../contracts/messages.js';
 import type { AskApproval } from '../../tools/approval.js';
 import type { Authorize } from '../../contracts/tool.js';
+import type { PermissionPolicy } from '../../permissions/permission-policy.js';
 
 export interface SessionEntry {
   id: string;
@@ -35,7 +36,7 @@ export interface MemoryFile {
  */
 export interface InteractiveServices {
   /** Builds the permission check from the terminal's approval prompt. Default: `createPermissionPolicy({ mode: 'ask', ask })`. */
-  authorize?(ask: AskApproval): Authorize;
+  authorize?(ask: AskApproval): PermissionPolicy;
   /** /compact: summarise older turns. */
   compact?(messages: Message[], context: { model: string; signal: AbortSignal }): Promise<{ messages: Message[]; compacted: boolean; tokensBefore?: number; tokensAfter?: number }>;
   /** /sessions. */

@@ -16,6 +16,8 @@ export interface CommandContext {
   tools: string[];
   print(lines: string[]): void;
   setModel(model: string): void;
+  /** /plan: into plan mode or out of it; says which. */
+  togglePlan?(): string;
   setMessages(messages: Message[]): void;
   /** A fresh conversation: the history replaced, tokens and cost counted from zero. */
   startOver(messages: Message[]): void;
@@ -42,6 +44,7 @@ export const SLASH_COMMANDS: SlashCommand[] = [
         ...SLASH_COMMANDS.map((command) => `  ${c.theme.bold(`/${command.name}${command.usage ? ` ${command.usage}` : ''}`)}  ${c.theme.dim(command.help)}`),
         ...customCommandHelp(c),
         c.theme.dim('  Enter sends · Shift+Enter, Alt+Enter or a trailing \\ adds a line · ↑/↓ history · Tab completes'),
+        c.theme.dim('  Shift+Tab cycles the permission mode (ask, auto-edit, plan) · Ctrl-O expands or folds subagent blocks'),
         c.theme.dim('  Ctrl-C cancels the running turn, answers no to a question, clears the prompt; twice at an empty prompt exits · Ctrl-D exits'),
       ]),
   },
@@ -175,6 +178,11 @@ export const SLASH_COMMANDS: SlashCommand[] = [
       if (!c.services.rewind) return unavailable(c, 'Undo');
       await rewindTo(undefined, argument.includes('--force'), c);
     },
+  },
+  {
+    name: 'plan',
+    help: 'plan mode on or off (also Shift+Tab): only read-only tools run, then you approve the plan and pick the mode to carry it out',
+    run: (_, c) => (c.togglePlan ? c.print([c.togglePlan()]) : unavailable(c, 'Plan mode')),
   },
   { name: 'exit', help: 'leave (also Ctrl-D)', run: (_, c) => c.exit() },
 ];
