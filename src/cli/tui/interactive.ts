@@ -24,6 +24,7 @@ import { completeSlash, isBuiltinCommand, parseSlashCommand, runSlashCommand } f
 import { renderStatusLine } from './status-line.js';
 import { TurnView } from './turn-view.js';
 import type { Theme } from '../display/theme.js';
+import { stripAnsi } from '../display/text-width.js';
 
 export interface TerminalInput {
   on(event: 'data', listener: (data: Buffer | string) => void): unknown;
@@ -307,11 +308,13 @@ export class InteractiveSession {
     const controller = new AbortController();
     this.running = controller;
     this.approval = planQuestionLines(scope, t);
-    this.render();
     let choice;
     try {
-      do choice = planChoice(await this.nextKey(controller.signal));
-      while (choice === undefined);
+      do {
+        const next = this.nextKey(controller.signal);
+        this.render();
+        choice = planChoice(await next);
+      } while (choice === undefined);
     } finally {
       this.approval = undefined;
       this.running = undefined;
@@ -444,11 +447,69 @@ export class InteractiveSession {
         startOver: (messages) => this.conversation.clear(messages),
         exit: () => this.exit(),
         signal: controller.signal,
+        choose: (title, items, initial) => this.choose(title, items, initial, controller.signal),
+        confirm: (lines) => this.confirm(lines, controller.signal),
       });
     } finally {
       this.running = undefined;
     }
     if (!this.exiting) this.screen.commit(['']);
+  }
+
+  /** A list in the live area: ↑/↓ move, Enter picks, Esc or Ctrl-C cancels. */
+  private async choose(title: string, items: string[], initial: number, signal: AbortSignal): Promise<number | undefined> {
+    const t = this.options.theme;
+    let index = Math.max(0, Math.min(items.length - 1, initial));
+    let picked: number | undefined;
+    try {
+      for (;;) {
+        this.approval = [
+          `${t.yellow('?')} ${t.bold(title)}`,
+          ...items.map((item, i) => (i === index ? `${t.cyan('›')}${t.bold(item.replace(/^ /, ''))}` : item)),
+          t.dim('  ↑/↓ choose · Enter rewinds · Esc cancels'),
+        ];
+        const next = this.nextKey(signal);
+        this.render();
+        const key = await next;
+        if (!key || key.name === 'escape' || (key.ctrl && key.name === 'c')) break;
+        if (key.name === 'up') index = Math.max(0, index - 1);
+        else if (key.name === 'down') index = Math.min(items.length - 1, index + 1);
+        else if (key.name === 'return') {
+          picked = index;
+          break;
+        }
+      }
+    } finally {
+      this.approval = undefined;
+      this.render();
+    }
+    this.screen.commit([`${t.dim(`? ${title}`)} ${picked === undefined ? t.yellow('cancelled') : t.green(items[picked]!.trim())}`]);
+    return picked;
+  }
+
+  /** A yes/no question in the live area: y is yes; n, Enter, Esc and Ctrl-C are no. */
+  private async confirm(lines: string[], signal: AbortSignal): Promise<boolean> {
+    const t = this.options.theme;
+    let yes = false;
+    this.approval = lines;
+    try {
+      for (;;) {
+        const next = this.nextKey(signal);
+        this.render();
+        const key = await next;
+        if (!key || key.name === 'escape' || key.name === 'return' || (key.ctrl && key.name === 'c')) break;
+        const text = key.name === 'char' && !key.ctrl ? (key.text ?? '').toLowerCase() : '';
+        if (text === 'y' || text === 'n') {
+          yes = text === 'y';
+          break;
+        }
+      }
+    } finally {
+      this.approval = undefined;
+      this.render();
+    }
+    this.screen.commit([...lines.slice(0, -1).map((line) => t.dim(stripAnsi(line))), `  ${yes ? t.yellow('overwritten') : t.green('kept (no)')}`]);
+    return yes;
   }
 
   private render(): void {

@@ -77,12 +77,20 @@ export interface InteractiveServices {
   mcpServers?(): string[];
   /** /bashes and the status line: the shell's background jobs. */
   backgroundJobs?(): Array<{ id: string; command: string; pid: number; running: boolean; exitCode?: number | null }>;
+  /** /bashes kill ID: ends the job's whole process group; false when no such job runs. */
+  killBackgroundJob?(id: string): Promise<boolean>;
   /** Wraps each run's events (checkpoints are taken this way, outside the loop). */
   wrapRun?(events: AsyncGenerator<AgentEvent, RunResult>): AsyncGenerator<AgentEvent, RunResult>;
   /** /rewind without a number: the checkpoints of this session, one line each. */
   checkpoints?(): string[];
-  /** /rewind N and /undo (N undefined: the last checkpoint). `messages`: the rewound conversation. */
-  rewind?(n: number | undefined, options: { force: boolean }): Promise<{ lines: string[]; messages?: Message[] }>;
+  /** The checkpoints' numbers, in the order of `checkpoints()` (for the /rewind picker). */
+  checkpointNumbers?(): number[];
+  /**
+   * /rewind N and /undo (N undefined: the last checkpoint). `messages`: the rewound conversation.
+   * Files the user changed since the agent left them are overwritten only with `force`, or when
+   * `confirm` (given the paths) answers yes.
+   */
+  rewind?(n: number | undefined, options: { force: boolean; confirm?: (paths: string[]) => Promise<boolean> }): Promise<{ lines: string[]; messages?: Message[] }>;
   /** Called once when the session ends (flush and unlock the session file). */
   close?(): void;
 }

@@ -1,5 +1,6 @@
 import type { Message, Usage } from '../../contracts/messages.js';
 import { oneLine } from '../display/summarize.js';
+import { visibleText } from '../display/visible-text.js';
 import type { InteractiveServices } from './services.js';
 import { formatTokens } from './status-line.js';
 import type { Theme } from '../display/theme.js';
@@ -23,6 +24,10 @@ export interface CommandContext {
   startOver(messages: Message[]): void;
   exit(): void;
   signal: AbortSignal;
+  /** Lets the user pick one of `items` (↑/↓, Enter; Esc cancels): its index, or undefined. */
+  choose?(title: string, items: string[], initial: number): Promise<number | undefined>;
+  /** Asks a yes/no question under `lines`; anything but y is no. */
+  confirm?(lines: string[]): Promise<boolean>;
 }
 
 export interface SlashCommand {
@@ -142,9 +147,20 @@ export const SLASH_COMMANDS: SlashCommand[] = [
   },
   {
     name: 'bashes',
-    help: 'background shell jobs (killed when you leave)',
-    run: (_, c) => {
+    usage: '[kill ID]',
+    help: 'background shell jobs (killed when you leave); kill ID ends one, its child processes included',
+    run: async (argument, c) => {
       if (!c.services.backgroundJobs) return unavailable(c, 'Background jobs');
+      const kill = /^kill\s+(\S+)$/.exec(argument);
+      if (kill) {
+        if (!c.services.killBackgroundJob) return unavailable(c, 'Killing background jobs');
+        const id = kill[1]!;
+        const job = c.services.backgroundJobs().find((candidate) => candidate.id === id);
+        if (!job) return c.print([c.theme.yellow(`No background job ${visibleText(id)}; /bashes lists them.`)]);
+        if (!job.running) return c.print([`${job.id} is not running any more.`]);
+        return c.print([(await c.services.killBackgroundJob(id)) ? `Killed ${job.id} (pid ${job.pid}): ${oneLine(job.command, 60)}` : c.theme.yellow(`${job.id} had already ended.`)]);
+      }
+      if (argument) return c.print([c.theme.yellow('Usage: /bashes, or /bashes kill ID.')]);
       const jobs = c.services.backgroundJobs();
       if (!jobs.length) return c.print(['No background jobs.']);
       c.print(
@@ -165,7 +181,12 @@ export const SLASH_COMMANDS: SlashCommand[] = [
       const number = words.find((word) => /^\d+$/.test(word));
       if (!number) {
         const list = c.services.checkpoints();
-        return c.print(list.length ? [...list, c.theme.dim('  /rewind N goes back to checkpoint N; /undo to the last one.')] : ['No checkpoints yet: none of this session\'s turns ran tools.']);
+        if (!list.length) return c.print(["No checkpoints yet: none of this session's turns ran tools."]);
+        const numbers = c.services.checkpointNumbers?.();
+        if (!c.choose || !numbers) return c.print([...list, c.theme.dim('  /rewind N goes back to checkpoint N; /undo to the last one.')]);
+        const picked = await c.choose('Rewind to which checkpoint? Files and conversation go back to before that turn.', list, list.length - 1);
+        if (picked === undefined) return c.print([c.theme.dim('Rewind cancelled; nothing was changed.')]);
+        return rewindTo(numbers[picked], words.includes('--force'), c);
       }
       await rewindTo(Number(number), words.includes('--force'), c);
     },
@@ -188,7 +209,18 @@ export const SLASH_COMMANDS: SlashCommand[] = [
 ];
 
 async function rewindTo(n: number | undefined, force: boolean, c: CommandContext): Promise<void> {
-  const result = await c.services.rewind!(n, { force });
+  const t = c.theme;
+  const confirm = c.confirm;
+  const ask = confirm
+    ? (paths: string[]) =>
+        confirm([
+          `${t.yellow('?')} ${t.bold('These files changed after the agent left them; the rewind would overwrite them:')}`,
+          ...paths.slice(0, 20).map((path) => `    ${visibleText(path)}`),
+          ...(paths.length > 20 ? [t.dim(`    … ${paths.length - 20} more`)] : []),
+          `  Overwrite them? ${t.bold('y')} yes   ${t.bold('n')} no ${t.dim('(Enter, Esc = no)')}`,
+        ])
+    : undefined;
+  const result = await c.services.rewind!(n, { force, ...(ask ? { confirm: ask } : {}) });
   if (result.messages) c.setMessages(result.messages);
   c.print(result.lines);
 }
