@@ -42,7 +42,8 @@ export { PLAN_MODE_PROMPT } from './core/system-prompt.js';
 export type { AgentSpend } from './contracts/events.js';
 
 // Permissions: the policy behind `authorize` (modes, allow and deny rules, asking the user).
-export { createPermissionPolicy, type PermissionMode, type PermissionOptions } from './permissions/permission-policy.js';
+export { createPermissionPolicy, type PermissionMode, type PermissionOptions, type PermissionPolicy } from './permissions/permission-policy.js';
+export { parsePlanScope, planDeviation, type PlanScope } from './permissions/plan-scope.js';
 export type { AskApproval, ApprovalRequest, ApprovalAnswer } from './tools/approval.js';
 
 // Providers: one interface, one class per wire protocol, presets for the known services.

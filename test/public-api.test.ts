@@ -64,6 +64,8 @@ const PUBLIC_API = [
   'createSearchDocsTool',
   'DocsIndex',
   'indexPath',
+  'parsePlanScope',
+  'planDeviation',
 ];
 
 describe('public API', () => {

@@ -101,10 +101,13 @@ async function runChild(tree: AgentTree, parent: AgentNode, definition: AgentDef
   }
 }
 
-/** What a child takes from the top-level run: the provider and the settings that are not per-agent. */
+/**
+ * What a child takes from the top-level run: the provider and the settings that are not per-agent,
+ * the context policy included, so a child near its window compacts as the parent does.
+ */
 function inherited(base: AgentOptions): Omit<AgentOptions, 'model' | 'input'> {
-  const { provider, temperature, maxTokens, repeatLimit, changingRepeatLimit, protocolErrorLimit, authorize, retry } = base;
-  const optional = { temperature, maxTokens, repeatLimit, changingRepeatLimit, protocolErrorLimit, authorize, retry };
+  const { provider, temperature, maxTokens, repeatLimit, changingRepeatLimit, protocolErrorLimit, authorize, retry, prepareMessages, onContextOverflow } = base;
+  const optional = { temperature, maxTokens, repeatLimit, changingRepeatLimit, protocolErrorLimit, authorize, retry, prepareMessages, onContextOverflow };
   return { provider, ...Object.fromEntries(Object.entries(optional).filter(([, value]) => value !== undefined)) };
 }
 

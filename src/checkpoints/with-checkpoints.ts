@@ -35,6 +35,12 @@ export async function* withCheckpoints<Result>(events: AsyncGenerator<AgentEvent
     const next = await events.next();
     if (next.done) return next.value;
     const event = next.value;
+    // A subagent's changes happen inside its parent's task call, after the checkpoint of that
+    // turn: its own events (with their own turn numbers and prompt) take none.
+    if (event.agent !== undefined) {
+      yield event;
+      continue;
+    }
     if (event.type === 'run_start') input = event.input;
     if (event.type === 'assistant_message' && event.message.toolCalls.length > 0) {
       const session = target.session();

@@ -6,6 +6,7 @@ import { runAgent } from '../core/loop.js';
 import { PLAN_MODE_PROMPT } from '../core/system-prompt.js';
 import type { CliArgs } from './args.js';
 import { createCliAuthorize } from './permission-setup.js';
+import { promptWithPlan, readApprovedPlan } from './approved-plan.js';
 import { openRunSession } from './run-session.js';
 import { EXIT, exitCodeFor } from './exit-codes.js';
 import { startRunPrompt } from './custom-command-prompt.js';
@@ -30,7 +31,8 @@ export async function runCommand(args: CliArgs, prompt: string, signal: AbortSig
 
 async function runPrepared(args: CliArgs, prompt: string, prepared: PreparedRun, signal: AbortSignal): Promise<number> {
   const { workspace, settings, resolved, provider, tools, context, system, maxCost, maxTurns, temperature, skills, commands, subagents, todos } = prepared;
-  const authorize = createCliAuthorize(settings);
+  const approved = settings.planFile !== undefined ? readApprovedPlan(settings.planFile) : undefined;
+  const authorize = createCliAuthorize(settings, undefined, approved?.scope);
   const planning = settings.permissionMode === 'plan';
   const start = await startRunPrompt(prompt, { commands: commands.commands, tools, scope: skills.scope, authorize, workspace, signal });
   if (!start.ok) {
@@ -51,7 +53,7 @@ async function runPrepared(args: CliArgs, prompt: string, prepared: PreparedRun,
   const options: AgentOptions = {
     provider,
     model: start.model ?? resolved.model,
-    input: hooked.input,
+    input: approved ? promptWithPlan(hooked.input, approved.text) : hooked.input,
     tools,
     system: planning ? `${system}\n\n${PLAN_MODE_PROMPT}` : system,
     ...(planning ? { plan: true } : {}),

@@ -26,6 +26,8 @@ export interface Settings {
   tools: string[] | undefined;
   contextWindow: number | undefined;
   permissionMode: PermissionMode;
+  /** A plan-mode answer to carry out: calls outside its Files: and Commands: lists ask again. */
+  planFile: string | undefined;
   permissions: { allow: string[]; deny: string[] };
   /** Directories beyond the workspace the file tools may use (absolute). */
   addDirs: string[];
@@ -240,6 +242,14 @@ export const SETTINGS = {
     parse: oneOf(PERMISSION_MODES),
     default: 'ask',
     help: 'ask (confirm every write, edit and shell call), auto-edit (file edits run, shell asks), yolo (nothing asks) or plan (only read-only tools run; the run ends with a plan)',
+  },
+  planFile: {
+    flag: 'plan-file',
+    value: 'FILE',
+    parse: text,
+    default: undefined,
+    defaultText: 'none',
+    help: "carry out an approved plan (a plan-mode answer saved to FILE): it joins the prompt, and a write or command its Files: and Commands: lists do not name asks again, denied without a terminal",
   },
   permissions: {
     config: { type: 'rules' },

@@ -15,5 +15,8 @@ export const DEFAULT_SYSTEM_PROMPT = [
 /** Added to the system prompt of a planning run. The policy, not this text, keeps the run from changing anything. */
 export const PLAN_MODE_PROMPT = [
   'Plan mode: only read-only tools run; anything that writes or executes is refused.',
-  'Explore what you need, then reply with a plan: the steps, the files you will change and the commands you will run.',
+  'Explore what you need, then reply with a plan: the steps, then a "Files:" list of every file you will create, change or delete',
+  '(one path or glob per line, as "- path"; a folder ending in / covers what is under it), then a "Commands:" list of every',
+  'shell command you will run (one per line, as "- command"; end one with * to cover its variants, as "- npm test*").',
+  'While the plan is carried out, a write or command outside these lists needs the user\'s approval again.',
 ].join('\n');

@@ -1,8 +1,9 @@
 import type { AskApproval } from '../tools/approval.js';
-import type { Authorize, Tool } from '../contracts/tool.js';
+import type { Authorize, AuthorizeRequest, Tool } from '../contracts/tool.js';
 import { matchesRule, parseRule, type PermissionRule } from './permission-rule.js';
 import { agentHomeDirs, touchesProtectedPath } from './protected-paths.js';
 import { alwaysScope } from './always-scope.js';
+import { planDeviation, type PlanScope } from './plan-scope.js';
 
 /**
  * ask: every call that needs approval is confirmed; auto-edit: calls of category edit run, others
@@ -24,34 +25,57 @@ export interface PermissionOptions {
    * `.vibe-agent/`). Default: the user's config and data folders from the environment.
    */
   protectedDirs?: readonly string[];
+  /**
+   * An approved plan being carried out: a write or command it does not name asks again, in every
+   * mode (yolo included), and is denied without a terminal. See parsePlanScope.
+   */
+  planScope?: PlanScope;
 }
+
+/** The check itself, whose mode (and approved plan) the interactive session can change between runs. */
+export type PermissionPolicy = Authorize & {
+  readonly mode: PermissionMode;
+  readonly planScope: PlanScope | undefined;
+  /** Changes the mode; with `planScope`, calls outside that plan ask again until the next setMode. */
+  setMode(mode: PermissionMode, planScope?: PlanScope): void;
+};
 
 /**
  * The permission check the registry calls before any call that writes or executes. Order:
  * deny rules, allow rules, grants the user gave with "always" this session, then the mode.
  */
-export function createPermissionPolicy(options: PermissionOptions): Authorize {
+export function createPermissionPolicy(options: PermissionOptions): PermissionPolicy {
+  let mode = options.mode;
+  let planScope = options.planScope;
   const deny = (options.deny ?? []).map(parseRule);
   const allow = (options.allow ?? []).map(parseRule);
   const grants: PermissionRule[] = [];
   const protectedDirs = options.protectedDirs ?? agentHomeDirs();
 
-  const authorize: Authorize = async ({ tool, args, call, preview, workspace, signal }) => {
+  const authorize = async ({ tool, args, call, preview, workspace, signal }: AuthorizeRequest): ReturnType<Authorize> => {
     const denied = deny.find((rule) => matchesRule(rule, tool, args, workspace, 'deny'));
     if (denied) return { allowed: false, reason: `the rule "${denied.text}" in permissions.deny forbids this call.` };
-    if (options.mode === 'plan' && !runsInPlanMode(tool)) {
+    if (mode === 'plan' && !runsInPlanMode(tool)) {
       return { allowed: false, reason: `plan mode: only read-only tools run, and ${tool.name} is not one. Do not retry it; put it in your plan.` };
     }
     // Reads come here only for the deny rules above; they never ask.
     if (!tool.needsApproval) return { allowed: true };
     if (allow.some((rule) => matchesRule(rule, tool, args, workspace, 'allow'))) return { allowed: true };
-    if (options.mode === 'yolo') return { allowed: true };
+    // Outside the approved plan: asked again whatever the mode, an "always" for it included.
+    const deviation = planScope && planDeviation(planScope, tool, args, workspace);
+    if (deviation) {
+      if (!options.ask) return { allowed: false, reason: `${deviation}, and there is no terminal to ask the user. Do not retry it; say what you wanted to do and why the plan needs it.` };
+      const answer = await options.ask({ call, tool: tool.name, summary: `${preview.summary} (outside the approved plan)`, detail: [`Not in the plan: ${deviation}.`, ...(preview.detail !== undefined ? [preview.detail] : [])].join('\n') }, signal);
+      if (signal.aborted) return { allowed: false, reason: 'the run was cancelled before the user answered.' };
+      return answer === 'no' ? { allowed: false, reason: `the user declined this call: ${deviation}.` } : { allowed: true };
+    }
+    if (mode === 'yolo') return { allowed: true };
     // Git runs what .git/config and .git/hooks say (core.fsmonitor on `git status`, diff.external,
     // hooks), and the agent obeys its own config and memory, so an edit there is shell access:
     // neither auto-edit nor an "always" for edits covers it.
     const guarded = touchesProtectedPath(tool, args, workspace, protectedDirs);
     if (!guarded && grants.some((rule) => matchesRule(rule, tool, args, workspace, 'allow'))) return { allowed: true };
-    if (!guarded && options.mode === 'auto-edit' && tool.permission.category === 'edit') return { allowed: true };
+    if (!guarded && mode === 'auto-edit' && tool.permission.category === 'edit') return { allowed: true };
 
     if (!options.ask) {
       return {
@@ -72,8 +96,16 @@ export function createPermissionPolicy(options: PermissionOptions): Authorize {
     if (answer === 'yes') return { allowed: true };
     return { allowed: false, reason: 'the user declined this call.' };
   };
-  authorize.checksEveryCall = true;
-  return authorize;
+  const policy = Object.assign(authorize, {
+    checksEveryCall: true,
+    setMode(next: PermissionMode, scope?: PlanScope) {
+      mode = next;
+      planScope = scope;
+    },
+  });
+  Object.defineProperty(policy, 'mode', { get: () => mode, enumerable: true });
+  Object.defineProperty(policy, 'planScope', { get: () => planScope, enumerable: true });
+  return policy as PermissionPolicy;
 }
 
 /** Read-only tools, and concurrent ones that touch nothing themselves (a subagent: each of its calls comes here too). */

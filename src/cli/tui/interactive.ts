@@ -4,9 +4,13 @@ import type { AgentOptions } from '../../core/agent-options.js';
 import { runAgent } from '../../core/loop.js';
 import { TodoPin } from './todo-pin.js';
 import type { Message } from '../../contracts/messages.js';
-import { createPermissionPolicy } from '../../permissions/permission-policy.js';
+import { createPermissionPolicy, type PermissionMode, type PermissionPolicy } from '../../permissions/permission-policy.js';
+import { parsePlanScope } from '../../permissions/plan-scope.js';
 import type { Provider } from '../../contracts/provider.js';
-import type { Authorize } from '../../contracts/tool.js';
+import { PLAN_MODE_PROMPT } from '../../core/system-prompt.js';
+import { withSystemPrompt } from '../../session/session-store.js';
+import { childBlockLines, type ChildBlock } from './child-blocks.js';
+import { EXECUTE_PLAN_PROMPT, modeCycle, modeLabel, nextMode, planChoice, planQuestionLines } from './plan-mode.js';
 import type { ToolRegistry } from '../../tools/registry.js';
 import { createApprovalPrompt } from './approval-prompt.js';
 import { ConversationState } from './conversation-state.js';
@@ -20,6 +24,7 @@ import { completeSlash, isBuiltinCommand, parseSlashCommand, runSlashCommand } f
 import { renderStatusLine } from './status-line.js';
 import { TurnView } from './turn-view.js';
 import type { Theme } from '../display/theme.js';
+import { stripAnsi } from '../display/text-width.js';
 
 export interface TerminalInput {
   on(event: 'data', listener: (data: Buffer | string) => void): unknown;
@@ -77,7 +82,14 @@ export class InteractiveSession {
   private readonly parser = new KeyParser();
   private readonly editor: InputEditor;
   private readonly services: InteractiveServices;
-  private readonly authorize: Authorize;
+  private readonly authorize: PermissionPolicy;
+  private readonly modes: PermissionMode[];
+  /** The mode /plan returns to. */
+  private beforePlan: PermissionMode = 'ask';
+  /** Ctrl-O: subagent blocks show their tool lines. */
+  private expanded = false;
+  /** The subagents of the last turn, for Ctrl-O at the prompt. */
+  private lastSubagents: ChildBlock[] = [];
   private readonly conversation: ConversationState;
   private view: TurnView | undefined;
   private running: AbortController | undefined;
@@ -113,6 +125,8 @@ export class InteractiveSession {
       options.theme,
     );
     this.authorize = this.services.authorize ? this.services.authorize(ask) : createPermissionPolicy({ mode: 'ask', ask });
+    this.modes = modeCycle(this.authorize.mode);
+    if (this.authorize.mode !== 'plan') this.beforePlan = this.authorize.mode;
   }
 
   /** Runs until /exit, Ctrl-D or a double Ctrl-C; resolves with the exit code. */
@@ -137,7 +151,7 @@ export class InteractiveSession {
       this.screen.commit([
         `${t.bold('vibe-agent')} ${t.dim(`· ${this.options.provider.name} · ${this.conversation.model} · ${this.options.workspace}`)}`,
         ...(this.conversation.messages.length ? [t.dim(`Continuing a conversation of ${this.conversation.messages.length} messages.`)] : []),
-        t.dim('/help for commands · Enter sends · Shift+Enter or \\ for a new line · Ctrl-C cancels · Ctrl-D exits'),
+        t.dim('/help for commands · Enter sends · Shift+Enter or \\ for a new line · Shift+Tab cycles modes · Ctrl-C cancels · Ctrl-D exits'),
       ]);
       this.services.setNotify?.((text) => this.screen.commit([t.yellow(`⚠ ${text}`)]));
       if (this.options.signal?.aborted) this.exit();
@@ -196,6 +210,8 @@ export class InteractiveSession {
   private onKey(key: Key): void {
     if (key.ctrl && key.name === 'c') return this.interrupt(key);
     this.ctrlC.otherKey();
+    // Ctrl-O works during a question too: the block being asked about may be the one to unfold.
+    if (key.ctrl && key.name === 'o') return this.toggleExpanded();
     if (this.keyWaiter) return this.keyWaiter(key);
     if (key.ctrl && key.name === 'd' && this.editor.text === '') {
       if (this.submit) this.exit();
@@ -203,6 +219,10 @@ export class InteractiveSession {
     }
     if (key.ctrl && key.name === 'z' && this.options.suspend) {
       void this.suspend(this.options.suspend);
+      return;
+    }
+    if (key.name === 'tab' && key.shift) {
+      this.setMode(nextMode(this.authorize.mode, this.modes));
       return;
     }
     if (key.ctrl && key.name === 'l') {
@@ -254,6 +274,61 @@ export class InteractiveSession {
     // confirm_exit: render() shows the question while the policy is armed.
   }
 
+  /** A mode chosen by Shift-Tab or /plan: an approved plan's bounds end with it. */
+  private setMode(mode: PermissionMode): void {
+    if (mode === 'plan' && this.authorize.mode !== 'plan') this.beforePlan = this.authorize.mode;
+    this.authorize.setMode(mode);
+  }
+
+  /** /plan: into plan mode, or back to the mode it left. */
+  private togglePlan(): string {
+    this.setMode(this.authorize.mode === 'plan' ? this.beforePlan : 'plan');
+    return this.authorize.mode === 'plan'
+      ? 'Plan mode: only read-only tools run, and the turn ends with a plan to approve. /plan or Shift+Tab again to leave.'
+      : `Plan mode off: ${this.authorize.mode} mode.`;
+  }
+
+  /** Ctrl-O: running subagent blocks redraw; at the prompt, the last turn's are printed expanded. */
+  private toggleExpanded(): void {
+    this.expanded = !this.expanded;
+    if (this.view) return this.view.setExpanded(this.expanded);
+    if (!this.expanded || !this.lastSubagents.length) return;
+    const { theme: t } = this.options;
+    const width = this.screen.width;
+    this.screen.commit([t.dim('Subagents of the last turn (Ctrl-O folds them again):'), ...this.lastSubagents.flatMap((block) => childBlockLines(block, true, t, Date.now(), width))]);
+  }
+
+  /**
+   * After a planning run: the plan's files and commands, and the mode to carry it out in. A
+   * chosen mode starts the execution turn at once, bounded by the plan; "keep planning" stays.
+   */
+  private async approvePlan(plan: string): Promise<void> {
+    const t = this.options.theme;
+    const scope = parsePlanScope(plan);
+    const controller = new AbortController();
+    this.running = controller;
+    this.approval = planQuestionLines(scope, t);
+    let choice;
+    try {
+      do {
+        const next = this.nextKey(controller.signal);
+        this.render();
+        choice = planChoice(await next);
+      } while (choice === undefined);
+    } finally {
+      this.approval = undefined;
+      this.running = undefined;
+      this.render();
+    }
+    if (choice === 'keep' || this.exiting) {
+      this.screen.commit([t.dim('? Execute this plan? keep planning (still in plan mode)')]);
+      return;
+    }
+    this.authorize.setMode(choice, scope);
+    this.screen.commit([`${t.dim('? Execute this plan?')} ${t.green(`yes, in ${choice} mode`)} ${t.dim('· calls outside the plan ask again')}`]);
+    this.queued.unshift(EXECUTE_PLAN_PROMPT);
+  }
+
   private exit(): void {
     this.exiting = true;
     this.running?.abort();
@@ -270,6 +345,9 @@ export class InteractiveSession {
     const view = new TurnView((lines) => this.screen.commit(lines), t);
     this.view = view;
     this.conversation.startRun();
+    view.setExpanded(this.expanded);
+    const planning = this.authorize.mode === 'plan';
+    let plan: string | undefined;
     const ticker = setInterval(() => this.render(), TICK_MS);
     try {
       const started = this.services.startPrompt ? await this.services.startPrompt(text, { authorize: this.authorize, signal: controller.signal }) : { ok: true as const, prompt: text, model: undefined };
@@ -281,9 +359,10 @@ export class InteractiveSession {
         provider: this.options.provider,
         model: started.model ?? this.conversation.model,
         input: started.prompt,
-        messages: this.conversation.messages,
+        messages: this.historyFor(planning),
         tools: this.options.tools,
-        system: this.options.system,
+        system: this.systemFor(planning),
+        ...(planning ? { plan: true } : {}),
         maxTurns: this.options.maxTurns,
         temperature: this.options.temperature,
         ...(this.options.maxCost !== undefined ? { maxCost: this.options.maxCost } : {}),
@@ -302,6 +381,7 @@ export class InteractiveSession {
           break;
         }
         this.observe(next.value);
+        if (next.value.type === 'stop' && next.value.agent === undefined && next.value.reason === 'plan') plan = next.value.plan;
         this.conversation.track(next.value);
         this.todos.track(next.value);
         view.handle(next.value, this.screen.width);
@@ -312,9 +392,24 @@ export class InteractiveSession {
     } finally {
       clearInterval(ticker);
       this.running = undefined;
+      this.lastSubagents = view.subagents();
       this.view = undefined;
       this.screen.commit(['']);
     }
+    if (plan && !this.exiting) await this.approvePlan(plan);
+  }
+
+  private systemFor(planning: boolean): string {
+    return planning ? `${this.options.system}\n\n${PLAN_MODE_PROMPT}` : this.options.system;
+  }
+
+  /** The conversation with the system prompt of this run's mode: entering or leaving plan mode swaps it. */
+  private historyFor(planning: boolean): Message[] {
+    const messages = this.conversation.messages;
+    const first = messages[0];
+    const wanted = this.systemFor(planning);
+    const ours = first?.role === 'system' && (first.content === this.systemFor(true) || first.content === this.systemFor(false));
+    return ours && first.content !== wanted ? withSystemPrompt(messages, wanted) : messages;
   }
 
   /** Hands an event to the services; one that fails (the session store) is shown, not fatal to the turn. */
@@ -347,15 +442,74 @@ export class InteractiveSession {
         tools: this.options.tools.names(),
         print: (lines) => this.screen.commit(lines),
         setModel: (model) => (this.conversation.model = model),
+        togglePlan: () => this.togglePlan(),
         setMessages: (messages) => this.conversation.replaceMessages(messages),
         startOver: (messages) => this.conversation.clear(messages),
         exit: () => this.exit(),
         signal: controller.signal,
+        choose: (title, items, initial) => this.choose(title, items, initial, controller.signal),
+        confirm: (lines) => this.confirm(lines, controller.signal),
       });
     } finally {
       this.running = undefined;
     }
     if (!this.exiting) this.screen.commit(['']);
+  }
+
+  /** A list in the live area: ↑/↓ move, Enter picks, Esc or Ctrl-C cancels. */
+  private async choose(title: string, items: string[], initial: number, signal: AbortSignal): Promise<number | undefined> {
+    const t = this.options.theme;
+    let index = Math.max(0, Math.min(items.length - 1, initial));
+    let picked: number | undefined;
+    try {
+      for (;;) {
+        this.approval = [
+          `${t.yellow('?')} ${t.bold(title)}`,
+          ...items.map((item, i) => (i === index ? `${t.cyan('›')}${t.bold(item.replace(/^ /, ''))}` : item)),
+          t.dim('  ↑/↓ choose · Enter rewinds · Esc cancels'),
+        ];
+        const next = this.nextKey(signal);
+        this.render();
+        const key = await next;
+        if (!key || key.name === 'escape' || (key.ctrl && key.name === 'c')) break;
+        if (key.name === 'up') index = Math.max(0, index - 1);
+        else if (key.name === 'down') index = Math.min(items.length - 1, index + 1);
+        else if (key.name === 'return') {
+          picked = index;
+          break;
+        }
+      }
+    } finally {
+      this.approval = undefined;
+      this.render();
+    }
+    this.screen.commit([`${t.dim(`? ${title}`)} ${picked === undefined ? t.yellow('cancelled') : t.green(items[picked]!.trim())}`]);
+    return picked;
+  }
+
+  /** A yes/no question in the live area: y is yes; n, Enter, Esc and Ctrl-C are no. */
+  private async confirm(lines: string[], signal: AbortSignal): Promise<boolean> {
+    const t = this.options.theme;
+    let yes = false;
+    this.approval = lines;
+    try {
+      for (;;) {
+        const next = this.nextKey(signal);
+        this.render();
+        const key = await next;
+        if (!key || key.name === 'escape' || key.name === 'return' || (key.ctrl && key.name === 'c')) break;
+        const text = key.name === 'char' && !key.ctrl ? (key.text ?? '').toLowerCase() : '';
+        if (text === 'y' || text === 'n') {
+          yes = text === 'y';
+          break;
+        }
+      }
+    } finally {
+      this.approval = undefined;
+      this.render();
+    }
+    this.screen.commit([...lines.slice(0, -1).map((line) => t.dim(stripAnsi(line))), `  ${yes ? t.yellow('overwritten') : t.green('kept (no)')}`]);
+    return yes;
   }
 
   private render(): void {
@@ -375,7 +529,19 @@ export class InteractiveSession {
     }
     const state = this.approval ? 'approval' : this.running ? 'working' : undefined;
     const background = this.services.backgroundJobs?.().filter((job) => job.running).length;
-    rows.push(renderStatusLine({ ...this.conversation.status(this.options.maxTurns, state), ...(background ? { background } : {}) }, width, t));
+    const subagents = this.view ? this.view.subagents().length > 0 : this.lastSubagents.length > 0;
+    rows.push(
+      renderStatusLine(
+        {
+          ...this.conversation.status(this.options.maxTurns, state),
+          ...(this.authorize.mode !== 'ask' || this.authorize.planScope ? { mode: modeLabel(this.authorize.mode, this.authorize.planScope !== undefined) } : {}),
+          ...(background ? { background } : {}),
+          ...(subagents ? { expandHint: this.expanded ? 'Ctrl-O folds' : 'Ctrl-O expands' } : {}),
+        },
+        width,
+        t,
+      ),
+    );
     this.screen.render(rows, cursor);
   }
 }

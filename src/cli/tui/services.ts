@@ -3,6 +3,7 @@ import type { AgentEvent } from '../../contracts/events.js';
 import type { Message, Usage } from '../../contracts/messages.js';
 import type { AskApproval } from '../../tools/approval.js';
 import type { Authorize } from '../../contracts/tool.js';
+import type { PermissionPolicy } from '../../permissions/permission-policy.js';
 
 export interface SessionEntry {
   id: string;
@@ -35,7 +36,7 @@ export interface MemoryFile {
  */
 export interface InteractiveServices {
   /** Builds the permission check from the terminal's approval prompt. Default: `createPermissionPolicy({ mode: 'ask', ask })`. */
-  authorize?(ask: AskApproval): Authorize;
+  authorize?(ask: AskApproval): PermissionPolicy;
   /** /compact: summarise older turns. */
   compact?(messages: Message[], context: { model: string; signal: AbortSignal }): Promise<{ messages: Message[]; compacted: boolean; tokensBefore?: number; tokensAfter?: number }>;
   /** /sessions. */
@@ -76,12 +77,20 @@ export interface InteractiveServices {
   mcpServers?(): string[];
   /** /bashes and the status line: the shell's background jobs. */
   backgroundJobs?(): Array<{ id: string; command: string; pid: number; running: boolean; exitCode?: number | null }>;
+  /** /bashes kill ID: ends the job's whole process group; false when no such job runs. */
+  killBackgroundJob?(id: string): Promise<boolean>;
   /** Wraps each run's events (checkpoints are taken this way, outside the loop). */
   wrapRun?(events: AsyncGenerator<AgentEvent, RunResult>): AsyncGenerator<AgentEvent, RunResult>;
   /** /rewind without a number: the checkpoints of this session, one line each. */
   checkpoints?(): string[];
-  /** /rewind N and /undo (N undefined: the last checkpoint). `messages`: the rewound conversation. */
-  rewind?(n: number | undefined, options: { force: boolean }): Promise<{ lines: string[]; messages?: Message[] }>;
+  /** The checkpoints' numbers, in the order of `checkpoints()` (for the /rewind picker). */
+  checkpointNumbers?(): number[];
+  /**
+   * /rewind N and /undo (N undefined: the last checkpoint). `messages`: the rewound conversation.
+   * Files the user changed since the agent left them are overwritten only with `force`, or when
+   * `confirm` (given the paths) answers yes.
+   */
+  rewind?(n: number | undefined, options: { force: boolean; confirm?: (paths: string[]) => Promise<boolean> }): Promise<{ lines: string[]; messages?: Message[] }>;
   /** Called once when the session ends (flush and unlock the session file). */
   close?(): void;
 }

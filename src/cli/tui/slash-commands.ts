@@ -1,5 +1,6 @@
 import type { Message, Usage } from '../../contracts/messages.js';
 import { oneLine } from '../display/summarize.js';
+import { visibleText } from '../display/visible-text.js';
 import type { InteractiveServices } from './services.js';
 import { formatTokens } from './status-line.js';
 import type { Theme } from '../display/theme.js';
@@ -16,11 +17,17 @@ export interface CommandContext {
   tools: string[];
   print(lines: string[]): void;
   setModel(model: string): void;
+  /** /plan: into plan mode or out of it; says which. */
+  togglePlan?(): string;
   setMessages(messages: Message[]): void;
   /** A fresh conversation: the history replaced, tokens and cost counted from zero. */
   startOver(messages: Message[]): void;
   exit(): void;
   signal: AbortSignal;
+  /** Lets the user pick one of `items` (↑/↓, Enter; Esc cancels): its index, or undefined. */
+  choose?(title: string, items: string[], initial: number): Promise<number | undefined>;
+  /** Asks a yes/no question under `lines`; anything but y is no. */
+  confirm?(lines: string[]): Promise<boolean>;
 }
 
 export interface SlashCommand {
@@ -42,6 +49,7 @@ export const SLASH_COMMANDS: SlashCommand[] = [
         ...SLASH_COMMANDS.map((command) => `  ${c.theme.bold(`/${command.name}${command.usage ? ` ${command.usage}` : ''}`)}  ${c.theme.dim(command.help)}`),
         ...customCommandHelp(c),
         c.theme.dim('  Enter sends · Shift+Enter, Alt+Enter or a trailing \\ adds a line · ↑/↓ history · Tab completes'),
+        c.theme.dim('  Shift+Tab cycles the permission mode (ask, auto-edit, plan) · Ctrl-O expands or folds subagent blocks'),
         c.theme.dim('  Ctrl-C cancels the running turn, answers no to a question, clears the prompt; twice at an empty prompt exits · Ctrl-D exits'),
       ]),
   },
@@ -139,9 +147,20 @@ export const SLASH_COMMANDS: SlashCommand[] = [
   },
   {
     name: 'bashes',
-    help: 'background shell jobs (killed when you leave)',
-    run: (_, c) => {
+    usage: '[kill ID]',
+    help: 'background shell jobs (killed when you leave); kill ID ends one, its child processes included',
+    run: async (argument, c) => {
       if (!c.services.backgroundJobs) return unavailable(c, 'Background jobs');
+      const kill = /^kill\s+(\S+)$/.exec(argument);
+      if (kill) {
+        if (!c.services.killBackgroundJob) return unavailable(c, 'Killing background jobs');
+        const id = kill[1]!;
+        const job = c.services.backgroundJobs().find((candidate) => candidate.id === id);
+        if (!job) return c.print([c.theme.yellow(`No background job ${visibleText(id)}; /bashes lists them.`)]);
+        if (!job.running) return c.print([`${job.id} is not running any more.`]);
+        return c.print([(await c.services.killBackgroundJob(id)) ? `Killed ${job.id} (pid ${job.pid}): ${oneLine(job.command, 60)}` : c.theme.yellow(`${job.id} had already ended.`)]);
+      }
+      if (argument) return c.print([c.theme.yellow('Usage: /bashes, or /bashes kill ID.')]);
       const jobs = c.services.backgroundJobs();
       if (!jobs.length) return c.print(['No background jobs.']);
       c.print(
@@ -162,7 +181,12 @@ export const SLASH_COMMANDS: SlashCommand[] = [
       const number = words.find((word) => /^\d+$/.test(word));
       if (!number) {
         const list = c.services.checkpoints();
-        return c.print(list.length ? [...list, c.theme.dim('  /rewind N goes back to checkpoint N; /undo to the last one.')] : ['No checkpoints yet: none of this session\'s turns ran tools.']);
+        if (!list.length) return c.print(["No checkpoints yet: none of this session's turns ran tools."]);
+        const numbers = c.services.checkpointNumbers?.();
+        if (!c.choose || !numbers) return c.print([...list, c.theme.dim('  /rewind N goes back to checkpoint N; /undo to the last one.')]);
+        const picked = await c.choose('Rewind to which checkpoint? Files and conversation go back to before that turn.', list, list.length - 1);
+        if (picked === undefined) return c.print([c.theme.dim('Rewind cancelled; nothing was changed.')]);
+        return rewindTo(numbers[picked], words.includes('--force'), c);
       }
       await rewindTo(Number(number), words.includes('--force'), c);
     },
@@ -176,11 +200,27 @@ export const SLASH_COMMANDS: SlashCommand[] = [
       await rewindTo(undefined, argument.includes('--force'), c);
     },
   },
+  {
+    name: 'plan',
+    help: 'plan mode on or off (also Shift+Tab): only read-only tools run, then you approve the plan and pick the mode to carry it out',
+    run: (_, c) => (c.togglePlan ? c.print([c.togglePlan()]) : unavailable(c, 'Plan mode')),
+  },
   { name: 'exit', help: 'leave (also Ctrl-D)', run: (_, c) => c.exit() },
 ];
 
 async function rewindTo(n: number | undefined, force: boolean, c: CommandContext): Promise<void> {
-  const result = await c.services.rewind!(n, { force });
+  const t = c.theme;
+  const confirm = c.confirm;
+  const ask = confirm
+    ? (paths: string[]) =>
+        confirm([
+          `${t.yellow('?')} ${t.bold('These files changed after the agent left them; the rewind would overwrite them:')}`,
+          ...paths.slice(0, 20).map((path) => `    ${visibleText(path)}`),
+          ...(paths.length > 20 ? [t.dim(`    … ${paths.length - 20} more`)] : []),
+          `  Overwrite them? ${t.bold('y')} yes   ${t.bold('n')} no ${t.dim('(Enter, Esc = no)')}`,
+        ])
+    : undefined;
+  const result = await c.services.rewind!(n, { force, ...(ask ? { confirm: ask } : {}) });
   if (result.messages) c.setMessages(result.messages);
   c.print(result.lines);
 }

@@ -19,6 +19,10 @@ export interface StatusInfo {
   state?: string;
   /** Background shell jobs still running. */
   background?: number;
+  /** The permission mode when it is not the default ("plan mode", "auto-edit", "ask+plan"). */
+  mode?: string;
+  /** What Ctrl-O does to the subagent blocks on screen. */
+  expandHint?: string;
 }
 
 export function formatTokens(n: number): string {
@@ -45,6 +49,8 @@ export function renderStatusLine(info: StatusInfo, width: number, t: Theme): str
   if (info.costUsd !== undefined) parts.push({ text: `$${info.costUsd.toFixed(info.costUsd < 1 ? 4 : 2)}`, priority: 4 });
   parts.push({ text: `turn ${info.turn}/${info.maxTurns}`, priority: 2.5 });
   if (info.background) parts.push({ text: `${info.background} bg`, priority: 1.5 });
+  if (info.mode) parts.push({ text: `${info.mode} (⇧Tab)`, priority: 1.2 });
+  if (info.expandHint) parts.push({ text: info.expandHint, priority: 3.5 });
 
   const separator = ' · ';
   const fits = (list: typeof parts) => visibleWidth(list.map((p) => p.text).join(separator)) <= width;

@@ -5,6 +5,10 @@ import type { Theme } from '../display/theme.js';
 import { visibleText } from '../display/visible-text.js';
 import { MarkdownStream } from './markdown-stream.js';
 import { spinnerFrame, toolLines, toolHeader, type ToolCallView } from './tool-line.js';
+import { ChildBlocks, childBlockLines, type ChildBlock } from './child-blocks.js';
+
+/** The tool that starts a subagent (src/agents/task-tool.ts). */
+const TASK_TOOL = 'task';
 
 /** A call whose arguments are still streaming: shown before it runs, so a long write is visible. */
 interface PendingCall {
@@ -25,6 +29,9 @@ export class TurnView {
   private readonly running = new Map<string, ToolCallView>();
   private waitingSince: number | undefined;
   private cancelling = false;
+  private readonly children: ChildBlocks;
+  /** Subagent blocks show their tool lines (Ctrl-O). */
+  private expanded = false;
   done = false;
 
   constructor(
@@ -34,6 +41,17 @@ export class TurnView {
   ) {
     this.markdown = new MarkdownStream(theme);
     this.waitingSince = now();
+    this.children = new ChildBlocks(theme, now);
+  }
+
+  /** Running blocks redraw at once; finished ones are committed as they are when their call ends. */
+  setExpanded(expanded: boolean): void {
+    this.expanded = expanded;
+  }
+
+  /** The subagents this run started, for Ctrl-O after the turn. */
+  subagents(): ChildBlock[] {
+    return this.children.all();
   }
 
   /** Shown on the spinner line after the first Ctrl-C. */
@@ -43,8 +61,8 @@ export class TurnView {
 
   handle(event: AgentEvent, width = 100): void {
     const t = this.theme;
-    // A subagent is a folded block of lines: its calls, results and end, never its streamed text.
-    if (event.agent !== undefined) return this.commitEvent(event, width);
+    // A subagent is a folded block under its task call: its calls and end, never its streamed text.
+    if (event.agent !== undefined) return this.children.handle({ ...event, agent: event.agent }, width);
     switch (event.type) {
       case 'turn_start':
         this.waitingSince = this.now();
@@ -78,6 +96,7 @@ export class TurnView {
         this.pending.delete(event.call.id);
         this.flushText();
         this.running.set(event.call.id, { call: event.call, startedAt: this.now() });
+        if (event.call.name === TASK_TOOL) this.children.noteTaskCall(event.call);
         break;
       case 'tool_call_end': {
         const view = this.running.get(event.id);
@@ -85,6 +104,8 @@ export class TurnView {
         this.running.delete(event.id);
         view.end = { status: event.status, output: event.output, durationMs: event.durationMs };
         this.commit(toolLines(view, this.now(), t, width));
+        const block = view.call.name === TASK_TOOL ? this.children.callEnded(event.id, event.status !== 'ok') : undefined;
+        if (block) this.commit(childBlockLines(block, this.expanded, t, this.now(), width));
         if (this.running.size === 0) this.waitingSince = this.now();
         break;
       }
@@ -108,6 +129,7 @@ export class TurnView {
         this.pending.clear();
         this.done = true;
         this.waitingSince = undefined;
+        for (const block of this.children.unclaimed()) this.commit(childBlockLines(block, this.expanded, t, this.now(), width));
         this.commitEvent(event, width);
         break;
       default:
@@ -126,7 +148,11 @@ export class TurnView {
     if (partial !== undefined) lines.push(partial);
     const now = this.now();
     for (const { event, since } of this.pending.values()) lines.push(`${paintLine(describeEvent(event)!, t)} ${t.dim(formatDuration(now - since))}`);
-    for (const view of this.running.values()) lines.push(toolHeader(view, now, t, width));
+    for (const view of this.running.values()) {
+      lines.push(toolHeader(view, now, t, width));
+      const block = view.call.name === TASK_TOOL ? this.children.forCall(view.call.id) : undefined;
+      if (block) lines.push(...childBlockLines(block, this.expanded, t, now, width));
+    }
     const busy = partial !== undefined || this.pending.size > 0 || this.running.size > 0;
     if (this.waitingSince !== undefined && !this.done && !busy) {
       const what = this.cancelling ? 'Cancelling…' : 'Working…';
