@@ -1,31 +1,28 @@
 import { statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import type { Checker } from './diagnostic.js';
+import { TSC_SERVER_SCRIPT } from './tsc-server-script.js';
 
 const SCRIPT_EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];
 const ESLINT_CONFIGS = ['eslint.config.js', 'eslint.config.mjs', 'eslint.config.cjs', 'eslint.config.ts', '.eslintrc', '.eslintrc.js', '.eslintrc.cjs', '.eslintrc.json', '.eslintrc.yml', '.eslintrc.yaml'];
 const PYTHON_MARKERS = ['pyproject.toml', 'ruff.toml', '.ruff.toml', 'setup.py', 'setup.cfg', 'requirements.txt'];
 
-/** Where the TypeScript checker keeps its incremental state: inside the workspace, writable under the sandbox. */
-export function tscBuildInfoPath(workspace: string): string {
-  return join(workspace, 'node_modules', '.cache', 'vibe-agent', 'tsc.tsbuildinfo');
-}
-
 /**
  * The checkers this workspace has, best first, found with a handful of stat calls (no process is
- * started): the project's own TypeScript, its ESLint, ruff or go on PATH next to the project's marker files.
+ * started): the project's own TypeScript (kept running, see tsc-server.ts), its ESLint, ruff or go on PATH next to the project's marker files.
  */
 export function detectCheckers(workspace: string, env: NodeJS.ProcessEnv = process.env): Checker[] {
   const found: Checker[] = [];
   const at = (...parts: string[]) => join(workspace, ...parts);
-  const tsc = at('node_modules', 'typescript', 'bin', 'tsc');
-  if (isFile(at('tsconfig.json')) && isFile(tsc)) {
+  const typescript = at('node_modules', 'typescript');
+  if (isFile(at('tsconfig.json')) && isFile(join(typescript, 'package.json'))) {
     found.push({
       name: 'tsc',
-      command: 'node_modules/typescript/bin/tsc --noEmit --incremental -p tsconfig.json',
-      argv: [process.execPath, tsc, '--noEmit', '--incremental', '--tsBuildInfoFile', tscBuildInfoPath(workspace), '--pretty', 'false', '-p', 'tsconfig.json'],
+      command: 'tsc --noEmit -p tsconfig.json (node_modules/typescript, kept running)',
+      argv: [process.execPath, '-e', TSC_SERVER_SCRIPT, typescript, 'tsconfig.json'],
       format: 'tsc',
       scope: 'project',
+      persistent: true,
       extensions: SCRIPT_EXTENSIONS,
     });
   }

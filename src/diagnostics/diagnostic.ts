@@ -24,6 +24,8 @@ export interface Checker {
   format: OutputFormat;
   /** project: checks everything at once (its last run is the next edit's baseline); file: checks the edited file. */
   scope: 'project' | 'file';
+  /** Kept running between checks and asked again (the TypeScript checker): see tsc-server.ts. */
+  persistent?: boolean;
   /** Lower-case extensions it checks, with the dot; empty means every file. */
   extensions: readonly string[];
 }

@@ -13,6 +13,7 @@ import { formatDiagnosticChange } from './format-diagnostics.js';
 import { lineMap } from './line-map.js';
 import { parseDiagnostics } from './parse-diagnostics.js';
 import { runChecker } from './run-checker.js';
+import { CheckerServer } from './tsc-server.js';
 
 /** A checker named in config: a shell command whose output is read in `format` (default: tsc-style or file:line:col lines). */
 export interface ConfiguredChecker {
@@ -41,7 +42,7 @@ export const DEFAULT_DIAGNOSTICS_TIMEOUT_MS = 30_000;
 /**
  * The edit tools' write observer that reports what an edit broke or fixed; undefined when off.
  * A project-wide checker's last run is the next edit's baseline (only the first edit runs it
- * before writing); a per-file checker's run is reused while the file's content is unchanged.
+ * before writing); the TypeScript checker stays running between edits, re-checking only what changed; a per-file checker's run is reused while the file's content is unchanged.
  */
 export function createDiagnosticsObserver(options: DiagnosticsOptions): WriteObserver | undefined {
   if (options.setting === 'off') return undefined;
@@ -57,10 +58,18 @@ export function createDiagnosticsObserver(options: DiagnosticsOptions): WriteObs
   const permission = new CheckerPermission(options.runUnchecked ?? true);
   const baselines = new Map<string, { key: string; diagnostics: Diagnostic[] }>();
   const childEnv = shellEnvironment(env, options);
+  const servers = new Map<string, CheckerServer>();
+  const server = (checker: Checker, workspace: string) => {
+    const key = `${workspace}\u0000${checker.command}`;
+    let found = servers.get(key);
+    if (!found) servers.set(key, (found = new CheckerServer(checker.argv)));
+    return found;
+  };
 
   const check = async (checker: Checker, file: string, context: ToolContext) => {
     const argv = checker.argv.map((arg) => arg.replaceAll('{file}', file));
-    const run = await runChecker(argv, { cwd: context.workspace, env: childEnv, timeoutMs, signal: context.signal, ...(options.sandbox ? { sandbox: options.sandbox } : {}) });
+    const runOptions = { cwd: context.workspace, env: childEnv, timeoutMs, signal: context.signal, ...(options.sandbox ? { sandbox: options.sandbox } : {}) };
+    const run = checker.persistent ? await server(checker, context.workspace).check(runOptions) : await runChecker(argv, runOptions);
     if (run.error) return { note: `(Diagnostics: ${checker.name} could not start: ${run.error}.)` };
     if (run.stopped === 'time') return { note: `(Diagnostics: ${checker.name} did not finish within ${formatSeconds(timeoutMs)} and was stopped; no diagnostics for this edit.)` };
     if (run.stopped === 'abort') return { note: `(Diagnostics: ${checker.name} was stopped with the call.)` };
