@@ -144,4 +144,20 @@ describe('the checker runs the repository\'s code, so it is put to the permissio
     await edit(yolo, ws, 'src/a.ts', '= 1', '= 2', createPermissionPolicy({ mode: 'yolo' }));
     expect(existsSync(marker)).toBe(true);
   });
+
+  it("the checker gets the shell's environment (no provider key, no --api-key value) and the shell's sandbox", async () => {
+    const ws = await project({ 'src/a.ts': OLD_ERROR });
+    const env = { ...process.env, OPENAI_API_KEY: 'sk-provider-secret', DEPLOY: 'cli-key-value', HARMLESS: 'kept' };
+    // A stand-in for bubblewrap: whatever the sandbox's wrap returns is what runs.
+    const sandbox = { name: 'marker', wrap: (argv: string[]) => ['/usr/bin/env', 'WRAPPED_BY_SANDBOX=yes', ...argv], explainFailure: () => undefined };
+    const observeWrite = createDiagnosticsObserver({ setting: { command: 'env > seen-env.txt' }, env, secrets: ['cli-key-value'], sandbox })!;
+    const registry = new ToolRegistry(createFileTools({ observeWrite }));
+    await call(registry, ws, 'read_file', { path: 'src/a.ts' });
+    await edit(registry, ws, 'src/a.ts', "'x'", '1', createPermissionPolicy({ mode: 'yolo' }));
+    const seen = await readFile(join(ws, 'seen-env.txt'), 'utf8');
+    expect(seen).toContain('HARMLESS=kept');
+    expect(seen).toContain('WRAPPED_BY_SANDBOX=yes');
+    expect(seen).not.toContain('sk-provider-secret');
+    expect(seen).not.toContain('cli-key-value');
+  });
 });
