@@ -25,6 +25,8 @@ export { courseTools } from './tools/builtin/course.js';
 
 // Coding tools: files, search, shell.
 export { createFileTools } from './tools/coding/file-tools.js';
+export type { WriteObserver } from './tools/coding/shared/observe-write.js';
+export { createDiagnosticsObserver, type ConfiguredChecker, type DiagnosticsOptions, type DiagnosticsSetting } from './diagnostics/diagnostics-observer.js';
 export { FileReadTracker } from './tools/coding/shared/read-tracker.js';
 export type { FileToolOptions } from './tools/coding/shared/file-tool-options.js';
 export { createSearchTools, type SearchToolOptions } from './tools/coding/search-tools.js';

@@ -62,11 +62,30 @@ describe('vibe-agent doctor against a local OpenAI-compatible server', { timeout
     expect(report.recommendation.notes.join(' ')).toContain('parallel_tool_calls');
   });
 
-  it('finds a context silently truncated to 4,096 tokens and recommends the window it measured', async () => {
-    const { report } = await doctorAgainst('truncates');
-    expect(probe(report, 'context')).toMatchObject({ status: 'warn', data: { keptTokens: 3000, lostTokens: 7000 } });
-    expect(report.recommendation.contextWindow).toBe(3000);
-    expect(report.recommendation.config).toMatchObject({ contextWindow: 3000, baseUrl: expect.stringContaining('127.0.0.1') });
+  it('diagnoses a server that demands its reasoning back with tool results, and recommends a preset that replays it', async () => {
+    const { report } = await doctorAgainst('demands-reasoning');
+    expect(probe(report, 'reasoning')).toMatchObject({ status: 'warn', data: { field: 'reasoning_content', demandsBack: true } });
+    expect(probe(report, 'reasoning').detail).toContain('Missing `reasoning_content`');
+    expect(report.recommendation).toMatchObject({ protocol: 'native', preset: 'deepseek', config: { provider: 'deepseek', model: 'test-model', baseUrl: expect.stringContaining('127.0.0.1') } });
+    expect(report.recommendation.notes.join(' ')).toContain('demands its reasoning back');
+  });
+
+  it('finds a context silently truncated to 4,096 tokens by bisection and recommends the window it measured', async () => {
+    const { report, server } = await doctorAgainst('truncates');
+    // The ladder keeps 3,000 and loses 7,000; four bisection requests narrow it to 4,000 kept, 4,250 lost.
+    expect(probe(report, 'context')).toMatchObject({ status: 'warn', data: { keptTokens: 4000, lostTokens: 4250 } });
+    expect(report.recommendation.contextWindow).toBe(4000);
+    expect(report.recommendation.config).toMatchObject({ contextWindow: 4000, baseUrl: expect.stringContaining('127.0.0.1') });
+    expect(report.recommendation.notes.join(' ')).toContain('keeps ≈4000 tokens');
+    const needles = server.requests.filter((body) => String(body.messages[0]?.content ?? '').startsWith('The passphrase is'));
+    expect(needles).toHaveLength(3 + 4);
+  });
+
+  it('finds a window truncated at 6,000 tokens to within 250 tokens below it', async () => {
+    const { report } = await doctorAgainst('truncates-6000');
+    expect(probe(report, 'context')).toMatchObject({ status: 'warn', data: { keptTokens: 5750, lostTokens: 6000 } });
+    expect(report.recommendation.contextWindow).toBe(5750);
+    expect(report.recommendation.config).toMatchObject({ contextWindow: 5750 });
   });
 
   it('prints a table and a recommendation without --json', async () => {

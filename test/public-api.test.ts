@@ -34,6 +34,7 @@ const PUBLIC_API = [
   'createContextPolicy',
   'createFetchUrlTool',
   'createFileTools',
+  'createDiagnosticsObserver',
   'createPermissionPolicy',
   'createProvider',
   'createRedactor',

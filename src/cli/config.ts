@@ -35,6 +35,11 @@ function validator(config: ConfigType): z.ZodType {
       return z.array(z.object({ name: z.string().min(1), path: z.string().min(1), glob: z.string().min(1).optional() }).strict());
     case 'object':
       return z.record(z.string(), z.unknown());
+    case 'checker':
+      return z.union([
+        z.enum(['auto', 'off']),
+        z.object({ command: z.string().min(1), format: z.enum(['tsc', 'lines', 'eslint-json', 'ruff-json']).optional(), timeout: z.number().positive().optional(), extensions: z.array(z.string()).optional() }).strict(),
+      ]);
   }
 }
 

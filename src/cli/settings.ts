@@ -3,6 +3,7 @@ import { PRESETS } from '../providers/presets.js';
 import { atLeast, commaList, wholeNumber, directory, docsFolder, dollars, oneOf, positiveInteger, secondsAsMs, temperature, text, type ParseSetting } from './setting-parsers.js';
 import { DEFAULT_TOOL_NAMES } from './tool-names.js';
 import type { KnowledgeSource } from '../knowledge/knowledge-source.js';
+import type { DiagnosticsSetting } from '../diagnostics/diagnostics-observer.js';
 
 export const PROTOCOLS = ['native', 'prompt-json'] as const;
 export type Protocol = (typeof PROTOCOLS)[number];
@@ -53,9 +54,12 @@ export interface Settings {
   sandbox: SandboxMode;
   /** Let sandboxed commands use the network. */
   sandboxNetwork: boolean;
+  /** The checker run after each edit: auto (found in the project), off, or a configured command. */
+  diagnostics: DiagnosticsSetting;
 }
 
 export const SANDBOX_MODES = ['auto', 'on', 'off'] as const;
+export const DIAGNOSTICS_MODES = ['auto', 'off'] as const;
 export type SandboxMode = (typeof SANDBOX_MODES)[number];
 
 export type SettingKey = keyof Settings;
@@ -71,6 +75,8 @@ export type ConfigType =
   | { type: 'choice'; choices: readonly string[] }
   | { type: 'rules' }
   | { type: 'sources' }
+  /** "auto", "off" or { command, format, timeout, extensions } (src/diagnostics). */
+  | { type: 'checker' }
   /** A JSON object another module validates (MCP servers, hooks); `words` describes it. */
   | { type: 'object'; words: string };
 
@@ -363,6 +369,15 @@ export const SETTINGS = {
     project: 'user-only',
     default: false,
     help: 'let sandboxed shell commands use the network',
+  },
+  diagnostics: {
+    flag: 'diagnostics',
+    value: 'MODE',
+    env: 'VIBE_DIAGNOSTICS',
+    config: { type: 'checker' },
+    parse: oneOf(DIAGNOSTICS_MODES),
+    default: 'auto',
+    help: "after each edit_file/write_file, run the project's checker (its own tsc, eslint, ruff, go vet; asked like a shell command) and add the errors the edit introduced or fixed to the result; auto, off, or in a config file { \"command\", \"format\", \"timeout\", \"extensions\" } (see docs/tools.md)",
   },
 } satisfies SettingTable;
 

@@ -12,6 +12,11 @@ export interface ToolContext {
    * tool's arguments, to the same permission policy as the call itself. Absent when none is in force.
    */
   authorizeFollowUp?(args: unknown): Promise<{ allowed: true } | { allowed: false; reason: string }>;
+  /**
+   * Puts a separate action the tool takes on its own behalf (an edit running the project's
+   * checker), described as another tool's call, to the same permission policy. Absent when none is in force.
+   */
+  authorizeAction?(action: { tool: Tool; args: unknown; preview: { summary: string; detail?: string } }): Promise<{ allowed: true } | { allowed: false; reason: string }>;
 }
 
 /** What `execute` may return: plain text, or text flagged as an error the model should see. */

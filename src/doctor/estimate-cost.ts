@@ -1,6 +1,6 @@
 import { costOf, priceOf } from '../providers/pricing.js';
 import { knownWindow } from '../context/model-windows.js';
-import { contextSizes } from './probe-context.js';
+import { BISECTION_STEPS, contextSizes } from './probe-context.js';
 import type { DoctorEndpoint } from './types.js';
 
 /** The small probes: about ten requests of a few dozen tokens each, with their replies. */
@@ -17,7 +17,9 @@ export interface CostEstimate {
 /** What the battery will send, worked out before anything is sent (the context ladder dominates). */
 export function estimateCost(endpoint: DoctorEndpoint): CostEstimate {
   const ladder = contextSizes(endpoint, knownWindow(endpoint.model));
-  const inputTokens = SMALL_PROBES_INPUT + (endpoint.protocol === 'openai' ? ladder.reduce((sum, size) => sum + size, 0) : 0);
+  // At worst the last step is lost and every bisection request is nearly as long as it.
+  const bisection = BISECTION_STEPS * (ladder.at(-1) ?? 0);
+  const inputTokens = SMALL_PROBES_INPUT + (endpoint.protocol === 'openai' ? ladder.reduce((sum, size) => sum + size, 0) + bisection : 0);
   const outputTokens = SMALL_PROBES_OUTPUT;
   const price = priceOf(endpoint.model);
   return { inputTokens, outputTokens, dollars: price ? costOf(endpoint.model, { inputTokens, outputTokens, cachedInputTokens: 0, reasoningTokens: 0 }, price) : undefined };

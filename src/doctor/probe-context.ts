@@ -4,8 +4,14 @@ import { getJson, postChat, replyText } from './wire.js';
 
 /** Prompt sizes tried, in tokens (≈ 4 characters each), smallest first; the ladder stops at the first miss. */
 export const CONTEXT_LADDER = [1_000, 3_000, 7_000, 15_000, 31_000];
+/** Requests spent narrowing a miss down: between the last size kept and the first lost, halving each time. */
+export const BISECTION_STEPS = 4;
+/** Sizes the bisection tries are rounded to this many tokens. */
+const BISECTION_GRAIN = 50;
 /** A paid endpoint is not asked past this many tokens: the probe is meant to cost cents. */
 export const PAID_CONTEXT_LIMIT = 15_000;
+/** The bisection's floor when even the smallest size was lost. */
+const MIN_PROBE = 200;
 
 /** The prompt sizes this endpoint will be sent. */
 export function contextSizes(endpoint: DoctorEndpoint, claimed: number | undefined): number[] {
@@ -42,15 +48,34 @@ export async function probeContext(endpoint: DoctorEndpoint, signal?: AbortSigna
   const claim = served !== undefined ? `the server claims ${served}` : listed !== undefined ? `listed as ${listed}` : 'no claim';
   let kept: number | undefined;
   let lost: number | undefined;
-  for (const size of contextSizes(endpoint, served ?? listed)) {
+  const keeps = async (size: number) => {
     const { prompt, needle } = needlePrompt(size);
     const reply = await postChat(endpoint, { messages: [{ role: 'user', content: prompt }], stream: false }, signal);
-    if (reply.status === 200 && replyText(reply).includes(needle)) {
+    return reply.status === 200 && replyText(reply).includes(needle);
+  };
+  for (const size of contextSizes(endpoint, served ?? listed)) {
+    if (await keeps(size)) {
       kept = size;
       continue;
     }
     lost = size;
     break;
+  }
+  // The ladder's steps are coarse (3,000 then 7,000): bisect between the last kept size (or the
+  // smallest window a run accepts) and the first lost one, so the window recommended is the real one.
+  if (lost !== undefined) {
+    let low = kept ?? MIN_PROBE;
+    let high = lost;
+    for (let step = 0; step < BISECTION_STEPS && high - low > BISECTION_GRAIN * 2; step++) {
+      const middle = Math.round((low + high) / 2 / BISECTION_GRAIN) * BISECTION_GRAIN;
+      if (await keeps(middle)) {
+        low = middle;
+        kept = middle;
+      } else {
+        high = middle;
+        lost = middle;
+      }
+    }
   }
   const data = { claimed: served ?? null, listed: listed ?? null, keptTokens: kept ?? null, lostTokens: lost ?? null };
   if (lost === undefined) return { id: 'context', label, status: 'pass', detail: `needle kept at ≈${kept ?? 0} tokens; ${claim}`, data };

@@ -20,16 +20,24 @@ export function recommend(endpoint: DoctorEndpoint, probes: ProbeResult[]): Reco
   if (rejected.length) notes.push(`The server refuses ${rejected.join(', ')}: the first request of each run fails once and is sent again without it.`);
   if (byId('parallel')?.status === 'warn') notes.push('The model makes one call per reply: expect more turns (raise maxTurns for long tasks).');
 
-  const preset = presetFor(endpoint);
-  const presetRow = PRESETS[preset];
-  if (byId('reasoning')?.data?.demandsBack && !presetRow?.replayReasoning) {
-    notes.push('The server demands its reasoning back with tool results: use a preset that replays it (deepseek, moonshot, zhipu).');
+  let preset = presetFor(endpoint);
+  if (byId('reasoning')?.data?.demandsBack && !PRESETS[preset]?.replayReasoning) {
+    preset = replayingPreset(endpoint.model);
+    notes.push(`The server demands its reasoning back with tool results: provider ${preset} (with this base URL) sends it back; ${preset === 'deepseek' ? 'moonshot and zhipu do too' : 'so do deepseek and the other replaying presets'}.`);
   }
+  const presetRow = PRESETS[preset];
   const contextWindow = windowFrom(byId('context'), notes);
   const config: Record<string, unknown> = { provider: preset, model: endpoint.model };
   if (endpoint.baseURL !== presetRow?.baseURL) config.baseUrl = endpoint.baseURL;
   if (contextWindow !== undefined) config.contextWindow = contextWindow;
   return { protocol: native ? 'native' : 'prompt-json', preset, ...(contextWindow !== undefined ? { contextWindow } : {}), config, notes };
+}
+
+/** A preset that sends reasoning back with tool results, the model's own family when its name says it. */
+function replayingPreset(model: string): string {
+  if (/kimi|moonshot/i.test(model)) return 'moonshot';
+  if (/glm|zhipu/i.test(model)) return 'zhipu';
+  return 'deepseek';
 }
 
 function presetFor(endpoint: DoctorEndpoint): string {

@@ -125,6 +125,7 @@ export class ToolRegistry {
         if ('error' in preview) return { allowed: false, reason: preview.error };
         return authorize({ tool, args: next, call, preview, workspace: context.workspace, signal: outer });
       };
+      context.authorizeAction = (action) => authorize({ ...action, call, workspace: context.workspace, signal: outer });
     }
     // Measured from here: the preview and the wait for the user's approval are not the tool's time.
     const started = performance.now();

@@ -6,6 +6,7 @@ import { writeFileAtomic } from '../shared/atomic-write.js';
 import { filePermission } from '../shared/file-permission.js';
 import type { FileToolOptions } from '../shared/file-tool-options.js';
 import { planEdit } from './plan-edit.js';
+import { observedWrite } from '../shared/observe-write.js';
 import type { FileReadTracker } from '../shared/read-tracker.js';
 
 const parameters = z.object({
@@ -32,9 +33,11 @@ export function createEditFileTool(options: FileToolOptions, tracker: FileReadTr
       const plan = await planEdit(args, context, options, tracker);
       if (!plan.ok) return { output: plan.error, isError: true };
       const bytes = Buffer.from(plan.stored, 'utf8');
-      await writeFileAtomic(plan.absolute, bytes, plan.mode === undefined ? {} : { mode: plan.mode });
-      tracker.record(plan.absolute, bytes, (await stat(plan.absolute)).mtimeMs);
-      return plan.report;
+      return observedWrite(options.observeWrite, plan.absolute, context, async () => {
+        await writeFileAtomic(plan.absolute, bytes, plan.mode === undefined ? {} : { mode: plan.mode });
+        tracker.record(plan.absolute, bytes, (await stat(plan.absolute)).mtimeMs);
+        return plan.report;
+      });
     },
   });
 }

@@ -10,6 +10,7 @@ import type { FileReadTracker, ReadStatus } from '../shared/read-tracker.js';
 import { formatBytes, loadTextFile, readOnlyReason } from '../shared/text-file.js';
 import { resolveToolPath } from '../shared/tool-path.js';
 import { unifiedDiff } from '../shared/unified-diff.js';
+import { observedWrite } from '../shared/observe-write.js';
 
 /** How much of a new file the approval prompt shows. */
 const NEW_FILE_PREVIEW_LINES = 40;
@@ -38,13 +39,15 @@ export function createWriteFileTool(options: FileToolOptions, tracker: FileReadT
       if (!planned.ok) return { output: planned.error, isError: true };
       const { absolute, shown, existing } = planned;
       const bytes = Buffer.from(args.content, 'utf8');
-      await writeFileAtomic(absolute, bytes, existing.kind === 'new' ? {} : { mode: existing.mode });
-      tracker.record(absolute, bytes, (await stat(absolute)).mtimeMs);
-      const after = countLines(args.content);
-      const size = formatBytes(bytes.length);
-      if (existing.kind === 'new') return `Created ${shown} (${lineCount(after)}, ${size}).`;
-      const before = existing.kind === 'text' ? String(countLines(existing.text)) : 'non-text';
-      return `Overwrote ${shown} (${before} → ${lineCount(after)}, ${size}).`;
+      return observedWrite(options.observeWrite, absolute, context, async () => {
+        await writeFileAtomic(absolute, bytes, existing.kind === 'new' ? {} : { mode: existing.mode });
+        tracker.record(absolute, bytes, (await stat(absolute)).mtimeMs);
+        const after = countLines(args.content);
+        const size = formatBytes(bytes.length);
+        if (existing.kind === 'new') return `Created ${shown} (${lineCount(after)}, ${size}).`;
+        const before = existing.kind === 'text' ? String(countLines(existing.text)) : 'non-text';
+        return `Overwrote ${shown} (${before} → ${lineCount(after)}, ${size}).`;
+      });
     },
   });
 }

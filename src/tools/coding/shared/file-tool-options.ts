@@ -1,3 +1,5 @@
+import type { WriteObserver } from './observe-write.js';
+
 /** What the user allows the file tools beyond the workspace (the workspace itself comes per call). */
 export interface FileToolOptions {
   /** More directories the tools may touch (--add-dir). */
@@ -9,4 +11,6 @@ export interface FileToolOptions {
    * loaded so far, so their bundled files can be read and nothing else outside is opened up.
    */
   readRoots?: () => readonly string[];
+  /** Called around each write of write_file and edit_file (diagnostics after edits); its text joins the result. */
+  observeWrite?: WriteObserver;
 }

@@ -1,0 +1,127 @@
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { relative } from 'node:path';
+import type { ToolContext } from '../contracts/tool.js';
+import type { WriteObserver } from '../tools/coding/shared/observe-write.js';
+import { shellEnvironment, type ShellEnvOptions } from '../tools/coding/shell/shell-env.js';
+import type { ShellSandbox } from '../tools/coding/shell/shell-sandbox.js';
+import { CheckerPermission } from './checker-permission.js';
+import { checkerFor, detectCheckers } from './detect-checkers.js';
+import type { Checker, Diagnostic, OutputFormat } from './diagnostic.js';
+import { diffDiagnostics } from './diff-diagnostics.js';
+import { formatDiagnosticChange } from './format-diagnostics.js';
+import { lineMap } from './line-map.js';
+import { parseDiagnostics } from './parse-diagnostics.js';
+import { runChecker } from './run-checker.js';
+import { CheckerServer } from './tsc-server.js';
+
+/** A checker named in config: a shell command whose output is read in `format` (default: tsc-style or file:line:col lines). */
+export interface ConfiguredChecker {
+  command: string;
+  format?: OutputFormat;
+  /** Seconds before it is stopped. */
+  timeout?: number;
+  /** Extensions it checks (".py"); default every file. */
+  extensions?: string[];
+}
+
+export type DiagnosticsSetting = 'auto' | 'off' | ConfiguredChecker;
+
+export interface DiagnosticsOptions extends ShellEnvOptions {
+  setting: DiagnosticsSetting;
+  /** Per checker run; default 30 s (a configured `timeout` wins). */
+  timeoutMs?: number;
+  sandbox?: ShellSandbox;
+  env?: NodeJS.ProcessEnv;
+  /** Run the checker when no permission policy is in force (library use). Default true; the CLI says false. */
+  runUnchecked?: boolean;
+}
+
+export const DEFAULT_DIAGNOSTICS_TIMEOUT_MS = 30_000;
+
+/**
+ * The edit tools' write observer that reports what an edit broke or fixed; undefined when off.
+ * A project-wide checker's last run is the next edit's baseline (only the first edit runs it
+ * before writing); the TypeScript checker stays running between edits, re-checking only what changed; a per-file checker's run is reused while the file's content is unchanged.
+ */
+export function createDiagnosticsObserver(options: DiagnosticsOptions): WriteObserver | undefined {
+  if (options.setting === 'off') return undefined;
+  const env = options.env ?? process.env;
+  const configured = typeof options.setting === 'object' ? options.setting : undefined;
+  const timeoutMs = configured?.timeout !== undefined ? Math.round(configured.timeout * 1000) : (options.timeoutMs ?? DEFAULT_DIAGNOSTICS_TIMEOUT_MS);
+  const checkers = new Map<string, Checker[]>();
+  const found = (workspace: string) => {
+    let list = checkers.get(workspace);
+    if (!list) checkers.set(workspace, (list = configured ? [configuredChecker(configured)] : detectCheckers(workspace, env)));
+    return list;
+  };
+  const permission = new CheckerPermission(options.runUnchecked ?? true);
+  const baselines = new Map<string, { key: string; diagnostics: Diagnostic[] }>();
+  const childEnv = shellEnvironment(env, options);
+  const servers = new Map<string, CheckerServer>();
+  const server = (checker: Checker, workspace: string) => {
+    const key = `${workspace}\u0000${checker.command}`;
+    let found = servers.get(key);
+    if (!found) servers.set(key, (found = new CheckerServer(checker.argv)));
+    return found;
+  };
+
+  const check = async (checker: Checker, file: string, context: ToolContext) => {
+    const argv = checker.argv.map((arg) => arg.replaceAll('{file}', file));
+    const runOptions = { cwd: context.workspace, env: childEnv, timeoutMs, signal: context.signal, ...(options.sandbox ? { sandbox: options.sandbox } : {}) };
+    const run = checker.persistent ? await server(checker, context.workspace).check(runOptions) : await runChecker(argv, runOptions);
+    if (run.error) return { note: `(Diagnostics: ${checker.name} could not start: ${run.error}.)` };
+    if (run.stopped === 'time') return { note: `(Diagnostics: ${checker.name} did not finish within ${formatSeconds(timeoutMs)} and was stopped; no diagnostics for this edit.)` };
+    if (run.stopped === 'abort') return { note: `(Diagnostics: ${checker.name} was stopped with the call.)` };
+    return { diagnostics: parseDiagnostics(checker.format, run.output, context.workspace) };
+  };
+
+  return async (absolute, context) => {
+    const checker = checkerFor(found(context.workspace), absolute);
+    if (!checker) return undefined;
+    const { decision, fresh } = await permission.check(checker, context);
+    if (!decision.allowed) return fresh ? async () => `(Diagnostics: ${checker.name} was not run: ${decision.reason}.)` : undefined;
+    const file = relative(context.workspace, absolute).split('\\').join('/');
+    const beforeText = await readFile(absolute, 'utf8').catch(() => '');
+    const baselineKey = checker.scope === 'project' ? checker.command : `${checker.command}\u0000${file}`;
+    const contentKey = checker.scope === 'project' ? '' : hash(beforeText);
+    let baseline = baselines.get(baselineKey);
+    if (!baseline || baseline.key !== contentKey) {
+      const first = beforeText === '' && checker.scope === 'file' ? { diagnostics: [] } : await check(checker, file, context);
+      if (!first.diagnostics) return async () => first.note;
+      baseline = { key: contentKey, diagnostics: first.diagnostics };
+    }
+    const before = baseline.diagnostics;
+    return async () => {
+      const result = await check(checker, file, context);
+      if (!result.diagnostics) {
+        baselines.delete(baselineKey);
+        return result.note;
+      }
+      const afterText = await readFile(absolute, 'utf8').catch(() => '');
+      baselines.set(baselineKey, { key: checker.scope === 'project' ? '' : hash(afterText), diagnostics: result.diagnostics });
+      const change = diffDiagnostics(before, result.diagnostics, { file, moveLine: lineMap(beforeText, afterText) });
+      return formatDiagnosticChange(checker.name, change, result.diagnostics.length);
+    };
+  };
+}
+
+function configuredChecker(configured: ConfiguredChecker): Checker {
+  const shell = process.platform === 'win32' ? ['cmd.exe', '/d', '/s', '/c'] : ['/bin/sh', '-c'];
+  return {
+    name: 'diagnostics',
+    command: configured.command,
+    argv: [...shell, configured.command],
+    format: configured.format ?? 'lines',
+    scope: 'project',
+    extensions: (configured.extensions ?? []).map((ext) => (ext.startsWith('.') ? ext : `.${ext}`).toLowerCase()),
+  };
+}
+
+function hash(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+function formatSeconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(1))} s`;
+}
