@@ -205,7 +205,8 @@ describe('the CLI asks before a call that executes', () => {
     } finally {
       rmSync(join(home, '.vibe-agent'), { recursive: true });
     }
-  });
+    // Three CLI runs with the shell: 8 s at load 19, past the default 20 s at load 21.
+  }, 60_000);
 
   it('rejects a bad --permission-mode and a malformed rule with exit 2', async () => {
     const bad = await cli(['x', '--permission-mode', 'sometimes']);
