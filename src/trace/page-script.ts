@@ -18,7 +18,7 @@ function el(tag, attrs, ...children) {
     else if (key.startsWith('on')) node.addEventListener(key.slice(2), value);
     else node.setAttribute(key, value);
   }
-  for (const child of children.flat()) if (child !== undefined && child !== null && child !== false) node.append(child);
+  for (const child of children.flat(Infinity)) if (child !== undefined && child !== null && child !== false) node.append(child);
   return node;
 }
 
@@ -182,7 +182,7 @@ function drawChart(target) {
   const options = {
     width: Math.max(320, target.clientWidth - 8), height: 260, series,
     scales: { x: { time: false } },
-    axes: [{ label: 'turn' }, { scale: 'tokens', label: 'tokens', size: 70 }, { scale: '$', side: 1, label: 'cost $', grid: { show: false } }],
+    axes: [{ label: 'turn', incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000] }, { scale: 'tokens', label: 'tokens', size: 70 }, { scale: '$', side: 1, label: 'cost $', grid: { show: false } }],
   };
   const chart = new uPlot(options, columns, target);
   window.addEventListener('resize', () => chart.setSize({ width: Math.max(320, target.clientWidth - 8), height: 260 }));
