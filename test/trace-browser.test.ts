@@ -5,7 +5,7 @@ import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, CLI_SESSION_TIMEOUT_MS, waitFor } from './support/cli-process.js';
+import { CLI, waitFor } from './support/cli-process.js';
 import { recordTraceSession, TRACE_SECRET, type RecordedSession } from './support/trace-recording.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -92,7 +92,7 @@ async function checkPage(page: Page, errors: string[], name: string): Promise<vo
   await page.screenshot({ path: join(ARTIFACTS, `trace-${name}-filtered.png`) });
 
   // The hostile text is shown as text, never run; the secret is nowhere.
-  expect(await page.evaluate(() => (window as unknown as { hostile?: number }).hostile)).toBeUndefined();
+  expect(await page.evaluate(() => (globalThis as unknown as { hostile?: number }).hostile)).toBeUndefined();
   expect((await page.content()).includes(TRACE_SECRET)).toBe(false);
   expect(errors).toEqual([]);
   await page.close();

@@ -31,7 +31,9 @@ describe('the trace data model, from a session recorded by the CLI', () => {
     expect(ids(first.request.ids).map((id) => data.messages[id]!.role)).toEqual(['system', 'user']);
     expect(data.messages[ids(first.request.ids)[1]!]!.content).toBe('Read the notes and tell me about them');
     expect(first.tools.map((call) => [call.id, call.status, call.permission])).toEqual([['call_read', 'ok', 'allowed'], ['call_missing', 'error', 'allowed']]);
-    expect(first.tools[1]!.output).toContain('missing.txt does not exist');
+    // Results and reply texts are stored once, in the messages, and pointed at.
+    expect(first.tools[1]!.output).toBeUndefined();
+    expect(data.messages[first.tools[1]!.outputId!]).toMatchObject({ role: 'tool', isError: true, content: expect.stringContaining('missing.txt does not exist') });
     expect(first.tools[0]!.arguments).toBe('{"path":"notes.txt"}');
     expect(typeof first.tools[0]!.durationMs).toBe('number');
 
@@ -57,7 +59,7 @@ describe('the trace data model, from a session recorded by the CLI', () => {
     // The summary request's usage is billed to the turn, apart from the turn's own request.
     expect(third.extraUsage).toBeDefined();
     expect(fourth.compactions).toHaveLength(1);
-    expect(fourth.reply!.text).toContain('three planets');
+    expect(data.messages[fourth.reply!.messageId!]!.content).toContain('three planets');
     expect(fourth.stop).toEqual({ reason: 'answered' });
 
     // Totals agree with what the run itself reported at its stop.
@@ -120,7 +122,7 @@ describe('the trace data model, from a session recorded by the CLI', () => {
     const task = data.turns[0]!.tools[0]!;
     expect(task.subagent?.agent).toBe('main/task-1');
     expect(task.subagent?.turns).toHaveLength(1);
-    expect(task.subagent?.turns[0]!.reply?.text).toBe('found it');
+    expect(data.messages[task.subagent!.turns[0]!.reply!.messageId!]!.content).toBe('found it');
     expect(data.messages[ids(task.subagent!.turns[0]!.request.ids)[0]!]!.content).toBe('look');
     expect(data.turns[1]!.tools[0]).toMatchObject({ status: 'denied', permission: 'denied' });
     expect(data.turns[1]!.complete).toBe(false);
@@ -136,14 +138,18 @@ describe('the page', () => {
     expect(JSON.parse(escaped)).toEqual({ hostile });
 
     const data = await buildTrace(readSessionFile(recorded.path), { file: recorded.path });
-    expect(data.turns[3]!.reply!.text).toContain('</script>');
+    expect(data.messages[data.turns[3]!.reply!.messageId!]!.content).toContain('</script>');
     const html = tracePageHtml(data, chartAssets());
-    // Only the page's own three script elements close.
-    expect(html.match(/<\/script/gi)).toHaveLength(3);
+    // Only the page's own four script elements close.
+    expect(html.match(/<\/script/gi)).toHaveLength(4);
     expect(html).not.toContain('<script>window.hostile');
     expect(html).toContain('\\u003cscript\\u003ewindow.hostile');
-    const embedded = html.match(/<script type="application\/json" id="trace-data">([^]*?)<\/script>/)![1]!;
-    expect(JSON.parse(embedded)).toEqual(JSON.parse(JSON.stringify(data)));
+    const block = (id: string) => JSON.parse(html.match(new RegExp(`<script type="application/json" id="${id}">([^]*?)</script>`))![1]!);
+    const outline = block('trace-data');
+    const texts = block('trace-texts') as string[];
+    const rebuilt = { ...outline, messages: outline.messages.map((message: object, i: number) => ({ ...message, content: texts[i] })) };
+    expect(rebuilt).toEqual(JSON.parse(JSON.stringify(data)));
+    expect(texts.some((text) => text.includes('</script><script>window.hostile'))).toBe(true);
     expect(html).toContain('uPlot');
   });
 

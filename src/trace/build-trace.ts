@@ -131,6 +131,7 @@ class TraceBuilder {
           break;
         }
         agent.history.push(...fromEvents, ...record.messages);
+        if (agent.current) this.shareTexts(agent.current, fromEvents);
         break;
       }
       case 'compaction':
@@ -245,6 +246,22 @@ class TraceBuilder {
     call.output = String(raw.output ?? '');
     if (typeof raw.durationMs === 'number') call.durationMs = raw.durationMs;
     call.permission = status === 'denied' ? 'denied' : 'allowed';
+  }
+
+  /** The reply's text and the results are in the history's messages: point at those instead of holding a second copy. */
+  private shareTexts(turn: TraceTurn, messages: Message[]): void {
+    for (const message of messages) {
+      if (message.role === 'assistant' && turn.reply && turn.reply.text === message.content) {
+        turn.reply.messageId = this.table.idOf(message);
+        delete turn.reply.text;
+      } else if (message.role === 'tool') {
+        const call = turn.tools.find((one) => one.id === message.toolCallId);
+        if (call && call.output === message.content) {
+          call.outputId = this.table.idOf(message);
+          delete call.output;
+        }
+      }
+    }
   }
 
   private takeRequest(agent: AgentState): void {

@@ -7,8 +7,14 @@ import type { ChartAssets } from './uplot-assets.js';
 /** No network at all: everything the page needs is in it. */
 const CONTENT_SECURITY_POLICY = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:";
 
-/** The whole trace page as one self-contained HTML document. */
+/**
+ * The whole trace page as one self-contained HTML document. The messages' texts (most of a large
+ * session's bytes) go in a block of their own at the end, after the page's script: the timeline
+ * and chart are drawn while the browser still reads them, and they are parsed when a text is needed.
+ */
 export function tracePageHtml(data: TraceData, chart: ChartAssets): string {
+  const texts = data.messages.map((message) => message.content);
+  const outline = { ...data, messages: data.messages.map(({ content: _content, ...rest }) => rest) };
   const title = `vibe-agent trace ${data.session.id}`.replace(/[<>&"]/g, (char) => `&#${char.charCodeAt(0)};`);
   return `<!doctype html>
 <html lang="en">
@@ -22,9 +28,10 @@ export function tracePageHtml(data: TraceData, chart: ChartAssets): string {
 </head>
 <body>
 <div id="app"></div>
-<script type="application/json" id="trace-data">${jsonForScript(data)}</script>
+<script type="application/json" id="trace-data">${jsonForScript(outline)}</script>
 <script>${inlineCode(chart.js, 'script')}</script>
 <script>${inlineCode(PAGE_SCRIPT, 'script')}</script>
+<script type="application/json" id="trace-texts">${jsonForScript(texts)}</script>
 </body>
 </html>
 `;

@@ -7,6 +7,18 @@
 export const PAGE_SCRIPT = String.raw`
 'use strict';
 const data = JSON.parse(document.getElementById('trace-data').textContent);
+let texts;
+/** A message's text; the texts block is parsed on first need (it holds most of a large session's bytes). */
+function text(id) {
+  if (!texts) {
+    const block = document.getElementById('trace-texts');
+    if (!block || document.readyState === 'loading') return '(still loading)';
+    texts = JSON.parse(block.textContent);
+  }
+  return texts[id];
+}
+const replyText = (reply) => (reply.text !== undefined ? reply.text : text(reply.messageId));
+const callOutput = (call) => (call.output !== undefined ? call.output : call.outputId !== undefined ? text(call.outputId) : undefined);
 const fmt = (n) => (n === undefined || n === null ? '-' : Number(n).toLocaleString('en-US'));
 const money = (n) => (n === undefined ? 'unknown' : '$' + (n < 0.01 ? n.toFixed(4) : n.toFixed(2)));
 const PREVIEW = 2000;
@@ -41,7 +53,7 @@ function messageView(id) {
   const head = el('div', { class: 'msg-head' }, el('span', { class: 'role role-' + m.role }, m.role + (m.name ? ' · ' + m.name : '')), ' ', fmt(m.tokens) + ' tokens', m.isError ? el('span', { class: 'bad' }, ' error') : '');
   const body = [];
   if (m.reasoning) body.push(el('details', {}, el('summary', {}, 'reasoning'), textBlock(m.reasoning)));
-  if (m.content) body.push(textBlock(m.content));
+  if (text(id)) body.push(textBlock(text(id)));
   for (const call of m.toolCalls || []) body.push(el('div', { class: 'call-line' }, 'calls ' + call.name + ' ', el('code', {}, call.arguments.slice(0, 300))));
   return el('div', { class: 'msg' }, head, body);
 }
@@ -75,7 +87,8 @@ function toolView(call) {
   const bad = call.isError || call.status === 'denied';
   const head = el('div', { class: 'tool-head' + (bad ? ' bad' : '') }, el('b', {}, call.name), ' · ' + (call.status || 'no result') + ' · permission ' + call.permission + (call.durationMs !== undefined ? ' · ' + fmt(call.durationMs) + ' ms' : ''));
   const parts = [head, el('div', { class: 'label' }, 'arguments'), textBlock(call.arguments, 'args')];
-  if (call.output !== undefined) parts.push(el('div', { class: 'label' }, 'result'), textBlock(call.output, bad ? 'text bad-text' : 'text'));
+  const output = callOutput(call);
+  if (output !== undefined) parts.push(el('div', { class: 'label' }, 'result'), textBlock(output, bad ? 'text bad-text' : 'text'));
   if (call.subagent) parts.push(el('div', { class: 'subagent' }, el('h4', {}, 'Subagent ' + call.subagent.agent + ': ' + call.subagent.turns.length + ' turns'), call.subagent.turns.map((t, i) => turnView(t, call.subagent.turns[i - 1]))));
   return el('div', { class: 'tool' }, parts);
 }
@@ -88,7 +101,7 @@ function turnBody(turn, previous) {
     turn.compactions.map(compactionView),
     usageLine(turn),
     requestView(turn, previous),
-    turn.reply ? el('section', { class: 'reply' }, el('h4', {}, 'Reply (' + (turn.reply.finishReason || 'no finish reason') + ')'), turn.reply.reasoning ? el('details', {}, el('summary', {}, 'reasoning'), textBlock(turn.reply.reasoning)) : '', turn.reply.text ? textBlock(turn.reply.text) : '') : el('div', { class: 'note' }, 'No reply was recorded for this turn.'),
+    turn.reply ? el('section', { class: 'reply' }, el('h4', {}, 'Reply (' + (turn.reply.finishReason || 'no finish reason') + ')'), turn.reply.reasoning ? el('details', {}, el('summary', {}, 'reasoning'), textBlock(turn.reply.reasoning)) : '', replyText(turn.reply) ? textBlock(replyText(turn.reply)) : '') : el('div', { class: 'note' }, 'No reply was recorded for this turn.'),
     turn.tools.length ? el('section', { class: 'tools' }, el('h4', {}, 'Tool calls'), turn.tools.map(toolView)) : '',
     turn.stop ? el('div', { class: turn.stop.error ? 'bad' : 'note' }, 'stopped: ' + turn.stop.reason + (turn.stop.error ? ': ' + turn.stop.error : '')) : '',
   ];
@@ -134,13 +147,13 @@ function allCalls(turn) {
 const haystacks = new Map();
 function haystack(turn) {
   if (!haystacks.has(turn)) {
-    const texts = [turn.reply ? turn.reply.text + ' ' + (turn.reply.reasoning || '') : '', ...turn.notes, ...turn.repairs, ...turn.retries.map((r) => r.error)];
-    for (const call of allCalls(turn)) texts.push(call.name, call.arguments, call.output || '');
-    for (const c of turn.compactions) texts.push(c.summary);
+    const parts = [turn.reply ? replyText(turn.reply) + ' ' + (turn.reply.reasoning || '') : '', ...turn.notes, ...turn.repairs, ...turn.retries.map((r) => r.error)];
+    for (const call of allCalls(turn)) parts.push(call.name, call.arguments, callOutput(call) || '');
+    for (const c of turn.compactions) parts.push(c.summary);
     // The request's newest messages (its last id run): what this turn added to the conversation.
     const newest = turn.request.ids[turn.request.ids.length - 1];
-    if (newest) for (let i = 0; i < newest[1]; i++) texts.push(data.messages[newest[0] + i].content);
-    haystacks.set(turn, texts.join('\n').toLowerCase());
+    if (newest) for (let i = 0; i < newest[1]; i++) parts.push(text(newest[0] + i));
+    haystacks.set(turn, parts.join('\n').toLowerCase());
   }
   return haystacks.get(turn);
 }

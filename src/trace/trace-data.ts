@@ -47,7 +47,8 @@ export interface TraceTurn {
   /** Other requests billed to this turn: compaction summaries, a hand-off. */
   extraUsage?: Usage;
   cost?: number;
-  reply?: { text: string; reasoning?: string; finishReason: string; toolCalls: number };
+  /** The reply; its text is the message `messageId` of `messages` once the turn ended (stored once). */
+  reply?: { text?: string; messageId?: number; reasoning?: string; finishReason: string; toolCalls: number };
   tools: TraceToolCall[];
   retries: { attempt: number; delayMs: number; error: string }[];
   repairs: string[];
@@ -65,7 +66,9 @@ export interface TraceToolCall {
   arguments: string;
   status?: ToolCallStatus;
   isError?: boolean;
+  /** The result; once the turn ended, the tool message `outputId` of `messages` holds it instead (stored once). */
   output?: string;
+  outputId?: number;
   durationMs?: number;
   /** How the permission check went, from the status. */
   permission: 'allowed' | 'denied' | 'not run';
