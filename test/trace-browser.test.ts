@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
@@ -163,5 +163,25 @@ describe('the trace page in Chromium', { timeout: TIMEOUT_MS }, () => {
     await checkPage(page, errors, 'export');
     expect(requests.filter((address) => !address.startsWith('file:'))).toEqual([]);
     await context.close();
+  });
+
+  it('a torn session file shows what could be read and says what was skipped', async () => {
+    const torn = join(recorded.home.root, 'torn.jsonl');
+    const lines = readFileSync(recorded.path, 'utf8').split('\n');
+    lines.splice(6, 0, '{"type":"tool_call_end","id":');
+    writeFileSync(torn, `${lines.join('\n')}{"type":"turn_start"`);
+    const file = join(recorded.home.root, 'torn.html');
+    const ran = await recorded.home.run(['trace', torn, '--html', file]);
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(ran.stderr).toContain('2 unreadable lines or records');
+    const { page, errors } = await openPage(`file://${file}`);
+    const skipped = await page.locator('#skipped').textContent();
+    expect(skipped).toContain('2 unreadable lines or records were skipped');
+    expect(skipped).toContain('line 7 is not a valid record');
+    expect(skipped).toContain('unfinished last line');
+    expect(await page.locator('details.turn').count()).toBe(4);
+    await page.screenshot({ path: join(ARTIFACTS, 'trace-torn.png') });
+    expect(errors).toEqual([]);
+    await page.close();
   });
 });
