@@ -12,10 +12,15 @@ let texts;
 function text(id) {
   if (!texts) {
     const block = document.getElementById('trace-texts');
-    if (!block || document.readyState === 'loading') return '(still loading)';
+    if (!block || document.readyState === 'loading') return '';
     texts = JSON.parse(block.textContent);
   }
   return texts[id];
+}
+/** Runs now, or once the texts block (after this script) has been read. */
+function whenTextsLoaded(action) {
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', action, { once: true });
+  else action();
 }
 const replyText = (reply) => (reply.text !== undefined ? reply.text : text(reply.messageId));
 const callOutput = (call) => (call.output !== undefined ? call.output : call.outputId !== undefined ? text(call.outputId) : undefined);
@@ -132,10 +137,9 @@ function turnSummary(turn) {
 function turnView(turn, previous) {
   const row = el('details', { class: 'turn', 'data-seq': String(turn.seq) }, turnSummary(turn));
   row.addEventListener('toggle', () => {
-    if (row.open && !row.dataset.rendered) {
-      row.dataset.rendered = '1';
-      row.append(el('div', { class: 'body' }, turnBody(turn, previous)));
-    }
+    if (!row.open || row.dataset.rendered) return;
+    row.dataset.rendered = '1';
+    whenTextsLoaded(() => row.append(el('div', { class: 'body' }, turnBody(turn, previous))));
   });
   return row;
 }
@@ -210,6 +214,7 @@ function filters(rows) {
   const shown = el('span', { id: 'shown-count' });
   const apply = () => {
     const query = search.value.trim().toLowerCase();
+    if (query && document.readyState === 'loading') return whenTextsLoaded(apply);
     const wanted = turn.value ? Number(turn.value) : undefined;
     let count = 0;
     data.turns.forEach((t, i) => {
