@@ -70,6 +70,11 @@ export { createSession, resumeSession, withSystemPrompt, type OpenedSession, typ
 export type { SessionWriter } from './session/session-writer.js';
 export { listSessions, findSession, type SessionSummary, type SessionLookup } from './session/list-sessions.js';
 export { readSessionFile, type ReadSession } from './session/read-session.js';
+export { buildTrace, type TraceOptions } from './trace/build-trace.js';
+export { tracePageHtml } from './trace/page-html.js';
+export { serveTracePage, type TraceServer } from './trace/trace-server.js';
+export { chartAssets, type ChartAssets } from './trace/uplot-assets.js';
+export type { TraceData, TraceTurn, TraceToolCall, TraceMessage, TraceCompaction, TraceTotals } from './trace/trace-data.js';
 export type { SessionRecord } from './session/records.js';
 export { collectSecrets, createRedactor } from './session/redact.js';
 

@@ -5,6 +5,7 @@ import { SETTING_KEYS, settingRow, type Protocol, type Settings } from './settin
 import { unknownOptionMessage } from './unknown-option.js';
 import { normalizeRewindTo, parseRewindArgs, rewindFlagsGiven, type RewindArgs } from './rewind-args.js';
 import { UsageError } from './usage-error.js';
+import { isTraceCommand, parseTraceArgs, traceFlagsGiven, type TraceArgs } from './trace-args.js';
 import { helpText } from './help-text.js';
 
 export { PROTOCOLS, type Protocol } from './settings.js';
@@ -12,7 +13,7 @@ export { UsageError } from './usage-error.js';
 
 /** What the command line said; settings given by flag are parsed, everything else is applied by resolveSettings. */
 export interface CliArgs {
-  command: 'run' | 'demo' | 'help' | 'version' | 'sessions' | 'memory' | 'skills' | 'index' | 'doctor' | 'eval' | 'mcp' | 'rewind';
+  command: 'run' | 'demo' | 'help' | 'version' | 'sessions' | 'memory' | 'skills' | 'index' | 'doctor' | 'eval' | 'mcp' | 'rewind' | 'trace';
   prompt?: string;
   provider?: string;
   model?: string;
@@ -55,6 +56,8 @@ export interface CliArgs {
   mcpArgs?: string[];
   /** `rewind` options (see rewind-args.ts). */
   rewind?: RewindArgs;
+  /** `trace` options (see trace-args.ts). */
+  trace?: TraceArgs;
 }
 
 export const HELP = helpText();
@@ -101,6 +104,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
     if (cwd) args.cwd = cwd;
     return args;
   }
+  if (isTraceCommand(positionals, values)) return { ...args, ...parseTraceArgs(positionals.slice(1), values), ...(cwd ? { cwd } : {}) };
   if (positionals[0] === 'rewind') return { ...args, ...parseRewindArgs(positionals.slice(1), values), ...(cwd ? { cwd } : {}) };
   // Only its own words make it the subcommand: "vibe-agent mcp servers explained" stays a prompt.
   if (positionals[0] === 'mcp' && (positionals.length === 1 || (positionals.length === 2 && positionals[1] === 'list'))) {
@@ -119,6 +123,8 @@ export function parseCliArgs(argv: string[]): CliArgs {
   if (values.user) throw new UsageError('--user only applies to "vibe-agent memory".');
   const misplaced = rewindFlagsGiven(values);
   if (misplaced.length) throw new UsageError(`--${misplaced[0]} only applies to "vibe-agent rewind".`);
+  const traceOnly = traceFlagsGiven(values);
+  if (traceOnly.length) throw new UsageError(`--${traceOnly[0]} only applies to "vibe-agent trace".`);
   if (values.continue) args.continue = true;
   if (values.resume !== undefined) args.resume = values.resume as string;
   if (values['no-session']) args.noSession = true;

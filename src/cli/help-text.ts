@@ -11,6 +11,7 @@ Usage:
   vibe-agent demo                the course's four tasks (offline on a scripted model if none is configured)
   vibe-agent demo --compare-protocols   the four tasks with native tool calls and with prompt-JSON, side by side
   vibe-agent sessions            this workspace's saved sessions, newest first
+  vibe-agent trace [SESSION]     a session as a page on 127.0.0.1 (turns, requests, tokens, cost); --html FILE writes it
   vibe-agent memory              show the memory files; memory edit [--user]; memory forget TEXT [--user]
   vibe-agent skills              the skills and custom commands found, and where each came from
   vibe-agent "/name args"        run a custom command (.vibe-agent/commands, .claude/commands, .gemini/commands)

@@ -11,6 +11,8 @@ export interface ReadSession {
   records: RawRecord[];
   /** Problems found and worked around (a torn last line, a corrupt line), for stderr or an event. */
   warnings: string[];
+  /** Line numbers (1-based) that were skipped: corrupt lines, and an unfinished last line. */
+  skippedLines: number[];
 }
 
 /**
@@ -25,7 +27,9 @@ export function parseSessionText(text: string, name = 'session'): ReadSession {
   const warnings: string[] = [];
   const lines = text.split('\n');
   const tail = lines.pop() ?? '';
+  const skippedLines: number[] = [];
   if (tail.length > 0) {
+    skippedLines.push(lines.length + 1);
     warnings.push(`${name}: ignored an unfinished last line (${Buffer.byteLength(tail)} bytes; the run was probably killed while writing it).`);
   }
   const records: RawRecord[] = [];
@@ -33,12 +37,15 @@ export function parseSessionText(text: string, name = 'session'): ReadSession {
     if (line.trim() === '') return;
     const record = parseRecord(line);
     if (record) records.push(record);
-    else warnings.push(`${name}: line ${index + 1} is not a valid record; skipped.`);
+    else {
+      warnings.push(`${name}: line ${index + 1} is not a valid record; skipped.`);
+      skippedLines.push(index + 1);
+    }
   });
   const first = records[0];
   const header = first?.type === 'session' ? (first as unknown as SessionHeader) : undefined;
   if (!header && records.length) warnings.push(`${name}: the first line is not a session header.`);
-  return { header, records, warnings };
+  return { header, records, warnings, skippedLines: skippedLines.sort((a, b) => a - b) };
 }
 
 function parseRecord(line: string): RawRecord | undefined {

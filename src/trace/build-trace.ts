@@ -1,0 +1,297 @@
+import type { AssistantMessage, Message, Usage } from '../contracts/messages.js';
+import type { ToolCallStatus } from '../contracts/tool.js';
+import { knownWindow } from '../context/model-windows.js';
+import { TokenCounter } from '../context/token-count.js';
+import { costOf } from '../providers/pricing.js';
+import type { RawRecord, ReadSession } from '../session/read-session.js';
+import { rebuildHistory } from '../session/rebuild-history.js';
+import { HISTORY_RECORD_TYPES, historyRecordSchema, type HistoryRecord } from '../session/records.js';
+import { AgentState } from './agent-state.js';
+import { MessageTable } from './message-table.js';
+import { sumTotals } from './trace-totals.js';
+import type { TraceData, TraceToolCall, TraceTurn } from './trace-data.js';
+
+export interface TraceOptions {
+  /** The session file's path, shown on the page. */
+  file: string;
+  /** The user's --context-window for this trace: wins over what the session says. */
+  contextWindow?: number;
+}
+
+/**
+ * Builds the trace page's data from a session's records: each turn with the request as the
+ * model saw it (the history rebuilt the way resume rebuilds it, compactions and rewinds
+ * applied), the reply, the tool calls, retries, repairs and compactions. Record types it does
+ * not know are passed over, so newer files still open.
+ */
+export async function buildTrace(read: ReadSession, options: TraceOptions): Promise<TraceData> {
+  const table = new MessageTable(await TokenCounter.create());
+  const builder = new TraceBuilder(table, read.records);
+  read.records.forEach((record, index) => builder.add(record, index));
+  builder.finish();
+  const notes = [...read.warnings, ...builder.problems];
+  const window = contextWindow(options.contextWindow, builder.reportedWindow, builder.main.model);
+  return {
+    session: { id: read.header?.id ?? '', workspace: read.header?.workspace ?? '', createdAt: read.header?.createdAt ?? '', file: options.file },
+    ...(window.tokens !== undefined ? { contextWindow: window.tokens } : {}),
+    contextWindowSource: window.source,
+    messages: table.messages,
+    turns: builder.main.turns.concat(builder.orphans),
+    totals: sumTotals(builder.main.turns.concat(builder.orphans), builder.main.run),
+    skipped: { count: read.skippedLines.length + builder.problems.length, notes },
+  };
+}
+
+function contextWindow(flag: number | undefined, reported: number | undefined, model: string): { tokens?: number; source: string } {
+  if (flag !== undefined) return { tokens: flag, source: '--context-window' };
+  if (reported !== undefined) return { tokens: reported, source: 'the provider (a context warning in the session)' };
+  const known = model ? knownWindow(model) : undefined;
+  if (known !== undefined) return { tokens: known, source: `the listed window of ${model}` };
+  return { source: 'unknown' };
+}
+
+class TraceBuilder {
+  readonly main: AgentState;
+  readonly problems: string[] = [];
+  /** Subagents whose `task` call was not found. */
+  private readonly orphanAgents: AgentState[] = [];
+  reportedWindow: number | undefined;
+  private readonly agents = new Map<string, AgentState>();
+  private mainSeq = 0;
+
+  constructor(
+    private readonly table: MessageTable,
+    private readonly records: RawRecord[],
+  ) {
+    this.main = new AgentState('main', () => ++this.mainSeq);
+    this.agents.set('main', this.main);
+  }
+
+  add(raw: RawRecord, index: number): void {
+    const path = typeof raw.agent === 'string' ? raw.agent : 'main';
+    const agent = raw.type === 'run_start' && path !== 'main' ? this.newSubagent(path) : (this.agents.get(path) ?? this.newSubagent(path));
+    if (HISTORY_RECORD_TYPES.has(raw.type)) {
+      const parsed = historyRecordSchema.safeParse(raw);
+      if (!parsed.success) {
+        this.problems.push(`record ${index + 1} (${raw.type}) is malformed and was skipped: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+        return;
+      }
+      this.addHistoryRecord(agent, parsed.data, raw, index);
+    } else {
+      this.addEvent(agent, raw);
+    }
+  }
+
+  /** Turns of subagents whose `task` call was not found, shown after the main agent's. */
+  get orphans(): TraceTurn[] {
+    return this.orphanAgents.flatMap((agent) => agent.turns);
+  }
+
+  finish(): void {
+    for (const agent of this.agents.values()) this.closeTurn(agent);
+  }
+
+  private addHistoryRecord(agent: AgentState, record: HistoryRecord, raw: RawRecord, index: number): void {
+    switch (record.type) {
+      case 'system_prompt':
+        if (agent.history[0]?.role === 'system') agent.history[0] = { role: 'system', content: record.content };
+        else if (agent.history.length === 0) agent.history.push({ role: 'system', content: record.content });
+        break;
+      case 'run_start':
+        this.closeTurn(agent);
+        agent.run++;
+        if (typeof raw.model === 'string') agent.model = raw.model;
+        agent.history.push({ role: 'user', content: record.input });
+        break;
+      case 'rewind':
+        this.closeTurn(agent);
+        agent.history = rebuildHistory(this.records.slice(0, Math.min(record.toRecord, index))).messages;
+        agent.pendingNotes.push(`The conversation was rewound before this turn (to record ${record.toRecord}).`);
+        break;
+      case 'turn_start':
+        this.closeTurn(agent);
+        agent.startTurn(typeof raw.turn === 'number' ? raw.turn : agent.turns.length + 1);
+        agent.events.observe(record);
+        break;
+      case 'assistant_message':
+        this.takeRequest(agent);
+        agent.events.observe(record);
+        this.addReply(agent, record.message, raw);
+        break;
+      case 'tool_call_end':
+        agent.events.observe(record);
+        this.endCall(agent, raw);
+        break;
+      case 'turn_end': {
+        const fromEvents = agent.events.messages(record.fromEvents ?? 0);
+        agent.events.observe(record);
+        if (agent.current) agent.current.complete = true;
+        if (!fromEvents) {
+          this.problems.push(`record ${index + 1}: turn ${record.turn}'s messages are not all in its events; the turn's messages were left out.`);
+          break;
+        }
+        agent.history.push(...fromEvents, ...record.messages);
+        if (agent.current) this.shareTexts(agent.current, fromEvents);
+        break;
+      }
+      case 'compaction':
+        this.addCompaction(agent, record, raw, index);
+        break;
+    }
+  }
+
+  private addCompaction(agent: AgentState, record: Extract<HistoryRecord, { type: 'compaction' }>, raw: RawRecord, index: number): void {
+    let replaced: Message[] = [];
+    let inserted: Message[] = [];
+    if (record.replaced) {
+      const { from, count } = record.replaced;
+      if (from + count > agent.history.length) {
+        this.problems.push(`record ${index + 1}: compaction replaces messages ${from}..${from + count - 1} but the history has ${agent.history.length}; skipped.`);
+      } else {
+        inserted = record.inserted ? record.inserted : record.message ? [record.message] : record.summary ? [{ role: 'user', content: record.summary }] : [];
+        replaced = agent.history.splice(from, count, ...inserted);
+      }
+    }
+    agent.current?.compactions.push({
+      tokensBefore: numberOr0(raw.tokensBefore),
+      tokensAfter: numberOr0(raw.tokensAfter),
+      dropped: numberOr0(raw.dropped),
+      summary: record.summary ?? '',
+      ...(typeof raw.fallback === 'string' ? { fallback: raw.fallback } : {}),
+      replaced: replaced.map((message) => this.table.idOf(message)),
+      inserted: inserted.map((message) => this.table.idOf(message)),
+    });
+    // The loop reports a summary request's usage right after its compaction.
+    if (raw.usage && typeof raw.usage === 'object') agent.compactionUsageNext = true;
+  }
+
+  private addEvent(agent: AgentState, raw: RawRecord): void {
+    const turn = agent.current;
+    switch (raw.type) {
+      case 'tool_call_start': {
+        const call = raw.call as { id?: unknown; name?: unknown; arguments?: unknown } | undefined;
+        if (!turn || typeof call?.id !== 'string') return;
+        const existing = agent.findCall(call.id);
+        const traced: TraceToolCall = existing ?? { id: call.id, name: String(call.name ?? ''), arguments: String(call.arguments ?? ''), permission: 'not run' };
+        if (!existing) turn.tools.push(traced);
+        if (traced.name === 'task') agent.pendingTasks.push(traced);
+        return;
+      }
+      case 'usage': {
+        const usage = raw.usage as Usage | undefined;
+        if (!usage || typeof usage !== 'object' || !turn) return;
+        const reported = (usage as { cost?: unknown }).cost;
+        const cost = typeof reported === 'number' ? reported : costOf(agent.model, usage);
+        if (cost !== undefined) turn.cost = (turn.cost ?? 0) + cost;
+        if (agent.compactionUsageNext || turn.complete || turn.usage) {
+          agent.compactionUsageNext = false;
+          agent.addExtraUsage(usage);
+        } else {
+          this.takeRequest(agent);
+          turn.usage = usage;
+        }
+        return;
+      }
+      case 'retry':
+        turn?.retries.push({ attempt: numberOr0(raw.attempt), delayMs: numberOr0(raw.delayMs), error: String(raw.error ?? '') });
+        return;
+      case 'history_repaired':
+        if (Array.isArray(raw.repairs)) turn?.repairs.push(...raw.repairs.map(String));
+        return;
+      case 'context_warning':
+        if (typeof raw.contextWindow === 'number' && agent === this.main) this.reportedWindow = raw.contextWindow;
+        turn?.notes.push(String(raw.message ?? ''));
+        return;
+      case 'protocol_error':
+        turn?.notes.push(`The reply could not be read (${String(raw.reason ?? '')}): ${String(raw.error ?? '')}`);
+        return;
+      case 'recovered':
+        (turn?.notes ?? agent.pendingNotes).push(`The file was reopened after a crash; ${numberOr0(raw.droppedBytes)} bytes of an unfinished line were cut off.`);
+        return;
+      case 'stop': {
+        const last = turn ?? agent.turns.at(-1);
+        if (last) last.stop = { reason: String(raw.reason ?? ''), ...(typeof raw.error === 'string' ? { error: raw.error } : {}) };
+        this.closeTurn(agent);
+        return;
+      }
+      default:
+        // Deltas, the session header and record types this version does not know.
+        return;
+    }
+  }
+
+  private addReply(agent: AgentState, message: AssistantMessage, raw: RawRecord): void {
+    if (!agent.current) return;
+    agent.current.reply = {
+      text: message.content,
+      ...(message.reasoning ? { reasoning: message.reasoning } : {}),
+      finishReason: typeof raw.finishReason === 'string' ? raw.finishReason : '',
+      toolCalls: message.toolCalls.length,
+    };
+    for (const call of message.toolCalls) {
+      if (!agent.findCall(call.id)) agent.current.tools.push({ id: call.id, name: call.name, arguments: call.arguments, permission: 'not run' });
+    }
+  }
+
+  private endCall(agent: AgentState, raw: RawRecord): void {
+    const id = String(raw.id);
+    let call = agent.findCall(id);
+    if (!call) {
+      call = { id, name: String(raw.name ?? ''), arguments: '', permission: 'not run' };
+      agent.current?.tools.push(call);
+    }
+    const status = (['ok', 'error', 'denied'] as const).find((one) => one === raw.status) as ToolCallStatus | undefined;
+    if (status) call.status = status;
+    call.isError = raw.isError === true;
+    call.output = String(raw.output ?? '');
+    if (typeof raw.durationMs === 'number') call.durationMs = raw.durationMs;
+    call.permission = status === 'denied' ? 'denied' : 'allowed';
+  }
+
+  /** The reply's text and the results are in the history's messages: point at those instead of holding a second copy. */
+  private shareTexts(turn: TraceTurn, messages: Message[]): void {
+    for (const message of messages) {
+      if (message.role === 'assistant' && turn.reply && turn.reply.text === message.content) {
+        turn.reply.messageId = this.table.idOf(message);
+        delete turn.reply.text;
+      } else if (message.role === 'tool') {
+        const call = turn.tools.find((one) => one.id === message.toolCallId);
+        if (call && call.output === message.content) {
+          call.outputId = this.table.idOf(message);
+          delete call.output;
+        }
+      }
+    }
+  }
+
+  private takeRequest(agent: AgentState): void {
+    if (!agent.current || agent.requestTaken) return;
+    agent.current.request = this.table.request(agent.history);
+    agent.requestTaken = true;
+  }
+
+  private closeTurn(agent: AgentState): void {
+    this.takeRequest(agent);
+    agent.current = undefined;
+  }
+
+  /** A subagent's first record: it belongs to the first `task` call of its parent still waiting for one. */
+  private newSubagent(path: string): AgentState {
+    const previous = this.agents.get(path);
+    if (previous) this.closeTurn(previous);
+    const agent: AgentState = new AgentState(path, (): number => agent.turns.length + 1);
+    this.agents.set(path, agent);
+    const parent = this.agents.get(path.slice(0, path.lastIndexOf('/')));
+    const call = parent?.pendingTasks.shift();
+    if (call) call.subagent = { agent: path, turns: agent.turns };
+    else {
+      this.orphanAgents.push(agent);
+      this.problems.push(`The subagent ${path} ran outside any recorded task call; its turns are listed at the end.`);
+    }
+    return agent;
+  }
+}
+
+function numberOr0(value: unknown): number {
+  return typeof value === 'number' && Number.isFinite(value) ? value : 0;
+}

@@ -1,0 +1,163 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseSessionText, readSessionFile } from '../src/session/read-session.js';
+import { buildTrace } from '../src/trace/build-trace.js';
+import { tracePageHtml } from '../src/trace/page-html.js';
+import { jsonForScript } from '../src/trace/script-json.js';
+import type { TraceData } from '../src/trace/trace-data.js';
+import { chartAssets } from '../src/trace/uplot-assets.js';
+import { CLI_SESSION_TIMEOUT_MS } from './support/cli-process.js';
+import { recordTraceSession, TRACE_SECRET, type RecordedSession } from './support/trace-recording.js';
+
+let recorded: RecordedSession;
+let records: Array<Record<string, any>>;
+beforeAll(async () => {
+  recorded = await recordTraceSession();
+  expect(recorded.ran.code, recorded.ran.stderr).toBe(0);
+  records = readFileSync(recorded.path, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+}, CLI_SESSION_TIMEOUT_MS);
+afterAll(() => recorded?.cleanup());
+
+const ofType = (type: string) => records.filter((record) => record.type === type);
+const ids = (runs: Array<[number, number]>) => runs.flatMap(([first, count]) => Array.from({ length: count }, (_, i) => first + i));
+
+describe('the trace data model, from a session recorded by the CLI', () => {
+  it('has each turn with its request, usage, reply, tool calls, retry and compactions', async () => {
+    const data = await buildTrace(readSessionFile(recorded.path), { file: recorded.path });
+    expect(data.turns.map((turn) => turn.seq)).toEqual([1, 2, 3, 4]);
+    const [first, second, third, fourth] = data.turns as [TraceData['turns'][0], TraceData['turns'][0], TraceData['turns'][0], TraceData['turns'][0]];
+
+    // Turn 1: the system prompt and the user's input; two reads, one failing.
+    expect(ids(first.request.ids).map((id) => data.messages[id]!.role)).toEqual(['system', 'user']);
+    expect(data.messages[ids(first.request.ids)[1]!]!.content).toBe('Read the notes and tell me about them');
+    expect(first.tools.map((call) => [call.id, call.status, call.permission])).toEqual([['call_read', 'ok', 'allowed'], ['call_missing', 'error', 'allowed']]);
+    // Results and reply texts are stored once, in the messages, and pointed at.
+    expect(first.tools[1]!.output).toBeUndefined();
+    expect(data.messages[first.tools[1]!.outputId!]).toMatchObject({ role: 'tool', isError: true, content: expect.stringContaining('missing.txt does not exist') });
+    expect(first.tools[0]!.arguments).toBe('{"path":"notes.txt"}');
+    expect(typeof first.tools[0]!.durationMs).toBe('number');
+
+    // Usage as reported: the usage records of the turns' own requests.
+    const usages = ofType('usage');
+    expect(first.usage).toEqual(usages[0]!.usage);
+    expect(first.usage!.cachedInputTokens).toBeGreaterThan(0);
+
+    // Turn 2 was retried after the 429; its request holds turn 1's messages.
+    expect(second.retries).toEqual([expect.objectContaining({ attempt: 1, error: expect.stringContaining('429') })]);
+    expect(second.request.count).toBe(5);
+
+    // Turn 3 began with a compaction: the replaced messages are gone from its request, the inserted ones are in it.
+    const compactions = ofType('compaction');
+    expect(compactions).toHaveLength(2);
+    const compaction = third.compactions[0]!;
+    expect([compaction.tokensBefore, compaction.tokensAfter]).toEqual([compactions[0]!.tokensBefore, compactions[0]!.tokensAfter]);
+    expect(compaction.replaced).toHaveLength(compactions[0]!.replaced.count);
+    const sent = ids(third.request.ids);
+    for (const id of compaction.replaced) expect(sent).not.toContain(id);
+    for (const id of compaction.inserted) expect(sent).toContain(id);
+    expect(data.messages[compaction.inserted[0]!]!.content).toBe(compactions[0]!.inserted[0].content);
+    // The summary request's usage is billed to the turn, apart from the turn's own request.
+    expect(third.extraUsage).toBeDefined();
+    expect(fourth.compactions).toHaveLength(1);
+    expect(data.messages[fourth.reply!.messageId!]!.content).toContain('three planets');
+    expect(fourth.stop).toEqual({ reason: 'answered' });
+
+    // Totals agree with what the run itself reported at its stop.
+    const stop = ofType('stop')[0]!;
+    expect(data.totals.inputTokens).toBe(stop.usage.inputTokens);
+    expect(data.totals.cachedInputTokens).toBe(stop.usage.cachedInputTokens);
+    expect(data.totals.outputTokens).toBe(stop.usage.outputTokens);
+    expect(data.totals.cost).toBeCloseTo(stop.cost, 10);
+    expect(data.totals).toMatchObject({ turns: 4, runs: 1, toolCalls: 4, toolErrors: 1, retries: 1, compactions: 2 });
+    // Per-message token counts add up to the request's.
+    expect(ids(second.request.ids).reduce((sum, id) => sum + data.messages[id]!.tokens, 3)).toBe(second.request.tokens);
+    expect(data.contextWindow).toBe(128_000);
+    expect(data.skipped.count).toBe(0);
+  });
+
+  it('uses --context-window over the model table, and a provider-revealed window over both when no flag is given', async () => {
+    const flagged = await buildTrace(readSessionFile(recorded.path), { file: recorded.path, contextWindow: 4096 });
+    expect([flagged.contextWindow, flagged.contextWindowSource]).toEqual([4096, '--context-window']);
+    const warned = `${readFileSync(recorded.path, 'utf8')}${JSON.stringify({ type: 'context_warning', turn: 4, message: 'smaller', contextWindow: 8192 })}\n`;
+    const fromWarning = await buildTrace(parseSessionText(warned), { file: 'x' });
+    expect(fromWarning.contextWindow).toBe(8192);
+    const unknown = await buildTrace(parseSessionText(warned.replaceAll('"model":"gpt-4o"', '"model":"my-local-thing"').replace(/.*"context_warning".*\n$/, '')), { file: 'x' });
+    expect([unknown.contextWindow, unknown.contextWindowSource]).toEqual([undefined, 'unknown']);
+  });
+
+  it('shows what a torn or corrupt file still holds and counts what was skipped; unknown record types are passed over', async () => {
+    const copy = `${recorded.path}.torn.jsonl`;
+    const lines = readFileSync(recorded.path, 'utf8').split('\n');
+    lines.splice(5, 0, '{"type":"usage","turn":1,"us', 'not json at all', JSON.stringify({ type: 'request', turn: 1, body: { anything: true } }));
+    writeFileSync(copy, `${lines.join('\n')}{"type":"turn_start","tu`);
+    const data = await buildTrace(readSessionFile(copy), { file: copy });
+    expect(data.skipped.count).toBe(3);
+    expect(data.skipped.notes.join('\n')).toMatch(/line 6 is not a valid record/);
+    expect(data.skipped.notes.join('\n')).toMatch(/line 7 is not a valid record/);
+    expect(data.skipped.notes.join('\n')).toMatch(/unfinished last line/);
+    expect(data.turns).toHaveLength(4);
+    expect(data.totals.toolCalls).toBe(4);
+  });
+
+  it('nests a subagent\'s turns under the task call that started it', async () => {
+    const session = [
+      { type: 'session', version: 1, id: 's', workspace: '/w', createdAt: '2026-01-01T00:00:00Z' },
+      { type: 'run_start', provider: 'openai', model: 'gpt-4o', tools: ['task'], input: 'delegate' },
+      { type: 'turn_start', turn: 1 },
+      { type: 'assistant_message', turn: 1, message: { role: 'assistant', content: '', toolCalls: [{ id: 't1', name: 'task', arguments: '{"prompt":"look"}' }] }, finishReason: 'tool_calls' },
+      { type: 'tool_call_start', turn: 1, call: { id: 't1', name: 'task', arguments: '{"prompt":"look"}' } },
+      { type: 'run_start', provider: 'openai', model: 'gpt-4o', tools: ['read_file'], input: 'look', agent: 'main/task-1' },
+      { type: 'turn_start', turn: 1, agent: 'main/task-1' },
+      { type: 'usage', turn: 1, usage: { inputTokens: 50, outputTokens: 5, cachedInputTokens: 0, reasoningTokens: 0 }, agent: 'main/task-1' },
+      { type: 'assistant_message', turn: 1, message: { role: 'assistant', content: 'found it', toolCalls: [] }, finishReason: 'stop', agent: 'main/task-1' },
+      { type: 'turn_end', turn: 1, fromEvents: 1, messages: [], agent: 'main/task-1' },
+      { type: 'stop', reason: 'answered', answer: 'found it', turns: 1, usage: {}, agent: 'main/task-1' },
+      { type: 'tool_call_end', turn: 1, id: 't1', name: 'task', status: 'ok', isError: false, output: 'found it', durationMs: 9 },
+      { type: 'turn_end', turn: 1, fromEvents: 2, messages: [] },
+      { type: 'turn_start', turn: 2 },
+      { type: 'tool_call_end', turn: 2, id: 'x', name: 'bash', status: 'denied', isError: true, output: 'denied by the user', durationMs: 0 },
+    ];
+    const data = await buildTrace(parseSessionText(session.map((r) => JSON.stringify(r)).join('\n') + '\n'), { file: 'x' });
+    expect(data.turns.map((turn) => turn.agent)).toEqual(['main', 'main']);
+    const task = data.turns[0]!.tools[0]!;
+    expect(task.subagent?.agent).toBe('main/task-1');
+    expect(task.subagent?.turns).toHaveLength(1);
+    expect(data.messages[task.subagent!.turns[0]!.reply!.messageId!]!.content).toBe('found it');
+    expect(data.messages[ids(task.subagent!.turns[0]!.request.ids)[0]!]!.content).toBe('look');
+    expect(data.turns[1]!.tools[0]).toMatchObject({ status: 'denied', permission: 'denied' });
+    expect(data.turns[1]!.complete).toBe(false);
+    expect(data.totals).toMatchObject({ turns: 2, subagentTurns: 1, inputTokens: 50, toolErrors: 1 });
+  });
+});
+
+describe('the page', () => {
+  it('embeds the data so that no session text can close the script element', async () => {
+    const hostile = 'a </script><script>alert(1)</script> <!-- & \u2028 \u2029 > end';
+    const escaped = jsonForScript({ hostile });
+    expect(escaped).not.toMatch(/[<>&\u2028\u2029]/);
+    expect(JSON.parse(escaped)).toEqual({ hostile });
+
+    const data = await buildTrace(readSessionFile(recorded.path), { file: recorded.path });
+    expect(data.messages[data.turns[3]!.reply!.messageId!]!.content).toContain('</script>');
+    const html = tracePageHtml(data, chartAssets());
+    // Only the page's own four script elements close.
+    expect(html.match(/<\/script/gi)).toHaveLength(4);
+    expect(html).not.toContain('<script>window.hostile');
+    expect(html).toContain('\\u003cscript\\u003ewindow.hostile');
+    const block = (id: string) => JSON.parse(html.match(new RegExp(`<script type="application/json" id="${id}">([^]*?)</script>`))![1]!);
+    const outline = block('trace-data');
+    const texts = block('trace-texts') as string[];
+    const rebuilt = { ...outline, messages: outline.messages.map((message: object, i: number) => ({ ...message, content: texts[i] })) };
+    expect(rebuilt).toEqual(JSON.parse(JSON.stringify(data)));
+    expect(texts.some((text) => text.includes('</script><script>window.hostile'))).toBe(true);
+    expect(html).toContain('uPlot');
+  });
+
+  it('never holds the secret the recording run had in its environment', async () => {
+    expect(readFileSync(recorded.path, 'utf8')).not.toContain(TRACE_SECRET);
+    expect(readFileSync(recorded.path, 'utf8')).toContain('[redacted]');
+    const html = tracePageHtml(await buildTrace(readSessionFile(recorded.path), { file: recorded.path }), chartAssets());
+    expect(html).not.toContain(TRACE_SECRET);
+    expect(html).toContain('[redacted]');
+  });
+});
