@@ -18,6 +18,7 @@ import { appendSection } from '../skills/skills-prompt.js';
 import { indexPath } from '../knowledge/knowledge-source.js';
 import { createSearchDocsTool } from '../knowledge/search-docs-tool.js';
 import type { Tool } from '../contracts/tool.js';
+import type { FileAccess } from '../tools/coding/shared/file-access.js';
 import type { CliArgs } from './args.js';
 import { loadConfig, userConfigPath } from './config.js';
 import type { McpServers } from '../mcp/mcp-servers.js';
@@ -71,7 +72,13 @@ export interface PreparedRun {
   subagents: SubagentOptions | undefined;
 }
 
-export async function prepareRun(args: CliArgs, env: NodeJS.ProcessEnv = process.env): Promise<PreparedRun> {
+/** What a caller other than the terminal supplies: the ACP server's editor-backed file access. */
+export interface RunSurroundings {
+  /** Where the file tools read and write (default the disk). */
+  files?: FileAccess;
+}
+
+export async function prepareRun(args: CliArgs, env: NodeJS.ProcessEnv = process.env, surroundings: RunSurroundings = {}): Promise<PreparedRun> {
   const workspace = resolve(args.cwd ?? process.cwd());
   const warn = (message: string) => safeStderr.write(`vibe-agent: warning: ${message}\n`);
   const config = loadConfig(workspace, env, warn);
@@ -86,7 +93,7 @@ export async function prepareRun(args: CliArgs, env: NodeJS.ProcessEnv = process
   const commands = discoverCommands(workspace, env);
   for (const warning of [...skills.catalog.warnings, ...commands.warnings]) warn(warning);
   const todos = new TodoList();
-  const fileOptions = { extraRoots: existingDirs(settings.addDirs), allowSecrets: settings.allowSecrets, privateHosts: settings.fetchPrivate, readRoots: skills.readRoots, todos };
+  const fileOptions = { extraRoots: existingDirs(settings.addDirs), allowSecrets: settings.allowSecrets, privateHosts: settings.fetchPrivate, readRoots: skills.readRoots, todos, ...(surroundings.files ? { files: surroundings.files } : {}) };
   const wanted = withoutOptional(expandToolGroups(settings.tools ?? DEFAULT_TOOL_NAMES).filter((name) => name !== 'task'));
   const sandbox = shellSandbox(settings, workspace, env);
   const selected = [...selectTools(wanted, fileOptions, { passEnv: settings.passEnv, secrets: [settings.apiKey], ...(sandbox ? { sandbox } : {}) }), ...optionalTools(settings, workspace, skills, env)];

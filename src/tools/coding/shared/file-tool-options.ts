@@ -1,3 +1,5 @@
+import type { FileAccess } from './file-access.js';
+
 /** What the user allows the file tools beyond the workspace (the workspace itself comes per call). */
 export interface FileToolOptions {
   /** More directories the tools may touch (--add-dir). */
@@ -9,4 +11,6 @@ export interface FileToolOptions {
    * loaded so far, so their bundled files can be read and nothing else outside is opened up.
    */
   readRoots?: () => readonly string[];
+  /** Where file bytes are read and written (an editor's buffers over ACP); default the disk. */
+  files?: FileAccess;
 }
