@@ -7,6 +7,7 @@ import {
   ndJsonStream,
   type ClientCapabilities,
   type ClientConnection,
+  type McpServer,
   type PermissionOptionKind,
   type RequestPermissionRequest,
   type SessionNotification,
@@ -213,6 +214,21 @@ describe('vibe-agent acp: an editor drives the agent over stdio', () => {
     expect(write.content).toEqual([{ type: 'diff', path: file('notes.md'), oldText: 'unsaved in the editor\n', newText: 'rewritten by the agent\n' }]);
     expect(editor.questions).toHaveLength(1);
     expect(existsSync(file('notes.md'))).toBe(true);
+    editor.close();
+  }, 60_000);
+
+  it('starts the MCP servers the editor passes with session/new: their tools join the session', async () => {
+    const { server, home } = await setup([call('mcp__editor__echo', { text: 'from the editor' }), { text: 'Echoed.' }]);
+    const editor = startEditor(home, server);
+    await editor.initialize();
+    const mcpServer: McpServer = { name: 'editor', command: process.execPath, args: [join(import.meta.dirname, 'support', 'mcp-test-server.mjs')], env: [] };
+    const { sessionId } = await editor.agent.request('session/new', { cwd: home.workspace, mcpServers: [mcpServer] });
+    expect((await editor.prompt(sessionId, 'echo something')).stopReason).toBe('end_turn');
+    expect(server.requests[0]!.tools?.map((tool) => tool.function.name)).toContain('mcp__editor__echo');
+    expect(toolMessages(server.requests[1]!)).toEqual(['echo: from the editor']);
+    // Trusted like the user's own servers: its read-only tool ran without a question.
+    expect(editor.questions).toEqual([]);
+    expect(ofKind(editor.updates, 'tool_call_update')[0]).toMatchObject({ status: 'completed' });
     editor.close();
   }, 60_000);
 
