@@ -27,6 +27,7 @@ export { courseTools } from './tools/builtin/course.js';
 export { createFileTools } from './tools/coding/file-tools.js';
 export { FileReadTracker } from './tools/coding/shared/read-tracker.js';
 export type { FileToolOptions } from './tools/coding/shared/file-tool-options.js';
+export type { FileAccess } from './tools/coding/shared/file-access.js';
 export { createSearchTools, type SearchToolOptions } from './tools/coding/search-tools.js';
 export type { RipgrepSetting } from './tools/coding/search/ripgrep-detect.js';
 export { bashTool, createBashTool } from './tools/coding/shell/bash.js';

@@ -19,7 +19,7 @@ import { resolveSettings } from './resolve-settings.js';
  * `vibe-agent acp`: the Agent Client Protocol over stdio, for editors (Zed, JetBrains) that run
  * the agent as a child process. stdout carries the protocol only; warnings go to stderr.
  */
-export async function acpCommand(args: CliArgs, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export async function acpCommand(args: CliArgs, signal: AbortSignal, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const host: AcpHost = {
     version: (JSON.parse(readFileSync(`${packageRoot(import.meta.url)}/package.json`, 'utf8')) as { version: string }).version,
     open: (setup) => openAcpSession(args, setup, env),
@@ -28,8 +28,16 @@ export async function acpCommand(args: CliArgs, env: NodeJS.ProcessEnv = process
   const { app, closeAll } = createAcpAgent(host);
   const stream = ndJsonStream(Writable.toWeb(process.stdout) as WritableStream<Uint8Array>, Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>);
   const connection = app.connect(stream);
+  // SIGTERM or Ctrl-C from the editor: running prompts are aborted and the sessions closed (their files synced).
+  const stop = () => connection.close();
+  signal.addEventListener('abort', stop, { once: true });
   await connection.closed;
+  signal.removeEventListener('abort', stop);
   await closeAll();
+  if (signal.aborted) {
+    process.stdin.destroy();
+    return EXIT.aborted;
+  }
   return EXIT.answered;
 }
 

@@ -68,7 +68,7 @@ async function main(argv: string[]): Promise<number> {
   }
   if (args.command === 'acp') {
     const { acpCommand } = await import('./acp-command.js');
-    return acpCommand(args);
+    return acpCommand(args, controller.signal);
   }
   if (args.command === 'rewind') {
     const { rewindCommand } = await import('./rewind-command.js');
