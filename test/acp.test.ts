@@ -118,7 +118,7 @@ describe('vibe-agent acp: an editor drives the agent over stdio', () => {
       { text: 'Edited the greeting.', reasoning: 'The file says hello.' },
       call('bash', { command: 'rm -rf build' }),
       { text: 'I did not remove it.' },
-      { kind: 'slow', reply: { text: 'one two three four five six seven eight nine ten eleven twelve' }, frameDelayMs: 300 },
+      { kind: 'slow', reply: { text: 'one two three four five six seven eight nine ten eleven twelve' }, frameDelayMs: 1000 },
     ]);
     writeFileSync(file('greet.txt'), 'line one\nhello\n');
     const editor = startEditor(home, server, { answer: (q) => (q.toolCall.title?.startsWith('edit') ? 'allow_once' : 'reject_once') });
