@@ -32,13 +32,15 @@ interface EditorOptions {
   answer?: (request: RequestPermissionRequest) => PermissionOptionKind;
   /** Unsaved editor buffers, by absolute path (fs/read_text_file answers from them first). */
   buffers?: Map<string, string>;
+  /** Start the agent with no provider key or endpoint in its environment. */
+  noCredentials?: boolean;
 }
 
 /** A scripted editor: the SDK's client side, talking to the built `vibe-agent acp` over its stdio. */
 function startEditor(home: CliHome, server: ChatServer, options: EditorOptions = {}) {
   const child = spawn(process.execPath, [CLI, 'acp'], {
     cwd: home.workspace,
-    env: { ...home.env, OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: server.url, VIBE_MODEL: 'test-model' },
+    env: options.noCredentials ? home.env : { ...home.env, OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: server.url, VIBE_MODEL: 'test-model' },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   agents.push(child);
@@ -229,6 +231,17 @@ describe('vibe-agent acp: an editor drives the agent over stdio', () => {
     // Trusted like the user's own servers: its read-only tool ran without a question.
     expect(editor.questions).toEqual([]);
     expect(ofKind(editor.updates, 'tool_call_update')[0]).toMatchObject({ status: 'completed' });
+    editor.close();
+  }, 60_000);
+
+  it('without a key in the environment, authenticate and session/new answer auth_required saying which variable to set', async () => {
+    const { server, home } = await setup([]);
+    const editor = startEditor(home, server, { noCredentials: true });
+    const init = await editor.initialize();
+    const methodId = init.authMethods![0]!.id;
+    await expect(editor.agent.request('authenticate', { methodId })).rejects.toMatchObject({ code: -32000, message: expect.stringContaining('OPENAI_API_KEY') });
+    await expect(editor.newSession()).rejects.toMatchObject({ code: -32000 });
+    expect(server.requests).toEqual([]);
     editor.close();
   }, 60_000);
 
