@@ -29,6 +29,7 @@ export type { WriteObserver } from './tools/coding/shared/observe-write.js';
 export { createDiagnosticsObserver, type ConfiguredChecker, type DiagnosticsOptions, type DiagnosticsSetting } from './diagnostics/diagnostics-observer.js';
 export { FileReadTracker } from './tools/coding/shared/read-tracker.js';
 export type { FileToolOptions } from './tools/coding/shared/file-tool-options.js';
+export type { FileAccess } from './tools/coding/shared/file-access.js';
 export { createSearchTools, type SearchToolOptions } from './tools/coding/search-tools.js';
 export type { RipgrepSetting } from './tools/coding/search/ripgrep-detect.js';
 export { bashTool, createBashTool } from './tools/coding/shell/bash.js';

@@ -13,7 +13,7 @@ export { UsageError } from './usage-error.js';
 
 /** What the command line said; settings given by flag are parsed, everything else is applied by resolveSettings. */
 export interface CliArgs {
-  command: 'run' | 'demo' | 'help' | 'version' | 'sessions' | 'memory' | 'skills' | 'index' | 'doctor' | 'eval' | 'mcp' | 'rewind' | 'trace';
+  command: 'run' | 'demo' | 'help' | 'version' | 'sessions' | 'memory' | 'skills' | 'index' | 'doctor' | 'eval' | 'mcp' | 'rewind' | 'trace' | 'acp';
   prompt?: string;
   provider?: string;
   model?: string;
@@ -120,6 +120,13 @@ export function parseCliArgs(argv: string[]): CliArgs {
     return args;
   }
   if (positionals[0] === 'doctor' || positionals[0] === 'eval') return commandWithWords(args, positionals, values);
+  // The ACP server for editors; the run settings (provider, model, permission mode) apply to its sessions.
+  if (positionals[0] === 'acp' && positionals.length === 1) {
+    args.command = 'acp';
+    if (cwd) args.cwd = cwd;
+    if (args.yes) args.permissionMode = 'yolo';
+    return args;
+  }
   if (values.user) throw new UsageError('--user only applies to "vibe-agent memory".');
   const misplaced = rewindFlagsGiven(values);
   if (misplaced.length) throw new UsageError(`--${misplaced[0]} only applies to "vibe-agent rewind".`);

@@ -66,6 +66,10 @@ async function main(argv: string[]): Promise<number> {
     const { mcpCommand } = await import('./mcp-command.js');
     return mcpCommand(args);
   }
+  if (args.command === 'acp') {
+    const { acpCommand } = await import('./acp-command.js');
+    return acpCommand(args, controller.signal);
+  }
   if (args.command === 'rewind') {
     const { rewindCommand } = await import('./rewind-command.js');
     return rewindCommand(args);

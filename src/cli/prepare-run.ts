@@ -19,6 +19,7 @@ import { appendSection } from '../skills/skills-prompt.js';
 import { indexPath } from '../knowledge/knowledge-source.js';
 import { createSearchDocsTool } from '../knowledge/search-docs-tool.js';
 import type { Tool } from '../contracts/tool.js';
+import type { FileAccess } from '../tools/coding/shared/file-access.js';
 import type { CliArgs } from './args.js';
 import { loadConfig, userConfigPath } from './config.js';
 import type { McpServers } from '../mcp/mcp-servers.js';
@@ -72,7 +73,13 @@ export interface PreparedRun {
   subagents: SubagentOptions | undefined;
 }
 
-export async function prepareRun(args: CliArgs, env: NodeJS.ProcessEnv = process.env): Promise<PreparedRun> {
+/** What a caller other than the terminal supplies: the ACP server's editor-backed file access. */
+export interface RunSurroundings {
+  /** Where the file tools read and write (default the disk). */
+  files?: FileAccess;
+}
+
+export async function prepareRun(args: CliArgs, env: NodeJS.ProcessEnv = process.env, surroundings: RunSurroundings = {}): Promise<PreparedRun> {
   const workspace = resolve(args.cwd ?? process.cwd());
   const warn = (message: string) => safeStderr.write(`vibe-agent: warning: ${message}\n`);
   const config = loadConfig(workspace, env, warn);
@@ -89,8 +96,9 @@ export async function prepareRun(args: CliArgs, env: NodeJS.ProcessEnv = process
   const todos = new TodoList();
   const wanted = withoutOptional(expandToolGroups(settings.tools ?? DEFAULT_TOOL_NAMES).filter((name) => name !== 'task'));
   const sandbox = shellSandbox(settings, workspace, env);
-  const observeWrite = createDiagnosticsObserver({ setting: settings.diagnostics, env, passEnv: settings.passEnv, secrets: [settings.apiKey], runUnchecked: false, ...(sandbox ? { sandbox } : {}) });
-  const fileOptions = { extraRoots: existingDirs(settings.addDirs), allowSecrets: settings.allowSecrets, privateHosts: settings.fetchPrivate, readRoots: skills.readRoots, todos, ...(observeWrite ? { observeWrite } : {}) };
+  // A checker reads the disk: with the editor's buffers (ACP) it would check stale files, so it is off.
+  const observeWrite = surroundings.files ? undefined : createDiagnosticsObserver({ setting: settings.diagnostics, env, passEnv: settings.passEnv, secrets: [settings.apiKey], runUnchecked: false, ...(sandbox ? { sandbox } : {}) });
+  const fileOptions = { extraRoots: existingDirs(settings.addDirs), allowSecrets: settings.allowSecrets, privateHosts: settings.fetchPrivate, readRoots: skills.readRoots, todos, ...(observeWrite ? { observeWrite } : {}), ...(surroundings.files ? { files: surroundings.files } : {}) };
   const selected = [...selectTools(wanted, fileOptions, { passEnv: settings.passEnv, secrets: [settings.apiKey], ...(sandbox ? { sandbox } : {}) }), ...optionalTools(settings, workspace, skills, env)];
   const registryOptions = { redact, gate: skills.gate };
   const tools = hooks ? new HookedRegistry(hooks, selected, registryOptions) : new ToolRegistry(selected, registryOptions);

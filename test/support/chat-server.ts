@@ -50,6 +50,10 @@ export interface ChatServer {
   readonly remaining: number;
   /** Resolves when the n-th request (1-based) has arrived. */
   waitForRequest(n: number): Promise<ChatRequestBody>;
+  /** Requests (1-based) whose client hung up before the reply was complete (an aborted run). */
+  hungUp: number[];
+  /** Resolves when a client hangs up on a reply in progress (see `hungUp`). */
+  waitForHangUp(): Promise<number>;
   /** The client crashed mid-turn: the calls of the last reply need not be echoed any more. */
   forgetCallsInFlight(): void;
   close(): Promise<void>;
@@ -72,6 +76,8 @@ export async function startChatServer(script: ServerStep[], options: ChatServerO
   // Calls sent in the previous reply: the next request must echo them verbatim.
   const pendingEcho = new Map<string, WireToolCall[]>();
   const waiters: Array<{ n: number; resolve: (body: ChatRequestBody) => void }> = [];
+  const hungUp: number[] = [];
+  const hangUpWaiters: Array<(n: number) => void> = [];
   let position = 0;
   let callCounter = 0;
 
@@ -81,6 +87,12 @@ export async function startChatServer(script: ServerStep[], options: ChatServerO
     }
     const body = JSON.parse(await readBody(req)) as ChatRequestBody;
     requests.push(body);
+    const number = requests.length;
+    res.on('close', () => {
+      if (res.writableEnded) return;
+      hungUp.push(number);
+      for (const waiter of hangUpWaiters.splice(0)) waiter(number);
+    });
     for (const waiter of waiters.filter((w) => w.n <= requests.length)) waiter.resolve(body);
 
     const conversation = conversationOf(body);
@@ -143,6 +155,11 @@ export async function startChatServer(script: ServerStep[], options: ChatServerO
     url: `${origin}/v1`,
     requests,
     violations,
+    hungUp,
+    waitForHangUp() {
+      if (hungUp.length) return Promise.resolve(hungUp[0]!);
+      return new Promise((resolve) => hangUpWaiters.push(resolve));
+    },
     get remaining() {
       return script.length - position;
     },

@@ -1,8 +1,7 @@
-import { stat } from 'node:fs/promises';
 import { z } from 'zod';
 import { defineTool } from '../../define-tool.js';
 import type { Tool, ToolOutput, ToolPreview } from '../../../contracts/tool.js';
-import { writeFileAtomic } from '../shared/atomic-write.js';
+import { diskFileAccess, mtimeAfterWrite } from '../shared/file-access.js';
 import { filePermission } from '../shared/file-permission.js';
 import type { FileToolOptions } from '../shared/file-tool-options.js';
 import { planEdit } from './plan-edit.js';
@@ -34,8 +33,8 @@ export function createEditFileTool(options: FileToolOptions, tracker: FileReadTr
       if (!plan.ok) return { output: plan.error, isError: true };
       const bytes = Buffer.from(plan.stored, 'utf8');
       return observedWrite(options.observeWrite, plan.absolute, context, async () => {
-        await writeFileAtomic(plan.absolute, bytes, plan.mode === undefined ? {} : { mode: plan.mode });
-        tracker.record(plan.absolute, bytes, (await stat(plan.absolute)).mtimeMs);
+        await (options.files ?? diskFileAccess).write(plan.absolute, bytes, plan.mode === undefined ? {} : { mode: plan.mode });
+        tracker.record(plan.absolute, bytes, await mtimeAfterWrite(plan.absolute));
         return plan.report;
       });
     },

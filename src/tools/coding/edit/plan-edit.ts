@@ -28,7 +28,7 @@ export async function planEdit(args: EditArgs, context: ToolContext, options: Fi
   const resolved = await resolveToolPath(args.path, context, options, true);
   if (!resolved.ok) return fail(resolved.reason);
   const { absolute, relative: shown } = resolved;
-  const loaded = await loadTextFile(absolute, shown);
+  const loaded = await loadTextFile(absolute, shown, options.files);
   if (!loaded.ok) {
     if (loaded.missing && args.old_string === '') return created(absolute, shown, args.new_string);
     const hint = loaded.missing ? ' To create it, use write_file (or edit_file with an empty old_string).' : '';

@@ -31,7 +31,7 @@ export function createReadFileTool(options: FileToolOptions, tracker: FileReadTr
     async execute({ path, offset, limit }, context): Promise<ToolOutput> {
       const resolved = await resolveToolPath(path, context, withReadRoots(options), false);
       if (!resolved.ok) return { output: resolved.reason, isError: true };
-      const loaded = await loadTextFile(resolved.absolute, resolved.relative);
+      const loaded = await loadTextFile(resolved.absolute, resolved.relative, options.files);
       if (!loaded.ok) return { output: loaded.reason, isError: true };
       const { file } = loaded;
       tracker.record(resolved.absolute, file.bytes, file.mtimeMs);

@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import { z } from 'zod';
 import { defineTool } from '../../define-tool.js';
 import type { Tool, ToolContext, ToolOutput, ToolPreview } from '../../../contracts/tool.js';
-import { writeFileAtomic } from '../shared/atomic-write.js';
+import { diskFileAccess, mtimeAfterWrite } from '../shared/file-access.js';
 import { filePermission } from '../shared/file-permission.js';
 import type { FileToolOptions } from '../shared/file-tool-options.js';
 import { countLines, toLogicalText, type TextLayout } from '../shared/line-endings.js';
@@ -40,8 +40,8 @@ export function createWriteFileTool(options: FileToolOptions, tracker: FileReadT
       const { absolute, shown, existing } = planned;
       const bytes = Buffer.from(args.content, 'utf8');
       return observedWrite(options.observeWrite, absolute, context, async () => {
-        await writeFileAtomic(absolute, bytes, existing.kind === 'new' ? {} : { mode: existing.mode });
-        tracker.record(absolute, bytes, (await stat(absolute)).mtimeMs);
+        await (options.files ?? diskFileAccess).write(absolute, bytes, existing.kind === 'new' ? {} : { mode: existing.mode });
+        tracker.record(absolute, bytes, await mtimeAfterWrite(absolute));
         const after = countLines(args.content);
         const size = formatBytes(bytes.length);
         if (existing.kind === 'new') return `Created ${shown} (${lineCount(after)}, ${size}).`;
@@ -62,7 +62,7 @@ async function planWrite({ path }: WriteArgs, context: ToolContext, options: Fil
   const mode = info.mode & 0o7777;
   const readOnly = readOnlyReason(shown, mode);
   if (readOnly) return { ok: false, error: readOnly };
-  const loaded = await loadTextFile(absolute, shown);
+  const loaded = await loadTextFile(absolute, shown, options.files);
   if (loaded.ok) {
     const stale = staleReason(shown, tracker.status(absolute, loaded.file.bytes), countLines(loaded.file.text));
     if (stale) return { ok: false, error: stale };

@@ -1,4 +1,5 @@
 import type { WriteObserver } from './observe-write.js';
+import type { FileAccess } from './file-access.js';
 
 /** What the user allows the file tools beyond the workspace (the workspace itself comes per call). */
 export interface FileToolOptions {
@@ -13,4 +14,6 @@ export interface FileToolOptions {
   readRoots?: () => readonly string[];
   /** Called around each write of write_file and edit_file (diagnostics after edits); its text joins the result. */
   observeWrite?: WriteObserver;
+  /** Where file bytes are read and written (an editor's buffers over ACP); default the disk. */
+  files?: FileAccess;
 }

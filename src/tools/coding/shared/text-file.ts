@@ -1,7 +1,8 @@
 import { stat } from 'node:fs/promises';
 import { errorText } from '../../../contracts/error-text.js';
-import { fileKind, readBoundedBytesAsync } from '../../../workspace/read-bounded.js';
+import { fileKind } from '../../../workspace/read-bounded.js';
 import { describeBinary } from './binary-check.js';
+import { diskFileAccess, type FileAccess } from './file-access.js';
 import { toLogicalText, type TextLayout } from './line-endings.js';
 
 /** Larger files are refused rather than loaded whole into memory. */
@@ -21,7 +22,7 @@ export interface TextFile {
 export type LoadResult = { ok: true; file: TextFile } | { ok: false; missing?: boolean; reason: string };
 
 /** Loads a UTF-8 text file; directories, binary and oversized files come back as a reason the model can act on. */
-export async function loadTextFile(absolute: string, shown: string): Promise<LoadResult> {
+export async function loadTextFile(absolute: string, shown: string, files: FileAccess = diskFileAccess): Promise<LoadResult> {
   let info;
   try {
     info = await stat(absolute);
@@ -39,7 +40,7 @@ export async function loadTextFile(absolute: string, shown: string): Promise<Loa
   }
   let bytes: Buffer;
   try {
-    bytes = await readBoundedBytesAsync(absolute, MAX_TEXT_FILE_BYTES);
+    bytes = Buffer.from(await files.read(absolute, MAX_TEXT_FILE_BYTES));
   } catch (error) {
     return { ok: false, reason: `${shown} could not be read: ${errorText(error)}` };
   }

@@ -1,0 +1,44 @@
+import type { AgentEvent } from '../contracts/events.js';
+import type { Message } from '../contracts/messages.js';
+import type { Tool } from '../contracts/tool.js';
+import type { ServerEntry } from '../mcp/server-spec.js';
+import type { AskApproval } from '../tools/approval.js';
+import type { FileAccess } from '../tools/coding/shared/file-access.js';
+
+/** What the ACP layer asks of the program around it: sessions that run our loop. It holds no loop logic itself. */
+export interface AcpHost {
+  /** Starts a session (or reopens a stored one, `loadId`); throws CredentialsMissing when no model is configured. */
+  open(setup: AcpSessionSetup): Promise<AcpSession>;
+  /** The environment variable the provider's key comes from, and why a run could not start now (undefined: it can). */
+  credentials(cwd: string): { variable: string | undefined; problem: string | undefined };
+  version: string;
+}
+
+export interface AcpSessionSetup {
+  cwd: string;
+  /** Servers the editor passed: started like the user's own (trusted: the user's editor chose them). */
+  mcpServers: ServerEntry[];
+  /** Present when the client reads and writes files for us (its buffers, unsaved edits included). */
+  files?: FileAccess;
+  /** Asks the user in the editor; the same permission policy as the terminal decides when. */
+  ask: AskApproval;
+  /** A stored session's id to continue. */
+  loadId?: string;
+}
+
+export interface AcpSession {
+  id: string;
+  workspace: string;
+  /** The conversation so far (empty for a new session): what session/load replays. */
+  history(): readonly Message[];
+  /** The session's tool of that name, for the kind of its calls. */
+  tool(name: string): Tool | undefined;
+  /** One prompt: the loop's events, in order, ending with `stop`. */
+  prompt(input: string, signal: AbortSignal): AsyncIterable<AgentEvent>;
+  close(): Promise<void>;
+}
+
+/** No provider key or endpoint is configured: the client should authenticate (set the variable) first. */
+export class CredentialsMissing extends Error {
+  override name = 'CredentialsMissing';
+}
