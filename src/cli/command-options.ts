@@ -23,6 +23,7 @@ export const COMMAND_OPTIONS: readonly CommandOption[] = [
   { flag: 'conversation-only', help: 'with rewind: rewind the conversation, keep the files' },
   { flag: 'force', help: 'with rewind: overwrite files changed since the agent left them, without asking' },
   { flag: 'list', help: 'with rewind: list the checkpoints' },
+  { flag: 'against', help: 'with replay: feed the recorded tool results to the configured live model and report the first turn its calls differ' },
   { flag: 'user', help: 'with memory edit or forget: the user memory file instead of the project one' },
   { flag: 'runs', value: 'N', help: 'with eval: runs of each task (default 1)' },
   { flag: 'concurrency', value: 'K', help: 'with eval: tasks run at once (default 1)' },

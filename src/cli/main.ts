@@ -70,6 +70,10 @@ async function main(argv: string[]): Promise<number> {
     const { rewindCommand } = await import('./rewind-command.js');
     return rewindCommand(args);
   }
+  if (args.command === 'replay') {
+    const { replayCommand } = await import('./replay-command.js');
+    return replayCommand(args, controller.signal);
+  }
   if (args.resume === '') {
     const { pickSession } = await import('./session-picker.js');
     const workspace = resolve(args.cwd ?? process.cwd());

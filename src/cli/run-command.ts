@@ -7,6 +7,7 @@ import { PLAN_MODE_PROMPT } from '../core/system-prompt.js';
 import type { CliArgs } from './args.js';
 import { createCliAuthorize } from './permission-setup.js';
 import { openRunSession } from './run-session.js';
+import { recordingRequests } from '../session/recording-provider.js';
 import { EXIT, exitCodeFor } from './exit-codes.js';
 import { startRunPrompt } from './custom-command-prompt.js';
 import { promptThroughHooks } from './prompt-hooks.js';
@@ -65,7 +66,9 @@ async function runPrepared(args: CliArgs, prompt: string, prepared: PreparedRun,
     onContextOverflow: context.onContextOverflow,
     ...(maxCost !== undefined ? { maxCost } : {}),
   };
-  const events = runAgent(subagents ? withSubagents(options, subagents) : options);
+  const withChildren = subagents ? withSubagents(options, subagents) : options;
+  // Only this loop's requests are stored (children get the provider as it was): what a replay compares.
+  const events = runAgent(session ? { ...withChildren, provider: recordingRequests(provider, (request) => session.recordRequest(request)) } : withChildren);
   const warn = (text: string) => safeStderr.write(`vibe-agent: warning: ${text}\n`);
   for await (const event of withCheckpoints(events, { workspace, session: () => session, warn })) {
     session?.record(event);

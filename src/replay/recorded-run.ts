@@ -1,0 +1,105 @@
+import type { AssistantMessage, ToolCall, Usage } from '../contracts/messages.js';
+import type { FinishReason } from '../contracts/provider.js';
+import type { ToolCallStatus } from '../contracts/tool.js';
+import type { RawRecord } from '../session/read-session.js';
+import { rebuildRequests, type RebuiltRequest } from '../session/request-record.js';
+
+/** What the model answered to one recorded request. */
+export type RecordedReply =
+  | { kind: 'message'; message: AssistantMessage; finishReason: FinishReason }
+  /** A compaction's summary request: its text is the summary. */
+  | { kind: 'text'; text: string }
+  /** No reply was recorded (the request failed or the run was stopped). */
+  | { kind: 'none' };
+
+export interface RecordedExchange extends RebuiltRequest {
+  /** The turn the request was sent in (0: before the first turn). */
+  turn: number;
+  reply: RecordedReply;
+  /** The usage the server reported; undefined when it was estimated (the replay estimates again). */
+  usage?: Usage;
+}
+
+export interface RecordedResult {
+  output: string;
+  isError: boolean;
+  status: ToolCallStatus;
+}
+
+/** One run of a session, as replay needs it. */
+export interface RecordedRun {
+  provider: string;
+  model: string;
+  input: string;
+  exchanges: RecordedExchange[];
+  /** Each turn's tool calls, in order, as the model sent them. */
+  calls: Map<number, ToolCall[]>;
+  /** Tool results by call id. */
+  results: Map<string, RecordedResult>;
+  warnings: string[];
+}
+
+/** Why a session cannot be replayed, in a sentence for the user. */
+export class NotReplayable extends Error {}
+
+/**
+ * The one run of a session file: its requests (rebuilt from `request` records, a retry of the same
+ * request counted once), the reply to each, and the tool results. Refuses what replay does not
+ * cover: files without request records (written before them), several runs, subagents.
+ */
+export function recordedRun(records: RawRecord[]): RecordedRun {
+  const starts = records.filter((record) => record.type === 'run_start' && !('agent' in record));
+  if (starts.length === 0) throw new NotReplayable('the session has no run to replay.');
+  if (starts.length > 1) throw new NotReplayable(`the session holds ${starts.length} runs (it was continued); replay covers a session of one run. Replay a session started fresh.`);
+  const child = records.find((record) => typeof record.agent === 'string');
+  if (child) throw new NotReplayable(`the session ran subagents (${String(child.agent)}); replay does not cover subagents yet.`);
+  const { requests, warnings } = rebuildRequests(records);
+  if (requests.length === 0) throw new NotReplayable('the session has no request records (written before sessions stored them, format 1, or no request was sent).');
+
+  const byIndex = new Map(requests.map((request) => [request.index, request]));
+  const start = starts[0]!;
+  const run: RecordedRun = { provider: String(start.provider), model: String(start.model), input: String(start.input), exchanges: [], calls: new Map(), results: new Map(), warnings };
+  let turn = 0;
+  let current: RecordedExchange | undefined;
+  records.forEach((record, index) => {
+    const request = byIndex.get(index);
+    if (request) {
+      // The same request again with no reply in between: a retry.
+      if (current && current.reply.kind === 'none' && current.digest === request.digest) return;
+      current = { ...request, turn, reply: { kind: 'none' } };
+      run.exchanges.push(current);
+      return;
+    }
+    const pending = current && current.reply.kind === 'none' ? current : undefined;
+    switch (record.type) {
+      case 'turn_start':
+        turn = Number(record.turn);
+        break;
+      case 'usage': {
+        const usage = record.usage as Usage;
+        if (pending && !usage.estimated) pending.usage = usage;
+        break;
+      }
+      case 'assistant_message': {
+        const message = record.message as AssistantMessage;
+        if (pending) pending.reply = { kind: 'message', message, finishReason: record.finishReason as FinishReason };
+        run.calls.set(Number(record.turn), message.toolCalls);
+        break;
+      }
+      case 'compaction':
+        if (pending && record.fallback === undefined && typeof record.summary === 'string') {
+          pending.reply = { kind: 'text', text: record.summary };
+          const usage = record.usage as Usage | undefined;
+          if (usage && !usage.estimated) pending.usage = usage;
+        }
+        break;
+      case 'handoff':
+        if (pending) pending.reply = { kind: 'text', text: String(record.text) };
+        break;
+      case 'tool_call_end':
+        run.results.set(String(record.id), { output: String(record.output), isError: record.isError === true, status: record.status as ToolCallStatus });
+        break;
+    }
+  });
+  return run;
+}

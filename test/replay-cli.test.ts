@@ -1,0 +1,111 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startChatServer, type ChatServer, type ServerStep } from './support/chat-server.js';
+import { CLI_SESSION_TIMEOUT_MS, cliHome, type CliHome } from './support/cli-process.js';
+
+const servers: ChatServer[] = [];
+const homes: CliHome[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+  for (const home of homes.splice(0)) home.cleanup();
+});
+
+/** Three turns: two reads, then the answer. */
+const THREE_TURNS: ServerStep[] = [
+  { toolCalls: [{ id: 'c1', name: 'read_file', arguments: { path: 'notes.txt' } }] },
+  { toolCalls: [{ id: 'c2', name: 'list_files', arguments: { path: '.' } }] },
+  { text: 'The notes say hello.', usage: { inputTokens: 900, outputTokens: 12 } },
+];
+
+async function recordSession(script: ServerStep[] = THREE_TURNS) {
+  const server = await startChatServer(script);
+  servers.push(server);
+  const home = cliHome();
+  homes.push(home);
+  writeFileSync(join(home.workspace, 'notes.txt'), 'hello from the notes\n');
+  writeFileSync(join(home.workspace, 'AGENTS.md'), 'Answer briefly.\n');
+  const env = { OPENAI_API_KEY: 'test-key-123456', OPENAI_BASE_URL: server.url, VIBE_MODEL: 'test-model' };
+  const ran = await home.run(['what do the notes say?'], env);
+  expect(ran.code, ran.stderr).toBe(0);
+  const [file] = home.sessionFiles();
+  const id = file!.replace('.jsonl', '');
+  // Offline: no provider configured at all for the replay.
+  const replay = (args: string[], extra: Record<string, string> = {}) => home.run(['replay', ...args], extra);
+  return { server, home, id, path: home.sessionPath(file!), env, replay };
+}
+
+describe('vibe-agent replay', { timeout: CLI_SESSION_TIMEOUT_MS * 2 }, () => {
+  it('replays a recorded session offline and finds every request identical', async () => {
+    const { id, path, replay, server } = await recordSession();
+    const requests = readFileSync(path, 'utf8').split('\n').filter((line) => line.includes('"type":"request"'));
+    expect(requests).toHaveLength(3);
+    // The first request is whole, the next ones only add what changed.
+    expect(JSON.parse(requests[1]!)).toMatchObject({ keep: server.requests[0]!.messages.length, append: [{ role: 'assistant' }, { role: 'tool', toolCallId: 'c1' }] });
+    expect(JSON.parse(requests[1]!).tools).toBeUndefined();
+
+    const byId = await replay([id.slice(0, 15)]);
+    expect(byId.stderr).toBe('');
+    expect(byId.stdout).toContain('identical: the 3 requests of 3 turns are byte for byte the recorded ones');
+    expect(byId.code).toBe(0);
+    const byPath = await replay([path]);
+    expect(byPath.code).toBe(0);
+  });
+
+  it('reports a changed AGENTS.md at turn 1 as messages[0].content, with the text around the change', async () => {
+    const { home, id, replay } = await recordSession();
+    writeFileSync(join(home.workspace, 'AGENTS.md'), 'Answer at length.\n');
+    const ran = await replay([id]);
+    expect(ran.code).toBe(1);
+    expect(ran.stdout).toContain('differs at turn 1, request 1 of 3: messages[0].content');
+    expect(ran.stdout).toMatch(/recorded: ".*Answer briefly\./);
+    expect(ran.stdout).toMatch(/now: {6}".*Answer at length\./);
+  });
+
+  it('reports a changed tool set as a difference in the tool schemas', async () => {
+    const { id, replay } = await recordSession();
+    const ran = await replay([id, '--tools', 'read_file,list_files']);
+    expect(ran.code).toBe(1);
+    expect(ran.stdout).toMatch(/differs at turn 1, request 1 of 3: tools\[\d+\]\.(name|description|parameters)/);
+  });
+
+  it('a continued session (two runs) and a missing session are usage errors', async () => {
+    const { id, replay, home, env, server } = await recordSession([...THREE_TURNS, { text: 'again' }]);
+    expect(server.remaining).toBe(1);
+    expect((await home.run(['--continue', 'once more'], env)).code).toBe(0);
+    const twoRuns = await replay([id]);
+    expect(twoRuns.code).toBe(2);
+    expect(twoRuns.stderr).toContain('holds 2 runs');
+    const missing = await replay(['19990101']);
+    expect(missing.code).toBe(2);
+    expect((await home.run(['replay'])).code).toBe(2);
+  });
+
+  it('--against a live model reports the first turn whose calls differ from the recording', async () => {
+    const recorded: ServerStep[] = [
+      { toolCalls: [{ id: 'c1', name: 'read_file', arguments: { path: 'notes.txt' } }] },
+      { toolCalls: [{ id: 'c2', name: 'list_files', arguments: { path: '.' } }] },
+      { toolCalls: [{ id: 'c3', name: 'grep', arguments: { pattern: 'hello' } }] },
+      { text: 'done' },
+    ];
+    const { id, replay } = await recordSession(recorded);
+    // The live model: the same first two calls (arguments in another key order), then another call at turn 3.
+    const live = await startChatServer([
+      { toolCalls: [{ id: 'x1', name: 'read_file', arguments: '{ "path": "notes.txt" }' }] },
+      { toolCalls: [{ id: 'x2', name: 'list_files', arguments: { path: '.' } }] },
+      { toolCalls: [{ id: 'x3', name: 'read_file', arguments: { path: 'AGENTS.md' } }] },
+    ]);
+    servers.push(live);
+    const ran = await replay([id, '--against'], { OPENAI_API_KEY: 'live-key-123456', OPENAI_BASE_URL: live.url, VIBE_MODEL: 'live-model' });
+    expect(ran.stdout).toContain('diverges at turn 3');
+    expect(ran.stdout).toContain('recorded: grep {"pattern":"hello"}');
+    expect(ran.stdout).toContain('live:     read_file {"path":"AGENTS.md"}');
+    expect(ran.code).toBe(1);
+    // The live model got the recorded results of turns 1 and 2, under its own call ids.
+    const third = live.requests[2]!.messages;
+    expect(third.filter((m) => m.role === 'tool').map((m) => [m.tool_call_id, String(m.content)])).toEqual([
+      ['x1', expect.stringContaining('hello from the notes')],
+      ['x2', expect.stringContaining('notes.txt')],
+    ]);
+  });
+});
