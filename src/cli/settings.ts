@@ -1,6 +1,6 @@
 import { PERMISSION_MODES, type PermissionMode } from '../permissions/permission-policy.js';
 import { PRESETS } from '../providers/presets.js';
-import { atLeast, commaList, wholeNumber, directory, docsFolder, dollars, oneOf, positiveInteger, secondsAsMs, temperature, text, type ParseSetting } from './setting-parsers.js';
+import { atLeast, commaList, wholeNumber, directory, docsFolder, dollars, oneOf, positiveInteger, secondsAsMs, temperature, text, trueOrFalse, type ParseSetting } from './setting-parsers.js';
 import { DEFAULT_TOOL_NAMES } from './tool-names.js';
 import type { KnowledgeSource } from '../knowledge/knowledge-source.js';
 
@@ -51,6 +51,8 @@ export interface Settings {
   sandbox: SandboxMode;
   /** Let sandboxed commands use the network. */
   sandboxNetwork: boolean;
+  /** Prompts, replies and tool input/output on the exported OpenTelemetry spans. */
+  otelCaptureContent: boolean;
 }
 
 export const SANDBOX_MODES = ['auto', 'on', 'off'] as const;
@@ -353,6 +355,15 @@ export const SETTINGS = {
     project: 'user-only',
     default: false,
     help: 'let sandboxed shell commands use the network',
+  },
+  otelCaptureContent: {
+    flag: 'otel-capture-content',
+    env: 'OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT',
+    config: { type: 'boolean' },
+    project: 'user-only',
+    parse: trueOrFalse,
+    default: false,
+    help: 'put prompts, replies and tool arguments and results (redacted of known keys) on the OpenTelemetry spans exported when OTEL_EXPORTER_OTLP_ENDPOINT is set; without it spans carry no message content',
   },
 } satisfies SettingTable;
 
