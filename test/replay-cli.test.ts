@@ -1,8 +1,11 @@
 import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startChatServer, type ChatServer, type ServerStep } from './support/chat-server.js';
 import { CLI_SESSION_TIMEOUT_MS, cliHome, type CliHome } from './support/cli-process.js';
+import { bigOutput } from './support/context-session.js';
 
 const servers: ChatServer[] = [];
 const homes: CliHome[] = [];
@@ -18,7 +21,7 @@ const THREE_TURNS: ServerStep[] = [
   { text: 'The notes say hello.', usage: { inputTokens: 900, outputTokens: 12 } },
 ];
 
-async function recordSession(script: ServerStep[] = THREE_TURNS) {
+async function recordSession(script: ServerStep[] = THREE_TURNS, flags: string[] = [], exitCode = 0) {
   const server = await startChatServer(script);
   servers.push(server);
   const home = cliHome();
@@ -26,8 +29,8 @@ async function recordSession(script: ServerStep[] = THREE_TURNS) {
   writeFileSync(join(home.workspace, 'notes.txt'), 'hello from the notes\n');
   writeFileSync(join(home.workspace, 'AGENTS.md'), 'Answer briefly.\n');
   const env = { OPENAI_API_KEY: 'test-key-123456', OPENAI_BASE_URL: server.url, VIBE_MODEL: 'test-model' };
-  const ran = await home.run(['what do the notes say?'], env);
-  expect(ran.code, ran.stderr).toBe(0);
+  const ran = await home.run(['what do the notes say?', ...flags], env);
+  expect(ran.code, ran.stderr).toBe(exitCode);
   const [file] = home.sessionFiles();
   const id = file!.replace('.jsonl', '');
   // Offline: no provider configured at all for the replay.
@@ -107,5 +110,59 @@ describe('vibe-agent replay', { timeout: CLI_SESSION_TIMEOUT_MS * 2 }, () => {
       ['x1', expect.stringContaining('hello from the notes')],
       ['x2', expect.stringContaining('notes.txt')],
     ]);
+  });
+});
+
+describe('replay over the kinds of session the suite records', { timeout: CLI_SESSION_TIMEOUT_MS * 2 }, () => {
+  it('a retried request, and a turn limit with its hand-off request: identical', async () => {
+    const { id, path, replay } = await recordSession(
+      [
+        { kind: 'http_error', status: 500, body: { error: { message: 'try again' } }, headers: { 'retry-after-ms': '10' } },
+        { toolCalls: [{ id: 'c1', name: 'read_file', arguments: { path: 'notes.txt' } }] },
+        { toolCalls: [{ id: 'c2', name: 'list_files', arguments: { path: '.' } }] },
+        { text: 'Read the notes; listing done; nothing else left.' },
+      ],
+      ['--max-turns', '2'],
+      3,
+    );
+    const file = readFileSync(path, 'utf8');
+    expect(file).toContain('"type":"retry"');
+    expect(file).toContain('"type":"handoff"');
+    const ran = await replay([id, '--max-turns', '2']);
+    expect(ran.stdout).toContain('identical: the 3 requests of 2 turns');
+    expect(ran.code).toBe(0);
+    // Under another turn limit the hand-off request comes where turn 2's request was recorded.
+    const shorter = await replay([id, '--max-turns', '1']);
+    expect(shorter.code).toBe(1);
+    expect(shorter.stdout).toContain('differs at turn 2, request 2 of 3');
+  });
+
+  it('a tool output capped by the context policy (--context-window) and read back with read_output: identical', async () => {
+    const page = bigOutput(5, 18_000);
+    const pages: Server = createServer((_, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end(page));
+    await new Promise<void>((resolve) => pages.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(pages.address() as AddressInfo).port}/page.txt`;
+    try {
+      const flags = ['--tools', 'fetch_url', '--context-window', '4096', '--yes', '--fetch-private', '127.0.0.1'];
+      const { id, server, replay } = await recordSession(
+        [
+          { toolCalls: [{ id: 'f1', name: 'fetch_url', arguments: { url } }] },
+          (body) => ({ toolCalls: [{ id: 'r1', name: 'read_output', arguments: { id: /output id (out_[0-9a-f]{12})/.exec(String(body.messages.at(-1)?.content))![1]!, offset: 5_000, limit: 3_000 } }] }),
+          { text: 'Read it.' },
+        ],
+        flags,
+      );
+      // The output was capped in the request (so the replay has the policy's work to redo).
+      expect(String(server.requests[1]!.messages.at(-1)?.content)).toContain('call read_output to see more');
+      const ran = await replay([id, ...flags]);
+      expect(ran.stdout).toContain('identical: the 3 requests of 3 turns');
+      expect(ran.code).toBe(0);
+      // Without the window the policy leaves the output whole: the second request differs in that tool message.
+      const unbounded = await replay([id, '--tools', 'fetch_url', '--yes', '--fetch-private', '127.0.0.1']);
+      expect(unbounded.code).toBe(1);
+      expect(unbounded.stdout).toMatch(/differs at turn 2, request 2 of 3: messages\[3\]\.content/);
+    } finally {
+      await new Promise((resolve) => pages.close(resolve));
+    }
   });
 });
