@@ -129,6 +129,21 @@ describe('OpenTelemetry export', { timeout: CLI_SESSION_TIMEOUT_MS }, () => {
     expect(byName(spans, 'invoke_agent vibe-agent')[0]!.attributes['error.type']).toBe('provider_error');
   });
 
+  it('Ctrl-C during a request: the run stops and its spans are sent before the process exits', async () => {
+    const server = await startChatServer([{ kind: 'silent' }]);
+    const receiver = await startOtlpReceiver();
+    closers.push(server, receiver);
+    const home = cliHome();
+    homes.push(home);
+    const ran = await home.run(['hello'], { OPENAI_API_KEY: API_KEY, OPENAI_BASE_URL: server.url, VIBE_MODEL: 'test-model', OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url }, (child) => {
+      void server.waitForRequest(1).then(() => child.kill('SIGINT'));
+    });
+    expect(ran.code).toBe(130);
+    const run = byName(receiver.spans(), 'invoke_agent vibe-agent')[0]!;
+    expect(run.attributes).toMatchObject({ 'vibe_agent.stop_reason': 'aborted', 'error.type': 'aborted' });
+    expect(byName(receiver.spans(), 'turn 1')[0]!.parentSpanId).toBe(run.spanId);
+  });
+
   it('without the variable, a run loads no OpenTelemetry module; with it, the telemetry chunk is loaded', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'vibe-loaded-'));
     dirs.push(dir);

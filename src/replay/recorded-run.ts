@@ -48,13 +48,13 @@ export class NotReplayable extends Error {}
  * cover: files without request records (written before them), several runs, subagents.
  */
 export function recordedRun(records: RawRecord[]): RecordedRun {
+  const { requests, warnings } = rebuildRequests(records);
+  if (requests.length === 0) throw new NotReplayable('the session has no request records (written before sessions stored them, format 1, or no request was sent).');
   const starts = records.filter((record) => record.type === 'run_start' && !('agent' in record));
   if (starts.length === 0) throw new NotReplayable('the session has no run to replay.');
   if (starts.length > 1) throw new NotReplayable(`the session holds ${starts.length} runs (it was continued); replay covers a session of one run. Replay a session started fresh.`);
   const child = records.find((record) => typeof record.agent === 'string');
   if (child) throw new NotReplayable(`the session ran subagents (${String(child.agent)}); replay does not cover subagents yet.`);
-  const { requests, warnings } = rebuildRequests(records);
-  if (requests.length === 0) throw new NotReplayable('the session has no request records (written before sessions stored them, format 1, or no request was sent).');
 
   const byIndex = new Map(requests.map((request) => [request.index, request]));
   const start = starts[0]!;
