@@ -2,6 +2,16 @@
 import { describe, expect, it } from 'vitest';
 
 const PUBLIC_API = [
+  'NotReplayable',
+  'againstRun',
+  'firstDifference',
+  'loadTelemetry',
+  'rebuildRequests',
+  'recordedRun',
+  'recordingRequests',
+  'replayRun',
+  'requestDigest',
+  'telemetryWanted',
   'AnthropicProvider',
   'BUILTIN_AGENTS',
   'Budget',
