@@ -73,7 +73,7 @@ export { rebuildRequests, requestDigest, type RequestRecord, type RebuiltRequest
 export { recordingRequests } from './session/recording-provider.js';
 
 // Replay: a recorded run sent again through the loop (offline, or against a live model).
-export { recordedRun, NotReplayable, type RecordedRun, type RecordedExchange } from './replay/recorded-run.js';
+export { recordedRun, recordedRuns, NotReplayable, type RecordedRun, type RecordedExchange } from './replay/recorded-run.js';
 export { replayRun, type ReplaySetup, type ReplayOutcome } from './replay/replay-run.js';
 export { againstRun, type AgainstOutcome } from './replay/against-run.js';
 export { firstDifference, type Difference } from './replay/first-difference.js';

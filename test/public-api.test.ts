@@ -8,6 +8,7 @@ const PUBLIC_API = [
   'loadTelemetry',
   'rebuildRequests',
   'recordedRun',
+  'recordedRuns',
   'recordingRequests',
   'replayRun',
   'requestDigest',

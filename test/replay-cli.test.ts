@@ -72,13 +72,20 @@ describe('vibe-agent replay', { timeout: CLI_SESSION_TIMEOUT_MS * 2 }, () => {
     expect(ran.stdout).toMatch(/differs at turn 1, request 1 of 3: tools\[\d+\]\.(name|description|parameters)/);
   });
 
-  it('a continued session (two runs) and a missing session are usage errors', async () => {
-    const { id, replay, home, env, server } = await recordSession([...THREE_TURNS, { text: 'again' }]);
-    expect(server.remaining).toBe(1);
+  it('a continued session replays run by run, each from the history the file holds; --against refuses it; a missing session is a usage error', async () => {
+    const { id, replay, home, env, server } = await recordSession([...THREE_TURNS, { toolCalls: [{ id: 'c9', name: 'read_file', arguments: { path: 'AGENTS.md' } }] }, { text: 'again' }]);
+    expect(server.remaining).toBe(2);
     expect((await home.run(['--continue', 'once more'], env)).code).toBe(0);
     const twoRuns = await replay([id]);
-    expect(twoRuns.code).toBe(2);
-    expect(twoRuns.stderr).toContain('holds 2 runs');
+    expect(twoRuns.stdout).toContain('identical: the 5 requests of 5 turns in 2 runs');
+    expect(twoRuns.code).toBe(0);
+    // The second run's requests start with today's system prompt, like a --continue today.
+    writeFileSync(join(home.workspace, 'AGENTS.md'), 'Answer at length.\n');
+    const changed = await replay([id]);
+    expect(changed.stdout).toContain('differs in run 1 at turn 1, request 1 of 3: messages[0].content');
+    const against = await replay([id, '--against'], env);
+    expect(against.code).toBe(2);
+    expect(against.stderr).toContain('holds 2 runs');
     const missing = await replay(['19990101']);
     expect(missing.code).toBe(2);
     expect((await home.run(['replay'])).code).toBe(2);

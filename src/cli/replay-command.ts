@@ -2,8 +2,9 @@ import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { PLAN_MODE_PROMPT } from '../core/system-prompt.js';
 import { againstRun, type AgainstOutcome } from '../replay/against-run.js';
-import { NotReplayable, recordedRun, type RecordedRun } from '../replay/recorded-run.js';
-import { replayRun, type ReplayOutcome, type ReplaySetup } from '../replay/replay-run.js';
+import { NotReplayable, recordedRuns, type RecordedRun } from '../replay/recorded-run.js';
+import type { ReplayDifference } from '../replay/replay-provider.js';
+import { replayRun, type ReplaySetup } from '../replay/replay-run.js';
 import { findSession } from '../session/list-sessions.js';
 import { readSessionFile } from '../session/read-session.js';
 import { collectSecrets, createRedactor } from '../session/redact.js';
@@ -22,13 +23,15 @@ export async function replayCommand(args: CliArgs, signal: AbortSignal, env: Nod
   const path = sessionPath(session, resolve(args.cwd ?? process.cwd()), env);
   const read = readSessionFile(path);
   for (const warning of read.warnings) safeStderr.write(`vibe-agent: warning: ${warning}\n`);
-  let recorded: RecordedRun;
+  let runs: RecordedRun[];
   try {
-    recorded = recordedRun(read.records);
+    runs = recordedRuns(read.records);
   } catch (error) {
     if (error instanceof NotReplayable) throw new UsageError(`Cannot replay ${path}: ${error.message}`);
     throw error;
   }
+  if (against && runs.length > 1) throw new UsageError(`Cannot replay ${path} --against a live model: the session holds ${runs.length} runs (it was continued); --against covers a session of one run.`);
+  const recorded = runs[0]!;
   for (const warning of recorded.warnings) safeStderr.write(`vibe-agent: warning: ${warning}\n`);
   const workspace = args.cwd ?? (read.header && existsSync(read.header.workspace) ? read.header.workspace : undefined);
   const runArgs: CliArgs = { ...args, noSession: true, ...(workspace ? { cwd: workspace } : {}), ...(against ? {} : { model: args.model ?? recorded.model, apiKey: args.apiKey ?? OFFLINE_KEY }) };
@@ -36,7 +39,16 @@ export async function replayCommand(args: CliArgs, signal: AbortSignal, env: Nod
   try {
     const setup = replaySetup(prepared, createRedactor(collectSecrets(env, [args.apiKey])));
     if (against) return reportAgainst(await againstRun(recorded, { ...setup, provider: prepared.provider, model: prepared.resolved.model, signal }));
-    return reportReplay(await replayRun(recorded, setup), recorded);
+    let requests = 0;
+    let turns = 0;
+    for (const [index, run] of runs.entries()) {
+      const outcome = await replayRun(run, setup);
+      if (!outcome.identical) return reportDifference(outcome.difference, run, runs.length > 1 ? index + 1 : undefined);
+      requests += outcome.requests;
+      turns += outcome.turns;
+    }
+    safeStdout.write(`identical: the ${requests} requests of ${turns} turns${runs.length > 1 ? ` in ${runs.length} runs` : ''} are byte for byte the recorded ones.\n`);
+    return EXIT.answered;
   } finally {
     await prepared.mcp.close();
   }
@@ -67,14 +79,9 @@ function sessionPath(word: string, workspace: string, env: NodeJS.ProcessEnv): s
   return found.session.path;
 }
 
-function reportReplay(outcome: ReplayOutcome, recorded: RecordedRun): number {
-  if (outcome.identical) {
-    safeStdout.write(`identical: the ${outcome.requests} requests of ${outcome.turns} turns are byte for byte the recorded ones.\n`);
-    return EXIT.answered;
-  }
-  const { difference } = outcome;
+function reportDifference(difference: ReplayDifference, recorded: RecordedRun, run: number | undefined): number {
   safeStdout.write(
-    `differs at turn ${difference.turn}, request ${difference.request} of ${recorded.exchanges.length}: ${difference.path}\n` +
+    `differs${run ? ` in run ${run}` : ''} at turn ${difference.turn}, request ${difference.request} of ${recorded.exchanges.length}: ${difference.path}\n` +
       `  recorded: ${difference.recorded}\n` +
       `  now:      ${difference.now}\n`,
   );

@@ -1,7 +1,8 @@
-import type { AssistantMessage, ToolCall, Usage } from '../contracts/messages.js';
+import type { AssistantMessage, Message, ToolCall, Usage } from '../contracts/messages.js';
 import type { FinishReason } from '../contracts/provider.js';
 import type { ToolCallStatus } from '../contracts/tool.js';
 import type { RawRecord } from '../session/read-session.js';
+import { rebuildHistory } from '../session/rebuild-history.js';
 import { rebuildRequests, type RebuiltRequest } from '../session/request-record.js';
 
 /** What the model answered to one recorded request. */
@@ -31,6 +32,11 @@ export interface RecordedRun {
   provider: string;
   model: string;
   input: string;
+  /**
+   * The conversation before this run, as the file rebuilds it (a continued session's later runs);
+   * its system prompt is replaced by the current one. Undefined for a session's first run.
+   */
+  history?: Message[];
   exchanges: RecordedExchange[];
   /** Each turn's tool calls, in order, as the model sent them. */
   calls: Map<number, ToolCall[]>;
@@ -43,26 +49,39 @@ export interface RecordedRun {
 export class NotReplayable extends Error {}
 
 /**
- * The one run of a session file: its requests (rebuilt from `request` records, a retry of the same
- * request counted once), the reply to each, and the tool results. Refuses what replay does not
- * cover: files without request records (written before them), several runs, subagents.
+ * The runs of a session file, in order: each one's requests (rebuilt from `request` records, a retry
+ * of the same request counted once), the reply to each, the tool results, and the history it
+ * started from. Refuses what replay does not cover: files without request records (written before
+ * them), subagents.
  */
-export function recordedRun(records: RawRecord[]): RecordedRun {
+export function recordedRuns(records: RawRecord[]): RecordedRun[] {
   const { requests, warnings } = rebuildRequests(records);
   if (requests.length === 0) throw new NotReplayable('the session has no request records (written before sessions stored them, format 1, or no request was sent).');
-  const starts = records.filter((record) => record.type === 'run_start' && !('agent' in record));
-  if (starts.length === 0) throw new NotReplayable('the session has no run to replay.');
-  if (starts.length > 1) throw new NotReplayable(`the session holds ${starts.length} runs (it was continued); replay covers a session of one run. Replay a session started fresh.`);
   const child = records.find((record) => typeof record.agent === 'string');
   if (child) throw new NotReplayable(`the session ran subagents (${String(child.agent)}); replay does not cover subagents yet.`);
-
+  const starts = records.flatMap((record, index) => (record.type === 'run_start' ? [index] : []));
+  if (starts.length === 0) throw new NotReplayable('the session has no run to replay.');
   const byIndex = new Map(requests.map((request) => [request.index, request]));
-  const start = starts[0]!;
+  return starts.map((from, n) => {
+    const run = runOf(records.slice(from, starts[n + 1] ?? records.length), (index) => byIndex.get(from + index), n === 0 ? warnings : []);
+    return n === 0 ? run : { ...run, history: rebuildHistory(records.slice(0, from)).messages };
+  });
+}
+
+/** The one run of a session file (see recordedRuns); a continued session is refused. */
+export function recordedRun(records: RawRecord[]): RecordedRun {
+  const runs = recordedRuns(records);
+  if (runs.length > 1) throw new NotReplayable(`the session holds ${runs.length} runs (it was continued); this covers a session of one run.`);
+  return runs[0]!;
+}
+
+function runOf(records: RawRecord[], requestAt: (index: number) => RebuiltRequest | undefined, warnings: string[]): RecordedRun {
+  const start = records[0]!;
   const run: RecordedRun = { provider: String(start.provider), model: String(start.model), input: String(start.input), exchanges: [], calls: new Map(), results: new Map(), warnings };
   let turn = 0;
   let current: RecordedExchange | undefined;
   records.forEach((record, index) => {
-    const request = byIndex.get(index);
+    const request = requestAt(index);
     if (request) {
       // The same request again with no reply in between: a retry.
       if (current && current.reply.kind === 'none' && current.digest === request.digest) return;

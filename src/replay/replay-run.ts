@@ -3,6 +3,7 @@ import { createContextPolicy } from '../context/policy.js';
 import type { AgentOptions } from '../core/agent-options.js';
 import { runAgent } from '../core/loop.js';
 import type { Tool } from '../contracts/tool.js';
+import { withSystemPrompt } from '../session/session-store.js';
 import type { RecordedRun } from './recorded-run.js';
 import { RecordedToolRegistry } from './recorded-tools.js';
 import { ReplayProvider, type ReplayDifference } from './replay-provider.js';
@@ -45,6 +46,8 @@ export async function replayRun(recorded: RecordedRun, setup: ReplaySetup): Prom
     provider,
     model: recorded.model,
     input: recorded.input,
+    // A continued session's later run starts from the conversation the file holds, under today's system prompt.
+    ...(recorded.history ? { messages: withSystemPrompt(recorded.history, setup.system) } : {}),
     tools: registry,
     system: setup.system,
     maxTurns: setup.maxTurns,
