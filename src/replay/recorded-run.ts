@@ -8,7 +8,7 @@ import { rebuildRequests, type RebuiltRequest } from '../session/request-record.
 /** What the model answered to one recorded request. */
 export type RecordedReply =
   | { kind: 'message'; message: AssistantMessage; finishReason: FinishReason }
-  /** A compaction's summary request: its text is the summary. */
+  /** The turn-limit hand-off request: its text. */
   | { kind: 'text'; text: string }
   /** No reply was recorded (the request failed or the run was stopped). */
   | { kind: 'none' };
@@ -42,6 +42,8 @@ export interface RecordedRun {
   calls: Map<number, ToolCall[]>;
   /** Tool results by call id. */
   results: Map<string, RecordedResult>;
+  /** The summaries of the run's compactions, in order (their requests are the context policy's, not stored). */
+  summaries: Array<{ text: string; usage?: Usage }>;
   warnings: string[];
 }
 
@@ -77,7 +79,7 @@ export function recordedRun(records: RawRecord[]): RecordedRun {
 
 function runOf(records: RawRecord[], requestAt: (index: number) => RebuiltRequest | undefined, warnings: string[]): RecordedRun {
   const start = records[0]!;
-  const run: RecordedRun = { provider: String(start.provider), model: String(start.model), input: String(start.input), exchanges: [], calls: new Map(), results: new Map(), warnings };
+  const run: RecordedRun = { provider: String(start.provider), model: String(start.model), input: String(start.input), exchanges: [], calls: new Map(), results: new Map(), summaries: [], warnings };
   let turn = 0;
   let current: RecordedExchange | undefined;
   records.forEach((record, index) => {
@@ -105,13 +107,11 @@ function runOf(records: RawRecord[], requestAt: (index: number) => RebuiltReques
         run.calls.set(Number(record.turn), message.toolCalls);
         break;
       }
-      case 'compaction':
-        if (pending && record.fallback === undefined && typeof record.summary === 'string') {
-          pending.reply = { kind: 'text', text: record.summary };
-          const usage = record.usage as Usage | undefined;
-          if (usage && !usage.estimated) pending.usage = usage;
-        }
+      case 'compaction': {
+        const usage = record.usage as Usage | undefined;
+        if (record.fallback === undefined && typeof record.summary === 'string') run.summaries.push({ text: record.summary, ...(usage && !usage.estimated ? { usage } : {}) });
         break;
+      }
       case 'handoff':
         if (pending) pending.reply = { kind: 'text', text: String(record.text) };
         break;

@@ -43,7 +43,11 @@ export class ReplayProvider implements Provider {
     }
     if (this.difference || !recorded) throw new ProviderError('bad_request', 'replay: the request differs from the recording');
     const { reply } = recorded;
-    if (reply.kind === 'none') throw new ProviderError('server', 'replay: the recorded request got no reply', { retryable: false });
+    if (reply.kind === 'none') {
+      // A request without a reply that is not the run's last was refused as too long (then shrunk and sent again).
+      if (index < this.run.exchanges.length - 1) throw new ProviderError('context_length', 'replay: the recorded request was too long');
+      throw new ProviderError('server', 'replay: the recorded request got no reply', { retryable: false });
+    }
     const usage = recorded.usage ? { usage: recorded.usage } : {};
     if (reply.kind === 'text') {
       yield { type: 'response', response: { message: { role: 'assistant', content: reply.text, toolCalls: [] }, finishReason: 'stop', ...usage } };
@@ -51,4 +55,21 @@ export class ReplayProvider implements Provider {
     }
     yield { type: 'response', response: { message: structuredClone(reply.message), finishReason: reply.finishReason, ...usage } };
   }
+}
+
+/**
+ * The context policy's provider during a replay: each summary request is answered with the next
+ * recorded compaction's summary. Summary requests are not stored, so they are not compared; the
+ * turn request built from the summary is.
+ */
+export function recordedSummaries(run: RecordedRun): Provider {
+  let next = 0;
+  return {
+    name: run.provider,
+    async *stream(): AsyncIterable<ProviderEvent> {
+      const summary = run.summaries[next++];
+      if (!summary) throw new ProviderError('server', 'replay: no more compactions were recorded', { retryable: false });
+      yield { type: 'response', response: { message: { role: 'assistant', content: summary.text, toolCalls: [] }, finishReason: 'stop', ...(summary.usage ? { usage: summary.usage } : {}) } };
+    },
+  };
 }

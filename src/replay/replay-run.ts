@@ -6,7 +6,7 @@ import type { Tool } from '../contracts/tool.js';
 import { withSystemPrompt } from '../session/session-store.js';
 import type { RecordedRun } from './recorded-run.js';
 import { RecordedToolRegistry } from './recorded-tools.js';
-import { ReplayProvider, type ReplayDifference } from './replay-provider.js';
+import { recordedSummaries, ReplayProvider, type ReplayDifference } from './replay-provider.js';
 
 /** What the current agent would send, apart from the model's replies: built the way a run builds it. */
 export interface ReplaySetup {
@@ -37,7 +37,7 @@ export async function replayRun(recorded: RecordedRun, setup: ReplaySetup): Prom
   const provider = new ReplayProvider(recorded, setup.redact, () => controller.abort());
   const registry = new RecordedToolRegistry(setup.tools, (call) => recorded.results.get(call.id));
   const context = createContextPolicy({
-    provider,
+    provider: recordedSummaries(recorded),
     registry,
     offerReadOutput: (tool) => registry.register(tool),
     ...(setup.contextWindow !== undefined ? { contextWindow: setup.contextWindow } : {}),
