@@ -3,9 +3,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startChatServer, type ChatServer, type ServerStep } from './support/chat-server.js';
+import { startChatServer, type ChatRequestBody, type ChatServer, type ChatServerOptions, type ServerStep } from './support/chat-server.js';
 import { CLI_SESSION_TIMEOUT_MS, cliHome, type CliHome } from './support/cli-process.js';
 import { bigOutput } from './support/context-session.js';
+import type { ScriptedReply } from '../src/providers/scripted.js';
 
 const servers: ChatServer[] = [];
 const homes: CliHome[] = [];
@@ -21,13 +22,14 @@ const THREE_TURNS: ServerStep[] = [
   { text: 'The notes say hello.', usage: { inputTokens: 900, outputTokens: 12 } },
 ];
 
-async function recordSession(script: ServerStep[] = THREE_TURNS, flags: string[] = [], exitCode = 0) {
-  const server = await startChatServer(script);
+async function recordSession(script: ServerStep[] = THREE_TURNS, flags: string[] = [], exitCode = 0, serverOptions: ChatServerOptions = {}) {
+  const server = await startChatServer(script, serverOptions);
   servers.push(server);
   const home = cliHome();
   homes.push(home);
   writeFileSync(join(home.workspace, 'notes.txt'), 'hello from the notes\n');
   writeFileSync(join(home.workspace, 'AGENTS.md'), 'Answer briefly.\n');
+  for (let k = 1; k <= 8; k++) writeFileSync(join(home.workspace, `f${k}.txt`), Array.from({ length: 150 }, (_, i) => `line ${i} of file ${k}`).join('\n'));
   const env = { OPENAI_API_KEY: 'test-key-123456', OPENAI_BASE_URL: server.url, VIBE_MODEL: 'test-model' };
   const ran = await home.run(['what do the notes say?', ...flags], env);
   expect(ran.code, ran.stderr).toBe(exitCode);
@@ -171,5 +173,30 @@ describe('replay over the kinds of session the suite records', { timeout: CLI_SE
     } finally {
       await new Promise((resolve) => pages.close(resolve));
     }
+  });
+
+  it('compactions (summaries played back to the context policy): identical; another recorded summary shows at the first compaction turn', async () => {
+    const reads = Array.from({ length: 8 }, (_, i) => ({ toolCalls: [{ id: `c${i + 1}`, name: 'read_file', arguments: { path: `f${i + 1}.txt` } }], usage: { inputTokens: 3300, outputTokens: 10 } }));
+    const agentSteps: ScriptedReply[] = [...reads, { text: 'done', usage: { inputTokens: 3300, outputTokens: 5 } }];
+    let next = 0;
+    // A summary request has no tools and is a conversation of its own.
+    const isSummary = (body: ChatRequestBody) => !body.tools?.length;
+    const step = (body: ChatRequestBody) => (isSummary(body) ? { text: 'Summary: files were read.' } : agentSteps[next++]!);
+    let summaries = 0;
+    const flags = ['--tools', 'read_file,list_files', '--context-window', '4096'];
+    const { id, path, replay } = await recordSession(Array.from({ length: 20 }, () => step), flags, 0, { conversationOf: (body) => (isSummary(body) ? `summary-${++summaries}` : 'agent') });
+    const compactions = readFileSync(path, 'utf8').split('\n').filter((line) => line.includes('"type":"compaction"')).map((line) => JSON.parse(line) as { turn: number; summary: string });
+    expect(compactions.length).toBeGreaterThan(0);
+    expect(compactions[0]!.summary).toBe('Summary: files were read.');
+    const ran = await replay([id, ...flags]);
+    expect(ran.stdout).toContain('identical: the 9 requests of 9 turns');
+    expect(ran.code).toBe(0);
+    // The summaries are played back from the compaction records: another summary there shows in the request after it.
+    const file = readFileSync(path, 'utf8');
+    writeFileSync(path, file.split('\n').map((line) => (line.includes('"type":"compaction"') ? line.replace('Summary: files were read.', 'Summary: nothing happened.') : line)).join('\n'));
+    const edited = await replay([id, ...flags]);
+    expect(edited.code).toBe(1);
+    expect(edited.stdout).toMatch(new RegExp(`differs at turn ${compactions[0]!.turn}, request ${compactions[0]!.turn} of 9: messages\\[\\d+\\]\\.content`));
+    expect(edited.stdout).toContain('nothing happened');
   });
 });
