@@ -1,12 +1,14 @@
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { canonicalJson } from '../src/contracts/canonical-json.js';
 import type { Message } from '../src/contracts/messages.js';
 import type { ModelRequest } from '../src/contracts/provider.js';
 import { parseSessionText } from '../src/session/read-session.js';
 import { createRedactor } from '../src/session/redact.js';
-import { rebuildRequests, requestDigest, RequestLog } from '../src/session/request-record.js';
+import { CanonicalTexts, rebuildRequests, RequestLog } from '../src/session/request-record.js';
 import { SessionWriter } from '../src/session/session-writer.js';
 import { recordedRun, NotReplayable } from '../src/replay/recorded-run.js';
 
@@ -53,7 +55,9 @@ describe('request records', () => {
     const rebuilt = rebuildRequests(records(w));
     expect(rebuilt.warnings).toEqual([]);
     expect(rebuilt.requests.map((r) => r.request)).toEqual(sent);
-    expect(rebuilt.requests.map((r) => r.digest)).toEqual(sent.map(requestDigest));
+    expect(rebuilt.requests.map((r) => r.digest)).toEqual(sent.map((r) => `sha256:${createHash('sha256').update(canonicalJson(r)).digest('hex')}`));
+    // The per-message cache gives the same text as canonical JSON of the whole request.
+    expect(new CanonicalTexts().request(sent.at(-1)!)).toBe(canonicalJson(sent.at(-1)));
   });
 
   it('give tools and parameters only when they change, and build on the closest recent request (a summary request in between)', () => {

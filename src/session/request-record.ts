@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { canonicalJson } from '../contracts/canonical-json.js';
 import type { Message } from '../contracts/messages.js';
 import type { ModelRequest, ToolSchema } from '../contracts/provider.js';
+import { redactedJson } from './redact.js';
 
 /** A request's settings other than its messages and tools. */
 export interface RequestParams {
@@ -28,8 +29,38 @@ export interface RequestRecord {
   params?: RequestParams;
 }
 
-export function requestDigest(request: ModelRequest): string {
-  return `sha256:${createHash('sha256').update(canonicalJson(request)).digest('hex')}`;
+export function requestDigest(request: ModelRequest, texts: CanonicalTexts = new CanonicalTexts()): string {
+  return `sha256:${createHash('sha256').update(texts.request(request)).digest('hex')}`;
+}
+
+/**
+ * Canonical JSON of requests, each message's and tool schema's text kept per object: the loop sends
+ * the same message objects again in every later request, so a request costs only its new messages
+ * rather than the whole history each time. Same text as canonicalJson(request).
+ */
+export class CanonicalTexts {
+  private readonly texts = new WeakMap<object, string>();
+
+  of(value: object): string {
+    let text = this.texts.get(value);
+    if (text === undefined) {
+      text = canonicalJson(value);
+      this.texts.set(value, text);
+    }
+    return text;
+  }
+
+  request(request: ModelRequest): string {
+    const parts = Object.keys(request)
+      .sort()
+      .flatMap((key) => {
+        const value = (request as unknown as Record<string, unknown>)[key];
+        if (value === undefined) return [];
+        const text = key === 'messages' || key === 'tools' ? `[${(value as object[]).map((item) => this.of(item)).join(',')}]` : canonicalJson(value);
+        return [`${JSON.stringify(key)}:${text}`];
+      });
+    return `{${parts.join(',')}}`;
+  }
 }
 
 export function requestParams(request: ModelRequest): RequestParams {
@@ -55,13 +86,23 @@ const BASES = 3;
  * The writer's side: turns each request into the smallest record against the recent request it
  * shares the longest message prefix with. A summary request (compaction) shares little with the
  * turn requests around it, so keeping a few lets the next turn build on the turn before it.
+ * Messages are redacted and serialised once each (the loop sends the same objects again).
  */
 export class RequestLog {
   private readonly recent: Sent[] = [];
+  private readonly texts = new CanonicalTexts();
+  private readonly redacted = new WeakMap<object, object>();
 
-  /** `request` must already be redacted: the digest is of what the file holds. */
-  record(request: ModelRequest): RequestRecord {
-    const sent: Sent = { digest: requestDigest(request), messages: request.messages.map((m) => canonicalJson(m)), tools: canonicalJson(request.tools), params: canonicalJson(requestParams(request)) };
+  constructor(private readonly redact: (text: string) => string = (text) => text) {}
+
+  record(original: ModelRequest): RequestRecord {
+    const request: ModelRequest = { ...original, messages: original.messages.map((m) => this.redactedCopy(m)), tools: original.tools.map((t) => this.redactedCopy(t)) };
+    const sent: Sent = {
+      digest: requestDigest(request, this.texts),
+      messages: request.messages.map((m) => this.texts.of(m)),
+      tools: `[${request.tools.map((t) => this.texts.of(t)).join(',')}]`,
+      params: canonicalJson(requestParams(request)),
+    };
     let best: { base: Sent; keep: number } | undefined;
     for (const base of this.recent) {
       let keep = 0;
@@ -81,6 +122,15 @@ export class RequestLog {
       ...(base?.params === sent.params ? {} : { params: requestParams(request) }),
     };
   }
+
+  private redactedCopy<T extends object>(value: T): T {
+    let copy = this.redacted.get(value);
+    if (!copy) {
+      copy = JSON.parse(redactedJson(value, this.redact)) as object;
+      this.redacted.set(value, copy);
+    }
+    return copy as T;
+  }
 }
 
 export interface RebuiltRequest {
@@ -96,6 +146,7 @@ export interface RebuiltRequest {
  */
 export function rebuildRequests(records: Array<{ type: string; [key: string]: unknown }>): { requests: RebuiltRequest[]; warnings: string[] } {
   const byDigest = new Map<string, ModelRequest>();
+  const texts = new CanonicalTexts();
   const requests: RebuiltRequest[] = [];
   const warnings: string[] = [];
   records.forEach((raw, index) => {
@@ -113,7 +164,7 @@ export function rebuildRequests(records: Array<{ type: string; [key: string]: un
       return;
     }
     const request: ModelRequest = { ...params, messages: [...(base?.messages.slice(0, record.keep) ?? []), ...record.append], tools };
-    const digest = requestDigest(request);
+    const digest = requestDigest(request, texts);
     if (digest !== record.digest) {
       warnings.push(`record ${index + 1}: the rebuilt request does not match its digest; skipped.`);
       return;

@@ -28,7 +28,7 @@ export class SessionWriter {
   private fd: number | undefined;
   private readonly redact: (text: string) => string;
   private readonly turn = new TurnEvents();
-  private readonly requests = new RequestLog();
+  private readonly requests: RequestLog;
   private syncing = false;
   private syncAgain = false;
   private syncError: Error | undefined;
@@ -40,6 +40,7 @@ export class SessionWriter {
   ) {
     this.fd = fd;
     this.redact = options.redact ?? ((text) => text);
+    this.requests = new RequestLog(this.redact);
   }
 
   /**
@@ -83,8 +84,7 @@ export class SessionWriter {
    * replay can compare what a later version of the agent sends. Redacted before the digest is taken.
    */
   recordRequest(request: ModelRequest): void {
-    const redacted = JSON.parse(redactedJson(request, this.redact)) as ModelRequest;
-    this.append(this.requests.record(redacted));
+    this.append(this.requests.record(request));
   }
 
   /** Waits for the disk (the loop never calls this: see syncInBackground). */
