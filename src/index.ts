@@ -78,6 +78,18 @@ export { chartAssets, type ChartAssets } from './trace/uplot-assets.js';
 export type { TraceData, TraceTurn, TraceToolCall, TraceMessage, TraceCompaction, TraceTotals } from './trace/trace-data.js';
 export type { SessionRecord } from './session/records.js';
 export { collectSecrets, createRedactor } from './session/redact.js';
+export { rebuildRequests, requestDigest, type RequestRecord, type RebuiltRequest } from './session/request-record.js';
+export { recordingRequests } from './session/recording-provider.js';
+
+// Replay: a recorded run sent again through the loop (offline, or against a live model).
+export { recordedRun, recordedRuns, NotReplayable, type RecordedRun, type RecordedExchange } from './replay/recorded-run.js';
+export { replayRun, type ReplaySetup, type ReplayOutcome } from './replay/replay-run.js';
+export { againstRun, type AgainstOutcome } from './replay/against-run.js';
+export { firstDifference, type Difference } from './replay/first-difference.js';
+
+// OpenTelemetry: spans from the event stream, loaded on first use.
+export { loadTelemetry, type Telemetry, type TelemetryOptions } from './telemetry/load-telemetry.js';
+export { telemetryWanted } from './telemetry/telemetry-wanted.js';
 
 // Memory: AGENTS.md files into the system prompt, and the tool that adds to them.
 export { buildSystemPrompt, type SystemPromptOptions } from './memory/build-system-prompt.js';

@@ -2,6 +2,17 @@
 import { describe, expect, it } from 'vitest';
 
 const PUBLIC_API = [
+  'NotReplayable',
+  'againstRun',
+  'firstDifference',
+  'loadTelemetry',
+  'rebuildRequests',
+  'recordedRun',
+  'recordedRuns',
+  'recordingRequests',
+  'replayRun',
+  'requestDigest',
+  'telemetryWanted',
   'AnthropicProvider',
   'BUILTIN_AGENTS',
   'Budget',

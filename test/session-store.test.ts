@@ -53,7 +53,7 @@ describe('session files', () => {
     );
     session.close();
     const records = lines(session.path);
-    expect(records[0]).toMatchObject({ type: 'session', version: 1, id: session.id });
+    expect(records[0]).toMatchObject({ type: 'session', version: 2, id: session.id });
     expect(records.map((r) => r.type)).not.toContain('text_delta');
     expect(records.filter((r) => r.type === 'turn_end')).toHaveLength(2);
     const read = readSessionFile(session.path);

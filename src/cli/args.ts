@@ -13,7 +13,7 @@ export { UsageError } from './usage-error.js';
 
 /** What the command line said; settings given by flag are parsed, everything else is applied by resolveSettings. */
 export interface CliArgs {
-  command: 'run' | 'demo' | 'help' | 'version' | 'sessions' | 'memory' | 'skills' | 'index' | 'doctor' | 'eval' | 'mcp' | 'rewind' | 'trace' | 'acp';
+  command: 'run' | 'demo' | 'help' | 'version' | 'sessions' | 'memory' | 'skills' | 'index' | 'doctor' | 'eval' | 'mcp' | 'rewind' | 'trace' | 'acp' | 'replay';
   prompt?: string;
   provider?: string;
   model?: string;
@@ -58,6 +58,8 @@ export interface CliArgs {
   rewind?: RewindArgs;
   /** `trace` options (see trace-args.ts). */
   trace?: TraceArgs;
+  /** `replay SESSION [--against]`: the session (id, id prefix or .jsonl path) and whether to run a live model. */
+  replay?: { session: string; against: boolean };
 }
 
 export const HELP = helpText();
@@ -127,6 +129,8 @@ export function parseCliArgs(argv: string[]): CliArgs {
     if (args.yes) args.permissionMode = 'yolo';
     return args;
   }
+  if (positionals[0] === 'replay') return replayArgs(args, positionals, values);
+  if (values.against) throw new UsageError('--against only applies to "vibe-agent replay SESSION".');
   if (values.user) throw new UsageError('--user only applies to "vibe-agent memory".');
   const misplaced = rewindFlagsGiven(values);
   if (misplaced.length) throw new UsageError(`--${misplaced[0]} only applies to "vibe-agent rewind".`);
@@ -162,6 +166,13 @@ function commandWithWords(args: CliArgs, positionals: string[], values: Record<s
   if (command === 'doctor' && (positionals.length > 1 || Object.keys(evalFlags).length)) throw new UsageError('"vibe-agent doctor" takes no arguments; its flags are --provider, --base-url, --model, --json and --yes.');
   if (values.cwd) args.cwd = values.cwd as string;
   return { ...args, command, ...(command === 'eval' ? { evalArgs: positionals.slice(1), evalFlags } : {}) };
+}
+
+/** `replay SESSION [--against]`: exactly one session. */
+function replayArgs(args: CliArgs, positionals: string[], values: Record<string, string | boolean | string[] | undefined>): CliArgs {
+  if (positionals.length !== 2) throw new UsageError('Usage: vibe-agent replay SESSION [--against] (SESSION: an id or id prefix from "vibe-agent sessions", or a .jsonl file).');
+  if (values.cwd) args.cwd = values.cwd as string;
+  return { ...args, command: 'replay', replay: { session: positionals[1]!, against: values.against === true } };
 }
 
 /** A setting's flag, parsed by its row (`{}` when the flag is absent). */

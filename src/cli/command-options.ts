@@ -25,6 +25,7 @@ export const COMMAND_OPTIONS: readonly CommandOption[] = [
   { flag: 'list', help: 'with rewind: list the checkpoints' },
   { flag: 'html', value: 'FILE', help: 'with trace: write the page to FILE (one self-contained HTML file) instead of serving it' },
   { flag: 'no-open', help: 'with trace: print the URL without opening a browser' },
+  { flag: 'against', help: 'with replay: feed the recorded tool results to the configured live model and report the first turn its calls differ' },
   { flag: 'user', help: 'with memory edit or forget: the user memory file instead of the project one' },
   { flag: 'runs', value: 'N', help: 'with eval: runs of each task (default 1)' },
   { flag: 'concurrency', value: 'K', help: 'with eval: tasks run at once (default 1)' },

@@ -1,4 +1,6 @@
+import { recordingRequests } from '../session/recording-provider.js';
 import { collectSecrets, createRedactor } from '../session/redact.js';
+import { startTelemetryIfWanted } from './telemetry-setup.js';
 import type { CliArgs } from './args.js';
 import { createInteractiveServices } from './interactive-services.js';
 import { prepareRun } from './prepare-run.js';
@@ -10,12 +12,16 @@ import { colorEnabled, createTheme } from './display/theme.js';
 export async function interactiveCommand(args: CliArgs, signal: AbortSignal): Promise<number> {
   const prepared = await prepareRun(args);
   const { workspace, provider, tools } = prepared;
-  const { services, initialMessages } = createInteractiveServices(args, prepared, prepared.context);
+  const { services, initialMessages, recordRequest } = createInteractiveServices(args, prepared, prepared.context);
+  const telemetry = await startTelemetryIfWanted(prepared.settings, {});
+  const rewindable = services.wrapRun?.bind(services);
+  // Each prompt's run becomes a trace of its own.
+  if (telemetry) services.wrapRun = (run) => telemetry.wrap(rewindable ? rewindable(run) : run);
   const session = new InteractiveSession({
     input: process.stdin,
     output: process.stdout,
     theme: createTheme(colorEnabled(process.stdout)),
-    provider,
+    provider: recordingRequests(provider, recordRequest),
     model: prepared.resolved.model,
     tools,
     system: prepared.system,
@@ -34,6 +40,7 @@ export async function interactiveCommand(args: CliArgs, signal: AbortSignal): Pr
   try {
     return await session.run();
   } finally {
+    await telemetry?.shutdown().catch(() => undefined);
     await prepared.mcp.close();
   }
 }

@@ -23,7 +23,11 @@ import { safeStderr } from './display/safe-output.js';
  * /sessions, /resume) and the memory files. The session file is opened at the first event, so a
  * session that never sends anything leaves no file behind; --continue / --resume open it at once.
  */
-export function createInteractiveServices(args: CliArgs, prepared: PreparedRun, context: ContextPolicy): { services: InteractiveServices; initialMessages: RunSession['messages'] } {
+export function createInteractiveServices(
+  args: CliArgs,
+  prepared: PreparedRun,
+  context: ContextPolicy,
+): { services: InteractiveServices; initialMessages: RunSession['messages']; recordRequest: RunSession['recordRequest'] } {
   const { workspace, settings, system } = prepared;
   let notify: ((text: string) => void) | undefined;
   const warn = (text: string) => (notify ? notify(`warning: ${text}`) : safeStderr.write(`vibe-agent: warning: ${text}\n`));
@@ -103,5 +107,6 @@ export function createInteractiveServices(args: CliArgs, prepared: PreparedRun, 
     mcpServers: () => serverTable(prepared.mcp.status()),
     close: () => session?.close(),
   };
-  return { services, initialMessages: session?.messages };
+  // A request comes after its run's first event, which opened the file.
+  return { services, initialMessages: session?.messages, recordRequest: (request) => session?.recordRequest(request) };
 }

@@ -78,6 +78,10 @@ async function main(argv: string[]): Promise<number> {
     const { traceCommand } = await import('./trace-command.js');
     return traceCommand(args, controller.signal);
   }
+  if (args.command === 'replay') {
+    const { replayCommand } = await import('./replay-command.js');
+    return replayCommand(args, controller.signal);
+  }
   if (args.resume === '') {
     const { pickSession } = await import('./session-picker.js');
     const workspace = resolve(args.cwd ?? process.cwd());

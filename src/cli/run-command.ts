@@ -8,6 +8,8 @@ import type { CliArgs } from './args.js';
 import { createCliAuthorize } from './permission-setup.js';
 import { promptWithPlan, readApprovedPlan } from './approved-plan.js';
 import { openRunSession } from './run-session.js';
+import { recordingRequests } from '../session/recording-provider.js';
+import { startTelemetryIfWanted } from './telemetry-setup.js';
 import { EXIT, exitCodeFor } from './exit-codes.js';
 import { startRunPrompt } from './custom-command-prompt.js';
 import { promptThroughHooks } from './prompt-hooks.js';
@@ -67,12 +69,20 @@ async function runPrepared(args: CliArgs, prompt: string, prepared: PreparedRun,
     onContextOverflow: context.onContextOverflow,
     ...(maxCost !== undefined ? { maxCost } : {}),
   };
-  const events = runAgent(subagents ? withSubagents(options, subagents) : options);
+  const withChildren = subagents ? withSubagents(options, subagents) : options;
+  // Only this loop's requests are stored (children get the provider as it was): what a replay compares.
+  const events = runAgent(session ? { ...withChildren, provider: recordingRequests(provider, (request) => session.recordRequest(request)) } : withChildren);
   const warn = (text: string) => safeStderr.write(`vibe-agent: warning: ${text}\n`);
-  for await (const event of withCheckpoints(events, { workspace, session: () => session, warn })) {
-    session?.record(event);
-    render(event);
-    if (event.type === 'stop') reason = event.reason;
+  const telemetry = await startTelemetryIfWanted(settings, session ? { conversationId: session.id } : {});
+  try {
+    for await (const event of withCheckpoints(telemetry ? telemetry.wrap(events) : events, { workspace, session: () => session, warn })) {
+      session?.record(event);
+      render(event);
+      if (event.type === 'stop') reason = event.reason;
+    }
+  } finally {
+    // Spans are sent before the process exits, also after an interrupt or an error.
+    await telemetry?.shutdown().catch((error: unknown) => warn(`the OpenTelemetry spans could not be sent (${(error as Error).message}).`));
   }
   await prepared.hooks?.run('Stop', { stop_hook_active: false, stop_reason: reason });
   // Every record is already written; closing only fsyncs. A crash before this loses nothing recorded.

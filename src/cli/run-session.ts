@@ -1,5 +1,6 @@
 import type { AgentEvent } from '../contracts/events.js';
 import type { Message } from '../contracts/messages.js';
+import type { ModelRequest } from '../contracts/provider.js';
 import { findSession, listSessions } from '../session/list-sessions.js';
 import { collectSecrets, createRedactor } from '../session/redact.js';
 import { SessionBusyError } from '../session/session-lock.js';
@@ -12,6 +13,8 @@ export interface RunSession {
   messages: Message[] | undefined;
   /** Stores one event; after a write failure it warns once and stops recording. */
   record(event: AgentEvent): void;
+  /** Stores a model request the loop sent (see recordingRequests). */
+  recordRequest(request: ModelRequest): void;
   close(): void;
   id: string;
   /** The session file. */
@@ -64,6 +67,7 @@ export function openRunSession(args: CliArgs, options: { workspace: string; syst
     path: opened.path,
     messages,
     record: (event) => guarded(() => opened.writer.record(event)),
+    recordRequest: (request) => guarded(() => opened.writer.recordRequest(request)),
     rewind: (toRecord) => guarded(() => opened.writer.append({ type: 'rewind', toRecord })),
     close: () => guarded(() => opened.close()),
   };

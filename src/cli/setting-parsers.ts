@@ -65,3 +65,6 @@ export const directory: ParseSetting<string> = (raw) => resolve(raw);
 
 /** --docs DIR: a knowledge folder named after itself, with the default glob. */
 export const docsFolder: ParseSetting<KnowledgeSource> = (raw) => ({ name: basename(resolve(raw)), path: resolve(raw) });
+
+/** An OpenTelemetry-style switch: "true" (any case) is on, anything else off. */
+export const trueOrFalse: ParseSetting<boolean> = (raw) => raw.trim().toLowerCase() === 'true';

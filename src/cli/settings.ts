@@ -1,6 +1,6 @@
 import { PERMISSION_MODES, type PermissionMode } from '../permissions/permission-policy.js';
 import { PRESETS } from '../providers/presets.js';
-import { atLeast, commaList, wholeNumber, directory, docsFolder, dollars, oneOf, positiveInteger, secondsAsMs, temperature, text, type ParseSetting } from './setting-parsers.js';
+import { atLeast, commaList, wholeNumber, directory, docsFolder, dollars, oneOf, positiveInteger, secondsAsMs, temperature, text, trueOrFalse, type ParseSetting } from './setting-parsers.js';
 import { DEFAULT_TOOL_NAMES } from './tool-names.js';
 import type { KnowledgeSource } from '../knowledge/knowledge-source.js';
 import type { DiagnosticsSetting } from '../diagnostics/diagnostics-observer.js';
@@ -56,6 +56,8 @@ export interface Settings {
   sandboxNetwork: boolean;
   /** The checker run after each edit: auto (found in the project), off, or a configured command. */
   diagnostics: DiagnosticsSetting;
+  /** Prompts, replies and tool input/output on the exported OpenTelemetry spans. */
+  otelCaptureContent: boolean;
 }
 
 export const SANDBOX_MODES = ['auto', 'on', 'off'] as const;
@@ -378,6 +380,15 @@ export const SETTINGS = {
     parse: oneOf(DIAGNOSTICS_MODES),
     default: 'auto',
     help: "after each edit_file/write_file, run the project's checker (its own tsc, eslint, ruff, go vet; asked like a shell command) and add the errors the edit introduced or fixed to the result; auto, off, or in a config file { \"command\", \"format\", \"timeout\", \"extensions\" } (see docs/tools.md)",
+  },
+  otelCaptureContent: {
+    flag: 'otel-capture-content',
+    env: 'OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT',
+    config: { type: 'boolean' },
+    project: 'user-only',
+    parse: trueOrFalse,
+    default: false,
+    help: 'put prompts, replies and tool arguments and results (redacted of known keys) on the OpenTelemetry spans exported when OTEL_EXPORTER_OTLP_ENDPOINT is set; without it spans carry no message content',
   },
 } satisfies SettingTable;
 

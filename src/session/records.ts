@@ -2,7 +2,10 @@ import { z } from 'zod';
 import type { AgentEvent } from '../contracts/events.js';
 import type { AssistantMessage, Message } from '../contracts/messages.js';
 
-export const SESSION_FORMAT_VERSION = 1;
+import type { RequestRecord } from './request-record.js';
+
+/** 2: `request` records (what each model request held). Readers take any version and skip what they do not know. */
+export const SESSION_FORMAT_VERSION = 2;
 
 /** The first line of every session file. */
 export interface SessionHeader {
@@ -46,7 +49,7 @@ export interface RewindRecord {
 }
 
 /** One line of a session file. Deltas are not stored: `assistant_message` carries the whole text. */
-export type SessionRecord = SessionHeader | SystemPromptRecord | RecoveredRecord | StoredTurnEnd | RewindRecord | AgentEvent;
+export type SessionRecord = SessionHeader | SystemPromptRecord | RecoveredRecord | StoredTurnEnd | RewindRecord | RequestRecord | AgentEvent;
 
 const toolCallSchema = z.object({ id: z.string(), name: z.string(), arguments: z.string() });
 

@@ -1,7 +1,9 @@
 import { closeSync, fsync, fsyncSync, ftruncateSync, fstatSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { AgentEvent } from '../contracts/events.js';
+import type { ModelRequest } from '../contracts/provider.js';
 import { redactedJson } from './redact.js';
+import { RequestLog } from './request-record.js';
 import type { SessionRecord, StoredTurnEnd } from './records.js';
 import { isTurnEvent, TurnEvents } from './turn-events.js';
 
@@ -26,6 +28,7 @@ export class SessionWriter {
   private fd: number | undefined;
   private readonly redact: (text: string) => string;
   private readonly turn = new TurnEvents();
+  private readonly requests: RequestLog;
   private syncing = false;
   private syncAgain = false;
   private syncError: Error | undefined;
@@ -37,6 +40,7 @@ export class SessionWriter {
   ) {
     this.fd = fd;
     this.redact = options.redact ?? ((text) => text);
+    this.requests = new RequestLog(this.redact);
   }
 
   /**
@@ -73,6 +77,14 @@ export class SessionWriter {
     // Only what reached the file counts as held.
     if (isTurnEvent(event)) this.turn.observe(event);
     if (DURABLE.has(event.type)) this.syncInBackground();
+  }
+
+  /**
+   * Stores a model request the loop sent, as a change to a recent one (see RequestRecord), so a
+   * replay can compare what a later version of the agent sends. Redacted before the digest is taken.
+   */
+  recordRequest(request: ModelRequest): void {
+    this.append(this.requests.record(request));
   }
 
   /** Waits for the disk (the loop never calls this: see syncInBackground). */

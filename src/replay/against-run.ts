@@ -1,0 +1,84 @@
+import { withSubagents } from '../agents/subagents.js';
+import { canonicalJson } from '../contracts/canonical-json.js';
+import type { ToolCall } from '../contracts/messages.js';
+import type { Provider } from '../contracts/provider.js';
+import { createContextPolicy } from '../context/policy.js';
+import type { AgentOptions } from '../core/agent-options.js';
+import { runAgent } from '../core/loop.js';
+import type { RecordedResult, RecordedRun } from './recorded-run.js';
+import { RecordedToolRegistry } from './recorded-tools.js';
+import type { ReplaySetup } from './replay-run.js';
+
+export type AgainstOutcome =
+  | { diverged: false; turns: number }
+  /** `recorded` and `now` describe the turn's calls (or the answer) on each side. */
+  | { diverged: true; turn: number; recorded: string; now: string }
+  /** The live run stopped before reaching the recording's end (a provider error, a brake). */
+  | { diverged: 'stopped'; turn: number; reason: string; error?: string };
+
+/**
+ * Runs the recorded input against a live model, answering its tool calls with the recorded results
+ * while they are the recorded calls (same names, same canonical arguments, in order), and reports
+ * the first turn where they are not.
+ */
+export async function againstRun(recorded: RecordedRun, setup: ReplaySetup & { provider: Provider; model: string; signal?: AbortSignal }): Promise<AgainstOutcome> {
+  const controller = new AbortController();
+  setup.signal?.addEventListener('abort', () => controller.abort(), { once: true });
+  const live = new Map<string, RecordedResult>();
+  const registry = new RecordedToolRegistry(setup.tools, (call) => live.get(call.id));
+  const context = createContextPolicy({ provider: setup.provider, registry, offerReadOutput: (tool) => registry.register(tool), ...(setup.contextWindow !== undefined ? { contextWindow: setup.contextWindow } : {}) });
+  const recordedTurns = Math.max(0, ...recorded.calls.keys());
+  const options: AgentOptions = {
+    provider: setup.provider,
+    model: setup.model,
+    input: recorded.input,
+    tools: registry,
+    system: setup.system,
+    // One turn past the recording's last: a model still calling tools there has diverged.
+    maxTurns: recordedTurns + 1,
+    handoff: false,
+    temperature: setup.temperature,
+    workspace: setup.workspace,
+    signal: controller.signal,
+    prepareMessages: context.prepareMessages,
+    onContextOverflow: context.onContextOverflow,
+    ...(setup.plan ? { plan: true } : {}),
+  };
+  for await (const event of runAgent(setup.subagents ? withSubagents(options, setup.subagents) : options)) {
+    if (event.agent) continue;
+    if (event.type === 'assistant_message') {
+      const expected = recorded.calls.get(event.turn);
+      const calls = event.message.toolCalls;
+      if (!expected || !sameCalls(expected, calls)) {
+        controller.abort();
+        return { diverged: true, turn: event.turn, recorded: describeCalls(expected), now: describeCalls(calls) };
+      }
+      if (calls.length === 0) return { diverged: false, turns: event.turn };
+      calls.forEach((call, index) => {
+        const result = recorded.results.get(expected[index]!.id);
+        if (result) live.set(call.id, result);
+      });
+    }
+    if (event.type === 'stop') return { diverged: 'stopped', turn: event.turns, reason: event.reason, ...(event.error ? { error: event.error } : {}) };
+  }
+  return { diverged: 'stopped', turn: 0, reason: 'aborted' };
+}
+
+function callKey(call: ToolCall): string {
+  try {
+    return `${call.name} ${canonicalJson(JSON.parse(call.arguments))}`;
+  } catch {
+    return `${call.name} ${call.arguments}`;
+  }
+}
+
+function sameCalls(expected: ToolCall[], calls: ToolCall[]): boolean {
+  return expected.length === calls.length && expected.every((call, index) => callKey(call) === callKey(calls[index]!));
+}
+
+function describeCalls(calls: ToolCall[] | undefined): string {
+  if (!calls) return '(no such turn: the recorded run had ended)';
+  if (calls.length === 0) return '(an answer, no tool calls)';
+  const text = calls.map(callKey).join('; ');
+  return text.length > 160 ? `${text.slice(0, 160)}…` : text;
+}
