@@ -54,6 +54,23 @@ describe('MCP servers in a CLI run', () => {
     expect(pids.filter(alive)).toEqual([]);
   });
 
+  it('a server that changes its tools mid-run: the next request carries the new list, the system prompt unchanged', async () => {
+    const chat = await startChatServer([{ toolCalls: [{ name: 'mcp__notes__grow', arguments: {} }] }, { toolCalls: [{ name: 'mcp__notes__shout', arguments: { text: 'done' } }] }, { text: 'Shouted.' }]);
+    chats.push(chat);
+    const { workspace, env } = setup({ 'home/.config/vibe-agent/config.json': { mcpServers: { notes: server('--growable') } } });
+    const ran = await spawnCli(['grow it', '--no-session', '--yes', '--tools', 'read_file'], { cwd: workspace, env: { ...env, OPENAI_BASE_URL: chat.url } });
+    expect(ran.stdout.trim()).toBe('Shouted.');
+    expect(toolNames(chat, 0)).toContain('mcp__notes__hang');
+    expect(toolNames(chat, 0)).not.toContain('mcp__notes__shout');
+    expect(toolNames(chat, 1)).toContain('mcp__notes__shout');
+    expect(toolNames(chat, 1)).not.toContain('mcp__notes__hang');
+    expect(chat.requests[2]!.messages.at(-1)).toMatchObject({ role: 'tool', content: 'DONE' });
+    const system = (n: number) => JSON.stringify(chat.requests[n]!.messages[0]);
+    expect(chat.requests[0]!.messages[0]).toMatchObject({ role: 'system' });
+    expect(system(1)).toBe(system(0));
+    expect(system(2)).toBe(system(0));
+  });
+
   it('project servers (.mcp.json, Gemini CLI, Codex) are skipped without a terminal, with a warning naming the flag; --trust-project-mcp starts them', async () => {
     const { workspace, env } = setup({
       'workspace/.mcp.json': { mcpServers: { claude: server() } },

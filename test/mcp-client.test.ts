@@ -112,6 +112,21 @@ describe('an MCP server over stdio', () => {
   });
 });
 
+describe('tools/list_changed', () => {
+  it("replaces the server's tools in the registry before the call that caused it returns", async () => {
+    const { registry, servers } = serversWith([{ name: 's', spec: stdio('--growable') }]);
+    await servers.settled(60_000);
+    expect(registry.names()).toContain('mcp__s__hang');
+    expect(registry.names()).not.toContain('mcp__s__shout');
+    expect(await call(registry, 'mcp__s__grow')).toMatchObject({ status: 'ok', content: 'grown' });
+    expect(registry.names()).toContain('mcp__s__shout');
+    expect(registry.names()).not.toContain('mcp__s__hang');
+    expect(servers.toolOrigin('mcp__s__hang')).toBeUndefined();
+    expect(await call(registry, 'mcp__s__shout', { text: 'hi' })).toMatchObject({ status: 'ok', content: 'HI' });
+    expect(servers.status()[0]).toMatchObject({ state: 'ready', tools: 8 });
+  });
+});
+
 describe('an MCP server over HTTP', () => {
   it('streamable HTTP, with ${VAR} expanded into the headers', async () => {
     const server = await startMcpHttpServer('streamable');

@@ -2,6 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { errorText } from '../contracts/error-text.js';
 import { resultText } from './result-text.js';
 import { StdioTransport } from './stdio-transport.js';
@@ -24,6 +25,8 @@ export interface ConnectionOptions {
   onCrash?(message: string): void;
   /** After a restart that worked: its tool list may have changed. */
   onRestarted?(): void;
+  /** The server sent `notifications/tools/list_changed` and `tools` holds its new list. */
+  onToolsChanged?(): void;
 }
 
 const DEFAULT_STARTUP_MS = 30_000;
@@ -45,6 +48,8 @@ export class McpConnection {
   tools: ListedTool[] = [];
   restarts = 0;
   private client: Client | undefined;
+  /** A re-listing after `tools/list_changed`; a call's result waits for it (see callTool). */
+  private refreshing: Promise<void> | undefined;
   private starting: Promise<void> | undefined;
   private stopping = false;
   private stderrTail = '';
@@ -70,6 +75,9 @@ export class McpConnection {
     if (this.state !== 'ready' || !client) return { output: `The MCP server "${this.name}" is not running${this.error ? `: ${this.error}` : ''}.`, isError: true };
     try {
       const result = await client.callTool({ name: tool, arguments: args }, undefined, { signal, timeout: NO_SDK_TIMEOUT });
+      // A server that changed its tools during the call said so before answering: the new list
+      // is in the registry before the loop builds its next request.
+      if (this.refreshing) await this.refreshing;
       return { output: resultText(result as { content?: unknown; structuredContent?: unknown }), isError: result.isError === true };
     } catch (error) {
       if (signal.aborted) throw error;
@@ -103,14 +111,7 @@ export class McpConnection {
       });
       const attempt = (async () => {
         client = await this.openClient();
-        const tools: ListedTool[] = [];
-        let cursor: string | undefined;
-        do {
-          const page = await client.listTools(cursor ? { cursor } : {});
-          tools.push(...(page.tools as ListedTool[]));
-          cursor = page.nextCursor;
-        } while (cursor);
-        return tools;
+        return listAllTools(client);
       })();
       const tools = await Promise.race([attempt, deadline]);
       if (this.stopping) {
@@ -123,6 +124,10 @@ export class McpConnection {
       this.startedAt = new Date();
       this.startMs = Math.round(performance.now() - began);
       client!.onclose = () => this.onClosed(client!);
+      const listening = client!;
+      listening.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+        this.refreshing = this.refreshTools(listening).finally(() => (this.refreshing = undefined));
+      });
     } catch (error) {
       await (client as Client | undefined)?.close().catch(() => {});
       await this.opening?.close().catch(() => {});
@@ -178,6 +183,18 @@ export class McpConnection {
     return client;
   }
 
+  private async refreshTools(client: Client): Promise<void> {
+    await this.refreshing;
+    try {
+      const tools = await listAllTools(client);
+      if (client !== this.client) return;
+      this.tools = tools;
+      this.options.onToolsChanged?.();
+    } catch (error) {
+      this.protocolError = `re-listing its tools failed: ${errorText(error)}`;
+    }
+  }
+
   private onClosed(client: Client): void {
     if (this.stopping || client !== this.client) return;
     this.client = undefined;
@@ -200,4 +217,15 @@ export class McpConnection {
     if (stderr) parts.push(`stderr: ${stderr}`);
     return parts.length ? ` (${parts.join('; ')})` : '';
   }
+}
+
+async function listAllTools(client: Client): Promise<ListedTool[]> {
+  const tools: ListedTool[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await client.listTools(cursor ? { cursor } : {});
+    tools.push(...(page.tools as ListedTool[]));
+    cursor = page.nextCursor;
+  } while (cursor);
+  return tools;
 }

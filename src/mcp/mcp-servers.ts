@@ -54,6 +54,7 @@ export class McpServers {
       ...(this.options.startupTimeoutMs !== undefined ? { startupTimeoutMs: this.options.startupTimeoutMs } : {}),
       onCrash: (message) => this.options.warn(message),
       onRestarted: () => this.register(entry, connection, trusted, spec.toolTimeoutMs),
+      onToolsChanged: () => this.register(entry, connection, trusted, spec.toolTimeoutMs),
     });
     const ready = connection.start().then(() => {
       if (connection.state === 'failed') this.options.warn(`MCP server "${entry.name}" (${entry.origin.file}) did not start: ${connection.error}. The run goes on without its tools.`);
@@ -99,12 +100,21 @@ export class McpServers {
     await Promise.all(this.running.map(({ connection }) => connection.stop()));
   }
 
+  /**
+   * Puts the server's current tool list in the registry, replacing what it listed before (a
+   * restart or `tools/list_changed` may add, change or remove tools). Only schemas go to the
+   * model, per request: the system prompt names no MCP tool, so it stays byte-identical.
+   */
   private register(entry: ServerEntry, connection: McpConnection, trusted: boolean, timeoutMs: number | undefined): void {
     if (connection.state !== 'ready') return;
+    for (const [name, known] of this.names) {
+      if (known.server !== entry.name) continue;
+      this.options.registry.unregister(name);
+      this.names.delete(name);
+    }
     for (const listed of connection.tools) {
       const name = mcpToolName(entry.name, listed.name);
       const known = this.names.get(name);
-      if (known?.server === entry.name && known.tool === listed.name) continue;
       if (known || this.options.registry.get(name)) {
         this.options.warn(`MCP tool "${listed.name}" of "${entry.name}" left out: its name ${name} is taken${known ? ` by "${known.tool}" of "${known.server}"` : ''}.`);
         continue;
