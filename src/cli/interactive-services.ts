@@ -9,7 +9,7 @@ import { interactiveRewind } from './interactive-rewind.js';
 import { createCliAuthorize } from './permission-setup.js';
 import type { PreparedRun } from './prepare-run.js';
 import { openRunSession, type RunSession } from './run-session.js';
-import { serverTable } from './mcp-table.js';
+import { offeringsTable, serverTable } from './mcp-table.js';
 import { backgroundJobs } from '../tools/coding/shell/background-jobs.js';
 import { formatTokens } from './tui/status-line.js';
 import { startRunPrompt } from './custom-command-prompt.js';
@@ -87,9 +87,20 @@ export function createInteractiveServices(args: CliArgs, prepared: PreparedRun, 
       session = undefined;
     },
     skills: () => formatSkills(prepared.skills.catalog.skills, prepared.commands.commands),
-    customCommands: () => prepared.commands.commands.map((command) => ({ name: command.name, usage: commandUsage(command), help: command.description ?? `(${command.origin})` })),
+    customCommands: () => [
+      ...prepared.commands.commands.map((command) => ({ name: command.name, usage: commandUsage(command), help: command.description ?? `(${command.origin})` })),
+      ...prepared.mcp.promptCommands().map((command) => ({ name: command.name, usage: `${command.name} ${command.argumentHint}`.trim(), help: command.description ?? `(MCP server ${command.server})` })),
+    ],
     startPrompt: (text, { authorize, signal }) =>
-      startRunPrompt(text, { commands: prepared.commands.commands, tools: prepared.tools, scope: prepared.skills.scope, authorize, workspace, signal }),
+      startRunPrompt(text, {
+        commands: prepared.commands.commands,
+        tools: prepared.tools,
+        scope: prepared.skills.scope,
+        authorize,
+        workspace,
+        signal,
+        mcpPrompt: (typed) => prepared.mcp.expandPrompt(typed, prepared.settings.mcpWaitMs),
+      }),
     memory: async () => collectMemorySources({ workspace, cwd: process.cwd() }).map((source) => ({ path: source.path, content: source.text })),
     // Only a window we know (or the user set) is shown; a guess would make the percentage lie.
     contextWindow: (model) => prepared.contextWindow ?? knownWindow(model),
@@ -99,7 +110,7 @@ export function createInteractiveServices(args: CliArgs, prepared: PreparedRun, 
     backgroundJobs: () => backgroundJobs.list(),
     ...interactiveRewind({ workspace, system, session: () => session, warn }),
     setNotify: (next) => (notify = next),
-    mcpServers: () => serverTable(prepared.mcp.status()),
+    mcpServers: () => [...serverTable(prepared.mcp.status()), ...offeringsTable(prepared.mcp)],
     close: () => session?.close(),
   };
   return { services, initialMessages: session?.messages };

@@ -4,7 +4,7 @@ import type { CliArgs } from './args.js';
 import { loadConfig } from './config.js';
 import { EXIT } from './exit-codes.js';
 import { startMcpServers } from './mcp-setup.js';
-import { serverTable } from './mcp-table.js';
+import { offeringsTable, serverTable } from './mcp-table.js';
 import { resolveSettings } from './resolve-settings.js';
 import { UsageError } from './usage-error.js';
 import { safeStderr, safeStdout } from './display/safe-output.js';
@@ -28,7 +28,7 @@ export async function mcpCommand(args: CliArgs, env: NodeJS.ProcessEnv = process
   try {
     await servers.settled(LIST_WAIT_MS);
     const statuses = servers.status();
-    safeStdout.write(`${serverTable(statuses).join('\n')}\n`);
+    safeStdout.write(`${[...serverTable(statuses), ...offeringsTable(servers)].join('\n')}\n`);
     for (const message of warnings.filter((text) => !text.includes('did not start'))) safeStderr.write(`vibe-agent: warning: ${message}\n`);
     return statuses.some((server) => server.state === 'failed') ? EXIT.providerError : EXIT.answered;
   } finally {

@@ -32,7 +32,8 @@ async function runPrepared(args: CliArgs, prompt: string, prepared: PreparedRun,
   const { workspace, settings, resolved, provider, tools, context, system, maxCost, maxTurns, temperature, skills, commands, subagents, todos } = prepared;
   const authorize = createCliAuthorize(settings);
   const planning = settings.permissionMode === 'plan';
-  const start = await startRunPrompt(prompt, { commands: commands.commands, tools, scope: skills.scope, authorize, workspace, signal });
+  const mcpPrompt = (text: string) => prepared.mcp.expandPrompt(text, settings.mcpWaitMs);
+  const start = await startRunPrompt(prompt, { commands: commands.commands, tools, scope: skills.scope, authorize, workspace, signal, mcpPrompt });
   if (!start.ok) {
     safeStderr.write(`vibe-agent: ${start.reason}\n`);
     return EXIT.providerError;

@@ -17,6 +17,19 @@ export interface ListedTool {
   annotations?: { readOnlyHint?: boolean };
 }
 
+export interface ListedPrompt {
+  name: string;
+  description?: string;
+  arguments?: Array<{ name: string; description?: string; required?: boolean }>;
+}
+
+export interface ListedResource {
+  uri: string;
+  name: string;
+  description?: string;
+  mimeType?: string;
+}
+
 export interface ConnectionOptions {
   clientVersion: string;
   /** Default 30 s; a server's own `startupTimeoutMs` wins. */
@@ -46,6 +59,9 @@ export class McpConnection {
   /** How long the last start took, in ms. */
   startMs: number | undefined;
   tools: ListedTool[] = [];
+  /** Empty when the server offers none (or listing them failed: they are extras, not a reason to fail). */
+  prompts: ListedPrompt[] = [];
+  resources: ListedResource[] = [];
   restarts = 0;
   private client: Client | undefined;
   /** A re-listing after `tools/list_changed`; a call's result waits for it (see callTool). */
@@ -89,6 +105,26 @@ export class McpConnection {
     }
   }
 
+  /** The messages of one of the server's prompts, as text; throws with the server's complaint. */
+  async getPrompt(name: string, args: Record<string, string>): Promise<string> {
+    const client = await this.readyClient();
+    const result = await client.getPrompt({ name, arguments: args });
+    return result.messages.map((message) => resultText({ content: [message.content] })).join('\n\n');
+  }
+
+  /** One resource's contents, as text (binary ones described); throws with the server's complaint. */
+  async readResource(uri: string, signal?: AbortSignal): Promise<string> {
+    const client = await this.readyClient();
+    const result = await client.readResource({ uri }, { ...(signal ? { signal } : {}), timeout: NO_SDK_TIMEOUT });
+    return resultText({ content: result.contents.map((resource) => ({ type: 'resource', resource })) });
+  }
+
+  private async readyClient(): Promise<Client> {
+    if (this.starting) await this.starting;
+    if (this.state !== 'ready' || !this.client) throw new Error(`the MCP server "${this.name}" is not running${this.error ? `: ${this.error}` : ''}`);
+    return this.client;
+  }
+
   async stop(): Promise<void> {
     this.stopping = true;
     this.state = 'stopped';
@@ -111,14 +147,16 @@ export class McpConnection {
       });
       const attempt = (async () => {
         client = await this.openClient();
-        return listAllTools(client);
+        return { tools: await listAllTools(client), ...(await listExtras(client)) };
       })();
-      const tools = await Promise.race([attempt, deadline]);
+      const { tools, prompts, resources } = await Promise.race([attempt, deadline]);
       if (this.stopping) {
         await client?.close().catch(() => {});
         return;
       }
       this.tools = tools;
+      this.prompts = prompts;
+      this.resources = resources;
       this.client = client;
       this.state = 'ready';
       this.startedAt = new Date();
@@ -228,4 +266,13 @@ async function listAllTools(client: Client): Promise<ListedTool[]> {
     cursor = page.nextCursor;
   } while (cursor);
   return tools;
+}
+
+async function listExtras(client: Client): Promise<{ prompts: ListedPrompt[]; resources: ListedResource[] }> {
+  const offers = client.getServerCapabilities() ?? {};
+  const [prompts, resources] = await Promise.all([
+    offers.prompts ? client.listPrompts().then((page) => page.prompts as ListedPrompt[], () => []) : [],
+    offers.resources ? client.listResources().then((page) => page.resources as ListedResource[], () => []) : [],
+  ]);
+  return { prompts, resources };
 }

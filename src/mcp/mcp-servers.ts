@@ -1,7 +1,9 @@
 import type { ToolRegistry } from '../tools/registry.js';
 import { expandSpec } from './expand-variables.js';
-import { McpConnection, type ServerState } from './mcp-connection.js';
+import { McpConnection, type ListedPrompt, type ListedResource, type ServerState } from './mcp-connection.js';
 import { mcpTool } from './mcp-tool.js';
+import { mapPromptArguments, promptArgumentHint } from './prompt-arguments.js';
+import { READ_RESOURCE_TOOL, readResourceTool } from './read-resource-tool.js';
 import type { ServerEntry, ServerOrigin } from './server-spec.js';
 import { mcpToolName } from './tool-name.js';
 
@@ -24,6 +26,19 @@ export interface McpServersOptions {
   env?: NodeJS.ProcessEnv;
   startupTimeoutMs?: number;
 }
+
+/** A server's prompt as the slash command `/mcp__<server>__<prompt>`. */
+export interface McpPromptCommand {
+  /** `mcp__<server>__<prompt>`, named like the tools. */
+  name: string;
+  /** `<file> [focus]`. */
+  argumentHint: string;
+  description: string | undefined;
+  server: string;
+  prompt: ListedPrompt;
+}
+
+export type ExpandedPrompt = { ok: true; prompt: string } | { ok: false; reason: string };
 
 interface Running {
   entry: ServerEntry;
@@ -90,6 +105,40 @@ export class McpServers {
     ];
   }
 
+  /** Every ready server's prompts, as slash commands. */
+  promptCommands(): McpPromptCommand[] {
+    return this.ready().flatMap((connection) =>
+      connection.prompts.map((prompt) => ({ name: mcpToolName(connection.name, prompt.name), argumentHint: promptArgumentHint(prompt), description: prompt.description, server: connection.name, prompt })),
+    );
+  }
+
+  /** Every ready server's resources. */
+  resources(): Array<ListedResource & { server: string }> {
+    return this.ready().flatMap((connection) => connection.resources.map((resource) => ({ ...resource, server: connection.name })));
+  }
+
+  /**
+   * `/mcp__<server>__<prompt> args` → the prompt's text from the server (undefined when the text
+   * names no prompt). Waits up to `waitMs` for servers still starting: a one-shot run's prompt
+   * may name a server that is not ready yet.
+   */
+  async expandPrompt(text: string, waitMs: number): Promise<ExpandedPrompt | undefined> {
+    const match = /^\/(mcp__\S+)\s*([\s\S]*)$/.exec(text.trim());
+    if (!match) return undefined;
+    const find = () => this.promptCommands().find((command) => command.name === match[1]);
+    if (!find()) await this.settled(waitMs);
+    const command = find();
+    if (!command) return undefined;
+    const mapped = mapPromptArguments(command.prompt, match[2]!.trim());
+    if (!mapped.ok) return { ok: false, reason: `/${command.name}: ${mapped.reason}` };
+    const connection = this.ready().find((candidate) => candidate.name === command.server)!;
+    try {
+      return { ok: true, prompt: (await connection.getPrompt(command.prompt.name, mapped.args)).trim() };
+    } catch (error) {
+      return { ok: false, reason: `/${command.name}: the MCP server "${command.server}" did not give the prompt: ${(error as Error).message}` };
+    }
+  }
+
   /** The server and the server's own tool name behind one of our `mcp__…` names. */
   toolOrigin(name: string): { server: string; tool: string } | undefined {
     return this.names.get(name);
@@ -105,6 +154,10 @@ export class McpServers {
    * restart or `tools/list_changed` may add, change or remove tools). Only schemas go to the
    * model, per request: the system prompt names no MCP tool, so it stays byte-identical.
    */
+  private ready(): McpConnection[] {
+    return this.running.map((server) => server.connection).filter((connection) => connection.state === 'ready');
+  }
+
   private register(entry: ServerEntry, connection: McpConnection, trusted: boolean, timeoutMs: number | undefined): void {
     if (connection.state !== 'ready') return;
     for (const [name, known] of this.names) {
@@ -121,6 +174,9 @@ export class McpServers {
       }
       this.options.registry.register(mcpTool({ name, connection, listed, trustReadOnly: trusted, timeoutMs }));
       this.names.set(name, { server: entry.name, tool: listed.name });
+    }
+    if (connection.resources.length && !this.options.registry.get(READ_RESOURCE_TOOL)) {
+      this.options.registry.register(readResourceTool(() => this.ready()));
     }
   }
 }

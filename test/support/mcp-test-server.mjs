@@ -30,6 +30,12 @@ export function createTestServer(name = 'test', { growable = false } = {}) {
       { type: 'resource', resource: { uri: 'file:///notes.txt', mimeType: 'text/plain', text: 'the notes' } },
     ],
   }));
+  server.registerPrompt('review', { description: 'Asks for a review of one file.', argsSchema: { file: z.string(), focus: z.string().optional() } }, ({ file, focus }) => ({
+    messages: [{ role: 'user', content: { type: 'text', text: `Review ${file}${focus ? `, focusing on ${focus}` : ''}.` } }],
+  }));
+  server.registerResource('readme', 'notes://readme', { description: 'The notes read-me.', mimeType: 'text/plain' }, async (uri) => ({
+    contents: [{ uri: uri.href, mimeType: 'text/plain', text: 'Notes are kept one per line.' }],
+  }));
   if (growable) {
     // Changes its tool list mid-run: the SDK sends notifications/tools/list_changed before the answer.
     server.registerTool('grow', { description: 'Adds the tool shout and removes hang.', inputSchema: {} }, async () => {
