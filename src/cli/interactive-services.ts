@@ -13,6 +13,7 @@ import { offeringsTable, serverTable } from './mcp-table.js';
 import { backgroundJobs } from '../tools/coding/shell/background-jobs.js';
 import { formatTokens } from './tui/status-line.js';
 import { startRunPrompt } from './custom-command-prompt.js';
+import { promptThroughHooks } from './prompt-hooks.js';
 import { commandUsage, formatSkills } from './format-skills.js';
 import type { InteractiveServices } from './tui/services.js';
 import { safeStderr } from './display/safe-output.js';
@@ -50,6 +51,9 @@ export function createInteractiveServices(args: CliArgs, prepared: PreparedRun, 
     session?.record(event);
   };
 
+  const initialMessages = session?.messages;
+  let hooksStarted = false;
+  let cleared = false;
   const services: InteractiveServices = {
     authorize: (ask) => createCliAuthorize(settings, ask),
     prepareMessages: context.prepareMessages,
@@ -85,14 +89,16 @@ export function createInteractiveServices(args: CliArgs, prepared: PreparedRun, 
     clear: () => {
       session?.close();
       session = undefined;
+      hooksStarted = false;
+      cleared = true;
     },
     skills: () => formatSkills(prepared.skills.catalog.skills, prepared.commands.commands),
     customCommands: () => [
       ...prepared.commands.commands.map((command) => ({ name: command.name, usage: commandUsage(command), help: command.description ?? `(${command.origin})` })),
       ...prepared.mcp.promptCommands().map((command) => ({ name: command.name, usage: `${command.name} ${command.argumentHint}`.trim(), help: command.description ?? `(MCP server ${command.server})` })),
     ],
-    startPrompt: (text, { authorize, signal }) =>
-      startRunPrompt(text, {
+    startPrompt: async (text, { authorize, signal }) => {
+      const started = await startRunPrompt(text, {
         commands: prepared.commands.commands,
         tools: prepared.tools,
         scope: prepared.skills.scope,
@@ -100,7 +106,14 @@ export function createInteractiveServices(args: CliArgs, prepared: PreparedRun, 
         workspace,
         signal,
         mcpPrompt: (typed) => prepared.mcp.expandPrompt(typed, prepared.settings.mcpWaitMs),
-      }),
+      });
+      if (!started.ok) return started;
+      // SessionStart with the first prompt of each conversation, UserPromptSubmit with every one.
+      const hooked = await promptThroughHooks(prepared.hooks, started.prompt, { id: session?.id, resumed: initialMessages !== undefined, starts: !hooksStarted, source: cleared ? 'clear' : undefined });
+      hooksStarted = true;
+      if ('blocked' in hooked) return { ok: false, reason: `the UserPromptSubmit hook blocked the prompt: ${hooked.blocked}` };
+      return { ok: true, prompt: hooked.input, model: started.model };
+    },
     memory: async () => collectMemorySources({ workspace, cwd: process.cwd() }).map((source) => ({ path: source.path, content: source.text })),
     // Only a window we know (or the user set) is shown; a guess would make the percentage lie.
     contextWindow: (model) => prepared.contextWindow ?? knownWindow(model),

@@ -2,13 +2,14 @@ import type { AgentEvent, StopReason } from '../contracts/events.js';
 import { withSubagents } from '../agents/subagents.js';
 import type { AgentOptions } from '../core/agent-options.js';
 import { withCheckpoints } from '../checkpoints/with-checkpoints.js';
-import { runAgent } from '../core/loop.js';
+import { runAgent, type RunResult } from '../core/loop.js';
 import { PLAN_MODE_PROMPT } from '../core/system-prompt.js';
 import type { CliArgs } from './args.js';
 import { createCliAuthorize } from './permission-setup.js';
 import { openRunSession } from './run-session.js';
 import { EXIT, exitCodeFor } from './exit-codes.js';
 import { startRunPrompt } from './custom-command-prompt.js';
+import { continueAfterStop } from '../hooks/stop-hook.js';
 import { promptThroughHooks } from './prompt-hooks.js';
 import { prepareRun, type PreparedRun } from './prepare-run.js';
 import { createTextRenderer } from './render-text.js';
@@ -66,14 +67,20 @@ async function runPrepared(args: CliArgs, prompt: string, prepared: PreparedRun,
     onContextOverflow: context.onContextOverflow,
     ...(maxCost !== undefined ? { maxCost } : {}),
   };
-  const events = runAgent(subagents ? withSubagents(options, subagents) : options);
   const warn = (text: string) => safeStderr.write(`vibe-agent: warning: ${text}\n`);
-  for await (const event of withCheckpoints(events, { workspace, session: () => session, warn })) {
-    session?.record(event);
-    render(event);
-    if (event.type === 'stop') reason = event.reason;
+  let next: AgentOptions | undefined = options;
+  for (let round = 0; next; round++) {
+    const events: AsyncGenerator<AgentEvent, RunResult> = withCheckpoints(runAgent(subagents ? withSubagents(next, subagents) : next), { workspace, session: () => session, warn });
+    let step: IteratorResult<AgentEvent, RunResult> = await events.next();
+    for (; !step.done; step = await events.next()) {
+      session?.record(step.value);
+      render(step.value);
+      if (step.value.type === 'stop') reason = step.value.reason;
+    }
+    // A Stop hook that blocks sends the agent back to work with its reason, a bounded number of times.
+    const more = await continueAfterStop(prepared.hooks, reason, round, warn);
+    next = more === undefined ? undefined : { ...options, messages: step.value.messages, input: more };
   }
-  await prepared.hooks?.run('Stop', { stop_hook_active: false, stop_reason: reason });
   // Every record is already written; closing only fsyncs. A crash before this loses nothing recorded.
   session?.close();
   return exitCodeFor(reason);
