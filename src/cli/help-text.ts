@@ -17,7 +17,8 @@ Usage:
   vibe-agent index [--docs DIR]  build the search_docs index of the knowledge folders
   vibe-agent doctor              probe the configured endpoint and this machine; a table and a recommendation
   vibe-agent eval                run a suite of tasks N times each, checked by commands; eval merge FILES… combines shards
-  vibe-agent mcp list            the MCP servers: state, tools, start time, where each is configured`;
+  vibe-agent mcp list            the MCP servers: state, tools, start time, where each is configured
+  vibe-agent mcp serve           our tools as an MCP server over stdio (read-only ones unless --permission-mode/--yes)`;
 
 const WIDTH = 110;
 const FLAG_COLUMN = 23;

@@ -18,7 +18,11 @@ const LIST_WAIT_MS = 60_000;
  */
 export async function mcpCommand(args: CliArgs, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const words = args.mcpArgs ?? [];
-  if (words[0] !== 'list' || words.length > 1) throw new UsageError('Usage: vibe-agent mcp list');
+  if (words[0] === 'serve' && words.length === 1) {
+    const { mcpServeCommand } = await import('./mcp-serve-command.js');
+    return mcpServeCommand(args, env);
+  }
+  if (words[0] !== 'list' || words.length > 1) throw new UsageError('Usage: vibe-agent mcp list | vibe-agent mcp serve');
   const workspace = resolve(args.cwd ?? process.cwd());
   const warnings: string[] = [];
   const warn = (message: string) => warnings.push(message);
