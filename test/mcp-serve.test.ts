@@ -29,7 +29,7 @@ async function serve(...flags: string[]) {
   return { client, workspace, dir };
 }
 
-const text = (result: { content: unknown }) => (result.content as Array<{ text: string }>).map((block) => block.text).join('\n');
+const text = (result: Record<string, unknown>) => (result.content as Array<{ text: string }>).map((block) => block.text).join('\n');
 
 describe('vibe-agent mcp serve', () => {
   it('offers only the tools that read by default, says so, reads inside the workspace and refuses outside it and writes', async () => {
