@@ -105,7 +105,8 @@ describe('MCP servers in a CLI run', () => {
     expect(skipped.stderr).toContain('--trust-project-mcp');
     expect(toolNames(chat, 0)).toEqual([]);
 
-    const trusted = await spawnCli(['hi', '--no-session', '--trust-project-mcp'], { cwd: workspace, env: { ...env, OPENAI_BASE_URL: chat.url } });
+    // Three servers starting at once on a loaded machine can take longer than the default 5 s wait.
+    const trusted = await spawnCli(['hi', '--no-session', '--trust-project-mcp'], { cwd: workspace, env: { ...env, OPENAI_BASE_URL: chat.url, VIBE_MCP_WAIT: '60' } });
     expect(trusted.stdout.trim()).toBe('second');
     expect(toolNames(chat, 1)).toEqual(expect.arrayContaining(['mcp__claude__echo', 'mcp__gemini__echo', 'mcp__codex__echo']));
   });

@@ -5,6 +5,8 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { errorText } from '../contracts/error-text.js';
 import { resultText } from './result-text.js';
+import { LoopbackOAuthProvider, type OAuthOptions } from './oauth-provider.js';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StdioTransport } from './stdio-transport.js';
 import type { ServerSpec } from './server-spec.js';
 
@@ -38,6 +40,8 @@ export interface ConnectionOptions {
   onCrash?(message: string): void;
   /** After a restart that worked: its tool list may have changed. */
   onRestarted?(): void;
+  /** OAuth for HTTP servers that answer 401 (absent: such a server fails to start). */
+  oauth?: OAuthOptions;
   /** The server sent `notifications/tools/list_changed` and `tools` holds its new list. */
   onToolsChanged?(): void;
 }
@@ -183,9 +187,23 @@ export class McpConnection {
     if (spec.transport === 'stdio') return this.attach(this.stdioTransport(spec));
     const headers = { headers: spec.headers };
     if (spec.transport === 'sse') return this.attach(new SSEClientTransport(new URL(spec.url), { requestInit: headers }));
+    // A server given its own Authorization header is not sent through OAuth.
+    const ownAuthorization = Object.keys(spec.headers ?? {}).some((name) => name.toLowerCase() === 'authorization');
+    const authProvider = this.options.oauth && !ownAuthorization ? new LoopbackOAuthProvider(spec.url, this.options.oauth) : undefined;
+    const streamable = () => new StreamableHTTPClientTransport(new URL(spec.url), { requestInit: headers, ...(authProvider ? { authProvider } : {}) });
+    const first = streamable();
     try {
-      return await this.attach(new StreamableHTTPClientTransport(new URL(spec.url), { requestInit: headers }));
+      return await this.attach(first);
     } catch (error) {
+      if (authProvider && error instanceof UnauthorizedError) {
+        // The browser was sent to the authorization server; its redirect brings the code back.
+        try {
+          await first.finishAuth(await authProvider.waitForCode(this.spec.startupTimeoutMs ?? this.options.startupTimeoutMs ?? DEFAULT_STARTUP_MS));
+        } finally {
+          authProvider.close();
+        }
+        return this.attach(streamable());
+      }
       // Older servers speak only the HTTP+SSE transport: the MCP specification's fallback.
       try {
         return await this.attach(new SSEClientTransport(new URL(spec.url), { requestInit: headers }));

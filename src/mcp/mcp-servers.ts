@@ -2,6 +2,7 @@ import type { ToolRegistry } from '../tools/registry.js';
 import { expandSpec } from './expand-variables.js';
 import { McpConnection, type ListedPrompt, type ListedResource, type ServerState } from './mcp-connection.js';
 import { mcpTool } from './mcp-tool.js';
+import type { OAuthOptions } from './oauth-provider.js';
 import { mapPromptArguments, promptArgumentHint } from './prompt-arguments.js';
 import { READ_RESOURCE_TOOL, readResourceTool } from './read-resource-tool.js';
 import type { ServerEntry, ServerOrigin } from './server-spec.js';
@@ -25,6 +26,8 @@ export interface McpServersOptions {
   clientVersion?: string;
   env?: NodeJS.ProcessEnv;
   startupTimeoutMs?: number;
+  /** OAuth for HTTP servers that ask for it. */
+  oauth?: OAuthOptions;
 }
 
 /** A server's prompt as the slash command `/mcp__<server>__<prompt>`. */
@@ -67,6 +70,7 @@ export class McpServers {
     const connection = new McpConnection(entry.name, spec, {
       clientVersion: this.options.clientVersion ?? '0.0.0',
       ...(this.options.startupTimeoutMs !== undefined ? { startupTimeoutMs: this.options.startupTimeoutMs } : {}),
+      ...(this.options.oauth ? { oauth: this.options.oauth } : {}),
       onCrash: (message) => this.options.warn(message),
       onRestarted: () => this.register(entry, connection, trusted, spec.toolTimeoutMs),
       onToolsChanged: () => this.register(entry, connection, trusted, spec.toolTimeoutMs),
