@@ -91,4 +91,39 @@ describe("hooks in Claude Code's format", () => {
     expect(ran.stderr).toContain('--trust-project-mcp');
     expect(chat.requests).toHaveLength(0);
   });
+
+  it('a Stop hook that blocks sends the agent back to work with its reason (stop_hook_active on the next stop); bounded at 3 continuations', async () => {
+    const { workspace, env, dir } = setup({ Stop: [{ hooks: [command(join(root, `case-${count + 1}`, 'bin', 'not-done'))] }] }, {
+      // Blocks with exit 2 the first time, with JSON after, forever: the bound ends it.
+      'not-done': `cat >> "$(dirname "$0")/stops.jsonl"; echo >> "$(dirname "$0")/stops.jsonl"\nif [ ! -f "$(dirname "$0")/once" ]; then touch "$(dirname "$0")/once"; echo "run the tests first" >&2; exit 2; fi\necho '{"decision":"block","reason":"still not done"}'`,
+    });
+    const chat = await startChatServer([{ text: 'all done' }, { text: 'tests pass' }, { text: 'really done' }, { text: 'truly done' }]);
+    chats.push(chat);
+    const ran = await spawnCli(['fix it', '--no-session'], { cwd: workspace, env: { ...env, OPENAI_BASE_URL: chat.url } });
+    expect(chat.requests).toHaveLength(4);
+    expect(chat.requests[1]!.messages.slice(-2)).toMatchObject([{ role: 'assistant', content: 'all done' }, { role: 'user', content: 'run the tests first' }]);
+    expect(chat.requests[2]!.messages.at(-1)).toMatchObject({ role: 'user', content: 'still not done' });
+    expect(ran.stderr).toContain('a Stop hook blocked the stop again after 3 continuations; the run ends anyway (its reason: still not done)');
+    expect(ran.stdout).toContain('truly done');
+    const stops = readFileSync(join(dir, 'bin', 'stops.jsonl'), 'utf8').trim().split('\n').filter(Boolean).map((line) => JSON.parse(line));
+    expect(stops.map((stop) => stop.stop_hook_active)).toEqual([false, true, true, true]);
+    expect(stops[0]).toMatchObject({ hook_event_name: 'Stop', stop_reason: 'answered' });
+  });
+
+  it("Gemini CLI's hooks (BeforeTool, ms timeouts, Gemini's tool names) and Codex's ([hooks] in config.toml) are read unchanged", async () => {
+    const { workspace, env, dir } = setup({}, { 'gemini-guard': `cat > "$(dirname "$0")/gemini-input.json"\necho '{"decision":"deny","reason":"no shell from Gemini rules"}'` });
+    const home = env.HOME;
+    mkdirSync(join(home, '.gemini'), { recursive: true });
+    writeFileSync(join(home, '.gemini', 'settings.json'), JSON.stringify({ hooks: { enabled: true, BeforeTool: [{ matcher: 'run_shell_command', hooks: [{ name: 'guard', type: 'command', command: join(dir, 'bin', 'gemini-guard'), timeout: 5000 }] }], BeforeModel: [{ hooks: [command('true')] }] } }));
+    mkdirSync(join(home, '.codex'), { recursive: true });
+    writeFileSync(join(home, '.codex', 'config.toml'), `model = "o3"\n[[hooks.UserPromptSubmit]]\n[[hooks.UserPromptSubmit.hooks]]\ntype = "command"\ncommand = "echo codex says hi"\n`);
+    const chat = await startChatServer([{ toolCalls: [{ name: 'bash', arguments: { command: 'ls' } }] }, { text: 'understood' }]);
+    chats.push(chat);
+    const ran = await spawnCli(['list files', '--no-session', '--yes'], { cwd: workspace, env: { ...env, OPENAI_BASE_URL: chat.url } });
+    expect(ran.stdout.trim()).toBe('understood');
+    expect(chat.requests[0]!.messages.at(-1)!.content).toBe('list files\n\n<hook-context>\ncodex says hi\n</hook-context>');
+    expect(toolMessage(chat, 1)).toBe('Blocked by a PreToolUse hook: no shell from Gemini rules');
+    expect(JSON.parse(readFileSync(join(dir, 'bin', 'gemini-input.json'), 'utf8'))).toMatchObject({ hook_event_name: 'BeforeTool', tool_name: 'run_shell_command', tool_input: { command: 'ls' } });
+    expect(ran.stderr).toContain("Gemini CLI's BeforeModel is not run by vibe-agent");
+  });
 });

@@ -54,6 +54,43 @@ describe('MCP servers in a CLI run', () => {
     expect(pids.filter(alive)).toEqual([]);
   });
 
+  it('a server that changes its tools mid-run: the next request carries the new list, the system prompt unchanged', async () => {
+    const chat = await startChatServer([{ toolCalls: [{ name: 'mcp__notes__grow', arguments: {} }] }, { toolCalls: [{ name: 'mcp__notes__shout', arguments: { text: 'done' } }] }, { text: 'Shouted.' }]);
+    chats.push(chat);
+    const { workspace, env } = setup({ 'home/.config/vibe-agent/config.json': { mcpServers: { notes: server('--growable') } } });
+    const ran = await spawnCli(['grow it', '--no-session', '--yes', '--tools', 'read_file'], { cwd: workspace, env: { ...env, OPENAI_BASE_URL: chat.url } });
+    expect(ran.stdout.trim()).toBe('Shouted.');
+    expect(toolNames(chat, 0)).toContain('mcp__notes__hang');
+    expect(toolNames(chat, 0)).not.toContain('mcp__notes__shout');
+    expect(toolNames(chat, 1)).toContain('mcp__notes__shout');
+    expect(toolNames(chat, 1)).not.toContain('mcp__notes__hang');
+    expect(chat.requests[2]!.messages.at(-1)).toMatchObject({ role: 'tool', content: 'DONE' });
+    const system = (n: number) => JSON.stringify(chat.requests[n]!.messages[0]);
+    expect(chat.requests[0]!.messages[0]).toMatchObject({ role: 'system' });
+    expect(system(1)).toBe(system(0));
+    expect(system(2)).toBe(system(0));
+  });
+
+  it('one-shot "/mcp__server__prompt args" sends the server\'s prompt; mcp list shows prompts and resources; the model reads a resource', async () => {
+    const chat = await startChatServer([{ toolCalls: [{ name: 'read_mcp_resource', arguments: { server: 'notes', uri: 'notes://readme' } }] }, { text: 'Reviewed.' }]);
+    chats.push(chat);
+    const { workspace, env } = setup({ 'home/.config/vibe-agent/config.json': { mcpServers: { notes: server() } } });
+    const ran = await spawnCli(['/mcp__notes__review src/a.ts "error handling"', '--no-session'], { cwd: workspace, env: { ...env, OPENAI_BASE_URL: chat.url } });
+    expect(ran.stdout.trim()).toBe('Reviewed.');
+    expect(chat.requests[0]!.messages.at(-1)).toMatchObject({ role: 'user', content: 'Review src/a.ts, focusing on error handling.' });
+    // Category read: no --yes needed, no terminal to ask on.
+    expect(chat.requests[1]!.messages.at(-1)).toMatchObject({ role: 'tool', content: '[resource notes://readme]\nNotes are kept one per line.' });
+
+    const missing = await spawnCli(['/mcp__notes__review', '--no-session'], { cwd: workspace, env: { ...env, OPENAI_BASE_URL: chat.url } });
+    expect(missing.code).not.toBe(0);
+    expect(missing.stderr).toContain('/mcp__notes__review: missing file; usage: review <file> [focus]');
+    expect(chat.requests).toHaveLength(2);
+
+    const listed = await spawnCli(['mcp', 'list'], { cwd: workspace, env });
+    expect(listed.stdout).toContain('Prompts (slash commands):\n  /mcp__notes__review <file> [focus]  Asks for a review of one file.');
+    expect(listed.stdout).toContain('Resources (the model reads them with read_mcp_resource):\n  notes  notes://readme  readme (text/plain)');
+  });
+
   it('project servers (.mcp.json, Gemini CLI, Codex) are skipped without a terminal, with a warning naming the flag; --trust-project-mcp starts them', async () => {
     const { workspace, env } = setup({
       'workspace/.mcp.json': { mcpServers: { claude: server() } },
@@ -68,7 +105,8 @@ describe('MCP servers in a CLI run', () => {
     expect(skipped.stderr).toContain('--trust-project-mcp');
     expect(toolNames(chat, 0)).toEqual([]);
 
-    const trusted = await spawnCli(['hi', '--no-session', '--trust-project-mcp'], { cwd: workspace, env: { ...env, OPENAI_BASE_URL: chat.url } });
+    // Three servers starting at once on a loaded machine can take longer than the default 5 s wait.
+    const trusted = await spawnCli(['hi', '--no-session', '--trust-project-mcp'], { cwd: workspace, env: { ...env, OPENAI_BASE_URL: chat.url, VIBE_MCP_WAIT: '60' } });
     expect(trusted.stdout.trim()).toBe('second');
     expect(toolNames(chat, 1)).toEqual(expect.arrayContaining(['mcp__claude__echo', 'mcp__gemini__echo', 'mcp__codex__echo']));
   });

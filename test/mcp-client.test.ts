@@ -31,7 +31,8 @@ describe('an MCP server over stdio', () => {
   it("lists its tools as mcp__<server>__<tool> with the server's schema, and calls them", async () => {
     const { registry, servers } = serversWith([{ name: 'notes.app', spec: stdio() }]);
     await servers.settled(60_000);
-    expect(registry.names()).toEqual(['echo', 'add', 'big', 'hang', 'crash', 'picture', 'fails'].map((tool) => `mcp__notes_app__${tool}`));
+    // read_mcp_resource joins with the first server that offers resources.
+    expect(registry.names()).toEqual([...['echo', 'add', 'big', 'hang', 'crash', 'picture', 'fails'].map((tool) => `mcp__notes_app__${tool}`), 'read_mcp_resource']);
     expect(servers.toolOrigin('mcp__notes_app__echo')).toEqual({ server: 'notes.app', tool: 'echo' });
     const add = registry.get('mcp__notes_app__add')!;
     expect(add.schema.parameters).toMatchObject({ type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] });
@@ -94,7 +95,7 @@ describe('an MCP server over stdio', () => {
       { name: 'good', spec: stdio() },
     ]);
     await servers.settled(60_000);
-    expect(registry.names().every((name) => name.startsWith('mcp__good__'))).toBe(true);
+    expect(registry.names().every((name) => name.startsWith('mcp__good__') || name === 'read_mcp_resource')).toBe(true);
     const byName = Object.fromEntries(servers.status().map((status) => [status.name, status]));
     expect(byName.missing).toMatchObject({ state: 'failed', error: expect.stringContaining('ENOENT') });
     expect(byName.exits).toMatchObject({ state: 'failed', error: expect.stringContaining('stderr: cannot open the database') });
@@ -109,6 +110,47 @@ describe('an MCP server over stdio', () => {
     expect(registry.names()).toEqual([]);
     await servers.settled(60_000);
     expect(registry.names()).toContain('mcp__slow__echo');
+  });
+});
+
+describe('prompts and resources', () => {
+  it('prompts become /mcp__<server>__<prompt> commands, arguments by position or by name; a missing one is an error with the usage', async () => {
+    const { servers } = serversWith([{ name: 'notes', spec: stdio() }]);
+    await servers.settled(60_000);
+    expect(servers.promptCommands()).toEqual([expect.objectContaining({ name: 'mcp__notes__review', argumentHint: '<file> [focus]', description: 'Asks for a review of one file.', server: 'notes' })]);
+    expect(await servers.expandPrompt('/mcp__notes__review src/a.ts', 1000)).toEqual({ ok: true, prompt: 'Review src/a.ts.' });
+    expect(await servers.expandPrompt('/mcp__notes__review src/a.ts error handling', 1000)).toEqual({ ok: true, prompt: 'Review src/a.ts, focusing on error handling.' });
+    expect(await servers.expandPrompt('/mcp__notes__review focus="the tests" file=b.ts', 1000)).toEqual({ ok: true, prompt: 'Review b.ts, focusing on the tests.' });
+    expect(await servers.expandPrompt('/mcp__notes__review', 1000)).toEqual({ ok: false, reason: '/mcp__notes__review: missing file; usage: review <file> [focus]' });
+    expect(await servers.expandPrompt('/mcp__notes__nothing here', 10)).toBeUndefined();
+    expect(await servers.expandPrompt('review this', 10)).toBeUndefined();
+  });
+
+  it('resources are listed and read through read_mcp_resource, a read-category tool', async () => {
+    const { registry, servers } = serversWith([{ name: 'notes', spec: stdio() }]);
+    await servers.settled(60_000);
+    expect(servers.resources()).toEqual([expect.objectContaining({ server: 'notes', uri: 'notes://readme', name: 'readme', mimeType: 'text/plain' })]);
+    const tool = registry.get('read_mcp_resource')!;
+    expect(tool).toMatchObject({ readOnly: true, permission: { category: 'read' } });
+    expect(await call(registry, 'read_mcp_resource', {})).toMatchObject({ status: 'ok', content: 'notes\tnotes://readme\treadme\ttext/plain\tThe notes read-me.' });
+    expect(await call(registry, 'read_mcp_resource', { server: 'notes', uri: 'notes://readme' })).toMatchObject({ status: 'ok', content: '[resource notes://readme]\nNotes are kept one per line.' });
+    expect(await call(registry, 'read_mcp_resource', { uri: 'notes://missing' })).toMatchObject({ status: 'error', content: expect.stringContaining('could not read notes://missing') });
+    expect(await call(registry, 'read_mcp_resource', { server: 'other' })).toMatchObject({ status: 'error', content: expect.stringContaining('Servers with resources: notes') });
+  });
+});
+
+describe('tools/list_changed', () => {
+  it("replaces the server's tools in the registry before the call that caused it returns", async () => {
+    const { registry, servers } = serversWith([{ name: 's', spec: stdio('--growable') }]);
+    await servers.settled(60_000);
+    expect(registry.names()).toContain('mcp__s__hang');
+    expect(registry.names()).not.toContain('mcp__s__shout');
+    expect(await call(registry, 'mcp__s__grow')).toMatchObject({ status: 'ok', content: 'grown' });
+    expect(registry.names()).toContain('mcp__s__shout');
+    expect(registry.names()).not.toContain('mcp__s__hang');
+    expect(servers.toolOrigin('mcp__s__hang')).toBeUndefined();
+    expect(await call(registry, 'mcp__s__shout', { text: 'hi' })).toMatchObject({ status: 'ok', content: 'HI' });
+    expect(servers.status()[0]).toMatchObject({ state: 'ready', tools: 8 });
   });
 });
 

@@ -109,7 +109,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
   if (isTraceCommand(positionals, values)) return { ...args, ...parseTraceArgs(positionals.slice(1), values), ...(cwd ? { cwd } : {}) };
   if (positionals[0] === 'rewind') return { ...args, ...parseRewindArgs(positionals.slice(1), values), ...(cwd ? { cwd } : {}) };
   // Only its own words make it the subcommand: "vibe-agent mcp servers explained" stays a prompt.
-  if (positionals[0] === 'mcp' && (positionals.length === 1 || (positionals.length === 2 && positionals[1] === 'list'))) {
+  if (positionals[0] === 'mcp' && (positionals.length === 1 || (positionals.length === 2 && (positionals[1] === 'list' || positionals[1] === 'serve')))) {
     args.command = 'mcp';
     args.mcpArgs = positionals.slice(1);
     if (cwd) args.cwd = cwd;

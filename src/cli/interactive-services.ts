@@ -9,10 +9,11 @@ import { interactiveRewind } from './interactive-rewind.js';
 import { createCliAuthorize } from './permission-setup.js';
 import type { PreparedRun } from './prepare-run.js';
 import { openRunSession, type RunSession } from './run-session.js';
-import { serverTable } from './mcp-table.js';
+import { offeringsTable, serverTable } from './mcp-table.js';
 import { backgroundJobs } from '../tools/coding/shell/background-jobs.js';
 import { formatTokens } from './tui/status-line.js';
 import { startRunPrompt } from './custom-command-prompt.js';
+import { promptThroughHooks } from './prompt-hooks.js';
 import { commandUsage, formatSkills } from './format-skills.js';
 import type { InteractiveServices } from './tui/services.js';
 import { safeStderr } from './display/safe-output.js';
@@ -54,6 +55,9 @@ export function createInteractiveServices(
     session?.record(event);
   };
 
+  const initialMessages = session?.messages;
+  let hooksStarted = false;
+  let cleared = false;
   const services: InteractiveServices = {
     authorize: (ask) => createCliAuthorize(settings, ask),
     prepareMessages: context.prepareMessages,
@@ -89,11 +93,31 @@ export function createInteractiveServices(
     clear: () => {
       session?.close();
       session = undefined;
+      hooksStarted = false;
+      cleared = true;
     },
     skills: () => formatSkills(prepared.skills.catalog.skills, prepared.commands.commands),
-    customCommands: () => prepared.commands.commands.map((command) => ({ name: command.name, usage: commandUsage(command), help: command.description ?? `(${command.origin})` })),
-    startPrompt: (text, { authorize, signal }) =>
-      startRunPrompt(text, { commands: prepared.commands.commands, tools: prepared.tools, scope: prepared.skills.scope, authorize, workspace, signal }),
+    customCommands: () => [
+      ...prepared.commands.commands.map((command) => ({ name: command.name, usage: commandUsage(command), help: command.description ?? `(${command.origin})` })),
+      ...prepared.mcp.promptCommands().map((command) => ({ name: command.name, usage: `${command.name} ${command.argumentHint}`.trim(), help: command.description ?? `(MCP server ${command.server})` })),
+    ],
+    startPrompt: async (text, { authorize, signal }) => {
+      const started = await startRunPrompt(text, {
+        commands: prepared.commands.commands,
+        tools: prepared.tools,
+        scope: prepared.skills.scope,
+        authorize,
+        workspace,
+        signal,
+        mcpPrompt: (typed) => prepared.mcp.expandPrompt(typed, prepared.settings.mcpWaitMs),
+      });
+      if (!started.ok) return started;
+      // SessionStart with the first prompt of each conversation, UserPromptSubmit with every one.
+      const hooked = await promptThroughHooks(prepared.hooks, started.prompt, { id: session?.id, resumed: initialMessages !== undefined, starts: !hooksStarted, source: cleared ? 'clear' : undefined });
+      hooksStarted = true;
+      if ('blocked' in hooked) return { ok: false, reason: `the UserPromptSubmit hook blocked the prompt: ${hooked.blocked}` };
+      return { ok: true, prompt: hooked.input, model: started.model };
+    },
     memory: async () => collectMemorySources({ workspace, cwd: process.cwd() }).map((source) => ({ path: source.path, content: source.text })),
     // Only a window we know (or the user set) is shown; a guess would make the percentage lie.
     contextWindow: (model) => prepared.contextWindow ?? knownWindow(model),
@@ -104,7 +128,7 @@ export function createInteractiveServices(
     killBackgroundJob: (id) => backgroundJobs.kill(id),
     ...interactiveRewind({ workspace, system, session: () => session, warn }),
     setNotify: (next) => (notify = next),
-    mcpServers: () => serverTable(prepared.mcp.status()),
+    mcpServers: () => [...serverTable(prepared.mcp.status()), ...offeringsTable(prepared.mcp)],
     close: () => session?.close(),
   };
   // A request comes after its run's first event, which opened the file.

@@ -4,7 +4,7 @@ import type { CliArgs } from './args.js';
 import { loadConfig } from './config.js';
 import { EXIT } from './exit-codes.js';
 import { startMcpServers } from './mcp-setup.js';
-import { serverTable } from './mcp-table.js';
+import { offeringsTable, serverTable } from './mcp-table.js';
 import { resolveSettings } from './resolve-settings.js';
 import { UsageError } from './usage-error.js';
 import { safeStderr, safeStdout } from './display/safe-output.js';
@@ -18,7 +18,11 @@ const LIST_WAIT_MS = 60_000;
  */
 export async function mcpCommand(args: CliArgs, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const words = args.mcpArgs ?? [];
-  if (words[0] !== 'list' || words.length > 1) throw new UsageError('Usage: vibe-agent mcp list');
+  if (words[0] === 'serve' && words.length === 1) {
+    const { mcpServeCommand } = await import('./mcp-serve-command.js');
+    return mcpServeCommand(args, env);
+  }
+  if (words[0] !== 'list' || words.length > 1) throw new UsageError('Usage: vibe-agent mcp list | vibe-agent mcp serve');
   const workspace = resolve(args.cwd ?? process.cwd());
   const warnings: string[] = [];
   const warn = (message: string) => warnings.push(message);
@@ -28,7 +32,7 @@ export async function mcpCommand(args: CliArgs, env: NodeJS.ProcessEnv = process
   try {
     await servers.settled(LIST_WAIT_MS);
     const statuses = servers.status();
-    safeStdout.write(`${serverTable(statuses).join('\n')}\n`);
+    safeStdout.write(`${[...serverTable(statuses), ...offeringsTable(servers)].join('\n')}\n`);
     for (const message of warnings.filter((text) => !text.includes('did not start'))) safeStderr.write(`vibe-agent: warning: ${message}\n`);
     return statuses.some((server) => server.state === 'failed') ? EXIT.providerError : EXIT.answered;
   } finally {

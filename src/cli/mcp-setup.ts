@@ -2,6 +2,7 @@ import { McpServers } from '../mcp/mcp-servers.js';
 import { collectServers } from '../mcp/server-sources.js';
 import type { ServerSpec } from '../mcp/server-spec.js';
 import { TrustStore } from '../mcp/trust-store.js';
+import { userDataDir } from '../session/paths.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { projectConfigPath, readConfigFile, userConfigPath } from './config.js';
 import type { Settings } from './settings.js';
@@ -27,7 +28,13 @@ const TRUST_HINT = 'pass --trust-project-mcp or set "trustProjectMcp": true in y
  */
 export async function startMcpServers(options: McpSetupOptions): Promise<McpServers> {
   const { workspace, env, warn } = options;
-  const servers = new McpServers({ registry: options.registry, warn, env, ...(options.version ? { clientVersion: options.version } : {}) });
+  // OAuth's browser step: the URL is always shown; a browser is opened only for a run at a terminal.
+  const oauth = {
+    dataDir: userDataDir(env),
+    openBrowser: options.ask !== undefined && process.stderr.isTTY === true,
+    announce: (url: string) => warn(`an MCP server asks you to authorize vibe-agent; open this address to sign in: ${url}`),
+  };
+  const servers = new McpServers({ registry: options.registry, warn, env, oauth, ...(options.version ? { clientVersion: options.version } : {}) });
   const projectFile = projectConfigPath(workspace);
   const entries = collectServers({
     workspace,

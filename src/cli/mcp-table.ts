@@ -1,5 +1,5 @@
 import { homedir } from 'node:os';
-import type { ServerStatus } from '../mcp/mcp-servers.js';
+import type { McpServers, ServerStatus } from '../mcp/mcp-servers.js';
 import type { ServerOrigin } from '../mcp/server-spec.js';
 
 const FORMATS: Record<ServerOrigin['format'], string> = {
@@ -31,4 +31,14 @@ export function serverTable(statuses: ServerStatus[]): string[] {
   const line = (cells: string[]) => cells.map((cell, column) => (column === cells.length - 1 ? cell : cell.padEnd(widths[column]!))).join('  ');
   const problems = statuses.filter((server) => server.error).map((server) => `  ${server.name}: ${server.error}`);
   return [line(header), ...rows.map(line), ...(problems.length ? ['', ...problems] : [])];
+}
+
+/** The ready servers' prompts (as the slash commands that run them) and resources, for `mcp list` and /mcp. */
+export function offeringsTable(servers: Pick<McpServers, 'promptCommands' | 'resources'>): string[] {
+  const prompts = servers.promptCommands().map((command) => `  /${`${command.name} ${command.argumentHint}`.trim()}${command.description ? `  ${command.description}` : ''}`);
+  const resources = servers.resources().map((resource) => `  ${resource.server}  ${resource.uri}  ${resource.name}${resource.mimeType ? ` (${resource.mimeType})` : ''}`);
+  return [
+    ...(prompts.length ? ['', 'Prompts (slash commands):', ...prompts] : []),
+    ...(resources.length ? ['', 'Resources (the model reads them with read_mcp_resource):', ...resources] : []),
+  ];
 }

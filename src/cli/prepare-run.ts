@@ -166,7 +166,7 @@ function optionalTools(settings: Settings, workspace: string, skills: SkillSetup
   return tools;
 }
 
-function shellSandbox(settings: Settings, workspace: string, env: NodeJS.ProcessEnv): ShellSandbox | undefined {
+export function shellSandbox(settings: Settings, workspace: string, env: NodeJS.ProcessEnv): ShellSandbox | undefined {
   const setUp = () =>
     setUpShellSandbox({
       mode: settings.sandbox,
@@ -186,7 +186,7 @@ function shellSandbox(settings: Settings, workspace: string, env: NodeJS.Process
   }
 }
 
-function existingDirs(dirs: string[]): string[] {
+export function existingDirs(dirs: string[]): string[] {
   for (const dir of dirs) {
     if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`--add-dir ${dir}: no such directory.`);
   }

@@ -2,7 +2,7 @@ import type { AgentEvent, StopReason } from '../contracts/events.js';
 import { withSubagents } from '../agents/subagents.js';
 import type { AgentOptions } from '../core/agent-options.js';
 import { withCheckpoints } from '../checkpoints/with-checkpoints.js';
-import { runAgent } from '../core/loop.js';
+import { runAgent, type RunResult } from '../core/loop.js';
 import { PLAN_MODE_PROMPT } from '../core/system-prompt.js';
 import type { CliArgs } from './args.js';
 import { createCliAuthorize } from './permission-setup.js';
@@ -12,6 +12,7 @@ import { recordingRequests } from '../session/recording-provider.js';
 import { startTelemetryIfWanted } from './telemetry-setup.js';
 import { EXIT, exitCodeFor } from './exit-codes.js';
 import { startRunPrompt } from './custom-command-prompt.js';
+import { continueAfterStop } from '../hooks/stop-hook.js';
 import { promptThroughHooks } from './prompt-hooks.js';
 import { prepareRun, type PreparedRun } from './prepare-run.js';
 import { createTextRenderer } from './render-text.js';
@@ -36,7 +37,8 @@ async function runPrepared(args: CliArgs, prompt: string, prepared: PreparedRun,
   const approved = settings.planFile !== undefined ? readApprovedPlan(settings.planFile) : undefined;
   const authorize = createCliAuthorize(settings, undefined, approved?.scope);
   const planning = settings.permissionMode === 'plan';
-  const start = await startRunPrompt(prompt, { commands: commands.commands, tools, scope: skills.scope, authorize, workspace, signal });
+  const mcpPrompt = (text: string) => prepared.mcp.expandPrompt(text, settings.mcpWaitMs);
+  const start = await startRunPrompt(prompt, { commands: commands.commands, tools, scope: skills.scope, authorize, workspace, signal, mcpPrompt });
   if (!start.ok) {
     safeStderr.write(`vibe-agent: ${start.reason}\n`);
     return EXIT.providerError;
@@ -69,22 +71,29 @@ async function runPrepared(args: CliArgs, prompt: string, prepared: PreparedRun,
     onContextOverflow: context.onContextOverflow,
     ...(maxCost !== undefined ? { maxCost } : {}),
   };
-  const withChildren = subagents ? withSubagents(options, subagents) : options;
-  // Only this loop's requests are stored (children get the provider as it was): what a replay compares.
-  const events = runAgent(session ? { ...withChildren, provider: recordingRequests(provider, (request) => session.recordRequest(request)) } : withChildren);
   const warn = (text: string) => safeStderr.write(`vibe-agent: warning: ${text}\n`);
   const telemetry = await startTelemetryIfWanted(settings, session ? { conversationId: session.id } : {});
+  // Only this loop's requests are stored (children get the provider as it was): what a replay compares.
+  const recorded = (agent: AgentOptions): AgentOptions => (session ? { ...agent, provider: recordingRequests(provider, (request) => session.recordRequest(request)) } : agent);
   try {
-    for await (const event of withCheckpoints(telemetry ? telemetry.wrap(events) : events, { workspace, session: () => session, warn })) {
-      session?.record(event);
-      render(event);
-      if (event.type === 'stop') reason = event.reason;
+    let next: AgentOptions | undefined = options;
+    for (let round = 0; next; round++) {
+      const run = runAgent(recorded(subagents ? withSubagents(next, subagents) : next));
+      const events: AsyncGenerator<AgentEvent, RunResult> = withCheckpoints(telemetry ? telemetry.wrap(run) : run, { workspace, session: () => session, warn });
+      let step: IteratorResult<AgentEvent, RunResult> = await events.next();
+      for (; !step.done; step = await events.next()) {
+        session?.record(step.value);
+        render(step.value);
+        if (step.value.type === 'stop') reason = step.value.reason;
+      }
+      // A Stop hook that blocks sends the agent back to work with its reason, a bounded number of times.
+      const more = await continueAfterStop(prepared.hooks, reason, round, warn);
+      next = more === undefined ? undefined : { ...options, messages: step.value.messages, input: more };
     }
   } finally {
     // Spans are sent before the process exits, also after an interrupt or an error.
     await telemetry?.shutdown().catch((error: unknown) => warn(`the OpenTelemetry spans could not be sent (${(error as Error).message}).`));
   }
-  await prepared.hooks?.run('Stop', { stop_hook_active: false, stop_reason: reason });
   // Every record is already written; closing only fsyncs. A crash before this loses nothing recorded.
   session?.close();
   return exitCodeFor(reason);

@@ -8,7 +8,8 @@ const group = z.object({ matcher: z.string().optional(), hooks: z.array(command)
 
 /** Claude Code's `hooks` setting: per event, groups of commands, each group with an optional tool-name matcher. */
 export const hooksSchema = z.record(z.string(), z.array(group));
-export type HookGroup = z.infer<typeof group>;
+/** `dialect`: a Gemini CLI group gets Gemini's event and tool names on stdin and in its matcher. */
+export type HookGroup = z.infer<typeof group> & { dialect?: 'gemini-cli' };
 export type HooksConfig = Partial<Record<HookEvent, HookGroup[]>>;
 
 /** The hooks we run, and warnings for what we do not (unknown events, malformed groups). */
@@ -23,6 +24,26 @@ export function parseHooks(raw: unknown, file: string): { hooks: HooksConfig; wa
   }
   return { hooks, warnings };
 }
+
+/** Gemini CLI's names for our tools, for its hooks' matchers and stdin. */
+export const GEMINI_TOOL_NAMES: Record<string, string> = {
+  bash: 'run_shell_command',
+  edit_file: 'replace',
+  write_file: 'write_file',
+  read_file: 'read_file',
+  grep: 'search_file_content',
+  list_files: 'glob',
+  fetch_url: 'web_fetch',
+};
+
+/** Gemini CLI's names for the events we run its hooks at. */
+export const GEMINI_EVENT_NAMES: Record<HookEvent, string> = {
+  SessionStart: 'SessionStart',
+  UserPromptSubmit: 'BeforeAgent',
+  PreToolUse: 'BeforeTool',
+  PostToolUse: 'AfterTool',
+  Stop: 'AfterAgent',
+};
 
 /** Claude Code's names for our tools, so hooks written for it match ours unchanged. */
 export const CLAUDE_TOOL_NAMES: Record<string, string> = {

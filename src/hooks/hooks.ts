@@ -1,4 +1,4 @@
-import type { HookEvent, HookGroup, HooksConfig } from './hook-config.js';
+import { GEMINI_EVENT_NAMES, GEMINI_TOOL_NAMES, type HookEvent, type HookGroup, type HooksConfig } from './hook-config.js';
 import { runHookCommand, type HookRun } from './run-hook.js';
 
 /** What the hooks of one event decided, together. */
@@ -46,12 +46,17 @@ export class Hooks {
 
   /** Runs the event's hooks (for tool events, those whose matcher fits one of `toolNames`) in parallel. */
   async run(event: HookEvent, fields: Record<string, unknown>, toolNames: string[] = []): Promise<HookOutcome> {
-    const commands = (this.config[event] ?? []).filter((group) => matches(group, toolNames)).flatMap((group) => group.hooks);
+    // A Gemini CLI group sees Gemini's names: its matcher and the JSON on stdin use them.
+    const ours = toolNames.at(-1);
+    const gemini = ours !== undefined ? (GEMINI_TOOL_NAMES[ours] ?? ours) : undefined;
+    const namesFor = (group: HookGroup) => (group.dialect === 'gemini-cli' && gemini !== undefined ? [gemini, ours!] : toolNames);
+    const commands = (this.config[event] ?? []).filter((group) => matches(group, namesFor(group))).flatMap((group) => group.hooks.map((hook) => ({ hook, gemini: group.dialect === 'gemini-cli' })));
     const outcome: HookOutcome = { context: [] };
     if (commands.length === 0) return outcome;
     const input = { session_id: this.sessionId, cwd: this.options.cwd, hook_event_name: event, ...fields };
+    const geminiInput = { ...input, hook_event_name: GEMINI_EVENT_NAMES[event], ...(gemini !== undefined && 'tool_name' in fields ? { tool_name: gemini } : {}) };
     const runs = await Promise.all(
-      commands.map(async (hook) => ({ command: hook.command, run: await runHookCommand(hook.command, input, { cwd: this.options.cwd, timeoutMs: hook.timeout !== undefined ? hook.timeout * 1000 : (this.options.defaultTimeoutMs ?? 60_000), ...(this.options.env ? { env: this.options.env } : {}) }) })),
+      commands.map(async ({ hook, gemini: isGemini }) => ({ command: hook.command, run: await runHookCommand(hook.command, isGemini ? geminiInput : input, { cwd: this.options.cwd, timeoutMs: hook.timeout !== undefined ? hook.timeout * 1000 : (this.options.defaultTimeoutMs ?? 60_000), ...(this.options.env ? { env: this.options.env } : {}) }) })),
     );
     for (const { command, run } of runs) this.read(event, command, run, outcome);
     return outcome;
@@ -78,7 +83,8 @@ export class Hooks {
       return warn('printed output that starts like JSON but is not');
     }
     const specific = json.hookSpecificOutput ?? {};
-    if (json.decision === 'block' || json.continue === false || specific.permissionDecision === 'deny') {
+    // "deny" is Gemini CLI's word for it.
+    if (json.decision === 'block' || json.decision === 'deny' || json.continue === false || specific.permissionDecision === 'deny') {
       outcome.blocked = join(outcome.blocked, json.reason ?? specific.permissionDecisionReason ?? json.stopReason ?? `blocked by the ${event} hook`);
     }
     if (specific.permissionDecision === 'allow' || json.decision === 'approve') outcome.permissionDecision ??= 'allow';

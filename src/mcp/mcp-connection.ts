@@ -2,8 +2,11 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { errorText } from '../contracts/error-text.js';
 import { resultText } from './result-text.js';
+import { LoopbackOAuthProvider, type OAuthOptions } from './oauth-provider.js';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StdioTransport } from './stdio-transport.js';
 import type { ServerSpec } from './server-spec.js';
 
@@ -16,6 +19,19 @@ export interface ListedTool {
   annotations?: { readOnlyHint?: boolean };
 }
 
+export interface ListedPrompt {
+  name: string;
+  description?: string;
+  arguments?: Array<{ name: string; description?: string; required?: boolean }>;
+}
+
+export interface ListedResource {
+  uri: string;
+  name: string;
+  description?: string;
+  mimeType?: string;
+}
+
 export interface ConnectionOptions {
   clientVersion: string;
   /** Default 30 s; a server's own `startupTimeoutMs` wins. */
@@ -24,6 +40,10 @@ export interface ConnectionOptions {
   onCrash?(message: string): void;
   /** After a restart that worked: its tool list may have changed. */
   onRestarted?(): void;
+  /** OAuth for HTTP servers that answer 401 (absent: such a server fails to start). */
+  oauth?: OAuthOptions;
+  /** The server sent `notifications/tools/list_changed` and `tools` holds its new list. */
+  onToolsChanged?(): void;
 }
 
 const DEFAULT_STARTUP_MS = 30_000;
@@ -43,8 +63,13 @@ export class McpConnection {
   /** How long the last start took, in ms. */
   startMs: number | undefined;
   tools: ListedTool[] = [];
+  /** Empty when the server offers none (or listing them failed: they are extras, not a reason to fail). */
+  prompts: ListedPrompt[] = [];
+  resources: ListedResource[] = [];
   restarts = 0;
   private client: Client | undefined;
+  /** A re-listing after `tools/list_changed`; a call's result waits for it (see callTool). */
+  private refreshing: Promise<void> | undefined;
   private starting: Promise<void> | undefined;
   private stopping = false;
   private stderrTail = '';
@@ -70,6 +95,9 @@ export class McpConnection {
     if (this.state !== 'ready' || !client) return { output: `The MCP server "${this.name}" is not running${this.error ? `: ${this.error}` : ''}.`, isError: true };
     try {
       const result = await client.callTool({ name: tool, arguments: args }, undefined, { signal, timeout: NO_SDK_TIMEOUT });
+      // A server that changed its tools during the call said so before answering: the new list
+      // is in the registry before the loop builds its next request.
+      if (this.refreshing) await this.refreshing;
       return { output: resultText(result as { content?: unknown; structuredContent?: unknown }), isError: result.isError === true };
     } catch (error) {
       if (signal.aborted) throw error;
@@ -79,6 +107,26 @@ export class McpConnection {
       }
       return { output: `The MCP server "${this.name}" answered with an error: ${errorText(error)}`, isError: true };
     }
+  }
+
+  /** The messages of one of the server's prompts, as text; throws with the server's complaint. */
+  async getPrompt(name: string, args: Record<string, string>): Promise<string> {
+    const client = await this.readyClient();
+    const result = await client.getPrompt({ name, arguments: args });
+    return result.messages.map((message) => resultText({ content: [message.content] })).join('\n\n');
+  }
+
+  /** One resource's contents, as text (binary ones described); throws with the server's complaint. */
+  async readResource(uri: string, signal?: AbortSignal): Promise<string> {
+    const client = await this.readyClient();
+    const result = await client.readResource({ uri }, { ...(signal ? { signal } : {}), timeout: NO_SDK_TIMEOUT });
+    return resultText({ content: result.contents.map((resource) => ({ type: 'resource', resource })) });
+  }
+
+  private async readyClient(): Promise<Client> {
+    if (this.starting) await this.starting;
+    if (this.state !== 'ready' || !this.client) throw new Error(`the MCP server "${this.name}" is not running${this.error ? `: ${this.error}` : ''}`);
+    return this.client;
   }
 
   async stop(): Promise<void> {
@@ -103,26 +151,25 @@ export class McpConnection {
       });
       const attempt = (async () => {
         client = await this.openClient();
-        const tools: ListedTool[] = [];
-        let cursor: string | undefined;
-        do {
-          const page = await client.listTools(cursor ? { cursor } : {});
-          tools.push(...(page.tools as ListedTool[]));
-          cursor = page.nextCursor;
-        } while (cursor);
-        return tools;
+        return { tools: await listAllTools(client), ...(await listExtras(client)) };
       })();
-      const tools = await Promise.race([attempt, deadline]);
+      const { tools, prompts, resources } = await Promise.race([attempt, deadline]);
       if (this.stopping) {
         await client?.close().catch(() => {});
         return;
       }
       this.tools = tools;
+      this.prompts = prompts;
+      this.resources = resources;
       this.client = client;
       this.state = 'ready';
       this.startedAt = new Date();
       this.startMs = Math.round(performance.now() - began);
       client!.onclose = () => this.onClosed(client!);
+      const listening = client!;
+      listening.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+        this.refreshing = this.refreshTools(listening).finally(() => (this.refreshing = undefined));
+      });
     } catch (error) {
       await (client as Client | undefined)?.close().catch(() => {});
       await this.opening?.close().catch(() => {});
@@ -140,9 +187,23 @@ export class McpConnection {
     if (spec.transport === 'stdio') return this.attach(this.stdioTransport(spec));
     const headers = { headers: spec.headers };
     if (spec.transport === 'sse') return this.attach(new SSEClientTransport(new URL(spec.url), { requestInit: headers }));
+    // A server given its own Authorization header is not sent through OAuth.
+    const ownAuthorization = Object.keys(spec.headers ?? {}).some((name) => name.toLowerCase() === 'authorization');
+    const authProvider = this.options.oauth && !ownAuthorization ? new LoopbackOAuthProvider(spec.url, this.options.oauth) : undefined;
+    const streamable = () => new StreamableHTTPClientTransport(new URL(spec.url), { requestInit: headers, ...(authProvider ? { authProvider } : {}) });
+    const first = streamable();
     try {
-      return await this.attach(new StreamableHTTPClientTransport(new URL(spec.url), { requestInit: headers }));
+      return await this.attach(first);
     } catch (error) {
+      if (authProvider && error instanceof UnauthorizedError) {
+        // The browser was sent to the authorization server; its redirect brings the code back.
+        try {
+          await first.finishAuth(await authProvider.waitForCode(this.spec.startupTimeoutMs ?? this.options.startupTimeoutMs ?? DEFAULT_STARTUP_MS));
+        } finally {
+          authProvider.close();
+        }
+        return this.attach(streamable());
+      }
       // Older servers speak only the HTTP+SSE transport: the MCP specification's fallback.
       try {
         return await this.attach(new SSEClientTransport(new URL(spec.url), { requestInit: headers }));
@@ -178,6 +239,18 @@ export class McpConnection {
     return client;
   }
 
+  private async refreshTools(client: Client): Promise<void> {
+    await this.refreshing;
+    try {
+      const tools = await listAllTools(client);
+      if (client !== this.client) return;
+      this.tools = tools;
+      this.options.onToolsChanged?.();
+    } catch (error) {
+      this.protocolError = `re-listing its tools failed: ${errorText(error)}`;
+    }
+  }
+
   private onClosed(client: Client): void {
     if (this.stopping || client !== this.client) return;
     this.client = undefined;
@@ -200,4 +273,24 @@ export class McpConnection {
     if (stderr) parts.push(`stderr: ${stderr}`);
     return parts.length ? ` (${parts.join('; ')})` : '';
   }
+}
+
+async function listAllTools(client: Client): Promise<ListedTool[]> {
+  const tools: ListedTool[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await client.listTools(cursor ? { cursor } : {});
+    tools.push(...(page.tools as ListedTool[]));
+    cursor = page.nextCursor;
+  } while (cursor);
+  return tools;
+}
+
+async function listExtras(client: Client): Promise<{ prompts: ListedPrompt[]; resources: ListedResource[] }> {
+  const offers = client.getServerCapabilities() ?? {};
+  const [prompts, resources] = await Promise.all([
+    offers.prompts ? client.listPrompts().then((page) => page.prompts as ListedPrompt[], () => []) : [],
+    offers.resources ? client.listResources().then((page) => page.resources as ListedResource[], () => []) : [],
+  ]);
+  return { prompts, resources };
 }

@@ -1,7 +1,10 @@
 import type { ToolRegistry } from '../tools/registry.js';
 import { expandSpec } from './expand-variables.js';
-import { McpConnection, type ServerState } from './mcp-connection.js';
+import { McpConnection, type ListedPrompt, type ListedResource, type ServerState } from './mcp-connection.js';
 import { mcpTool } from './mcp-tool.js';
+import type { OAuthOptions } from './oauth-provider.js';
+import { mapPromptArguments, promptArgumentHint } from './prompt-arguments.js';
+import { READ_RESOURCE_TOOL, readResourceTool } from './read-resource-tool.js';
 import type { ServerEntry, ServerOrigin } from './server-spec.js';
 import { mcpToolName } from './tool-name.js';
 
@@ -23,7 +26,22 @@ export interface McpServersOptions {
   clientVersion?: string;
   env?: NodeJS.ProcessEnv;
   startupTimeoutMs?: number;
+  /** OAuth for HTTP servers that ask for it. */
+  oauth?: OAuthOptions;
 }
+
+/** A server's prompt as the slash command `/mcp__<server>__<prompt>`. */
+export interface McpPromptCommand {
+  /** `mcp__<server>__<prompt>`, named like the tools. */
+  name: string;
+  /** `<file> [focus]`. */
+  argumentHint: string;
+  description: string | undefined;
+  server: string;
+  prompt: ListedPrompt;
+}
+
+export type ExpandedPrompt = { ok: true; prompt: string } | { ok: false; reason: string };
 
 interface Running {
   entry: ServerEntry;
@@ -52,8 +70,10 @@ export class McpServers {
     const connection = new McpConnection(entry.name, spec, {
       clientVersion: this.options.clientVersion ?? '0.0.0',
       ...(this.options.startupTimeoutMs !== undefined ? { startupTimeoutMs: this.options.startupTimeoutMs } : {}),
+      ...(this.options.oauth ? { oauth: this.options.oauth } : {}),
       onCrash: (message) => this.options.warn(message),
       onRestarted: () => this.register(entry, connection, trusted, spec.toolTimeoutMs),
+      onToolsChanged: () => this.register(entry, connection, trusted, spec.toolTimeoutMs),
     });
     const ready = connection.start().then(() => {
       if (connection.state === 'failed') this.options.warn(`MCP server "${entry.name}" (${entry.origin.file}) did not start: ${connection.error}. The run goes on without its tools.`);
@@ -89,6 +109,40 @@ export class McpServers {
     ];
   }
 
+  /** Every ready server's prompts, as slash commands. */
+  promptCommands(): McpPromptCommand[] {
+    return this.ready().flatMap((connection) =>
+      connection.prompts.map((prompt) => ({ name: mcpToolName(connection.name, prompt.name), argumentHint: promptArgumentHint(prompt), description: prompt.description, server: connection.name, prompt })),
+    );
+  }
+
+  /** Every ready server's resources. */
+  resources(): Array<ListedResource & { server: string }> {
+    return this.ready().flatMap((connection) => connection.resources.map((resource) => ({ ...resource, server: connection.name })));
+  }
+
+  /**
+   * `/mcp__<server>__<prompt> args` → the prompt's text from the server (undefined when the text
+   * names no prompt). Waits up to `waitMs` for servers still starting: a one-shot run's prompt
+   * may name a server that is not ready yet.
+   */
+  async expandPrompt(text: string, waitMs: number): Promise<ExpandedPrompt | undefined> {
+    const match = /^\/(mcp__\S+)\s*([\s\S]*)$/.exec(text.trim());
+    if (!match) return undefined;
+    const find = () => this.promptCommands().find((command) => command.name === match[1]);
+    if (!find()) await this.settled(waitMs);
+    const command = find();
+    if (!command) return undefined;
+    const mapped = mapPromptArguments(command.prompt, match[2]!.trim());
+    if (!mapped.ok) return { ok: false, reason: `/${command.name}: ${mapped.reason}` };
+    const connection = this.ready().find((candidate) => candidate.name === command.server)!;
+    try {
+      return { ok: true, prompt: (await connection.getPrompt(command.prompt.name, mapped.args)).trim() };
+    } catch (error) {
+      return { ok: false, reason: `/${command.name}: the MCP server "${command.server}" did not give the prompt: ${(error as Error).message}` };
+    }
+  }
+
   /** The server and the server's own tool name behind one of our `mcp__…` names. */
   toolOrigin(name: string): { server: string; tool: string } | undefined {
     return this.names.get(name);
@@ -99,18 +153,34 @@ export class McpServers {
     await Promise.all(this.running.map(({ connection }) => connection.stop()));
   }
 
+  /**
+   * Puts the server's current tool list in the registry, replacing what it listed before (a
+   * restart or `tools/list_changed` may add, change or remove tools). Only schemas go to the
+   * model, per request: the system prompt names no MCP tool, so it stays byte-identical.
+   */
+  private ready(): McpConnection[] {
+    return this.running.map((server) => server.connection).filter((connection) => connection.state === 'ready');
+  }
+
   private register(entry: ServerEntry, connection: McpConnection, trusted: boolean, timeoutMs: number | undefined): void {
     if (connection.state !== 'ready') return;
+    for (const [name, known] of this.names) {
+      if (known.server !== entry.name) continue;
+      this.options.registry.unregister(name);
+      this.names.delete(name);
+    }
     for (const listed of connection.tools) {
       const name = mcpToolName(entry.name, listed.name);
       const known = this.names.get(name);
-      if (known?.server === entry.name && known.tool === listed.name) continue;
       if (known || this.options.registry.get(name)) {
         this.options.warn(`MCP tool "${listed.name}" of "${entry.name}" left out: its name ${name} is taken${known ? ` by "${known.tool}" of "${known.server}"` : ''}.`);
         continue;
       }
       this.options.registry.register(mcpTool({ name, connection, listed, trustReadOnly: trusted, timeoutMs }));
       this.names.set(name, { server: entry.name, tool: listed.name });
+    }
+    if (connection.resources.length && !this.options.registry.get(READ_RESOURCE_TOOL)) {
+      this.options.registry.register(readResourceTool(() => this.ready()));
     }
   }
 }

@@ -50,6 +50,11 @@ export class ToolRegistry {
     return this;
   }
 
+  /** Removes a tool (an MCP server's list changed); the next request's schemas leave it out. */
+  unregister(name: string): boolean {
+    return this.tools.delete(name);
+  }
+
   get(name: string): Tool | undefined {
     return this.tools.get(name);
   }

@@ -1,0 +1,90 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse as parseToml } from 'smol-toml';
+import { parseHooks, type HookEvent, type HookGroup, type HooksConfig } from './hook-config.js';
+
+/** Gemini CLI's events, as the Claude Code events we run them at; its others are reported and ignored. */
+const GEMINI_EVENTS: Record<string, HookEvent> = {
+  SessionStart: 'SessionStart',
+  BeforeAgent: 'UserPromptSubmit',
+  BeforeTool: 'PreToolUse',
+  AfterTool: 'PostToolUse',
+  AfterAgent: 'Stop',
+};
+
+export interface HookSource {
+  file: string;
+  format: 'vibe-agent' | 'gemini-cli' | 'codex';
+  hooks: HooksConfig;
+}
+
+/**
+ * Gemini CLI's `hooks` in settings.json, unchanged: `{ "BeforeTool": [{ "matcher", "hooks":
+ * [{ "type": "command", "command", "timeout" (ms) }] }] }`, with its non-event keys (`enabled`,
+ * `disabled`, …) left alone. The groups are marked so their hooks get Gemini's event and tool names.
+ */
+export function parseGeminiHooks(raw: unknown, file: string): { hooks: HooksConfig; warnings: string[] } {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return { hooks: {}, warnings: [] };
+  const claudeShaped: Record<string, unknown> = {};
+  const warnings: string[] = [];
+  for (const [event, groups] of Object.entries(raw as Record<string, unknown>)) {
+    if (!Array.isArray(groups)) continue;
+    const ours = GEMINI_EVENTS[event];
+    if (!ours) {
+      warnings.push(`hooks in ${file}: Gemini CLI's ${event} is not run by vibe-agent (it runs ${Object.keys(GEMINI_EVENTS).join(', ')}).`);
+      continue;
+    }
+    claudeShaped[ours] = groups.map((group: { hooks?: Array<{ timeout?: unknown }> }) => ({
+      ...group,
+      hooks: (group.hooks ?? []).map((hook) => ({ ...hook, ...(typeof hook.timeout === 'number' ? { timeout: hook.timeout / 1000 } : {}) })),
+    }));
+  }
+  const parsed = parseHooks(claudeShaped, file);
+  for (const groups of Object.values(parsed.hooks)) for (const group of groups) (group as HookGroup).dialect = 'gemini-cli';
+  return { hooks: parsed.hooks, warnings: [...warnings, ...parsed.warnings] };
+}
+
+/**
+ * The hooks of Gemini CLI's and Codex's files in one directory level (the home or the workspace):
+ * `.gemini/settings.json` `hooks`, Codex's `hooks.json` and `[hooks]` tables of `config.toml`
+ * (Claude Code's shape, so read as ours). A file that is absent gives nothing.
+ */
+export function foreignHookSources(geminiDir: string, codexDir: string, warn: (message: string) => void): HookSource[] {
+  const sources: HookSource[] = [];
+  const add = (file: string, format: HookSource['format'], read: (text: string) => unknown, parse: typeof parseHooks) => {
+    const text = readOptional(file, warn);
+    if (text === undefined) return;
+    let raw: unknown;
+    try {
+      raw = read(text);
+    } catch (error) {
+      warn(`${file} could not be parsed (${(error as Error).message}); its hooks are skipped.`);
+      return;
+    }
+    if (raw === undefined) return;
+    const parsed = parse(raw, file);
+    for (const warning of parsed.warnings) warn(warning);
+    if (Object.keys(parsed.hooks).length) sources.push({ file, format, hooks: parsed.hooks });
+  };
+  const hooksOf = (value: unknown) => (value && typeof value === 'object' ? (value as { hooks?: unknown }).hooks : undefined);
+  add(join(geminiDir, 'settings.json'), 'gemini-cli', (text) => hooksOf(JSON.parse(text)), parseGeminiHooks);
+  add(join(codexDir, 'hooks.json'), 'codex', (text) => hooksOf(JSON.parse(text)), parseHooks);
+  // [hooks.state] is Codex's own bookkeeping, not an event.
+  add(join(codexDir, 'config.toml'), 'codex', (text) => withoutState(hooksOf(parseToml(text))), parseHooks);
+  return sources;
+}
+
+function withoutState(hooks: unknown): unknown {
+  if (!hooks || typeof hooks !== 'object') return undefined;
+  const { state: _, ...events } = hooks as Record<string, unknown>;
+  return Object.keys(events).length ? events : undefined;
+}
+
+function readOptional(path: string, warn: (message: string) => void): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') warn(`${path} could not be read (${(error as Error).message}); its hooks are skipped.`);
+    return undefined;
+  }
+}

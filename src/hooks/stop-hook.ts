@@ -1,0 +1,22 @@
+import type { StopReason } from '../contracts/events.js';
+import type { Hooks } from './hooks.js';
+
+/** How many times Stop hooks may send the agent back to work in one run before it ends anyway. */
+export const MAX_STOP_CONTINUATIONS = 3;
+
+/**
+ * Runs the Stop hooks after a run ended. Claude Code's semantics: a block (exit code 2, or
+ * `{"decision":"block","reason":…}`) after an answer means "not done yet": the reason is returned
+ * to be sent as the next user message. `round` counts the continuations so far; it is sent as
+ * `stop_hook_active` (a hook can use it to let go) and bounds the loop a hook could cause.
+ */
+export async function continueAfterStop(hooks: Hooks | undefined, reason: StopReason, round: number, warn: (message: string) => void): Promise<string | undefined> {
+  if (!hooks?.has('Stop')) return undefined;
+  const outcome = await hooks.run('Stop', { stop_hook_active: round > 0, stop_reason: reason });
+  if (outcome.blocked === undefined || reason !== 'answered') return undefined;
+  if (round >= MAX_STOP_CONTINUATIONS) {
+    warn(`a Stop hook blocked the stop again after ${MAX_STOP_CONTINUATIONS} continuations; the run ends anyway (its reason: ${outcome.blocked}).`);
+    return undefined;
+  }
+  return outcome.blocked;
+}
