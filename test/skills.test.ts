@@ -1,3 +1,5 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { discoverSkills } from '../src/skills/discover-skills.js';
@@ -50,6 +52,17 @@ describe('skill discovery', () => {
     expect(parseFrontMatter('---\nname: x\n')).toMatchObject({ ok: false, line: 1, message: expect.stringContaining('never closed') });
     expect(parseFrontMatter('no front matter')).toEqual({ ok: true, data: {}, body: 'no front matter', bodyLine: 1 });
     expect(parseFrontMatter('---\na: 1\n---\nbody\n')).toEqual({ ok: true, data: { a: 1 }, body: 'body\n', bodyLine: 4 });
+  });
+
+  it('skips a FIFO or huge SKILL.md with a warning naming it, without blocking or reading it whole', () => {
+    const { workspace, env, repo, write } = setup();
+    mkdirSync(join(repo, '.claude/skills/trap'), { recursive: true });
+    spawnSync('mkfifo', [join(repo, '.claude/skills/trap/SKILL.md')]);
+    write('repo/.claude/skills/huge/SKILL.md', `---\nname: huge\ndescription: big\n---\n${'x'.repeat(2 * 1024 * 1024)}\n`);
+    const { skills, warnings } = discoverSkills(workspace, env);
+    expect(skills.map((s) => s.name)).not.toEqual(expect.arrayContaining(['trap']));
+    expect(skills.map((s) => s.name)).not.toContain('huge');
+    expect(warnings).toEqual(expect.arrayContaining([expect.stringMatching(/trap\/SKILL\.md: skipped, not a regular file/), expect.stringMatching(/huge\/SKILL\.md: skipped, over the \d+-byte limit/)]));
   });
 
   it('maps allowed-tools from Claude names and lists, by tool', () => {
