@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { DocFile } from './list-doc-files.js';
 
 /** A folder with more files than this is split into hash buckets, so no shard costs much to reload. */
-export const MAX_SHARD_FILES = 256;
+export const MAX_SHARD_FILES = 64;
 
 /**
  * Groups files into shards: one per top-level folder of each source, a large folder split into a
