@@ -59,7 +59,7 @@ async function measure(variant, workspace, dataHome) {
   return { name: variant.name, first: first.ms, unchanged: median(unchanged), unchangedCalls, changed: median(changed), changedCalls, withBig: withBig.ms, rewind: rewind.ms };
 }
 
-export default async function () {
+export default async function main() {
   const root = mkdtempSync(join(tmpdir(), 'vibe-bench-checkpoints-'));
   const workspace = join(root, 'ws');
   try {
@@ -92,4 +92,4 @@ export default async function () {
   }
 }
 
-if (process.argv[1] === new URL(import.meta.url).pathname) await (await import(import.meta.url)).default();
+if (process.argv[1] === new URL(import.meta.url).pathname) await main();
