@@ -55,7 +55,7 @@ async function measure(variant, workspace, dataHome) {
   for (let f = 0; f < 5; f++) writeFileSync(join(workspace, `pkg${f}`, `mod${f % 7}`, `file${f}.ts`), `the agent was here (${variant.name})\n`);
   const withBig = await timed(() => store.snapshot());
   const rewind = await timed(async () => variant.restoreTree(store.git, before, (await store.snapshot()).tree));
-  rmSync(join(workspace, 'big.bin'));
+  rmSync(join(workspace, 'big.bin'), { force: true });
   return { name: variant.name, first: first.ms, unchanged: median(unchanged), unchangedCalls, changed: median(changed), changedCalls, withBig: withBig.ms, rewind: rewind.ms };
 }
 
