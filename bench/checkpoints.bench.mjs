@@ -1,5 +1,7 @@
 // What a checkpoint costs: snapshots of a 10,000-file workspace (first, unchanged, a few files
-// changed, one 1 MB file added) and a rewind of a few files. Target: ≤ 200 ms when little changed.
+// changed, one 1 MB file added) and a rewind of a few files, with the git processes each one ran.
+// Target: ≤ 200 ms when little changed. BENCH_BASELINE=dir/with/dist runs an earlier build's
+// checkpoints on the same workspace in the same run, for ratios.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +10,7 @@ import { restoreTree } from '../dist/checkpoints/restore.js';
 
 const FILES = 10_000;
 const ms = (n) => `${n.toFixed(0)} ms`;
+const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
 
 async function timed(action) {
   const started = performance.now();
@@ -15,7 +18,48 @@ async function timed(action) {
   return { value, ms: performance.now() - started };
 }
 
-export default async function () {
+/** Records each git process a snapshot starts and its wall time. */
+function profile(git) {
+  const calls = [];
+  const run = git.run.bind(git);
+  git.run = async (args, input) => {
+    const started = performance.now();
+    const result = await run(args, input);
+    calls.push(`${args[0]} ${(performance.now() - started).toFixed(0)}`);
+    return result;
+  };
+  return calls;
+}
+
+async function measure(variant, workspace, dataHome) {
+  const store = new variant.SessionCheckpoints({ workspace, sessionId: 'bench', env: { XDG_DATA_HOME: dataHome } });
+  const calls = profile(store.git);
+  const first = await timed(() => store.snapshot());
+  const unchanged = [];
+  let unchangedCalls = '';
+  for (let i = 0; i < 5; i++) {
+    calls.length = 0;
+    unchanged.push((await timed(() => store.snapshot())).ms);
+    unchangedCalls = calls.join(', ');
+  }
+  const changed = [];
+  let changedCalls = '';
+  for (let i = 0; i < 5; i++) {
+    for (let f = 0; f < 5; f++) writeFileSync(join(workspace, `pkg${f}`, `mod${f % 7}`, `file${f}.ts`), `changed ${variant.name} ${i}\n`);
+    calls.length = 0;
+    changed.push((await timed(() => store.snapshot())).ms);
+    changedCalls = calls.join(', ');
+  }
+  const before = (await store.snapshot()).tree;
+  writeFileSync(join(workspace, 'big.bin'), Buffer.alloc(1024 * 1024, 7));
+  for (let f = 0; f < 5; f++) writeFileSync(join(workspace, `pkg${f}`, `mod${f % 7}`, `file${f}.ts`), `the agent was here (${variant.name})\n`);
+  const withBig = await timed(() => store.snapshot());
+  const rewind = await timed(async () => variant.restoreTree(store.git, before, (await store.snapshot()).tree));
+  rmSync(join(workspace, 'big.bin'), { force: true });
+  return { name: variant.name, first: first.ms, unchanged: median(unchanged), unchangedCalls, changed: median(changed), changedCalls, withBig: withBig.ms, rewind: rewind.ms };
+}
+
+export default async function main() {
   const root = mkdtempSync(join(tmpdir(), 'vibe-bench-checkpoints-'));
   const workspace = join(root, 'ws');
   try {
@@ -25,28 +69,27 @@ export default async function () {
       writeFileSync(join(dir, `file${i}.ts`), `export const value${i} = ${i};\n`.repeat(20));
     }
     writeFileSync(join(workspace, '.gitignore'), 'node_modules/\n');
-    const store = new SessionCheckpoints({ workspace, sessionId: 'bench', env: { XDG_DATA_HOME: join(root, 'data') } });
-    const first = await timed(() => store.snapshot());
-    const unchanged = [];
-    for (let i = 0; i < 5; i++) unchanged.push((await timed(() => store.snapshot())).ms);
-    const changed = [];
-    for (let i = 0; i < 5; i++) {
-      for (let f = 0; f < 5; f++) writeFileSync(join(workspace, `pkg${f}`, `mod${f % 7}`, `file${f}.ts`), `changed ${i}\n`);
-      changed.push((await timed(() => store.snapshot())).ms);
+    const variants = [{ name: 'this build', SessionCheckpoints, restoreTree }];
+    if (process.env.BENCH_BASELINE) {
+      const dist = join(process.env.BENCH_BASELINE, 'dist', 'checkpoints');
+      const baseline = { name: 'baseline', SessionCheckpoints: (await import(join(dist, 'session-checkpoints.js'))).SessionCheckpoints, restoreTree: (await import(join(dist, 'restore.js'))).restoreTree };
+      variants.unshift(baseline);
     }
-    const before = (await store.snapshot()).tree;
-    writeFileSync(join(workspace, 'big.bin'), Buffer.alloc(1024 * 1024, 7));
-    for (let f = 0; f < 5; f++) writeFileSync(join(workspace, `pkg${f}`, `mod${f % 7}`, `file${f}.ts`), 'the agent was here\n');
-    const withBig = await timed(() => store.snapshot());
-    const rewind = await timed(async () => restoreTree(store.git, before, (await store.snapshot()).tree));
-    const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
-    console.log(`\ncheckpoints (${FILES} files; load average ${loadavg()[0].toFixed(1)} on ${cpus().length} cores: wall times, git's CPU is a fraction of them)`);
-    console.log(`  first snapshot                 ${ms(first.ms)}`);
-    console.log(`  snapshot, nothing changed      ${ms(median(unchanged))} (median of 5)`);
-    console.log(`  snapshot, 5 files changed      ${ms(median(changed))} (median of 5)   target ≤ 200 ms`);
-    console.log(`  snapshot, + a 1 MB file        ${ms(withBig.ms)}`);
-    console.log(`  rewind of 6 files (with its snapshot) ${ms(rewind.ms)}`);
+    const results = [];
+    for (const [i, variant] of variants.entries()) results.push(await measure(variant, workspace, join(root, `data${i}`)));
+    console.log(`\ncheckpoints (${FILES} files; load average ${loadavg()[0].toFixed(1)} on ${cpus().length} cores: wall times)\n`);
+    const two = results.length === 2;
+    console.log(`| snapshot | ${results.map((r) => r.name).join(' | ')}${two ? ' | ratio' : ''} |\n|---|${results.map(() => '---|').join('')}${two ? '---|' : ''}`);
+    const row = (label, key) => console.log(`| ${label} | ${results.map((r) => ms(r[key])).join(' | ')}${two ? ` | ${(results[1][key] / results[0][key]).toFixed(2)}× |` : ' |'}`);
+    row('first snapshot', 'first');
+    row('nothing changed (median of 5)', 'unchanged');
+    row('5 files changed (median of 5; target ≤ 200 ms)', 'changed');
+    row('+ a 1 MB file', 'withBig');
+    row('rewind of 6 files (with its snapshot)', 'rewind');
+    for (const r of results) console.log(`\n${r.name}: git processes (ms each), nothing changed: ${r.unchangedCalls}; 5 files changed: ${r.changedCalls}`);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
 }
+
+if (process.argv[1] === new URL(import.meta.url).pathname) await main();

@@ -1,8 +1,8 @@
 // search_docs on a generated corpus of 10,000 files / ~50 MB: a fresh build, the size on disk,
 // opening an up-to-date index (each run's first search), an update after 10 changed files, query
 // p50/p99, and hit@5 on questions whose answer sits in one known file among the noise.
-import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DocsIndex } from '../dist/index.js';
 
@@ -52,6 +52,13 @@ function document(next, words, i) {
   return out.join('\n') + '\n';
 }
 
+/** Bytes of every file under `dir` (the manifest and its shards). */
+async function diskBytes(dir) {
+  let total = 0;
+  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) if (entry.isFile()) total += (await stat(join(entry.parentPath, entry.name))).size;
+  return total;
+}
+
 const ms = (t) => `${t.toFixed(0)} ms`;
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
@@ -76,46 +83,63 @@ export default async function main() {
       await writeFile(path, text);
     }
     const sources = [{ name: 'docs', path: docs }];
-    const indexFile = join(root, 'cache', 'index.json');
-
-    let started = performance.now();
-    const built = await DocsIndex.open(sources, indexFile);
-    const buildMs = performance.now() - started;
-    const size = (await stat(indexFile)).size;
-
-    started = performance.now();
-    await DocsIndex.open(sources, indexFile);
-    const reopenMs = performance.now() - started;
-
+    // BENCH_BASELINE=dir/with/dist: the same steps with an earlier build's DocsIndex, on the same corpus in the same run.
+    const variants = [{ name: 'this build', DocsIndex }];
+    if (process.env.BENCH_BASELINE) variants.unshift({ name: 'baseline', DocsIndex: (await import(join(process.env.BENCH_BASELINE, 'dist', 'index.js'))).DocsIndex });
+    const results = [];
+    for (const [v, variant] of variants.entries()) {
+      const indexFile = join(root, `cache${v}`, 'index.json');
+      let started = performance.now();
+      const built = await variant.DocsIndex.open(sources, indexFile);
+      const buildMs = performance.now() - started;
+      const size = await diskBytes(join(root, `cache${v}`));
+      started = performance.now();
+      const reopened = await variant.DocsIndex.open(sources, indexFile);
+      const reopenMs = performance.now() - started;
+      started = performance.now();
+      reopened.search('release deploy', 8);
+      const firstQueryMs = performance.now() - started;
+      results.push({ variant, indexFile, built, buildMs, size, reopenMs, firstQueryMs });
+    }
     for (let i = 0; i < 10; i++) {
       const path = join(docs, `area${(i * 7) % 50}`, `topic0`, `page${(i * 7) % 50}.md`);
       await writeFile(path, document(next, words, i) + `\nchanged ${i}\n`);
     }
-    started = performance.now();
-    const updated = await DocsIndex.open(sources, indexFile);
-    const updateMs = performance.now() - started;
-
-    const times = [];
-    for (let q = 0; q < 300; q++) {
-      const query = Array.from({ length: 2 + (q % 3) }, () => (next() < 0.5 ? COMMON[Math.floor(next() * COMMON.length)] : words[Math.floor(next() * words.length)])).join(' ');
-      const t = performance.now();
-      updated.search(query, 8);
-      times.push(performance.now() - t);
+    const queries = Array.from({ length: 300 }, (_, q) => Array.from({ length: 2 + (q % 3) }, () => (next() < 0.5 ? COMMON[Math.floor(next() * COMMON.length)] : words[Math.floor(next() * words.length)])).join(' '));
+    for (const result of results) {
+      let started = performance.now();
+      const updated = await result.variant.DocsIndex.open(sources, result.indexFile);
+      result.updateMs = performance.now() - started;
+      result.updated = updated;
+      updated.search('warm up', 8);
+      const times = [];
+      for (const query of queries) {
+        const t = performance.now();
+        updated.search(query, 8);
+        times.push(performance.now() - t);
+      }
+      result.times = times.sort((a, b) => a - b);
+      result.hits = 0;
+      for (const [question, path] of answers) if (updated.search(question, 5).some((hit) => hit.path === path)) result.hits++;
     }
-    times.sort((a, b) => a - b);
 
-    let hits = 0;
-    for (const [question, path] of answers) if (updated.search(question, 5).some((hit) => hit.path === path)) hits++;
-
-    console.log('\n## search_docs: 10,000 files\n');
-    console.log('| measure | value |\n|---|---|');
-    console.log(`| corpus | ${FILES.toLocaleString('en-US')} Markdown files, ${(bytes / 1024 / 1024).toFixed(1)} MB, ${built.report.chunks.toLocaleString('en-US')} sections |`);
-    console.log(`| fresh build | ${ms(buildMs)} |`);
-    console.log(`| index on disk | ${(size / 1024 / 1024).toFixed(1)} MB |`);
-    console.log(`| open an up-to-date index (first search of a run) | ${ms(reopenMs)} |`);
-    console.log(`| update after 10 changed files | ${ms(updateMs)} (${updated.report.read} read) |`);
-    console.log(`| query p50 / p99 (300 queries, 2–4 terms) | ${percentile(times, 50).toFixed(2)} ms / ${percentile(times, 99).toFixed(2)} ms |`);
-    console.log(`| hit@5 (${answers.size} questions with a known answer file) | ${hits}/${answers.size} |`);
+    console.log(`\n## search_docs: ${FILES.toLocaleString('en-US')} files (load average ${loadavg()[0].toFixed(1)} on ${cpus().length} cores)\n`);
+    console.log(`corpus: ${FILES.toLocaleString('en-US')} Markdown files, ${(bytes / 1024 / 1024).toFixed(1)} MB, ${results[0].built.report.chunks.toLocaleString('en-US')} sections\n`);
+    const ratio = (key, fmt) => results.length === 2 ? ` | ${(results[1][key] / results[0][key]).toFixed(2)}×` : '';
+    const row = (label, key, fmt) => console.log(`| ${label} | ${results.map((r) => fmt(r)).join(' | ')}${ratio(key)} |`);
+    console.log(`| measure | ${results.map((r) => r.variant.name).join(' | ')}${results.length === 2 ? ' | ratio' : ''} |\n|---|${results.map(() => '---|').join('')}${results.length === 2 ? '---|' : ''}`);
+    row('fresh build', 'buildMs', (r) => ms(r.buildMs));
+    row('index on disk', 'size', (r) => `${(r.size / 1024 / 1024).toFixed(1)} MB`);
+    row('open an up-to-date index (freshness check)', 'reopenMs', (r) => ms(r.reopenMs));
+    row('first query after opening (loads the index)', 'firstQueryMs', (r) => ms(r.firstQueryMs));
+    row('update after 10 changed files', 'updateMs', (r) => `${ms(r.updateMs)} (${r.updated.report.read} read)`);
+    for (const result of results) {
+      result.p50 = percentile(result.times, 50);
+      result.p99 = percentile(result.times, 99);
+    }
+    row('query p50, warm (300 queries, 2–4 terms)', 'p50', (r) => `${r.p50.toFixed(2)} ms`);
+    row('query p99, warm', 'p99', (r) => `${r.p99.toFixed(2)} ms`);
+    row(`hit@5 (${answers.size} questions with a known answer file)`, 'hits', (r) => `${r.hits}/${answers.size}`);
   } finally {
     await rm(root, { recursive: true, force: true });
   }

@@ -1,3 +1,5 @@
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { discoverCommands } from '../src/commands/discover-commands.js';
 import { expandCommand, findInvocation, splitArguments } from '../src/commands/expand-command.js';
@@ -32,6 +34,28 @@ describe('custom command discovery', () => {
     const review = catalog.commands.find((c) => c.name === 'review')!;
     expect(review).toMatchObject({ description: 'Review a file', argumentHint: '<file> [focus]', allowedTools: ['read_file', 'grep'], model: 'review-model' });
     expect(catalog.warnings).toEqual([expect.stringMatching(/\.claude\/commands\/bad\.md:2: malformed front matter, command skipped/)]);
+  });
+
+  it('finds commands in parent folders up to the repository root (nearer wins on a name), not above it', () => {
+    const { write, workspace, env } = setup();
+    write('repo/.claude/commands/deploy.md', '---\ndescription: Deploy from the repository root\n---\nDeploy.\n');
+    write('repo/.vibe-agent/commands/review.md', '---\ndescription: The root review, shadowed by the nearer one\n---\nRoot review.\n');
+    write('outside.md', 'not a command');
+    write('.claude/commands/above-repo.md', '---\ndescription: Above the repository\n---\nNo.\n');
+    const catalog = discoverCommands(workspace, env);
+    expect(catalog.commands.find((c) => c.name === 'deploy')).toMatchObject({ scope: 'project', description: 'Deploy from the repository root', origin: expect.stringContaining('repo/.claude/commands/deploy.md') });
+    expect(catalog.commands.find((c) => c.name === 'review')).toMatchObject({ description: 'Review a file' });
+    expect(catalog.commands.map((c) => c.name)).not.toContain('above-repo');
+  });
+
+  it('skips a FIFO (never opened) and an oversized command file (with a warning), without blocking', () => {
+    const { write, workspace, env, repo } = setup();
+    spawnSync('mkfifo', [join(repo, 'app/.claude/commands/trap.md')]);
+    write('repo/app/.claude/commands/huge.md', `---\ndescription: huge\n---\n${'x'.repeat(200 * 1024)}\n`);
+    const catalog = discoverCommands(workspace, env);
+    expect(catalog.commands.map((c) => c.name)).not.toContain('trap');
+    expect(catalog.commands.map((c) => c.name)).not.toContain('huge');
+    expect(catalog.warnings).toEqual(expect.arrayContaining([expect.stringMatching(/huge\.md: skipped, over the \d+-byte limit/)]));
   });
 });
 

@@ -1,11 +1,12 @@
 import { spawn } from 'node:child_process';
-import { readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { chunkText } from '../src/knowledge/chunk-text.js';
 import { DocsIndex } from '../src/knowledge/docs-index.js';
 import { htmlToText } from '../src/knowledge/extract-text.js';
-import { readIndexFile } from '../src/knowledge/index-file.js';
+import { readManifest, shardPath, shardsDir } from '../src/knowledge/index-file.js';
+import { MAX_SHARD_FILES, planShards } from '../src/knowledge/shard-plan.js';
 import { createSearchDocsTool } from '../src/knowledge/search-docs-tool.js';
 import { ToolRegistry } from '../src/tools/registry.js';
 import { docsCorpus, type DocsCorpus } from './support/docs-corpus.js';
@@ -65,9 +66,9 @@ describe('the docs index', () => {
     const torn = await DocsIndex.open(sources, path);
     expect(torn.report).toMatchObject({ rebuilt: 'torn', read: 4 });
     expect(torn.search('canary rollout', 5)[0]).toMatchObject({ title: 'Deploying' });
-    writeFileSync(path, JSON.stringify({ format: 0, files: {}, nextId: 0, index: '' }));
+    writeFileSync(path, JSON.stringify({ format: 1, files: {}, nextId: 0, index: '' }));
     expect((await DocsIndex.open(sources, path)).report).toMatchObject({ rebuilt: 'old-format', read: 4 });
-    expect(readIndexFile(path).ok).toBe(true);
+    expect(readManifest(path).ok).toBe(true);
   });
 
   it('stays whole when two processes build it at once (the last rename wins)', async () => {
@@ -85,11 +86,96 @@ describe('the docs index', () => {
         child.on('close', (code) => (code === 0 ? resolve(out.trim()) : reject(new Error(err))));
       });
     expect(await Promise.all([build(), build()])).toEqual(['204', '204']);
-    expect(readIndexFile(path).ok).toBe(true);
+    expect(readManifest(path).ok).toBe(true);
     expect(readdirSync(corpus.cache).filter((name) => name.endsWith('.tmp'))).toEqual([]);
     const after = await DocsIndex.open(sources, path);
     expect(after.report).toMatchObject({ files: 204, read: 0 });
     expect(after.search('page 117 widgets', 1)[0]).toMatchObject({ path: join(corpus.docs, 'many/page-117.md') });
+  });
+});
+
+describe('the sharded index', () => {
+  /** The shard file of the shard holding `file`, per the manifest. */
+  function shardFileOf(path: string, file: string): string {
+    const loaded = readManifest(path);
+    if (!loaded.ok) throw new Error(`no manifest: ${loaded.reason}`);
+    const entry = Object.values(loaded.manifest.shards).find((shard) => file in shard.files);
+    if (!entry) throw new Error(`${file} is in no shard`);
+    return shardPath(path, entry.file);
+  }
+  const shardFiles = (path: string) => readdirSync(shardsDir(path)).filter((name) => name.endsWith('.json'));
+
+  it('keeps one shard per top-level folder, and an update rewrites only the changed shard (mtimes)', async () => {
+    const { sources, path } = setup();
+    const first = await DocsIndex.open(sources, path);
+    expect(first.report).toMatchObject({ shards: 3, shardsWritten: 3 });
+    expect(shardFiles(path)).toHaveLength(3);
+    const old = new Date('2001-01-01T00:00:00Z');
+    for (const name of shardFiles(path)) utimesSync(join(shardsDir(path), name), old, old);
+    const unchanged = await DocsIndex.open(sources, path);
+    expect(unchanged.report).toMatchObject({ read: 0, shardsWritten: 0 });
+    expect(unchanged.report.bytes).toBeUndefined();
+
+    corpus.write('api/reference.html', '<h1>API reference</h1>\n<h2>Webhooks</h2>\n<p>Webhooks retry with a signed payload.</p>\n');
+    const updated = await DocsIndex.open(sources, path);
+    expect(updated.report).toMatchObject({ read: 1, dropped: 0, shardsWritten: 1 });
+    const apiShard = shardFileOf(path, join(corpus.docs, 'api/reference.html'));
+    for (const name of shardFiles(path)) {
+      const rewritten = statSync(join(shardsDir(path), name)).mtimeMs > old.getTime();
+      expect([name, rewritten]).toEqual([name, join(shardsDir(path), name) === apiShard]);
+    }
+    expect(updated.search('webhooks signed payload', 5)[0]).toMatchObject({ path: join(corpus.docs, 'api/reference.html'), title: 'Webhooks' });
+    // Hits from the other shards still come back, merged by score.
+    expect(updated.search('rotate signing keys', 5)[0]).toMatchObject({ path: join(corpus.docs, 'guide.md'), title: 'Rotating keys' });
+  });
+
+  it('rebuilds a torn shard (and only it), found by its size at open', async () => {
+    const { sources, path } = setup();
+    await DocsIndex.open(sources, path);
+    const torn = shardFileOf(path, join(corpus.docs, 'src/retry.ts'));
+    truncateSync(torn, 20);
+    const reopened = await DocsIndex.open(sources, path);
+    expect(reopened.report).toMatchObject({ read: 1, shardsRepaired: 1, shardsWritten: 1 });
+    expect(reopened.report.rebuilt).toBeUndefined();
+    expect(reopened.search('exponential backoff jitter', 5)[0]).toMatchObject({ path: join(corpus.docs, 'src/retry.ts') });
+    expect((await DocsIndex.open(sources, path)).report).toMatchObject({ read: 0, shardsWritten: 0 });
+  });
+
+  it('rebuilds at query time a shard overwritten since the manifest was written (another builder, same size)', async () => {
+    const { sources, path } = setup();
+    await DocsIndex.open(sources, path);
+    const file = shardFileOf(path, join(corpus.docs, 'guide.md'));
+    const text = (await import('node:fs')).readFileSync(file, 'utf8');
+    writeFileSync(file, text.replace(/"stamp":"([0-9a-f]+)"/, (_, stamp: string) => `"stamp":"${'0'.repeat(stamp.length)}"`));
+    const reopened = await DocsIndex.open(sources, path);
+    expect(reopened.report).toMatchObject({ read: 0, shardsWritten: 0 });
+    expect(reopened.search('canary rollout', 5)[0]).toMatchObject({ path: join(corpus.docs, 'guide.md'), title: 'Deploying' });
+    expect(reopened.report.shardsRepaired).toBe(1);
+    expect((await DocsIndex.open(sources, path)).search('canary rollout', 5)[0]).toMatchObject({ title: 'Deploying' });
+  });
+
+  it('drops the shard of a deleted folder: its file removed, its files counted as dropped', async () => {
+    const { sources, path } = setup();
+    await DocsIndex.open(sources, path);
+    const srcShard = shardFileOf(path, join(corpus.docs, 'src/retry.ts'));
+    rmSync(join(corpus.docs, 'src'), { recursive: true });
+    const after = await DocsIndex.open(sources, path);
+    expect(after.report).toMatchObject({ files: 3, read: 0, dropped: 1, shards: 2, shardsWritten: 0 });
+    expect(existsSync(srcShard)).toBe(false);
+    expect(shardFiles(path)).toHaveLength(2);
+    expect(after.search('exponential backoff jitter', 5)).toEqual([]);
+  });
+
+  it('splits a large folder into hash buckets that stay put as files are added', () => {
+    const files = (n: number) => Array.from({ length: n }, (_, i) => ({ path: `/d/big/f${i}.md`, size: 1, mtimeMs: 1, folder: '0:big' }));
+    const small = planShards(files(MAX_SHARD_FILES));
+    expect([...small.keys()]).toEqual(['0:big']);
+    const big = planShards(files(MAX_SHARD_FILES * 3));
+    expect(big.size).toBe(4);
+    expect([...big.values()].reduce((sum, list) => sum + list.length, 0)).toBe(MAX_SHARD_FILES * 3);
+    const grown = planShards(files(MAX_SHARD_FILES * 3 + 10));
+    const keyOf = (plan: ReturnType<typeof planShards>, path: string) => [...plan].find(([, list]) => list.some((f) => f.path === path))![0];
+    expect(keyOf(grown, '/d/big/f5.md')).toBe(keyOf(big, '/d/big/f5.md'));
   });
 });
 

@@ -80,9 +80,9 @@ describe('vibe-agent index', () => {
     const first = await spawnCli(['index', '--docs', 'handbook'], { cwd: fixture.workspace, env });
     expect(first.stderr).toBe('');
     expect(first.code).toBe(0);
-    expect(first.stdout).toMatch(/^Indexed 1 file \(1 section\) from handbook in \d+ ms: 1 read, 0 dropped\.\nWrote .* to .*\/cache\/vibe-agent\/knowledge\/[0-9a-f]{16}\.json\n$/);
+    expect(first.stdout).toMatch(/^Indexed 1 file \(1 section, 1 shard\) from handbook in \d+ ms: 1 read, 0 dropped, 1 shard written\.\nWrote .* to .*\/cache\/vibe-agent\/knowledge\/[0-9a-f]{16}\.json\n$/);
     const second = await spawnCli(['index', '--docs', 'handbook'], { cwd: fixture.workspace, env });
-    expect(second.stdout).toMatch(/0 read, 0 dropped\.\nUp to date: /);
+    expect(second.stdout).toMatch(/0 read, 0 dropped, 0 shards written\.\nUp to date: /);
 
     const { server, ran } = await cli(['--docs', 'handbook', 'how do we deploy?'], [{ toolCalls: [{ name: 'search_docs', arguments: { query: 'deploy blue-green' } }] }, { text: 'blue-green' }]);
     expect(ran.code).toBe(0);

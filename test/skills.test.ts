@@ -1,3 +1,5 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { discoverSkills } from '../src/skills/discover-skills.js';
@@ -52,8 +54,20 @@ describe('skill discovery', () => {
     expect(parseFrontMatter('---\na: 1\n---\nbody\n')).toEqual({ ok: true, data: { a: 1 }, body: 'body\n', bodyLine: 4 });
   });
 
+  it('skips a FIFO or huge SKILL.md with a warning naming it, without blocking or reading it whole', () => {
+    const { workspace, env, repo, write } = setup();
+    mkdirSync(join(repo, '.claude/skills/trap'), { recursive: true });
+    spawnSync('mkfifo', [join(repo, '.claude/skills/trap/SKILL.md')]);
+    write('repo/.claude/skills/huge/SKILL.md', `---\nname: huge\ndescription: big\n---\n${'x'.repeat(2 * 1024 * 1024)}\n`);
+    const { skills, warnings } = discoverSkills(workspace, env);
+    expect(skills.map((s) => s.name)).not.toEqual(expect.arrayContaining(['trap']));
+    expect(skills.map((s) => s.name)).not.toContain('huge');
+    expect(warnings).toEqual(expect.arrayContaining([expect.stringMatching(/trap\/SKILL\.md: skipped, not a regular file/), expect.stringMatching(/huge\/SKILL\.md: skipped, over the \d+-byte limit/)]));
+  });
+
   it('maps allowed-tools from Claude names and lists, by tool', () => {
-    expect(parseAllowedTools('Bash(git add:*), Read Glob')).toEqual(['bash', 'read_file', 'list_files']);
+    expect(parseAllowedTools('Bash(git add:*), Read Glob')).toEqual(['bash(git add:*)', 'read_file', 'list_files']);
+    expect(parseAllowedTools(['Read(src/**)', 'WebFetch(domain:example.com)'])).toEqual(['read_file(src/**)', 'fetch_url(domain:example.com)']);
     expect(parseAllowedTools(['grep', 'Edit'])).toEqual(['grep', 'edit_file']);
     expect(parseAllowedTools(undefined)).toBeUndefined();
   });
@@ -118,6 +132,43 @@ describe('the skill tool in the agent loop', () => {
     expect(ends[1]!.output).toMatch(/^Denied: bash is not allowed while the skill "release-notes" is active; its allowed-tools permit only: read_file, grep/);
     skills.scope.beginRun();
     expect(skills.scope.refusal('bash')).toBeUndefined();
+  });
+
+  it('enforces argument-level allowed-tools as Claude Code writes them: Bash(cmd:*) and Read(glob), in the tool layer', async () => {
+    const { workspace, write } = setup();
+    write('repo/app/.agents/skills/safe-look/SKILL.md', '---\nname: safe-look\ndescription: Look without touching.\nallowed-tools: Bash(echo allowed:*), Read(src/**)\n---\nLook around.\n');
+    write('repo/app/src/a.ts', 'export const inside = 1;\n');
+    write('repo/app/secret/b.txt', 'OUTSIDE-THE-GLOB\n');
+    const { tools, skills } = registry();
+    const calls: Array<[string, Record<string, unknown>]> = [
+      ['bash', { command: 'echo allowed and more' }],
+      ['bash', { command: 'echo allowed; echo CHAINED' }],
+      ['bash', { command: 'echo allowed $(echo SUBST)' }],
+      ['bash', { command: 'echo other' }],
+      ['read_file', { path: 'src/a.ts' }],
+      ['read_file', { path: 'secret/b.txt' }],
+      ['read_file', { path: 'src/../secret/b.txt' }],
+      ['write_file', { path: 'src/a.ts', content: 'overwritten' }],
+    ];
+    const { events } = await runScenario(
+      [
+        { toolCalls: [{ name: 'skill', arguments: { name: 'safe-look' } }] },
+        ...calls.map(([name, args]) => ({ toolCalls: [{ name, arguments: args }] })),
+        { text: 'done' },
+      ],
+      { tools, workspace, authorize: async () => ({ allowed: true }) },
+    );
+    const ends = ofType(events, 'tool_call_end');
+    expect(ends.map((e) => e.status)).toEqual(['ok', 'ok', 'denied', 'denied', 'denied', 'ok', 'denied', 'denied', 'denied']);
+    expect(ends[1]!.output).toContain('allowed and more');
+    expect(ends[2]!.output).toMatch(/^Denied: this bash call is outside the allowed-tools of the skill "safe-look" \(bash\(echo allowed:\*\)\): a command limited to "echo allowed:\*" may not chain/);
+    expect(ends[4]!.output).toMatch(/the command must start with "echo allowed"/);
+    expect(ends[5]!.output).toContain('export const inside = 1;');
+    expect(ends[6]!.output).toMatch(/the path must match "src\/\*\*" \(got "secret\/b.txt"\)/);
+    expect(ends[8]!.output).toMatch(/^Denied: write_file is not allowed while the skill "safe-look" is active; its allowed-tools permit only: bash, read_file/);
+    expect(ends.map((e) => String(e.output)).join('\n')).not.toMatch(/CHAINED|SUBST|OUTSIDE-THE-GLOB/);
+    skills.scope.beginRun();
+    expect(skills.scope.refusal('bash', { command: 'echo other' })).toBeUndefined();
   });
 
   it('says which skills exist when the name is unknown', async () => {

@@ -28,6 +28,9 @@ export class ShadowGit {
       ['core.safecrlf', 'false'],
       ['core.quotePath', 'false'],
       ['core.untrackedCache', 'true'],
+      // Index v4 (smaller, faster to write); git 2.40 and later also skip hashing the index on write.
+      ['feature.manyFiles', 'true'],
+      ['index.skipHash', 'true'],
       ['core.fsmonitor', 'false'],
       ['core.hooksPath', '/dev/null'],
       // Snapshots are loose trees nothing points at; automatic gc would prune them.

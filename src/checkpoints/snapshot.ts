@@ -1,4 +1,4 @@
-import { lstat, stat } from 'node:fs/promises';
+import { lstat, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { nulList, type ShadowGit } from './shadow-git.js';
 
@@ -15,12 +15,17 @@ export interface Snapshot {
 /**
  * Records the workspace as a tree in the shadow repository: every file git would not ignore
  * (the workspace's .gitignore files apply), except files over `maxFileBytes`. Cheap when little
- * changed: git's index remembers file stats, so only changed files are read.
+ * changed: git's index remembers file stats, so only changed files are read, and when nothing
+ * changed one git process (ls-files) answers.
  */
 export async function takeSnapshot(git: ShadowGit, maxFileBytes = DEFAULT_MAX_FILE_BYTES): Promise<Snapshot> {
   await refuseSpecialIgnoreFiles(git.workTree);
   await git.ensure();
-  const candidates = nulList(await git.must(['ls-files', '-z', '--others', '--modified', '--exclude-standard']));
+  // Modified, deleted and untracked files against the shadow index: the one walk of the workspace.
+  // -t tags each path: '? ' untracked, else in the index (changed or deleted).
+  const tagged = nulList(await git.must(['ls-files', '-z', '-t', '--others', '--modified', '--exclude-standard']));
+  const candidates = [...new Set(tagged.map((entry) => entry.slice(2)))];
+  const indexed = new Set(tagged.filter((entry) => !entry.startsWith('? ')).map((entry) => entry.slice(2)));
   const tooLarge: string[] = [];
   await Promise.all(
     candidates.map(async (path) => {
@@ -29,19 +34,66 @@ export async function takeSnapshot(git: ShadowGit, maxFileBytes = DEFAULT_MAX_FI
     }),
   );
   tooLarge.sort();
-  const excluded = tooLarge.map((path) => `:(exclude,literal)${path}`);
-  if (tooLarge.length) {
-    // A file that grew past the limit must not stay in the index with its old content.
-    await git.run(['rm', '-q', '--cached', '--ignore-unmatch', '--pathspec-from-file=-', '--pathspec-file-nul'], tooLarge.join('\0'));
+  if (tooLarge.length === candidates.length) {
+    // Nothing differs from the index but files already left out: the tree written from it last time, if the index is still that one.
+    const cached = await readTreeCache(git);
+    if (cached && cached.tooLarge.join('\0') === tooLarge.join('\0')) return cached;
   }
-  // --ignore-errors: a file vanishing or unreadable mid-snapshot leaves it out instead of failing the snapshot.
-  const pathspecs = ['.', ...excluded].join('\0');
-  const added = await git.run(['add', '-A', '--ignore-errors', '--pathspec-from-file=-', '--pathspec-file-nul'], pathspecs);
-  if (added.code !== 0 && !/unable to (index|stat)|Permission denied/i.test(added.stderr)) {
-    throw new Error(`git add failed in the checkpoint store: ${added.stderr.trim()}`);
+  const grown = tooLarge.filter((path) => indexed.has(path));
+  if (grown.length) {
+    // A file that grew past the limit must not stay in the index with its old content.
+    await git.run(['rm', '-q', '-f', '--cached', '--ignore-unmatch', '--pathspec-from-file=-', '--pathspec-file-nul'], grown.map(literal).join('\0'));
+  }
+  const skipped = new Set(tooLarge);
+  const toAdd = candidates.filter((path) => !skipped.has(path));
+  if (toAdd.length) {
+    // Only the paths ls-files named (deleted ones included, so -A records their removal): git need not walk the tree again.
+    // --ignore-errors: a file vanishing or unreadable mid-snapshot leaves it out instead of failing the snapshot.
+    // Many paths: git matches each file against every pathspec, so past a few hundred the whole tree is cheaper.
+    const wholeTree = ['.', ...tooLarge.map((path) => `:(exclude,literal)${path}`)];
+    let added = await addAll(git, toAdd.length > MAX_NAMED_PATHS ? wholeTree : toAdd.map(literal));
+    // A named file gone since ls-files fails the whole add: then the whole tree, as a file vanishing there is skipped.
+    if (/did not match any files/i.test(added.stderr)) added = await addAll(git, wholeTree);
+    if (added.code !== 0 && !/unable to (index|stat)|Permission denied/i.test(added.stderr)) {
+      throw new Error(`git add failed in the checkpoint store: ${added.stderr.trim()}`);
+    }
   }
   const tree = (await git.must(['write-tree'])).trim();
+  await writeTreeCache(git, { tree, tooLarge });
   return { tree, tooLarge };
+}
+
+const MAX_NAMED_PATHS = 200;
+
+function addAll(git: ShadowGit, pathspecs: string[]) {
+  return git.run(['add', '-A', '--ignore-errors', '--pathspec-from-file=-', '--pathspec-file-nul'], pathspecs.join('\0'));
+}
+
+function literal(path: string): string {
+  return `:(literal)${path}`;
+}
+
+const TREE_CACHE = 'vibe-agent-last-tree';
+
+/** The snapshot last taken, valid while the index file is the one it was written from (same size, mtime, inode). */
+async function readTreeCache(git: ShadowGit): Promise<Snapshot | undefined> {
+  const [text, index] = await Promise.all([readFile(join(git.gitDir, TREE_CACHE), 'utf8').catch(() => ''), stat(join(git.gitDir, 'index')).catch(() => undefined)]);
+  try {
+    const cached = JSON.parse(text) as { tree?: unknown; index?: unknown; tooLarge?: unknown };
+    const valid = index && typeof cached.tree === 'string' && cached.index === indexStamp(index) && Array.isArray(cached.tooLarge);
+    return valid ? { tree: cached.tree as string, tooLarge: cached.tooLarge as string[] } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function writeTreeCache(git: ShadowGit, snapshot: Snapshot): Promise<void> {
+  const index = await stat(join(git.gitDir, 'index')).catch(() => undefined);
+  if (index) await writeFile(join(git.gitDir, TREE_CACHE), JSON.stringify({ ...snapshot, index: indexStamp(index) })).catch(() => undefined);
+}
+
+function indexStamp(index: { size: number; mtimeMs: number; ino: number }): string {
+  return `${index.size}:${index.mtimeMs}:${index.ino}`;
 }
 
 /** git opens a FIFO .gitignore and waits on it for good (a hostile repository's trap): refuse before git runs. */

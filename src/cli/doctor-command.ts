@@ -7,6 +7,7 @@ import { renderReport, reportFailed } from '../doctor/render-report.js';
 import { runDoctor } from '../doctor/run-doctor.js';
 import type { DoctorEndpoint } from '../doctor/types.js';
 import { createProvider, resolveProvider } from '../providers/create-provider.js';
+import { detectBubblewrap } from '../sandbox/detect-bubblewrap.js';
 import type { CliArgs } from './args.js';
 import { loadConfig, pointsAtThisMachine, projectConfigPath, readConfigFile, userConfigPath, type FileConfig } from './config.js';
 import { EXIT } from './exit-codes.js';
@@ -18,7 +19,7 @@ import { safeStderr, safeStdout } from './display/safe-output.js';
 export async function doctorCommand(args: CliArgs, signal: AbortSignal, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const workspace = resolve(args.cwd ?? process.cwd());
   const configFiles = [userConfigPath(env), projectConfigPath(workspace)].map(checkConfigFile);
-  const local = localChecks({ nodeVersion: process.version, platform: process.platform, stdoutIsTTY: process.stdout.isTTY === true, env, configFiles });
+  const local = localChecks({ nodeVersion: process.version, platform: process.platform, stdoutIsTTY: process.stdout.isTTY === true, env, configFiles, sandbox: () => detectBubblewrap() });
   // A broken config file is a finding, not a reason to stop: the endpoint is probed from flags and environment.
   let config: FileConfig = {};
   if (!configFiles.some((file) => file.error)) config = loadConfig(workspace, env, (message) => safeStderr.write(`vibe-agent: warning: ${message}\n`));

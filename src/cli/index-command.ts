@@ -31,7 +31,7 @@ export async function indexCommand(args: CliArgs, _signal: AbortSignal, env: Nod
   const r = index.report;
   const why = r.rebuilt === 'torn' ? ' (the stored index was torn: rebuilt)' : r.rebuilt === 'old-format' ? ' (an older index format: rebuilt)' : '';
   safeStdout.write(
-    `Indexed ${plural(r.files, 'file')} (${plural(r.chunks, 'section')}) from ${sources.map((s) => s.name).join(', ')} in ${r.ms} ms: ${r.read} read, ${r.dropped} dropped${why}.\n` +
+    `Indexed ${plural(r.files, 'file')} (${plural(r.chunks, 'section')}, ${plural(r.shards, 'shard')}) from ${sources.map((s) => s.name).join(', ')} in ${r.ms} ms: ${r.read} read, ${r.dropped} dropped, ${plural(r.shardsWritten, 'shard')} written${r.shardsRepaired ? ` (${r.shardsRepaired} torn, rebuilt)` : ''}${why}.\n` +
       `${r.bytes !== undefined ? `Wrote ${formatBytes(r.bytes)} to ${path}` : `Up to date: ${path}`}\n`,
   );
   return EXIT.answered;

@@ -5,9 +5,8 @@ import { displayPath } from '../memory/memory-paths.js';
 import { parseAllowedTools } from '../skills/allowed-tools.js';
 import { parseFrontMatter, textField } from '../skills/front-matter.js';
 import { readCappedTextFile } from '../skills/read-capped-file.js';
-import type { Scope } from '../skills/search-roots.js';
+import { projectDirs, type Scope } from '../skills/search-roots.js';
 import { userConfigDir } from '../memory/memory-paths.js';
-import { realOrSame } from '../session/paths.js';
 import { homedir } from 'node:os';
 
 /** A prompt file run as `/name args`: Markdown with front matter, or a Gemini CLI TOML file. */
@@ -39,12 +38,15 @@ function userCommandDirs(env: NodeJS.ProcessEnv): string[] {
   return [join(userConfigDir(env), 'commands'), join(home, '.claude', 'commands'), join(home, '.gemini', 'commands')];
 }
 
-/** Project commands (workspace root only) win over user ones; within a level, .vibe-agent, .claude, .gemini. */
+/**
+ * Project commands (the workspace, then each parent up to the repository root, nearer first, as
+ * skills are found) win over user ones; within a folder, .vibe-agent, .claude, .gemini.
+ */
 export function discoverCommands(workspace: string, env: NodeJS.ProcessEnv = process.env): CommandCatalog {
   const commands = new Map<string, CustomCommand>();
   const warnings: string[] = [];
   const roots = [
-    ...PROJECT_DIRS.map((sub) => ({ dir: join(realOrSame(workspace), sub), scope: 'project' as const })),
+    ...projectDirs(workspace).flatMap((dir) => PROJECT_DIRS.map((sub) => ({ dir: join(dir, sub), scope: 'project' as const }))),
     ...userCommandDirs(env).map((dir) => ({ dir, scope: 'user' as const })),
   ];
   for (const root of roots) {

@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import type { BubblewrapStatus } from '../sandbox/detect-bubblewrap.js';
 import type { ProbeResult } from './types.js';
 
 /** A config file the CLI would read, and what is wrong with it (undefined: fine or absent). */
@@ -14,6 +15,8 @@ export interface LocalFacts {
   stdoutIsTTY: boolean;
   env: NodeJS.ProcessEnv;
   configFiles: ConfigFileCheck[];
+  /** Whether bubblewrap runs here (detectBubblewrap), asked only on Linux. */
+  sandbox?: () => BubblewrapStatus;
 }
 
 /** This machine: what the tools and the terminal UI depend on. */
@@ -22,9 +25,7 @@ export function localChecks(facts: LocalFacts): ProbeResult[] {
   const results: ProbeResult[] = [
     { id: 'node', label: 'Node.js', status: major >= 20 ? 'pass' : 'fail', detail: major >= 20 ? facts.nodeVersion : `${facts.nodeVersion}: vibe-agent needs Node 20 or later` },
     commandCheck('rg', 'ripgrep (rg)', 'missing: grep falls back to a slower built-in search'),
-    facts.platform === 'linux'
-      ? commandCheck('bwrap', 'bubblewrap (bwrap)', 'missing: no sandbox for shell commands on this machine')
-      : { id: 'bwrap', label: 'bubblewrap (bwrap)', status: 'skip', detail: `not used on ${facts.platform}` },
+    sandboxCheck(facts),
     terminal(facts),
   ];
   const found = facts.configFiles.filter((file) => file.found);
@@ -36,6 +37,15 @@ export function localChecks(facts: LocalFacts): ProbeResult[] {
     detail: broken.length ? broken.map((file) => file.error).join('; ') : found.length ? found.map((file) => file.path).join(', ') : 'none (defaults, flags and environment only)',
   });
   return results;
+}
+
+/** The shell sandbox: bubblewrap found and allowed its user namespaces, or why not. */
+function sandboxCheck(facts: LocalFacts): ProbeResult {
+  const label = 'shell sandbox (bubblewrap)';
+  if (facts.platform !== 'linux' || !facts.sandbox) return { id: 'sandbox', label, status: 'skip', detail: `not used on ${facts.platform}: shell commands run unsandboxed` };
+  const status = facts.sandbox();
+  if (status.ok) return { id: 'sandbox', label, status: 'pass', detail: `usable (${status.path}, user namespaces allowed): bash runs sandboxed unless --sandbox off` };
+  return { id: 'sandbox', label, status: 'warn', detail: `unavailable: ${status.reason}. Shell commands run unsandboxed` };
 }
 
 function commandCheck(command: string, label: string, missing: string): ProbeResult {

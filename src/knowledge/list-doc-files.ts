@@ -10,6 +10,8 @@ export interface DocFile {
   path: string;
   size: number;
   mtimeMs: number;
+  /** The source (by position) and its top-level folder the file sits under: the unit of sharding. */
+  folder: string;
 }
 
 /** Files larger than this are left out: generated bundles and dumps, not documentation. */
@@ -19,7 +21,7 @@ const SKIPPED_DIRS = new Set(['.git', 'node_modules', '.hg', '.svn', 'dist', 'bu
 /** The files of each source matching its glob, sorted; hidden folders, secrets and large files skipped. */
 export function listDocFiles(sources: readonly KnowledgeSource[]): DocFile[] {
   const files = new Map<string, DocFile>();
-  for (const source of sources) {
+  sources.forEach((source, sourceIndex) => {
     const matches = picomatch(source.glob ?? DEFAULT_DOCS_GLOB, { dot: false });
     const walk = (dir: string) => {
       for (const entry of dirEntriesOrNone(dir)) {
@@ -33,10 +35,11 @@ export function listDocFiles(sources: readonly KnowledgeSource[]): DocFile[] {
         if (!matches(rel) || isSecretPath(path)) continue;
         const info = statSync(path, { throwIfNoEntry: false });
         if (!info || info.size > MAX_DOC_BYTES) continue;
-        files.set(path, { path, size: info.size, mtimeMs: info.mtimeMs });
+        const slash = rel.indexOf('/');
+        files.set(path, { path, size: info.size, mtimeMs: info.mtimeMs, folder: `${sourceIndex}:${slash < 0 ? '' : rel.slice(0, slash)}` });
       }
     };
     walk(source.path);
-  }
+  });
   return [...files.values()].sort((a, b) => a.path.localeCompare(b.path));
 }

@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 
 export type BubblewrapStatus = { ok: true; path: string } | { ok: false; reason: string };
 
@@ -15,7 +16,25 @@ export function detectBubblewrap(platform: NodeJS.Platform = process.platform): 
   const error = probe.error as NodeJS.ErrnoException | undefined;
   if (error?.code === 'ENOENT') cached = { ok: false, reason: 'bubblewrap (bwrap) is not installed; on Debian or Ubuntu: apt-get install bubblewrap' };
   else if (error) cached = { ok: false, reason: `bwrap could not be run: ${error.message}` };
-  else if (probe.status !== 0) cached = { ok: false, reason: `bwrap is installed but refused to start (${probe.stderr.trim() || `exit ${probe.status}`}); the kernel probably forbids unprivileged user namespaces` };
+  else if (probe.status !== 0) cached = { ok: false, reason: `bwrap is installed but refused to start (${probe.stderr.trim() || `exit ${probe.status}`}); ${userNamespaceHint()}` };
   else cached = { ok: true, path: 'bwrap' };
   return cached;
+}
+
+type ReadSetting = (path: string) => string | undefined;
+
+const readSetting: ReadSetting = (path) => {
+  try {
+    return readFileSync(path, 'utf8').trim();
+  } catch {
+    return undefined;
+  }
+};
+
+/** Why the kernel likely refuses bubblewrap its namespaces, from the settings that govern them, and the fix. */
+export function userNamespaceHint(read: ReadSetting = readSetting): string {
+  if (read('/proc/sys/kernel/unprivileged_userns_clone') === '0') return 'unprivileged user namespaces are off (kernel.unprivileged_userns_clone = 0; enable with sysctl -w kernel.unprivileged_userns_clone=1)';
+  if (read('/proc/sys/user/max_user_namespaces') === '0') return 'user namespaces are disabled (user.max_user_namespaces = 0; raise it with sysctl -w user.max_user_namespaces=15000)';
+  if (read('/proc/sys/kernel/apparmor_restrict_unprivileged_userns') === '1') return 'AppArmor restricts unprivileged user namespaces (kernel.apparmor_restrict_unprivileged_userns = 1; allow bwrap with an AppArmor profile, or set it to 0)';
+  return 'the kernel or the container (seccomp, no CAP_SYS_ADMIN in a nested sandbox) probably forbids unprivileged user namespaces';
 }

@@ -13,16 +13,19 @@ const CLAUDE_NAMES: Record<string, string[]> = {
 
 /**
  * `allowed-tools` as a list of our tool names: a YAML list or a comma/space separated string,
- * "Bash(git status:*)" taken as the tool "bash" (narrowing is by tool; permission rules still
- * decide about each command). Undefined when the field is absent: no narrowing.
+ * Claude Code's names mapped to ours and argument patterns kept ("Bash(git status:*)" becomes
+ * "bash(git status:*)", enforced by ToolScope; permission rules still apply on top). Undefined
+ * when the field is absent: no narrowing.
  */
 export function parseAllowedTools(value: unknown): string[] | undefined {
   if (value === undefined || value === null) return undefined;
   const items = Array.isArray(value) ? value.map(String) : splitTopLevel(String(value));
   const names = items.flatMap((item) => {
-    const name = item.trim().replace(/\(.*\)$/s, '').trim();
+    const match = /^([^(]*)\((.*)\)$/s.exec(item.trim());
+    const name = (match ? match[1]! : item).trim();
     if (!name) return [];
-    return CLAUDE_NAMES[name.toLowerCase()] ?? [name];
+    const ours = CLAUDE_NAMES[name.toLowerCase()] ?? [name];
+    return match ? ours.map((tool) => `${tool}(${match[2]!.trim()})`) : ours;
   });
   return [...new Set(names)];
 }

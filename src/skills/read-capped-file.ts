@@ -1,29 +1,19 @@
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { readBoundedText, RefusedFileError } from '../workspace/read-bounded.js';
 
 /**
- * Reads a file the agent opens on its own initiative (SKILL.md, a command file): a regular file
- * only, at most `maxBytes`. Plain fs for now; meant to be swapped for the shared bounded reader.
+ * Reads a file the agent opens on its own initiative (SKILL.md, a command file) through the shared
+ * bounded reader: a regular file only (a FIFO or device is refused without blocking), at most
+ * `maxBytes` (a huge or growing file is never held whole). `missing` when it does not exist.
  */
-export function readCappedTextFile(path: string, maxBytes: number): { ok: true; text: string } | { ok: false; reason: string } {
-  let fd: number;
+export function readCappedTextFile(path: string, maxBytes: number): { ok: true; text: string } | { ok: false; reason: string; missing?: true } {
   try {
-    fd = openSync(path, 'r');
+    return { ok: true, text: readBoundedText(path, maxBytes) };
   } catch (error) {
-    return { ok: false, reason: `cannot open: ${(error as Error).message}` };
-  }
-  try {
-    const info = fstatSync(fd);
-    if (!info.isFile()) return { ok: false, reason: 'not a regular file' };
-    if (info.size > maxBytes) return { ok: false, reason: `${info.size} bytes, over the ${maxBytes}-byte limit` };
-    const buffer = Buffer.alloc(info.size);
-    let read = 0;
-    while (read < info.size) {
-      const n = readSync(fd, buffer, read, info.size - read, read);
-      if (n === 0) break;
-      read += n;
+    if (error instanceof RefusedFileError) {
+      if (error.code === 'ENOENT') return { ok: false, reason: 'cannot open: it does not exist', missing: true };
+      if (error.code === 'ENOTREG') return { ok: false, reason: 'not a regular file' };
+      if (error.code === 'EFBIG') return { ok: false, reason: `over the ${maxBytes}-byte limit` };
     }
-    return { ok: true, text: buffer.subarray(0, read).toString('utf8') };
-  } finally {
-    closeSync(fd);
+    return { ok: false, reason: `cannot open: ${(error as Error).message}` };
   }
 }

@@ -14,8 +14,8 @@ export interface SkillSetup {
   scope: ToolScope;
   /** Folders of the skills loaded so far. */
   readRoots: () => readonly string[];
-  /** For RegistryOptions.gate: refuses tools outside the active allowed-tools. */
-  gate: (tool: Tool) => string | undefined;
+  /** For RegistryOptions.gate: refuses tools (and, given the arguments, calls) outside the active allowed-tools. */
+  gate: (tool: Tool, args?: unknown) => string | undefined;
 }
 
 export function setUpSkills(workspace: string, env: NodeJS.ProcessEnv = process.env, scope: ToolScope = new ToolScope()): SkillSetup {
@@ -27,6 +27,6 @@ export function setUpSkills(workspace: string, env: NodeJS.ProcessEnv = process.
     tool: catalog.skills.length ? createSkillTool(catalog.skills, { scope, readRoots: roots }) : undefined,
     scope,
     readRoots: () => roots,
-    gate: (tool) => scope.refusal(tool.name),
+    gate: (tool, args) => scope.refusal(tool.name, args),
   };
 }

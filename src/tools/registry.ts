@@ -23,10 +23,11 @@ export interface RegistryOptions {
    */
   redact?: (text: string) => string;
   /**
-   * Asked before every call: a reason refuses it (status denied) before anything runs. Skills and
-   * custom commands with `allowed-tools` narrow what may be called through this.
+   * Asked before every call, first with the tool alone, then with its validated arguments: a
+   * reason refuses it (status denied) before anything runs. Skills and custom commands with
+   * `allowed-tools` narrow what may be called, and with which arguments, through this.
    */
-  gate?: (tool: Tool) => string | undefined;
+  gate?: (tool: Tool, args?: unknown) => string | undefined;
 }
 
 export class ToolRegistry {
@@ -96,6 +97,9 @@ export class ToolRegistry {
       return failure(`Invalid arguments for ${tool.name}: ${describeIssues(validated.error)}. Expected schema: ${JSON.stringify(tool.schema.parameters)}`);
     }
     const args = validated.data;
+    // Asked again with the arguments: allowed-tools may limit a tool to some arguments (`bash(git diff:*)`).
+    const argumentRefusal = this.gate?.(tool, args);
+    if (argumentRefusal !== undefined) return { content: `Denied: ${argumentRefusal}`, isError: true, status: 'denied', args };
 
     const outer = options.signal ?? new AbortController().signal;
     if (outer.aborted) return { ...failure(`${tool.name} was cancelled by the user.`), args };
