@@ -1,4 +1,5 @@
 import { statSync } from 'node:fs';
+import { imagesRefusedBy } from '../providers/image-capability.js';
 import { dirname, resolve } from 'node:path';
 import { loadAgents } from '../agents/load-agents.js';
 import type { SubagentOptions } from '../agents/subagents.js';
@@ -86,7 +87,8 @@ export async function prepareRun(args: CliArgs, env: NodeJS.ProcessEnv = process
   const commands = discoverCommands(workspace, env);
   for (const warning of [...skills.catalog.warnings, ...commands.warnings]) warn(warning);
   const todos = new TodoList();
-  const fileOptions = { extraRoots: existingDirs(settings.addDirs), allowSecrets: settings.allowSecrets, privateHosts: settings.fetchPrivate, readRoots: skills.readRoots, todos };
+  const acceptsImages = imagesRefusedBy(resolved.preset.name, resolved.model) === undefined;
+  const fileOptions = { extraRoots: existingDirs(settings.addDirs), allowSecrets: settings.allowSecrets, privateHosts: settings.fetchPrivate, readRoots: skills.readRoots, todos, acceptsImages };
   const wanted = withoutOptional(expandToolGroups(settings.tools ?? DEFAULT_TOOL_NAMES).filter((name) => name !== 'task'));
   const sandbox = shellSandbox(settings, workspace, env);
   const selected = [...selectTools(wanted, fileOptions, { passEnv: settings.passEnv, secrets: [settings.apiKey], ...(sandbox ? { sandbox } : {}) }), ...optionalTools(settings, workspace, skills, env)];

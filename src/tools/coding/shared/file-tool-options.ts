@@ -9,4 +9,9 @@ export interface FileToolOptions {
    * loaded so far, so their bundled files can be read and nothing else outside is opened up.
    */
   readRoots?: () => readonly string[];
+  /**
+   * Whether read_file returns a picture as an image (default true). False when the model is known
+   * to take text only: read_file then says it cannot show it.
+   */
+  acceptsImages?: boolean;
 }
