@@ -1,4 +1,6 @@
 import type { AgentEvent } from '../contracts/events.js';
+import { attachImages } from './attach-images.js';
+import { PastedImages } from './pasted-images.js';
 import type { ContextPolicy } from '../context/policy.js';
 import { knownWindow } from '../context/model-windows.js';
 import { costOf } from '../providers/pricing.js';
@@ -50,6 +52,7 @@ export function createInteractiveServices(args: CliArgs, prepared: PreparedRun, 
     session?.record(event);
   };
 
+  const pasted = new PastedImages(process.cwd());
   const services: InteractiveServices = {
     authorize: (ask) => createCliAuthorize(settings, ask),
     prepareMessages: context.prepareMessages,
@@ -88,8 +91,22 @@ export function createInteractiveServices(args: CliArgs, prepared: PreparedRun, 
     },
     skills: () => formatSkills(prepared.skills.catalog.skills, prepared.commands.commands),
     customCommands: () => prepared.commands.commands.map((command) => ({ name: command.name, usage: commandUsage(command), help: command.description ?? `(${command.origin})` })),
-    startPrompt: (text, { authorize, signal }) =>
-      startRunPrompt(text, { commands: prepared.commands.commands, tools: prepared.tools, scope: prepared.skills.scope, authorize, workspace, signal }),
+    startPrompt: async (text, { authorize, signal }) => {
+      const started = await startRunPrompt(text, { commands: prepared.commands.commands, tools: prepared.tools, scope: prepared.skills.scope, authorize, workspace, signal });
+      if (!started.ok) return started;
+      const attached = await attachImages(started.prompt, {
+        paths: pasted.pathsIn(text),
+        workspace,
+        preset: prepared.resolved.preset.name,
+        protocol: prepared.resolved.preset.protocol,
+        model: started.model ?? prepared.resolved.model,
+        extraRoots: prepared.settings.addDirs,
+        allowSecrets: prepared.settings.allowSecrets,
+      });
+      if (!attached.ok) return { ok: false, reason: attached.reason };
+      return attached.images.length ? { ...started, images: attached.images } : started;
+    },
+    imagePaste: (text) => pasted.paste(text),
     memory: async () => collectMemorySources({ workspace, cwd: process.cwd() }).map((source) => ({ path: source.path, content: source.text })),
     // Only a window we know (or the user set) is shown; a guess would make the percentage lie.
     contextWindow: (model) => prepared.contextWindow ?? knownWindow(model),
