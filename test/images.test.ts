@@ -6,6 +6,8 @@ import type { Message } from '../src/contracts/messages.js';
 import { imageTypeOf, inspectImage } from '../src/images/detect-image.js';
 import { IMAGE_LIMITS } from '../src/images/image-limits.js';
 import { imageTokens } from '../src/images/image-tokens.js';
+import { compactHistory } from '../src/context/compact-history.js';
+import { ScriptedProvider } from '../src/providers/scripted.js';
 import { loadImageFile } from '../src/images/load-image.js';
 import { toAnthropicConversation } from '../src/providers/anthropic/convert.js';
 import { toGeminiContents } from '../src/providers/google/convert.js';
@@ -111,5 +113,24 @@ describe('each provider carries images in its own shape, and the strict servers 
     const wire = toGeminiContents(await history(), { provider: 'google', model: 'gemini-2.5-flash', wire: new ToolWireMap({}) });
     expect(wire.contents[0]!.parts).toEqual([{ text: 'what is this?' }, { inlineData: { mimeType: 'image/png', data: expect.stringMatching(/^iVBOR/) } }]);
     expect(wire.contents[2]!.parts!.map((p) => Object.keys(p)[0])).toEqual(['functionResponse', 'inlineData']);
+  });
+});
+
+describe('compaction and images', () => {
+  it('names the images of the replaced turns to the summariser and in the note, never dropping one silently', async () => {
+    const img = { mediaType: 'image/png' as const, data: 'iVBORw0KGgo=', sha256: 'a'.repeat(64), name: 'old-shot.png', width: 640, height: 480 };
+    const provider = new ScriptedProvider([{ text: 'SUMMARY' }]);
+    const history: Message[] = [
+      { role: 'system', content: 'sys' },
+      { role: 'user', content: 'look at this', images: [img] },
+      { role: 'assistant', content: 'I see a chart. '.repeat(50), toolCalls: [] },
+      { role: 'user', content: 'now something else' },
+      { role: 'assistant', content: 'done', toolCalls: [] },
+      { role: 'user', content: 'and the follow-up' },
+    ];
+    const { messages } = await compactHistory(history, { provider, model: 'm', keepRecentTokens: 10 });
+    expect(JSON.stringify(provider.requests[0]!.messages)).toContain('[image: old-shot.png 640×480] (not carried over by the summary)');
+    const note = messages.find((m) => m.role === 'user' && m.content.includes('SUMMARY'))!;
+    expect(note.content).toContain('Images in them are no longer attached: [image: old-shot.png 640×480]');
   });
 });
