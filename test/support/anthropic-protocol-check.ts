@@ -1,8 +1,8 @@
-import { checkInlineImage } from './image-check.js';
 /**
  * The rules the Messages API enforces on a request, as strictly as the real service (and a
  * little more: the calls and signed thinking this server just sent must come back unchanged).
  */
+import { checkInlineImage } from './image-check.js';
 import { isDeepStrictEqual } from 'node:util';
 import type { WireThinking, WireToolUse } from './anthropic-frames.js';
 

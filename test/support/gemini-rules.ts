@@ -1,9 +1,9 @@
-import { checkInlineImage } from './image-check.js';
 /**
  * The request rules the Gemini test server enforces: what the real API rejects with 400, plus
  * the signature rule (a thoughtSignature must come back on the part it was sent on). Written
  * independently of src/ so the adapter cannot pass by sharing a bug with its checker.
  */
+import { checkInlineImage } from './image-check.js';
 export interface GeminiPart {
   text?: string;
   thought?: boolean;

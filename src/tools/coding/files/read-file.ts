@@ -25,7 +25,7 @@ export function createReadFileTool(options: FileToolOptions, tracker: FileReadTr
   return defineTool({
     name: 'read_file',
     description:
-      'Read a UTF-8 text file as lines numbered like cat -n: up to limit (default 2000) lines from offset (1-based line, default 1); lines over 2000 characters are cut. A footer gives size, total lines and, when more remains, the offset to read next. A PNG, JPEG, GIF or WebP image is returned as an image you can see. Refuses other binary files and directories.',
+      'Read a UTF-8 text file as lines numbered like cat -n: up to limit (default 2000) lines from offset (1-based, default 1); lines over 2000 characters are cut. A footer gives size, total lines and the offset to read next. A PNG, JPEG, GIF or WebP comes back as an image. Refuses other binaries and directories.',
     parameters,
     readOnly: true,
     permission: filePermission('read', ['read']),
