@@ -10,7 +10,10 @@ export type { RetryPolicy } from './core/request-with-retry.js';
 export { DEFAULT_SYSTEM_PROMPT } from './core/system-prompt.js';
 
 // Provider-neutral messages, as the loop keeps them and the events carry them.
-export type { Message, SystemMessage, UserMessage, AssistantMessage, ToolMessage, ToolCall, Usage, ProviderData } from './contracts/messages.js';
+export type { Message, SystemMessage, UserMessage, AssistantMessage, ToolMessage, ToolCall, Usage, ProviderData, ImageRef, ImageMediaType, StoredImageRef } from './contracts/messages.js';
+export { loadImageFile, imageFromBytes, type LoadedImage } from './images/load-image.js';
+export { IMAGE_LIMITS, imageLimitsFor, type ImageLimits } from './images/image-limits.js';
+export { imagesRefusedBy } from './providers/image-capability.js';
 
 // Tools: define one, collect them in a registry that never throws.
 export { defineTool, type ToolDefinition } from './tools/define-tool.js';

@@ -108,7 +108,8 @@ describe('read_file', () => {
     await put('blob.bin', Buffer.from('abc\0def'));
     await put('latin1.txt', Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]));
     const png = await read({ path: 'logo.png' });
-    expect(png).toMatchObject({ isError: true, content: 'logo.png is not a text file: PNG image, 12 bytes. The file tools handle UTF-8 text only.' });
+    // A picture goes to the model as an image (test/images-cli.test.ts); this 12-byte one is only a signature.
+    expect(png).toMatchObject({ isError: true, content: 'logo.png is a damaged PNG (its header gives no image size)' });
     expect((await read({ path: 'blob.bin' })).content).toContain('binary data (contains NUL bytes), 7 bytes');
     expect((await read({ path: 'latin1.txt' })).content).toContain('invalid UTF-8');
   });

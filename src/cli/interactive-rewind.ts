@@ -3,6 +3,7 @@ import { SessionCheckpoints } from '../checkpoints/session-checkpoints.js';
 import { withCheckpoints } from '../checkpoints/with-checkpoints.js';
 import { readSessionFile } from '../session/read-session.js';
 import { rebuildHistory } from '../session/rebuild-history.js';
+import { imagesDirFor, loadImages } from '../session/session-images.js';
 import { withSystemPrompt } from '../session/session-store.js';
 import { describeCheckpoint, rewindSummary } from './rewind-text.js';
 import type { RunSession } from './run-session.js';
@@ -33,7 +34,8 @@ export function interactiveRewind(options: { workspace: string; system: string; 
       }
       const outcome = await applyRewind(open.store, plan);
       if (outcome.conversationRecord) open.session.rewind(outcome.conversationRecord.toRecord);
-      const messages = withSystemPrompt(rebuildHistory(readSessionFile(open.session.path).records).messages, options.system);
+      const records = loadImages(readSessionFile(open.session.path).records, imagesDirFor(open.session.path), []);
+      const messages = withSystemPrompt(rebuildHistory(records).messages, options.system);
       return { lines: rewindSummary(plan, outcome, '/rewind'), messages };
     },
   };

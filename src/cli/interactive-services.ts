@@ -1,4 +1,6 @@
 import type { AgentEvent } from '../contracts/events.js';
+import { attachImages } from './attach-images.js';
+import { PastedImages } from './pasted-images.js';
 import type { ContextPolicy } from '../context/policy.js';
 import { knownWindow } from '../context/model-windows.js';
 import { costOf } from '../providers/pricing.js';
@@ -58,6 +60,7 @@ export function createInteractiveServices(
   const initialMessages = session?.messages;
   let hooksStarted = false;
   let cleared = false;
+  const pasted = new PastedImages(process.cwd());
   const services: InteractiveServices = {
     authorize: (ask) => createCliAuthorize(settings, ask),
     prepareMessages: context.prepareMessages,
@@ -116,8 +119,19 @@ export function createInteractiveServices(
       const hooked = await promptThroughHooks(prepared.hooks, started.prompt, { id: session?.id, resumed: initialMessages !== undefined, starts: !hooksStarted, source: cleared ? 'clear' : undefined });
       hooksStarted = true;
       if ('blocked' in hooked) return { ok: false, reason: `the UserPromptSubmit hook blocked the prompt: ${hooked.blocked}` };
-      return { ok: true, prompt: hooked.input, model: started.model };
+      const attached = await attachImages(hooked.input, {
+        paths: pasted.pathsIn(text),
+        workspace,
+        preset: prepared.resolved.preset.name,
+        protocol: prepared.resolved.preset.protocol,
+        model: started.model ?? prepared.resolved.model,
+        extraRoots: prepared.settings.addDirs,
+        allowSecrets: prepared.settings.allowSecrets,
+      });
+      if (!attached.ok) return { ok: false, reason: attached.reason };
+      return { ok: true, prompt: hooked.input, model: started.model, ...(attached.images.length ? { images: attached.images } : {}) };
     },
+    imagePaste: (text) => pasted.paste(text),
     memory: async () => collectMemorySources({ workspace, cwd: process.cwd() }).map((source) => ({ path: source.path, content: source.text })),
     // Only a window we know (or the user set) is shown; a guess would make the percentage lie.
     contextWindow: (model) => prepared.contextWindow ?? knownWindow(model),

@@ -1,4 +1,5 @@
 import { statSync } from 'node:fs';
+import { imagesRefusedBy } from '../providers/image-capability.js';
 import { dirname, resolve } from 'node:path';
 import { loadAgents } from '../agents/load-agents.js';
 import type { SubagentOptions } from '../agents/subagents.js';
@@ -94,11 +95,12 @@ export async function prepareRun(args: CliArgs, env: NodeJS.ProcessEnv = process
   const commands = discoverCommands(workspace, env);
   for (const warning of [...skills.catalog.warnings, ...commands.warnings]) warn(warning);
   const todos = new TodoList();
+  const acceptsImages = imagesRefusedBy(resolved.preset.name, resolved.model) === undefined;
   const wanted = withoutOptional(expandToolGroups(settings.tools ?? DEFAULT_TOOL_NAMES).filter((name) => name !== 'task'));
   const sandbox = shellSandbox(settings, workspace, env);
   // A checker reads the disk: with the editor's buffers (ACP) it would check stale files, so it is off.
   const observeWrite = surroundings.files ? undefined : createDiagnosticsObserver({ setting: settings.diagnostics, env, passEnv: settings.passEnv, secrets: [settings.apiKey], runUnchecked: false, ...(sandbox ? { sandbox } : {}) });
-  const fileOptions = { extraRoots: existingDirs(settings.addDirs), allowSecrets: settings.allowSecrets, privateHosts: settings.fetchPrivate, readRoots: skills.readRoots, todos, ...(observeWrite ? { observeWrite } : {}), ...(surroundings.files ? { files: surroundings.files } : {}) };
+  const fileOptions = { extraRoots: existingDirs(settings.addDirs), allowSecrets: settings.allowSecrets, privateHosts: settings.fetchPrivate, readRoots: skills.readRoots, todos, acceptsImages, ...(observeWrite ? { observeWrite } : {}), ...(surroundings.files ? { files: surroundings.files } : {}) };
   const selected = [...selectTools(wanted, fileOptions, { passEnv: settings.passEnv, secrets: [settings.apiKey], ...(sandbox ? { sandbox } : {}) }), ...optionalTools(settings, workspace, skills, env)];
   const registryOptions = { redact, gate: skills.gate };
   const tools = hooks ? new HookedRegistry(hooks, selected, registryOptions) : new ToolRegistry(selected, registryOptions);

@@ -14,6 +14,7 @@ import { EXIT, exitCodeFor } from './exit-codes.js';
 import { startRunPrompt } from './custom-command-prompt.js';
 import { continueAfterStop } from '../hooks/stop-hook.js';
 import { promptThroughHooks } from './prompt-hooks.js';
+import { attachImages } from './attach-images.js';
 import { prepareRun, type PreparedRun } from './prepare-run.js';
 import { createTextRenderer } from './render-text.js';
 import { createJsonLinesRenderer } from './display/json-lines.js';
@@ -43,6 +44,21 @@ async function runPrepared(args: CliArgs, prompt: string, prepared: PreparedRun,
     safeStderr.write(`vibe-agent: ${start.reason}\n`);
     return EXIT.providerError;
   }
+  const model = start.model ?? resolved.model;
+  const attached = await attachImages(start.prompt, {
+    paths: settings.images,
+    workspace,
+    preset: resolved.preset.name,
+    protocol: resolved.preset.protocol,
+    model,
+    extraRoots: settings.addDirs,
+    allowSecrets: settings.allowSecrets,
+  });
+  if (!attached.ok) {
+    safeStderr.write(`vibe-agent: ${attached.reason}\n`);
+    return EXIT.usage;
+  }
+  for (const note of attached.notes) safeStderr.write(`vibe-agent: ${note}\n`);
   const session = openRunSession(args, { workspace, system, warn: (text) => safeStderr.write(`vibe-agent: warning: ${text}\n`) });
 
   if (session?.messages) todos.restore(session.messages);
@@ -56,8 +72,9 @@ async function runPrepared(args: CliArgs, prompt: string, prepared: PreparedRun,
   let reason: StopReason = 'aborted';
   const options: AgentOptions = {
     provider,
-    model: start.model ?? resolved.model,
+    model,
     input: approved ? promptWithPlan(hooked.input, approved.text) : hooked.input,
+    ...(attached.images.length ? { images: attached.images } : {}),
     tools,
     system: planning ? `${system}\n\n${PLAN_MODE_PROMPT}` : system,
     ...(planning ? { plan: true } : {}),

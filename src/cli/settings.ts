@@ -32,6 +32,7 @@ export interface Settings {
   permissions: { allow: string[]; deny: string[] };
   /** Directories beyond the workspace the file tools may use (absolute). */
   addDirs: string[];
+  images: string[];
   allowSecrets: boolean;
   /** Variables bash commands get although they hold a key. */
   passEnv: string[];
@@ -274,6 +275,14 @@ export const SETTINGS = {
     parse: directory,
     default: [],
     help: 'let the file tools use DIR too (repeatable; in a config file, relative to the workspace)',
+  },
+  images: {
+    flag: 'image',
+    value: 'PATH',
+    repeatable: true,
+    parse: text,
+    default: [],
+    help: "attach the image at PATH to the prompt (repeatable): PNG, JPEG, GIF or WebP, resized when over the provider's limits (see docs/images.md)",
   },
   allowSecrets: {
     flag: 'allow-secrets',

@@ -1,4 +1,5 @@
 import type { AgentEvent } from '../contracts/events.js';
+import { imageChip } from '../images/image-chip.js';
 import { estimateUsage } from '../providers/shared/estimate-usage.js';
 import type { Message, Usage, UserMessage } from '../contracts/messages.js';
 import { DEFAULT_RETRY, requestWithRetry, type RetryPolicy } from '../core/request-with-retry.js';
@@ -62,18 +63,21 @@ export async function compactHistory(messages: readonly Message[], options: Comp
 
   const tokensBefore = counter.messages(messages);
   const replacedCount = range.length;
+  // Images in the replaced range are gone from the history: the note says which, never silently.
+  const lostImages = range.filter((message) => !pinned.includes(message)).flatMap((message) => (message.role === 'user' || message.role === 'tool' ? (message.images ?? []) : []));
+  const imagesNote = lostImages.length ? ` Images in them are no longer attached: ${lostImages.map(imageChip).join(' ')}; ask the user (or read_file) to see one again.` : '';
   let summary: string;
   let note: UserMessage;
   let fallback: string | undefined;
   let usage: Usage | undefined;
   try {
     ({ text: summary, usage } = await requestSummary(range, latest >= 0 ? messages[latest]!.content : '', counter, options));
-    note = { role: 'user', content: `${SUMMARY_MARKER}: ${replacedCount} messages were replaced by this summary, written by the model. Full tool outputs remain available through read_output.]\n\n${summary}` };
+    note = { role: 'user', content: `${SUMMARY_MARKER}: ${replacedCount} messages were replaced by this summary, written by the model. Full tool outputs remain available through read_output.${imagesNote}]\n\n${summary}` };
   } catch (error) {
     if (options.signal?.aborted || isAbortError(error)) return { messages: [...messages] };
     fallback = `the summary request failed: ${errorText(error)}`;
     summary = `${replacedCount} earlier messages were dropped to fit the context window (${fallback}).`;
-    note = { role: 'user', content: `${DROPPED_MARKER} ${summary} Tool outputs from them remain available through read_output ids, if you saw them.]` };
+    note = { role: 'user', content: `${DROPPED_MARKER} ${summary} Tool outputs from them remain available through read_output ids, if you saw them.${imagesNote}]` };
   }
   const inserted: Message[] = [...pinned, note];
   const compacted = [...messages.slice(0, from), ...inserted, ...messages.slice(to)];

@@ -1,4 +1,5 @@
 import type { Message } from '../contracts/messages.js';
+import { imageChip } from '../images/image-chip.js';
 import type { OutputStore } from './output-store.js';
 import type { TokenCounter } from './token-count.js';
 import { isStub } from './stub-outputs.js';
@@ -36,16 +37,18 @@ export async function renderTranscript(
 }
 
 function renderMessage(message: Message, fullOutput: string | undefined, previewChars: number): string {
+  // The summary replaces the images too: it must say they were there, so the model can ask again.
+  const images = (message.role === 'user' || message.role === 'tool') && message.images?.length ? `\n${message.images.map(imageChip).join(' ')} (not carried over by the summary)` : '';
   if (message.role === 'tool') {
     const text = fullOutput ?? message.content;
     const shown = text.length > previewChars ? `${text.slice(0, previewChars)}\n[… ${text.length - previewChars} more characters]` : text;
-    return `[tool result: ${message.name}${message.isError ? ', error' : ''}]\n${shown}`;
+    return `[tool result: ${message.name}${message.isError ? ', error' : ''}]\n${shown}${images}`;
   }
   if (message.role === 'assistant') {
     const calls = message.toolCalls.map((call) => `→ called ${call.name} ${call.arguments.length > 300 ? `${call.arguments.slice(0, 300)}…` : call.arguments}`);
     return [`[assistant]`, message.content, ...calls].filter(Boolean).join('\n');
   }
-  return `[${message.role}]\n${message.content}`;
+  return `[${message.role}]\n${message.content}${images}`;
 }
 
 async function resolveStub(message: Message, store: OutputStore | undefined): Promise<string | undefined> {

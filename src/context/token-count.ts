@@ -1,6 +1,7 @@
 import type { Message } from '../contracts/messages.js';
 import type { ToolSchema } from '../contracts/provider.js';
 import { countText, type Encoder } from './count-text.js';
+import { imagesTokens } from '../images/image-tokens.js';
 
 /**
  * Token estimates with the o200k_base tokenizer (GPT-4o and later; close enough for other
@@ -74,7 +75,9 @@ export class TokenCounter {
     if (message.role === 'assistant') {
       for (const call of message.toolCalls) tokens += TOOL_CALL_OVERHEAD + this.text(call.name) + this.text(call.arguments) + this.text(call.id);
     } else if (message.role === 'tool') {
-      tokens += this.text(message.toolCallId);
+      tokens += this.text(message.toolCallId) + imagesTokens(message.images);
+    } else if (message.role === 'user') {
+      tokens += imagesTokens(message.images);
     }
     this.cache.set(message, tokens);
     return tokens;
@@ -106,7 +109,9 @@ export function messageUpperBound(message: Message): number {
   if (message.role === 'assistant') {
     for (const call of message.toolCalls) bytes += TOOL_CALL_OVERHEAD + Buffer.byteLength(call.name) + Buffer.byteLength(call.arguments) + Buffer.byteLength(call.id);
   } else if (message.role === 'tool') {
-    bytes += Buffer.byteLength(message.toolCallId);
+    bytes += Buffer.byteLength(message.toolCallId) + imagesTokens(message.images);
+  } else if (message.role === 'user') {
+    bytes += imagesTokens(message.images);
   }
   return bytes;
 }

@@ -1,4 +1,4 @@
-import type { AssistantMessage, Message, ToolCall, Usage } from './messages.js';
+import type { AssistantMessage, ImageRef, Message, ToolCall, Usage } from './messages.js';
 import type { ToolCallStatus } from './tool.js';
 
 /** Why a run ended. Exactly one `stop` event carries it. */
@@ -23,7 +23,7 @@ export type AgentEvent = AgentEventBody & {
 };
 
 type AgentEventBody =
-  | { type: 'run_start'; provider: string; model: string; tools: string[]; input: string }
+  | { type: 'run_start'; provider: string; model: string; tools: string[]; input: string; images?: ImageRef[] }
   /** The context policy changed the history before a request (truncation, compaction). */
   | {
       type: 'compaction';
@@ -72,6 +72,7 @@ type AgentEventBody =
       isError: boolean;
       output: string;
       durationMs: number;
+      images?: ImageRef[];
     }
   | { type: 'usage'; turn: number; usage: Usage; total: Usage }
   /** A turn is complete: the messages it appended to the history (assistant, then tool results in call order). */

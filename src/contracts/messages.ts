@@ -23,9 +23,33 @@ export interface SystemMessage {
   content: string;
 }
 
+/** The image formats every supported provider accepts; detected from the bytes, never the name. */
+export type ImageMediaType = 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp';
+
+/**
+ * An image that rides beside a message's text. In memory `data` holds the bytes (base64); a
+ * session file stores only `sha256` and keeps the bytes once in a file beside it (see StoredImageRef).
+ */
+export interface ImageRef {
+  mediaType: ImageMediaType;
+  /** The bytes, base64, exactly as sent. */
+  data: string;
+  /** Hex SHA-256 of the bytes: the image's name in the session's image folder. */
+  sha256: string;
+  /** What the user called it (a file name), for display only. */
+  name?: string;
+  width?: number;
+  height?: number;
+}
+
+/** An image as a session file records it: everything but the bytes. */
+export type StoredImageRef = Omit<ImageRef, 'data'>;
+
 export interface UserMessage {
   role: 'user';
   content: string;
+  /** Images the user attached; sent after the text, in this order. */
+  images?: ImageRef[];
 }
 
 export interface AssistantMessage {
@@ -47,6 +71,8 @@ export interface ToolMessage {
   name: string;
   content: string;
   isError: boolean;
+  /** Images the tool returned (read_file on a picture); providers that cannot carry them in a result attach them right after. */
+  images?: ImageRef[];
 }
 
 export type Message = SystemMessage | UserMessage | AssistantMessage | ToolMessage;

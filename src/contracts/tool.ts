@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { ToolCall } from './messages.js';
+import type { ImageRef, ToolCall } from './messages.js';
 import type { ToolSchema } from './provider.js';
 
 export interface ToolContext {
@@ -20,7 +20,7 @@ export interface ToolContext {
 }
 
 /** What `execute` may return: plain text, or text flagged as an error the model should see. */
-export type ToolOutput = string | { output: string; isError?: boolean };
+export type ToolOutput = string | { output: string; isError?: boolean; images?: ImageRef[] };
 
 /**
  * What the user sees when asked to approve a call: a one-line summary (the command, the path)
@@ -93,6 +93,7 @@ export interface ToolResult {
   args?: unknown;
   /** How long `execute` ran, in ms (not the wait for approval); absent when it never ran. */
   durationMs?: number;
+  images?: ImageRef[];
 }
 
 /** Asked before a call that needs approval runs. Returning a reason denies the call. */

@@ -1,5 +1,5 @@
 import type { AgentEvent, AgentSpend, StopReason } from '../contracts/events.js';
-import type { Message, Usage } from '../contracts/messages.js';
+import type { ImageRef, Message, Usage } from '../contracts/messages.js';
 import type { Provider } from '../contracts/provider.js';
 import type { ProviderError } from '../contracts/provider-error.js';
 import type { Authorize } from '../contracts/tool.js';
@@ -14,6 +14,8 @@ export interface AgentOptions {
   model: string;
   /** The new user input for this run. */
   input: string;
+  /** Images attached to the new input (see src/images for loading and fitting them). */
+  images?: ImageRef[];
   tools?: ToolRegistry;
   /** Used when `messages` does not already start with a system message. */
   system?: string;

@@ -39,7 +39,7 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
   let lastUsage: Usage | undefined;
   const stop = (how: Stop) => stopRun(how, { messages, turns: run.turns, totals });
 
-  yield { type: 'run_start', provider: options.provider.name, model: options.model, tools: registry.names(), input: options.input };
+  yield { type: 'run_start', provider: options.provider.name, model: options.model, tools: registry.names(), input: options.input, ...(options.images?.length ? { images: options.images } : {}) };
   const unpriceable = overBudget(run);
   if (unpriceable) return yield* stop(unpriceable);
 
@@ -108,7 +108,7 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
 function startingHistory(options: AgentOptions): Message[] {
   const messages: Message[] = [...(options.messages ?? [])];
   if (options.system && messages[0]?.role !== 'system') messages.unshift({ role: 'system', content: options.system });
-  messages.push({ role: 'user', content: options.input });
+  messages.push({ role: 'user', content: options.input, ...(options.images?.length ? { images: options.images } : {}) });
   return messages;
 }
 

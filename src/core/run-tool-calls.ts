@@ -45,6 +45,7 @@ export async function* runToolCalls(calls: ToolCall[], context: ToolRunContext):
         output: result.content,
         // The tool's own running time; a call that never ran (denied, invalid) took none.
         durationMs: result.durationMs ?? 0,
+        ...(result.images?.length ? { images: result.images } : {}),
       };
     }
   }
@@ -54,6 +55,7 @@ export async function* runToolCalls(calls: ToolCall[], context: ToolRunContext):
     name: call.name,
     content: results[index]!.content,
     isError: results[index]!.isError,
+    ...(results[index]!.images?.length ? { images: results[index]!.images } : {}),
   }));
 }
 

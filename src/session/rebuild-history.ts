@@ -36,7 +36,7 @@ export function rebuildHistory(records: RawRecord[]): RebuiltHistory {
         else if (messages.length === 0) messages.push({ role: 'system', content: record.content });
         break;
       case 'run_start':
-        messages.push({ role: 'user', content: record.input });
+        messages.push({ role: 'user', content: record.input, ...(record.images?.length ? { images: record.images } : {}) });
         break;
       case 'rewind':
         // Earlier rewinds inside the prefix are replayed by the same rule.

@@ -6,6 +6,7 @@ import { rebuildHistory } from './rebuild-history.js';
 import { SESSION_FORMAT_VERSION } from './records.js';
 import { lockSession, type SessionLock } from './session-lock.js';
 import { SessionWriter } from './session-writer.js';
+import { imagesDirFor, loadImages } from './session-images.js';
 
 export interface SessionStoreOptions {
   workspace: string;
@@ -44,10 +45,11 @@ export function resumeSession(path: string, options: Pick<SessionStoreOptions, '
   // Locked before reading, so no other run appends between the rebuild and this run's first record.
   const lock = lockSession(path);
   const read = readSessionFile(path);
-  const rebuilt = rebuildHistory(read.records);
+  const imageWarnings: string[] = [];
+  const rebuilt = rebuildHistory(loadImages(read.records, imagesDirFor(path), imageWarnings));
   const { writer } = openOrRelease(path, options.redact, lock);
   const id = read.header?.id ?? path.replace(/^.*[\\/]/, '').replace(/\.jsonl$/, '');
-  return { id, path, writer, messages: rebuilt.messages, warnings: [...read.warnings, ...rebuilt.warnings], close: closer(writer, lock) };
+  return { id, path, writer, messages: rebuilt.messages, warnings: [...read.warnings, ...imageWarnings, ...rebuilt.warnings], close: closer(writer, lock) };
 }
 
 function openOrRelease(path: string, redact: SessionStoreOptions['redact'], lock: SessionLock): { writer: SessionWriter } {

@@ -4,6 +4,7 @@ import type { AgentEvent } from '../contracts/events.js';
 import type { ModelRequest } from '../contracts/provider.js';
 import { redactedJson } from './redact.js';
 import { RequestLog } from './request-record.js';
+import { imagesDirFor, storeImages } from './session-images.js';
 import type { SessionRecord, StoredTurnEnd } from './records.js';
 import { isTurnEvent, TurnEvents } from './turn-events.js';
 
@@ -59,7 +60,8 @@ export class SessionWriter {
   append(record: SessionRecord): void {
     if (this.fd === undefined) throw new Error(`Session file ${this.path} is closed.`);
     if (this.syncError) throw this.syncError;
-    const bytes = Buffer.from(`${redactedJson(record, this.redact)}\n`, 'utf8');
+    // Images go to files beside the session, once each; the line keeps their hashes.
+    const bytes = Buffer.from(`${redactedJson(storeImages(record, imagesDirFor(this.path)), this.redact)}\n`, 'utf8');
     let offset = 0;
     while (offset < bytes.length) offset += writeSync(this.fd, bytes, offset, bytes.length - offset);
   }

@@ -1,11 +1,11 @@
 import { canonicalJson } from '../contracts/canonical-json.js';
-import type { AssistantMessage, Message, ToolMessage } from '../contracts/messages.js';
+import type { AssistantMessage, ImageRef, Message, ToolMessage } from '../contracts/messages.js';
 
 /** The records of a turn that carry its messages (what a session file holds of them). */
 export type TurnEvent =
   | { type: 'turn_start' }
   | { type: 'assistant_message'; message: AssistantMessage }
-  | { type: 'tool_call_end'; id: string; name: string; output: string; isError: boolean }
+  | { type: 'tool_call_end'; id: string; name: string; output: string; isError: boolean; images?: ImageRef[] }
   | { type: 'turn_end' };
 
 const TURN_EVENT_TYPES = new Set<string>(['turn_start', 'assistant_message', 'tool_call_end', 'turn_end']);
@@ -32,7 +32,8 @@ export class TurnEvents {
       // A copy: what is compared at turn end must be what was written, even if the object changes later.
       this.assistant = structuredClone(event.message);
     } else {
-      this.outputs.set(event.id, { role: 'tool', toolCallId: event.id, name: event.name, content: event.output, isError: event.isError });
+      const images = event.images?.length ? { images: event.images } : {};
+      this.outputs.set(event.id, { role: 'tool', toolCallId: event.id, name: event.name, content: event.output, isError: event.isError, ...images });
     }
   }
 

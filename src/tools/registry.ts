@@ -151,8 +151,9 @@ export class ToolRegistry {
       const output = await Promise.race([tool.execute(args, context), deadline]);
       const text = typeof output === 'string' ? output : output.output;
       const isError = typeof output === 'string' ? false : output.isError === true;
+      const images = typeof output === 'string' ? undefined : output.images;
       // Redacted before the cap, so a cut never leaves part of a secret behind.
-      return ran({ content: capOutput(this.redact(text), this.maxOutputChars), isError, status: isError ? 'error' : 'ok', args });
+      return ran({ content: capOutput(this.redact(text), this.maxOutputChars), isError, status: isError ? 'error' : 'ok', args, ...(images?.length ? { images } : {}) });
     } catch (error) {
       if (error instanceof CallTimedOut) return ran({ ...failure(`${tool.name} timed out after ${timeoutMs} ms and was stopped.`), args });
       if (error instanceof CallAborted) return ran({ ...failure(`${tool.name} was cancelled by the user.`), args });

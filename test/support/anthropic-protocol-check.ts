@@ -2,6 +2,7 @@
  * The rules the Messages API enforces on a request, as strictly as the real service (and a
  * little more: the calls and signed thinking this server just sent must come back unchanged).
  */
+import { checkInlineImage } from './image-check.js';
 import { isDeepStrictEqual } from 'node:util';
 import type { WireThinking, WireToolUse } from './anthropic-frames.js';
 
@@ -65,6 +66,10 @@ export function checkAnthropicProtocol(body: AnthropicRequestBody, state: Protoc
       if (block.type === 'tool_result' && message.role !== 'user') problems.push(`messages.${i}.content.${j}: tool_result is only allowed in user messages`);
       if (block.type === 'tool_use' && message.role !== 'assistant') problems.push(`messages.${i}.content.${j}: tool_use is only allowed in assistant messages`);
       if ((block.type === 'thinking' || block.type === 'redacted_thinking') && message.role !== 'assistant') problems.push(`messages.${i}.content.${j}: thinking is only allowed in assistant messages`);
+      if (block.type === 'image') {
+        if (message.role !== 'user') problems.push(`messages.${i}.content.${j}: image is only allowed in user messages`);
+        problems.push(...checkImageBlock(block, `messages.${i}.content.${j}`));
+      }
     });
     if (message.role === 'assistant') problems.push(...checkThinking(blocks, body.model, state, i));
     else problems.push(...checkResults(blocks, messages[i - 1], i));
@@ -80,6 +85,13 @@ export function checkAnthropicProtocol(body: AnthropicRequestBody, state: Protoc
   return problems;
 }
 
+/** `{type:'image', source:{type:'base64', media_type, data}}`, at most 5 MB of base64. */
+function checkImageBlock(block: WireBlock, where: string): string[] {
+  const source = block.source as { type?: unknown; media_type?: unknown; data?: unknown } | undefined;
+  if (!source || source.type !== 'base64') return [`${where}.source: image source must be {type: "base64", media_type, data}`];
+  return checkInlineImage(`${where}.source`, source.media_type, source.data, 5 * 1024 * 1024);
+}
+
 function checkResults(blocks: WireBlock[], previous: { role: string; content: string | WireBlock[] } | undefined, i: number): string[] {
   const problems: string[] = [];
   const uses = previous && previous.role === 'assistant' ? blocksOf(previous.content).filter((b) => b.type === 'tool_use').map((b) => String(b.id)) : [];
@@ -93,6 +105,13 @@ function checkResults(blocks: WireBlock[], previous: { role: string; content: st
     if (!uses.includes(String(block.tool_use_id))) problems.push(`messages.${i}.content.${j}: unexpected tool_use_id ${String(block.tool_use_id)}: tool_result without matching tool_use in the previous assistant message`);
     const content = block.content;
     if (typeof content === 'string' && !content.trim()) problems.push(`messages.${i}.content.${j}: tool_result content must be non-empty`);
+    if (Array.isArray(content)) {
+      (content as WireBlock[]).forEach((inner, k) => {
+        const where = `messages.${i}.content.${j}.content.${k}`;
+        if (inner.type === 'image') problems.push(...checkImageBlock(inner, where));
+        else if (inner.type !== 'text' || typeof inner.text !== 'string' || !inner.text.trim()) problems.push(`${where}: tool_result content holds text and image blocks only`);
+      });
+    }
     if (block.is_error !== undefined && typeof block.is_error !== 'boolean') problems.push(`messages.${i}.content.${j}: is_error must be a boolean`);
   });
   return problems;

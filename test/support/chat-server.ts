@@ -3,6 +3,7 @@
  * with fragmented tool-call deltas, and plain JSON), replays scripted replies, records every
  * request, and rejects (HTTP 400, recorded as a violation) any request that breaks the protocol.
  */
+import { checkDataUrl } from './image-check.js';
 import { createServer } from 'node:http';
 import type { ScriptedReply } from '../../src/providers/scripted.js';
 import { json, readBody, startSse, listenOnLoopback } from './http-replies.js';
@@ -234,6 +235,28 @@ function completion(model: string, reply: ScriptedReply, calls: WireToolCall[]) 
   };
 }
 
+/**
+ * Content arrays as Chat Completions takes them: user messages may mix `text` and `image_url`
+ * parts; tool messages carry text only (a string or text parts); an image anywhere else is a 400.
+ */
+function checkContentParts(message: ChatRequestBody['messages'][number], i: number): string[] {
+  if (!Array.isArray(message.content)) return [];
+  const problems: string[] = [];
+  (message.content as Array<Record<string, unknown>>).forEach((part, j) => {
+    const where = `message ${i} content[${j}]`;
+    if (part.type === 'text') {
+      if (typeof part.text !== 'string') problems.push(`${where}: text part without text`);
+    } else if (part.type === 'image_url') {
+      if (message.role !== 'user') problems.push(`${where}: image_url is only allowed in user messages (role ${message.role})`);
+      const image = part.image_url as { url?: unknown } | undefined;
+      problems.push(...checkDataUrl(where, image?.url));
+    } else {
+      problems.push(`${where}: unknown content part type ${JSON.stringify(part.type)}`);
+    }
+  });
+  return problems;
+}
+
 /** The rules a real provider enforces, plus ours: calls echoed verbatim, answered in order. */
 export function checkProtocol(body: ChatRequestBody, previousCalls: WireToolCall[]): string[] {
   const problems: string[] = [];
@@ -241,6 +264,7 @@ export function checkProtocol(body: ChatRequestBody, previousCalls: WireToolCall
   if (!Array.isArray(messages) || messages.length === 0) return ['messages must be a non-empty array'];
   if (typeof body.model !== 'string' || !body.model) problems.push('model is missing');
 
+  for (let i = 0; i < messages.length; i++) problems.push(...checkContentParts(messages[i]!, i));
   for (let i = 0; i < messages.length; i++) {
     const message = messages[i]!;
     if (message.role === 'assistant') {

@@ -3,6 +3,7 @@
  * the signature rule (a thoughtSignature must come back on the part it was sent on). Written
  * independently of src/ so the adapter cannot pass by sharing a bug with its checker.
  */
+import { checkInlineImage } from './image-check.js';
 export interface GeminiPart {
   text?: string;
   thought?: boolean;
@@ -41,6 +42,12 @@ export function checkGeminiRequest(body: GeminiRequestBody, previous: { calls: n
   contents.forEach((content, i) => {
     if (content.role !== 'user' && content.role !== 'model') problems.push(`contents[${i}].role is ${JSON.stringify(content.role)} (must be user or model)`);
     if (!Array.isArray(content.parts) || content.parts.length === 0) problems.push(`contents[${i}].parts must not be empty`);
+    (content.parts ?? []).forEach((part, j) => {
+      if (part.inlineData === undefined) return;
+      const inline = part.inlineData as { mimeType?: unknown; data?: unknown };
+      if (content.role !== 'user') problems.push(`contents[${i}].parts[${j}]: inlineData is only allowed in user turns here`);
+      problems.push(...checkInlineImage(`contents[${i}].parts[${j}].inlineData`, inline?.mimeType, inline?.data, 20 * 1024 * 1024));
+    });
   });
 
   for (let i = 0; i < contents.length; i++) {

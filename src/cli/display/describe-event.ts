@@ -4,6 +4,7 @@ import { parseCommandResult, isCommandTool } from './command-result.js';
 import { describeChildEvent } from './describe-child-event.js';
 import type { DisplayLine, Span } from './display-line.js';
 import { formatDuration } from './format-duration.js';
+import { imageChip } from '../../images/image-chip.js';
 import { oneLine, summarizeArguments } from './summarize.js';
 import { toned, type Theme, type Tone } from './theme.js';
 import { visibleText } from './visible-text.js';
@@ -50,8 +51,12 @@ export function describeEvent(event: AgentEvent, options: DescribeOptions = {}):
       const args = shown(summarizeArguments(event.call.arguments, width));
       return [span('→', 'accent'), span(' '), span(shown(event.call.name), 'bold'), ...(args ? [span(' '), span(args, 'dim')] : [])];
     }
-    case 'tool_call_end':
-      return [STATUS_MARKS[event.status], span(' '), span(`${summarizeResult(event.name, event.output, event.isError, width)} (${formatDuration(event.durationMs)})`, 'dim')];
+    case 'tool_call_end': {
+      const chips = event.images?.length ? ` ${shown(event.images.map(imageChip).join(' '))}` : '';
+      return [STATUS_MARKS[event.status], span(' '), span(`${summarizeResult(event.name, event.output, event.isError, width)}${chips} (${formatDuration(event.durationMs)})`, 'dim')];
+    }
+    case 'run_start':
+      return event.images?.length ? [span(`⧉ attached ${shown(event.images.map(imageChip).join(' '))}`, 'dim')] : undefined;
     case 'retry': {
       const note = options.partialReplyShown ? ' (the partial reply above is discarded)' : '';
       return [span(`↻ retry ${event.attempt} in ${(event.delayMs / 1000).toFixed(1)} s: ${oneLine(shown(event.error), width)}${note}`, 'warning')];

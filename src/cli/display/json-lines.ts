@@ -1,5 +1,6 @@
 import type { AgentEvent } from '../../contracts/events.js';
 import { collectSecrets, createRedactor, redactedJson } from '../../session/redact.js';
+import { withoutImageBytes } from '../../images/without-image-bytes.js';
 
 /**
  * `--json`: each AgentEvent as one line of JSON. It is read by programs and ends up in CI logs,
@@ -7,5 +8,6 @@ import { collectSecrets, createRedactor, redactedJson } from '../../session/reda
  */
 export function createJsonLinesRenderer(out: { write(text: string): unknown }, apiKey?: string): (event: AgentEvent) => void {
   const redact = createRedactor(collectSecrets(process.env, [apiKey]));
-  return (event) => out.write(`${redactedJson(event, redact)}\n`);
+  // Image bytes are left out (their hash, type and size stay): a line per event must stay a line.
+  return (event) => out.write(`${redactedJson(withoutImageBytes(event), redact)}\n`);
 }

@@ -231,7 +231,9 @@ export class InteractiveSession {
       return;
     }
     this.hint = [];
-    const action = this.editor.handle(key);
+    // A pasted image path becomes a chip; the image goes with the prompt that holds it.
+    const chip = key.name === 'paste' ? this.services.imagePaste?.(key.text ?? '') : undefined;
+    const action = this.editor.handle(chip ? { ...key, text: `${chip} ` } : key);
     if (action.type === 'complete') {
       const completion = completeSlash(this.editor.text, this.services.models?.() ?? [], (this.services.customCommands?.() ?? []).map((command) => command.name));
       this.editor.set(completion.text);
@@ -359,6 +361,7 @@ export class InteractiveSession {
         provider: this.options.provider,
         model: started.model ?? this.conversation.model,
         input: started.prompt,
+        ...(started.images?.length ? { images: started.images } : {}),
         messages: this.historyFor(planning),
         tools: this.options.tools,
         system: this.systemFor(planning),

@@ -1,6 +1,6 @@
 import type { AgentOptions, RunResult } from '../../core/loop.js';
 import type { AgentEvent } from '../../contracts/events.js';
-import type { Message, Usage } from '../../contracts/messages.js';
+import type { ImageRef, Message, Usage } from '../../contracts/messages.js';
 import type { AskApproval } from '../../tools/approval.js';
 import type { Authorize } from '../../contracts/tool.js';
 import type { PermissionPolicy } from '../../permissions/permission-policy.js';
@@ -22,7 +22,7 @@ export interface CustomCommandEntry {
 }
 
 /** What a typed prompt becomes: itself, or a custom command's expanded prompt (and model). */
-export type StartedPrompt = { ok: true; prompt: string; model: string | undefined } | { ok: false; reason: string };
+export type StartedPrompt = { ok: true; prompt: string; model: string | undefined; images?: ImageRef[] } | { ok: false; reason: string };
 
 export interface MemoryFile {
   path: string;
@@ -56,6 +56,12 @@ export interface InteractiveServices {
    * `authorize`) and starts the run's tool scope. Without it the text is sent as it is.
    */
   startPrompt?(text: string, context: { authorize: Authorize; signal: AbortSignal }): Promise<StartedPrompt>;
+  /**
+   * A paste that is the path of an image file: remembers it and returns the chip to put in the
+   * prompt (`[image: shot.png 640×480]`); the image is attached when a prompt holding the chip is
+   * sent. Undefined: the paste is text.
+   */
+  imagePaste?(text: string): string | undefined;
   /** The model's context window in tokens, when known (for the status line). */
   contextWindow?(model: string): number | undefined;
   /** What `usage` cost on `model`, in US dollars, when known. */

@@ -1,5 +1,5 @@
-import type { ContentBlockParam, MessageParam, Tool } from '@anthropic-ai/sdk/resources/messages';
-import type { AssistantMessage, Message, ProviderData } from '../../contracts/messages.js';
+import type { ContentBlockParam, ImageBlockParam, MessageParam, Tool } from '@anthropic-ai/sdk/resources/messages';
+import type { AssistantMessage, ImageRef, Message, ProviderData } from '../../contracts/messages.js';
 import type { ToolSchema } from '../../contracts/provider.js';
 import { parseJson } from '../../contracts/bounded-json.js';
 
@@ -50,18 +50,15 @@ export function toAnthropicConversation(messages: Message[], options: ConvertOpt
         if (message.content.trim()) system.push(message.content);
         break;
       case 'user':
-        append('user', textBlocks(message.content));
+        append('user', [...textBlocks(message.content), ...(message.images ?? []).map(imageBlock)]);
         break;
-      case 'tool':
-        append('user', [], [
-          {
-            type: 'tool_result',
-            tool_use_id: message.toolCallId,
-            content: message.content.trim() ? message.content : EMPTY_RESULT,
-            ...(message.isError ? { is_error: true } : {}),
-          },
-        ]);
+      case 'tool': {
+        const text = message.content.trim() ? message.content : EMPTY_RESULT;
+        // A tool_result may hold image blocks beside its text (read_file on a picture).
+        const content = message.images?.length ? [{ type: 'text' as const, text }, ...message.images.map(imageBlock)] : text;
+        append('user', [], [{ type: 'tool_result', tool_use_id: message.toolCallId, content, ...(message.isError ? { is_error: true } : {}) }]);
         break;
+      }
       case 'assistant':
         append('assistant', assistantBlocks(message, options));
         break;
@@ -71,6 +68,11 @@ export function toAnthropicConversation(messages: Message[], options: ConvertOpt
     system: system.length ? system.join('\n\n') : undefined,
     messages: wire.map(({ role, results, blocks }) => ({ role, content: [...results, ...blocks] })),
   };
+}
+
+/** An image as the Messages API takes it: a base64 source block. */
+export function imageBlock(image: ImageRef): ImageBlockParam {
+  return { type: 'image', source: { type: 'base64', media_type: image.mediaType, data: image.data } };
 }
 
 function textBlocks(text: string): ContentBlockParam[] {

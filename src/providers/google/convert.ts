@@ -1,6 +1,6 @@
 import type { Content, FunctionDeclaration, Part } from '@google/genai';
 import { canonicalJson } from '../../contracts/canonical-json.js';
-import type { AssistantMessage, Message } from '../../contracts/messages.js';
+import type { AssistantMessage, ImageRef, Message } from '../../contracts/messages.js';
 import type { ToolSchema } from '../../contracts/provider.js';
 import type { ToolWireMap } from '../shared/tool-ids.js';
 import { cleanSchemaForGemini } from './clean-schema.js';
@@ -46,13 +46,19 @@ export function toGeminiContents(messages: Message[], options: ConvertOptions): 
     else contents.push({ role, parts });
   };
 
+  let pendingImages: Part[] = [];
+  const flushImages = () => {
+    if (pendingImages.length) push('user', pendingImages);
+    pendingImages = [];
+  };
   for (const message of messages) {
+    if (message.role !== 'tool') flushImages();
     switch (message.role) {
       case 'system':
         system.push(message.content);
         break;
       case 'user':
-        push('user', [{ text: message.content }]);
+        push('user', [...(message.content || !message.images?.length ? [{ text: message.content }] : []), ...(message.images ?? []).map(imagePart)]);
         break;
       case 'assistant': {
         const { parts, calls } = modelParts(message, options);
@@ -68,13 +74,21 @@ export function toGeminiContents(messages: Message[], options: ConvertOptions): 
         };
         if (call?.id) functionResponse.id = call.id;
         push('user', [{ functionResponse }]);
+        // Images a tool returned follow its response as inline parts of the same user turn.
+        if (message.images?.length) pendingImages.push(...message.images.map(imagePart));
         break;
       }
     }
   }
+  flushImages();
   const result: GeminiRequestParts = { contents };
   if (system.length) result.systemInstruction = system.join('\n\n');
   return result;
+}
+
+/** An image as Gemini takes it inline: base64 data with its MIME type. */
+export function imagePart(image: ImageRef): Part {
+  return { inlineData: { mimeType: image.mediaType, data: image.data } };
 }
 
 function modelParts(message: AssistantMessage, options: ConvertOptions): { parts: Part[]; calls: Map<string, SentCall> } {

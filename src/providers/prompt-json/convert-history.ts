@@ -28,7 +28,8 @@ export function toPromptJsonHistory(messages: Message[], tools: ToolSchema[]): M
   const out: Message[] = [];
   let results: ToolMessage[] = [];
   const flush = () => {
-    if (results.length) out.push({ role: 'user', content: results.map(resultText).join('\n\n') });
+    const images = results.flatMap((result) => result.images ?? []);
+    if (results.length) out.push({ role: 'user', content: results.map(resultText).join('\n\n'), ...(images.length ? { images } : {}) });
     results = [];
   };
   for (const message of messages) {

@@ -7,6 +7,7 @@ import { numberLine } from '../shared/number-lines.js';
 import type { FileReadTracker } from '../shared/read-tracker.js';
 import { formatBytes, loadTextFile } from '../shared/text-file.js';
 import { resolveToolPath, withReadRoots } from '../shared/tool-path.js';
+import { readImage } from './read-image.js';
 
 export const DEFAULT_READ_LIMIT = 2000;
 export const MAX_LINE_CHARS = 2000;
@@ -24,13 +25,15 @@ export function createReadFileTool(options: FileToolOptions, tracker: FileReadTr
   return defineTool({
     name: 'read_file',
     description:
-      'Read a UTF-8 text file as lines numbered like cat -n: up to limit (default 2000) lines from offset (1-based line, default 1); lines over 2000 characters are cut. A footer gives size, total lines and, when more remains, the offset to read next. Refuses binary files and directories.',
+      'Read a UTF-8 text file as lines numbered like cat -n: up to limit (default 2000) lines from offset (1-based, default 1); lines over 2000 characters are cut. A footer gives size, total lines and the offset to read next. A PNG, JPEG, GIF or WebP comes back as an image. Refuses other binaries and directories.',
     parameters,
     readOnly: true,
     permission: filePermission('read', ['read']),
     async execute({ path, offset, limit }, context): Promise<ToolOutput> {
       const resolved = await resolveToolPath(path, context, withReadRoots(options), false);
       if (!resolved.ok) return { output: resolved.reason, isError: true };
+      const picture = await readImage(resolved.absolute, resolved.relative, options.acceptsImages ?? true);
+      if (picture) return picture;
       const loaded = await loadTextFile(resolved.absolute, resolved.relative, options.files);
       if (!loaded.ok) return { output: loaded.reason, isError: true };
       const { file } = loaded;

@@ -16,4 +16,9 @@ export interface FileToolOptions {
   observeWrite?: WriteObserver;
   /** Where file bytes are read and written (an editor's buffers over ACP); default the disk. */
   files?: FileAccess;
+  /**
+   * Whether read_file returns a picture as an image (default true). False when the model is known
+   * to take text only: read_file then says it cannot show it.
+   */
+  acceptsImages?: boolean;
 }
