@@ -10,6 +10,7 @@ import { createCliAuthorize } from './permission-setup.js';
 import type { PreparedRun } from './prepare-run.js';
 import { openRunSession, type RunSession } from './run-session.js';
 import { serverTable } from './mcp-table.js';
+import { mayChangeFiles } from '../checkpoints/may-change-files.js';
 import { backgroundJobs } from '../tools/coding/shell/background-jobs.js';
 import { formatTokens } from './tui/status-line.js';
 import { startRunPrompt } from './custom-command-prompt.js';
@@ -97,7 +98,7 @@ export function createInteractiveServices(args: CliArgs, prepared: PreparedRun, 
     cost: (model, usage) => costOf(model, usage),
     models: () => [prepared.resolved.model],
     backgroundJobs: () => backgroundJobs.list(),
-    ...interactiveRewind({ workspace, system, session: () => session, warn }),
+    ...interactiveRewind({ workspace, system, session: () => session, warn, mayChangeFiles: (call) => mayChangeFiles(prepared.tools, call) }),
     setNotify: (next) => (notify = next),
     mcpServers: () => serverTable(prepared.mcp.status()),
     close: () => session?.close(),

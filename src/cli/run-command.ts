@@ -2,6 +2,7 @@ import type { AgentEvent, StopReason } from '../contracts/events.js';
 import { withSubagents } from '../agents/subagents.js';
 import type { AgentOptions } from '../core/agent-options.js';
 import { withCheckpoints } from '../checkpoints/with-checkpoints.js';
+import { mayChangeFiles } from '../checkpoints/may-change-files.js';
 import { runAgent } from '../core/loop.js';
 import { PLAN_MODE_PROMPT } from '../core/system-prompt.js';
 import type { CliArgs } from './args.js';
@@ -67,7 +68,7 @@ async function runPrepared(args: CliArgs, prompt: string, prepared: PreparedRun,
   };
   const events = runAgent(subagents ? withSubagents(options, subagents) : options);
   const warn = (text: string) => safeStderr.write(`vibe-agent: warning: ${text}\n`);
-  for await (const event of withCheckpoints(events, { workspace, session: () => session, warn })) {
+  for await (const event of withCheckpoints(events, { workspace, session: () => session, warn, mayChangeFiles: (call) => mayChangeFiles(tools, call) })) {
     session?.record(event);
     render(event);
     if (event.type === 'stop') reason = event.reason;
