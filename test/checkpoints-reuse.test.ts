@@ -46,7 +46,7 @@ describe('checkpoints reuse the last snapshot while nothing could have changed a
         yield reply(i + 1, calls);
         runTool?.();
       }
-      yield { type: 'stop', reason: 'answered', answer: 'ok', turns: 4, usage: { inputTokens: 0, outputTokens: 0 } };
+      yield { type: 'stop', reason: 'answered', answer: 'ok', turns: 4, usage: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, reasoningTokens: 0 } };
     }
     const categories: Record<string, 'read' | 'edit'> = { read_file: 'read', grep: 'read', write_file: 'edit' };
     const seen: AgentEvent[] = [];

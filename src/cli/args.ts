@@ -5,7 +5,6 @@ import { SETTING_KEYS, settingRow, type Protocol, type Settings } from './settin
 import { unknownOptionMessage } from './unknown-option.js';
 import { normalizeRewindTo, parseRewindArgs, rewindFlagsGiven, type RewindArgs } from './rewind-args.js';
 import { UsageError } from './usage-error.js';
-import { helpText } from './help-text.js';
 
 export { PROTOCOLS, type Protocol } from './settings.js';
 export { UsageError } from './usage-error.js';
@@ -56,8 +55,6 @@ export interface CliArgs {
   /** `rewind` options (see rewind-args.ts). */
   rewind?: RewindArgs;
 }
-
-export const HELP = helpText();
 
 type OptionSpec = NonNullable<ParseArgsConfig['options']>[string];
 
