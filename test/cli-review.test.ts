@@ -176,7 +176,8 @@ describe('vibe-agent "…" > answer.txt captures only the answer', () => {
 
 describe('--help', () => {
   it('names every option the parser accepts', async () => {
-    const { HELP, PARSE_OPTIONS } = await import('../src/cli/args.js');
+    const { PARSE_OPTIONS } = await import('../src/cli/args.js');
+    const HELP = (await import('../src/cli/help-text.js')).helpText();
     const options = Object.keys(PARSE_OPTIONS);
     expect(options.length).toBeGreaterThan(20);
     expect(options.filter((name) => !HELP.includes(`--${name}`))).toEqual([]);

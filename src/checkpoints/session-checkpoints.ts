@@ -15,6 +15,7 @@ export class SessionCheckpoints {
   readonly git: ShadowGit;
   readonly log: CheckpointLog;
   private lastTree: string | undefined;
+  private last: Snapshot | undefined;
 
   constructor(private readonly options: CheckpointOptions) {
     this.git = new ShadowGit(join(checkpointsDir(options.workspace, options.env), 'git'), options.workspace);
@@ -25,9 +26,13 @@ export class SessionCheckpoints {
     return takeSnapshot(this.git, this.options.maxFileBytes);
   }
 
-  /** Before a turn's tools run. */
-  async beforeTurn(point: { run: number; turn: number; prompt: string }): Promise<Checkpoint> {
-    const snapshot = await this.snapshot();
+  /**
+   * Before a turn's tools run. `reuseTree`: nothing since the last snapshot of this run could have
+   * changed a file, so that snapshot is this turn's too.
+   */
+  async beforeTurn(point: { run: number; turn: number; prompt: string }, options: { reuseTree?: boolean } = {}): Promise<Checkpoint> {
+    const snapshot = options.reuseTree && this.last ? this.last : await this.snapshot();
+    this.last = snapshot;
     this.lastTree = snapshot.tree;
     return this.log.add({ kind: 'turn', tree: snapshot.tree, tooLarge: snapshot.tooLarge, ...point });
   }

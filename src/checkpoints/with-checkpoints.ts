@@ -1,4 +1,5 @@
 import type { AgentEvent } from '../contracts/events.js';
+import type { ToolCall } from '../contracts/messages.js';
 import { readSessionFile } from '../session/read-session.js';
 import { countRuns } from '../session/rewind-point.js';
 import { SessionCheckpoints } from './session-checkpoints.js';
@@ -9,19 +10,28 @@ export interface CheckpointTarget {
   session(): { id: string; path: string } | undefined;
   warn(text: string): void;
   env?: NodeJS.ProcessEnv;
+  /**
+   * Whether a call may change files (an edit or a command; unknown tools count as yes). A turn
+   * whose calls cannot, after turns that did not either, reuses the last snapshot's tree instead of
+   * taking a new one. Absent: every call may.
+   */
+  mayChangeFiles?: (call: ToolCall) => boolean;
 }
 
 /**
  * Passes a run's events through, taking a checkpoint when a reply with tool calls arrives, before
  * the consumer asks for the next event (the loop runs no tool until then), and noting what the
  * run left at its stop. The loop knows nothing of this. A failing snapshot warns once and stops
- * checkpointing for the run; it never stops the run.
+ * checkpointing for the run; it never stops the run. Only the first turn with calls and turns after
+ * one that may have changed files take a snapshot: nothing else can have changed the tree.
  */
 export async function* withCheckpoints<Result>(events: AsyncGenerator<AgentEvent, Result>, target: CheckpointTarget): AsyncGenerator<AgentEvent, Result> {
   let input = '';
   let run: number | undefined;
   let store: SessionCheckpoints | undefined;
   let broken = false;
+  let changedSinceSnapshot = true;
+  const mayChangeFiles = target.mayChangeFiles ?? (() => true);
   const guarded = async (action: () => Promise<unknown>) => {
     if (broken) return;
     try {
@@ -49,7 +59,8 @@ export async function* withCheckpoints<Result>(events: AsyncGenerator<AgentEvent
           store ??= new SessionCheckpoints({ workspace: target.workspace, sessionId: session.id, ...(target.env ? { env: target.env } : {}) });
           // This run's run_start is recorded by now, so it is the last one in the file.
           run ??= countRuns(readSessionFile(session.path).records);
-          await store.beforeTurn({ run, turn: event.turn, prompt: input });
+          await store.beforeTurn({ run, turn: event.turn, prompt: input }, { reuseTree: !changedSinceSnapshot });
+          changedSinceSnapshot = event.message.toolCalls.some(mayChangeFiles);
         });
       }
     }

@@ -6,7 +6,6 @@ import { unknownOptionMessage } from './unknown-option.js';
 import { normalizeRewindTo, parseRewindArgs, rewindFlagsGiven, type RewindArgs } from './rewind-args.js';
 import { UsageError } from './usage-error.js';
 import { isTraceCommand, parseTraceArgs, traceFlagsGiven, type TraceArgs } from './trace-args.js';
-import { helpText } from './help-text.js';
 
 export { PROTOCOLS, type Protocol } from './settings.js';
 export { UsageError } from './usage-error.js';
@@ -61,8 +60,6 @@ export interface CliArgs {
   /** `replay SESSION [--against]`: the session (id, id prefix or .jsonl path) and whether to run a live model. */
   replay?: { session: string; against: boolean };
 }
-
-export const HELP = helpText();
 
 type OptionSpec = NonNullable<ParseArgsConfig['options']>[string];
 

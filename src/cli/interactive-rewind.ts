@@ -1,3 +1,4 @@
+import type { ToolCall } from '../contracts/messages.js';
 import { applyRewind, planRewind } from '../checkpoints/rewind.js';
 import { SessionCheckpoints } from '../checkpoints/session-checkpoints.js';
 import { withCheckpoints } from '../checkpoints/with-checkpoints.js';
@@ -13,13 +14,13 @@ import type { InteractiveServices } from './tui/services.js';
  * Checkpoints in the interactive session: each run's events go through withCheckpoints, and
  * /rewind and /undo work on the session being recorded (whose lock this process holds).
  */
-export function interactiveRewind(options: { workspace: string; system: string; session: () => RunSession | undefined; warn: (text: string) => void }): Pick<InteractiveServices, 'wrapRun' | 'checkpoints' | 'checkpointNumbers' | 'rewind'> {
+export function interactiveRewind(options: { workspace: string; system: string; session: () => RunSession | undefined; warn: (text: string) => void; mayChangeFiles?: (call: ToolCall) => boolean }): Pick<InteractiveServices, 'wrapRun' | 'checkpoints' | 'checkpointNumbers' | 'rewind'> {
   const store = () => {
     const session = options.session();
     return session ? { session, store: new SessionCheckpoints({ workspace: options.workspace, sessionId: session.id }) } : undefined;
   };
   return {
-    wrapRun: (events) => withCheckpoints(events, { workspace: options.workspace, session: options.session, warn: options.warn }),
+    wrapRun: (events) => withCheckpoints(events, { workspace: options.workspace, session: options.session, warn: options.warn, ...(options.mayChangeFiles ? { mayChangeFiles: options.mayChangeFiles } : {}) }),
     checkpoints: () => store()?.store.list().map(describeCheckpoint) ?? [],
     checkpointNumbers: () => store()?.store.list().map((checkpoint) => checkpoint.n) ?? [],
     rewind: async (n, { force, confirm }) => {

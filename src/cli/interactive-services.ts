@@ -12,6 +12,7 @@ import { createCliAuthorize } from './permission-setup.js';
 import type { PreparedRun } from './prepare-run.js';
 import { openRunSession, type RunSession } from './run-session.js';
 import { offeringsTable, serverTable } from './mcp-table.js';
+import { mayChangeFiles } from '../checkpoints/may-change-files.js';
 import { backgroundJobs } from '../tools/coding/shell/background-jobs.js';
 import { formatTokens } from './tui/status-line.js';
 import { startRunPrompt } from './custom-command-prompt.js';
@@ -140,7 +141,7 @@ export function createInteractiveServices(
     models: () => [prepared.resolved.model],
     backgroundJobs: () => backgroundJobs.list(),
     killBackgroundJob: (id) => backgroundJobs.kill(id),
-    ...interactiveRewind({ workspace, system, session: () => session, warn }),
+    ...interactiveRewind({ workspace, system, session: () => session, warn, mayChangeFiles: (call) => mayChangeFiles(prepared.tools, call) }),
     setNotify: (next) => (notify = next),
     mcpServers: () => [...serverTable(prepared.mcp.status()), ...offeringsTable(prepared.mcp)],
     close: () => session?.close(),

@@ -1,142 +1,16 @@
 #!/usr/bin/env node
-import { readFileSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { ConfigError } from '../providers/create-provider.js';
-import { HELP, parseCliArgs, UsageError } from './args.js';
-import { EXIT } from './exit-codes.js';
-import { safeStdout, safeStderr } from './display/safe-output.js';
+import { readFileSync } from 'node:fs';
+import { safeStdout } from './display/safe-output.js';
 
-// Only argument parsing is loaded up front; everything else is imported when it is needed.
-async function main(argv: string[]): Promise<number> {
-  const args = parseCliArgs(argv);
-  if (args.command === 'version') {
-    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
-    safeStdout.write(`vibe-agent ${pkg.version}\n`);
-    return EXIT.answered;
-  }
-  if (args.command === 'help') {
-    safeStdout.write(`${HELP}\n`);
-    return EXIT.answered;
-  }
-  if (args.cwd !== undefined) checkDirectory('--cwd', args.cwd);
-
-  const controller = new AbortController();
-  let interrupts = 0;
-  process.on('SIGINT', () => {
-    interrupts++;
-    if (interrupts > 1) process.exit(EXIT.aborted);
-    controller.abort();
-  });
-  process.on('SIGTERM', () => controller.abort());
-  // `vibe-agent "…" | head`: once nobody reads the output, stop the run cleanly instead of dying on EPIPE.
-  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code !== 'EPIPE') throw error;
-    controller.abort();
-  });
-
-  if (args.command === 'demo') {
-    const { demoCommand } = await import('./demo.js');
-    return demoCommand(args, controller.signal);
-  }
-  if (args.command === 'sessions') {
-    const { sessionsCommand } = await import('./sessions-command.js');
-    return sessionsCommand(args);
-  }
-  if (args.command === 'memory') {
-    const { memoryCommand } = await import('./memory-command.js');
-    return memoryCommand(args);
-  }
-  if (args.command === 'skills') {
-    const { skillsCommand } = await import('./skills-command.js');
-    return skillsCommand(args);
-  }
-  if (args.command === 'index') {
-    const { indexCommand } = await import('./index-command.js');
-    return indexCommand(args, controller.signal);
-  }
-  if (args.command === 'doctor') {
-    const { doctorCommand } = await import('./doctor-command.js');
-    return doctorCommand(args, controller.signal);
-  }
-  if (args.command === 'eval') {
-    const { evalCommand } = await import('./eval-command.js');
-    return evalCommand(args, controller.signal);
-  }
-  if (args.command === 'mcp') {
-    const { mcpCommand } = await import('./mcp-command.js');
-    return mcpCommand(args);
-  }
-  if (args.command === 'acp') {
-    const { acpCommand } = await import('./acp-command.js');
-    return acpCommand(args, controller.signal);
-  }
-  if (args.command === 'rewind') {
-    const { rewindCommand } = await import('./rewind-command.js');
-    return rewindCommand(args);
-  }
-  if (args.command === 'trace') {
-    const { traceCommand } = await import('./trace-command.js');
-    return traceCommand(args, controller.signal);
-  }
-  if (args.command === 'replay') {
-    const { replayCommand } = await import('./replay-command.js');
-    return replayCommand(args, controller.signal);
-  }
-  if (args.resume === '') {
-    const { pickSession } = await import('./session-picker.js');
-    const workspace = resolve(args.cwd ?? process.cwd());
-    const interactive = process.stdin.isTTY === true && process.stderr.isTTY === true;
-    const askPrompt = !(args.prompt === undefined && !args.json && process.stdout.isTTY && interactive);
-    const picked = await pickSession(workspace, args.prompt, { input: process.stdin, output: process.stderr, interactive, askPrompt, signal: controller.signal });
-    if ('exitCode' in picked) return picked.exitCode;
-    args.resume = picked.id;
-    if (picked.prompt !== undefined) args.prompt = picked.prompt;
-  }
-  let prompt = args.prompt;
-  if (prompt === undefined && !args.json && process.stdin.isTTY && process.stdout.isTTY) {
-    const { interactiveCommand } = await import('./interactive-command.js');
-    return interactiveCommand(args, controller.signal);
-  }
-  if (prompt === undefined && !process.stdin.isTTY) {
-    const { readPipedPrompt } = await import('./read-piped-prompt.js');
-    prompt = await readPipedPrompt();
-  }
-  if (prompt === undefined || prompt.trim() === '') {
-    throw new UsageError('No prompt given. Usage: vibe-agent "your task", echo "task" | vibe-agent, or vibe-agent alone in a terminal (see vibe-agent --help).');
-  }
-  const { runCommand } = await import('./run-command.js');
-  return runCommand(args, prompt, controller.signal);
+// `vibe-agent --version` and `--help` answer before the rest of the CLI is loaded: they should cost what bare Node costs.
+const packageVersion = (): string => (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+const argv = process.argv.slice(2);
+if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
+  safeStdout.write(`vibe-agent ${packageVersion()}\n`);
+} else if (argv.length === 1 && (argv[0] === '--help' || argv[0] === '-h')) {
+  const { helpText } = await import('./help-text.js');
+  safeStdout.write(`${helpText()}\n`);
+} else {
+  const { runCli } = await import('./cli.js');
+  runCli(argv, packageVersion);
 }
-
-function checkDirectory(flag: string, dir: string): void {
-  const stat = statSync(dir, { throwIfNoEntry: false });
-  if (!stat) throw new UsageError(`${flag} ${dir}: no such directory.`);
-  if (!stat.isDirectory()) throw new UsageError(`${flag} ${dir} is not a directory.`);
-}
-
-let settled = false;
-// Node exits when nothing is left to wait on, even with main() unfinished: that must not look like success.
-process.on('beforeExit', () => {
-  if (settled) return;
-  settled = true;
-  safeStderr.write('vibe-agent: internal error: the run stopped before it finished (nothing left to wait on).\n');
-  process.exitCode = EXIT.providerError;
-});
-
-main(process.argv.slice(2)).then(
-  (code) => {
-    settled = true;
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    settled = true;
-    const err = error as Error;
-    if (err instanceof UsageError || err instanceof ConfigError) {
-      safeStderr.write(`vibe-agent: ${err.message}\n`);
-      process.exitCode = EXIT.usage;
-      return;
-    }
-    safeStderr.write(`vibe-agent: unexpected error: ${err.stack ?? String(error)}\n`);
-    process.exitCode = EXIT.providerError;
-  },
-);

@@ -2,6 +2,7 @@ import type { AgentEvent, StopReason } from '../contracts/events.js';
 import { withSubagents } from '../agents/subagents.js';
 import type { AgentOptions } from '../core/agent-options.js';
 import { withCheckpoints } from '../checkpoints/with-checkpoints.js';
+import { mayChangeFiles } from '../checkpoints/may-change-files.js';
 import { runAgent, type RunResult } from '../core/loop.js';
 import { PLAN_MODE_PROMPT } from '../core/system-prompt.js';
 import type { CliArgs } from './args.js';
@@ -96,7 +97,7 @@ async function runPrepared(args: CliArgs, prompt: string, prepared: PreparedRun,
     let next: AgentOptions | undefined = options;
     for (let round = 0; next; round++) {
       const run = runAgent(recorded(subagents ? withSubagents(next, subagents) : next));
-      const events: AsyncGenerator<AgentEvent, RunResult> = withCheckpoints(telemetry ? telemetry.wrap(run) : run, { workspace, session: () => session, warn });
+      const events: AsyncGenerator<AgentEvent, RunResult> = withCheckpoints(telemetry ? telemetry.wrap(run) : run, { workspace, session: () => session, warn, mayChangeFiles: (call) => mayChangeFiles(tools, call) });
       let step: IteratorResult<AgentEvent, RunResult> = await events.next();
       for (; !step.done; step = await events.next()) {
         session?.record(step.value);

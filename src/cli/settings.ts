@@ -1,4 +1,4 @@
-import { PERMISSION_MODES, type PermissionMode } from '../permissions/permission-policy.js';
+import { PERMISSION_MODES, type PermissionMode } from '../permissions/permission-modes.js';
 import { PRESETS } from '../providers/presets.js';
 import { atLeast, commaList, wholeNumber, directory, docsFolder, dollars, oneOf, positiveInteger, secondsAsMs, temperature, text, trueOrFalse, type ParseSetting } from './setting-parsers.js';
 import { DEFAULT_TOOL_NAMES } from './tool-names.js';

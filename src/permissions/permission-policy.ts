@@ -5,13 +5,8 @@ import { agentHomeDirs, touchesProtectedPath } from './protected-paths.js';
 import { alwaysScope } from './always-scope.js';
 import { planDeviation, type PlanScope } from './plan-scope.js';
 
-/**
- * ask: every call that needs approval is confirmed; auto-edit: calls of category edit run, others
- * ask; yolo: everything runs; plan: only read-only tools run (and subagents, whose calls are checked
- * the same way), everything else is refused without asking.
- */
-export type PermissionMode = 'ask' | 'auto-edit' | 'yolo' | 'plan';
-export const PERMISSION_MODES: readonly PermissionMode[] = ['ask', 'auto-edit', 'yolo', 'plan'];
+export { PERMISSION_MODES, type PermissionMode } from './permission-modes.js';
+import type { PermissionMode } from './permission-modes.js';
 
 export interface PermissionOptions {
   mode: PermissionMode;

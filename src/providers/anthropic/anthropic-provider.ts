@@ -1,5 +1,6 @@
 import { RequestScope } from '../shared/request-scope.js';
-import Anthropic, { APIError } from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
+import { anthropicSdk } from './sdk.js';
 import type { Message, MessageCreateParamsBase, MessageParam, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
 import { addUsage, type AssistantMessage, type Usage } from '../../contracts/messages.js';
 import type { FinishReason, ModelRequest, ModelResponse, Provider, ProviderEvent } from '../../contracts/provider.js';
@@ -35,7 +36,8 @@ export interface AnthropicProviderOptions {
 /** The Anthropic Messages API through the official SDK. */
 export class AnthropicProvider implements Provider {
   readonly name: string;
-  private readonly client: Anthropic;
+  private client: Promise<Anthropic> | undefined;
+  private readonly clientOptions: ConstructorParameters<typeof Anthropic>[0];
   private readonly streaming: boolean;
   private readonly thinkingBudget: number | undefined;
   private readonly idleTimeoutMs: number;
@@ -50,7 +52,7 @@ export class AnthropicProvider implements Provider {
     this.thinkingBudget = options.thinkingBudget;
     this.idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
     // Retries are ours (visible to the user as events), so the SDK's own are off.
-    this.client = new Anthropic({
+    this.clientOptions = {
       apiKey: options.apiKey,
       baseURL: options.baseURL,
       maxRetries: 0,
@@ -58,7 +60,12 @@ export class AnthropicProvider implements Provider {
       defaultHeaders: options.defaultHeaders,
       // The SDK logs a bad frame to the console (over the terminal UI); our error carries it. ANTHROPIC_LOG still works.
       ...(process.env.ANTHROPIC_LOG ? {} : { logLevel: 'off' as const }),
-    });
+    };
+  }
+
+  /** The SDK client, made on the first request (constructing a provider loads no SDK). */
+  private sdkClient(): Promise<Anthropic> {
+    return (this.client ??= anthropicSdk.load().then((sdk) => new sdk.Anthropic(this.clientOptions)));
   }
 
   async *stream(request: ModelRequest, outer?: AbortSignal): AsyncGenerator<ProviderEvent> {
@@ -96,13 +103,14 @@ export class AnthropicProvider implements Provider {
     idle: IdleTimer | undefined,
     progress: { opened: boolean },
   ): AsyncGenerator<ProviderEvent> {
-    if (!this.streaming) return yield* wholeMessage(await this.client.messages.create({ ...params, stream: false }, { signal }), part);
+    const client = await this.sdkClient();
+    if (!this.streaming) return yield* wholeMessage(await client.messages.create({ ...params, stream: false }, { signal }), part);
     idle?.touch();
-    const { data: stream, response } = await this.client.messages.create({ ...params, stream: true }, { signal }).withResponse();
+    const { data: stream, response } = await client.messages.create({ ...params, stream: true }, { signal }).withResponse();
     progress.opened = true;
     const json = await jsonInsteadOfStream(response);
     if (json) {
-      if (json.type === 'error' || json.error) throw toProviderError(new APIError(undefined, json, undefined, response.headers), this.name, 'answered HTTP 200 with an error instead of a stream');
+      if (json.type === 'error' || json.error) throw toProviderError(new (await anthropicSdk.load()).APIError(undefined, json, undefined, response.headers), this.name, 'answered HTTP 200 with an error instead of a stream');
       if (json.type !== 'message' || !Array.isArray(json.content)) throw unexpectedJson(this.name, json);
       return yield* wholeMessage(json as unknown as Message, part);
     }

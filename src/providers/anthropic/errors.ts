@@ -1,4 +1,6 @@
-import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
+import type { APIError } from '@anthropic-ai/sdk';
+import { isInstance } from '../shared/lazy-module.js';
+import { anthropicSdk } from './sdk.js';
 import { connectionError } from '../shared/connection-error.js';
 import { isContextLengthMessage } from '../shared/context-length.js';
 import { ProviderError } from '../../contracts/provider-error.js';
@@ -10,12 +12,13 @@ import { retryAfterMs } from '../shared/retry-hints.js';
  */
 export function toProviderError(error: unknown, label: string, where = 'reported an error mid-stream'): ProviderError {
   if (error instanceof ProviderError) return error;
-  if (error instanceof APIUserAbortError) return new ProviderError('aborted', 'Request aborted.', { cause: error });
-  if (error instanceof APIConnectionTimeoutError) return new ProviderError('network', `${label}: the request timed out.`, { cause: error });
-  if (error instanceof APIConnectionError) {
+  const sdk = anthropicSdk.loaded();
+  if (isInstance(error, sdk?.APIUserAbortError)) return new ProviderError('aborted', 'Request aborted.', { cause: error });
+  if (isInstance(error, sdk?.APIConnectionTimeoutError)) return new ProviderError('network', `${label}: the request timed out.`, { cause: error });
+  if (isInstance(error, sdk?.APIConnectionError)) {
     return connectionError(label, error);
   }
-  if (error instanceof APIError) return fromApiError(error, label, where);
+  if (isInstance(error, sdk?.APIError)) return fromApiError(error, label, where);
   if (error instanceof Error && error.name === 'AbortError') return new ProviderError('aborted', 'Request aborted.', { cause: error });
   // Errors thrown while reading the stream (socket reset, malformed frames) are cuts.
   const text = error instanceof Error ? error.message : String(error);

@@ -1,4 +1,6 @@
-import { ApiError } from '@google/genai';
+import type { ApiError } from '@google/genai';
+import { isInstance } from '../shared/lazy-module.js';
+import { googleSdk } from './sdk.js';
 import { connectionError } from '../shared/connection-error.js';
 import { isContextLengthMessage } from '../shared/context-length.js';
 import { ProviderError } from '../../contracts/provider-error.js';
@@ -22,7 +24,7 @@ export function toProviderError(error: unknown, label: string, opened: boolean):
   if (error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError')) {
     return new ProviderError('network', `${label}: the request timed out.`, { cause: error });
   }
-  if (error instanceof ApiError) return fromApiError(error, label);
+  if (isInstance(error, googleSdk.loaded()?.ApiError)) return fromApiError(error, label);
   const text = error instanceof Error ? error.message : String(error);
   if (!opened) return connectionError(label, error);
   // Socket resets, a half-sent frame at the end, unparsable frames: the reply broke off.

@@ -1,5 +1,6 @@
 import { RequestScope } from '../shared/request-scope.js';
-import { GoogleGenAI, type GenerateContentConfig, type GenerateContentResponse } from '@google/genai';
+import type { GoogleGenAI, GenerateContentConfig, GenerateContentResponse, GoogleGenAIOptions } from '@google/genai';
+import { googleSdk } from './sdk.js';
 import type { AssistantMessage, ProviderData } from '../../contracts/messages.js';
 import type { ModelRequest, ModelResponse, Provider, ProviderEvent } from '../../contracts/provider.js';
 import { DEFAULT_IDLE_TIMEOUT_MS } from '../shared/idle-timer.js';
@@ -36,7 +37,8 @@ export interface GoogleProviderOptions {
 /** Google Gemini (the Gemini API, not Vertex) through the official `@google/genai` SDK. */
 export class GoogleProvider implements Provider {
   readonly name: string;
-  private readonly client: GoogleGenAI;
+  private client: Promise<GoogleGenAI> | undefined;
+  private readonly clientOptions: GoogleGenAIOptions;
   private readonly streaming: boolean;
   private readonly includeThoughts: boolean;
   private readonly thinkingBudget: number | undefined;
@@ -55,7 +57,7 @@ export class GoogleProvider implements Provider {
     this.idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
     // vertexai is explicit so GOOGLE_GENAI_USE_VERTEXAI in the environment cannot reroute us.
     // No retryOptions: retries are ours, visible as events.
-    this.client = new GoogleGenAI({
+    this.clientOptions = {
       vertexai: false,
       apiKey: options.apiKey,
       httpOptions: {
@@ -63,7 +65,12 @@ export class GoogleProvider implements Provider {
         apiVersion: options.apiVersion ?? 'v1beta',
         ...(this.streaming ? {} : { timeout: options.timeoutMs ?? 600_000 }),
       },
-    });
+    };
+  }
+
+  /** The SDK client, made on the first request (constructing a provider loads no SDK). */
+  private sdkClient(): Promise<GoogleGenAI> {
+    return (this.client ??= googleSdk.load().then((sdk) => new sdk.GoogleGenAI(this.clientOptions)));
   }
 
   async *stream(request: ModelRequest, signal?: AbortSignal): AsyncGenerator<ProviderEvent> {
@@ -93,10 +100,11 @@ export class GoogleProvider implements Provider {
     const idOf = (position: number) => reply.calls[position]!.id ?? `call_${nonce}_${position}`;
     let opened = false;
     try {
+      const client = await this.sdkClient();
       idle?.touch();
       const chunks: AsyncIterable<GenerateContentResponse> = this.streaming
-        ? await this.client.models.generateContentStream(params)
-        : single(await this.client.models.generateContent(params));
+        ? await client.models.generateContentStream(params)
+        : single(await client.models.generateContent(params));
       opened = true;
       for await (const chunk of chunks) {
         idle?.touch();

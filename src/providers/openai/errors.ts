@@ -1,4 +1,6 @@
-import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+import type { APIError } from 'openai';
+import { isInstance } from '../shared/lazy-module.js';
+import { openaiSdk } from './sdk.js';
 import { connectionError } from '../shared/connection-error.js';
 import { isContextLengthMessage } from '../shared/context-length.js';
 import { ProviderError } from '../../contracts/provider-error.js';
@@ -8,12 +10,13 @@ import { retryAfterMs } from '../shared/retry-hints.js';
 /** `where` describes an error without an HTTP status (default: an error frame inside a 200 stream). */
 export function toProviderError(error: unknown, label: string, where = 'reported an error mid-stream'): ProviderError {
   if (error instanceof ProviderError) return error;
-  if (error instanceof APIUserAbortError) return new ProviderError('aborted', 'Request aborted.', { cause: error });
-  if (error instanceof APIConnectionTimeoutError) return new ProviderError('network', `${label}: the request timed out.`, { cause: error });
-  if (error instanceof APIConnectionError) {
+  const sdk = openaiSdk.loaded();
+  if (isInstance(error, sdk?.APIUserAbortError)) return new ProviderError('aborted', 'Request aborted.', { cause: error });
+  if (isInstance(error, sdk?.APIConnectionTimeoutError)) return new ProviderError('network', `${label}: the request timed out.`, { cause: error });
+  if (isInstance(error, sdk?.APIConnectionError)) {
     return connectionError(label, error);
   }
-  if (error instanceof APIError) {
+  if (isInstance(error, sdk?.APIError)) {
     const status = error.status;
     const body = bodyText(error);
     const message = status === undefined ? `${label} ${where}: ${body}` : `${label} returned HTTP ${status}: ${body}`;

@@ -1,5 +1,6 @@
 import { RequestScope } from '../shared/request-scope.js';
-import OpenAI, { APIError } from 'openai';
+import type OpenAI from 'openai';
+import { openaiSdk } from './sdk.js';
 import type { ChatCompletion, ChatCompletionChunk } from 'openai/resources/chat/completions';
 import type { AssistantMessage, Usage } from '../../contracts/messages.js';
 import { extractLeakedToolCalls, LeakedTextGuard } from '../shared/leaked-tool-calls.js';
@@ -40,7 +41,8 @@ export interface OpenAIProviderOptions {
 /** OpenAI Chat Completions, and every endpoint that speaks it, through the official SDK. */
 export class OpenAIProvider implements Provider {
   readonly name: string;
-  private readonly client: OpenAI;
+  private client: Promise<OpenAI> | undefined;
+  private readonly clientOptions: ConstructorParameters<typeof OpenAI>[0];
   private readonly streaming: boolean;
   private readonly replayReasoning: boolean;
   private readonly recoverLeaked: boolean;
@@ -62,7 +64,7 @@ export class OpenAIProvider implements Provider {
     this.idFormat = options.idFormat ?? 'verbatim';
     this.idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
     // Retries are ours (visible to the user as events), so the SDK's own are off.
-    this.client = new OpenAI({
+    this.clientOptions = {
       apiKey: options.apiKey,
       baseURL: options.baseURL,
       maxRetries: 0,
@@ -70,7 +72,12 @@ export class OpenAIProvider implements Provider {
       defaultHeaders: options.defaultHeaders,
       // The SDK logs a bad frame to the console (over the terminal UI); our error carries it. OPENAI_LOG still works.
       ...(process.env.OPENAI_LOG ? {} : { logLevel: 'off' as const }),
-    });
+    };
+  }
+
+  /** The SDK client, made on the first request (constructing a provider loads no SDK). */
+  private sdkClient(): Promise<OpenAI> {
+    return (this.client ??= openaiSdk.load().then((sdk) => new sdk.OpenAI(this.clientOptions)));
   }
 
   async *stream(request: ModelRequest, outer?: AbortSignal): AsyncGenerator<ProviderEvent> {
@@ -87,19 +94,20 @@ export class OpenAIProvider implements Provider {
     const { signal, idle } = scope;
     let opened = false;
     try {
+      const client = await this.sdkClient();
       if (!this.streaming) {
-        const completion = await this.sendDroppingRefused({ ...body, stream: false as const }, (sent) => this.client.chat.completions.create(sent, { signal }));
+        const completion = await this.sendDroppingRefused({ ...body, stream: false as const }, (sent) => client.chat.completions.create(sent, { signal }));
         yield* this.fromCompletion(completion, request, idPrefix, wire);
         return;
       }
       idle?.touch();
       const { data: stream, response } = await this.sendDroppingRefused({ ...body, stream: true as const, stream_options: { include_usage: true } }, (sent) =>
-        this.client.chat.completions.create(sent, { signal }).withResponse(),
+        client.chat.completions.create(sent, { signal }).withResponse(),
       );
       opened = true;
       const json = await jsonInsteadOfStream(response);
       if (!json) return yield* this.fromStream(stream, request, idPrefix, wire, idle);
-      if (json.error) throw toProviderError(new APIError(undefined, json.error as object, undefined, response.headers), this.name, 'answered HTTP 200 with an error instead of a stream');
+      if (json.error) throw toProviderError(new (await openaiSdk.load()).APIError(undefined, json.error as object, undefined, response.headers), this.name, 'answered HTTP 200 with an error instead of a stream');
       if (!Array.isArray(json.choices)) throw unexpectedJson(this.name, json);
       yield* this.fromCompletion(json as unknown as ChatCompletion, request, idPrefix, wire);
     } catch (error) {

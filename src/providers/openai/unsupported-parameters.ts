@@ -1,4 +1,5 @@
-import { APIError } from 'openai';
+import { isInstance } from '../shared/lazy-module.js';
+import { openaiSdk } from './sdk.js';
 
 /**
  * Request fields we send that an endpoint may do without. Compatible servers (older vLLM, some
@@ -11,7 +12,7 @@ const REJECTION = /unknown|unsupported|unrecogni[sz]ed|not supported|does not su
 
 /** The optional field a 400/422 names as unknown or unsupported, if it is one we sent. */
 export function unsupportedParameter(error: unknown, sent: readonly string[]): string | undefined {
-  if (!(error instanceof APIError) || (error.status !== 400 && error.status !== 422)) return undefined;
+  if (!isInstance(error, openaiSdk.loaded()?.APIError) || (error.status !== 400 && error.status !== 422)) return undefined;
   const text = `${error.message} ${JSON.stringify(error.error ?? '')}`;
   if (!REJECTION.test(text)) return undefined;
   return OPTIONAL_PARAMETERS.find((name) => sent.includes(name) && new RegExp(`\\b${name}\\b`).test(text));

@@ -1,0 +1,4 @@
+import { lazyModule } from '../shared/lazy-module.js';
+
+/** The OpenAI SDK, imported by the first request. */
+export const openaiSdk = lazyModule(() => import('openai'));

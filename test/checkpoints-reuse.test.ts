@@ -1,0 +1,110 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { AgentEvent } from '../src/contracts/events.js';
+import type { ToolCall } from '../src/contracts/messages.js';
+import { SessionCheckpoints } from '../src/checkpoints/session-checkpoints.js';
+import { withCheckpoints } from '../src/checkpoints/with-checkpoints.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  vi.restoreAllMocks();
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+const call = (name: string): ToolCall => ({ id: `c-${name}`, name, arguments: '{}' });
+const reply = (turn: number, calls: ToolCall[]): AgentEvent => ({
+  type: 'assistant_message',
+  turn,
+  finishReason: 'tool_calls',
+  message: { role: 'assistant', content: '', toolCalls: calls },
+});
+
+describe('checkpoints reuse the last snapshot while nothing could have changed a file', () => {
+  it('snapshots the first turn and the turn after a possible change; read-only turns share a tree that is still right to rewind to', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'vibe-ckpt-reuse-'));
+    dirs.push(root);
+    const workspace = join(root, 'ws');
+    const env = { ...process.env, XDG_DATA_HOME: join(root, 'data') };
+    mkdirSync(workspace);
+    writeFileSync(join(workspace, 'a.txt'), 'one');
+    const sessionPath = join(root, 'session.jsonl');
+    writeFileSync(sessionPath, `${JSON.stringify({ type: 'session', version: 1, id: 's1', workspace, createdAt: 'now' })}\n${JSON.stringify({ type: 'run_start', provider: 'p', model: 'm', tools: [], input: 'go' })}\n`);
+    const snapshots = vi.spyOn(SessionCheckpoints.prototype, 'snapshot');
+
+    // Turn 1 reads, turn 2 reads, turn 3 writes (the "tool" runs once the event is consumed), turn 4 reads.
+    const script: Array<[ToolCall[], (() => void) | undefined]> = [
+      [[call('read_file')], undefined],
+      [[call('grep'), call('read_file')], undefined],
+      [[call('write_file')], () => writeFileSync(join(workspace, 'a.txt'), 'two')],
+      [[call('read_file')], undefined],
+    ];
+    async function* events(): AsyncGenerator<AgentEvent, void> {
+      yield { type: 'run_start', provider: 'p', model: 'm', tools: [], input: 'go' };
+      for (const [i, [calls, runTool]] of script.entries()) {
+        yield reply(i + 1, calls);
+        runTool?.();
+      }
+      yield { type: 'stop', reason: 'answered', answer: 'ok', turns: 4, usage: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, reasoningTokens: 0 } };
+    }
+    const categories: Record<string, 'read' | 'edit'> = { read_file: 'read', grep: 'read', write_file: 'edit' };
+    const seen: AgentEvent[] = [];
+    for await (const event of withCheckpoints(events(), {
+      workspace,
+      env,
+      session: () => ({ id: 's1', path: sessionPath }),
+      warn: (text) => {
+        throw new Error(text);
+      },
+      mayChangeFiles: (c) => categories[c.name] !== 'read',
+    }))
+      seen.push(event);
+
+    expect(seen.map((e) => e.type)).toEqual(['run_start', 'assistant_message', 'assistant_message', 'assistant_message', 'assistant_message', 'stop']);
+    // Turn 1 (first of the run), turn 4 (after the write), and the run's end: three, not five.
+    expect(snapshots).toHaveBeenCalledTimes(3);
+    const store = new SessionCheckpoints({ workspace, sessionId: 's1', env });
+    const [t1, t2, t3, t4] = store.list();
+    expect([t2!.tree, t3!.tree]).toEqual([t1!.tree, t1!.tree]);
+    expect(t4!.tree).not.toBe(t1!.tree);
+    // The shared tree is the workspace before the write: a.txt still "one" in it.
+    const shown = await store.git.must(['show', `${t3!.tree}:a.txt`]);
+    expect(shown).toBe('one');
+    expect(await store.git.must(['show', `${t4!.tree}:a.txt`])).toBe('two');
+    expect(readFileSync(join(workspace, 'a.txt'), 'utf8')).toBe('two');
+  });
+
+  it('without a predicate every turn with calls takes its own snapshot', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'vibe-ckpt-reuse-'));
+    dirs.push(root);
+    const workspace = join(root, 'ws');
+    const env = { ...process.env, XDG_DATA_HOME: join(root, 'data') };
+    mkdirSync(workspace);
+    const sessionPath = join(root, 'session.jsonl');
+    writeFileSync(sessionPath, `${JSON.stringify({ type: 'session', version: 1, id: 's2', workspace, createdAt: 'now' })}\n`);
+    const snapshots = vi.spyOn(SessionCheckpoints.prototype, 'snapshot');
+    async function* events(): AsyncGenerator<AgentEvent, void> {
+      yield reply(1, [call('read_file')]);
+      yield reply(2, [call('read_file')]);
+    }
+    for await (const _ of withCheckpoints(events(), { workspace, env, session: () => ({ id: 's2', path: sessionPath }), warn: () => undefined }));
+    expect(snapshots).toHaveBeenCalledTimes(2);
+  });
+});
+
+describe('mayChangeFiles: which calls can change the workspace', () => {
+  it('edits, commands, subagent tasks and unknown tools may; reads and fetches cannot', async () => {
+    const { mayChangeFiles } = await import('../src/checkpoints/may-change-files.js');
+    const { createFileTools, bashTool, createFetchUrlTool, ToolRegistry } = await import('../src/index.js');
+    const { createTaskTool } = await import('../src/agents/task-tool.js');
+    const { BUILTIN_AGENTS } = await import('../src/agents/agent-definition.js');
+    const task = createTaskTool(BUILTIN_AGENTS, async () => 'done');
+    const registry = new ToolRegistry([...createFileTools(), bashTool, createFetchUrlTool(), task]);
+    const verdict = (name: string) => mayChangeFiles(registry, call(name));
+    expect(['read_file', 'fetch_url', 'write_file', 'edit_file', 'bash', 'no_such_tool'].map(verdict)).toEqual([false, false, true, true, true, true]);
+    // A task's own category is read (its children's calls are permitted one by one), but what it runs may write.
+    expect(task.permission.category).toBe('read');
+    expect(verdict('task')).toBe(true);
+  });
+});
