@@ -2,7 +2,7 @@
 // run needs, lazy chunks for each provider SDK, the tokenizer, the TUI and the rest, so a run opens
 // about 20 files instead of about 390. The library (dist/index.js) stays tsc's output, unbundled.
 import { build } from 'esbuild';
-import { readFileSync, renameSync, rmSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 
 const dist = new URL('../dist/', import.meta.url).pathname;
 // The unbundled entry stays, renamed, as the bundle's input (and for stack traces of tsc output).
@@ -23,3 +23,7 @@ await build({
   // CommonJS dependencies (picomatch, ignore) call require() for Node's own modules.
   banner: { js: "import { createRequire as __vibeCreateRequire } from 'node:module'; const require = __vibeCreateRequire(import.meta.url);" },
 });
+
+// `--help` is the settings table rendered; written once here so that `vibe-agent --help` only reads a file.
+const { helpText } = await import(`${dist}cli/help-text.js`);
+writeFileSync(`${dist}cli/help.txt`, `${helpText()}\n`);

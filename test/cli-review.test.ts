@@ -184,6 +184,16 @@ describe('--help', () => {
     const shorts = Object.values(PARSE_OPTIONS).flatMap((option) => option.short ?? []);
     expect(shorts.filter((short) => !HELP.includes(`, -${short} `))).toEqual([]);
   });
+
+  it('the built CLI prints exactly helpText() for --help and -h (help.txt is written at build time)', async () => {
+    const { spawnSync } = await import('node:child_process');
+    const HELP = (await import('../src/cli/help-text.js')).helpText();
+    for (const flag of ['--help', '-h']) {
+      const ran = spawnSync(process.execPath, [join(import.meta.dirname, '..', 'dist', 'cli', 'main.js'), flag], { encoding: 'utf8' });
+      expect(ran.status).toBe(0);
+      expect(ran.stdout).toBe(`${HELP}\n`);
+    }
+  });
 });
 
 describe('config files against flags and environment', () => {

@@ -8,8 +8,8 @@ const argv = process.argv.slice(2);
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
   safeStdout.write(`vibe-agent ${packageVersion()}\n`);
 } else if (argv.length === 1 && (argv[0] === '--help' || argv[0] === '-h')) {
-  const { helpText } = await import('./help-text.js');
-  safeStdout.write(`${helpText()}\n`);
+  // help.txt is helpText() written at build time (scripts/bundle-cli.mjs); test/cli-review.test.ts checks they agree.
+  safeStdout.write(readFileSync(new URL('./help.txt', import.meta.url), 'utf8'));
 } else {
   const { runCli } = await import('./cli.js');
   runCli(argv, packageVersion);
