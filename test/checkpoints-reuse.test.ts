@@ -108,3 +108,19 @@ describe('mayChangeFiles: which calls can change the workspace', () => {
     expect(verdict('task')).toBe(true);
   });
 });
+
+describe('our own data folder inside the workspace (running in a home folder)', () => {
+  it('is never snapshotted, so a rewind cannot delete a session file as one the agent created', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'vibe-ckpt-home-'));
+    dirs.push(root);
+    const env = { ...process.env, XDG_DATA_HOME: join(root, '.local', 'share') };
+    writeFileSync(join(root, 'notes.txt'), 'mine');
+    const store = new SessionCheckpoints({ workspace: root, sessionId: 's3', env });
+    // A session file and the store itself now exist inside the workspace.
+    mkdirSync(join(root, '.local', 'share', 'vibe-agent', 'sessions'), { recursive: true });
+    writeFileSync(join(root, '.local', 'share', 'vibe-agent', 'sessions', 's3.jsonl'), '{}\n');
+    const { tree } = await store.snapshot();
+    const listed = (await store.git.must(['ls-tree', '-r', '--name-only', tree])).trim().split('\n');
+    expect(listed).toEqual(['notes.txt']);
+  });
+});

@@ -1,4 +1,6 @@
+import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
+import { userDataDir } from '../session/paths.js';
 import { CheckpointLog, checkpointsDir, type Checkpoint } from './checkpoint-log.js';
 import { ShadowGit } from './shadow-git.js';
 import { takeSnapshot, type Snapshot } from './snapshot.js';
@@ -18,7 +20,7 @@ export class SessionCheckpoints {
   private last: Snapshot | undefined;
 
   constructor(private readonly options: CheckpointOptions) {
-    this.git = new ShadowGit(join(checkpointsDir(options.workspace, options.env), 'git'), options.workspace);
+    this.git = new ShadowGit(join(checkpointsDir(options.workspace, options.env), 'git'), options.workspace, [realOrAsIs(userDataDir(options.env))]);
     this.log = new CheckpointLog(options.workspace, options.sessionId, options.env);
   }
 
@@ -46,5 +48,13 @@ export class SessionCheckpoints {
 
   list(): Checkpoint[] {
     return this.log.read().checkpoints;
+  }
+}
+
+function realOrAsIs(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
   }
 }

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { isAbsolute, join, relative, sep } from 'node:path';
 
 export interface GitResult {
   stdout: string;
@@ -13,14 +13,18 @@ export interface GitResult {
  * the work tree, so the user's `.git` (and their index, stash, hooks) is never read or touched.
  */
 export class ShadowGit {
+  private excludesWritten = false;
+
+  /** `excluded`: folders never snapshotted (our own data folder, when it lies inside the workspace). */
   constructor(
     readonly gitDir: string,
     readonly workTree: string,
+    private readonly excluded: readonly string[] = [],
   ) {}
 
   /** Creates the repository once; settings keep it fast and keep git from pruning our trees. */
   async ensure(): Promise<void> {
-    if (existsSync(join(this.gitDir, 'HEAD'))) return;
+    if (existsSync(join(this.gitDir, 'HEAD'))) return this.writeExcludes();
     mkdirSync(this.gitDir, { recursive: true, mode: 0o700 });
     await this.must(['init', '-q']);
     const config: Array<[string, string]> = [
@@ -40,7 +44,23 @@ export class ShadowGit {
       ['user.email', 'checkpoints@vibe-agent.invalid'],
     ];
     for (const [key, value] of config) await this.must(['config', key, value]);
-    writeFileSync(join(this.gitDir, 'info', 'exclude'), '');
+    this.writeExcludes();
+  }
+
+  /**
+   * The excluded folders inside the work tree, as anchored patterns in info/exclude. Running in a
+   * home folder puts the data folder (sessions, this very store) inside the workspace: a snapshot
+   * must not hold it, nor a rewind delete a session file "the agent created".
+   */
+  private writeExcludes(): void {
+    if (this.excludesWritten) return;
+    const lines = this.excluded
+      .map((dir) => relative(this.workTree, dir))
+      .filter((path) => path !== '' && !path.startsWith('..') && !isAbsolute(path))
+      .map((path) => `/${path.split(sep).join('/').replace(/[\\*?[\]!#\s]/g, '\\$&')}/`);
+    mkdirSync(join(this.gitDir, 'info'), { recursive: true });
+    writeFileSync(join(this.gitDir, 'info', 'exclude'), lines.map((line) => `${line}\n`).join(''));
+    this.excludesWritten = true;
   }
 
   run(args: string[], input?: string): Promise<GitResult> {
