@@ -35,7 +35,9 @@ async function run(extraArgs: string[], projectConfig?: object) {
 
 describe('diagnostics after edits through the built CLI', () => {
   it('the edit_file result the model receives names the one error the edit introduced', { timeout: 240_000 }, async () => {
-    const { ran, toolResult } = await run(['--permission-mode', 'yolo']);
+    // The fixture links this repository's TypeScript; a clean clone under /tmp would be hidden by the
+    // shell sandbox's private /tmp, so the checker runs unsandboxed here (the sandbox has its own tests).
+    const { ran, toolResult } = await run(['--permission-mode', 'yolo', '--sandbox', 'off']);
     expect(ran.code).toBe(0);
     expect(toolResult).toContain('Edited src/a.ts');
     expect(toolResult).toContain('tsc: this edit introduced 1 problem:');
