@@ -2,44 +2,20 @@
  * Pasting an image path into the interactive prompt (under tmux, over the real terminal): the path
  * becomes a chip, and the image goes to the model with the prompt that holds it.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { startChatServer } from './support/chat-server.js';
-import { CLI } from './support/cli-process.js';
 import { writePng } from './support/image-fixtures.js';
-import { cleanupAfterEach, requireTmux, startInTmux } from './support/tmux.js';
+import { cleanupAfterEach, requireTmux } from './support/tmux.js';
+import { tuiSession } from './support/tui-session.js';
 
 const cleanups = cleanupAfterEach();
 requireTmux();
 
 describe('an image path pasted into the interactive prompt', () => {
   it('shows [image: name W×H] and sends the image with the prompt', async () => {
-    const server = await startChatServer([{ text: 'A small gradient.' }]);
-    cleanups.push(() => server.close());
-    const home = mkdtempSync(join(tmpdir(), 'vibe-tui-images-'));
-    cleanups.push(() => rmSync(home, { recursive: true, force: true }));
-    const workspace = join(home, 'project');
-    mkdirSync(workspace);
+    const { server, pane, home } = await tuiSession(cleanups, [{ text: 'A small gradient.' }], { args: ['--no-session'], width: 100, height: 30 });
     // Outside the workspace, with a space in its name, as a file manager drops it.
     const png = await writePng(join(home, 'my shot.png'), 64, 48);
-    const pane = await startInTmux([process.execPath, CLI, '--no-session'], {
-      cwd: workspace,
-      width: 100,
-      height: 30,
-      env: {
-        PATH: process.env.PATH ?? '/usr/bin:/bin',
-        HOME: home,
-        TERM: 'tmux-256color',
-        XDG_CONFIG_HOME: join(home, 'config'),
-        XDG_DATA_HOME: join(home, 'data'),
-        OPENAI_API_KEY: 'test-key',
-        OPENAI_BASE_URL: server.url,
-        VIBE_MODEL: 'test-model',
-      },
-    });
-    cleanups.push(() => pane.kill());
     await pane.waitFor('/help');
     await pane.paste(join(home, 'my\\ shot.png'));
     await pane.waitFor('[image: my shot.png 64×48]');
