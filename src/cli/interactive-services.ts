@@ -17,6 +17,7 @@ import { backgroundJobs } from '../tools/coding/shell/background-jobs.js';
 import { formatTokens } from './tui/status-line.js';
 import { startRunPrompt } from './custom-command-prompt.js';
 import { promptThroughHooks } from './prompt-hooks.js';
+import { continueAfterStop } from '../hooks/stop-hook.js';
 import { commandUsage, formatSkills } from './format-skills.js';
 import type { InteractiveServices } from './tui/services.js';
 import { safeStderr } from './display/safe-output.js';
@@ -132,6 +133,8 @@ export function createInteractiveServices(
       if (!attached.ok) return { ok: false, reason: attached.reason };
       return { ok: true, prompt: hooked.input, model: started.model, ...(attached.images.length ? { images: attached.images } : {}) };
     },
+    // The same Stop handling as a one-shot run: a block sends its reason back, at most 3 times a prompt.
+    afterRun: (reason, round) => continueAfterStop(prepared.hooks, reason, round, warn),
     imagePaste: (text) => pasted.paste(text),
     memory: async () => collectMemorySources({ workspace, cwd: process.cwd() }).map((source) => ({ path: source.path, content: source.text })),
     // Only a window we know (or the user set) is shown; a guess would make the percentage lie.

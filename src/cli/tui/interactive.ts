@@ -1,9 +1,9 @@
-import type { AgentEvent } from '../../contracts/events.js';
+import type { AgentEvent, StopReason } from '../../contracts/events.js';
 import { withSubagents, type SubagentOptions } from '../../agents/subagents.js';
 import type { AgentOptions } from '../../core/agent-options.js';
 import { runAgent } from '../../core/loop.js';
 import { TodoPin } from './todo-pin.js';
-import type { Message } from '../../contracts/messages.js';
+import type { ImageRef, Message } from '../../contracts/messages.js';
 import { createPermissionPolicy, type PermissionMode, type PermissionPolicy } from '../../permissions/permission-policy.js';
 import { parsePlanScope } from '../../permissions/plan-scope.js';
 import type { Provider } from '../../contracts/provider.js';
@@ -357,38 +357,13 @@ export class InteractiveSession {
         this.screen.commit([t.red(`✗ ${started.reason}`)]);
         return;
       }
-      const options: AgentOptions = {
-        provider: this.options.provider,
-        model: started.model ?? this.conversation.model,
-        input: started.prompt,
-        ...(started.images?.length ? { images: started.images } : {}),
-        messages: this.historyFor(planning),
-        tools: this.options.tools,
-        system: this.systemFor(planning),
-        ...(planning ? { plan: true } : {}),
-        maxTurns: this.options.maxTurns,
-        temperature: this.options.temperature,
-        ...(this.options.maxCost !== undefined ? { maxCost: this.options.maxCost } : {}),
-        workspace: this.options.workspace,
-        signal: controller.signal,
-        authorize: this.authorize,
-        ...(this.services.prepareMessages ? { prepareMessages: this.services.prepareMessages } : {}),
-        ...(this.services.onContextOverflow ? { onContextOverflow: this.services.onContextOverflow } : {}),
-      };
-      const run = runAgent(this.options.subagents ? withSubagents(options, this.options.subagents) : options);
-      const generator = this.services.wrapRun ? this.services.wrapRun(run) : run;
-      for (;;) {
-        const next = await generator.next();
-        if (next.done) {
-          this.conversation.messages = next.value.messages;
-          break;
-        }
-        this.observe(next.value);
-        if (next.value.type === 'stop' && next.value.agent === undefined && next.value.reason === 'plan') plan = next.value.plan;
-        this.conversation.track(next.value);
-        this.todos.track(next.value);
-        view.handle(next.value, this.screen.width);
-        this.render();
+      let input: string | undefined = started.prompt;
+      for (let round = 0; input !== undefined; round++) {
+        const outcome = await this.runOnce(view, { input, model: started.model, images: round === 0 ? started.images : undefined, planning, signal: controller.signal });
+        if (outcome.plan) plan = outcome.plan;
+        // A Stop hook that blocks sends the agent back to work with its reason, a bounded number of times.
+        input = this.services.afterRun && !this.exiting ? await this.services.afterRun(outcome.reason, round) : undefined;
+        if (input !== undefined) this.screen.commit(['', t.dim(`↻ a Stop hook sent the agent back to work: ${input.split('\n')[0]}`), '']);
       }
     } catch (error) {
       this.screen.commit([t.red(`✗ Unexpected error: ${(error as Error).message}`)]);
@@ -400,6 +375,48 @@ export class InteractiveSession {
       this.screen.commit(['']);
     }
     if (plan && !this.exiting) await this.approvePlan(plan);
+  }
+
+  /** One run of the loop from `input` on the conversation so far; the conversation then holds its messages. */
+  private async runOnce(view: TurnView, run: { input: string; model: string | undefined; images: ImageRef[] | undefined; planning: boolean; signal: AbortSignal }): Promise<{ reason: StopReason; plan?: string }> {
+    const options: AgentOptions = {
+      provider: this.options.provider,
+      model: run.model ?? this.conversation.model,
+      input: run.input,
+      ...(run.images?.length ? { images: run.images } : {}),
+      messages: this.historyFor(run.planning),
+      tools: this.options.tools,
+      system: this.systemFor(run.planning),
+      ...(run.planning ? { plan: true } : {}),
+      maxTurns: this.options.maxTurns,
+      temperature: this.options.temperature,
+      ...(this.options.maxCost !== undefined ? { maxCost: this.options.maxCost } : {}),
+      workspace: this.options.workspace,
+      signal: run.signal,
+      authorize: this.authorize,
+      ...(this.services.prepareMessages ? { prepareMessages: this.services.prepareMessages } : {}),
+      ...(this.services.onContextOverflow ? { onContextOverflow: this.services.onContextOverflow } : {}),
+    };
+    const agentRun = runAgent(this.options.subagents ? withSubagents(options, this.options.subagents) : options);
+    const generator = this.services.wrapRun ? this.services.wrapRun(agentRun) : agentRun;
+    let reason: StopReason = 'aborted';
+    let plan: string | undefined;
+    for (;;) {
+      const next = await generator.next();
+      if (next.done) {
+        this.conversation.messages = next.value.messages;
+        return { reason, ...(plan ? { plan } : {}) };
+      }
+      this.observe(next.value);
+      if (next.value.type === 'stop' && next.value.agent === undefined) {
+        reason = next.value.reason;
+        if (next.value.reason === 'plan') plan = next.value.plan;
+      }
+      this.conversation.track(next.value);
+      this.todos.track(next.value);
+      view.handle(next.value, this.screen.width);
+      this.render();
+    }
   }
 
   private systemFor(planning: boolean): string {

@@ -1,5 +1,5 @@
 import type { AgentOptions, RunResult } from '../../core/loop.js';
-import type { AgentEvent } from '../../contracts/events.js';
+import type { AgentEvent, StopReason } from '../../contracts/events.js';
 import type { ImageRef, Message, Usage } from '../../contracts/messages.js';
 import type { AskApproval } from '../../tools/approval.js';
 import type { Authorize } from '../../contracts/tool.js';
@@ -85,6 +85,11 @@ export interface InteractiveServices {
   backgroundJobs?(): Array<{ id: string; command: string; pid: number; running: boolean; exitCode?: number | null }>;
   /** /bashes kill ID: ends the job's whole process group; false when no such job runs. */
   killBackgroundJob?(id: string): Promise<boolean>;
+  /**
+   * After each prompt's run (the Stop hooks): the next user message when a hook says the agent is
+   * not done yet, undefined to stop. `round` counts the continuations of this prompt so far.
+   */
+  afterRun?(reason: StopReason, round: number): Promise<string | undefined>;
   /** Wraps each run's events (checkpoints are taken this way, outside the loop). */
   wrapRun?(events: AsyncGenerator<AgentEvent, RunResult>): AsyncGenerator<AgentEvent, RunResult>;
   /** /rewind without a number: the checkpoints of this session, one line each. */
