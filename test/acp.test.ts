@@ -6,6 +6,7 @@ import {
   client,
   ndJsonStream,
   type ClientCapabilities,
+  type ContentBlock,
   type ClientConnection,
   type McpServer,
   type PermissionOptionKind,
@@ -254,9 +255,9 @@ describe('vibe-agent acp: an editor drives the agent over stdio', () => {
     const editor = startEditor(home, server);
     await editor.initialize();
     const sessionId = await editor.newSession();
-    const prompt = [
-      { type: 'text' as const, text: 'what is in this picture?' },
-      { type: 'image' as const, mimeType: 'image/png', data: png.toString('base64') },
+    const prompt: ContentBlock[] = [
+      { type: 'text', text: 'what is in this picture?' },
+      { type: 'image', mimeType: 'image/png', data: png.toString('base64') },
     ];
     expect((await editor.agent.request('session/prompt', { sessionId, prompt })).stopReason).toBe('end_turn');
     const user = server.requests[0]!.messages.find((m) => m.role === 'user')!;
@@ -265,7 +266,7 @@ describe('vibe-agent acp: an editor drives the agent over stdio', () => {
       { type: 'image_url', image_url: { url: `data:image/png;base64,${png.toString('base64')}` } },
     ]);
     // Bytes that are not a whole image are refused before any request, naming the block.
-    const broken = [{ type: 'image' as const, mimeType: 'image/png', data: png.subarray(0, png.length / 2).toString('base64') }];
+    const broken: ContentBlock[] = [{ type: 'image', mimeType: 'image/png', data: png.subarray(0, png.length / 2).toString('base64') }];
     await expect(editor.agent.request('session/prompt', { sessionId, prompt: broken })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('image 1 is a truncated or damaged PNG') });
     expect(server.requests).toHaveLength(1);
     expect(server.violations).toEqual([]);
@@ -278,7 +279,7 @@ describe('vibe-agent acp: an editor drives the agent over stdio', () => {
     const editor = startEditor(home, server, { model: 'deepseek-chat' });
     await editor.initialize();
     const sessionId = await editor.newSession();
-    const prompt = [{ type: 'text' as const, text: 'look' }, { type: 'image' as const, mimeType: 'image/png', data: png.toString('base64') }];
+    const prompt: ContentBlock[] = [{ type: 'text', text: 'look' }, { type: 'image', mimeType: 'image/png', data: png.toString('base64') }];
     await expect(editor.agent.request('session/prompt', { sessionId, prompt })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('deepseek-chat takes text only') });
     expect(server.requests).toEqual([]);
     editor.close();
