@@ -77,8 +77,10 @@ describe('ACP translation of our events', () => {
       { type: 'resource_link', uri: 'file:///w/src/a.ts', name: 'a.ts' },
       { type: 'resource', resource: { uri: 'file:///w/b.ts', text: 'const b = 1;' } },
       { type: 'image', data: 'AAAA', mimeType: 'image/png' },
+      { type: 'audio', data: 'AAAA', mimeType: 'audio/wav' },
     ]);
-    expect(text).toBe('look at\n\n@/w/src/a.ts\n\nContext from /w/b.ts:\n```\nconst b = 1;\n```\n\n[image left out: this agent takes text only]');
+    // Images travel on the message (prompt-images.ts), so the text leaves them out without a note; audio is not taken.
+    expect(text).toBe('look at\n\n@/w/src/a.ts\n\nContext from /w/b.ts:\n```\nconst b = 1;\n```\n\n[audio left out: this agent takes text and images only]');
   });
 });
 

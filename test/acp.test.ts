@@ -6,6 +6,7 @@ import {
   client,
   ndJsonStream,
   type ClientCapabilities,
+  type ContentBlock,
   type ClientConnection,
   type McpServer,
   type PermissionOptionKind,
@@ -16,6 +17,7 @@ import {
 import { afterEach, describe, expect, it } from 'vitest';
 import { startChatServer, type ChatServer, type ServerStep } from './support/chat-server.js';
 import { CLI, cliHome, type CliHome } from './support/cli-process.js';
+import { writePng } from './support/image-fixtures.js';
 
 const servers: ChatServer[] = [];
 const homes: CliHome[] = [];
@@ -34,13 +36,15 @@ interface EditorOptions {
   buffers?: Map<string, string>;
   /** Start the agent with no provider key or endpoint in its environment. */
   noCredentials?: boolean;
+  /** VIBE_MODEL for the agent (default test-model, which takes images). */
+  model?: string;
 }
 
 /** A scripted editor: the SDK's client side, talking to the built `vibe-agent acp` over its stdio. */
 function startEditor(home: CliHome, server: ChatServer, options: EditorOptions = {}) {
   const child = spawn(process.execPath, [CLI, 'acp'], {
     cwd: home.workspace,
-    env: options.noCredentials ? home.env : { ...home.env, OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: server.url, VIBE_MODEL: 'test-model' },
+    env: options.noCredentials ? home.env : { ...home.env, OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: server.url, VIBE_MODEL: options.model ?? 'test-model' },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   agents.push(child);
@@ -127,7 +131,7 @@ describe('vibe-agent acp: an editor drives the agent over stdio', () => {
 
     const init = await editor.initialize();
     expect(init.protocolVersion).toBe(1);
-    expect(init.agentCapabilities).toMatchObject({ loadSession: true, promptCapabilities: { image: false, embeddedContext: true } });
+    expect(init.agentCapabilities).toMatchObject({ loadSession: true, promptCapabilities: { image: true, embeddedContext: true } });
     expect(init.authMethods?.[0]?.description).toContain('OPENAI_API_KEY');
     expect(await editor.agent.request('authenticate', { methodId: init.authMethods![0]!.id })).toEqual({});
 
@@ -241,6 +245,42 @@ describe('vibe-agent acp: an editor drives the agent over stdio', () => {
     const methodId = init.authMethods![0]!.id;
     await expect(editor.agent.request('authenticate', { methodId })).rejects.toMatchObject({ code: -32000, message: expect.stringContaining('OPENAI_API_KEY') });
     await expect(editor.newSession()).rejects.toMatchObject({ code: -32000 });
+    expect(server.requests).toEqual([]);
+    editor.close();
+  }, 60_000);
+
+  it('takes image blocks: they reach the model on the user message, in the OpenAI image shape, beside the text', async () => {
+    const { server, home, file } = await setup([{ text: 'A gradient.' }]);
+    const png = await writePng(file('shot.png'), 32, 24);
+    const editor = startEditor(home, server);
+    await editor.initialize();
+    const sessionId = await editor.newSession();
+    const prompt: ContentBlock[] = [
+      { type: 'text', text: 'what is in this picture?' },
+      { type: 'image', mimeType: 'image/png', data: png.toString('base64') },
+    ];
+    expect((await editor.agent.request('session/prompt', { sessionId, prompt })).stopReason).toBe('end_turn');
+    const user = server.requests[0]!.messages.find((m) => m.role === 'user')!;
+    expect(user.content).toEqual([
+      { type: 'text', text: 'what is in this picture?' },
+      { type: 'image_url', image_url: { url: `data:image/png;base64,${png.toString('base64')}` } },
+    ]);
+    // Bytes that are not a whole image are refused before any request, naming the block.
+    const broken: ContentBlock[] = [{ type: 'image', mimeType: 'image/png', data: png.subarray(0, png.length / 2).toString('base64') }];
+    await expect(editor.agent.request('session/prompt', { sessionId, prompt: broken })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('image 1 is a truncated or damaged PNG') });
+    expect(server.requests).toHaveLength(1);
+    expect(server.violations).toEqual([]);
+    editor.close();
+  }, 60_000);
+
+  it('refuses image blocks for a text-only model with an invalid-params error naming the model; nothing is sent', async () => {
+    const { server, home, file } = await setup([{ text: 'unused' }]);
+    const png = await writePng(file('shot.png'), 8, 8);
+    const editor = startEditor(home, server, { model: 'deepseek-chat' });
+    await editor.initialize();
+    const sessionId = await editor.newSession();
+    const prompt: ContentBlock[] = [{ type: 'text', text: 'look' }, { type: 'image', mimeType: 'image/png', data: png.toString('base64') }];
+    await expect(editor.agent.request('session/prompt', { sessionId, prompt })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('deepseek-chat takes text only') });
     expect(server.requests).toEqual([]);
     editor.close();
   }, 60_000);

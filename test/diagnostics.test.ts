@@ -79,6 +79,19 @@ describe('diagnostics after edits (TypeScript, the project\'s own tsc)', () => {
   });
 });
 
+describe('the first edit\'s baseline is taken after the write, from the old text', () => {
+  it('a new file: checked as absent first, so the import it satisfies counts as fixed and its own error as introduced', async () => {
+    const ws = await project({ 'src/use.ts': "import { twice } from './lib.js';\nexport const four: number = twice(2);\n" });
+    const registry = tools();
+    const output = (await call(registry, ws, 'write_file', { path: 'src/lib.ts', content: "export function twice(n: number): string {\n  return n * 2;\n}\n" })).content;
+    expect(output).toContain('tsc: this edit introduced 2 problems:');
+    expect(output).toMatch(/src\/lib\.ts:2:3 error TS2322/);
+    expect(output).toMatch(/src\/use\.ts:2:14 error TS2322/);
+    expect(output).toContain('tsc: this edit fixed 1 problem:');
+    expect(output).toMatch(/src\/use\.ts:1:\d+ error TS2307: Cannot find module '\.\/lib\.js'/);
+  });
+});
+
 describe('when there is no checker, or it misbehaves', () => {
   it('adds nothing without a checker: no process, no mention', async () => {
     const ws = await realpath(await mkdtemp(join(tmpdir(), 'vibe-diag-none-')));
@@ -109,8 +122,30 @@ describe('when there is no checker, or it misbehaves', () => {
     const command = `grep -n BAD src/a.ts | sed 's/^\\([0-9]*\\):.*/src\\/a.ts:\\1:1: error: BAD found/'`;
     const registry = tools({ command });
     await call(registry, ws, 'read_file', { path: 'src/a.ts' });
-    const output = await edit(registry, ws, 'src/a.ts', 'ok\n', 'ok\nBAD\n');
-    expect(output).toContain('diagnostics: this edit introduced 1 problem:\n  src/a.ts:2:1 error: BAD found');
+    // A command cannot check the old text, so its first run lists the edited file's problems as such.
+    const first = await edit(registry, ws, 'src/a.ts', 'ok\n', 'ok\nBAD\n');
+    expect(first).toContain('diagnostics: first check (no earlier run to compare with), so these are all 1 problem in src/a.ts, not only what this edit did:\n  src/a.ts:2:1 error: BAD found');
+    const second = await edit(registry, ws, 'src/a.ts', 'ok\n', 'ok\nfine\nBAD\n');
+    expect(second).toContain('diagnostics: this edit introduced 1 problem:\n  src/a.ts:4:1 error: BAD found\n(2 problems reported in all.)');
+    expect(second).not.toContain('first check');
+  });
+
+  it('writes the file first: the checker starts after the bytes are on disk and the edit does not wait for it before writing', async () => {
+    const ws = await project({ 'src/a.ts': 'ok\n' });
+    const started = join(ws, 'checker-started');
+    const release = join(ws, 'checker-release');
+    // The checker records what it saw on disk when it started, then blocks until the test releases it.
+    const command = `cat src/a.ts > ${started}; while [ ! -f ${release} ]; do sleep 0.05; done; grep -n BAD src/a.ts | sed 's/^\\([0-9]*\\):.*/src\\/a.ts:\\1:1: error: BAD found/'`;
+    const registry = tools({ command });
+    await call(registry, ws, 'read_file', { path: 'src/a.ts' });
+    let settled = false;
+    const pending = edit(registry, ws, 'src/a.ts', 'ok\n', 'ok\nBAD\n').finally(() => (settled = true));
+    while (!existsSync(started) || (await readFile(started, 'utf8')) === '') await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await readFile(started, 'utf8')).toBe('ok\nBAD\n');
+    expect(await readFile(join(ws, 'src/a.ts'), 'utf8')).toBe('ok\nBAD\n');
+    expect(settled).toBe(false);
+    await writeFile(release, '');
+    expect(await pending).toContain('src/a.ts:2:1 error: BAD found');
   });
 });
 

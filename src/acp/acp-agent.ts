@@ -8,6 +8,7 @@ import { editorFileAccess } from './client-files.js';
 import { clientMcpServers } from './client-mcp-servers.js';
 import { EventUpdates } from './event-updates.js';
 import { editorApproval } from './permission-question.js';
+import { promptImages } from './prompt-images.js';
 import { promptText } from './prompt-text.js';
 import { replayEvents } from './replay-history.js';
 import { acpStopReason } from './stop-reason.js';
@@ -63,7 +64,7 @@ export function createAcpAgent(host: AcpHost): { app: AgentApp; closeAll(): Prom
         protocolVersion: PROTOCOL_VERSION,
         agentCapabilities: {
           loadSession: true,
-          promptCapabilities: { image: false, audio: false, embeddedContext: true },
+          promptCapabilities: { image: true, audio: false, embeddedContext: true },
           mcpCapabilities: { http: true, sse: true },
         },
         authMethods: [
@@ -102,6 +103,8 @@ export function createAcpAgent(host: AcpHost): { app: AgentApp; closeAll(): Prom
     .onRequest('session/prompt', async ({ params }) => {
       const live = sessions.get(params.sessionId);
       if (!live) throw RequestError.sessionNotFound(params.sessionId);
+      const attached = await promptImages(params.prompt, live.session.images.refused, live.session.images.limits);
+      if (!attached.ok) throw RequestError.invalidParams(undefined, attached.reason);
       if (live.running) throw RequestError.invalidRequest(undefined, 'a prompt is already running in this session; cancel it first');
       const controller = new AbortController();
       live.running = controller;
@@ -110,7 +113,7 @@ export function createAcpAgent(host: AcpHost): { app: AgentApp; closeAll(): Prom
       const updates = new EventUpdates({ workspace: session.workspace, tool: (name) => session.tool(name), readText });
       let stop: Extract<AgentEvent, { type: 'stop' }> | undefined;
       try {
-        for await (const event of session.prompt(promptText(params.prompt), controller.signal)) {
+        for await (const event of session.prompt(promptText(params.prompt), controller.signal, attached.images)) {
           for (const update of await updates.updates(event)) await send(session.id, update);
           if (event.type === 'stop') stop = event;
         }

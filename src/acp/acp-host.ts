@@ -1,6 +1,7 @@
 import type { AgentEvent } from '../contracts/events.js';
-import type { Message } from '../contracts/messages.js';
+import type { ImageRef, Message } from '../contracts/messages.js';
 import type { Tool } from '../contracts/tool.js';
+import type { ImageLimits } from '../images/image-limits.js';
 import type { ServerEntry } from '../mcp/server-spec.js';
 import type { AskApproval } from '../tools/approval.js';
 import type { FileAccess } from '../tools/coding/shared/file-access.js';
@@ -33,8 +34,10 @@ export interface AcpSession {
   history(): readonly Message[];
   /** The session's tool of that name, for the kind of its calls. */
   tool(name: string): Tool | undefined;
-  /** One prompt: the loop's events, in order, ending with `stop`. */
-  prompt(input: string, signal: AbortSignal): AsyncIterable<AgentEvent>;
+  /** Whether the session's model takes images (`refused` says why not) and the provider's limits for them. */
+  images: { refused: string | undefined; limits: ImageLimits };
+  /** One prompt (with the images on its user message): the loop's events, in order, ending with `stop`. */
+  prompt(input: string, signal: AbortSignal, images?: ImageRef[]): AsyncIterable<AgentEvent>;
   close(): Promise<void>;
 }
 

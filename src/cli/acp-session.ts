@@ -7,7 +7,9 @@ import type { AgentEvent } from '../contracts/events.js';
 import type { Message } from '../contracts/messages.js';
 import type { AgentOptions } from '../core/agent-options.js';
 import { runAgent } from '../core/loop.js';
+import { imageLimitsFor } from '../images/image-limits.js';
 import { PLAN_MODE_PROMPT } from '../core/system-prompt.js';
+import { imagesRefusedBy } from '../providers/image-capability.js';
 import { ConfigError } from '../providers/create-provider.js';
 import { findSession } from '../session/list-sessions.js';
 import { collectSecrets, createRedactor } from '../session/redact.js';
@@ -64,13 +66,15 @@ export async function openAcpSession(args: CliArgs, setup: AcpSessionSetup, env:
     workspace,
     history: () => messages ?? [],
     tool: (name) => prepared.tools.get(name),
-    async *prompt(input, signal) {
+    images: { refused: imagesRefusedBy(prepared.resolved.preset.name, prepared.resolved.model), limits: imageLimitsFor(prepared.resolved.preset.protocol) },
+    async *prompt(input, signal, images) {
       const hooked = await promptThroughHooks(prepared.hooks, input, { id, resumed: messages !== undefined });
       if ('blocked' in hooked) throw new Error(`the UserPromptSubmit hook blocked the prompt: ${hooked.blocked}`);
       const options: AgentOptions = {
         provider: prepared.provider,
         model: prepared.resolved.model,
         input: hooked.input,
+        ...(images?.length ? { images } : {}),
         tools: prepared.tools,
         system: planning ? `${system}\n\n${PLAN_MODE_PROMPT}` : system,
         ...(planning ? { plan: true } : {}),

@@ -9,11 +9,11 @@ import { CheckerPermission } from './checker-permission.js';
 import { checkerFor, detectCheckers } from './detect-checkers.js';
 import type { Checker, Diagnostic, OutputFormat } from './diagnostic.js';
 import { diffDiagnostics } from './diff-diagnostics.js';
-import { formatDiagnosticChange } from './format-diagnostics.js';
+import { formatDiagnosticChange, formatFirstCheck } from './format-diagnostics.js';
 import { lineMap } from './line-map.js';
 import { parseDiagnostics } from './parse-diagnostics.js';
 import { runChecker } from './run-checker.js';
-import { CheckerServer } from './tsc-server.js';
+import { CheckerServer, type SourceOverlay } from './tsc-server.js';
 
 /** A checker named in config: a shell command whose output is read in `format` (default: tsc-style or file:line:col lines). */
 export interface ConfiguredChecker {
@@ -41,8 +41,11 @@ export const DEFAULT_DIAGNOSTICS_TIMEOUT_MS = 30_000;
 
 /**
  * The edit tools' write observer that reports what an edit broke or fixed; undefined when off.
- * A project-wide checker's last run is the next edit's baseline (only the first edit runs it
- * before writing); the TypeScript checker stays running between edits, re-checking only what changed; a per-file checker's run is reused while the file's content is unchanged.
+ * Nothing runs before the write: the old content is read, the bytes land, then the checker runs.
+ * The baseline to compare with is the checker's last run (a project-wide checker's whatever the
+ * file; a per-file checker's while the file's content is unchanged). Without one (the first edit),
+ * the TypeScript checker checks the old text laid over the new file, then the new; a command
+ * checker, which cannot see old text, reports the problems in the edited file, labelled as such.
  */
 export function createDiagnosticsObserver(options: DiagnosticsOptions): WriteObserver | undefined {
   if (options.setting === 'off') return undefined;
@@ -66,10 +69,10 @@ export function createDiagnosticsObserver(options: DiagnosticsOptions): WriteObs
     return found;
   };
 
-  const check = async (checker: Checker, file: string, context: ToolContext) => {
+  const check = async (checker: Checker, file: string, context: ToolContext, overlay?: SourceOverlay) => {
     const argv = checker.argv.map((arg) => arg.replaceAll('{file}', file));
     const runOptions = { cwd: context.workspace, env: childEnv, timeoutMs, signal: context.signal, ...(options.sandbox ? { sandbox: options.sandbox } : {}) };
-    const run = checker.persistent ? await server(checker, context.workspace).check(runOptions) : await runChecker(argv, runOptions);
+    const run = checker.persistent ? await server(checker, context.workspace).check(runOptions, overlay) : await runChecker(argv, runOptions);
     if (run.error) return { note: `(Diagnostics: ${checker.name} could not start: ${run.error}.)` };
     if (run.stopped === 'time') return { note: `(Diagnostics: ${checker.name} did not finish within ${formatSeconds(timeoutMs)} and was stopped; no diagnostics for this edit.)` };
     if (run.stopped === 'abort') return { note: `(Diagnostics: ${checker.name} was stopped with the call.)` };
@@ -79,20 +82,21 @@ export function createDiagnosticsObserver(options: DiagnosticsOptions): WriteObs
   return async (absolute, context) => {
     const checker = checkerFor(found(context.workspace), absolute);
     if (!checker) return undefined;
-    const { decision, fresh } = await permission.check(checker, context);
-    if (!decision.allowed) return fresh ? async () => `(Diagnostics: ${checker.name} was not run: ${decision.reason}.)` : undefined;
-    const file = relative(context.workspace, absolute).split('\\').join('/');
-    const beforeText = await readFile(absolute, 'utf8').catch(() => '');
-    const baselineKey = checker.scope === 'project' ? checker.command : `${checker.command}\u0000${file}`;
-    const contentKey = checker.scope === 'project' ? '' : hash(beforeText);
-    let baseline = baselines.get(baselineKey);
-    if (!baseline || baseline.key !== contentKey) {
-      const first = beforeText === '' && checker.scope === 'file' ? { diagnostics: [] } : await check(checker, file, context);
-      if (!first.diagnostics) return async () => first.note;
-      baseline = { key: contentKey, diagnostics: first.diagnostics };
-    }
-    const before = baseline.diagnostics;
+    // The one thing done before the write: the old text, which the baseline and line moves need.
+    const beforeText = await readFile(absolute, 'utf8').catch(() => undefined);
     return async () => {
+      const { decision, fresh } = await permission.check(checker, context);
+      if (!decision.allowed) return fresh ? `(Diagnostics: ${checker.name} was not run: ${decision.reason}.)` : undefined;
+      const file = relative(context.workspace, absolute).split('\\').join('/');
+      const baselineKey = checker.scope === 'project' ? checker.command : `${checker.command}\u0000${file}`;
+      const contentKey = checker.scope === 'project' ? '' : hash(beforeText ?? '');
+      let before = baselines.get(baselineKey)?.key === contentKey ? baselines.get(baselineKey)!.diagnostics : undefined;
+      if (!before && checker.scope === 'file' && !beforeText) before = [];
+      if (!before && checker.persistent) {
+        const old = await check(checker, file, context, { path: absolute, text: beforeText ?? null });
+        if (!old.diagnostics) return old.note;
+        before = old.diagnostics;
+      }
       const result = await check(checker, file, context);
       if (!result.diagnostics) {
         baselines.delete(baselineKey);
@@ -100,7 +104,8 @@ export function createDiagnosticsObserver(options: DiagnosticsOptions): WriteObs
       }
       const afterText = await readFile(absolute, 'utf8').catch(() => '');
       baselines.set(baselineKey, { key: checker.scope === 'project' ? '' : hash(afterText), diagnostics: result.diagnostics });
-      const change = diffDiagnostics(before, result.diagnostics, { file, moveLine: lineMap(beforeText, afterText) });
+      if (!before) return formatFirstCheck(checker.name, file, result.diagnostics);
+      const change = diffDiagnostics(before, result.diagnostics, { file, moveLine: lineMap(beforeText ?? '', afterText) });
       return formatDiagnosticChange(checker.name, change, result.diagnostics.length);
     };
   };

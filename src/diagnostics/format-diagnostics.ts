@@ -22,6 +22,16 @@ export function formatDiagnosticChange(checker: string, change: DiagnosticChange
   return lines.join('\n');
 }
 
+/**
+ * The first run of a checker that cannot check old text (a command): nothing to compare with, so
+ * the problems in the edited file are listed and said to be all of them, not what the edit did.
+ */
+export function formatFirstCheck(checker: string, file: string, diagnostics: readonly Diagnostic[]): string | undefined {
+  const here = diagnostics.filter((d) => d.file === file);
+  if (here.length === 0) return undefined;
+  return [`${checker}: first check (no earlier run to compare with), so these are all ${count(here.length, 'problem')} in ${file}, not only what this edit did:`, ...list(here)].join('\n');
+}
+
 function list(diagnostics: readonly Diagnostic[]): string[] {
   const shown = diagnostics.slice(0, SHOWN).map(describe);
   if (diagnostics.length > SHOWN) shown.push(`  … and ${diagnostics.length - SHOWN} more`);

@@ -4,6 +4,12 @@ import { noSandbox } from '../tools/coding/shell/shell-sandbox.js';
 import type { CheckerRun, RunCheckerOptions } from './run-checker.js';
 import { TSC_SERVER_END } from './tsc-server-script.js';
 
+/** Text to check a file as instead of what is on disk (null: as if it did not exist): the old content, for a baseline after the write. */
+export interface SourceOverlay {
+  path: string;
+  text: string | null;
+}
+
 /**
  * One long-lived checker process: started on the first check, asked again for each later one, and
  * stopped (to be started afresh next time) when a check overruns its time or is aborted.
@@ -15,7 +21,7 @@ export class CheckerServer {
 
   constructor(private readonly argv: readonly string[]) {}
 
-  check(options: RunCheckerOptions): Promise<CheckerRun> {
+  check(options: RunCheckerOptions, overlay?: SourceOverlay): Promise<CheckerRun> {
     let child: ChildProcess;
     try {
       child = this.child ?? this.start(options);
@@ -38,7 +44,7 @@ export class CheckerServer {
         resolve(output === undefined ? { output: '', stopped: stopped ?? undefined, ...(stopped ? {} : { error: 'the checker exited' }) } : { output, stopped: undefined });
       };
       if (options.signal.aborted) onAbort();
-      else child.stdin!.write('check\n');
+      else child.stdin!.write(overlay ? `check ${JSON.stringify(overlay)}\n` : 'check\n');
     });
   }
 

@@ -4,7 +4,8 @@ import type { ToolContext, ToolOutput } from '../../../contracts/tool.js';
 /**
  * Watches write_file's and edit_file's writes (the CLI checks the project for errors the edit
  * introduced): called just before the bytes land, it returns what to call right after, whose text
- * is added to the tool's result. It never fails a write: an error in it becomes a note.
+ * is added to the tool's result. The write waits for the first step, so it only reads (the old
+ * text); the checking belongs in the second. It never fails a write: an error in it becomes a note.
  */
 export type WriteObserver = (absolute: string, context: ToolContext) => Promise<(() => Promise<string | undefined>) | undefined>;
 
