@@ -57,7 +57,7 @@ export async function startInTmux(command: string[], options: { env: Record<stri
     async send(keys, sendOptions = {}) {
       await tmux('send-keys', '-t', 'main', ...(sendOptions.literal ? ['-l'] : []), ...keys);
     },
-    async waitFor(test, timeoutMs = 10_000) {
+    async waitFor(test, timeoutMs = 30_000) {
       const check = typeof test === 'function' ? test : (screen: string) => (typeof test === 'string' ? screen.includes(test) : test.test(screen));
       const deadline = Date.now() + timeoutMs;
       let last = '';
@@ -72,7 +72,7 @@ export async function startInTmux(command: string[], options: { env: Record<stri
       const match = /\[exited (\d+)\]/.exec(await pane.screen());
       return match ? Number(match[1]) : undefined;
     },
-    async waitForExit(timeoutMs = 10_000) {
+    async waitForExit(timeoutMs = 30_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         const status = await pane.exitStatus();
