@@ -7,7 +7,9 @@ import { tracePageHtml } from '../src/trace/page-html.js';
 import { jsonForScript } from '../src/trace/script-json.js';
 import type { TraceData } from '../src/trace/trace-data.js';
 import { chartAssets } from '../src/trace/uplot-assets.js';
-import { CLI_SESSION_TIMEOUT_MS } from './support/cli-process.js';
+import { join } from 'node:path';
+import { startAgentServer, tasks } from './support/agent-server.js';
+import { CLI_SESSION_TIMEOUT_MS, cliHome } from './support/cli-process.js';
 import { recordTraceSession, TRACE_SECRET, type RecordedSession } from './support/trace-recording.js';
 
 let recorded: RecordedSession;
@@ -174,6 +176,51 @@ describe('the trace data model, from a session recorded by the CLI', () => {
     expect(data.turns[1]!.complete).toBe(false);
     expect(data.totals).toMatchObject({ turns: 2, subagentTurns: 1, inputTokens: 50, toolErrors: 1 });
   });
+});
+
+describe('a subagent session recorded by the CLI', () => {
+  it('nests the child\'s turns, requests and tool calls under the task call that ran it', async () => {
+    const agents = await startAgentServer({
+      lead: [tasks({ prompt: 'count the notes' }), { text: 'The child counted 2 notes.' }],
+      'count the notes': [{ toolCalls: [{ id: 'child_list', name: 'list_files', arguments: { path: '.' } }] }, { text: 'There are 2 notes.' }],
+    });
+    const home = cliHome();
+    try {
+      writeFileSync(join(home.workspace, 'a.txt'), 'note a\n');
+      writeFileSync(join(home.workspace, 'b.txt'), 'note b\n');
+      const ran = await home.run(['--tools', 'coding,agents', 'lead'], { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: agents.server.url, VIBE_MODEL: 'gpt-4o' });
+      expect(ran.code, ran.stderr).toBe(0);
+      expect(agents.unscripted).toEqual([]);
+      const path = home.sessionPath(home.sessionFiles()[0]!);
+      expect(readFileSync(path, 'utf8')).toContain('"agent":"main/task-1"');
+      const data = await buildTrace(readSessionFile(path), { file: path });
+      expect(data.skipped).toEqual({ count: 0, notes: [] });
+      // The main agent's two turns; the child's are not among them.
+      expect(data.turns.map((turn) => [turn.agent, turn.seq])).toEqual([['main', 1], ['main', 2]]);
+      expect(data.turns.every((turn) => turn.request.sent)).toBe(true);
+      const task = data.turns[0]!.tools[0]!;
+      expect([task.name, task.status]).toEqual(['task', 'ok']);
+      expect(task.subagent?.agent).toBe('main/task-1');
+      const child = task.subagent!.turns;
+      expect(child.map((turn) => [turn.agent, turn.turn, turn.complete])).toEqual([['main/task-1', 1, true], ['main/task-1', 2, true]]);
+      // The child's requests are rebuilt from its own records: its prompt, then its call and result.
+      const firstSent = ids(child[0]!.request.ids).map((id) => data.messages[id]!);
+      expect(firstSent.at(-1)).toMatchObject({ role: 'user', content: 'count the notes' });
+      expect(child[0]!.request.sent).toBeUndefined();
+      expect(child[0]!.tools.map((call) => [call.name, call.status])).toEqual([['list_files', 'ok']]);
+      const listed = data.messages[child[0]!.tools[0]!.outputId!]!.content;
+      expect(listed).toContain('a.txt');
+      expect(ids(child[1]!.request.ids).map((id) => data.messages[id]!.role).slice(-2)).toEqual(['assistant', 'tool']);
+      // Stored once, like the main agent's: the reply and the result point at the messages.
+      expect(data.messages[child[1]!.reply!.messageId!]!.content).toBe('There are 2 notes.');
+      expect([child[1]!.reply!.text, child[0]!.tools[0]!.output]).toEqual([undefined, undefined]);
+      expect(data.totals).toMatchObject({ turns: 2, subagentTurns: 2 });
+      // The task's result went back to the lead in its second request.
+      expect(ids(data.turns[1]!.request.ids).map((id) => data.messages[id]!).at(-1)).toMatchObject({ role: 'tool', content: expect.stringContaining('There are 2 notes.') });
+    } finally {
+      home.cleanup();
+    }
+  }, CLI_SESSION_TIMEOUT_MS);
 });
 
 describe('the page', () => {

@@ -140,7 +140,8 @@ class TraceBuilder {
           break;
         }
         agent.history.push(...fromEvents, ...record.messages);
-        if (agent.current) this.shareTexts(agent.current, fromEvents);
+        // A subagent's turn_end holds its messages itself (its events are not deduplicated).
+        if (agent.current) this.shareTexts(agent.current, [...fromEvents, ...record.messages]);
         break;
       }
       case 'compaction':
