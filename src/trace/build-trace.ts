@@ -27,7 +27,7 @@ export interface TraceOptions {
  * not know are passed over, so newer files still open.
  */
 export async function buildTrace(read: ReadSession, options: TraceOptions): Promise<TraceData> {
-  const recorded = read.records.some((record) => record.type === 'request') ? rebuildRequests(read.records) : { requests: [], warnings: [] };
+  const recorded = read.records.some((record) => record.type === 'request') ? rebuildRequests(read.records, { verify: false }) : { requests: [], warnings: [] };
   const sent = new Map(recorded.requests.map(({ index, request }) => [index, request]));
   const table = new MessageTable(await TokenCounter.create(), sent.size > 0);
   const builder = new TraceBuilder(table, read.records, sent);
@@ -64,6 +64,12 @@ class TraceBuilder {
   reportedWindow: number | undefined;
   private readonly agents = new Map<string, AgentState>();
   private mainSeq = 0;
+  /**
+   * Replies and results to point at their messages, done last: the requests take their ids first,
+   * so a request's messages have consecutive ids (few id runs) even where a recorded request holds a
+   * capped copy of a result and the history the whole one.
+   */
+  private readonly shares: Array<[TraceTurn, Message[]]> = [];
 
   constructor(
     private readonly table: MessageTable,
@@ -98,6 +104,7 @@ class TraceBuilder {
 
   finish(): void {
     for (const agent of this.agents.values()) this.closeTurn(agent);
+    for (const [turn, messages] of this.shares) this.shareTexts(turn, messages);
   }
 
   private addHistoryRecord(agent: AgentState, record: HistoryRecord, raw: RawRecord, index: number): void {
@@ -141,7 +148,7 @@ class TraceBuilder {
         }
         agent.history.push(...fromEvents, ...record.messages);
         // A subagent's turn_end holds its messages itself (its events are not deduplicated).
-        if (agent.current) this.shareTexts(agent.current, [...fromEvents, ...record.messages]);
+        if (agent.current) this.shares.push([agent.current, [...fromEvents, ...record.messages]]);
         break;
       }
       case 'compaction':
