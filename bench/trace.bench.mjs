@@ -11,10 +11,17 @@ import { fileURLToPath } from 'node:url';
 const CLI = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
 const CHROMIUM = '/usr/bin/chromium';
 
-export function sessionText(turns, outputBytes) {
+/**
+ * With `requestLog` (a RequestLog from the built library), each turn's request is recorded too (a
+ * format-2 file), its older tool results capped to 2,000 characters as a small window's policy would.
+ */
+export function sessionText(turns, outputBytes, requestLog) {
+  const system = { role: 'system', content: 'You are a coding agent.' };
+  const sent = [system, { role: 'user', content: 'read every file' }];
+  const tools = [{ name: 'read_file', description: 'Reads a file.', parameters: { type: 'object', properties: { path: { type: 'string' } } } }];
   const lines = [
-    { type: 'session', version: 1, id: `bench-${turns}`, workspace: '/bench', createdAt: '2026-12-03T00:00:00Z' },
-    { type: 'system_prompt', content: 'You are a coding agent.' },
+    { type: 'session', version: requestLog ? 2 : 1, id: `bench-${turns}`, workspace: '/bench', createdAt: '2026-12-03T00:00:00Z' },
+    { type: 'system_prompt', content: system.content },
     { type: 'run_start', provider: 'openai', model: 'gpt-4o', tools: ['read_file'], input: 'read every file' },
   ];
   for (let turn = 1; turn <= turns; turn++) {
@@ -22,14 +29,17 @@ export function sessionText(turns, outputBytes) {
     const output = `export const value${turn} = ${turn}; // a line of source\n`.repeat(Math.ceil(outputBytes / 44)).slice(0, outputBytes);
     const input = 1_000 + turn * 40;
     const usage = { inputTokens: input, outputTokens: 30, cachedInputTokens: Math.floor(input * 0.8), reasoningTokens: 0 };
+    const reply = { role: 'assistant', content: `Reading file ${turn}.`, toolCalls: [call] };
+    lines.push({ type: 'turn_start', turn });
+    if (requestLog) lines.push(requestLog.record({ model: 'gpt-4o', temperature: 0, messages: [...sent], tools }));
     lines.push(
-      { type: 'turn_start', turn },
       { type: 'usage', turn, usage, total: usage },
-      { type: 'assistant_message', turn, message: { role: 'assistant', content: `Reading file ${turn}.`, toolCalls: [call] }, finishReason: 'tool_calls' },
+      { type: 'assistant_message', turn, message: reply, finishReason: 'tool_calls' },
       { type: 'tool_call_start', turn, call },
       { type: 'tool_call_end', turn, id: call.id, name: call.name, status: turn % 50 === 0 ? 'error' : 'ok', isError: turn % 50 === 0, output, durationMs: 2 },
       { type: 'turn_end', turn, fromEvents: 2, messages: [] },
     );
+    sent.push(reply, { role: 'tool', toolCallId: call.id, name: call.name, content: `${output.slice(0, 2_000)}\n[… ${outputBytes - 2_000} chars omitted]`, isError: turn % 50 === 0 });
   }
   lines.push({ type: 'stop', reason: 'turn_limit', answer: null, turns, usage: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, reasoningTokens: 0 } });
   return `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`;
@@ -86,7 +96,9 @@ export default async function traceBench() {
     const cases = [
       { name: '10 turns', turns: 10, outputBytes: 50_000 },
       { name: '1,000 turns', turns: 1_000, outputBytes: 50_000 },
+      { name: '1,000 turns, request records', turns: 1_000, outputBytes: 50_000, recorded: true },
     ];
+    const { RequestLog } = await import('../dist/session/request-record.js');
     const rows = [];
     let browser;
     if (existsSync(CHROMIUM)) {
@@ -94,9 +106,9 @@ export default async function traceBench() {
       browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'] });
     }
     for (const c of cases) {
-      const session = join(dir, `${c.turns}.jsonl`);
-      writeFileSync(session, sessionText(c.turns, c.outputBytes));
-      const page = join(dir, `${c.turns}.html`);
+      const session = join(dir, `${c.turns}${c.recorded ? '-recorded' : ''}.jsonl`);
+      writeFileSync(session, sessionText(c.turns, c.outputBytes, c.recorded ? new RequestLog() : undefined));
+      const page = join(dir, `${c.turns}${c.recorded ? '-recorded' : ''}.html`);
       const cliMs = await run(['trace', session, '--html', page]);
       const browserFigures = browser ? await openInBrowser(browser, page) : undefined;
       rows.push({ ...c, sessionMb: statSync(session).size / 1e6, pageMb: statSync(page).size / 1e6, cliMs, ...browserFigures });
@@ -109,8 +121,9 @@ export default async function traceBench() {
       const ms = (value) => (value === undefined ? 'no chromium' : Math.round(value).toLocaleString('en-US'));
       console.log(`| ${row.name} | ${row.sessionMb.toFixed(1)} | ${row.pageMb.toFixed(1)} | ${ms(row.cliMs)} | ${ms(row.openMs)} | ${ms(row.loadedMs)} | ${ms(row.longestFrameMs)} | ${ms(row.expandMs)} |`);
     }
-    const [small, large] = rows;
+    const [small, large, recorded] = rows;
     if (small.openMs !== undefined) console.log(`\nopen time ratio 1,000 / 10 turns: ${(large.openMs / small.openMs).toFixed(1)}×; trace --html ratio: ${(large.cliMs / small.cliMs).toFixed(1)}×`);
+    if (recorded.openMs !== undefined) console.log(`with request records / without, 1,000 turns: open ${(recorded.openMs / large.openMs).toFixed(2)}×, fully loaded ${(recorded.loadedMs / large.loadedMs).toFixed(2)}×, trace --html ${(recorded.cliMs / large.cliMs).toFixed(2)}×`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -73,7 +73,14 @@ async function checkPage(page: Page, errors: string[], name: string): Promise<vo
   const third = page.locator('details.turn').nth(2);
   const compaction = session.find((record) => record.type === 'compaction');
   await expect(third.locator('.compaction h4').first().textContent()).resolves.toContain(`${compaction.tokensBefore.toLocaleString('en-US')} → ${compaction.tokensAfter.toLocaleString('en-US')} tokens`);
-  expect(await third.locator('.request h4').textContent()).toMatch(/Request: \d+ new of \d+ messages/);
+  expect(await third.locator('.request h4').textContent()).toMatch(/Request \(as sent\): \d+ new of \d+ messages/);
+  expect(await page.locator('#totals').textContent()).toContain('as sent (from the request records)');
+  // Turn 2's request holds notes.txt's result as the model got it: capped by the 4,096-token window.
+  await page.locator('details.turn').nth(1).locator('summary').click();
+  await page.locator('details.turn').nth(1).locator('.request .msg').first().waitFor();
+  const sentResults = await page.locator('details.turn').nth(1).locator('.request .msg').allTextContents();
+  expect(sentResults.some((text) => /notes line 0:/.test(text) && /omitted of [\d,]+; full output saved as output id/.test(text))).toBe(true);
+  expect(await page.locator('details.turn').nth(1).locator('.usage').textContent()).toMatch(/request as sent: 5 messages, \d+ tool schemas/);
   await page.locator('details.turn').nth(0).locator('summary').click();
   expect(await page.locator('details.turn').nth(0).locator('.tool-head.bad').textContent()).toContain('error');
   await page.screenshot({ path: join(ARTIFACTS, `trace-${name}.png`), fullPage: true });

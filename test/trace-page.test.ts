@@ -1,12 +1,15 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseSessionText, readSessionFile } from '../src/session/read-session.js';
+import { rebuildRequests } from '../src/session/request-record.js';
 import { buildTrace } from '../src/trace/build-trace.js';
 import { tracePageHtml } from '../src/trace/page-html.js';
 import { jsonForScript } from '../src/trace/script-json.js';
 import type { TraceData } from '../src/trace/trace-data.js';
 import { chartAssets } from '../src/trace/uplot-assets.js';
-import { CLI_SESSION_TIMEOUT_MS } from './support/cli-process.js';
+import { join } from 'node:path';
+import { startAgentServer, tasks } from './support/agent-server.js';
+import { CLI_SESSION_TIMEOUT_MS, cliHome } from './support/cli-process.js';
 import { recordTraceSession, TRACE_SECRET, type RecordedSession } from './support/trace-recording.js';
 
 let recorded: RecordedSession;
@@ -53,7 +56,8 @@ describe('the trace data model, from a session recorded by the CLI', () => {
     expect([compaction.tokensBefore, compaction.tokensAfter]).toEqual([compactions[0]!.tokensBefore, compactions[0]!.tokensAfter]);
     expect(compaction.replaced).toHaveLength(compactions[0]!.replaced.count);
     const sent = ids(third.request.ids);
-    for (const id of compaction.replaced) expect(sent).not.toContain(id);
+    // (The compaction keeps the user's input: it is both replaced and inserted.)
+    for (const id of compaction.replaced) if (!compaction.inserted.includes(id)) expect(sent).not.toContain(id);
     for (const id of compaction.inserted) expect(sent).toContain(id);
     expect(data.messages[compaction.inserted[0]!]!.content).toBe(compactions[0]!.inserted[0].content);
     // The summary request's usage is billed to the turn, apart from the turn's own request.
@@ -75,6 +79,48 @@ describe('the trace data model, from a session recorded by the CLI', () => {
     expect(data.skipped.count).toBe(0);
   });
 
+  it('shows each request as it was sent (from the request records): outputs the context policy capped are capped there, whole in the tool call', async () => {
+    const data = await buildTrace(readSessionFile(recorded.path), { file: recorded.path });
+    expect(data.requests).toBe('recorded');
+    expect(data.turns.every((turn) => turn.request.sent === true)).toBe(true);
+    const second = data.turns[1]!;
+    // The system prompt, the input, turn 1's reply and both results, and the tool schemas offered.
+    expect(second.request.count).toBe(5);
+    expect(data.turns[0]!.request.tools).toBe(ofType('run_start')[0]!.tools.length);
+    // Once an output was saved aside, read_output is offered too: the count is the request's own.
+    const sentTools = rebuildRequests(records as never).requests[1]!.request.tools.map((tool) => tool.name);
+    expect(sentTools).toContain('read_output');
+    expect(second.request.tools).toBe(sentTools.length);
+    const sentMessages = ids(second.request.ids).map((id) => data.messages[id]!);
+    expect(sentMessages[0]).toMatchObject({ role: 'system', content: ofType('system_prompt')[0]!.content });
+    // notes.txt's result went to the model capped (the 4,096-token window), and the page shows that text.
+    const whole = data.messages[data.turns[0]!.tools[0]!.outputId!]!.content;
+    expect(whole).toContain('notes line 50:');
+    const capped = sentMessages.find((message) => message.role === 'tool' && message.content.startsWith(whole.slice(0, 200)))!;
+    expect(capped.content).toMatch(/omitted of [\d,]+; full output saved as output id out_[0-9a-f]{12}/);
+    expect(capped.content).not.toContain('notes line 50:');
+    expect(capped.content.length).toBeLessThan(whole.length / 2);
+    // Each message has its own token count, and they add up to the request's.
+    expect(capped.tokens).toBeLessThan(data.messages[data.turns[0]!.tools[0]!.outputId!]!.tokens / 2);
+    expect(sentMessages.reduce((sum, message) => sum + message.tokens, 3)).toBe(second.request.tokens);
+    // Stored once: the messages the request shares with the history are the history's own entries.
+    expect(ids(second.request.ids).slice(0, 3)).toEqual(ids(data.turns[0]!.request.ids).concat([data.turns[0]!.reply?.messageId ?? -1]));
+    const html = tracePageHtml(data, chartAssets());
+    expect(html).toContain('as sent (from the request records)');
+  });
+
+  it('falls back to rebuilding the requests from the history for a file without request records, and says so', async () => {
+    const older = readFileSync(recorded.path, 'utf8').split('\n').filter((line) => !line.includes('"type":"request"')).join('\n').replace('"version":2', '"version":1');
+    const data = await buildTrace(parseSessionText(older), { file: 'older.jsonl' });
+    expect(data.requests).toBe('rebuilt');
+    expect(data.turns.some((turn) => turn.request.sent)).toBe(false);
+    expect(data.skipped.count).toBe(0);
+    // The rebuilt request holds the result whole: the cap is not in the history records.
+    const second = ids(data.turns[1]!.request.ids).map((id) => data.messages[id]!);
+    expect(second.some((message) => message.role === 'tool' && message.content.includes('notes line 50:'))).toBe(true);
+    expect(tracePageHtml(data, chartAssets())).toContain('rebuilt from the history (this session has no request records)');
+  });
+
   it('uses --context-window over the model table, and a provider-revealed window over both when no flag is given', async () => {
     const flagged = await buildTrace(readSessionFile(recorded.path), { file: recorded.path, contextWindow: 4096 });
     expect([flagged.contextWindow, flagged.contextWindowSource]).toEqual([4096, '--context-window']);
@@ -91,7 +137,9 @@ describe('the trace data model, from a session recorded by the CLI', () => {
     lines.splice(5, 0, '{"type":"usage","turn":1,"us', 'not json at all', JSON.stringify({ type: 'request', turn: 1, body: { anything: true } }));
     writeFileSync(copy, `${lines.join('\n')}{"type":"turn_start","tu`);
     const data = await buildTrace(readSessionFile(copy), { file: copy });
-    expect(data.skipped.count).toBe(3);
+    // The stray request record (no tools, no parameters) is the fourth.
+    expect(data.skipped.count).toBe(4);
+    expect(data.skipped.notes.join('\n')).toMatch(/record \d+: request without its tools or parameters; skipped/);
     expect(data.skipped.notes.join('\n')).toMatch(/line 6 is not a valid record/);
     expect(data.skipped.notes.join('\n')).toMatch(/line 7 is not a valid record/);
     expect(data.skipped.notes.join('\n')).toMatch(/unfinished last line/);
@@ -128,6 +176,51 @@ describe('the trace data model, from a session recorded by the CLI', () => {
     expect(data.turns[1]!.complete).toBe(false);
     expect(data.totals).toMatchObject({ turns: 2, subagentTurns: 1, inputTokens: 50, toolErrors: 1 });
   });
+});
+
+describe('a subagent session recorded by the CLI', () => {
+  it('nests the child\'s turns, requests and tool calls under the task call that ran it', async () => {
+    const agents = await startAgentServer({
+      lead: [tasks({ prompt: 'count the notes' }), { text: 'The child counted 2 notes.' }],
+      'count the notes': [{ toolCalls: [{ id: 'child_list', name: 'list_files', arguments: { path: '.' } }] }, { text: 'There are 2 notes.' }],
+    });
+    const home = cliHome();
+    try {
+      writeFileSync(join(home.workspace, 'a.txt'), 'note a\n');
+      writeFileSync(join(home.workspace, 'b.txt'), 'note b\n');
+      const ran = await home.run(['--tools', 'coding,agents', 'lead'], { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: agents.server.url, VIBE_MODEL: 'gpt-4o' });
+      expect(ran.code, ran.stderr).toBe(0);
+      expect(agents.unscripted).toEqual([]);
+      const path = home.sessionPath(home.sessionFiles()[0]!);
+      expect(readFileSync(path, 'utf8')).toContain('"agent":"main/task-1"');
+      const data = await buildTrace(readSessionFile(path), { file: path });
+      expect(data.skipped).toEqual({ count: 0, notes: [] });
+      // The main agent's two turns; the child's are not among them.
+      expect(data.turns.map((turn) => [turn.agent, turn.seq])).toEqual([['main', 1], ['main', 2]]);
+      expect(data.turns.every((turn) => turn.request.sent)).toBe(true);
+      const task = data.turns[0]!.tools[0]!;
+      expect([task.name, task.status]).toEqual(['task', 'ok']);
+      expect(task.subagent?.agent).toBe('main/task-1');
+      const child = task.subagent!.turns;
+      expect(child.map((turn) => [turn.agent, turn.turn, turn.complete])).toEqual([['main/task-1', 1, true], ['main/task-1', 2, true]]);
+      // The child's requests are rebuilt from its own records: its prompt, then its call and result.
+      const firstSent = ids(child[0]!.request.ids).map((id) => data.messages[id]!);
+      expect(firstSent.at(-1)).toMatchObject({ role: 'user', content: 'count the notes' });
+      expect(child[0]!.request.sent).toBeUndefined();
+      expect(child[0]!.tools.map((call) => [call.name, call.status])).toEqual([['list_files', 'ok']]);
+      const listed = data.messages[child[0]!.tools[0]!.outputId!]!.content;
+      expect(listed).toContain('a.txt');
+      expect(ids(child[1]!.request.ids).map((id) => data.messages[id]!.role).slice(-2)).toEqual(['assistant', 'tool']);
+      // Stored once, like the main agent's: the reply and the result point at the messages.
+      expect(data.messages[child[1]!.reply!.messageId!]!.content).toBe('There are 2 notes.');
+      expect([child[1]!.reply!.text, child[0]!.tools[0]!.output]).toEqual([undefined, undefined]);
+      expect(data.totals).toMatchObject({ turns: 2, subagentTurns: 2 });
+      // The task's result went back to the lead in its second request.
+      expect(ids(data.turns[1]!.request.ids).map((id) => data.messages[id]!).at(-1)).toMatchObject({ role: 'tool', content: expect.stringContaining('There are 2 notes.') });
+    } finally {
+      home.cleanup();
+    }
+  }, CLI_SESSION_TIMEOUT_MS);
 });
 
 describe('the page', () => {

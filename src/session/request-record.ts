@@ -145,7 +145,11 @@ export interface RebuiltRequest {
  * The reader's side: every `request` record rebuilt into the whole request, in file order. A record
  * whose base is unknown or whose rebuild does not match its digest is reported and left out.
  */
-export function rebuildRequests(records: Array<{ type: string; [key: string]: unknown }>): { requests: RebuiltRequest[]; warnings: string[] } {
+export function rebuildRequests(
+  records: Array<{ type: string; [key: string]: unknown }>,
+  /** `verify: false` trusts each record's digest instead of hashing every whole request (quadratic in a long session): for viewers, not replay. */
+  options: { verify?: boolean } = {},
+): { requests: RebuiltRequest[]; warnings: string[] } {
   const byDigest = new Map<string, ModelRequest>();
   const texts = new CanonicalTexts();
   const requests: RebuiltRequest[] = [];
@@ -165,7 +169,7 @@ export function rebuildRequests(records: Array<{ type: string; [key: string]: un
       return;
     }
     const request: ModelRequest = { ...params, messages: [...(base?.messages.slice(0, record.keep) ?? []), ...record.append], tools };
-    const digest = requestDigest(request, texts);
+    const digest = options.verify === false ? record.digest : requestDigest(request, texts);
     if (digest !== record.digest) {
       warnings.push(`record ${index + 1}: the rebuilt request does not match its digest; skipped.`);
       return;

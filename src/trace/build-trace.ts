@@ -4,7 +4,9 @@ import { knownWindow } from '../context/model-windows.js';
 import { TokenCounter } from '../context/token-count.js';
 import { costOf } from '../providers/pricing.js';
 import type { RawRecord, ReadSession } from '../session/read-session.js';
+import type { ModelRequest } from '../contracts/provider.js';
 import { rebuildHistory } from '../session/rebuild-history.js';
+import { rebuildRequests } from '../session/request-record.js';
 import { HISTORY_RECORD_TYPES, historyRecordSchema, type HistoryRecord } from '../session/records.js';
 import { AgentState } from './agent-state.js';
 import { MessageTable } from './message-table.js';
@@ -25,16 +27,20 @@ export interface TraceOptions {
  * not know are passed over, so newer files still open.
  */
 export async function buildTrace(read: ReadSession, options: TraceOptions): Promise<TraceData> {
-  const table = new MessageTable(await TokenCounter.create());
-  const builder = new TraceBuilder(table, read.records);
+  const recorded = read.records.some((record) => record.type === 'request') ? rebuildRequests(read.records, { verify: false }) : { requests: [], warnings: [] };
+  const sent = new Map(recorded.requests.map(({ index, request }) => [index, request]));
+  const table = new MessageTable(await TokenCounter.create(), sent.size > 0);
+  const builder = new TraceBuilder(table, read.records, sent);
   read.records.forEach((record, index) => builder.add(record, index));
   builder.finish();
+  builder.problems.push(...recorded.warnings);
   const notes = [...read.warnings, ...builder.problems];
   const window = contextWindow(options.contextWindow, builder.reportedWindow, builder.main.model);
   return {
     session: { id: read.header?.id ?? '', workspace: read.header?.workspace ?? '', createdAt: read.header?.createdAt ?? '', file: options.file },
     ...(window.tokens !== undefined ? { contextWindow: window.tokens } : {}),
     contextWindowSource: window.source,
+    requests: sent.size > 0 ? 'recorded' : 'rebuilt',
     messages: table.messages,
     turns: builder.main.turns.concat(builder.orphans),
     totals: sumTotals(builder.main.turns.concat(builder.orphans), builder.main.run),
@@ -58,10 +64,18 @@ class TraceBuilder {
   reportedWindow: number | undefined;
   private readonly agents = new Map<string, AgentState>();
   private mainSeq = 0;
+  /**
+   * Replies and results to point at their messages, done last: the requests take their ids first,
+   * so a request's messages have consecutive ids (few id runs) even where a recorded request holds a
+   * capped copy of a result and the history the whole one.
+   */
+  private readonly shares: Array<[TraceTurn, Message[]]> = [];
 
   constructor(
     private readonly table: MessageTable,
     private readonly records: RawRecord[],
+    /** The main agent's recorded requests, by record index (children's are not recorded). */
+    private readonly sent: Map<number, ModelRequest>,
   ) {
     this.main = new AgentState('main', () => ++this.mainSeq);
     this.agents.set('main', this.main);
@@ -70,6 +84,7 @@ class TraceBuilder {
   add(raw: RawRecord, index: number): void {
     const path = typeof raw.agent === 'string' ? raw.agent : 'main';
     const agent = raw.type === 'run_start' && path !== 'main' ? this.newSubagent(path) : (this.agents.get(path) ?? this.newSubagent(path));
+    if (raw.type === 'request') return this.takeSent(agent, this.sent.get(index));
     if (HISTORY_RECORD_TYPES.has(raw.type)) {
       const parsed = historyRecordSchema.safeParse(raw);
       if (!parsed.success) {
@@ -89,6 +104,7 @@ class TraceBuilder {
 
   finish(): void {
     for (const agent of this.agents.values()) this.closeTurn(agent);
+    for (const [turn, messages] of this.shares) this.shareTexts(turn, messages);
   }
 
   private addHistoryRecord(agent: AgentState, record: HistoryRecord, raw: RawRecord, index: number): void {
@@ -131,7 +147,8 @@ class TraceBuilder {
           break;
         }
         agent.history.push(...fromEvents, ...record.messages);
-        if (agent.current) this.shareTexts(agent.current, fromEvents);
+        // A subagent's turn_end holds its messages itself (its events are not deduplicated).
+        if (agent.current) this.shares.push([agent.current, [...fromEvents, ...record.messages]]);
         break;
       }
       case 'compaction':
@@ -262,6 +279,17 @@ class TraceBuilder {
         }
       }
     }
+  }
+
+  /**
+   * A recorded request is the current turn's when it is the first one sent in it (a retry sends the
+   * same again; a hand-off request comes after the last turn ended).
+   */
+  private takeSent(agent: AgentState, request: ModelRequest | undefined): void {
+    const turn = agent.current;
+    if (!request || !turn || turn.complete || turn.request.sent) return;
+    turn.request = { ...this.table.request(request.messages), sent: true, tools: request.tools.length };
+    agent.requestTaken = true;
   }
 
   private takeRequest(agent: AgentState): void {

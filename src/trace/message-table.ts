@@ -2,19 +2,34 @@ import type { Message } from '../contracts/messages.js';
 import { REQUEST_OVERHEAD, type TokenCounter } from '../context/token-count.js';
 import type { IdRuns, TraceMessage } from './trace-data.js';
 
-/** Every message of a session stored once, by identity: a history holds the same objects from turn to turn. */
+/**
+ * Every message of a session stored once, by identity: a history holds the same objects from turn
+ * to turn. With `byContent`, a message equal to one already stored (a recorded request's copy of a
+ * history message) gets that one's id, so recorded requests add only what differs (capped outputs).
+ */
 export class MessageTable {
   readonly messages: TraceMessage[] = [];
   private readonly ids = new Map<Message, number>();
+  private readonly byText = new Map<string, number>();
 
-  constructor(private readonly counter: TokenCounter) {}
+  constructor(
+    private readonly counter: TokenCounter,
+    private readonly byContent = false,
+  ) {}
 
   idOf(message: Message): number {
     const known = this.ids.get(message);
     if (known !== undefined) return known;
+    const key = this.byContent ? contentKey(message) : undefined;
+    const same = key === undefined ? undefined : this.byText.get(key);
+    if (same !== undefined) {
+      this.ids.set(message, same);
+      return same;
+    }
     const id = this.messages.length;
     this.messages.push(traceMessage(message, this.counter.message(message)));
     this.ids.set(message, id);
+    if (key !== undefined) this.byText.set(key, id);
     return id;
   }
 
@@ -43,4 +58,9 @@ function traceMessage(message: Message, tokens: number): TraceMessage {
     if (message.isError) base.isError = true;
   }
   return base;
+}
+
+function contentKey(message: Message): string {
+  const callId = message.role === 'tool' ? message.toolCallId : '';
+  return JSON.stringify([message.role, callId, message.content, message.role === 'assistant' ? [message.reasoning ?? '', message.toolCalls] : message.role === 'tool' ? [message.name, message.isError === true] : null]);
 }

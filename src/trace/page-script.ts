@@ -65,7 +65,8 @@ function messageView(id) {
 
 function usageLine(turn) {
   const u = turn.usage;
-  const parts = ['request: ' + fmt(turn.request.count) + ' messages, ~' + fmt(turn.request.tokens) + ' tokens (estimated)'];
+  const r = turn.request;
+  const parts = ['request ' + (r.sent ? 'as sent' : 'rebuilt') + ': ' + fmt(r.count) + ' messages' + (r.tools !== undefined ? ', ' + fmt(r.tools) + ' tool schemas' : '') + ', ~' + fmt(r.tokens) + ' tokens (estimated)'];
   if (u) parts.push('reported: ' + fmt(u.inputTokens) + ' input (' + fmt(u.cachedInputTokens) + ' cached, ' + fmt(u.inputTokens - u.cachedInputTokens) + ' new), ' + fmt(u.outputTokens) + ' output' + (u.reasoningTokens ? ', ' + fmt(u.reasoningTokens) + ' reasoning' : '') + (u.estimated ? ' (estimated)' : ''));
   if (turn.extraUsage) parts.push('other requests this turn: ' + fmt(turn.extraUsage.inputTokens) + ' input, ' + fmt(turn.extraUsage.outputTokens) + ' output');
   if (turn.cost !== undefined) parts.push('cost ' + money(turn.cost));
@@ -78,7 +79,7 @@ function requestView(turn, previous) {
   const fresh = ids.filter((id) => !seen.has(id));
   const list = el('div', { class: 'messages' }, fresh.map(messageView));
   const all = el('button', { class: 'more', onclick: () => { list.replaceChildren(...ids.map(messageView)); all.remove(); } }, 'show the whole request (' + fmt(ids.length) + ' messages)');
-  return el('section', { class: 'request' }, el('h4', {}, 'Request: ' + fmt(fresh.length) + ' new of ' + fmt(ids.length) + ' messages'), list, ids.length > fresh.length ? all : '');
+  return el('section', { class: 'request' }, el('h4', {}, 'Request' + (turn.request.sent ? ' (as sent)' : ' (rebuilt)') + ': ' + fmt(fresh.length) + ' new of ' + fmt(ids.length) + ' messages'), list, ids.length > fresh.length ? all : '');
 }
 
 function compactionView(c) {
@@ -168,6 +169,9 @@ function header() {
   const rows = [
     ['session', s.id], ['workspace', s.workspace], ['file', s.file], ['created', s.createdAt],
     ['context window', data.contextWindow ? fmt(data.contextWindow) + ' tokens (' + data.contextWindowSource + ')' : 'unknown'],
+    ['requests', data.requests === 'recorded'
+      ? 'as sent (from the request records)'
+      : 'rebuilt from the history (this session has no request records): tool outputs the context policy capped or stubbed are shown whole'],
     ['runs', fmt(t.runs)], ['turns', fmt(t.turns) + (t.subagentTurns ? ' (+' + fmt(t.subagentTurns) + ' in subagents)' : '')],
     ['input tokens', fmt(t.inputTokens) + ' (' + fmt(t.cachedInputTokens) + ' cached, ' + fmt(t.inputTokens - t.cachedInputTokens) + ' new)'],
     ['output tokens', fmt(t.outputTokens) + (t.reasoningTokens ? ' (' + fmt(t.reasoningTokens) + ' reasoning)' : '')],

@@ -11,6 +11,11 @@ export interface TraceData {
   /** The model's context window in tokens, and where that figure came from; undefined: unknown. */
   contextWindow?: number;
   contextWindowSource: string;
+  /**
+   * Where the requests come from: `recorded`, the session's `request` records (exactly what was
+   * sent: capped and stubbed outputs included); `rebuilt`, the history records (older files).
+   */
+  requests: 'recorded' | 'rebuilt';
   messages: TraceMessage[];
   /** The main agent's turns in order; a subagent's turns hang under the `task` call that ran it. */
   turns: TraceTurn[];
@@ -40,8 +45,11 @@ export interface TraceTurn {
   turn: number;
   agent: string;
   model: string;
-  /** The messages the model was sent (after compaction), and their estimated tokens. */
-  request: { ids: IdRuns; count: number; tokens: number };
+  /**
+   * The messages the model was sent (after compaction), and their estimated tokens. `sent`: taken
+   * from the turn's `request` record, with the number of tool schemas it offered; otherwise rebuilt.
+   */
+  request: { ids: IdRuns; count: number; tokens: number; sent?: true; tools?: number };
   /** Reported by the provider for this turn's request. */
   usage?: Usage;
   /** Other requests billed to this turn: compaction summaries, a hand-off. */
