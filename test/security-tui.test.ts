@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startChatServer } from './support/chat-server.js';
 import { CLI } from './support/cli-process.js';
+import { terminalEnv } from './support/tui-session.js';
 import { cleanupAfterEach, requireTmux, startInTmux } from './support/tmux.js';
 
 const cleanups = cleanupAfterEach();
@@ -28,16 +29,7 @@ describe('approvals in the interactive UI (tmux)', () => {
       cwd: join(home, 'project'),
       width: 100,
       height: 30,
-      env: {
-        PATH: process.env.PATH ?? '/usr/bin:/bin',
-        HOME: home,
-        TERM: 'tmux-256color',
-        XDG_CONFIG_HOME: join(home, 'config'),
-        XDG_DATA_HOME: join(home, 'data'),
-        OPENAI_API_KEY: 'test-key',
-        OPENAI_BASE_URL: server.url,
-        VIBE_MODEL: 'test-model',
-      },
+      env: terminalEnv(home, server.url),
     });
     cleanups.push(() => pane.kill());
     await pane.waitFor('/help for commands');

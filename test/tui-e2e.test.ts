@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startChatServer, type ChatServer, type ServerStep } from './support/chat-server.js';
 import { CLI } from './support/cli-process.js';
+import { terminalEnv } from './support/tui-session.js';
 import { cleanupAfterEach, requireTmux, startInTmux, type TmuxPane } from './support/tmux.js';
 
 const cleanups = cleanupAfterEach();
@@ -29,17 +30,7 @@ async function session(script: ServerStep[], options: { width?: number; height?:
     cwd: workspace,
     width: options.width ?? 100,
     height: options.height ?? 30,
-    env: {
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
-      HOME: home,
-      TERM: 'tmux-256color',
-      XDG_CONFIG_HOME: join(home, 'config'),
-      XDG_DATA_HOME: join(home, 'data'),
-      OPENAI_API_KEY: 'test-key',
-      OPENAI_BASE_URL: server.url,
-      VIBE_MODEL: 'test-model',
-      ...options.extraEnv,
-    },
+    env: terminalEnv(home, server.url, options.extraEnv),
   });
   cleanups.push(() => pane.kill());
   return { server, pane, home, workspace };

@@ -10,6 +10,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { startChatServer, type ServerStep } from './support/chat-server.js';
 import { CLI } from './support/cli-process.js';
+import { terminalEnv } from './support/tui-session.js';
 import { cleanupAfterEach, requireTmux, startInTmux } from './support/tmux.js';
 
 const cleanups = cleanupAfterEach();
@@ -27,17 +28,7 @@ async function open(home: string, script: ServerStep[], args: string[], extraEnv
   cleanups.push(() => server.close());
   const pane = await startInTmux([process.execPath, CLI, ...args], {
     cwd: join(home, 'project'),
-    env: {
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
-      HOME: home,
-      TERM: 'tmux-256color',
-      XDG_CONFIG_HOME: join(home, 'config'),
-      XDG_DATA_HOME: join(home, 'data'),
-      OPENAI_API_KEY: 'test-key',
-      OPENAI_BASE_URL: server.url,
-      VIBE_MODEL: 'test-model',
-      ...extraEnv,
-    },
+    env: terminalEnv(home, server.url, extraEnv),
   });
   cleanups.push(() => pane.kill());
   const say = async (text: string) => {

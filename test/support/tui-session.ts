@@ -24,20 +24,25 @@ export async function tuiSession(
     cwd: workspace,
     width: options.width ?? 110,
     height: options.height ?? 40,
-    env: {
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
-      HOME: home,
-      TERM: 'tmux-256color',
-      XDG_CONFIG_HOME: join(home, 'config'),
-      XDG_DATA_HOME: join(home, 'data'),
-      OPENAI_API_KEY: 'test-key',
-      OPENAI_BASE_URL: server.url,
-      VIBE_MODEL: 'test-model',
-      ...options.extraEnv,
-    },
+    env: terminalEnv(home, server.url, options.extraEnv),
   });
   cleanups.push(() => pane.kill());
   return { server, pane, home, workspace };
+}
+
+/** The environment of the CLI in a tmux pane: a fresh HOME and config/data folders under it, the local server, a test key. */
+export function terminalEnv(home: string, serverUrl: string, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: home,
+    TERM: 'tmux-256color',
+    XDG_CONFIG_HOME: join(home, 'config'),
+    XDG_DATA_HOME: join(home, 'data'),
+    OPENAI_API_KEY: 'test-key',
+    OPENAI_BASE_URL: serverUrl,
+    VIBE_MODEL: 'test-model',
+    ...extra,
+  };
 }
 
 /** The status line: the last non-empty row of the screen. */
