@@ -1,7 +1,7 @@
 import { ProviderError } from '../contracts/provider-error.js';
 import type { ModelRequest, Provider, ProviderEvent } from '../contracts/provider.js';
 import { redactedJson } from '../session/redact.js';
-import { withoutImageBytes } from '../session/session-images.js';
+import { dropImageBytes } from '../session/session-images.js';
 import { firstDifference, type Difference } from './first-difference.js';
 import type { RecordedRun } from './recorded-run.js';
 
@@ -35,7 +35,7 @@ export class ReplayProvider implements Provider {
     const recorded = this.run.exchanges[index];
     const turn = recorded?.turn ?? this.run.exchanges.at(-1)?.turn ?? 0;
     if (!this.difference) {
-      const now = withoutImageBytes(JSON.parse(redactedJson(request, this.redact)) as ModelRequest);
+      const now = JSON.parse(redactedJson(request, this.redact, dropImageBytes)) as ModelRequest;
       const found = recorded ? firstDifference(recorded.request, now) : { path: '(request)', recorded: '(none: the recording ends here)', now: `a request with ${now.messages.length} messages` };
       if (found) {
         this.difference = { ...found, request: index + 1, turn };

@@ -45,7 +45,13 @@ export function createRedactor(secrets: string[]): (text: string) => string {
   return redact;
 }
 
-/** JSON text of a value with every string in it redacted. */
-export function redactedJson(value: unknown, redact: (text: string) => string): string {
-  return JSON.stringify(value, (_key, item: unknown) => (typeof item === 'string' ? redact(item) : item));
+/**
+ * JSON text of a value with every string in it redacted, in one pass. `images`, when given, maps
+ * every `images` array before it is written (e.g. to leave the base64 out: see session-images.ts).
+ */
+export function redactedJson(value: unknown, redact: (text: string) => string, images?: (list: unknown[]) => unknown[]): string {
+  return JSON.stringify(value, (key, item: unknown) => {
+    if (typeof item === 'string') return redact(item);
+    return images && key === 'images' && Array.isArray(item) ? images(item) : item;
+  });
 }

@@ -3,7 +3,7 @@ import { canonicalJson } from '../contracts/canonical-json.js';
 import type { Message } from '../contracts/messages.js';
 import type { ModelRequest, ToolSchema } from '../contracts/provider.js';
 import { redactedJson } from './redact.js';
-import { withoutImageBytes } from './session-images.js';
+import { dropImageBytes } from './session-images.js';
 
 /** A request's settings other than its messages and tools. */
 export interface RequestParams {
@@ -127,7 +127,7 @@ export class RequestLog {
   private redactedCopy<T extends object>(value: T): T {
     let copy = this.redacted.get(value);
     if (!copy) {
-      copy = withoutImageBytes(JSON.parse(redactedJson(value, this.redact)) as object);
+      copy = JSON.parse(redactedJson(value, this.redact, dropImageBytes)) as object;
       this.redacted.set(value, copy);
     }
     return copy as T;

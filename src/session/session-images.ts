@@ -16,32 +16,28 @@ function imageFile(dir: string, image: StoredImageRef): string | undefined {
 }
 
 /**
- * A copy of a record with every `images` array's bytes moved out to files (0600, in a 0700
- * folder; an image already there is not written again) and only `StoredImageRef`s left in.
- * Records without images come back as they are.
+ * For redactedJson: an `images` array's bytes moved out to files (0600, in a 0700 folder; an image
+ * already there is not written again), only `StoredImageRef`s left in the line.
  */
-export function storeImages<T>(record: T, dir: string): T {
-  if (!JSON.stringify(record).includes('"images"')) return record;
-  return walk(record, (images) =>
+export function storeImageFiles(dir: string): (images: unknown[]) => StoredImageRef[] {
+  return (images) =>
     images.map((image) => {
       const { data, ...stored } = image as ImageRef;
       const file = imageFile(dir, stored);
-      if (file && typeof data === 'string' && !existsSync(file)) {
+      if (file && typeof data === 'string' && data !== '' && !existsSync(file)) {
         mkdirSync(dir, { recursive: true, mode: 0o700 });
         writeFileSync(file, Buffer.from(data, 'base64'), { mode: 0o600 });
       }
       return stored;
-    }),
-  ) as T;
+    });
 }
 
-/** A copy without images' bytes, only their references: how requests are recorded and compared (the hash names the content). */
-export function withoutImageBytes<T>(record: T): T {
-  if (!JSON.stringify(record).includes('"images"')) return record;
-  return walk(record, (images) => images.map((image) => {
+/** For redactedJson: images without their bytes (the hash names the content), as requests are recorded and compared and events printed. */
+export function dropImageBytes(images: unknown[]): StoredImageRef[] {
+  return images.map((image) => {
     const { data: _bytes, ...stored } = image as ImageRef;
     return stored;
-  })) as T;
+  });
 }
 
 /**

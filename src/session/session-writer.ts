@@ -4,7 +4,7 @@ import type { AgentEvent } from '../contracts/events.js';
 import type { ModelRequest } from '../contracts/provider.js';
 import { redactedJson } from './redact.js';
 import { RequestLog } from './request-record.js';
-import { imagesDirFor, storeImages } from './session-images.js';
+import { imagesDirFor, storeImageFiles } from './session-images.js';
 import type { SessionRecord, StoredTurnEnd } from './records.js';
 import { isTurnEvent, TurnEvents } from './turn-events.js';
 
@@ -30,6 +30,8 @@ export class SessionWriter {
   private readonly redact: (text: string) => string;
   private readonly turn = new TurnEvents();
   private readonly requests: RequestLog;
+  /** Images go to files beside the session, once each; the line keeps their hashes. */
+  private readonly storeImages: (images: unknown[]) => unknown[];
   private syncing = false;
   private syncAgain = false;
   private syncError: Error | undefined;
@@ -42,6 +44,7 @@ export class SessionWriter {
     this.fd = fd;
     this.redact = options.redact ?? ((text) => text);
     this.requests = new RequestLog(this.redact);
+    this.storeImages = storeImageFiles(imagesDirFor(path));
   }
 
   /**
@@ -60,8 +63,7 @@ export class SessionWriter {
   append(record: SessionRecord): void {
     if (this.fd === undefined) throw new Error(`Session file ${this.path} is closed.`);
     if (this.syncError) throw this.syncError;
-    // Images go to files beside the session, once each; the line keeps their hashes.
-    const bytes = Buffer.from(`${redactedJson(storeImages(record, imagesDirFor(this.path)), this.redact)}\n`, 'utf8');
+    const bytes = Buffer.from(`${redactedJson(record, this.redact, this.storeImages)}\n`, 'utf8');
     let offset = 0;
     while (offset < bytes.length) offset += writeSync(this.fd, bytes, offset, bytes.length - offset);
   }

@@ -1,6 +1,6 @@
 import type { AgentEvent } from '../../contracts/events.js';
 import { collectSecrets, createRedactor, redactedJson } from '../../session/redact.js';
-import { withoutImageBytes } from '../../images/without-image-bytes.js';
+import { dropImageBytes } from '../../session/session-images.js';
 
 /**
  * `--json`: each AgentEvent as one line of JSON. It is read by programs and ends up in CI logs,
@@ -9,5 +9,5 @@ import { withoutImageBytes } from '../../images/without-image-bytes.js';
 export function createJsonLinesRenderer(out: { write(text: string): unknown }, apiKey?: string): (event: AgentEvent) => void {
   const redact = createRedactor(collectSecrets(process.env, [apiKey]));
   // Image bytes are left out (their hash, type and size stay): a line per event must stay a line.
-  return (event) => out.write(`${redactedJson(withoutImageBytes(event), redact)}\n`);
+  return (event) => out.write(`${redactedJson(event, redact, dropImageBytes)}\n`);
 }
