@@ -108,6 +108,22 @@ describe('vibe-agent doctor against a local OpenAI-compatible server', { timeout
     expect(ran.stdout).toBe('');
   });
 
+  it('with no endpoint configured still shows this machine\'s checks, then what to set (exit 2)', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'vibe-doctor-'));
+    cleanups.push(() => rmSync(home, { recursive: true, force: true }));
+    const ran = await spawnCli(['doctor'], { cwd: home, env: homeEnv(home) });
+    expect(ran.code).toBe(2);
+    expect(ran.stdout).toContain('This machine');
+    expect(ran.stdout).toMatch(/Node\.js/i);
+    expect(ran.stdout).toContain('Missing: OPENAI_API_KEY');
+    const json = await spawnCli(['doctor', '--json'], { cwd: home, env: homeEnv(home) });
+    const parsed = JSON.parse(json.stdout) as { endpoint: null; local: ProbeResult[]; error: string };
+    expect(json.code).toBe(2);
+    expect(parsed.endpoint).toBeNull();
+    expect(parsed.local.some((row) => row.label.startsWith('shell sandbox'))).toBe(true);
+    expect(parsed.error).toContain('OPENAI_API_KEY');
+  });
+
   it('reports a broken config file as a finding and still probes the endpoint', async () => {
     const server = await startChatServer(doctorScript('none'), { checkEcho: false });
     const home = mkdtempSync(join(tmpdir(), 'vibe-doctor-'));

@@ -3,10 +3,10 @@ import { createInterface } from 'node:readline/promises';
 import { resolve } from 'node:path';
 import { describeEstimate, estimateCost } from '../doctor/estimate-cost.js';
 import { localChecks, type ConfigFileCheck } from '../doctor/local-checks.js';
-import { renderReport, reportFailed } from '../doctor/render-report.js';
+import { renderLocalOnly, renderReport, reportFailed } from '../doctor/render-report.js';
 import { runDoctor } from '../doctor/run-doctor.js';
 import type { DoctorEndpoint } from '../doctor/types.js';
-import { createProvider, resolveProvider } from '../providers/create-provider.js';
+import { ConfigError, createProvider, resolveProvider } from '../providers/create-provider.js';
 import { detectBubblewrap } from '../sandbox/detect-bubblewrap.js';
 import type { CliArgs } from './args.js';
 import { loadConfig, pointsAtThisMachine, projectConfigPath, readConfigFile, userConfigPath, type FileConfig } from './config.js';
@@ -24,7 +24,15 @@ export async function doctorCommand(args: CliArgs, signal: AbortSignal, env: Nod
   let config: FileConfig = {};
   if (!configFiles.some((file) => file.error)) config = loadConfig(workspace, env, (message) => safeStderr.write(`vibe-agent: warning: ${message}\n`));
   const settings = resolveSettings(args, env, config);
-  const resolved = resolveProvider(providerSettings(settings, env));
+  let resolved: ReturnType<typeof resolveProvider>;
+  try {
+    resolved = resolveProvider(providerSettings(settings, env));
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    // Nothing to probe yet, but the machine's checks are what someone setting up needs to see.
+    safeStdout.write(args.json ? `${JSON.stringify({ endpoint: null, local, error: error.message }, null, 2)}\n` : renderLocalOnly(local, error.message));
+    return EXIT.usage;
+  }
   const endpoint: DoctorEndpoint = {
     provider: resolved.preset.name,
     protocol: resolved.preset.protocol ?? 'openai',

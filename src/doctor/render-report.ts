@@ -25,6 +25,11 @@ export function renderReport(report: DoctorReport): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** Only this machine's checks: what doctor shows when no endpoint is configured to probe. */
+export function renderLocalOnly(local: ProbeResult[], why: string): string {
+  return `${['vibe-agent doctor: no endpoint to probe', '', 'This machine', ...table(local), '', 'The endpoint', ...why.split('\n').map((line) => (line ? `  ${line}` : ''))].join('\n')}\n`;
+}
+
 function table(rows: ProbeResult[]): string[] {
   const width = Math.max(...rows.map((row) => row.label.length));
   return rows.map((row) => `  ${MARK[row.status].padEnd(4)}  ${row.label.padEnd(width)}  ${row.detail}`);
