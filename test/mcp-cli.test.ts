@@ -54,6 +54,23 @@ describe('MCP servers in a CLI run', () => {
     expect(pids.filter(alive)).toEqual([]);
   });
 
+  it('a run with no MCP server configured loads none of the SDK; one with a server does', async () => {
+    const register = join(import.meta.dirname, 'fixtures', 'module-log', 'register.mjs');
+    const sdkFilesLoaded = async (files: Record<string, unknown>) => {
+      const chat = await startChatServer([{ text: 'fine' }]);
+      chats.push(chat);
+      const { dir, workspace, env } = setup(files);
+      const log = join(dir, 'modules.txt');
+      const ran = await spawnCli(['hi', '--no-session', '--yes'], { cwd: workspace, env: { ...env, OPENAI_BASE_URL: chat.url, NODE_OPTIONS: `--import ${register}`, MODULE_LOG: log } });
+      expect(ran.code, ran.stderr).toBe(0);
+      const loaded = [...new Set(readFileSync(log, 'utf8').split('\n'))].filter((url) => url.startsWith('file:') && url.includes('/dist/cli/'));
+      expect(loaded.length).toBeGreaterThan(1);
+      return loaded.filter((url) => readFileSync(new URL(url), 'utf8').includes('node_modules/@modelcontextprotocol/sdk/'));
+    };
+    expect(await sdkFilesLoaded({})).toEqual([]);
+    expect((await sdkFilesLoaded({ 'home/.config/vibe-agent/config.json': { mcpServers: { notes: server() } } })).length).toBeGreaterThan(0);
+  });
+
   it('a server that changes its tools mid-run: the next request carries the new list, the system prompt unchanged', async () => {
     const chat = await startChatServer([{ toolCalls: [{ name: 'mcp__notes__grow', arguments: {} }] }, { toolCalls: [{ name: 'mcp__notes__shout', arguments: { text: 'done' } }] }, { text: 'Shouted.' }]);
     chats.push(chat);

@@ -1,12 +1,9 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { errorText } from '../contracts/error-text.js';
 import { resultText } from './result-text.js';
 import { LoopbackOAuthProvider, type OAuthOptions } from './oauth-provider.js';
-import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import { mcpClientSdk, type McpClientSdk } from './client-sdk.js';
 import { StdioTransport } from './stdio-transport.js';
 import type { ServerSpec } from './server-spec.js';
 
@@ -149,8 +146,9 @@ export class McpConnection {
       const deadline = new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new Error(`it did not finish starting within ${Math.round(limit / 1000)} s`)), limit);
       });
+      const sdk = await mcpClientSdk();
       const attempt = (async () => {
-        client = await this.openClient();
+        client = await this.openClient(sdk);
         return { tools: await listAllTools(client), ...(await listExtras(client)) };
       })();
       const { tools, prompts, resources } = await Promise.race([attempt, deadline]);
@@ -167,7 +165,7 @@ export class McpConnection {
       this.startMs = Math.round(performance.now() - began);
       client!.onclose = () => this.onClosed(client!);
       const listening = client!;
-      listening.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      listening.setNotificationHandler(sdk.ToolListChangedNotificationSchema, () => {
         this.refreshing = this.refreshTools(listening).finally(() => (this.refreshing = undefined));
       });
     } catch (error) {
@@ -182,38 +180,39 @@ export class McpConnection {
     }
   }
 
-  private async openClient(): Promise<Client> {
+  private async openClient(sdk: McpClientSdk): Promise<Client> {
     const spec = this.spec;
-    if (spec.transport === 'stdio') return this.attach(this.stdioTransport(spec));
+    if (spec.transport === 'stdio') return this.attach(sdk, this.stdioTransport(spec, sdk));
+    const { SSEClientTransport, StreamableHTTPClientTransport } = sdk;
     const headers = { headers: spec.headers };
-    if (spec.transport === 'sse') return this.attach(new SSEClientTransport(new URL(spec.url), { requestInit: headers }));
+    if (spec.transport === 'sse') return this.attach(sdk, new SSEClientTransport(new URL(spec.url), { requestInit: headers }));
     // A server given its own Authorization header is not sent through OAuth.
     const ownAuthorization = Object.keys(spec.headers ?? {}).some((name) => name.toLowerCase() === 'authorization');
     const authProvider = this.options.oauth && !ownAuthorization ? new LoopbackOAuthProvider(spec.url, this.options.oauth) : undefined;
     const streamable = () => new StreamableHTTPClientTransport(new URL(spec.url), { requestInit: headers, ...(authProvider ? { authProvider } : {}) });
     const first = streamable();
     try {
-      return await this.attach(first);
+      return await this.attach(sdk, first);
     } catch (error) {
-      if (authProvider && error instanceof UnauthorizedError) {
+      if (authProvider && error instanceof sdk.UnauthorizedError) {
         // The browser was sent to the authorization server; its redirect brings the code back.
         try {
           await first.finishAuth(await authProvider.waitForCode(this.spec.startupTimeoutMs ?? this.options.startupTimeoutMs ?? DEFAULT_STARTUP_MS));
         } finally {
           authProvider.close();
         }
-        return this.attach(streamable());
+        return this.attach(sdk, streamable());
       }
       // Older servers speak only the HTTP+SSE transport: the MCP specification's fallback.
       try {
-        return await this.attach(new SSEClientTransport(new URL(spec.url), { requestInit: headers }));
+        return await this.attach(sdk, new SSEClientTransport(new URL(spec.url), { requestInit: headers }));
       } catch {
         throw error;
       }
     }
   }
 
-  private stdioTransport(spec: Extract<ServerSpec, { transport: 'stdio' }>): StdioTransport {
+  private stdioTransport(spec: Extract<ServerSpec, { transport: 'stdio' }>, sdk: McpClientSdk): StdioTransport {
     const env = Object.fromEntries(Object.entries({ ...process.env, ...spec.env }).filter((pair): pair is [string, string] => pair[1] !== undefined));
     return new StdioTransport({
       command: spec.command,
@@ -221,13 +220,14 @@ export class McpConnection {
       env,
       ...(spec.cwd ? { cwd: spec.cwd } : {}),
       maxLineBytes: MAX_LINE_BYTES,
+      messageSchema: sdk.JSONRPCMessageSchema,
       // Kept for messages about why it failed, never shown while it works.
       onStderr: (text) => (this.stderrTail = (this.stderrTail + text).slice(-2000)),
     });
   }
 
-  private async attach(transport: Transport): Promise<Client> {
-    const client = new Client({ name: 'vibe-agent', version: this.options.clientVersion });
+  private async attach(sdk: McpClientSdk, transport: Transport): Promise<Client> {
+    const client = new sdk.Client({ name: 'vibe-agent', version: this.options.clientVersion });
     client.onerror = (error) => (this.protocolError = errorText(error));
     this.opening = transport;
     try {

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { killOnExit } from './kill-on-exit.js';
 
 export interface StdioParams {
@@ -10,6 +10,8 @@ export interface StdioParams {
   cwd?: string;
   /** Longest message line read; a longer one is dropped with an error (the call then fails, not the server). */
   maxLineBytes: number;
+  /** The SDK's JSON-RPC message schema (loaded with the client: see client-sdk.ts). */
+  messageSchema: { parse(value: unknown): JSONRPCMessage };
   /** Everything the server writes to stderr, kept by the caller for failure messages. */
   onStderr(text: string): void;
 }
@@ -104,7 +106,7 @@ export class StdioTransport implements Transport {
     const text = line.toString('utf8').replace(/\r$/, '');
     if (text.trim() === '') return;
     try {
-      this.onmessage?.(JSONRPCMessageSchema.parse(JSON.parse(text)));
+      this.onmessage?.(this.params.messageSchema.parse(JSON.parse(text)));
     } catch {
       this.onerror?.(new Error(`the server wrote a line that is not JSON-RPC: ${JSON.stringify(text.slice(0, 120))}`));
     }
