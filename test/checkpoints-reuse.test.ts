@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -43,6 +43,7 @@ describe('checkpoints reuse the last snapshot while nothing could have changed a
     async function* events(): AsyncGenerator<AgentEvent, void> {
       yield { type: 'run_start', provider: 'p', model: 'm', tools: [], input: 'go' };
       for (const [i, [calls, runTool]] of script.entries()) {
+        yield { type: 'turn_start', turn: i + 1 };
         yield reply(i + 1, calls);
         runTool?.();
       }
@@ -61,9 +62,9 @@ describe('checkpoints reuse the last snapshot while nothing could have changed a
     }))
       seen.push(event);
 
-    expect(seen.map((e) => e.type)).toEqual(['run_start', 'assistant_message', 'assistant_message', 'assistant_message', 'assistant_message', 'stop']);
-    // Turn 1 (first of the run), turn 4 (after the write), and the run's end: three, not five.
-    expect(snapshots).toHaveBeenCalledTimes(3);
+    expect(seen.filter((e) => e.type !== 'turn_start').map((e) => e.type)).toEqual(['run_start', 'assistant_message', 'assistant_message', 'assistant_message', 'assistant_message', 'stop']);
+    // Turn 1 (first of the run) and turn 4 (after the write); the run's end follows a read, so it is turn 4's tree: two, not five.
+    expect(snapshots).toHaveBeenCalledTimes(2);
     const store = new SessionCheckpoints({ workspace, sessionId: 's1', env });
     const [t1, t2, t3, t4] = store.list();
     expect([t2!.tree, t3!.tree]).toEqual([t1!.tree, t1!.tree]);
@@ -73,6 +74,38 @@ describe('checkpoints reuse the last snapshot while nothing could have changed a
     expect(shown).toBe('one');
     expect(await store.git.must(['show', `${t4!.tree}:a.txt`])).toBe('two');
     expect(readFileSync(join(workspace, 'a.txt'), 'utf8')).toBe('two');
+    expect(store.log.read().left).toBe(t4!.tree);
+  });
+
+  it('begins the snapshot when the turn starts, so it is taken while the request is out, not after the reply', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'vibe-ckpt-begun-'));
+    dirs.push(root);
+    const workspace = join(root, 'ws');
+    const env = { ...process.env, XDG_DATA_HOME: join(root, 'data') };
+    mkdirSync(workspace);
+    writeFileSync(join(workspace, 'a.txt'), 'before');
+    const sessionPath = join(root, 'session.jsonl');
+    writeFileSync(sessionPath, `${JSON.stringify({ type: 'session', version: 1, id: 's4', workspace, createdAt: 'now' })}\n`);
+    const store = new SessionCheckpoints({ workspace, sessionId: 's4', env });
+    const treeCache = join(store.git.gitDir, 'vibe-agent-last-tree');
+    let finishedBeforeReply = false;
+    async function* events(): AsyncGenerator<AgentEvent, void> {
+      yield { type: 'turn_start', turn: 1 };
+      // The "model" answers only once the snapshot has finished (or after a bound, and the test fails).
+      finishedBeforeReply = await waitForFile(treeCache, 60_000);
+      // Written after the snapshot and before the tools: the checkpoint is the workspace at the request.
+      writeFileSync(join(workspace, 'a.txt'), 'during the request');
+      yield reply(1, [call('write_file')]);
+      yield { type: 'stop', reason: 'answered', answer: 'ok', turns: 1, usage: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, reasoningTokens: 0 } };
+    }
+    const warnings: string[] = [];
+    for await (const _ of withCheckpoints(events(), { workspace, env, session: () => ({ id: 's4', path: sessionPath }), warn: (text) => warnings.push(text) }));
+    expect(warnings).toEqual([]);
+    expect(finishedBeforeReply).toBe(true);
+    const [t1] = store.list();
+    expect(await store.git.must(['show', `${t1!.tree}:a.txt`])).toBe('before');
+    // The run's end follows a call that may have changed files: a snapshot of its own.
+    expect(await store.git.must(['show', `${store.log.read().left}:a.txt`])).toBe('during the request');
   });
 
   it('without a predicate every turn with calls takes its own snapshot', async () => {
@@ -92,6 +125,15 @@ describe('checkpoints reuse the last snapshot while nothing could have changed a
     expect(snapshots).toHaveBeenCalledTimes(2);
   });
 });
+
+async function waitForFile(path: string, limitMs: number): Promise<boolean> {
+  const until = Date.now() + limitMs;
+  while (Date.now() < until) {
+    if (existsSync(path)) return true;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return false;
+}
 
 describe('mayChangeFiles: which calls can change the workspace', () => {
   it('edits, commands, subagent tasks and unknown tools may; reads and fetches cannot', async () => {

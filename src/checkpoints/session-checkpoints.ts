@@ -30,20 +30,25 @@ export class SessionCheckpoints {
 
   /**
    * Before a turn's tools run. `reuseTree`: nothing since the last snapshot of this run could have
-   * changed a file, so that snapshot is this turn's too.
+   * changed a file, so that snapshot is this turn's too. `begun`: a snapshot taken since the last
+   * change (while the turn's request was out), to use instead of taking one now.
    */
-  async beforeTurn(point: { run: number; turn: number; prompt: string }, options: { reuseTree?: boolean } = {}): Promise<Checkpoint> {
-    const snapshot = options.reuseTree && this.last ? this.last : await this.snapshot();
+  async beforeTurn(point: { run: number; turn: number; prompt: string }, options: { reuseTree?: boolean; begun?: Promise<Snapshot> } = {}): Promise<Checkpoint> {
+    const snapshot = options.reuseTree && this.last ? this.last : await (options.begun ?? this.snapshot());
     this.last = snapshot;
     this.lastTree = snapshot.tree;
     return this.log.add({ kind: 'turn', tree: snapshot.tree, tooLarge: snapshot.tooLarge, ...point });
   }
 
-  /** After a run: what the agent left, against which a user's later change is recognised. */
-  async afterRun(): Promise<void> {
+  /**
+   * After a run: what the agent left, against which a user's later change is recognised.
+   * `unchanged`: nothing since the last snapshot could have changed a file; `begun` as in beforeTurn.
+   */
+  async afterRun(options: { unchanged?: boolean; begun?: Promise<Snapshot> } = {}): Promise<void> {
     if (this.lastTree === undefined) return;
+    const last = this.lastTree;
     this.lastTree = undefined;
-    this.log.markLeft((await this.snapshot()).tree);
+    this.log.markLeft(options.unchanged ? last : (await (options.begun ?? this.snapshot())).tree);
   }
 
   list(): Checkpoint[] {

@@ -3,6 +3,7 @@ import type { ToolCall } from '../contracts/messages.js';
 import { readSessionFile } from '../session/read-session.js';
 import { countRuns } from '../session/rewind-point.js';
 import { SessionCheckpoints } from './session-checkpoints.js';
+import type { Snapshot } from './snapshot.js';
 
 export interface CheckpointTarget {
   workspace: string;
@@ -24,6 +25,9 @@ export interface CheckpointTarget {
  * run left at its stop. The loop knows nothing of this. A failing snapshot warns once and stops
  * checkpointing for the run; it never stops the run. Only the first turn with calls and turns after
  * one that may have changed files take a snapshot: nothing else can have changed the tree.
+ * The snapshot begins at `turn_start`, while the turn's request is out (no tool runs before its
+ * reply), so the reply waits only for what git has not finished by then: a checkpoint is the
+ * workspace as it was when the turn's request was sent.
  */
 export async function* withCheckpoints<Result>(events: AsyncGenerator<AgentEvent, Result>, target: CheckpointTarget): AsyncGenerator<AgentEvent, Result> {
   let input = '';
@@ -31,7 +35,10 @@ export async function* withCheckpoints<Result>(events: AsyncGenerator<AgentEvent
   let store: SessionCheckpoints | undefined;
   let broken = false;
   let changedSinceSnapshot = true;
+  // Begun at this turn's start; valid until a tool that may change files runs.
+  let begun: Promise<Snapshot> | undefined;
   const mayChangeFiles = target.mayChangeFiles ?? (() => true);
+  const storeFor = (sessionId: string) => new SessionCheckpoints({ workspace: target.workspace, sessionId, ...(target.env ? { env: target.env } : {}) });
   const guarded = async (action: () => Promise<unknown>) => {
     if (broken) return;
     try {
@@ -52,19 +59,29 @@ export async function* withCheckpoints<Result>(events: AsyncGenerator<AgentEvent
       continue;
     }
     if (event.type === 'run_start') input = event.input;
+    if (event.type === 'turn_start' && changedSinceSnapshot && !begun && !broken) {
+      const session = target.session();
+      if (session) {
+        store ??= storeFor(session.id);
+        begun = store.snapshot();
+        // Awaited by the turn that uses it; a run that ends first must not see it reject unhandled.
+        begun.catch(() => undefined);
+      }
+    }
     if (event.type === 'assistant_message' && event.message.toolCalls.length > 0) {
       const session = target.session();
       if (session) {
         await guarded(async () => {
-          store ??= new SessionCheckpoints({ workspace: target.workspace, sessionId: session.id, ...(target.env ? { env: target.env } : {}) });
+          store ??= storeFor(session.id);
           // This run's run_start is recorded by now, so it is the last one in the file.
           run ??= countRuns(readSessionFile(session.path).records);
-          await store.beforeTurn({ run, turn: event.turn, prompt: input }, { reuseTree: !changedSinceSnapshot });
-          changedSinceSnapshot = event.message.toolCalls.some(mayChangeFiles);
+          await store.beforeTurn({ run, turn: event.turn, prompt: input }, { reuseTree: !changedSinceSnapshot, ...(begun ? { begun } : {}) });
         });
+        begun = undefined;
+        changedSinceSnapshot = event.message.toolCalls.some(mayChangeFiles);
       }
     }
-    if (event.type === 'stop' && store) await guarded(() => store!.afterRun());
+    if (event.type === 'stop' && store) await guarded(() => store!.afterRun({ unchanged: !changedSinceSnapshot, ...(begun ? { begun } : {}) }));
     yield event;
   }
 }
