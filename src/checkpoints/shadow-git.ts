@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
 
 export interface GitResult {
@@ -27,23 +27,8 @@ export class ShadowGit {
     if (existsSync(join(this.gitDir, 'HEAD'))) return this.writeExcludes();
     mkdirSync(this.gitDir, { recursive: true, mode: 0o700 });
     await this.must(['init', '-q']);
-    const config: Array<[string, string]> = [
-      ['core.autocrlf', 'false'],
-      ['core.safecrlf', 'false'],
-      ['core.quotePath', 'false'],
-      ['core.untrackedCache', 'true'],
-      // Index v4 (smaller, faster to write); git 2.40 and later also skip hashing the index on write.
-      ['feature.manyFiles', 'true'],
-      ['index.skipHash', 'true'],
-      ['core.fsmonitor', 'false'],
-      ['core.hooksPath', '/dev/null'],
-      // Snapshots are loose trees nothing points at; automatic gc would prune them.
-      ['gc.auto', '0'],
-      ['advice.addEmbeddedRepo', 'false'],
-      ['user.name', 'vibe-agent'],
-      ['user.email', 'checkpoints@vibe-agent.invalid'],
-    ];
-    for (const [key, value] of config) await this.must(['config', key, value]);
+    // Written as text rather than by a `git config` process per key: ensure() is on the first turn's path.
+    appendFileSync(join(this.gitDir, 'config'), SHADOW_CONFIG);
     this.writeExcludes();
   }
 
@@ -92,6 +77,30 @@ export class ShadowGit {
     return result.stdout;
   }
 }
+
+/** Settings that keep the store fast and keep git from pruning our trees. */
+const SHADOW_CONFIG = `[core]
+\tautocrlf = false
+\tsafecrlf = false
+\tquotePath = false
+\tuntrackedCache = true
+\tfsmonitor = false
+\thooksPath = /dev/null
+[feature]
+\t# Index v4 (smaller, faster to write).
+\tmanyFiles = true
+[index]
+\t# Git 2.40 and later skip hashing the index on write.
+\tskipHash = true
+[gc]
+\t# Snapshots are loose trees nothing points at; automatic gc would prune them.
+\tauto = 0
+[advice]
+\taddEmbeddedRepo = false
+[user]
+\tname = vibe-agent
+\temail = checkpoints@vibe-agent.invalid
+`;
 
 /** Longer than any snapshot of a large workspace on a loaded machine (the first of 10,000 files: ~10 s). */
 const GIT_TIMEOUT_MS = 120_000;
