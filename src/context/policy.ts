@@ -11,7 +11,7 @@ import { compactHistory, type CompactResult } from './compact-history.js';
 import { contextSettings, type ContextSettings, type ContextSettingsInput } from './context-settings.js';
 import { MemoryOutputStore, type OutputStore } from './output-store.js';
 import { shrinkToolOutputs } from './shrink-outputs.js';
-import { loadTokenizer, TokenCounter, tokenizerLoaded, tokenUpperBound } from './token-count.js';
+import { messageUpperBound, TokenCounter, tokenUpperBound } from './token-count.js';
 import { format } from './tool-result-cap.js';
 
 export interface ContextPolicyOptions extends Omit<ContextSettingsInput, 'model' | 'provider'> {
@@ -67,6 +67,9 @@ export function createContextPolicy(options: ContextPolicyOptions): ContextPolic
   let lastSent: Message[] | undefined;
   // The last request and the prompt tokens the server reported for it, until a ratio is learned from them.
   let reported: { sent: Message[]; tokens: number } | undefined;
+  // The last request whose reported count looked untruncated, with its tool schemas' size.
+  let counted: { sent: Set<Message>; tokens: number; toolBytes: number } | undefined;
+  let lastToolBytes = 0;
   let learnedWindow: number | undefined;
   let warnedTruncation = false;
 
@@ -99,16 +102,40 @@ export function createContextPolicy(options: ContextPolicyOptions): ContextPolic
     return shrunk.messages;
   }
 
-  /** The prompt size as the provider will count it; exact only when a bound cannot decide. */
+  /**
+   * The prompt size as the provider will count it; exact only when no bound can decide. First the
+   * byte bound; then the server's own count for the last request plus the byte bound of what was
+   * added since (when that request is this one's prefix and its count was plausible); only then
+   * the tokenizer, which no round otherwise waits for.
+   */
   async function estimate(messages: Message[], threshold: number, signal?: AbortSignal): Promise<number> {
-    const bound = tokenUpperBound(messages) + Buffer.byteLength(JSON.stringify(toolSchemas()));
-    if (bound * Math.max(ratio, 1) <= threshold) {
-      // Getting close: load the tokenizer while the request is out, not when a round needs it.
-      if (bound * Math.max(ratio, 1) > threshold / 2) void loadTokenizer().catch(() => undefined);
-      return bound * Math.max(ratio, 1);
-    }
+    const toolBytes = toolSchemaBytes();
+    const bound = tokenUpperBound(messages) + toolBytes;
+    if (bound * Math.max(ratio, 1) <= threshold) return bound * Math.max(ratio, 1);
+    const fromServer = serverBound(messages, toolBytes);
+    if (fromServer !== undefined && fromServer <= threshold) return fromServer;
     await learnRatio(signal);
     return Math.round((await exactCount(messages, signal)) * ratio);
+  }
+
+  /**
+   * The last plausible server count plus the byte bound of every message not in that request (and
+   * of any growth of the tool schemas). An upper bound: chat formats count each message on its own,
+   * so a message since dropped or replaced (a stub, a summary) only makes the true count smaller.
+   */
+  function serverBound(messages: Message[], toolBytes: number): number | undefined {
+    const last = counted;
+    if (!last) return undefined;
+    let added = Math.max(0, toolBytes - last.toolBytes);
+    for (const message of messages) if (!last.sent.has(message)) added += messageUpperBound(message);
+    return last.tokens + added;
+  }
+
+  let schemaBytes: { schemas: ToolSchema[]; bytes: number } | undefined;
+  function toolSchemaBytes(): number {
+    const schemas = toolSchemas();
+    if (schemaBytes?.schemas !== schemas) schemaBytes = { schemas, bytes: Buffer.byteLength(JSON.stringify(schemas)) };
+    return schemaBytes.bytes;
   }
 
   /** Exact, or the upper bound when aborted part way (the request will not be sent then). */
@@ -137,10 +164,11 @@ export function createContextPolicy(options: ContextPolicyOptions): ContextPolic
     const sent = lastSent;
     if (!usage || !sent || usage.inputTokens <= 0) return undefined;
     reported = { sent, tokens: usage.inputTokens };
-    // Small prompts: nothing to learn and nothing to warn about, so no tokenizer to load.
     const bound = tokenUpperBound(sent);
-    if (bound < TRUNCATION_CHECK_MIN_TOKENS || warnedTruncation) return undefined;
-    if (usage.inputTokens >= bound / PLAUSIBLE_BYTES_PER_TOKEN && !tokenizerLoaded()) return undefined;
+    const plausible = usage.inputTokens >= bound / PLAUSIBLE_BYTES_PER_TOKEN;
+    counted = plausible ? { sent: new Set(sent), tokens: usage.inputTokens, toolBytes: lastToolBytes } : undefined;
+    // Small prompts: nothing to learn and nothing to warn about; a plausible count: nothing truncated. No tokenizer to load.
+    if (bound < TRUNCATION_CHECK_MIN_TOKENS || warnedTruncation || plausible) return undefined;
     await learnRatio(signal);
     const estimated = await exactCount(sent, signal);
     if (signal?.aborted || usage.inputTokens / estimated >= 0.5 || estimated < TRUNCATION_CHECK_MIN_TOKENS) return undefined;
@@ -190,6 +218,7 @@ export function createContextPolicy(options: ContextPolicyOptions): ContextPolic
     }
     // A copy: the loop appends to the array it gets back.
     lastSent = [...out];
+    lastToolBytes = toolSchemaBytes();
     return { messages: out, events };
   };
 
@@ -223,6 +252,7 @@ export function createContextPolicy(options: ContextPolicyOptions): ContextPolic
     events.unshift(warning);
     if (result.event) events.push(result.event);
     lastSent = [...result.messages];
+    lastToolBytes = toolSchemaBytes();
     return { messages: result.messages, events };
   };
 

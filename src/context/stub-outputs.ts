@@ -56,7 +56,19 @@ export function stubOldOutputs(messages: readonly Message[], options: StubOption
   return { messages: out, stored, stubbed };
 }
 
+/** The same stub object for the same output each round: counts and bounds cached per message stay valid. */
+const stubs = new WeakMap<ToolMessage, { stub: ToolMessage; store?: { id: string; text: string } }>();
+
 function stubFor(message: ToolMessage): { stub: ToolMessage; store?: { id: string; text: string } } {
+  let made = stubs.get(message);
+  if (!made) {
+    made = makeStub(message);
+    stubs.set(message, made);
+  }
+  return made;
+}
+
+function makeStub(message: ToolMessage): { stub: ToolMessage; store?: { id: string; text: string } } {
   const note = capNoteOf(message.content);
   const id = note?.id ?? outputIdFor(message.content);
   const chars = note?.chars ?? message.content.length;

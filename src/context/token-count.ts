@@ -104,7 +104,18 @@ export function tokenUpperBound(messages: readonly Message[]): number {
   return total;
 }
 
+/** Per message object: the history is sent again every round and its messages are never mutated. */
+const bounds = new WeakMap<Message, number>();
+
 export function messageUpperBound(message: Message): number {
+  const known = bounds.get(message);
+  if (known !== undefined) return known;
+  const bytes = messageBytes(message);
+  bounds.set(message, bytes);
+  return bytes;
+}
+
+function messageBytes(message: Message): number {
   let bytes = MESSAGE_OVERHEAD + Buffer.byteLength(message.content);
   if (message.role === 'assistant') {
     for (const call of message.toolCalls) bytes += TOOL_CALL_OVERHEAD + Buffer.byteLength(call.name) + Buffer.byteLength(call.arguments) + Buffer.byteLength(call.id);
