@@ -8,7 +8,7 @@ import type { Message } from '../src/contracts/messages.js';
 import type { ModelRequest } from '../src/contracts/provider.js';
 import { parseSessionText } from '../src/session/read-session.js';
 import { createRedactor } from '../src/session/redact.js';
-import { CanonicalTexts, rebuildRequests, RequestLog } from '../src/session/request-record.js';
+import { CanonicalTexts, rebuildRequests, requestDigest, RequestLog } from '../src/session/request-record.js';
 import { SessionWriter } from '../src/session/session-writer.js';
 import { recordedRun, NotReplayable } from '../src/replay/recorded-run.js';
 
@@ -55,9 +55,32 @@ describe('request records', () => {
     const rebuilt = rebuildRequests(records(w));
     expect(rebuilt.warnings).toEqual([]);
     expect(rebuilt.requests.map((r) => r.request)).toEqual(sent);
-    expect(rebuilt.requests.map((r) => r.digest)).toEqual(sent.map((r) => `sha256:${createHash('sha256').update(canonicalJson(r)).digest('hex')}`));
+    // Each digest, built round by round on the last one's chain, is the digest of the whole request computed afresh.
+    expect(rebuilt.requests.map((r) => r.digest)).toEqual(sent.map((r) => requestDigest(r)));
     // The per-message cache gives the same text as canonical JSON of the whole request.
     expect(new CanonicalTexts().request(sent.at(-1)!)).toBe(canonicalJson(sent.at(-1)));
+  });
+
+  it('digest a request as a chain over its messages, so a round hashes only what it added (the formula, checked by hand)', () => {
+    const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+    const r = request(history(1));
+    let chain = '';
+    for (const message of r.messages) chain = sha(chain + sha(canonicalJson(message)));
+    const expected = `chain:${sha(`${canonicalJson({ model: 'm', temperature: 0 })}\n${sha(canonicalJson(tools))}\n${chain}`)}`;
+    expect(requestDigest(r)).toBe(expected);
+    // Any change to a message, the tools or the parameters changes it.
+    expect(requestDigest(request(history(1), { temperature: 1 }))).not.toBe(expected);
+    expect(requestDigest({ ...r, tools: [] })).not.toBe(expected);
+    expect(requestDigest(request([...r.messages.slice(0, -1), { role: 'user', content: 'x' }]))).not.toBe(expected);
+  });
+
+  it('still verify files written with whole-request digests (sha256: of the canonical request), and catch tampering there', () => {
+    const whole = request(history(1));
+    const digest = `sha256:${createHash('sha256').update(canonicalJson(whole)).digest('hex')}`;
+    const line = { type: 'request', digest, keep: 0, append: whole.messages, tools: whole.tools, params: { model: 'm', temperature: 0 } };
+    expect(rebuildRequests([line])).toMatchObject({ requests: [{ digest, request: whole }], warnings: [] });
+    const tampered = { ...line, append: [...whole.messages.slice(0, -1), { role: 'user', content: 'changed' }] };
+    expect(rebuildRequests([tampered])).toMatchObject({ requests: [], warnings: [expect.stringContaining('does not match its digest')] });
   });
 
   it('give tools and parameters only when they change, and build on the closest recent request (a summary request in between)', () => {

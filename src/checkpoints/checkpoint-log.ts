@@ -1,4 +1,4 @@
-import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { userDataDir, workspaceKey } from '../session/paths.js';
 
@@ -35,6 +35,8 @@ export function checkpointsDir(workspace: string, env: NodeJS.ProcessEnv = proce
  */
 export class CheckpointLog {
   readonly path: string;
+  private known: { size: number; count: number } | undefined;
+  private dirMade = false;
 
   constructor(workspace: string, sessionId: string, env: NodeJS.ProcessEnv = process.env) {
     this.path = join(checkpointsDir(workspace, env), 'sessions', `${sessionId}.jsonl`);
@@ -67,8 +69,8 @@ export class CheckpointLog {
   }
 
   add(checkpoint: Omit<Checkpoint, 'n' | 'at'>): Checkpoint {
-    const entry: Checkpoint = { n: this.read().checkpoints.length + 1, at: new Date().toISOString(), ...checkpoint };
-    this.append({ type: 'checkpoint', ...entry });
+    const entry: Checkpoint = { n: this.count() + 1, at: new Date().toISOString(), ...checkpoint };
+    this.append({ type: 'checkpoint', ...entry }, entry.n);
     return entry;
   }
 
@@ -76,8 +78,27 @@ export class CheckpointLog {
     this.append({ type: 'left', tree, at: new Date().toISOString() });
   }
 
-  private append(line: LogLine): void {
-    mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
+  /**
+   * How many checkpoints the file holds: remembered from this object's last append while the file
+   * is still the size it left (a turn must not read the whole log), else read.
+   */
+  private count(): number {
+    if (this.known && this.known.size === sizeOf(this.path)) return this.known.count;
+    return this.read().checkpoints.length;
+  }
+
+  private append(line: LogLine, count = this.count()): void {
+    if (!this.dirMade) mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
+    this.dirMade = true;
     appendFileSync(this.path, `${JSON.stringify(line)}\n`, { mode: 0o600 });
+    this.known = { size: sizeOf(this.path), count };
+  }
+}
+
+function sizeOf(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return -1;
   }
 }
