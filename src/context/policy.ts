@@ -5,13 +5,14 @@ import type { RetryPolicy } from '../core/request-with-retry.js';
 import type { Provider, ToolSchema } from '../contracts/provider.js';
 import type { Tool } from '../contracts/tool.js';
 import { errorText } from '../contracts/error-text.js';
+import { sharedPrefix } from '../contracts/prefix-memo.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { createReadOutputTool } from './read-output.js';
 import { compactHistory, type CompactResult } from './compact-history.js';
 import { contextSettings, type ContextSettings, type ContextSettingsInput } from './context-settings.js';
 import { MemoryOutputStore, type OutputStore } from './output-store.js';
-import { shrinkToolOutputs } from './shrink-outputs.js';
-import { messageUpperBound, TokenCounter, tokenUpperBound } from './token-count.js';
+import { ShrinkMemo, shrinkToolOutputs } from './shrink-outputs.js';
+import { historyUpperBound, messageUpperBound, TokenCounter } from './token-count.js';
 import { format } from './tool-result-cap.js';
 
 export interface ContextPolicyOptions extends Omit<ContextSettingsInput, 'model' | 'provider'> {
@@ -68,7 +69,7 @@ export function createContextPolicy(options: ContextPolicyOptions): ContextPolic
   // The last request and the prompt tokens the server reported for it, until a ratio is learned from them.
   let reported: { sent: Message[]; tokens: number } | undefined;
   // The last request whose reported count looked untruncated, with its tool schemas' size.
-  let counted: { sent: Set<Message>; tokens: number; toolBytes: number } | undefined;
+  let counted: { sent: Message[]; tokens: number; toolBytes: number } | undefined;
   let lastToolBytes = 0;
   let learnedWindow: number | undefined;
   let warnedTruncation = false;
@@ -86,12 +87,20 @@ export function createContextPolicy(options: ContextPolicyOptions): ContextPolic
   const toolSchemas = () => options.tools?.() ?? options.registry?.schemas() ?? [];
   const readOutputTool = createReadOutputTool(store);
   let offered = false;
+  const shrinkMemo = new ShrinkMemo();
+  const saved = new Set<string>();
+  const historyBound = historyUpperBound();
 
   /** Caps and stubs; a store that cannot save is reported, never thrown across the loop. */
   async function capAndStub(messages: Message[], s: ContextSettings, turn: number, events: AgentEvent[], signal?: AbortSignal): Promise<Message[]> {
-    const shrunk = await shrinkToolOutputs(messages, s, signal);
+    const shrunk = await shrinkToolOutputs(messages, s, signal, shrinkMemo);
+    // Each output is saved once, not again every round it is still in the history.
+    const unsaved = shrunk.stored.filter(({ id }) => !saved.has(id));
     try {
-      await Promise.all(shrunk.stored.map(({ id, text }) => store.put(id, text)));
+      await Promise.all(unsaved.map(async ({ id, text }) => {
+        await store.put(id, text);
+        saved.add(id);
+      }));
     } catch (error) {
       events.push({ type: 'context_warning', turn, message: `Could not save full tool outputs (read_output will not find them): ${errorText(error)}` });
     }
@@ -110,7 +119,7 @@ export function createContextPolicy(options: ContextPolicyOptions): ContextPolic
    */
   async function estimate(messages: Message[], threshold: number, signal?: AbortSignal): Promise<number> {
     const toolBytes = toolSchemaBytes();
-    const bound = tokenUpperBound(messages) + toolBytes;
+    const bound = historyBound(messages) + toolBytes;
     if (bound * Math.max(ratio, 1) <= threshold) return bound * Math.max(ratio, 1);
     const fromServer = serverBound(messages, toolBytes);
     if (fromServer !== undefined && fromServer <= threshold) return fromServer;
@@ -119,30 +128,35 @@ export function createContextPolicy(options: ContextPolicyOptions): ContextPolic
   }
 
   /**
-   * The last plausible server count plus the byte bound of every message not in that request (and
-   * of any growth of the tool schemas). An upper bound: chat formats count each message on its own,
-   * so a message since dropped or replaced (a stub, a summary) only makes the true count smaller.
+   * The last plausible server count plus the byte bound of every message past the prefix shared
+   * with that request (and of any growth of the tool schemas). An upper bound: chat formats count
+   * each message on its own, so a message since dropped or replaced (a stub, a summary) only makes
+   * the true count smaller.
    */
   function serverBound(messages: Message[], toolBytes: number): number | undefined {
     const last = counted;
     if (!last) return undefined;
     let added = Math.max(0, toolBytes - last.toolBytes);
-    for (const message of messages) if (!last.sent.has(message)) added += messageUpperBound(message);
+    for (let i = sharedPrefix(last.sent, messages); i < messages.length; i++) added += messageUpperBound(messages[i]!);
     return last.tokens + added;
   }
 
   let schemaBytes: { schemas: ToolSchema[]; bytes: number } | undefined;
+  /** The registry hands out a new array each time, of the same schema objects until a tool comes or goes. */
   function toolSchemaBytes(): number {
     const schemas = toolSchemas();
-    if (schemaBytes?.schemas !== schemas) schemaBytes = { schemas, bytes: Buffer.byteLength(JSON.stringify(schemas)) };
-    return schemaBytes.bytes;
+    const known = schemaBytes;
+    if (!known || known.schemas.length !== schemas.length || sharedPrefix(known.schemas, schemas) !== schemas.length) {
+      schemaBytes = { schemas, bytes: Buffer.byteLength(JSON.stringify(schemas)) };
+    }
+    return schemaBytes!.bytes;
   }
 
   /** Exact, or the upper bound when aborted part way (the request will not be sent then). */
   async function exactCount(messages: Message[], signal?: AbortSignal): Promise<number> {
     const counter = await TokenCounter.create();
     await counter.warm(messages, signal);
-    if (signal?.aborted) return tokenUpperBound(messages);
+    if (signal?.aborted) return historyBound(messages);
     return counter.messages(messages) + counter.tools(toolSchemas());
   }
 
@@ -164,9 +178,9 @@ export function createContextPolicy(options: ContextPolicyOptions): ContextPolic
     const sent = lastSent;
     if (!usage || !sent || usage.inputTokens <= 0) return undefined;
     reported = { sent, tokens: usage.inputTokens };
-    const bound = tokenUpperBound(sent);
+    const bound = historyBound(sent);
     const plausible = usage.inputTokens >= bound / PLAUSIBLE_BYTES_PER_TOKEN;
-    counted = plausible ? { sent: new Set(sent), tokens: usage.inputTokens, toolBytes: lastToolBytes } : undefined;
+    counted = plausible ? { sent, tokens: usage.inputTokens, toolBytes: lastToolBytes } : undefined;
     // Small prompts: nothing to learn and nothing to warn about; a plausible count: nothing truncated. No tokenizer to load.
     if (bound < TRUNCATION_CHECK_MIN_TOKENS || warnedTruncation || plausible) return undefined;
     await learnRatio(signal);

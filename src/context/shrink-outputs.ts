@@ -4,6 +4,7 @@ import type { ContextSettings } from './context-settings.js';
 import { stubOldOutputs } from './stub-outputs.js';
 import { messageUpperBound, TokenCounter } from './token-count.js';
 import { capToolResult, type CappedResult } from './tool-result-cap.js';
+import { PrefixMap, PrefixSum } from '../contracts/prefix-memo.js';
 
 export interface ShrunkHistory {
   messages: Message[];
@@ -19,17 +20,14 @@ export async function shrinkToolOutputs(
   messages: readonly Message[],
   settings: Pick<ContextSettings, 'maxToolResultChars' | 'keepToolOutputTokens'>,
   signal?: AbortSignal,
+  /** Kept from round to round by the caller: only the messages new since the last call are looked at. */
+  memo: ShrinkMemo = new ShrinkMemo(),
 ): Promise<ShrunkHistory> {
+  const results = memo.caps(settings.maxToolResultChars).map(messages);
   const stored: ShrunkHistory['stored'] = [];
-  const capped = messages.map((message) => {
-    // read_output results are slices the model asked for, already bounded by the tool.
-    if (message.role !== 'tool' || message.name === READ_OUTPUT_TOOL) return message;
-    const result = cappedOnce(message, settings.maxToolResultChars);
-    if (result.stored) stored.push(result.stored);
-    return result.message;
-  });
-  let toolBound = 0;
-  for (const message of capped) if (message.role === 'tool') toolBound += messageUpperBound(message);
+  for (const result of results) if (result.stored) stored.push(result.stored);
+  const capped = results.map((result) => result.message);
+  const toolBound = memo.toolBounds.total(capped);
   // Under the bound nothing can be stubbed: no need to load the tokenizer.
   if (toolBound <= settings.keepToolOutputTokens) return { messages: capped, stored };
   const counter = await TokenCounter.create();
@@ -38,6 +36,25 @@ export async function shrinkToolOutputs(
   if (signal?.aborted) return { messages: capped, stored };
   const stubbed = stubOldOutputs(capped, { keepTokens: settings.keepToolOutputTokens, count: (message) => counter.message(message) });
   return { messages: stubbed.messages, stored: [...stored, ...stubbed.stored] };
+}
+
+type Capped = { message: Message; stored?: CappedResult['stored'] };
+
+/** What shrinkToolOutputs remembers between rounds (see PrefixMap). */
+export class ShrinkMemo {
+  private capsFor: { maxChars: number; map: PrefixMap<Message, Capped> } | undefined;
+  readonly toolBounds = new PrefixSum<Message>((message) => (message.role === 'tool' ? messageUpperBound(message) : 0));
+
+  caps(maxChars: number): PrefixMap<Message, Capped> {
+    if (this.capsFor?.maxChars !== maxChars) this.capsFor = { maxChars, map: new PrefixMap((message) => capOnce(message, maxChars)) };
+    return this.capsFor.map;
+  }
+}
+
+function capOnce(message: Message, maxChars: number): Capped {
+  // read_output results are slices the model asked for, already bounded by the tool.
+  if (message.role !== 'tool' || message.name === READ_OUTPUT_TOOL) return { message };
+  return cappedOnce(message, maxChars);
 }
 
 /**

@@ -2,6 +2,7 @@ import type { Message } from '../contracts/messages.js';
 import type { ToolSchema } from '../contracts/provider.js';
 import { countText, type Encoder } from './count-text.js';
 import { imagesTokens } from '../images/image-tokens.js';
+import { PrefixSum } from '../contracts/prefix-memo.js';
 
 /**
  * Token estimates with the o200k_base tokenizer (GPT-4o and later; close enough for other
@@ -102,6 +103,12 @@ export function tokenUpperBound(messages: readonly Message[]): number {
   let total = REQUEST_OVERHEAD;
   for (const message of messages) total += messageUpperBound(message);
   return total;
+}
+
+/** tokenUpperBound over successive histories, counting only the messages new in each (see PrefixSum). */
+export function historyUpperBound(): (messages: readonly Message[]) => number {
+  const sum = new PrefixSum(messageUpperBound);
+  return (messages) => REQUEST_OVERHEAD + sum.total(messages);
 }
 
 /** Per message object: the history is sent again every round and its messages are never mutated. */
