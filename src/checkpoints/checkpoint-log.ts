@@ -70,28 +70,31 @@ export class CheckpointLog {
 
   add(checkpoint: Omit<Checkpoint, 'n' | 'at'>): Checkpoint {
     const entry: Checkpoint = { n: this.count() + 1, at: new Date().toISOString(), ...checkpoint };
-    this.append({ type: 'checkpoint', ...entry }, entry.n);
+    this.write({ type: 'checkpoint', ...entry }, entry.n);
     return entry;
   }
 
   markLeft(tree: string): void {
-    this.append({ type: 'left', tree, at: new Date().toISOString() });
+    this.write({ type: 'left', tree, at: new Date().toISOString() }, this.count());
   }
 
   /**
-   * How many checkpoints the file holds: remembered from this object's last append while the file
+   * How many checkpoints the file holds: remembered from this object's last write while the file
    * is still the size it left (a turn must not read the whole log), else read.
    */
   private count(): number {
-    if (this.known && this.known.size === sizeOf(this.path)) return this.known.count;
-    return this.read().checkpoints.length;
+    const size = sizeOf(this.path);
+    if (this.known?.size !== size) this.known = { size, count: this.read().checkpoints.length };
+    return this.known.count;
   }
 
-  private append(line: LogLine, count = this.count()): void {
+  /** Appends a line; `count()` has just been called, so the remembered size is the file's. */
+  private write(line: LogLine, count: number): void {
     if (!this.dirMade) mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
     this.dirMade = true;
-    appendFileSync(this.path, `${JSON.stringify(line)}\n`, { mode: 0o600 });
-    this.known = { size: sizeOf(this.path), count };
+    const text = `${JSON.stringify(line)}\n`;
+    appendFileSync(this.path, text, { mode: 0o600 });
+    this.known = { size: (this.known?.size ?? 0) + Buffer.byteLength(text), count };
   }
 }
 
@@ -99,6 +102,6 @@ function sizeOf(path: string): number {
   try {
     return statSync(path).size;
   } catch {
-    return -1;
+    return 0;
   }
 }

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../contracts/canonical-json.js';
+import { PrefixMap } from '../contracts/prefix-memo.js';
 import type { Message } from '../contracts/messages.js';
 import type { ModelRequest, ToolSchema } from '../contracts/provider.js';
 import { redactedJson } from './redact.js';
@@ -147,11 +148,12 @@ export class RequestLog {
   private readonly recent: Sent[] = [];
   private readonly hasher = new RequestHasher();
   private readonly redacted = new WeakMap<object, object>();
+  private readonly copies = new PrefixMap<Message, Message>((message) => this.redactedCopy(message));
 
   constructor(private readonly redact: (text: string) => string = (text) => text) {}
 
   record(original: ModelRequest): RequestRecord {
-    const request: ModelRequest = { ...original, messages: original.messages.map((m) => this.redactedCopy(m)), tools: original.tools.map((t) => this.redactedCopy(t)) };
+    const request: ModelRequest = { ...original, messages: this.copies.map(original.messages), tools: original.tools.map((t) => this.redactedCopy(t)) };
     let best: { base: Sent; keep: number } | undefined;
     for (const base of this.recent) {
       let keep = 0;

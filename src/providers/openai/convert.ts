@@ -3,6 +3,7 @@ import type { ImageRef, Message, ToolMessage } from '../../contracts/messages.js
 import type { ToolSchema } from '../../contracts/provider.js';
 import { replayedReasoning } from './reasoning.js';
 import type { ToolWireMap } from '../shared/tool-ids.js';
+import { PrefixMap } from '../../contracts/prefix-memo.js';
 
 export interface ConvertOptions {
   provider: string;
@@ -17,20 +18,40 @@ export interface ConvertOptions {
  * Chat Completions tool messages carry text only, so images a tool returned (read_file on a
  * picture) follow the run of tool messages in one user message that names the calls they came from.
  */
-export function toOpenAIMessages(messages: Message[], options: ConvertOptions): ChatCompletionMessageParam[] {
+export function toOpenAIMessages(
+  messages: Message[],
+  options: ConvertOptions,
+  /** Each message already converted (the same options), e.g. by a WireMessages cache. */
+  converted?: readonly ChatCompletionMessageParam[],
+): ChatCompletionMessageParam[] {
   const out: ChatCompletionMessageParam[] = [];
   let held: ToolMessage[] = [];
   const flush = () => {
     if (held.length) out.push(toolImagesMessage(held));
     held = [];
   };
-  for (const message of messages) {
+  messages.forEach((message, i) => {
     if (message.role !== 'tool') flush();
-    out.push(toOpenAIMessage(message, options));
+    out.push(converted?.[i] ?? toOpenAIMessage(message, options));
     if (message.role === 'tool' && message.images?.length) held.push(message);
-  }
+  });
   flush();
   return out;
+}
+
+/**
+ * Converted messages kept from request to request: the history is sent again every round and only
+ * its new messages need converting. For ids sent as they are (a remapping format records each id
+ * in the request's own map, so it converts afresh).
+ */
+export class WireMessages {
+  private cache: { key: string; map: PrefixMap<Message, ChatCompletionMessageParam> } | undefined;
+
+  convert(messages: Message[], options: ConvertOptions): ChatCompletionMessageParam[] {
+    const key = `${options.provider}\u0000${options.model}\u0000${options.replayReasoning}`;
+    if (this.cache?.key !== key) this.cache = { key, map: new PrefixMap((message) => toOpenAIMessage(message, options)) };
+    return toOpenAIMessages(messages, options, this.cache.map.map(messages));
+  }
 }
 
 /** An image as Chat Completions takes it: a data URL in an `image_url` part. */

@@ -1,15 +1,15 @@
 import { RequestScope } from '../shared/request-scope.js';
 import type OpenAI from 'openai';
 import { openaiSdk } from './sdk.js';
-import type { ChatCompletion, ChatCompletionChunk } from 'openai/resources/chat/completions';
-import type { AssistantMessage, Usage } from '../../contracts/messages.js';
+import type { ChatCompletion, ChatCompletionChunk, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import type { AssistantMessage, Message, Usage } from '../../contracts/messages.js';
 import { extractLeakedToolCalls, LeakedTextGuard } from '../shared/leaked-tool-calls.js';
 import type { FinishReason, ModelRequest, ModelResponse, Provider, ProviderEvent } from '../../contracts/provider.js';
 import { DEFAULT_IDLE_TIMEOUT_MS, IdleTimer } from '../shared/idle-timer.js';
 import { jsonInsteadOfStream, unexpectedJson } from '../shared/json-instead-of-stream.js';
 import { ProviderError } from '../../contracts/provider-error.js';
 import { ToolCallAccumulator, type ToolCallFragment } from './accumulate.js';
-import { toOpenAIMessages, toOpenAITools } from './convert.js';
+import { toOpenAIMessages, toOpenAITools, WireMessages, type ConvertOptions } from './convert.js';
 import { toProviderError } from './errors.js';
 import { readReasoning, reasoningData, type ReasoningField } from './reasoning.js';
 import { unsupportedParameter, withoutParameters } from './unsupported-parameters.js';
@@ -75,6 +75,12 @@ export class OpenAIProvider implements Provider {
     };
   }
 
+  private readonly converted = new WireMessages();
+
+  private wireMessages(messages: Message[], options: ConvertOptions): ChatCompletionMessageParam[] {
+    return this.idFormat === 'verbatim' ? this.converted.convert(messages, options) : toOpenAIMessages(messages, options);
+  }
+
   /** The SDK client, made on the first request (constructing a provider loads no SDK). */
   private sdkClient(): Promise<OpenAI> {
     return (this.client ??= openaiSdk.load().then((sdk) => new sdk.OpenAI(this.clientOptions)));
@@ -84,7 +90,7 @@ export class OpenAIProvider implements Provider {
     const wire = new ToolWireMap({ idFormat: this.idFormat });
     const body = {
       model: request.model,
-      messages: toOpenAIMessages(request.messages, { provider: this.name, model: request.model, replayReasoning: this.replayReasoning, wire }),
+      messages: this.wireMessages(request.messages, { provider: this.name, model: request.model, replayReasoning: this.replayReasoning, wire }),
       temperature: request.temperature,
       ...(request.tools.length ? { tools: toOpenAITools(request.tools) } : {}),
       ...(request.maxTokens !== undefined ? { max_tokens: request.maxTokens } : {}),
