@@ -46,12 +46,21 @@ export function createRedactor(secrets: string[]): (text: string) => string {
 }
 
 /**
- * JSON text of a value with every string in it redacted, in one pass. `images`, when given, maps
- * every `images` array before it is written (e.g. to leave the base64 out: see session-images.ts).
+ * JSON text of a value with every string in it redacted. `images`, when given, maps every `images`
+ * array before it is written (e.g. to leave the base64 out: see session-images.ts).
+ *
+ * A session writes a record per event, and a replacer called for every value takes JSON.stringify
+ * off its fast path: so the text is written plainly and searched as a whole first (the redactor
+ * finds a secret in its escaped form and inside escaped literals, nested JSON too). Any string
+ * value holding a secret makes that search find one; only then is it written value by value.
  */
 export function redactedJson(value: unknown, redact: (text: string) => string, images?: (list: unknown[]) => unknown[]): string {
+  let text = JSON.stringify(value);
+  if (images && text.includes('"images":')) text = JSON.stringify(value, (key, item: unknown) => (key === 'images' && Array.isArray(item) ? images(item) : item));
+  if (redact(text) === text) return text;
   return JSON.stringify(value, (key, item: unknown) => {
     if (typeof item === 'string') return redact(item);
     return images && key === 'images' && Array.isArray(item) ? images(item) : item;
   });
 }
+
