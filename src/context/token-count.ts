@@ -17,6 +17,7 @@ let shared: TokenCounter | undefined;
 export const MESSAGE_OVERHEAD = 4;
 export const TOOL_CALL_OVERHEAD = 4;
 export const REQUEST_OVERHEAD = 3;
+const MERGE_CACHE_SIZE = 5_000;
 /** Counting longer than this without a break would delay a Ctrl-C noticeably. */
 const YIELD_EVERY_MS = 15;
 
@@ -27,6 +28,9 @@ export function tokenizerLoaded(): boolean {
 
 export function loadTokenizer(): Promise<Encoder> {
   loading ??= import('gpt-tokenizer/encoding/o200k_base').then((module) => {
+    // Its default keeps 100,000 merged pieces: tens of MB over a long session of varied outputs,
+    // for a count that is cached per message anyway.
+    module.setMergeCacheSize(MERGE_CACHE_SIZE);
     // Special-token text inside a tool output is counted, not rejected.
     const options = { disallowedSpecial: new Set<string>() };
     encoder = (text: string) => module.countTokens(text, options);
