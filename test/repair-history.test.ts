@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { repairHistory } from '../src/core/repair-history.js';
+import { HistoryRepairer, repairHistory } from '../src/core/repair-history.js';
 import type { AssistantMessage, Message, ToolMessage } from '../src/contracts/messages.js';
 import { run } from '../src/core/loop.js';
 import { ScriptedProvider } from '../src/providers/scripted.js';
@@ -63,6 +63,28 @@ describe('repairHistory', () => {
     expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'user', 'assistant', 'tool']);
     expect((messages[2] as ToolMessage).isError).toBe(true);
     expect((messages[5] as ToolMessage).content).toBe('out a');
+  });
+});
+
+describe('HistoryRepairer: the loop checks only what each round added', () => {
+  it('gives what repairHistory gives on the whole history, round after round, also when the new part breaks an old call', () => {
+    const repairer = new HistoryRepairer();
+    let history: Message[] = [user('go')];
+    const rounds: Array<Message[]> = [
+      [calls('a'), result('a')],
+      [calls('b', 'c'), result('b'), result('c')],
+      // A second result for an old call, in the new part only: an orphan there, repaired on the whole.
+      [result('a', 'again'), calls('d'), result('d')],
+      [calls('e')],
+      [answer('done')],
+    ];
+    for (const added of rounds) {
+      history = [...history, ...added];
+      const incremental = repairer.repair(history);
+      expect(incremental).toEqual(repairHistory(history));
+      history = incremental.messages;
+    }
+    expect(history.filter((m) => m.role === 'tool').map((m) => (m as ToolMessage).toolCallId)).toEqual(['a', 'b', 'c', 'd', 'e']);
   });
 });
 

@@ -7,7 +7,7 @@ import type { AgentOptions, RunResult } from './agent-options.js';
 import { aborted, costLimit, firstStop, repeatedCall, treeBudget, turnLimit, type RunProgress, type Stop } from './brakes.js';
 import { callModel } from './call-model.js';
 import { emptyReplyError } from './empty-reply.js';
-import { repairHistory } from './repair-history.js';
+import { HistoryRepairer } from './repair-history.js';
 import { RepeatDetector } from './repeat-detector.js';
 import { requestHandoff } from './request-handoff.js';
 import { DEFAULT_RETRY } from './request-with-retry.js';
@@ -35,6 +35,7 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
   const repeats = new RepeatDetector({ sameResult: options.repeatLimit ?? 3, changingResult: options.changingRepeatLimit ?? 8 });
   const stream = { provider: options.provider, signal, retry: options.retry ?? DEFAULT_RETRY };
   const request = (history: Message[]) => modelRequest(options, registry, history);
+  const repairer = new HistoryRepairer();
   let messages = startingHistory(options);
   let lastUsage: Usage | undefined;
   const stop = (how: Stop) => stopRun(how, { messages, turns: run.turns, totals });
@@ -59,7 +60,7 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
       const spent = overBudget(run);
       if (spent) return yield* stop(spent);
     }
-    const repaired = repairHistory(messages);
+    const repaired = repairer.repair(messages);
     if (repaired.repairs.length) {
       messages = repaired.messages;
       yield { type: 'history_repaired', turn, repairs: repaired.repairs };

@@ -1,4 +1,5 @@
 import type { AssistantMessage, Message, ToolMessage } from '../contracts/messages.js';
+import { sharedPrefix } from '../contracts/prefix-memo.js';
 
 export interface RepairedHistory {
   messages: Message[];
@@ -84,4 +85,28 @@ function indexById(messages: Message[]): (from: number, id: string, used: Set<nu
     const nextCaller = callers.get(id)?.find((at) => at >= from) ?? Infinity;
     return results.get(id)?.find((at) => at >= from && at < nextCaller && !used.has(at));
   };
+}
+
+/**
+ * repairHistory for the loop, round after round: a history that extends the last one found sound
+ * (the same message objects in the same places) needs only its new messages checked. A sound
+ * history answers every call it makes, so a new result for one of its calls would be an orphan
+ * (or a second result) in the new part alone, and is then repaired on the whole history as before.
+ */
+export class HistoryRepairer {
+  private sound: Message[] = [];
+
+  repair(messages: Message[]): RepairedHistory {
+    const known = this.sound;
+    if (known.length > 0 && messages.length >= known.length && sharedPrefix(known, messages) === known.length) {
+      const added = repairHistory(messages.slice(known.length));
+      if (added.repairs.length === 0) {
+        this.sound = [...messages];
+        return { messages, repairs: [] };
+      }
+    }
+    const whole = repairHistory(messages);
+    this.sound = [...whole.messages];
+    return whole;
+  }
 }
