@@ -1,7 +1,7 @@
 // Our CLI against the raw-fetch reference loop (bench/raw-loop.mjs) and pi (@mariozechner/pi-coding-agent,
 // pinned in pi-install.mjs), each spawned as a process against one local scripted server, alternating
 // within each repetition: start → first request, per-round cost over 200 tool rounds (sessions on and
-// off), the slowest round of a 15-round run, first-request tokens and peak RSS, each as a ratio to the
+// off), the slowest of the first 15 rounds, first-request tokens and peak RSS, each as a ratio to the
 // raw loop. Milliseconds move with the machine's load; read the ratios. BENCH_REPEAT (default 3) sets
 // the repetitions, BENCH_PI=0 leaves pi out, BENCH_BASE_CLI=…/dist/cli/main.js adds an older build.
 import { spawn } from 'node:child_process';
@@ -17,19 +17,16 @@ const CLI = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
 const RAW = fileURLToPath(new URL('./raw-loop.mjs', import.meta.url));
 const REPEAT = Number(process.env.BENCH_REPEAT ?? 3);
 const ROUNDS = 200;
-const SHORT_RUN = 15;
+const FIRST_ROUNDS = 15;
 
 function chunk(res, payload) {
   res.write(`data: ${JSON.stringify({ id: 'b', object: 'chat.completion.chunk', created: 1, model: 'm', ...payload })}\n\n`);
 }
 
 const toolResults = (body) => body.messages.filter((m) => m.role === 'tool').length;
-/** The tool call each contender is sent: the same one round, in a tool that contender has. */
-const calculatorCall = (done) => ({ name: 'calculator', arguments: `{"expression":"${done}+1"}` });
-const readCall = () => ({ name: 'read', arguments: '{"path":"one.txt"}' });
 
-/** Calls a tool until the request holds `rounds` tool results, then answers; notes when each request came. */
-export function startServer(rounds, call = calculatorCall) {
+/** Calls calculator until the request holds `rounds` tool results, then answers; notes when each request came. */
+export function startServer(rounds) {
   const requests = [];
   const server = createServer((req, res) => {
     let body = '';
@@ -42,7 +39,7 @@ export function startServer(rounds, call = calculatorCall) {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       const choice = (delta, finish) => ({ choices: [{ index: 0, delta, finish_reason: finish }] });
       if (done >= rounds) chunk(res, choice({ content: 'done' }, 'stop'));
-      else chunk(res, choice({ tool_calls: [{ index: 0, id: `c${done}`, type: 'function', function: call(done) }] }, 'tool_calls'));
+      else chunk(res, choice({ tool_calls: [{ index: 0, id: `c${done}`, type: 'function', function: { name: 'calculator', arguments: `{"expression":"${done}+1"}` } }] }, 'tool_calls'));
       // A plausible server count (about 4 bytes a token), as a real server reports.
       chunk(res, { choices: [], usage: { prompt_tokens: Math.round(body.length / 4), completion_tokens: 5, total_tokens: Math.round(body.length / 4) + 5 } });
       res.end('data: [DONE]\n\n');
@@ -53,7 +50,7 @@ export function startServer(rounds, call = calculatorCall) {
 
 /** Runs one contender against a fresh server; returns its requests, its start time and peak RSS (KB, from /usr/bin/time). */
 async function runOnce(contender, rounds) {
-  const { server, requests, url } = await startServer(rounds, contender.call);
+  const { server, requests, url } = await startServer(rounds);
   const home = mkdtempSync(join(tmpdir(), 'vibe-bench-'));
   const base = { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), XDG_DATA_HOME: join(home, '.data'), OPENAI_API_KEY: 'x', OPENAI_BASE_URL: url, VIBE_MODEL: 'm' };
   const env = contender.prepare?.(home, url, base) ?? base;
@@ -82,18 +79,18 @@ const UNBUNDLED = fileURLToPath(new URL('../dist/cli/main.unbundled.js', import.
 const BASE = process.env.BENCH_BASE_CLI;
 const agent = (name, cli, flags, startOnly = false) => ({ name, startOnly, args: (r) => [cli, 'go', '--tools', 'calculator', '--max-turns', String(r + 5), ...flags] });
 
+const PI_CALCULATOR = fileURLToPath(new URL('./pi-calculator.mjs', import.meta.url));
+
 /** pi in print mode against the scripted server: a models.json in a fresh agent dir names it as an OpenAI-compatible provider. */
 function piContender(name, cli, flags, startOnly = false) {
   return {
     name,
     startOnly,
     optional: true,
-    call: readCall,
     prepare(home, url, env) {
       const agentDir = join(home, 'pi-agent');
       mkdirSync(agentDir);
       writeFileSync(join(agentDir, 'models.json'), JSON.stringify({ providers: { bench: { baseUrl: url, api: 'openai-completions', apiKey: 'x', models: [{ id: 'm' }] } } }));
-      writeFileSync(join(home, 'one.txt'), '1\n');
       return offlineEnv({ ...env, PI_CODING_AGENT_DIR: agentDir });
     },
     args: () => [cli, '-p', '--offline', '--provider', 'bench', '--model', 'm', ...flags, 'go'],
@@ -110,23 +107,30 @@ function contenders(pi) {
     ...(BASE ? [agent('before, session off', BASE, ['--no-session']), agent('before, session on', BASE, [])] : []),
     ...(pi.cli
       ? [
-          piContender(`pi ${PI_VERSION}, session off`, pi.cli, ['--tools', 'read', '--no-session']),
-          piContender(`pi ${PI_VERSION}, session on`, pi.cli, ['--tools', 'read']),
+          piContender(`pi ${PI_VERSION}, session off`, pi.cli, ['--no-builtin-tools', '-e', PI_CALCULATOR, '--no-session']),
+          piContender(`pi ${PI_VERSION}, session on`, pi.cli, ['--no-builtin-tools', '-e', PI_CALCULATOR]),
           piContender(`pi ${PI_VERSION}, default tools`, pi.cli, ['--no-session'], true),
         ]
       : []),
   ];
 }
 
-/** One repetition of one contender: a one-shot run, then (unless start-only) a 200-round and a 15-round run. */
+/**
+ * One repetition of one contender: a one-shot run (start, tokens, peak RSS), then unless start-only a
+ * 200-round run, which gives a second start figure, the mean round and the slowest of its first 15
+ * rounds (a contender cannot tell a 15-round run from the start of a 200-round one).
+ */
 async function measure(contender, into) {
   const oneShot = await runOnce(contender, 0);
   into.start.push(oneShot.requests[0].at - oneShot.started);
   into.rss.push(oneShot.rssKB / 1024);
   into.tokens = firstTokens(oneShot.requests[0]);
   if (contender.startOnly) return;
-  into.perRound.push(gaps((await runOnce(contender, ROUNDS)).requests).reduce((a, b) => a + b, 0) / ROUNDS);
-  into.slowest.push(Math.max(...gaps((await runOnce(contender, SHORT_RUN)).requests)));
+  const long = await runOnce(contender, ROUNDS);
+  const roundTimes = gaps(long.requests);
+  into.start.push(long.requests[0].at - long.started);
+  into.perRound.push(roundTimes.reduce((a, b) => a + b, 0) / ROUNDS);
+  into.slowest.push(Math.max(...roundTimes.slice(0, FIRST_ROUNDS)));
 }
 
 const ratio = (value, raw, digits) => `${value.toFixed(digits)} (${(value / raw).toFixed(2)}×)`;
@@ -157,13 +161,13 @@ export default async function sideBySide() {
     'start→1st request ms': ratio(median(r.start), rawStart, 0),
     [`ms/round (${ROUNDS})`]: r.perRound.length ? ratio(median(r.perRound), rawRound, 2) : '—',
     'over raw ms/round': r.perRound.length ? (median(r.perRound) - rawRound).toFixed(2) : '—',
-    [`slowest of ${SHORT_RUN} ms`]: r.slowest.length ? ratio(median(r.slowest), rawSlowest, 1) : '—',
+    [`slowest of first ${FIRST_ROUNDS} ms`]: r.slowest.length ? ratio(median(r.slowest), rawSlowest, 1) : '—',
     '1st request tokens': `${r.tokens} (${(r.tokens / raw.tokens).toFixed(1)}×)`,
     'peak RSS MB': ratio(median(r.rss), rawRss, 0),
   }));
-  console.log(`\nSide by side against the raw-fetch loop: median of ${REPEAT}, (N×) = N times the raw loop's figure; one local scripted server`);
+  console.log(`\nSide by side against the raw-fetch loop on one local scripted server: medians of ${REPEAT} repetitions (start: of ${2 * REPEAT} where a 200-round run adds one); (N×) = N times the raw loop's figure`);
   console.table(rows);
-  if (pi.cli) console.log('Tool per round: calculator for the raw loop and vibe-agent; pi has none, so it reads a 2-byte file with its read tool.');
+  if (pi.cli) console.log('pi has no calculator: its session rows load the same one as an extension (bench/pi-calculator.mjs), its default-tools row does not.');
   for (const note of notes) console.log(`Note: ${note}`);
   console.log(`(${((performance.now() - began) / 1000).toFixed(0)} s in all)`);
 }
