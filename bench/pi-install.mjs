@@ -44,8 +44,12 @@ function install(dir) {
     return `npm install ${PACKAGE}@${PI_VERSION} failed: ${errorLine(result.stderr || result.error?.message)}`;
   }
   writeFileSync(join(scratch, 'installed'), `${PI_VERSION}\n`);
-  rmSync(dir, { recursive: true, force: true });
-  renameSync(scratch, dir);
+  // Another bench run may have finished the same install meanwhile: keep the one in place.
+  if (existsSync(join(dir, 'installed'))) rmSync(scratch, { recursive: true, force: true });
+  else {
+    rmSync(dir, { recursive: true, force: true });
+    renameSync(scratch, dir);
+  }
   return undefined;
 }
 
