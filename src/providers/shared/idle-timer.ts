@@ -18,20 +18,40 @@ export class IdleTimer {
   closedAfterFinish = false;
   private finished = false;
   private timer: ReturnType<typeof setTimeout> | undefined;
+  private lastFrame = 0;
+  private deadline = 0;
 
   constructor(
     private readonly ms: number,
     private readonly controller: AbortController,
   ) {}
 
-  /** (Re)starts the countdown. */
+  /**
+   * (Re)starts the countdown. Called on every frame, so it only notes the time: the one timer,
+   * when it fires, sleeps again for what is left since the last frame (a timer per frame costs
+   * more than the frame's own handling).
+   */
   touch(): void {
+    this.lastFrame = performance.now();
+    const wait = this.finished ? Math.min(this.ms, FINISHED_GRACE_MS) : this.ms;
+    const deadline = this.lastFrame + wait;
+    // A timer already set for later (the grace is shorter than the idle wait) must be brought forward.
+    if (this.timer !== undefined && this.deadline <= deadline) return;
     clearTimeout(this.timer);
+    this.arm(deadline);
+  }
+
+  private arm(deadline: number): void {
+    this.deadline = deadline;
     this.timer = setTimeout(() => {
+      const wait = this.finished ? Math.min(this.ms, FINISHED_GRACE_MS) : this.ms;
+      const due = this.lastFrame + wait;
+      if (performance.now() < due) return this.arm(due);
+      this.timer = undefined;
       if (this.finished) this.closedAfterFinish = true;
       else this.expired = true;
       this.controller.abort(new Error('idle time-out'));
-    }, this.finished ? Math.min(this.ms, FINISHED_GRACE_MS) : this.ms);
+    }, Math.max(0, deadline - performance.now()));
   }
 
   /**
@@ -45,6 +65,7 @@ export class IdleTimer {
 
   stop(): void {
     clearTimeout(this.timer);
+    this.timer = undefined;
   }
 
   /**
