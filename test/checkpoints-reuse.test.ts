@@ -126,6 +126,31 @@ describe('checkpoints reuse the last snapshot while nothing could have changed a
   });
 });
 
+describe('a snapshot begun for a turn that ran no tool', () => {
+  it('has finished by the time the run\'s stop passes: no git process outlives the run', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'vibe-ckpt-unused-'));
+    dirs.push(root);
+    const workspace = join(root, 'ws');
+    const env = { ...process.env, XDG_DATA_HOME: join(root, 'data') };
+    mkdirSync(workspace);
+    writeFileSync(join(workspace, 'a.txt'), 'one');
+    const sessionPath = join(root, 'session.jsonl');
+    writeFileSync(sessionPath, `${JSON.stringify({ type: 'session', version: 1, id: 's5', workspace, createdAt: 'now' })}\n`);
+    const treeCache = join(new SessionCheckpoints({ workspace, sessionId: 's5', env }).git.gitDir, 'vibe-agent-last-tree');
+    async function* events(): AsyncGenerator<AgentEvent, void> {
+      yield { type: 'turn_start', turn: 1 };
+      yield { type: 'stop', reason: 'provider_error', turns: 1, usage: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, reasoningTokens: 0 } } as AgentEvent;
+    }
+    let finishedAtStop: boolean | undefined;
+    for await (const event of withCheckpoints(events(), { workspace, env, session: () => ({ id: 's5', path: sessionPath }), warn: () => undefined })) {
+      if (event.type === 'stop') finishedAtStop = existsSync(treeCache);
+    }
+    expect(finishedAtStop).toBe(true);
+    // No checkpoint: no turn ran a tool.
+    expect(new SessionCheckpoints({ workspace, sessionId: 's5', env }).list()).toEqual([]);
+  });
+});
+
 async function waitForFile(path: string, limitMs: number): Promise<boolean> {
   const until = Date.now() + limitMs;
   while (Date.now() < until) {

@@ -81,7 +81,12 @@ export async function* withCheckpoints<Result>(events: AsyncGenerator<AgentEvent
         changedSinceSnapshot = event.message.toolCalls.some(mayChangeFiles);
       }
     }
-    if (event.type === 'stop' && store) await guarded(() => store!.afterRun({ unchanged: !changedSinceSnapshot, ...(begun ? { begun } : {}) }));
+    if (event.type === 'stop' && store) {
+      await guarded(() => store!.afterRun({ unchanged: !changedSinceSnapshot, ...(begun ? { begun } : {}) }));
+      // Begun for a turn that ran no tool (an answer, an error): it finishes before the run ends, so
+      // no git process outlives the run or meets the next run's snapshot on the shadow index.
+      if (begun) await begun.catch(() => undefined);
+    }
     yield event;
   }
 }
