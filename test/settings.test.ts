@@ -50,9 +50,9 @@ describe('the settings table', () => {
     expect(configSchema.safeParse({ apiKey: 'sk-1' }).success).toBe(false);
   });
 
-  it('names real tools: the course group and the default set', () => {
+  it('names real tools: the course group and the default set', async () => {
     expect(TOOL_GROUPS.course).toEqual(courseTools.map((tool) => tool.name));
-    expect(selectTools(undefined).map((tool) => tool.name)).toEqual(DEFAULT_TOOL_NAMES);
+    expect((await selectTools(undefined)).map((tool) => tool.name)).toEqual(DEFAULT_TOOL_NAMES);
   });
 });
 
