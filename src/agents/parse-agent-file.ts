@@ -1,4 +1,5 @@
-import { parse as parseYaml } from 'yaml';
+import { parsePlainMapping } from '../skills/plain-yaml.js';
+import { yamlPackage } from '../skills/yaml-package.js';
 import { z } from 'zod';
 import type { AgentDefinition } from './agent-definition.js';
 
@@ -19,7 +20,8 @@ const frontMatterSchema = z.object({
 export function parseAgentFile(text: string, source: string): AgentDefinition {
   const match = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?([\s\S]*)$/.exec(text);
   if (!match) throw new Error('no front matter (a block between --- lines at the top)');
-  const parsed = frontMatterSchema.safeParse(parseYaml(match[1]!) ?? {});
+  const yaml = match[1]!;
+  const parsed = frontMatterSchema.safeParse(parsePlainMapping(yaml) ?? yamlPackage().parse(yaml) ?? {});
   if (!parsed.success) throw new Error(parsed.error.issues.map((issue) => `${issue.path.join('.') || '(front matter)'}: ${issue.message}`).join('; '));
   const front = parsed.data;
   const tools = typeof front.tools === 'string' ? front.tools.split(',') : front.tools;
