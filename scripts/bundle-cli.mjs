@@ -3,8 +3,9 @@
 // about 20 files instead of about 390. The library (dist/index.js) stays tsc's output, unbundled.
 import { build } from 'esbuild';
 import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 
+const dist = new URL('../dist/', import.meta.url).pathname;
 const BANNER = "import { createRequire as __vibeCreateRequire } from 'node:module'; const require = __vibeCreateRequire(import.meta.url);";
 
 // zod's `locales` namespace holds every language's error messages (370 KB, half of zod's chunk);
@@ -19,18 +20,32 @@ const zodEnglishOnly = {
   },
 };
 
-// esbuild puts modules in one chunk when the same entry points (lazy imports count) reach them. The
-// commands below share different parts of what a one-shot run loads, which cut that into ~65 small
-// chunks, and a run paid Node's resolve/load per file (~40 ms at start on 2 cores). Each of them
-// importing run-command too makes the run's whole static closure one entry-set: ~12 chunks. They
-// load a little more (most of it they loaded already); a one-shot run is the path that counts.
-const RUN_CLOSURE_SHARERS = /\/dist\/cli\/([a-z-]+-command|demo|compare-protocols|session-picker)\.js$/;
+// esbuild puts modules in one chunk when the same entry points (every lazy import() is one) reach
+// them. The commands, tool families and providers each share a different part of what a one-shot
+// run loads, which cut that into ~65 small chunks, and a run paid Node's resolve and load for each
+// file (~40 ms of the start on 2 cores). Every lazily imported module of ours (but cli.js, which
+// --help and usage errors load alone) also importing run-command makes the run's static closure
+// one entry-set again: a single chunk. No CLI path loads one of them without run-command's closure
+// (each command imports it anyway); the library, dist/index.js, is not bundled and keeps its imports.
+const RUN_COMMAND = `${dist}cli/run-command.js`;
+const KEEP_ALONE = new Set([RUN_COMMAND, `${dist}cli/cli.js`, `${dist}cli/main.unbundled.js`]);
+function lazilyImported(dir) {
+  const targets = new Set();
+  for (const entry of readdirSync(dir, { recursive: true })) {
+    if (!entry.endsWith('.js')) continue;
+    const file = join(dir, entry);
+    for (const [, target] of readFileSync(file, 'utf8').matchAll(/\bimport\((?:'|")(\.{1,2}\/[^'"]+\.js)(?:'|")\)/g)) targets.add(join(dirname(file), target));
+  }
+  return targets;
+}
 const oneRunClosure = {
   name: 'one-run-closure',
   setup(build) {
-    build.onLoad({ filter: RUN_CLOSURE_SHARERS }, (args) => {
+    const targets = [...lazilyImported(dist)].filter((file) => !KEEP_ALONE.has(file));
+    build.onLoad({ filter: /\.js$/ }, (args) => {
+      if (!targets.includes(args.path)) return undefined;
       const code = readFileSync(args.path, 'utf8');
-      return { contents: args.path.endsWith('/run-command.js') ? code : `${code}\nimport './run-command.js';\n`, loader: 'js' };
+      return { contents: `${code}\nimport ${JSON.stringify(relative(dirname(args.path), RUN_COMMAND).replace(/^(?!\.)/, './'))};\n`, loader: 'js' };
     });
   },
 };
@@ -54,7 +69,6 @@ function stripUnusedBanners(dir) {
   }
 }
 
-const dist = new URL('../dist/', import.meta.url).pathname;
 // The unbundled entry stays, renamed, as the bundle's input (and for stack traces of tsc output).
 // Run twice without tsc in between, main.js is the bundle already: keep the tsc output it came from.
 if (!readFileSync(`${dist}cli/main.js`, 'utf8').includes('__vibeCreateRequire')) renameSync(`${dist}cli/main.js`, `${dist}cli/main.unbundled.js`);
