@@ -37,13 +37,13 @@ async function run(args: string[], files: Record<string, string> = {}) {
 }
 
 describe('what a one-shot run loads before its first request', () => {
-  it('--tools calculator: about a dozen bundle files, none of the coding tools, yaml, minisearch or ignore', async () => {
+  it('--tools calculator: about twenty bundle files, none of the coding tools, yaml, minisearch or ignore', async () => {
     const { chat, files, has } = await run(['--tools', 'calculator']);
     expect(chat.requests[0]!.tools!.map((tool) => tool.function.name)).toEqual(['calculator']);
     expect(chat.requests[0]!.tools![0]!.function.parameters).toMatchObject({ type: 'object', properties: { expression: { type: 'string' } }, required: ['expression'] });
-    // One chunk holds the run's whole static closure; before, it was cut into ~60 (bundle-cli.mjs).
+    // A few chunks hold the run's whole static closure; before, it was cut into ~60 (bundle-cli.mjs).
     expect(files.length).toBeGreaterThan(5);
-    expect(files.length).toBeLessThanOrEqual(20);
+    expect(files.length).toBeLessThanOrEqual(25);
     expect(has('// dist/tools/builtin/calculator.js')).toBe(true);
     for (const absent of ['// dist/tools/coding/files/', '// dist/tools/coding/edit/', '// dist/tools/coding/search/', '// dist/tools/coding/shell/bash.js', 'node_modules/yaml/', 'node_modules/minisearch/', 'node_modules/ignore/', 'dist/knowledge/docs-index.js', 'node_modules/zod/v4/locales/de.js']) {
       expect(has(absent), absent).toBe(false);
