@@ -2,9 +2,103 @@
 // run needs, lazy chunks for each provider SDK, the tokenizer, the TUI and the rest, so a run opens
 // about 20 files instead of about 390. The library (dist/index.js) stays tsc's output, unbundled.
 import { build } from 'esbuild';
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 
 const dist = new URL('../dist/', import.meta.url).pathname;
+const BANNER = "import { createRequire as __vibeCreateRequire } from 'node:module'; const require = __vibeCreateRequire(import.meta.url);";
+
+// Our code imports `{ z } from 'zod'`, a namespace that keeps all of zod in the bundle (its chunk is
+// half of what a run compiles before its first request). In the bundle, our files get a `z` with only
+// the members the tsc output calls (`z.object`, …; types are erased), which esbuild can tree-shake
+// down to (~213 KB instead of ~390 KB). A member not in zod fails the build. Packages importing zod
+// themselves (the MCP SDK) get the real module, the same files.
+const ZOD_MEMBERS = (() => {
+  const members = new Set();
+  for (const entry of readdirSync(dist, { recursive: true })) {
+    if (!entry.endsWith('.js') || entry.startsWith('cli/chunks/') || entry === 'cli/main.js') continue;
+    const code = readFileSync(join(dist, entry), 'utf8');
+    if (!/from ['"]zod['"]/.test(code)) continue;
+    for (const [, member] of code.matchAll(/\bz\.([A-Za-z_$][\w$]*)/g)) members.add(member);
+  }
+  return [...members].sort();
+})();
+const zodUsedOnly = {
+  name: 'zod-used-only',
+  setup(build) {
+    build.onResolve({ filter: /^zod$/ }, (args) => (args.importer.startsWith(dist) ? { path: 'zod', namespace: 'zod-used' } : undefined));
+    build.onLoad({ filter: /.*/, namespace: 'zod-used' }, () => ({
+      contents: `import { ${ZOD_MEMBERS.map((name) => `${name} as z_${name}`).join(', ')} } from 'zod/v4';\nexport const z = { ${ZOD_MEMBERS.map((name) => `${name}: z_${name}`).join(', ')} };\n`,
+      loader: 'js',
+      resolveDir: dist,
+    }));
+  },
+};
+
+// zod's `locales` namespace holds every language's error messages (370 KB, half of zod's chunk);
+// the CLI only ever uses English, the default, so the bundle gets a namespace with `en` alone.
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      args.importer.includes('/node_modules/zod/') ? { path: join(dirname(args.importer), '../locales/en.js'), namespace: 'zod-locales' } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({ contents: `export { default as en } from ${JSON.stringify(args.path)};`, loader: 'js', resolveDir: dirname(args.path) }));
+  },
+};
+
+// esbuild puts modules in one chunk when the same entry points (every lazy import() is one) reach
+// them. The commands, tool families and providers each share a different part of what a one-shot
+// run loads, which cut that into ~65 small chunks, and a run paid Node's resolve and load for each
+// file (~40 ms of the start on 2 cores). Every lazily imported module of ours (but cli.js, which
+// --help and usage errors load alone, and the listing commands below) also importing run-command
+// makes the run's static closure one entry-set again: a few chunks. The library, dist/index.js, is
+// not bundled and keeps its imports.
+const RUN_COMMAND = `${dist}cli/run-command.js`;
+// The quick listing commands stay light (they would load the run's closure for ~35 ms more); the few
+// chunks they split off cost a run nothing measurable (bench/README.md).
+const LISTING_COMMANDS = ['sessions-command', 'memory-command', 'skills-command'].map((name) => `${dist}cli/${name}.js`);
+const KEEP_ALONE = new Set([RUN_COMMAND, `${dist}cli/cli.js`, `${dist}cli/main.unbundled.js`, ...LISTING_COMMANDS]);
+function lazilyImported(dir) {
+  const targets = new Set();
+  for (const entry of readdirSync(dir, { recursive: true })) {
+    if (!entry.endsWith('.js')) continue;
+    const file = join(dir, entry);
+    for (const [, target] of readFileSync(file, 'utf8').matchAll(/\bimport\((?:'|")(\.{1,2}\/[^'"]+\.js)(?:'|")\)/g)) targets.add(join(dirname(file), target));
+  }
+  return targets;
+}
+const oneRunClosure = {
+  name: 'one-run-closure',
+  setup(build) {
+    const targets = [...lazilyImported(dist)].filter((file) => !KEEP_ALONE.has(file));
+    build.onLoad({ filter: /\.js$/ }, (args) => {
+      if (!targets.includes(args.path)) return undefined;
+      const code = readFileSync(args.path, 'utf8');
+      return { contents: `${code}\nimport ${JSON.stringify(relative(dirname(args.path), RUN_COMMAND).replace(/^(?!\.)/, './'))};\n`, loader: 'js' };
+    });
+  },
+};
+
+/**
+ * The banner gives CommonJS code a `require`; each chunk that never uses it loses it again (one
+ * createRequire less per file a run opens). The banner is the first line: its source map line is empty.
+ */
+function stripUnusedBanners(dir) {
+  const files = [`${dir}/main.js`, ...readdirSync(`${dir}/chunks`).filter((name) => name.endsWith('.js')).map((name) => `${dir}/chunks/${name}`)];
+  for (const file of files) {
+    const code = readFileSync(file, 'utf8');
+    if (!code.startsWith(`${BANNER}\n`)) continue;
+    const body = code.slice(BANNER.length + 1);
+    if (/\brequire\b/.test(body)) continue;
+    const map = JSON.parse(readFileSync(`${file}.map`, 'utf8'));
+    if (!map.mappings.startsWith(';')) continue;
+    map.mappings = map.mappings.slice(1);
+    writeFileSync(file, body);
+    writeFileSync(`${file}.map`, JSON.stringify(map));
+  }
+}
+
 // The unbundled entry stays, renamed, as the bundle's input (and for stack traces of tsc output).
 // Run twice without tsc in between, main.js is the bundle already: keep the tsc output it came from.
 if (!readFileSync(`${dist}cli/main.js`, 'utf8').includes('__vibeCreateRequire')) renameSync(`${dist}cli/main.js`, `${dist}cli/main.unbundled.js`);
@@ -21,8 +115,10 @@ await build({
   sourcemap: true,
   logLevel: 'warning',
   // CommonJS dependencies (picomatch, ignore) call require() for Node's own modules.
-  banner: { js: "import { createRequire as __vibeCreateRequire } from 'node:module'; const require = __vibeCreateRequire(import.meta.url);" },
+  banner: { js: BANNER },
+  plugins: [zodEnglishOnly, zodUsedOnly, oneRunClosure],
 });
+stripUnusedBanners(`${dist}cli`);
 
 // `--help` is the settings table rendered; written once here so that `vibe-agent --help` only reads a file.
 const { helpText } = await import(`${dist}cli/help-text.js`);

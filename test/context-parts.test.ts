@@ -154,8 +154,8 @@ describe('model windows and token counts', () => {
     expect(parseCliArgs(['--context-window', '65536', 'hi']).contextWindow).toBe(65_536);
     expect(() => parseCliArgs(['--context-window', 'lots', 'hi'])).toThrow('--context-window must be a whole number');
     expect(() => parseCliArgs(['--context-window', '100', 'hi'])).toThrow('at least 1024');
-    expect(configSchema.parse({ contextWindow: 200_000 })).toEqual({ contextWindow: 200_000 });
-    expect(configSchema.safeParse({ contextWindow: 12.5 }).success).toBe(false);
+    expect(configSchema().parse({ contextWindow: 200_000 })).toEqual({ contextWindow: 200_000 });
+    expect(configSchema().safeParse({ contextWindow: 12.5 }).success).toBe(false);
   });
 });
 

@@ -1,11 +1,12 @@
-import { parse as parseYaml } from 'yaml';
+import { parsePlainMapping } from '../skills/plain-yaml.js';
+import { yamlPackage } from '../skills/yaml-package.js';
 import { z } from 'zod';
 import type { AgentDefinition } from './agent-definition.js';
 
 const NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/i;
 
 /** Front matter as written: tools as a list or a comma-separated string (Claude Code writes the latter). */
-const frontMatterSchema = z.object({
+const makeFrontMatterSchema = () => z.object({
   name: z.string().regex(NAME, 'letters, digits, - and _ (at most 64)'),
   description: z.string().min(1),
   tools: z.union([z.string(), z.array(z.string())]).optional(),
@@ -15,11 +16,16 @@ const frontMatterSchema = z.object({
   'max-tokens': z.number().int().positive().optional(),
 });
 
+let frontMatterSchema: ReturnType<typeof makeFrontMatterSchema> | undefined;
+
 /** One agent file: front matter between `---` lines, then the system prompt. Throws with a reason when malformed. */
 export function parseAgentFile(text: string, source: string): AgentDefinition {
   const match = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?([\s\S]*)$/.exec(text);
   if (!match) throw new Error('no front matter (a block between --- lines at the top)');
-  const parsed = frontMatterSchema.safeParse(parseYaml(match[1]!) ?? {});
+  const yaml = match[1]!;
+  // Built at the first agent file: most runs read none (start-up cost).
+  frontMatterSchema ??= makeFrontMatterSchema();
+  const parsed = frontMatterSchema.safeParse(parsePlainMapping(yaml) ?? yamlPackage().parse(yaml) ?? {});
   if (!parsed.success) throw new Error(parsed.error.issues.map((issue) => `${issue.path.join('.') || '(front matter)'}: ${issue.message}`).join('; '));
   const front = parsed.data;
   const tools = typeof front.tools === 'string' ? front.tools.split(',') : front.tools;

@@ -43,8 +43,13 @@ function validator(config: ConfigType): z.ZodType {
   }
 }
 
-/** A config file: the settings table's config keys and types, nothing else. */
-export const configSchema = z.object(Object.fromEntries(CONFIG_KEYS.map((key) => [key, validator(settingRow(key).config!)]))).partial().strict();
+let schema: z.ZodObject | undefined;
+
+/** A config file: the settings table's config keys and types, nothing else. Built when a file is first read, not at start-up. */
+export function configSchema(): z.ZodObject {
+  schema ??= z.object(Object.fromEntries(CONFIG_KEYS.map((key) => [key, validator(settingRow(key).config!)]))).partial().strict();
+  return schema;
+}
 
 export function userConfigPath(env: NodeJS.ProcessEnv = process.env): string {
   const base = env.XDG_CONFIG_HOME || join(homedir(), '.config');
@@ -160,7 +165,7 @@ export function readConfigFile(path: string, warn: (message: string) => void = (
   } catch (error) {
     throw new ConfigError(`Config file ${path} is not valid JSON: ${(error as Error).message}`);
   }
-  const parsed = configSchema.safeParse(raw);
+  const parsed = configSchema().safeParse(raw);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`).join('; ');
     throw new ConfigError(`Config file ${path} is invalid: ${issues}`);

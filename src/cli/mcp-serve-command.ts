@@ -41,7 +41,7 @@ export async function mcpServeCommand(args: CliArgs, env: NodeJS.ProcessEnv = pr
   const settings = resolveSettings(args, env, loadConfig(workspace, env, warn)).values;
   const wanted = expandToolGroups(settings.tools ?? DEFAULT_TOOL_NAMES).filter((name) => name !== 'task' && name !== 'skill' && name !== 'search_docs');
   const sandbox = shellSandbox(settings, workspace, env);
-  const tools = selectTools(wanted, { extraRoots: existingDirs(settings.addDirs), allowSecrets: settings.allowSecrets, privateHosts: settings.fetchPrivate }, { passEnv: settings.passEnv, secrets: [settings.apiKey], ...(sandbox ? { sandbox } : {}) });
+  const tools = await selectTools(wanted, { extraRoots: existingDirs(settings.addDirs), allowSecrets: settings.allowSecrets, privateHosts: settings.fetchPrivate }, { passEnv: settings.passEnv, secrets: [settings.apiKey], ...(sandbox ? { sandbox } : {}) });
   const registry = new ToolRegistry(tools, { redact: createRedactor(collectSecrets(env, [settings.apiKey])) });
   const mode = settings.permissionMode;
   const version = (JSON.parse(readFileSync(join(packageRoot(import.meta.url), 'package.json'), 'utf8')) as { version: string }).version;

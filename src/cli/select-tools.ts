@@ -1,14 +1,8 @@
 import type { Tool } from '../contracts/tool.js';
-import { createCourseTools } from '../tools/builtin/course.js';
 import type { FetchUrlOptions } from '../tools/builtin/fetch-url.js';
-import { createBashTool } from '../tools/coding/shell/bash.js';
-import { createBackgroundTools } from '../tools/coding/shell/background-tools.js';
 import type { ShellToolOptions } from '../tools/coding/shell/bash.js';
-import { createFileTools } from '../tools/coding/file-tools.js';
-import { createSearchTools } from '../tools/coding/search-tools.js';
 import type { FileToolOptions } from '../tools/coding/shared/file-tool-options.js';
-import { rememberTool } from '../memory/remember-tool.js';
-import { createTodoTools, TodoList } from '../tools/builtin/todo.js';
+import type { TodoList } from '../tools/builtin/todo.js';
 import { DEFAULT_TOOL_NAMES, expandToolGroups, TOOL_GROUPS } from './tool-names.js';
 import { UsageError } from './usage-error.js';
 
@@ -17,18 +11,44 @@ export interface ToolSelectionOptions extends FileToolOptions, FetchUrlOptions {
   todos?: TodoList;
 }
 
-/** Every tool the CLI knows, freshly made (file tools share per-run state such as what was read). */
-export function availableTools(options: ToolSelectionOptions = {}, shell: ShellToolOptions = {}): Tool[] {
-  return [...createFileTools(options), ...createSearchTools(options), createBashTool(shell), ...createBackgroundTools(shell.jobs), rememberTool, ...createTodoTools(options.todos ?? new TodoList()), ...createCourseTools(options)];
+interface ToolFamily {
+  /** The tools `make` returns, in order (test/select-tools.test.ts checks they agree). */
+  names: readonly string[];
+  make(options: ToolSelectionOptions, shell: ShellToolOptions): Promise<Tool[]>;
 }
 
-/** Resolves --tools names and groups to tools; unknown names are a usage error. */
-export function selectTools(names: readonly string[] | undefined, options: ToolSelectionOptions = {}, shell: ShellToolOptions = {}): Tool[] {
-  const all = new Map(availableTools(options, shell).map((tool) => [tool.name, tool]));
+// Each family's module is imported only when one of its tools is selected: `--tools calculator`
+// loads neither the file tools (diff, images) nor the search tools (ignore, picomatch) nor the shell.
+export const TOOL_FAMILIES: readonly ToolFamily[] = [
+  { names: ['read_file', 'write_file', 'edit_file'], make: async (options) => (await import('../tools/coding/file-tools.js')).createFileTools(options) },
+  { names: ['list_files', 'grep'], make: async (options) => (await import('../tools/coding/search-tools.js')).createSearchTools(options) },
+  { names: ['bash'], make: async (_options, shell) => [(await import('../tools/coding/shell/bash.js')).createBashTool(shell)] },
+  { names: ['bash_output', 'bash_kill'], make: async (_options, shell) => (await import('../tools/coding/shell/background-tools.js')).createBackgroundTools(shell.jobs) },
+  { names: ['remember'], make: async () => [(await import('../memory/remember-tool.js')).rememberTool] },
+  {
+    names: ['todo_write', 'todo_read'],
+    make: async (options) => {
+      const { createTodoTools, TodoList } = await import('../tools/builtin/todo.js');
+      return createTodoTools(options.todos ?? new TodoList());
+    },
+  },
+  { names: ['current_time', 'calculator', 'fetch_url'], make: async (options) => (await import('../tools/builtin/course.js')).createCourseTools(options) },
+];
+
+/** Every tool the CLI knows, freshly made (file tools share per-run state such as what was read). */
+export async function availableTools(options: ToolSelectionOptions = {}, shell: ShellToolOptions = {}): Promise<Tool[]> {
+  return (await Promise.all(TOOL_FAMILIES.map((family) => family.make(options, shell)))).flat();
+}
+
+/** Resolves --tools names and groups to tools; unknown names are a usage error. Only the families asked for are loaded. */
+export async function selectTools(names: readonly string[] | undefined, options: ToolSelectionOptions = {}, shell: ShellToolOptions = {}): Promise<Tool[]> {
+  const known = TOOL_FAMILIES.flatMap((family) => family.names);
   const wanted = expandToolGroups(names ?? DEFAULT_TOOL_NAMES);
-  const unknown = wanted.filter((name) => !all.has(name));
+  const unknown = wanted.filter((name) => !known.includes(name));
   if (unknown.length) {
-    throw new UsageError(`Unknown tool${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}. Available: ${Object.keys(TOOL_GROUPS).join(', ')}, ${[...all.keys()].join(', ')}.`);
+    throw new UsageError(`Unknown tool${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}. Available: ${Object.keys(TOOL_GROUPS).join(', ')}, ${known.join(', ')}.`);
   }
+  const families = TOOL_FAMILIES.filter((family) => family.names.some((name) => wanted.includes(name)));
+  const all = new Map((await Promise.all(families.map((family) => family.make(options, shell)))).flat().map((tool) => [tool.name, tool]));
   return [...new Set(wanted)].map((name) => all.get(name)!);
 }

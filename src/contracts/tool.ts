@@ -68,7 +68,7 @@ export interface Tool {
   readonly name: string;
   readonly description: string;
   readonly parameters: z.ZodType;
-  /** Derived once, at definition time. */
+  /** Derived once (defineTool: when first read, so tools never offered cost nothing). */
   readonly schema: ToolSchema;
   readonly readOnly: boolean;
   /**

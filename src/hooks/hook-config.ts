@@ -3,18 +3,22 @@ import { z } from 'zod';
 export const HOOK_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop'] as const;
 export type HookEvent = (typeof HOOK_EVENTS)[number];
 
-const command = z.object({ type: z.literal('command'), command: z.string().min(1), timeout: z.number().positive().optional() });
-const group = z.object({ matcher: z.string().optional(), hooks: z.array(command) });
+const makeGroup = () => z.object({ matcher: z.string().optional(), hooks: z.array(z.object({ type: z.literal('command'), command: z.string().min(1), timeout: z.number().positive().optional() })) });
+const makeHooksSchema = () => z.record(z.string(), z.array(makeGroup()));
+let schema: ReturnType<typeof makeHooksSchema> | undefined;
 
-/** Claude Code's `hooks` setting: per event, groups of commands, each group with an optional tool-name matcher. */
-export const hooksSchema = z.record(z.string(), z.array(group));
+/** Claude Code's `hooks` setting: per event, groups of commands, each group with an optional tool-name matcher. Built at first use (start-up cost). */
+export function hooksSchema(): ReturnType<typeof makeHooksSchema> {
+  schema ??= makeHooksSchema();
+  return schema;
+}
 /** `dialect`: a Gemini CLI group gets Gemini's event and tool names on stdin and in its matcher. */
-export type HookGroup = z.infer<typeof group> & { dialect?: 'gemini-cli' };
+export type HookGroup = z.infer<ReturnType<typeof makeGroup>> & { dialect?: 'gemini-cli' };
 export type HooksConfig = Partial<Record<HookEvent, HookGroup[]>>;
 
 /** The hooks we run, and warnings for what we do not (unknown events, malformed groups). */
 export function parseHooks(raw: unknown, file: string): { hooks: HooksConfig; warnings: string[] } {
-  const parsed = hooksSchema.safeParse(raw ?? {});
+  const parsed = hooksSchema().safeParse(raw ?? {});
   if (!parsed.success) return { hooks: {}, warnings: [`hooks in ${file} ignored: expected { "<Event>": [{ "matcher": "…", "hooks": [{ "type": "command", "command": "…" }] }] }.`] };
   const hooks: HooksConfig = {};
   const warnings: string[] = [];

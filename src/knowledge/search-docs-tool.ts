@@ -2,7 +2,7 @@ import { relative, isAbsolute } from 'node:path';
 import { z } from 'zod';
 import type { Tool } from '../contracts/tool.js';
 import { defineTool } from '../tools/define-tool.js';
-import { DocsIndex } from './docs-index.js';
+import type { DocsIndex } from './docs-index.js';
 import { excerptOf } from './excerpt.js';
 import type { KnowledgeSource } from './knowledge-source.js';
 
@@ -31,7 +31,8 @@ export function createSearchDocsTool(options: SearchDocsOptions): Tool {
     readOnly: true,
     permission: { category: 'read', subject: ({ query }) => ({ kind: 'text', value: query }) },
     async execute({ query, limit }) {
-      index ??= DocsIndex.open(options.sources, options.indexPath);
+      // The index code (and minisearch) loads at the first search, not with the tool.
+      index ??= import('./docs-index.js').then(({ DocsIndex }) => DocsIndex.open(options.sources, options.indexPath));
       const opened = await index.catch((error: unknown) => {
         index = undefined;
         throw error;

@@ -1,22 +1,24 @@
 import { z } from 'zod';
 import type { ServerSpec } from './server-spec.js';
 
-const stringMap = z.record(z.string(), z.string());
+const stringMap = () => z.record(z.string(), z.string());
 
+// The schemas are built at the first entry read: a run with no MCP server never builds them (start-up cost).
 /** Gemini CLI's `mcpServers` entry: `url` is SSE, `httpUrl` streamable HTTP, `timeout` ms per call. */
-const geminiEntry = z.object({
+const makeGeminiEntry = () => z.object({
   command: z.string().optional(),
   args: z.array(z.string()).default([]),
-  env: stringMap.default({}),
+  env: stringMap().default({}),
   cwd: z.string().optional(),
   url: z.string().optional(),
   httpUrl: z.string().optional(),
-  headers: stringMap.default({}),
+  headers: stringMap().default({}),
   timeout: z.number().int().positive().optional(),
 });
+let geminiEntry: ReturnType<typeof makeGeminiEntry> | undefined;
 
 export function parseGeminiEntry(raw: unknown): ServerSpec | string {
-  const parsed = geminiEntry.safeParse(raw);
+  const parsed = (geminiEntry ??= makeGeminiEntry()).safeParse(raw);
   if (!parsed.success) return 'not a Gemini CLI server entry';
   const entry = parsed.data;
   const timeout = entry.timeout !== undefined ? { toolTimeoutMs: entry.timeout } : {};
@@ -27,24 +29,25 @@ export function parseGeminiEntry(raw: unknown): ServerSpec | string {
 }
 
 /** Codex's `[mcp_servers.<name>]` table. */
-const codexEntry = z.object({
+const makeCodexEntry = () => z.object({
   command: z.string().optional(),
   args: z.array(z.string()).default([]),
-  env: stringMap.default({}),
+  env: stringMap().default({}),
   cwd: z.string().optional(),
   url: z.string().optional(),
   bearer_token_env_var: z.string().optional(),
-  http_headers: stringMap.default({}),
-  env_http_headers: stringMap.default({}),
+  http_headers: stringMap().default({}),
+  env_http_headers: stringMap().default({}),
   enabled: z.boolean().default(true),
   startup_timeout_sec: z.number().positive().optional(),
   startup_timeout_ms: z.number().positive().optional(),
   tool_timeout_sec: z.number().positive().optional(),
 });
+let codexEntry: ReturnType<typeof makeCodexEntry> | undefined;
 
 /** Undefined for an entry Codex itself would not start (`enabled = false`). */
 export function parseCodexEntry(raw: unknown): ServerSpec | string | undefined {
-  const parsed = codexEntry.safeParse(raw);
+  const parsed = (codexEntry ??= makeCodexEntry()).safeParse(raw);
   if (!parsed.success) return 'not a Codex mcp_servers table';
   const entry = parsed.data;
   if (!entry.enabled) return undefined;

@@ -4,10 +4,11 @@ import type { McpConnection } from './mcp-connection.js';
 
 export const READ_RESOURCE_TOOL = 'read_mcp_resource';
 
-const parameters = z.object({
-  server: z.string().optional().describe('The MCP server, as named in the configuration; omit to list every server\'s resources.'),
-  uri: z.string().optional().describe("The resource's URI; omit to list the server's resources."),
-});
+const makeParameters = () =>
+  z.object({
+    server: z.string().optional().describe('The MCP server, as named in the configuration; omit to list every server\'s resources.'),
+    uri: z.string().optional().describe("The resource's URI; omit to list the server's resources."),
+  });
 
 const SCHEMA_PARAMETERS = {
   type: 'object',
@@ -26,6 +27,7 @@ const DESCRIPTION =
  * reading only, so it is category read (never asked about), like read_file.
  */
 export function readResourceTool(connections: () => McpConnection[]): Tool {
+  const parameters = makeParameters();
   return {
     name: READ_RESOURCE_TOOL,
     description: DESCRIPTION,

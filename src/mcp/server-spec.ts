@@ -27,17 +27,20 @@ export interface ServerEntry {
   origin: ServerOrigin;
 }
 
-const stringMap = z.record(z.string(), z.string());
-
 /** Claude Code's `.mcp.json` entry (also our config's `mcpServers`), with an optional `timeout` in ms. */
-const claudeEntry = z.union([
-  z.object({ type: z.literal('stdio').optional(), command: z.string().min(1), args: z.array(z.string()).default([]), env: stringMap.default({}), cwd: z.string().optional(), timeout: z.number().int().positive().optional() }),
-  z.object({ type: z.enum(['http', 'sse', 'streamable-http']), url: z.string().min(1), headers: stringMap.default({}), timeout: z.number().int().positive().optional() }),
-]);
+const makeClaudeEntry = () => {
+  const stringMap = z.record(z.string(), z.string());
+  return z.union([
+    z.object({ type: z.literal('stdio').optional(), command: z.string().min(1), args: z.array(z.string()).default([]), env: stringMap.default({}), cwd: z.string().optional(), timeout: z.number().int().positive().optional() }),
+    z.object({ type: z.enum(['http', 'sse', 'streamable-http']), url: z.string().min(1), headers: stringMap.default({}), timeout: z.number().int().positive().optional() }),
+  ]);
+};
+// Built at the first entry read: a run with no MCP server never builds it (start-up cost).
+let claudeEntry: ReturnType<typeof makeClaudeEntry> | undefined;
 
 /** Reads one entry in Claude Code's shape; a string says what is wrong with it. */
 export function parseClaudeEntry(raw: unknown): ServerSpec | string {
-  const parsed = claudeEntry.safeParse(raw);
+  const parsed = (claudeEntry ??= makeClaudeEntry()).safeParse(raw);
   if (!parsed.success) return 'expected { "command", "args", "env", "cwd" } or { "type": "http" | "sse", "url", "headers" }';
   const entry = parsed.data;
   const timeout = entry.timeout !== undefined ? { toolTimeoutMs: entry.timeout } : {};

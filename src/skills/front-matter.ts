@@ -1,4 +1,5 @@
-import { parseDocument } from 'yaml';
+import { parsePlainMapping } from './plain-yaml.js';
+import { yamlPackage } from './yaml-package.js';
 
 export type FrontMatter =
   | { ok: true; data: Record<string, unknown>; body: string; bodyLine: number }
@@ -19,7 +20,10 @@ export function parseFrontMatter(text: string): FrontMatter {
   if (!closing) return { ok: false, line: 1, message: 'front matter opened with --- is never closed' };
   const yaml = rest.slice(0, closing.index);
   const yamlLines = yaml.split('\n').length - 1;
-  const document = parseDocument(yaml, { prettyErrors: false });
+  const afterClosing = rest.slice(closing.index + closing[0].length).replace(/^\r?\n/, '');
+  const plain = parsePlainMapping(yaml);
+  if (plain) return { ok: true, data: plain, body: afterClosing, bodyLine: yamlLines + 3 };
+  const document = yamlPackage().parseDocument(yaml, { prettyErrors: false });
   const error = document.errors[0];
   if (error) {
     // The line within the YAML (clamped: an unclosed bracket is reported at the end), then past the opening ---.
@@ -30,7 +34,6 @@ export function parseFrontMatter(text: string): FrontMatter {
   if (data !== null && data !== undefined && (typeof data !== 'object' || Array.isArray(data))) {
     return { ok: false, line: 2, message: 'front matter must be a mapping of keys to values' };
   }
-  const afterClosing = rest.slice(closing.index + closing[0].length).replace(/^\r?\n/, '');
   return { ok: true, data: (data ?? {}) as Record<string, unknown>, body: afterClosing, bodyLine: yamlLines + 3 };
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ToolSchema } from '../contracts/provider.js';
 import type { Tool, ToolContext, ToolOutput, ToolPermission, ToolPreview } from '../contracts/tool.js';
 
 export interface ToolDefinition<Schema extends z.ZodType> {
@@ -32,11 +33,16 @@ export function defineTool<Schema extends z.ZodType>(definition: ToolDefinition<
   }
   const readOnly = definition.readOnly ?? false;
   const needsApproval = definition.needsApproval ?? !readOnly;
+  let schema: ToolSchema | undefined;
   return {
     name: definition.name,
     description: definition.description,
     parameters: definition.parameters,
-    schema: { name: definition.name, description: definition.description, parameters: toJsonSchema(definition.parameters) },
+    // Derived at the first request that offers the tool: the CLI defines tools it may never send (start-up cost).
+    get schema(): ToolSchema {
+      schema ??= { name: definition.name, description: definition.description, parameters: toJsonSchema(definition.parameters) };
+      return schema;
+    },
     readOnly,
     ...(definition.concurrent ? { concurrent: true } : {}),
     needsApproval,

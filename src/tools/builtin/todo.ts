@@ -3,13 +3,17 @@ import type { Message } from '../../contracts/messages.js';
 import type { Tool } from '../../contracts/tool.js';
 import { defineTool } from '../define-tool.js';
 
-const todoItem = z.object({
-  content: z.string().min(1).describe('What to do, in a short imperative line.'),
-  status: z.enum(['pending', 'in_progress', 'completed']),
-});
-const todoWriteParameters = z.object({ todos: z.array(todoItem).describe('The whole list, replacing the previous one.') });
+const makeParameters = () =>
+  z.object({
+    todos: z
+      .array(z.object({ content: z.string().min(1).describe('What to do, in a short imperative line.'), status: z.enum(['pending', 'in_progress', 'completed']) }))
+      .describe('The whole list, replacing the previous one.'),
+  });
+// Built when first needed: the CLI loads this module for TodoList on every run (start-up cost).
+let parameters: ReturnType<typeof makeParameters> | undefined;
+const todoWriteParameters = () => (parameters ??= makeParameters());
 
-export type TodoItem = z.infer<typeof todoItem>;
+export type TodoItem = z.infer<ReturnType<typeof makeParameters>>['todos'][number];
 
 const MARKS: Record<TodoItem['status'], string> = { pending: '[ ]', in_progress: '[~]', completed: '[x]' };
 
@@ -37,7 +41,7 @@ export class TodoList {
 export function todosOfCall(name: string, rawArguments: string): TodoItem[] | undefined {
   if (name !== 'todo_write') return undefined;
   try {
-    const parsed = todoWriteParameters.safeParse(JSON.parse(rawArguments));
+    const parsed = todoWriteParameters().safeParse(JSON.parse(rawArguments));
     return parsed.success ? parsed.data.todos : undefined;
   } catch {
     return undefined;
@@ -55,7 +59,7 @@ export function createTodoTools(list: TodoList): Tool[] {
       description:
         'Replace your checklist for this task (send the whole list). Use it for work of three or more steps: ' +
         'mark one item in_progress while you work on it and completed as soon as it is done. The user sees the list.',
-      parameters: todoWriteParameters,
+      parameters: todoWriteParameters(),
       readOnly: true,
       async execute({ todos }) {
         list.items = todos;
