@@ -77,7 +77,7 @@ describe('checkpoints reuse the last snapshot while nothing could have changed a
     expect(store.log.read().left).toBe(t4!.tree);
   });
 
-  it('begins the snapshot when the turn starts, so it is taken while the request is out, not after the reply', async () => {
+  it('begins the snapshot when the reply starts to stream, so it is taken while the model answers, not after the reply', async () => {
     const root = mkdtempSync(join(tmpdir(), 'vibe-ckpt-begun-'));
     dirs.push(root);
     const workspace = join(root, 'ws');
@@ -89,8 +89,13 @@ describe('checkpoints reuse the last snapshot while nothing could have changed a
     const store = new SessionCheckpoints({ workspace, sessionId: 's4', env });
     const treeCache = join(store.git.gitDir, 'vibe-agent-last-tree');
     let finishedBeforeReply = false;
+    let snapshotsBeforeReply: number | undefined;
+    const snapshots = vi.spyOn(SessionCheckpoints.prototype, 'snapshot');
     async function* events(): AsyncGenerator<AgentEvent, void> {
       yield { type: 'turn_start', turn: 1 };
+      // Not at turn_start (the consumer has seen it by now): git would be spawned before the request is sent.
+      snapshotsBeforeReply = snapshots.mock.calls.length;
+      yield { type: 'tool_call_delta', turn: 1, index: 0, id: 'c-write_file', name: 'write_file' };
       // The "model" answers only once the snapshot has finished (or after a bound, and the test fails).
       finishedBeforeReply = await waitForFile(treeCache, 60_000);
       // Written after the snapshot and before the tools: the checkpoint is the workspace at the request.
@@ -101,6 +106,7 @@ describe('checkpoints reuse the last snapshot while nothing could have changed a
     const warnings: string[] = [];
     for await (const _ of withCheckpoints(events(), { workspace, env, session: () => ({ id: 's4', path: sessionPath }), warn: (text) => warnings.push(text) }));
     expect(warnings).toEqual([]);
+    expect(snapshotsBeforeReply).toBe(0);
     expect(finishedBeforeReply).toBe(true);
     const [t1] = store.list();
     expect(await store.git.must(['show', `${t1!.tree}:a.txt`])).toBe('before');
@@ -139,6 +145,7 @@ describe('a snapshot begun for a turn that ran no tool', () => {
     const treeCache = join(new SessionCheckpoints({ workspace, sessionId: 's5', env }).git.gitDir, 'vibe-agent-last-tree');
     async function* events(): AsyncGenerator<AgentEvent, void> {
       yield { type: 'turn_start', turn: 1 };
+      yield { type: 'text_delta', turn: 1, text: 'Hel' };
       yield { type: 'stop', reason: 'provider_error', turns: 1, usage: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, reasoningTokens: 0 } } as AgentEvent;
     }
     let finishedAtStop: boolean | undefined;

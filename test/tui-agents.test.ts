@@ -125,7 +125,8 @@ describe('plan mode in the terminal UI (tmux)', () => {
     await pane.waitFor((screen) => statusLine(screen).includes('plan mode (⇧Tab)'));
     await pane.send(['anything else?'], { literal: true });
     await pane.send(['Enter']);
-    await pane.waitFor('Execute this plan?');
+    // The first plan's answered question is still on the screen: wait for this plan's own.
+    await pane.waitFor((screen) => screen.includes('Files: none') && screen.includes('k keep planning'));
     await pane.send(['k'], { literal: true });
     const kept = await pane.waitFor('keep planning (still in plan mode)');
     expect(statusLine(kept)).toContain('plan mode (⇧Tab)');

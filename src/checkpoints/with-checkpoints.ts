@@ -25,17 +25,19 @@ export interface CheckpointTarget {
  * run left at its stop. The loop knows nothing of this. A failing snapshot warns once and stops
  * checkpointing for the run; it never stops the run. Only the first turn with calls and turns after
  * one that may have changed files take a snapshot: nothing else can have changed the tree.
- * The snapshot begins at `turn_start`, while the turn's request is out (no tool runs before its
- * reply), so the reply waits only for what git has not finished by then: a checkpoint is the
- * workspace as it was when the turn's request was sent.
+ * The snapshot begins when the reply starts to stream (the request is out, and no tool runs before
+ * the reply is whole), so the reply waits only for what git has not finished by then: a checkpoint
+ * is the workspace as it was while the model was answering.
  */
+const STREAMING = new Set<AgentEvent['type']>(['text_delta', 'reasoning_delta', 'tool_call_delta']);
+
 export async function* withCheckpoints<Result>(events: AsyncGenerator<AgentEvent, Result>, target: CheckpointTarget): AsyncGenerator<AgentEvent, Result> {
   let input = '';
   let run: number | undefined;
   let store: SessionCheckpoints | undefined;
   let broken = false;
   let changedSinceSnapshot = true;
-  // Begun at this turn's start; valid until a tool that may change files runs.
+  // Begun while this turn's reply streams; valid until a tool that may change files runs.
   let begun: Promise<Snapshot> | undefined;
   const mayChangeFiles = target.mayChangeFiles ?? (() => true);
   const storeFor = (sessionId: string) => new SessionCheckpoints({ workspace: target.workspace, sessionId, ...(target.env ? { env: target.env } : {}) });
@@ -59,7 +61,9 @@ export async function* withCheckpoints<Result>(events: AsyncGenerator<AgentEvent
       continue;
     }
     if (event.type === 'run_start') input = event.input;
-    if (event.type === 'turn_start' && changedSinceSnapshot && !begun && !broken) {
+    // Once the reply has begun to stream: the request is out (spawning git before would delay it)
+    // and no tool runs before the reply is whole.
+    if (STREAMING.has(event.type) && changedSinceSnapshot && !begun && !broken) {
       const session = target.session();
       if (session) {
         store ??= storeFor(session.id);
