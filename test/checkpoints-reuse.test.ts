@@ -21,16 +21,21 @@ const reply = (turn: number, calls: ToolCall[]): AgentEvent => ({
   message: { role: 'assistant', content: '', toolCalls: calls },
 });
 
+/** A workspace and a session file holding its header (and `more` lines), in a temporary folder removed after the test. */
+function sessionWorkspace(id: string, more = '') {
+  const root = mkdtempSync(join(tmpdir(), 'vibe-ckpt-'));
+  dirs.push(root);
+  const workspace = join(root, 'ws');
+  mkdirSync(workspace);
+  const sessionPath = join(root, 'session.jsonl');
+  writeFileSync(sessionPath, `${JSON.stringify({ type: 'session', version: 1, id, workspace, createdAt: 'now' })}\n${more}`);
+  return { workspace, sessionPath, env: { ...process.env, XDG_DATA_HOME: join(root, 'data') } };
+}
+
 describe('checkpoints reuse the last snapshot while nothing could have changed a file', () => {
   it('snapshots the first turn and the turn after a possible change; read-only turns share a tree that is still right to rewind to', async () => {
-    const root = mkdtempSync(join(tmpdir(), 'vibe-ckpt-reuse-'));
-    dirs.push(root);
-    const workspace = join(root, 'ws');
-    const env = { ...process.env, XDG_DATA_HOME: join(root, 'data') };
-    mkdirSync(workspace);
+    const { workspace, env, sessionPath } = sessionWorkspace('s1', `${JSON.stringify({ type: 'run_start', provider: 'p', model: 'm', tools: [], input: 'go' })}\n`);
     writeFileSync(join(workspace, 'a.txt'), 'one');
-    const sessionPath = join(root, 'session.jsonl');
-    writeFileSync(sessionPath, `${JSON.stringify({ type: 'session', version: 1, id: 's1', workspace, createdAt: 'now' })}\n${JSON.stringify({ type: 'run_start', provider: 'p', model: 'm', tools: [], input: 'go' })}\n`);
     const snapshots = vi.spyOn(SessionCheckpoints.prototype, 'snapshot');
 
     // Turn 1 reads, turn 2 reads, turn 3 writes (the "tool" runs once the event is consumed), turn 4 reads.
@@ -78,14 +83,8 @@ describe('checkpoints reuse the last snapshot while nothing could have changed a
   });
 
   it('begins the snapshot when the reply starts to stream, so it is taken while the model answers, not after the reply', async () => {
-    const root = mkdtempSync(join(tmpdir(), 'vibe-ckpt-begun-'));
-    dirs.push(root);
-    const workspace = join(root, 'ws');
-    const env = { ...process.env, XDG_DATA_HOME: join(root, 'data') };
-    mkdirSync(workspace);
+    const { workspace, env, sessionPath } = sessionWorkspace('s4');
     writeFileSync(join(workspace, 'a.txt'), 'before');
-    const sessionPath = join(root, 'session.jsonl');
-    writeFileSync(sessionPath, `${JSON.stringify({ type: 'session', version: 1, id: 's4', workspace, createdAt: 'now' })}\n`);
     const store = new SessionCheckpoints({ workspace, sessionId: 's4', env });
     const treeCache = join(store.git.gitDir, 'vibe-agent-last-tree');
     let finishedBeforeReply = false;
@@ -115,13 +114,7 @@ describe('checkpoints reuse the last snapshot while nothing could have changed a
   });
 
   it('without a predicate every turn with calls takes its own snapshot', async () => {
-    const root = mkdtempSync(join(tmpdir(), 'vibe-ckpt-reuse-'));
-    dirs.push(root);
-    const workspace = join(root, 'ws');
-    const env = { ...process.env, XDG_DATA_HOME: join(root, 'data') };
-    mkdirSync(workspace);
-    const sessionPath = join(root, 'session.jsonl');
-    writeFileSync(sessionPath, `${JSON.stringify({ type: 'session', version: 1, id: 's2', workspace, createdAt: 'now' })}\n`);
+    const { workspace, env, sessionPath } = sessionWorkspace('s2');
     const snapshots = vi.spyOn(SessionCheckpoints.prototype, 'snapshot');
     async function* events(): AsyncGenerator<AgentEvent, void> {
       yield reply(1, [call('read_file')]);
@@ -134,14 +127,8 @@ describe('checkpoints reuse the last snapshot while nothing could have changed a
 
 describe('a snapshot begun for a turn that ran no tool', () => {
   it('has finished by the time the run\'s stop passes: no git process outlives the run', async () => {
-    const root = mkdtempSync(join(tmpdir(), 'vibe-ckpt-unused-'));
-    dirs.push(root);
-    const workspace = join(root, 'ws');
-    const env = { ...process.env, XDG_DATA_HOME: join(root, 'data') };
-    mkdirSync(workspace);
+    const { workspace, env, sessionPath } = sessionWorkspace('s5');
     writeFileSync(join(workspace, 'a.txt'), 'one');
-    const sessionPath = join(root, 'session.jsonl');
-    writeFileSync(sessionPath, `${JSON.stringify({ type: 'session', version: 1, id: 's5', workspace, createdAt: 'now' })}\n`);
     const treeCache = join(new SessionCheckpoints({ workspace, sessionId: 's5', env }).git.gitDir, 'vibe-agent-last-tree');
     async function* events(): AsyncGenerator<AgentEvent, void> {
       yield { type: 'turn_start', turn: 1 };

@@ -1,10 +1,28 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ConfigError } from '../providers/create-provider.js';
-import { parseCliArgs, UsageError } from './args.js';
+import { parseCliArgs, UsageError, type CliArgs } from './args.js';
 import { helpText } from './help-text.js';
 import { EXIT } from './exit-codes.js';
 import { safeStdout, safeStderr } from './display/safe-output.js';
+
+type Subcommand = (args: CliArgs, signal: AbortSignal) => Promise<number>;
+
+/** Each subcommand's module, imported when it runs (literal paths: the bundler makes each a lazy chunk). */
+const SUBCOMMANDS: Partial<Record<CliArgs['command'], Subcommand>> = {
+  demo: async (args, signal) => (await import('./demo.js')).demoCommand(args, signal),
+  sessions: async (args) => (await import('./sessions-command.js')).sessionsCommand(args),
+  memory: async (args) => (await import('./memory-command.js')).memoryCommand(args),
+  skills: async (args) => (await import('./skills-command.js')).skillsCommand(args),
+  index: async (args, signal) => (await import('./index-command.js')).indexCommand(args, signal),
+  doctor: async (args, signal) => (await import('./doctor-command.js')).doctorCommand(args, signal),
+  eval: async (args, signal) => (await import('./eval-command.js')).evalCommand(args, signal),
+  mcp: async (args) => (await import('./mcp-command.js')).mcpCommand(args),
+  acp: async (args, signal) => (await import('./acp-command.js')).acpCommand(args, signal),
+  rewind: async (args) => (await import('./rewind-command.js')).rewindCommand(args),
+  trace: async (args, signal) => (await import('./trace-command.js')).traceCommand(args, signal),
+  replay: async (args, signal) => (await import('./replay-command.js')).replayCommand(args, signal),
+};
 
 // Only argument parsing is loaded up front; everything else is imported when it is needed.
 async function main(argv: string[], packageVersion: () => string): Promise<number> {
@@ -33,54 +51,8 @@ async function main(argv: string[], packageVersion: () => string): Promise<numbe
     controller.abort();
   });
 
-  if (args.command === 'demo') {
-    const { demoCommand } = await import('./demo.js');
-    return demoCommand(args, controller.signal);
-  }
-  if (args.command === 'sessions') {
-    const { sessionsCommand } = await import('./sessions-command.js');
-    return sessionsCommand(args);
-  }
-  if (args.command === 'memory') {
-    const { memoryCommand } = await import('./memory-command.js');
-    return memoryCommand(args);
-  }
-  if (args.command === 'skills') {
-    const { skillsCommand } = await import('./skills-command.js');
-    return skillsCommand(args);
-  }
-  if (args.command === 'index') {
-    const { indexCommand } = await import('./index-command.js');
-    return indexCommand(args, controller.signal);
-  }
-  if (args.command === 'doctor') {
-    const { doctorCommand } = await import('./doctor-command.js');
-    return doctorCommand(args, controller.signal);
-  }
-  if (args.command === 'eval') {
-    const { evalCommand } = await import('./eval-command.js');
-    return evalCommand(args, controller.signal);
-  }
-  if (args.command === 'mcp') {
-    const { mcpCommand } = await import('./mcp-command.js');
-    return mcpCommand(args);
-  }
-  if (args.command === 'acp') {
-    const { acpCommand } = await import('./acp-command.js');
-    return acpCommand(args, controller.signal);
-  }
-  if (args.command === 'rewind') {
-    const { rewindCommand } = await import('./rewind-command.js');
-    return rewindCommand(args);
-  }
-  if (args.command === 'trace') {
-    const { traceCommand } = await import('./trace-command.js');
-    return traceCommand(args, controller.signal);
-  }
-  if (args.command === 'replay') {
-    const { replayCommand } = await import('./replay-command.js');
-    return replayCommand(args, controller.signal);
-  }
+  const subcommand = SUBCOMMANDS[args.command];
+  if (subcommand) return subcommand(args, controller.signal);
   if (args.resume === '') {
     const { pickSession } = await import('./session-picker.js');
     const workspace = resolve(args.cwd ?? process.cwd());

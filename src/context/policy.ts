@@ -141,6 +141,13 @@ export function createContextPolicy(options: ContextPolicyOptions): ContextPolic
     return last.tokens + added;
   }
 
+  /** The request about to be sent, for the server's count that comes back with its reply. */
+  function rememberSent(messages: Message[]): void {
+    // A copy: the loop appends to the array it gets back.
+    lastSent = [...messages];
+    lastToolBytes = toolSchemaBytes();
+  }
+
   let schemaBytes: { schemas: ToolSchema[]; bytes: number } | undefined;
   /** The registry hands out a new array each time, of the same schema objects until a tool comes or goes. */
   function toolSchemaBytes(): number {
@@ -230,9 +237,7 @@ export function createContextPolicy(options: ContextPolicyOptions): ContextPolic
         events.push({ type: 'context_warning', turn: context.turn, message: `The prompt is still about ${format(after)} tokens after compaction, over the ${format(s.inputBudget)} budget: the system prompt or the latest request is too large.`, estimatedTokens: after });
       }
     }
-    // A copy: the loop appends to the array it gets back.
-    lastSent = [...out];
-    lastToolBytes = toolSchemaBytes();
+    rememberSent(out);
     return { messages: out, events };
   };
 
@@ -265,8 +270,7 @@ export function createContextPolicy(options: ContextPolicyOptions): ContextPolic
     if (learned) warning.contextWindow = learned;
     events.unshift(warning);
     if (result.event) events.push(result.event);
-    lastSent = [...result.messages];
-    lastToolBytes = toolSchemaBytes();
+    rememberSent(result.messages);
     return { messages: result.messages, events };
   };
 

@@ -33,19 +33,22 @@ export class IdleTimer {
    */
   touch(): void {
     this.lastFrame = performance.now();
-    const wait = this.finished ? Math.min(this.ms, FINISHED_GRACE_MS) : this.ms;
-    const deadline = this.lastFrame + wait;
+    const deadline = this.due();
     // A timer already set for later (the grace is shorter than the idle wait) must be brought forward.
     if (this.timer !== undefined && this.deadline <= deadline) return;
     clearTimeout(this.timer);
     this.arm(deadline);
   }
 
+  /** When the wait since the last frame runs out (shorter once the reply is whole). */
+  private due(): number {
+    return this.lastFrame + (this.finished ? Math.min(this.ms, FINISHED_GRACE_MS) : this.ms);
+  }
+
   private arm(deadline: number): void {
     this.deadline = deadline;
     this.timer = setTimeout(() => {
-      const wait = this.finished ? Math.min(this.ms, FINISHED_GRACE_MS) : this.ms;
-      const due = this.lastFrame + wait;
+      const due = this.due();
       if (performance.now() < due) return this.arm(due);
       this.timer = undefined;
       if (this.finished) this.closedAfterFinish = true;
