@@ -103,7 +103,7 @@ function stripUnusedBanners(dir) {
 // Run twice without tsc in between, main.js is the bundle already: keep the tsc output it came from.
 if (!readFileSync(`${dist}cli/main.js`, 'utf8').includes('__vibeCreateRequire')) renameSync(`${dist}cli/main.js`, `${dist}cli/main.unbundled.js`);
 rmSync(`${dist}cli/chunks`, { recursive: true, force: true });
-await build({
+const bundled = await build({
   entryPoints: { main: `${dist}cli/main.unbundled.js` },
   outdir: `${dist}cli`,
   chunkNames: 'chunks/[name]-[hash]',
@@ -117,7 +117,10 @@ await build({
   // CommonJS dependencies (picomatch, ignore) call require() for Node's own modules.
   banner: { js: BANNER },
   plugins: [zodEnglishOnly, zodUsedOnly, oneRunClosure],
+  // BUNDLE_META=file writes esbuild's metafile (what each chunk holds, byte by byte) for analysis.
+  metafile: Boolean(process.env.BUNDLE_META),
 });
+if (process.env.BUNDLE_META) writeFileSync(process.env.BUNDLE_META, JSON.stringify(bundled.metafile));
 stripUnusedBanners(`${dist}cli`);
 
 // `--help` is the settings table rendered; written once here so that `vibe-agent --help` only reads a file.
