@@ -17,6 +17,7 @@ export { imagesRefusedBy } from './providers/image-capability.js';
 
 // Tools: define one, collect them in a registry that never throws.
 export { defineTool, type ToolDefinition } from './tools/define-tool.js';
+export { deferredTool, specOf, type ToolSpec } from './tools/deferred-tool.js';
 export { ToolRegistry, type InvokeOptions, type RegistryOptions } from './tools/registry.js';
 export type { Tool, ToolContext, ToolOutput, ToolPreview, ToolResult, ToolCallStatus, ToolCategory, ToolPermission, PermissionSubject, Authorize, AuthorizeRequest } from './contracts/tool.js';
 
@@ -43,7 +44,7 @@ export { Budget, type BudgetLimits } from './core/budget.js';
 export { BUILTIN_AGENTS, type AgentDefinition } from './agents/agent-definition.js';
 export { loadAgents, type AgentDirectories } from './agents/load-agents.js';
 export { parseAgentFile } from './agents/parse-agent-file.js';
-export { createTodoTools, TodoList, type TodoItem } from './tools/builtin/todo.js';
+export { createTodoTools, restoreTodos, TodoList, type TodoItem } from './tools/builtin/todo.js';
 export { PLAN_MODE_PROMPT } from './core/system-prompt.js';
 export type { AgentSpend } from './contracts/events.js';
 
@@ -70,7 +71,8 @@ export { compactHistory, type CompactOptions, type CompactResult, type Compactio
 export { MemoryOutputStore, DirectoryOutputStore, type OutputStore } from './context/output-store.js';
 
 // Sessions: append-only JSONL files, resumed by rebuilding the history.
-export { createSession, resumeSession, withSystemPrompt, type OpenedSession, type SessionStoreOptions } from './session/session-store.js';
+export { createSession, withSystemPrompt, type OpenedSession, type SessionStoreOptions } from './session/session-store.js';
+export { resumeSession } from './session/resume-session.js';
 export type { SessionWriter } from './session/session-writer.js';
 export { listSessions, findSession, type SessionSummary, type SessionLookup } from './session/list-sessions.js';
 export { readSessionFile, type ReadSession } from './session/read-session.js';

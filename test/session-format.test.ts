@@ -9,7 +9,8 @@ import { defineTool } from '../src/tools/define-tool.js';
 import { readSessionFile, type RawRecord } from '../src/session/read-session.js';
 import { rebuildHistory } from '../src/session/rebuild-history.js';
 import type { SessionRecord } from '../src/session/records.js';
-import { createSession, resumeSession } from '../src/session/session-store.js';
+import { createSession } from '../src/session/session-store.js';
+import { resumeSession } from '../src/session/resume-session.js';
 import { SessionWriter } from '../src/session/session-writer.js';
 import { runScenario } from './support/harness.js';
 

@@ -12,7 +12,8 @@ import { sessionsDir, workspaceKey } from '../src/session/paths.js';
 import { parseSessionText, readSessionFile } from '../src/session/read-session.js';
 import { rebuildHistory } from '../src/session/rebuild-history.js';
 import { collectSecrets, createRedactor } from '../src/session/redact.js';
-import { createSession, resumeSession, withSystemPrompt } from '../src/session/session-store.js';
+import { createSession, withSystemPrompt } from '../src/session/session-store.js';
+import { resumeSession } from '../src/session/resume-session.js';
 import { runScenario } from './support/harness.js';
 
 const temps: string[] = [];

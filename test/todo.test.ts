@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createTodoTools, TodoList } from '../src/tools/builtin/todo.js';
+import { createTodoTools, restoreTodos, TodoList } from '../src/tools/builtin/todo.js';
 import { ToolRegistry } from '../src/tools/registry.js';
 import { runScenario, ofType } from './support/harness.js';
 
@@ -14,7 +14,7 @@ describe('the todo list', () => {
     );
     expect(ofType(events, 'tool_call_end').map((event) => event.output)).toEqual(['[x] read the code\n[~] fix the bug', '[x] read the code\n[~] fix the bug']);
     const restored = new TodoList();
-    restored.restore(result.messages);
+    restoreTodos(restored, result.messages);
     expect(restored.items).toEqual(list.items);
   });
 

@@ -13,7 +13,8 @@ import { imagesRefusedBy } from '../providers/image-capability.js';
 import { ConfigError } from '../providers/create-provider.js';
 import { findSession } from '../session/list-sessions.js';
 import { collectSecrets, createRedactor } from '../session/redact.js';
-import { createSession, resumeSession, withSystemPrompt, type OpenedSession } from '../session/session-store.js';
+import { createSession, withSystemPrompt, type OpenedSession } from '../session/session-store.js';
+import { resumeSession } from '../session/resume-session.js';
 import type { CliArgs } from './args.js';
 import { safeStderr } from './display/safe-output.js';
 import { createCliAuthorize } from './permission-setup.js';
@@ -45,7 +46,7 @@ export async function openAcpSession(args: CliArgs, setup: AcpSessionSetup, env:
     throw error;
   }
   let messages: Message[] | undefined = opened?.messages.length ? withSystemPrompt(opened.messages, system) : undefined;
-  if (messages) prepared.todos.restore(messages);
+  if (messages) (await import('../tools/builtin/todo.js')).restoreTodos(prepared.todos, messages);
   opened?.writer.append({ type: 'system_prompt', content: system });
   const id = opened?.id ?? setup.loadId ?? randomUUID();
   const authorize = createCliAuthorize(settings, setup.ask);

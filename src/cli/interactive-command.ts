@@ -12,7 +12,7 @@ import { colorEnabled, createTheme } from './display/theme.js';
 export async function interactiveCommand(args: CliArgs, signal: AbortSignal): Promise<number> {
   const prepared = await prepareRun(args);
   const { workspace, provider, tools } = prepared;
-  const { services, initialMessages, recordRequest } = createInteractiveServices(args, prepared, prepared.context);
+  const { services, initialMessages, recordRequest } = await createInteractiveServices(args, prepared, prepared.context);
   const telemetry = await startTelemetryIfWanted(prepared.settings, {});
   const rewindable = services.wrapRun?.bind(services);
   // Each prompt's run becomes a trace of its own.

@@ -10,7 +10,7 @@ import type { CliArgs } from './args.js';
 import { interactiveRewind } from './interactive-rewind.js';
 import { createCliAuthorize } from './permission-setup.js';
 import type { PreparedRun } from './prepare-run.js';
-import { openRunSession, type RunSession } from './run-session.js';
+import { newRunSession, openRunSession, type RunSession } from './run-session.js';
 import { offeringsTable, serverTable } from './mcp-table.js';
 import { mayChangeFiles } from '../checkpoints/may-change-files.js';
 import { backgroundJobs } from '../tools/coding/shell/background-jobs.js';
@@ -28,16 +28,16 @@ import { safeStderr } from './display/safe-output.js';
  * /sessions, /resume) and the memory files. The session file is opened at the first event, so a
  * session that never sends anything leaves no file behind; --continue / --resume open it at once.
  */
-export function createInteractiveServices(
+export async function createInteractiveServices(
   args: CliArgs,
   prepared: PreparedRun,
   context: ContextPolicy,
-): { services: InteractiveServices; initialMessages: RunSession['messages']; recordRequest: RunSession['recordRequest'] } {
+): Promise<{ services: InteractiveServices; initialMessages: RunSession['messages']; recordRequest: RunSession['recordRequest'] }> {
   const { workspace, settings, system } = prepared;
   let notify: ((text: string) => void) | undefined;
   const warn = (text: string) => (notify ? notify(`warning: ${text}`) : safeStderr.write(`vibe-agent: warning: ${text}\n`));
-  const open = (overrides: Partial<CliArgs>) => openRunSession({ ...args, ...overrides }, { workspace, system, warn });
-  let session: RunSession | undefined = args.continue || args.resume !== undefined ? open({}) : undefined;
+  const options = { workspace, system, warn };
+  let session: RunSession | undefined = args.continue || args.resume !== undefined ? await openRunSession(args, options) : undefined;
   // A session file that cannot be created (a read-only or broken data directory) is reported once,
   // by the throw the interactive session shows; the conversation goes on unrecorded.
   let unrecordable = false;
@@ -45,7 +45,7 @@ export function createInteractiveServices(
     if (args.noSession || unrecordable) return;
     if (!session) {
       try {
-        session = open({ continue: false, resume: undefined });
+        session = newRunSession(args, options);
       } catch (error) {
         unrecordable = true;
         throw new Error(`this conversation is not being saved: ${(error as Error).message}`);
@@ -87,7 +87,7 @@ export function createInteractiveServices(
       // Its lock is ours: reopening it would report this very process as "another run".
       const found = findSession(workspace, id);
       if (found.ok && found.session.id === session?.id) throw new Error(`this is the session you are in (${session.id}).`);
-      const next = args.noSession ? undefined : open({ resume: id, continue: false });
+      const next = args.noSession ? undefined : await openRunSession({ ...args, resume: id, continue: false }, options);
       if (!next) throw new Error('sessions are off in this run (--no-session).');
       session?.close();
       session = next;

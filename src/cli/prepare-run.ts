@@ -33,7 +33,7 @@ import { providerSettings } from './provider-settings.js';
 import { resolveSettings } from './resolve-settings.js';
 import { selectTools } from './select-tools.js';
 import { DEFAULT_TOOL_NAMES, expandToolGroups } from './tool-names.js';
-import { TodoList } from '../tools/builtin/todo.js';
+import { TodoList } from '../tools/builtin/todo-list.js';
 import { SETTINGS, type Settings } from './settings.js';
 import { UsageError } from './usage-error.js';
 import { safeStderr } from './display/safe-output.js';

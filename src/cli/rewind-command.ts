@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { applyRewind, planRewind, type RewindPlan } from '../checkpoints/rewind.js';
 import { SessionCheckpoints } from '../checkpoints/session-checkpoints.js';
 import { readSessionFile } from '../session/read-session.js';
-import { resumeSession } from '../session/session-store.js';
+import { resumeSession } from '../session/resume-session.js';
 import type { CliArgs } from './args.js';
 import { EXIT } from './exit-codes.js';
 import { describeCheckpoint, rewindSummary } from './rewind-text.js';

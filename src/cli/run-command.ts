@@ -60,9 +60,9 @@ async function runPrepared(args: CliArgs, prompt: string, prepared: PreparedRun,
     return EXIT.usage;
   }
   for (const note of attached.notes) safeStderr.write(`vibe-agent: ${note}\n`);
-  const session = openRunSession(args, { workspace, system, warn: (text) => safeStderr.write(`vibe-agent: warning: ${text}\n`) });
+  const session = await openRunSession(args, { workspace, system, warn: (text) => safeStderr.write(`vibe-agent: warning: ${text}\n`) });
 
-  if (session?.messages) todos.restore(session.messages);
+  if (session?.messages) (await import('../tools/builtin/todo.js')).restoreTodos(todos, session.messages);
   const hooked = await promptThroughHooks(prepared.hooks, start.prompt, { id: session?.id, resumed: session?.messages !== undefined });
   if ('blocked' in hooked) {
     safeStderr.write(`vibe-agent: the UserPromptSubmit hook blocked the prompt: ${hooked.blocked}\n`);

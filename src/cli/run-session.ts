@@ -4,7 +4,7 @@ import type { ModelRequest } from '../contracts/provider.js';
 import { findSession, listSessions } from '../session/list-sessions.js';
 import { collectSecrets, createRedactor } from '../session/redact.js';
 import { SessionBusyError } from '../session/session-lock.js';
-import { createSession, resumeSession, withSystemPrompt, type OpenedSession } from '../session/session-store.js';
+import { createSession, withSystemPrompt, type OpenedSession } from '../session/session-store.js';
 import type { CliArgs } from './args.js';
 import { UsageError } from './args.js';
 
@@ -25,9 +25,9 @@ export interface RunSession {
 
 /**
  * The session this CLI run records into: a new one, or the one chosen by --continue / --resume
- * (rebuilt and reopened for appending). Undefined with --no-session.
+ * (rebuilt and reopened for appending; the rebuild's code loads only then). Undefined with --no-session.
  */
-export function openRunSession(args: CliArgs, options: { workspace: string; system: string; env?: NodeJS.ProcessEnv; warn: (text: string) => void }): RunSession | undefined {
+export async function openRunSession(args: CliArgs, options: RunSessionOptions): Promise<RunSession | undefined> {
   const env = options.env ?? process.env;
   const resuming = args.continue || args.resume !== undefined;
   if (args.noSession) {
@@ -35,22 +35,36 @@ export function openRunSession(args: CliArgs, options: { workspace: string; syst
     return undefined;
   }
   if (args.continue && args.resume !== undefined) throw new UsageError('Give either --continue or --resume, not both.');
-  const redact = createRedactor(collectSecrets(env, [args.apiKey]));
+  if (!resuming) return newRunSession(args, options);
+  const { resumeSession } = await import('../session/resume-session.js');
+  const opened = busyAsUsage(() => resumeSession(chooseSessionPath(args, options.workspace, env), { redact: redactorFor(args, env) }));
+  for (const warning of opened.warnings) options.warn(warning);
+  return recordingInto(opened, withSystemPrompt(opened.messages, options.system), options);
+}
 
+/** A new session (the interactive mode opens one at its first event); undefined, with a warning, when its file cannot be created. */
+export function newRunSession(args: CliArgs, options: RunSessionOptions): RunSession | undefined {
   let opened: OpenedSession;
-  if (resuming) {
-    opened = busyAsUsage(() => resumeSession(chooseSessionPath(args, options.workspace, env), { redact }));
-    for (const warning of opened.warnings) options.warn(warning);
-  } else {
-    try {
-      opened = createSession({ workspace: options.workspace, env, redact });
-    } catch (error) {
-      // Saving is a convenience; an unwritable data directory must not cost the user the task.
-      options.warn(`the session file could not be created (${(error as Error).message}); this run is not saved.`);
-      return undefined;
-    }
+  try {
+    opened = createSession({ workspace: options.workspace, env: options.env ?? process.env, redact: redactorFor(args, options.env ?? process.env) });
+  } catch (error) {
+    // Saving is a convenience; an unwritable data directory must not cost the user the task.
+    options.warn(`the session file could not be created (${(error as Error).message}); this run is not saved.`);
+    return undefined;
   }
-  const messages = resuming ? withSystemPrompt(opened.messages, options.system) : undefined;
+  return recordingInto(opened, undefined, options);
+}
+
+interface RunSessionOptions {
+  workspace: string;
+  system: string;
+  env?: NodeJS.ProcessEnv;
+  warn: (text: string) => void;
+}
+
+const redactorFor = (args: CliArgs, env: NodeJS.ProcessEnv) => createRedactor(collectSecrets(env, [args.apiKey]));
+
+function recordingInto(opened: OpenedSession, messages: Message[] | undefined, options: RunSessionOptions): RunSession {
   let broken = false;
   const guarded = (action: () => void) => {
     if (broken) return;

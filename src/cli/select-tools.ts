@@ -2,8 +2,10 @@ import type { Tool } from '../contracts/tool.js';
 import type { FetchUrlOptions } from '../tools/builtin/fetch-url.js';
 import type { ShellToolOptions } from '../tools/coding/shell/bash.js';
 import type { FileToolOptions } from '../tools/coding/shared/file-tool-options.js';
-import type { TodoList } from '../tools/builtin/todo.js';
+import type { TodoList } from '../tools/builtin/todo-list.js';
+import { deferredTool } from '../tools/deferred-tool.js';
 import { DEFAULT_TOOL_NAMES, expandToolGroups, TOOL_GROUPS } from './tool-names.js';
+import { TOOL_SPECS } from './tool-specs.js';
 import { UsageError } from './usage-error.js';
 
 export interface ToolSelectionOptions extends FileToolOptions, FetchUrlOptions {
@@ -17,8 +19,9 @@ interface ToolFamily {
   make(options: ToolSelectionOptions, shell: ShellToolOptions): Promise<Tool[]>;
 }
 
-// Each family's module is imported only when one of its tools is selected: `--tools calculator`
-// loads neither the file tools (diff, images) nor the search tools (ignore, picomatch) nor the shell.
+// A family's module is imported only when one of its tools is first called (or named by a reply):
+// the first request offers the tools from their specs (tool-specs.ts), so `--tools calculator`
+// loads no tool code and no zod before it, and a run that answers without tools never does.
 export const TOOL_FAMILIES: readonly ToolFamily[] = [
   { names: ['read_file', 'write_file', 'edit_file'], make: async (options) => (await import('../tools/coding/file-tools.js')).createFileTools(options) },
   { names: ['list_files', 'grep'], make: async (options) => (await import('../tools/coding/search-tools.js')).createSearchTools(options) },
@@ -40,7 +43,11 @@ export async function availableTools(options: ToolSelectionOptions = {}, shell: 
   return (await Promise.all(TOOL_FAMILIES.map((family) => family.make(options, shell)))).flat();
 }
 
-/** Resolves --tools names and groups to tools; unknown names are a usage error. Only the families asked for are loaded. */
+/**
+ * Resolves --tools names and groups to tools; unknown names are a usage error. Each tool is offered
+ * from its spec and its family is made at the first call to one of its tools (the tools of a
+ * family share state, such as which files were read, so they come from one `make`).
+ */
 export async function selectTools(names: readonly string[] | undefined, options: ToolSelectionOptions = {}, shell: ShellToolOptions = {}): Promise<Tool[]> {
   const known = TOOL_FAMILIES.flatMap((family) => family.names);
   const wanted = expandToolGroups(names ?? DEFAULT_TOOL_NAMES);
@@ -48,7 +55,10 @@ export async function selectTools(names: readonly string[] | undefined, options:
   if (unknown.length) {
     throw new UsageError(`Unknown tool${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}. Available: ${Object.keys(TOOL_GROUPS).join(', ')}, ${known.join(', ')}.`);
   }
-  const families = TOOL_FAMILIES.filter((family) => family.names.some((name) => wanted.includes(name)));
-  const all = new Map((await Promise.all(families.map((family) => family.make(options, shell)))).flat().map((tool) => [tool.name, tool]));
-  return [...new Set(wanted)].map((name) => all.get(name)!);
+  const made = new Map<ToolFamily, Promise<Tool[]>>();
+  const make = (family: ToolFamily) => made.get(family) ?? made.set(family, family.make(options, shell)).get(family)!;
+  return [...new Set(wanted)].map((name) => {
+    const family = TOOL_FAMILIES.find((candidate) => candidate.names.includes(name))!;
+    return deferredTool(TOOL_SPECS[name]!, async () => (await make(family)).find((tool) => tool.name === name)!);
+  });
 }

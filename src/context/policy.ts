@@ -7,7 +7,6 @@ import type { Tool } from '../contracts/tool.js';
 import { errorText } from '../contracts/error-text.js';
 import { sharedPrefix } from '../contracts/prefix-memo.js';
 import type { ToolRegistry } from '../tools/registry.js';
-import { createReadOutputTool } from './read-output.js';
 import { compactHistory, type CompactResult } from './compact-history.js';
 import { contextSettings, type ContextSettings, type ContextSettingsInput } from './context-settings.js';
 import { MemoryOutputStore, type OutputStore } from './output-store.js';
@@ -45,8 +44,6 @@ export interface ContextPolicy {
   /** The numbers in force for a model. */
   settings(model: string): ContextSettings;
   readonly store: OutputStore;
-  /** `read_output` over this policy's store (handed to `offerReadOutput` when first needed). */
-  readonly readOutputTool: Tool;
 }
 
 /** Below this many estimated tokens a low reported count is noise (formatting), not truncation. */
@@ -85,7 +82,6 @@ export function createContextPolicy(options: ContextPolicyOptions): ContextPolic
     return found;
   };
   const toolSchemas = () => options.tools?.() ?? options.registry?.schemas() ?? [];
-  const readOutputTool = createReadOutputTool(store);
   let offered = false;
   const shrinkMemo = new ShrinkMemo();
   const saved = new Set<string>();
@@ -104,9 +100,10 @@ export function createContextPolicy(options: ContextPolicyOptions): ContextPolic
     } catch (error) {
       events.push({ type: 'context_warning', turn, message: `Could not save full tool outputs (read_output will not find them): ${errorText(error)}` });
     }
-    if (shrunk.stored.length && !offered) {
+    if (shrunk.stored.length && !offered && options.offerReadOutput) {
       offered = true;
-      options.offerReadOutput?.(readOutputTool);
+      // `read_output` over this policy's store; its code (and zod) loads only once an output is cut.
+      options.offerReadOutput((await import('./read-output.js')).createReadOutputTool(store));
     }
     return shrunk.messages;
   }
@@ -280,6 +277,5 @@ export function createContextPolicy(options: ContextPolicyOptions): ContextPolic
     compact,
     settings,
     store,
-    readOutputTool,
   };
 }

@@ -3,7 +3,9 @@ import { defineTool } from '../tools/define-tool.js';
 import type { Tool } from '../contracts/tool.js';
 import type { OutputStore } from './output-store.js';
 
-export const READ_OUTPUT_TOOL = 'read_output';
+import { READ_OUTPUT_TOOL } from './read-output-name.js';
+
+export { READ_OUTPUT_TOOL };
 
 /**
  * Reads back a tool output that the context policy capped or elided, in slices. The id comes

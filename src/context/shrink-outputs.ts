@@ -1,5 +1,5 @@
 import type { Message, ToolMessage } from '../contracts/messages.js';
-import { READ_OUTPUT_TOOL } from './read-output.js';
+import { READ_OUTPUT_TOOL } from './read-output-name.js';
 import type { ContextSettings } from './context-settings.js';
 import { stubOldOutputs } from './stub-outputs.js';
 import { messageUpperBound, TokenCounter } from './token-count.js';

@@ -81,6 +81,13 @@ export interface Tool {
   readonly timeoutMs: number | undefined;
   execute(args: unknown, context: ToolContext): Promise<ToolOutput>;
   preview(args: unknown, context: ToolContext): Promise<ToolPreview>;
+  /**
+   * Present on a tool whose code loads at first use (the CLI's built-in tools: their schemas come
+   * from a manifest written at build time, so a run that never calls them never loads them or zod).
+   * Until it resolves, `parameters` and `permission.subject` throw; the registry awaits it before
+   * validating a call, and starts it as soon as a reply names the tool.
+   */
+  load?(): Promise<Tool>;
 }
 
 export type ToolCallStatus = 'ok' | 'error' | 'denied';

@@ -17,6 +17,8 @@ export interface ModelCallOptions extends Omit<ReplyStream, 'show'> {
   /** The request for a history; built again when an overflow shrinks the history. */
   request: (messages: Message[]) => ModelRequest;
   onContextOverflow?: AgentOptions['onContextOverflow'];
+  /** Told each tool name as the reply starts a call to it (the registry starts loading its code). */
+  onToolNamed?: (name: string) => void;
 }
 
 /** The reply, or the stop a failure calls for; `messages` is the history as it is now (an overflow may have shrunk it). */
@@ -34,6 +36,7 @@ export async function* callModel(history: Message[], options: ModelCallOptions):
   const show = (event: ModelStreamEvent) => {
     if (event.type === 'text_delta' || event.type === 'reasoning_delta') partial += event.text;
     if (event.type === 'retry') partial = '';
+    if (event.type === 'tool_call_delta' && event.name) options.onToolNamed?.(event.name);
     return turnEvent(event, turn, totals);
   };
   let messages = history;

@@ -67,7 +67,7 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
     }
 
     options.budget?.countTurn();
-    const call = yield* callModel(messages, { ...stream, model: options.model, turn, totals, request, onContextOverflow: options.onContextOverflow });
+    const call = yield* callModel(messages, { ...stream, model: options.model, turn, totals, request, onContextOverflow: options.onContextOverflow, onToolNamed: (name) => registry.prepare(name) });
     messages = call.messages;
     if (!call.ok) return yield* stop(call.stop);
     const { message, finishReason, leakedToolCalls } = call.response;

@@ -59,17 +59,17 @@ export async function* runToolCalls(calls: ToolCall[], context: ToolRunContext):
   }));
 }
 
-function invokeOne(call: ToolCall, context: ToolRunContext): Promise<ToolResult> {
+async function invokeOne(call: ToolCall, context: ToolRunContext): Promise<ToolResult> {
   // A reply cut off by the output limit may end inside a call's arguments. Such a call is
   // never repaired and run: a half-written command is not the command the model meant.
-  if (context.finishReason === 'length' && !completeArguments(call, context.registry)) {
-    return Promise.resolve({
+  if (context.finishReason === 'length' && !(await completeArguments(call, context.registry))) {
+    return {
       content:
         `This call to ${call.name} was cut off before its arguments were complete (the reply hit the output token limit), ` +
         'so it was not run. Send it again in full; if it is long, split the work into smaller calls.',
       isError: true,
       status: 'error',
-    });
+    };
   }
   return context.registry.invoke(call, { signal: context.signal, workspace: context.workspace, authorize: context.authorize });
 }
@@ -78,11 +78,12 @@ function invokeOne(call: ToolCall, context: ToolRunContext): Promise<ToolResult>
  * Whether a call's arguments look whole. Providers that send calls whole (Gemini) deliver a
  * cut call with missing fields rather than broken JSON, so the schema is checked as well.
  */
-function completeArguments(call: ToolCall, registry: ToolRegistry): boolean {
+async function completeArguments(call: ToolCall, registry: ToolRegistry): Promise<boolean> {
   if (call.arguments.trim() === '') return false;
   const parsed = parseArguments(call.arguments);
   if (!parsed.ok) return false;
-  const tool = registry.get(call.name);
+  // A tool whose code cannot load is left to invoke, which reports that.
+  const tool = await registry.loaded(call.name).catch(() => undefined);
   return !tool || tool.parameters.safeParse(parsed.value).success;
 }
 

@@ -1,5 +1,6 @@
 import type { Message } from '../contracts/messages.js';
-import { HISTORY_RECORD_TYPES, historyRecordSchema } from './records.js';
+import { historyRecordSchema } from './record-schemas.js';
+import { HISTORY_RECORD_TYPES } from './records.js';
 import type { RawRecord } from './read-session.js';
 import { TurnEvents } from './turn-events.js';
 

@@ -1,12 +1,9 @@
 import { join } from 'node:path';
 import type { Message } from '../contracts/messages.js';
 import { newSessionId, realOrSame, sessionsDir } from './paths.js';
-import { readSessionFile } from './read-session.js';
-import { rebuildHistory } from './rebuild-history.js';
 import { SESSION_FORMAT_VERSION } from './records.js';
 import { lockSession, type SessionLock } from './session-lock.js';
 import { SessionWriter } from './session-writer.js';
-import { imagesDirFor, loadImages } from './session-images.js';
 
 export interface SessionStoreOptions {
   workspace: string;
@@ -40,19 +37,8 @@ export function createSession(options: SessionStoreOptions & { now?: Date }): Op
   return { id, path, writer, messages: [], warnings: [], close: closer(writer, lock) };
 }
 
-/** Loads a session file, rebuilds its history and reopens it for appending. */
-export function resumeSession(path: string, options: Pick<SessionStoreOptions, 'redact'> = {}): OpenedSession {
-  // Locked before reading, so no other run appends between the rebuild and this run's first record.
-  const lock = lockSession(path);
-  const read = readSessionFile(path);
-  const imageWarnings: string[] = [];
-  const rebuilt = rebuildHistory(loadImages(read.records, imagesDirFor(path), imageWarnings));
-  const { writer } = openOrRelease(path, options.redact, lock);
-  const id = read.header?.id ?? path.replace(/^.*[\\/]/, '').replace(/\.jsonl$/, '');
-  return { id, path, writer, messages: rebuilt.messages, warnings: [...read.warnings, ...imageWarnings, ...rebuilt.warnings], close: closer(writer, lock) };
-}
-
-function openOrRelease(path: string, redact: SessionStoreOptions['redact'], lock: SessionLock): { writer: SessionWriter } {
+/** Opens the file for appending under the lock it was taken with; the lock is released if that fails. */
+export function openOrRelease(path: string, redact: SessionStoreOptions['redact'], lock: SessionLock): { writer: SessionWriter } {
   try {
     return SessionWriter.open(path, redact ? { redact } : {});
   } catch (error) {
@@ -61,7 +47,8 @@ function openOrRelease(path: string, redact: SessionStoreOptions['redact'], lock
   }
 }
 
-function closer(writer: SessionWriter, lock: SessionLock): () => void {
+/** Closes the writer (fsync) and releases the lock, whatever happens. */
+export function closer(writer: SessionWriter, lock: SessionLock): () => void {
   return () => {
     try {
       writer.close();

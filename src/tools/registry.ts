@@ -68,6 +68,19 @@ export class ToolRegistry {
     return [...this.tools.values()];
   }
 
+  /** Starts loading the code of a tool a reply is naming (see Tool.load), so its call does not wait for it. */
+  prepare(name: string): void {
+    // A load that fails is tried again, and reported, by the call itself.
+    this.tools.get(name)?.load?.().catch(() => undefined);
+  }
+
+  /** The tool by name with its code loaded (see Tool.load); undefined when there is none. Rejects when loading fails. */
+  async loaded(name: string): Promise<Tool | undefined> {
+    const tool = this.tools.get(name);
+    if (tool?.load) await tool.load();
+    return tool;
+  }
+
   schemas(): ToolSchema[] {
     return this.list().map((tool) => tool.schema);
   }
@@ -85,6 +98,14 @@ export class ToolRegistry {
       return failure(
         `Unknown tool "${call.name}". Available tools: ${available.length ? available.join(', ') : '(none)'}.`,
       );
+    }
+
+    if (tool.load) {
+      try {
+        await tool.load();
+      } catch (error) {
+        return failure(`${tool.name} could not be loaded: ${errorText(error)}`);
+      }
     }
 
     const refusal = this.gate?.(tool);

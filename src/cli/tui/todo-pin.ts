@@ -1,6 +1,6 @@
 import type { AgentEvent } from '../../contracts/events.js';
 import type { Message } from '../../contracts/messages.js';
-import { TodoList, todosOfCall, type TodoItem } from '../../tools/builtin/todo.js';
+import { restoreTodos, TodoList, todosOfCall, type TodoItem } from '../../tools/builtin/todo.js';
 import { shown } from '../display/describe-event.js';
 import type { Theme } from '../display/theme.js';
 
@@ -10,7 +10,7 @@ export class TodoPin {
 
   constructor(messages: readonly Message[] = []) {
     const list = new TodoList();
-    list.restore(messages);
+    restoreTodos(list, messages);
     this.items = list.items;
   }
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Message } from '../../contracts/messages.js';
 import type { Tool } from '../../contracts/tool.js';
 import { defineTool } from '../define-tool.js';
+import { TodoList, type TodoItem } from './todo-list.js';
 
 const makeParameters = () =>
   z.object({
@@ -9,31 +10,24 @@ const makeParameters = () =>
       .array(z.object({ content: z.string().min(1).describe('What to do, in a short imperative line.'), status: z.enum(['pending', 'in_progress', 'completed']) }))
       .describe('The whole list, replacing the previous one.'),
   });
-// Built when first needed: the CLI loads this module for TodoList on every run (start-up cost).
+// Built when first needed: the TUI and ACP load this module to follow the list.
 let parameters: ReturnType<typeof makeParameters> | undefined;
 const todoWriteParameters = () => (parameters ??= makeParameters());
 
-export type TodoItem = z.infer<ReturnType<typeof makeParameters>>['todos'][number];
+// The schema and the plain type in todo-list.ts must agree (checked here at compile time).
+const agrees: TodoItem[] = [] as z.infer<ReturnType<typeof makeParameters>>['todos'];
+void agrees;
 
-const MARKS: Record<TodoItem['status'], string> = { pending: '[ ]', in_progress: '[~]', completed: '[x]' };
+export { TodoList, type TodoItem };
 
-/** The model's checklist for one conversation. Kept in the session as the calls that wrote it. */
-export class TodoList {
-  items: TodoItem[] = [];
-
-  /** The list as the last `todo_write` call in a history left it (a resumed session). */
-  restore(messages: readonly Message[]): void {
-    for (const message of messages) {
-      if (message.role !== 'assistant') continue;
-      for (const call of message.toolCalls) {
-        const items = todosOfCall(call.name, call.arguments);
-        if (items) this.items = items;
-      }
+/** The list as the last `todo_write` call in a history left it (a resumed session). */
+export function restoreTodos(list: TodoList, messages: readonly Message[]): void {
+  for (const message of messages) {
+    if (message.role !== 'assistant') continue;
+    for (const call of message.toolCalls) {
+      const items = todosOfCall(call.name, call.arguments);
+      if (items) list.items = items;
     }
-  }
-
-  render(): string {
-    return this.items.length ? this.items.map((item) => `${MARKS[item.status]} ${item.content}`).join('\n') : '(the list is empty)';
   }
 }
 

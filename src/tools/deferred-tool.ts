@@ -1,0 +1,83 @@
+import type { Tool, ToolCategory, ToolPermission } from '../contracts/tool.js';
+
+/**
+ * What is known of a tool without loading its code: enough to offer it to the model and to
+ * decide how its calls are batched and permitted. The CLI's built-in tools have theirs written at
+ * build time (src/cli/tool-specs.ts, from the tools themselves; test/tool-specs.test.ts keeps it true).
+ */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  /** The JSON Schema of the arguments, as `defineTool` derives it. */
+  parameters: Record<string, unknown>;
+  readOnly: boolean;
+  concurrent?: boolean;
+  needsApproval: boolean;
+  timeoutMs?: number;
+  category: ToolCategory;
+  aliases?: readonly string[];
+  /** Whether the tool's permission names a subject (a path, a command) for rules to match. */
+  subject: boolean;
+}
+
+/** The spec of a loaded tool (how the build writes src/cli/tool-specs.ts). */
+export function specOf(tool: Tool): ToolSpec {
+  return {
+    name: tool.name,
+    description: tool.description,
+    parameters: tool.schema.parameters,
+    readOnly: tool.readOnly,
+    ...(tool.concurrent ? { concurrent: true } : {}),
+    needsApproval: tool.needsApproval,
+    ...(tool.timeoutMs !== undefined ? { timeoutMs: tool.timeoutMs } : {}),
+    category: tool.permission.category,
+    ...(tool.permission.aliases?.length ? { aliases: [...tool.permission.aliases] } : {}),
+    subject: tool.permission.subject !== undefined,
+  };
+}
+
+/**
+ * A tool offered from its spec whose code (and zod, which its schema is written in) loads at
+ * first use: `load` starts it, the registry awaits it before validating a call. A load that fails
+ * is tried again at the next call.
+ */
+export function deferredTool(spec: ToolSpec, load: () => Promise<Tool>): Tool {
+  let loaded: Tool | undefined;
+  let loading: Promise<Tool> | undefined;
+  const real = (): Tool => {
+    if (!loaded) throw new Error(`The ${spec.name} tool is not loaded yet: await its load() first.`);
+    return loaded;
+  };
+  const permission: ToolPermission = {
+    category: spec.category,
+    ...(spec.aliases ? { aliases: spec.aliases } : {}),
+    // Rules see a subject only for arguments that passed the schema, so the tool is loaded by then.
+    ...(spec.subject ? { subject: (args: unknown) => real().permission.subject!(args) } : {}),
+  };
+  const tool: Tool = {
+    name: spec.name,
+    description: spec.description,
+    schema: { name: spec.name, description: spec.description, parameters: spec.parameters },
+    get parameters() {
+      return real().parameters;
+    },
+    readOnly: spec.readOnly,
+    ...(spec.concurrent ? { concurrent: true } : {}),
+    needsApproval: spec.needsApproval,
+    permission,
+    timeoutMs: spec.timeoutMs,
+    load() {
+      loading ??= load().then(
+        (implementation) => (loaded = implementation),
+        (error: unknown) => {
+          loading = undefined;
+          throw error;
+        },
+      );
+      return loading;
+    },
+    execute: async (args, context) => (await tool.load!()).execute(args, context),
+    preview: async (args, context) => (await tool.load!()).preview(args, context),
+  };
+  return tool;
+}
