@@ -37,23 +37,24 @@ async function run(args: string[], files: Record<string, string> = {}) {
 }
 
 describe('what a one-shot run loads before its first request', () => {
-  it('--tools calculator: about twenty bundle files, none of the coding tools, yaml, minisearch or ignore', async () => {
+  it('--tools calculator: about twenty bundle files, no tool code (the schema comes from the build-time spec), no yaml, minisearch or ignore', async () => {
     const { chat, files, has } = await run(['--tools', 'calculator']);
     expect(chat.requests[0]!.tools!.map((tool) => tool.function.name)).toEqual(['calculator']);
     expect(chat.requests[0]!.tools![0]!.function.parameters).toMatchObject({ type: 'object', properties: { expression: { type: 'string' } }, required: ['expression'] });
     // A few chunks hold the run's whole static closure; before, it was cut into ~60 (bundle-cli.mjs).
     expect(files.length).toBeGreaterThan(5);
     expect(files.length).toBeLessThanOrEqual(25);
-    expect(has('// dist/tools/builtin/calculator.js')).toBe(true);
-    for (const absent of ['// dist/tools/coding/files/', '// dist/tools/coding/edit/', '// dist/tools/coding/search/', '// dist/tools/coding/shell/bash.js', 'node_modules/yaml/', 'node_modules/minisearch/', 'node_modules/ignore/', 'dist/knowledge/docs-index.js', 'node_modules/zod/v4/locales/de.js', 'node_modules/zod/v4/classic/from-json-schema.js']) {
+    for (const absent of ['// dist/tools/builtin/calculator.js', '// dist/tools/builtin/expression.js', '// dist/tools/coding/files/', '// dist/tools/coding/edit/', '// dist/tools/coding/search/', '// dist/tools/coding/shell/bash.js', 'node_modules/yaml/', 'node_modules/minisearch/', 'node_modules/ignore/', 'dist/knowledge/docs-index.js', 'node_modules/zod/v4/locales/de.js', 'node_modules/zod/v4/classic/from-json-schema.js']) {
       expect(has(absent), absent).toBe(false);
     }
   });
 
-  it('the default tools: their schemas all in the first request, still no yaml or minisearch', async () => {
+  it('the default tools: their schemas all in the first request, none of their code, still no yaml or minisearch', async () => {
     const { chat, has } = await run([]);
     expect(chat.requests[0]!.tools!.map((tool) => tool.function.name)).toEqual(['read_file', 'write_file', 'edit_file', 'list_files', 'grep', 'bash', 'bash_output', 'bash_kill', 'fetch_url', 'remember']);
-    expect(has('// dist/tools/coding/files/read-file.js')).toBe(true);
+    expect(chat.requests[0]!.tools![0]!.function.parameters).toMatchObject({ type: 'object', properties: { path: { type: 'string' } }, required: ['path'] });
+    expect(has('// dist/tools/coding/files/read-file.js')).toBe(false);
+    expect(has('// dist/tools/coding/shell/bash.js')).toBe(false);
     expect(has('node_modules/yaml/')).toBe(false);
     expect(has('node_modules/minisearch/')).toBe(false);
   });
