@@ -47,6 +47,31 @@ const zodEnglishOnly = {
   },
 };
 
+// The openai client builds every API resource in its constructor (assistants, vector stores, realtime,
+// responses, …: ~110 KB of the SDK's 258 KB chunk, compiled before a run's first request); the CLI
+// only ever calls `chat.completions`. In the bundle the client keeps `chat` alone. The rewrite counts
+// what it removes and fails the build when the SDK's shape changes (test/openai-provider tests drive the result).
+const openaiChatOnly = {
+  name: 'openai-chat-only',
+  setup(build) {
+    build.onLoad({ filter: /\/node_modules\/openai\/client\.mjs$/ }, (args) => {
+      let code = readFileSync(args.path, 'utf8');
+      const dropped = new Set();
+      code = code.replace(/^import \{([^}]*)\} from "\.\/resources\/(?!chat\/)[^"]+";\n/gm, (_, names) => {
+        for (const name of names.split(',')) if (name.trim()) dropped.add(name.trim().split(/\s+as\s+/).pop());
+        return '';
+      });
+      const whole = 'import * as API from "./resources/index.mjs";';
+      const fields = [...code.matchAll(/^ *this\.\w+ = new API\.(\w+)\(this\);$/gm)].length;
+      if (!code.includes(whole) || dropped.size < 15 || fields < 15) throw new Error(`openai-chat-only: the openai client no longer looks as expected (${dropped.size} resource imports, ${fields} resources built); update the plugin.`);
+      code = code.replace(whole, 'const API = { Chat };');
+      code = code.replace(/^ *this\.\w+ = new API\.(\w+)\(this\);\n/gm, (line, name) => (name === 'Chat' ? line : ''));
+      code = code.replace(/^OpenAI\.\w+ = (\w+);\n/gm, (line, name) => (dropped.has(name) ? '' : line));
+      return { contents: code, loader: 'js' };
+    });
+  },
+};
+
 // esbuild puts modules in one chunk when the same entry points (every lazy import() is one) reach
 // them. The commands, tool families and providers each share a different part of what a one-shot
 // run loads, which cut that into ~65 small chunks, and a run paid Node's resolve and load for each
@@ -116,7 +141,7 @@ const bundled = await build({
   logLevel: 'warning',
   // CommonJS dependencies (picomatch, ignore) call require() for Node's own modules.
   banner: { js: BANNER },
-  plugins: [zodEnglishOnly, zodUsedOnly, oneRunClosure],
+  plugins: [zodEnglishOnly, zodUsedOnly, openaiChatOnly, oneRunClosure],
   // BUNDLE_META=file writes esbuild's metafile (what each chunk holds, byte by byte) for analysis.
   metafile: Boolean(process.env.BUNDLE_META),
 });

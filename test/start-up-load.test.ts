@@ -44,6 +44,12 @@ describe('what a one-shot run loads before its first request', () => {
     // A few chunks hold the run's whole static closure; before, it was cut into ~60 (bundle-cli.mjs).
     expect(files.length).toBeGreaterThan(5);
     expect(files.length).toBeLessThanOrEqual(25);
+    // The bundle's openai client builds chat alone (scripts/bundle-cli.mjs, openai-chat-only).
+    expect(has('node_modules/openai/resources/chat/completions/completions.mjs')).toBe(true);
+    for (const resource of ['beta/', 'responses/', 'realtime/', 'vector-stores/', 'fine-tuning/', 'audio/', 'embeddings.mjs', 'batches.mjs']) {
+      expect(has(`node_modules/openai/resources/${resource}`), resource).toBe(false);
+    }
+    expect(has('node_modules/openai/lib/AssistantStream.mjs')).toBe(false);
     for (const absent of ['// dist/tools/builtin/calculator.js', '// dist/tools/builtin/expression.js', '// dist/tools/coding/files/', '// dist/tools/coding/edit/', '// dist/tools/coding/search/', '// dist/tools/coding/shell/bash.js', 'node_modules/yaml/', 'node_modules/minisearch/', 'node_modules/ignore/', 'dist/knowledge/docs-index.js', 'node_modules/zod/v4/locales/de.js', 'node_modules/zod/v4/classic/from-json-schema.js']) {
       expect(has(absent), absent).toBe(false);
     }
