@@ -32,8 +32,8 @@ export function createSession(options: SessionStoreOptions & { now?: Date }): Op
   // Locked before the file exists: a `--continue` that finds the new file must find it taken.
   const lock = lockSession(path);
   const { writer } = openOrRelease(path, options.redact, lock);
+  // Not synced here (it would stall the first request): the first turn end's fsync carries the header too.
   writer.append({ type: 'session', version: SESSION_FORMAT_VERSION, id, workspace: realOrSame(options.workspace), createdAt: now.toISOString() });
-  writer.sync();
   return { id, path, writer, messages: [], warnings: [], close: closer(writer, lock) };
 }
 
