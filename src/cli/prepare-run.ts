@@ -23,12 +23,11 @@ import type { Tool } from '../contracts/tool.js';
 import type { FileAccess } from '../tools/coding/shared/file-access.js';
 import type { CliArgs } from './args.js';
 import { loadConfig, userConfigPath } from './config.js';
-import type { McpServers } from '../mcp/mcp-servers.js';
+import type { RunMcpServers } from '../mcp/run-mcp-servers.js';
 import { terminalYesNo } from './ask-yes-no.js';
 import { startMcpServers } from './mcp-setup.js';
-import { HookedRegistry } from '../hooks/hooked-registry.js';
 import type { Hooks } from '../hooks/hooks.js';
-import { loadHooks } from './hooks-setup.js';
+import { hookedRegistry, loadHooks } from './hooks-setup.js';
 import { providerSettings } from './provider-settings.js';
 import { resolveSettings } from './resolve-settings.js';
 import { selectTools } from './select-tools.js';
@@ -56,7 +55,7 @@ export interface PreparedRun {
   /** The hooks in effect (PreToolUse and PostToolUse already run through `tools`); undefined when none. */
   hooks: Hooks | undefined;
   /** The MCP servers, starting in the background; their tools join `tools` when ready. Close them when done. */
-  mcp: McpServers;
+  mcp: RunMcpServers;
   /** The system prompt with the project memory (AGENTS.md) and the skills' names in it. */
   system: string;
   /** Skills found for this workspace, the `skill` tool's state and the run's tool scope. */
@@ -83,7 +82,7 @@ export interface RunSurroundings {
 export async function prepareRun(args: CliArgs, env: NodeJS.ProcessEnv = process.env, surroundings: RunSurroundings = {}): Promise<PreparedRun> {
   const workspace = resolve(args.cwd ?? process.cwd());
   const warn = (message: string) => safeStderr.write(`vibe-agent: warning: ${message}\n`);
-  const config = loadConfig(workspace, env, warn);
+  const config = await loadConfig(workspace, env, warn);
   const resolvedSettings = resolveSettings(args, env, config);
   const settings = resolvedSettings.values;
   const resolved = resolveProvider(providerSettings(resolvedSettings, env));
@@ -103,7 +102,7 @@ export async function prepareRun(args: CliArgs, env: NodeJS.ProcessEnv = process
   const fileOptions = { extraRoots: existingDirs(settings.addDirs), allowSecrets: settings.allowSecrets, privateHosts: settings.fetchPrivate, readRoots: skills.readRoots, todos, acceptsImages, ...(observeWrite ? { observeWrite } : {}), ...(surroundings.files ? { files: surroundings.files } : {}) };
   const selected = [...(await selectTools(wanted, fileOptions, { passEnv: settings.passEnv, secrets: [settings.apiKey], ...(sandbox ? { sandbox } : {}) })), ...optionalTools(settings, workspace, skills, env)];
   const registryOptions = { redact, gate: skills.gate };
-  const tools = hooks ? new HookedRegistry(hooks, selected, registryOptions) : new ToolRegistry(selected, registryOptions);
+  const tools = hooks ? await hookedRegistry(hooks, selected, registryOptions) : new ToolRegistry(selected, registryOptions);
   const mcp = await startMcpServers({ workspace, env, settings, registry: tools, warn, ...(ask ? { ask } : {}) });
   const provider = withProtocol(await createProvider(resolved), settings.protocol);
   if (settings.maxCost !== undefined && !priceOf(resolved.model)) {
