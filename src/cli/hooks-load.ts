@@ -5,8 +5,15 @@ import { foreignHookSources, type HookSource } from '../hooks/foreign-hooks.js';
 import { homedir } from 'node:os';
 import { TrustStore } from '../mcp/trust-store.js';
 import { userConfigPath } from './config.js';
-import type { FileConfig } from './settings.js';
-import type { HooksSetupOptions } from './hooks-setup.js';
+import type { FileConfig, Settings } from './settings.js';
+
+export interface HooksSetupOptions {
+  workspace: string;
+  env: NodeJS.ProcessEnv;
+  settings: Pick<Settings, 'hooks' | 'trustProjectMcp'>;
+  warn(message: string): void;
+  ask?: (question: string) => Promise<boolean>;
+}
 
 /**
  * The user's hooks (our config, and Gemini CLI's and Codex's files in the home), and the

@@ -5,15 +5,9 @@ import type { Hooks } from '../hooks/hooks.js';
 import type { RegistryOptions, ToolRegistry } from '../tools/registry.js';
 import { anyPresent } from '../workspace/any-present.js';
 import { projectConfigPath, readConfigFile } from './config.js';
-import type { Settings } from './settings.js';
+import type { HooksSetupOptions } from './hooks-load.js';
 
-export interface HooksSetupOptions {
-  workspace: string;
-  env: NodeJS.ProcessEnv;
-  settings: Pick<Settings, 'hooks' | 'trustProjectMcp'>;
-  warn(message: string): void;
-  ask?: (question: string) => Promise<boolean>;
-}
+export type { HooksSetupOptions } from './hooks-load.js';
 
 /**
  * The hooks in effect (see hooks-load.ts for whose run); undefined when there are none. Their

@@ -1,21 +1,11 @@
 import { foreignServerFiles } from '../mcp/foreign-server-files.js';
 import { DeferredMcpServers, type RunMcpServers } from '../mcp/run-mcp-servers.js';
 import { userDataDir } from '../session/paths.js';
-import type { ToolRegistry } from '../tools/registry.js';
 import { anyPresent } from '../workspace/any-present.js';
 import { projectConfigPath, readConfigFile } from './config.js';
-import type { Settings } from './settings.js';
+import type { McpSetupOptions } from './mcp-start.js';
 
-export interface McpSetupOptions {
-  workspace: string;
-  env: NodeJS.ProcessEnv;
-  settings: Pick<Settings, 'mcpServers' | 'trustProjectMcp'>;
-  registry: ToolRegistry;
-  warn(message: string): void;
-  /** Asks the user about a project server; absent without a terminal. */
-  ask?: (question: string) => Promise<boolean>;
-  version?: string;
-}
+export type { McpSetupOptions } from './mcp-start.js';
 
 /**
  * The run's MCP servers, starting in the background (see mcp-start.ts for which start). The MCP

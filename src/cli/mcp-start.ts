@@ -3,8 +3,19 @@ import { collectServers } from '../mcp/server-sources.js';
 import type { ServerSpec } from '../mcp/server-spec.js';
 import { TrustStore } from '../mcp/trust-store.js';
 import { userConfigPath } from './config.js';
-import type { FileConfig } from './settings.js';
-import type { McpSetupOptions } from './mcp-setup.js';
+import type { FileConfig, Settings } from './settings.js';
+import type { ToolRegistry } from '../tools/registry.js';
+
+export interface McpSetupOptions {
+  workspace: string;
+  env: NodeJS.ProcessEnv;
+  settings: Pick<Settings, 'mcpServers' | 'trustProjectMcp'>;
+  registry: ToolRegistry;
+  warn(message: string): void;
+  /** Asks the user about a project server; absent without a terminal. */
+  ask?: (question: string) => Promise<boolean>;
+  version?: string;
+}
 
 const TRUST_HINT = 'pass --trust-project-mcp or set "trustProjectMcp": true in your user config to start project servers without asking';
 

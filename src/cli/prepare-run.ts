@@ -1,7 +1,6 @@
 import { statSync } from 'node:fs';
 import { imagesRefusedBy } from '../providers/image-capability.js';
 import { dirname, resolve } from 'node:path';
-import { loadAgents } from '../agents/load-agents.js';
 import type { SubagentOptions } from '../agents/subagents.js';
 import { buildSystemPrompt } from '../memory/build-system-prompt.js';
 import type { Provider } from '../contracts/provider.js';
@@ -13,7 +12,7 @@ import { collectSecrets, createRedactor } from '../session/redact.js';
 import { setUpShellSandbox } from '../sandbox/shell-sandbox-setup.js';
 import { lazySandbox, noSandbox, type ShellSandbox } from '../tools/coding/shell/shell-sandbox.js';
 import { ToolRegistry } from '../tools/registry.js';
-import { createDiagnosticsObserver } from '../diagnostics/diagnostics-observer.js';
+import { lazyDiagnosticsObserver } from '../diagnostics/lazy-diagnostics-observer.js';
 import { discoverCommands, type CommandCatalog } from '../commands/discover-commands.js';
 import { setUpSkills, type SkillSetup } from '../skills/skill-setup.js';
 import { appendSection } from '../skills/skills-prompt.js';
@@ -98,7 +97,7 @@ export async function prepareRun(args: CliArgs, env: NodeJS.ProcessEnv = process
   const wanted = withoutOptional(expandToolGroups(settings.tools ?? DEFAULT_TOOL_NAMES).filter((name) => name !== 'task'));
   const sandbox = shellSandbox(settings, workspace, env);
   // A checker reads the disk: with the editor's buffers (ACP) it would check stale files, so it is off.
-  const observeWrite = surroundings.files ? undefined : createDiagnosticsObserver({ setting: settings.diagnostics, env, passEnv: settings.passEnv, secrets: [settings.apiKey], runUnchecked: false, ...(sandbox ? { sandbox } : {}) });
+  const observeWrite = surroundings.files ? undefined : lazyDiagnosticsObserver({ setting: settings.diagnostics, env, passEnv: settings.passEnv, secrets: [settings.apiKey], runUnchecked: false, ...(sandbox ? { sandbox } : {}) });
   const fileOptions = { extraRoots: existingDirs(settings.addDirs), allowSecrets: settings.allowSecrets, privateHosts: settings.fetchPrivate, readRoots: skills.readRoots, todos, acceptsImages, ...(observeWrite ? { observeWrite } : {}), ...(surroundings.files ? { files: surroundings.files } : {}) };
   const selected = [...(await selectTools(wanted, fileOptions, { passEnv: settings.passEnv, secrets: [settings.apiKey], ...(sandbox ? { sandbox } : {}) })), ...optionalTools(settings, workspace, skills, env)];
   const registryOptions = { redact, gate: skills.gate };
@@ -137,13 +136,15 @@ export async function prepareRun(args: CliArgs, env: NodeJS.ProcessEnv = process
     maxCost: settings.maxCost,
     maxTurns: settings.maxTurns,
     temperature: settings.temperature,
-    subagents: subagentOptions(settings, workspace, env),
+    subagents: await subagentOptions(settings, workspace, env),
     todos,
   };
 }
 
-function subagentOptions(settings: Settings, workspace: string, env: NodeJS.ProcessEnv): SubagentOptions | undefined {
+async function subagentOptions(settings: Settings, workspace: string, env: NodeJS.ProcessEnv): Promise<SubagentOptions | undefined> {
   if (settings.agentDepth === 0 || !expandToolGroups(settings.tools ?? DEFAULT_TOOL_NAMES).includes('task')) return undefined;
+  // Agent files (their YAML front matter, their schema) are read only when the task tool is on.
+  const { loadAgents } = await import('../agents/load-agents.js');
   const warn = (message: string) => safeStderr.write(`vibe-agent: warning: ${message}\n`);
   return {
     agents: loadAgents({ workspace, userConfigDir: dirname(userConfigPath(env)) }, warn),

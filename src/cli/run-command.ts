@@ -1,7 +1,5 @@
 import type { AgentEvent, StopReason } from '../contracts/events.js';
-import { withSubagents } from '../agents/subagents.js';
 import type { AgentOptions } from '../core/agent-options.js';
-import { withCheckpoints } from '../checkpoints/with-checkpoints.js';
 import { mayChangeFiles } from '../checkpoints/may-change-files.js';
 import { runAgent, type RunResult } from '../core/loop.js';
 import { PLAN_MODE_PROMPT } from '../core/system-prompt.js';
@@ -93,11 +91,16 @@ async function runPrepared(args: CliArgs, prompt: string, prepared: PreparedRun,
   const telemetry = await startTelemetryIfWanted(settings, session ? { conversationId: session.id } : {});
   // Only this loop's requests are stored (children get the provider as it was): what a replay compares.
   const recorded = (agent: AgentOptions): AgentOptions => (session ? { ...agent, provider: recordingRequests(provider, (request) => session.recordRequest(request)) } : agent);
+  // The task tool's code loads only when subagents are on.
+  const withSubagents = subagents ? (await import('../agents/subagents.js')).withSubagents : undefined;
+  // Checkpoints are kept in the session: without one (--no-session) none of their code loads.
+  const withCheckpoints = session ? (await import('../checkpoints/with-checkpoints.js')).withCheckpoints : undefined;
   try {
     let next: AgentOptions | undefined = options;
     for (let round = 0; next; round++) {
-      const run = runAgent(recorded(subagents ? withSubagents(next, subagents) : next));
-      const events: AsyncGenerator<AgentEvent, RunResult> = withCheckpoints(telemetry ? telemetry.wrap(run) : run, { workspace, session: () => session, warn, mayChangeFiles: (call) => mayChangeFiles(tools, call) });
+      const run = runAgent(recorded(withSubagents ? withSubagents(next, subagents) : next));
+      const watched = telemetry ? telemetry.wrap(run) : run;
+      const events: AsyncGenerator<AgentEvent, RunResult> = withCheckpoints ? withCheckpoints(watched, { workspace, session: () => session, warn, mayChangeFiles: (call) => mayChangeFiles(tools, call) }) : watched;
       let step: IteratorResult<AgentEvent, RunResult> = await events.next();
       for (; !step.done; step = await events.next()) {
         session?.record(step.value);
