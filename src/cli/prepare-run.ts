@@ -7,7 +7,7 @@ import type { Provider } from '../contracts/provider.js';
 import { createContextPolicy, type ContextPolicy } from '../context/policy.js';
 import { ConfigError, createProvider, resolveProvider, type ResolvedProvider } from '../providers/create-provider.js';
 import { PRICES, priceOf } from '../providers/pricing.js';
-import { withProtocol } from '../providers/with-protocol.js';
+import { loadProtocol } from '../providers/load-protocol.js';
 import { collectSecrets, createRedactor } from '../session/redact.js';
 import { setUpShellSandbox } from '../sandbox/shell-sandbox-setup.js';
 import { lazySandbox, noSandbox, type ShellSandbox } from '../tools/coding/shell/shell-sandbox.js';
@@ -103,7 +103,7 @@ export async function prepareRun(args: CliArgs, env: NodeJS.ProcessEnv = process
   const registryOptions = { redact, gate: skills.gate };
   const tools = hooks ? await hookedRegistry(hooks, selected, registryOptions) : new ToolRegistry(selected, registryOptions);
   const mcp = await startMcpServers({ workspace, env, settings, registry: tools, warn, ...(ask ? { ask } : {}) });
-  const provider = withProtocol(await createProvider(resolved), settings.protocol);
+  const provider = await loadProtocol(await createProvider(resolved), settings.protocol);
   if (settings.maxCost !== undefined && !priceOf(resolved.model)) {
     throw new ConfigError(`--max-cost needs the model's price, and none is known for "${resolved.model}". Priced models: ${Object.keys(PRICES).join(', ')}.`);
   }
