@@ -16,8 +16,6 @@ import { lazyDiagnosticsObserver } from '../diagnostics/lazy-diagnostics-observe
 import { discoverCommands, type CommandCatalog } from '../commands/discover-commands.js';
 import { setUpSkills, type SkillSetup } from '../skills/skill-setup.js';
 import { appendSection } from '../skills/skills-prompt.js';
-import { indexPath } from '../knowledge/knowledge-source.js';
-import { createSearchDocsTool } from '../knowledge/search-docs-tool.js';
 import type { Tool } from '../contracts/tool.js';
 import type { FileAccess } from '../tools/coding/shared/file-access.js';
 import type { CliArgs } from './args.js';
@@ -99,7 +97,7 @@ export async function prepareRun(args: CliArgs, env: NodeJS.ProcessEnv = process
   // A checker reads the disk: with the editor's buffers (ACP) it would check stale files, so it is off.
   const observeWrite = surroundings.files ? undefined : lazyDiagnosticsObserver({ setting: settings.diagnostics, env, passEnv: settings.passEnv, secrets: [settings.apiKey], runUnchecked: false, ...(sandbox ? { sandbox } : {}) });
   const fileOptions = { extraRoots: existingDirs(settings.addDirs), allowSecrets: settings.allowSecrets, privateHosts: settings.fetchPrivate, readRoots: skills.readRoots, todos, acceptsImages, ...(observeWrite ? { observeWrite } : {}), ...(surroundings.files ? { files: surroundings.files } : {}) };
-  const selected = [...(await selectTools(wanted, fileOptions, { passEnv: settings.passEnv, secrets: [settings.apiKey], ...(sandbox ? { sandbox } : {}) })), ...optionalTools(settings, workspace, skills, env)];
+  const selected = [...(await selectTools(wanted, fileOptions, { passEnv: settings.passEnv, secrets: [settings.apiKey], ...(sandbox ? { sandbox } : {}) })), ...(await optionalTools(settings, workspace, skills, env))];
   const registryOptions = { redact, gate: skills.gate };
   const tools = hooks ? await hookedRegistry(hooks, selected, registryOptions) : new ToolRegistry(selected, registryOptions);
   const mcp = await startMcpServers({ workspace, env, settings, registry: tools, warn, ...(ask ? { ask } : {}) });
@@ -160,11 +158,15 @@ function withoutOptional(names: string[] | undefined): string[] | undefined {
   return names?.filter((name) => !OPTIONAL_TOOLS.includes(name));
 }
 
-function optionalTools(settings: Settings, workspace: string, skills: SkillSetup, env: NodeJS.ProcessEnv): Tool[] {
+async function optionalTools(settings: Settings, workspace: string, skills: SkillSetup, env: NodeJS.ProcessEnv): Promise<Tool[]> {
   const wanted = (name: string) => settings.tools === undefined || settings.tools.includes(name);
   const tools: Tool[] = [];
   if (skills.tool && wanted('skill')) tools.push(skills.tool);
-  if (settings.knowledge.length && wanted('search_docs')) tools.push(createSearchDocsTool({ sources: settings.knowledge, indexPath: indexPath(settings.knowledge, env), workspace }));
+  if (settings.knowledge.length && wanted('search_docs')) {
+    // The knowledge code loads only for a run with knowledge folders.
+    const [{ indexPath }, { createSearchDocsTool }] = await Promise.all([import('../knowledge/knowledge-source.js'), import('../knowledge/search-docs-tool.js')]);
+    tools.push(createSearchDocsTool({ sources: settings.knowledge, indexPath: indexPath(settings.knowledge, env), workspace }));
+  }
   return tools;
 }
 

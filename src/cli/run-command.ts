@@ -6,8 +6,6 @@ import { PLAN_MODE_PROMPT } from '../core/system-prompt.js';
 import type { CliArgs } from './args.js';
 import { createCliAuthorize } from './permission-setup.js';
 import { promptWithPlan, readApprovedPlan } from './approved-plan.js';
-import { openRunSession } from './run-session.js';
-import { recordingRequests } from '../session/recording-provider.js';
 import { startTelemetryIfWanted } from './telemetry-setup.js';
 import { EXIT, exitCodeFor } from './exit-codes.js';
 import { startRunPrompt } from './custom-command-prompt.js';
@@ -16,7 +14,6 @@ import { promptThroughHooks } from './prompt-hooks.js';
 import { attachImages } from './attach-images.js';
 import { prepareRun, type PreparedRun } from './prepare-run.js';
 import { createTextRenderer } from './render-text.js';
-import { createJsonLinesRenderer } from './display/json-lines.js';
 import { colorEnabled } from './display/theme.js';
 import { safeStderr, safeStdout } from './display/safe-output.js';
 
@@ -58,7 +55,9 @@ async function runPrepared(args: CliArgs, prompt: string, prepared: PreparedRun,
     return EXIT.usage;
   }
   for (const note of attached.notes) safeStderr.write(`vibe-agent: ${note}\n`);
-  const session = openRunSession(args, { workspace, system, warn: (text) => safeStderr.write(`vibe-agent: warning: ${text}\n`) });
+  // With --no-session none of the session store's code loads (a resume with it is refused there).
+  const unsaved = args.noSession && !args.continue && args.resume === undefined;
+  const session = unsaved ? undefined : (await import('./run-session.js')).openRunSession(args, { workspace, system, warn: (text) => safeStderr.write(`vibe-agent: warning: ${text}\n`) });
 
   if (session?.messages) todos.restore(session.messages);
   const hooked = await promptThroughHooks(prepared.hooks, start.prompt, { id: session?.id, resumed: session?.messages !== undefined });
@@ -67,7 +66,7 @@ async function runPrepared(args: CliArgs, prompt: string, prepared: PreparedRun,
     session?.close();
     return EXIT.providerError;
   }
-  const render = args.json ? createJsonLinesRenderer(process.stdout, args.apiKey) : textRenderer();
+  const render = args.json ? (await import('./display/json-lines.js')).createJsonLinesRenderer(process.stdout, args.apiKey) : textRenderer();
   let reason: StopReason = 'aborted';
   const options: AgentOptions = {
     provider,
@@ -90,7 +89,8 @@ async function runPrepared(args: CliArgs, prompt: string, prepared: PreparedRun,
   const warn = (text: string) => safeStderr.write(`vibe-agent: warning: ${text}\n`);
   const telemetry = await startTelemetryIfWanted(settings, session ? { conversationId: session.id } : {});
   // Only this loop's requests are stored (children get the provider as it was): what a replay compares.
-  const recorded = (agent: AgentOptions): AgentOptions => (session ? { ...agent, provider: recordingRequests(provider, (request) => session.recordRequest(request)) } : agent);
+  const recordingRequests = session ? (await import('../session/recording-provider.js')).recordingRequests : undefined;
+  const recorded = (agent: AgentOptions): AgentOptions => (session && recordingRequests ? { ...agent, provider: recordingRequests(provider, (request) => session.recordRequest(request)) } : agent);
   // The task tool's code loads only when subagents are on.
   const withSubagents = subagents ? (await import('../agents/subagents.js')).withSubagents : undefined;
   // Checkpoints are kept in the session: without one (--no-session) none of their code loads.
