@@ -55,9 +55,10 @@ async function runPrepared(args: CliArgs, prompt: string, prepared: PreparedRun,
     return EXIT.usage;
   }
   for (const note of attached.notes) safeStderr.write(`vibe-agent: ${note}\n`);
-  // With --no-session none of the session store's code loads (a resume with it is refused there).
+  // With --no-session none of the session store's (or the checkpoints') code loads; a resume with it is refused there.
   const unsaved = args.noSession && !args.continue && args.resume === undefined;
-  const session = unsaved ? undefined : (await import('./run-session.js')).openRunSession(args, { workspace, system, warn: (text) => safeStderr.write(`vibe-agent: warning: ${text}\n`) });
+  const saving = unsaved ? undefined : await import('./session-run.js');
+  const session = saving?.openRunSession(args, { workspace, system, warn: (text) => safeStderr.write(`vibe-agent: warning: ${text}\n`) });
 
   if (session?.messages) todos.restore(session.messages);
   const hooked = await promptThroughHooks(prepared.hooks, start.prompt, { id: session?.id, resumed: session?.messages !== undefined });
@@ -89,12 +90,11 @@ async function runPrepared(args: CliArgs, prompt: string, prepared: PreparedRun,
   const warn = (text: string) => safeStderr.write(`vibe-agent: warning: ${text}\n`);
   const telemetry = await startTelemetryIfWanted(settings, session ? { conversationId: session.id } : {});
   // Only this loop's requests are stored (children get the provider as it was): what a replay compares.
-  const recordingRequests = session ? (await import('../session/recording-provider.js')).recordingRequests : undefined;
-  const recorded = (agent: AgentOptions): AgentOptions => (session && recordingRequests ? { ...agent, provider: recordingRequests(provider, (request) => session.recordRequest(request)) } : agent);
+  const recorded = (agent: AgentOptions): AgentOptions => (session && saving ? { ...agent, provider: saving.recordingRequests(provider, (request) => session.recordRequest(request)) } : agent);
   // The task tool's code loads only when subagents are on.
   const withSubagents = subagents ? (await import('../agents/subagents.js')).withSubagents : undefined;
-  // Checkpoints are kept in the session: without one (--no-session) none of their code loads.
-  const withCheckpoints = session ? (await import('../checkpoints/with-checkpoints.js')).withCheckpoints : undefined;
+  // Checkpoints are kept in the session.
+  const withCheckpoints = session ? saving?.withCheckpoints : undefined;
   try {
     let next: AgentOptions | undefined = options;
     for (let round = 0; next; round++) {
