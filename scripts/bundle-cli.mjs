@@ -87,20 +87,36 @@ const KEEP_ALONE = new Set([RUN_COMMAND, `${dist}cli/cli.js`, `${dist}cli/main.u
 function lazilyImported(dir) {
   const targets = new Set();
   for (const entry of readdirSync(dir, { recursive: true })) {
-    if (!entry.endsWith('.js')) continue;
+    // The bundle of an earlier run of this script is not tsc's output (and its chunks are gone by now).
+    if (!entry.endsWith('.js') || entry.startsWith('cli/chunks/') || entry === 'cli/main.js') continue;
     const file = join(dir, entry);
     for (const [, target] of readFileSync(file, 'utf8').matchAll(/\bimport\((?:'|")(\.{1,2}\/[^'"]+\.js)(?:'|")\)/g)) targets.add(join(dirname(file), target));
   }
   return targets;
 }
+// What a saved run adds (cli/session-run.js: the session store, request records, checkpoints) is one
+// lazy import of run-command's. The commands that use any of it (interactive, replay, rewind, ACP)
+// import it whole as well, so esbuild keeps it in one chunk instead of ~9, split by which command
+// shares which file (each a resolve and a load before a saved run's first request).
+const SESSION_RUN = `${dist}cli/session-run.js`;
+function staticClosure(file, closure = new Set()) {
+  if (closure.has(file)) return closure;
+  closure.add(file);
+  for (const [, target] of readFileSync(file, 'utf8').matchAll(/^(?:import|export)\s[^'"]*?from\s*['"](\.{1,2}\/[^'"]+\.js)['"]/gm)) staticClosure(join(dirname(file), target), closure);
+  return closure;
+}
 const oneRunClosure = {
   name: 'one-run-closure',
   setup(build) {
     const targets = [...lazilyImported(dist)].filter((file) => !KEEP_ALONE.has(file));
+    const everyRun = staticClosure(RUN_COMMAND);
+    const savedRun = [...staticClosure(SESSION_RUN)].filter((file) => !everyRun.has(file));
+    const usesSavedRun = new Set(targets.filter((file) => file !== SESSION_RUN && savedRun.some((module) => staticClosure(file).has(module))));
+    const importOf = (from, file) => `import ${JSON.stringify(relative(dirname(from), file).replace(/^(?!\.)/, './'))};\n`;
     build.onLoad({ filter: /\.js$/ }, (args) => {
       if (!targets.includes(args.path)) return undefined;
       const code = readFileSync(args.path, 'utf8');
-      return { contents: `${code}\nimport ${JSON.stringify(relative(dirname(args.path), RUN_COMMAND).replace(/^(?!\.)/, './'))};\n`, loader: 'js' };
+      return { contents: `${code}\n${importOf(args.path, RUN_COMMAND)}${usesSavedRun.has(args.path) ? importOf(args.path, SESSION_RUN) : ''}`, loader: 'js' };
     });
   },
 };

@@ -1,15 +1,18 @@
-// Writes src/cli/tool-specs.ts: every built-in tool's spec (name, description, JSON Schema, flags),
+// Writes src/tools/tool-specs.ts: every built-in tool's spec (and the skill tool's) (name, description, JSON Schema, flags),
 // taken from the tools themselves, so a run offers them without loading their code or zod.
 // Run `npm run tool-specs` after changing a tool; test/tool-specs.test.ts fails when the file is stale.
 import { writeFileSync } from 'node:fs';
 import { availableTools } from '../dist/cli/select-tools.js';
 import { specOf } from '../dist/tools/deferred-tool.js';
+import { createSkillTool } from '../dist/skills/skill-tool.js';
+import { ToolScope } from '../dist/skills/tool-scope.js';
 
-const specs = Object.fromEntries((await availableTools()).map((tool) => [tool.name, specOf(tool)]));
+const tools = [...(await availableTools()), createSkillTool([], { scope: new ToolScope(), readRoots: [] })];
+const specs = Object.fromEntries(tools.map((tool) => [tool.name, specOf(tool)]));
 const text = `// Written by scripts/tool-specs.mjs (\`npm run tool-specs\`) from the tools themselves; test/tool-specs.test.ts fails when it is stale.
-import type { ToolSpec } from '../tools/deferred-tool.js';
+import type { ToolSpec } from './deferred-tool.js';
 
 export const TOOL_SPECS: Readonly<Record<string, ToolSpec>> = ${JSON.stringify(specs, null, 2)};
 `;
-writeFileSync(new URL('../src/cli/tool-specs.ts', import.meta.url), text);
-console.log(`src/cli/tool-specs.ts: ${Object.keys(specs).length} tools`);
+writeFileSync(new URL('../src/tools/tool-specs.ts', import.meta.url), text);
+console.log(`src/tools/tool-specs.ts: ${Object.keys(specs).length} tools`);

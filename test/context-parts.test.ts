@@ -19,7 +19,7 @@ import { ScriptedProvider } from '../src/providers/scripted.js';
 import { createReadOutputTool } from '../src/context/read-output.js';
 import { ToolRegistry } from '../src/tools/registry.js';
 import { parseCliArgs } from '../src/cli/args.js';
-import { configSchema } from '../src/cli/config.js';
+import { configSchema } from '../src/cli/config-schema.js';
 import { bigOutput } from './support/context-session.js';
 
 const temps: string[] = [];

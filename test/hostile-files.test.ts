@@ -101,7 +101,7 @@ describe('ignore files that never end', () => {
 });
 
 describe('config and memory files that never end', () => {
-  it.each(trapNames)('a project config, AGENTS.md and memory that are a %s are skipped with a warning', (trap) => {
+  it.each(trapNames)('a project config, AGENTS.md and memory that are a %s are skipped with a warning', async (trap) => {
     const root = workspace();
     const home = join(root, 'home');
     const env = { HOME: home, XDG_CONFIG_HOME: join(home, 'config'), XDG_DATA_HOME: join(home, 'data') };
@@ -110,7 +110,7 @@ describe('config and memory files that never end', () => {
     TRAPS[trap](join(root, '.vibe-agent', 'memory.md'));
     TRAPS[trap](join(root, 'AGENTS.md'));
     const warnings: string[] = [];
-    expect(loadConfig(root, env, (message) => warnings.push(message))).toEqual({});
+    expect(await loadConfig(root, env, (message) => warnings.push(message))).toEqual({});
     const prompt = buildSystemPrompt({ workspace: root, cwd: root, env, warn: (message) => warnings.push(message), base: 'base' });
     expect(prompt).toBe('base');
     expect(warnings.join('\n')).toMatch(/config .*config\.json is a .*, not a regular file; it was not read, so it is ignored\./);

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseCliArgs, PARSE_OPTIONS } from '../src/cli/args.js';
-import { configSchema, loadConfig } from '../src/cli/config.js';
+import { loadConfig } from '../src/cli/config.js';
+import { configSchema } from '../src/cli/config-schema.js';
 import { resolveSettings } from '../src/cli/resolve-settings.js';
 import { selectTools } from '../src/cli/select-tools.js';
 import { settingsMarkdown } from '../src/cli/settings-doc.js';
@@ -18,7 +19,7 @@ afterEach(() => {
 });
 
 /** A workspace with the given user and project config files, and the environment that finds them. */
-function configs(user: object | undefined, project: object | undefined) {
+async function configs(user: object | undefined, project: object | undefined) {
   const root = mkdtempSync(join(tmpdir(), 'vibe-settings-'));
   temps.push(root);
   const workspace = join(root, 'ws');
@@ -27,7 +28,7 @@ function configs(user: object | undefined, project: object | undefined) {
   mkdirSync(join(env.XDG_CONFIG_HOME, 'vibe-agent'), { recursive: true });
   if (user) writeFileSync(join(env.XDG_CONFIG_HOME, 'vibe-agent', 'config.json'), JSON.stringify(user));
   if (project) writeFileSync(join(workspace, '.vibe-agent', 'config.json'), JSON.stringify(project));
-  return { workspace, config: loadConfig(workspace, env) };
+  return { workspace, config: await loadConfig(workspace, env) };
 }
 
 describe('docs/settings.md', () => {
@@ -57,8 +58,8 @@ describe('the settings table', () => {
 });
 
 describe('resolveSettings: flag > environment > project config > user config > default', () => {
-  it('takes each value from the first place that has it', () => {
-    const { config } = configs({ model: 'user-model', maxTurns: 30, temperature: 0.5 }, { model: 'project-model', maxTurns: 20 });
+  it('takes each value from the first place that has it', async () => {
+    const { config } = await configs({ model: 'user-model', maxTurns: 30, temperature: 0.5 }, { model: 'project-model', maxTurns: 20 });
     const resolve = (argv: string[], env: Record<string, string> = {}) => resolveSettings(parseCliArgs([...argv, 'task']), env, config);
     expect(resolve(['--model', 'flag-model'], { VIBE_MODEL: 'env-model' }).values.model).toBe('flag-model');
     expect(resolve([], { VIBE_MODEL: 'env-model' })).toMatchObject({ values: { model: 'env-model' }, sources: { model: 'environment' } });
@@ -70,15 +71,15 @@ describe('resolveSettings: flag > environment > project config > user config > d
     expect(defaults.sources.maxTurns).toBe('default');
   });
 
-  it("keeps a config file's model and base URL with its provider", () => {
-    const { config } = configs({ provider: 'ollama', model: 'qwen2.5-coder', baseUrl: 'http://127.0.0.1:11434/v1' }, undefined);
+  it("keeps a config file's model and base URL with its provider", async () => {
+    const { config } = await configs({ provider: 'ollama', model: 'qwen2.5-coder', baseUrl: 'http://127.0.0.1:11434/v1' }, undefined);
     expect(resolveSettings(parseCliArgs(['task']), {}, config).values).toMatchObject({ provider: 'ollama', model: 'qwen2.5-coder', baseUrl: 'http://127.0.0.1:11434/v1' });
     expect(resolveSettings(parseCliArgs(['task']), { VIBE_PROVIDER: 'deepseek' }, config).values).toMatchObject({ provider: 'deepseek', model: undefined, baseUrl: undefined });
     expect(resolveSettings(parseCliArgs(['--provider', 'ollama', 'task']), {}, config).values.model).toBe('qwen2.5-coder');
   });
 
-  it('adds --add-dir to the config file\'s addDirs (relative to the workspace) and turns --yes into yolo', () => {
-    const { workspace, config } = configs({ addDirs: ['../shared'], permissionMode: 'auto-edit' }, undefined);
+  it('adds --add-dir to the config file\'s addDirs (relative to the workspace) and turns --yes into yolo', async () => {
+    const { workspace, config } = await configs({ addDirs: ['../shared'], permissionMode: 'auto-edit' }, undefined);
     const values = resolveSettings(parseCliArgs(['--add-dir', '/tmp/extra', '--yes', 'task']), {}, config).values;
     expect(values.addDirs).toEqual([join(workspace, '..', 'shared'), '/tmp/extra']);
     expect(values.permissionMode).toBe('yolo');

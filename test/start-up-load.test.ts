@@ -8,6 +8,9 @@ import { spawnCli } from './support/cli-process.js';
 // What a one-shot run compiles before its first request is most of its start-up (bench/side-by-side.bench.mjs).
 // The module-log hook lists every file the run imports; the bundle's chunks name their sources in comments.
 const REGISTER = join(import.meta.dirname, 'fixtures', 'module-log', 'register.mjs');
+// And the Node builtins it loaded (process.moduleLoadList, written at exit).
+const BUILTINS = join(import.meta.dirname, 'fixtures', 'module-log', 'builtins.mjs');
+const MCP_SERVER = join(import.meta.dirname, 'support', 'mcp-test-server.mjs');
 const root = mkdtempSync(join(tmpdir(), 'vibe-start-load-'));
 const chats: ChatServer[] = [];
 afterEach(async () => {
@@ -16,24 +19,32 @@ afterEach(async () => {
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 let count = 0;
-async function run(args: string[], files: Record<string, string> = {}) {
-  const chat = await startChatServer([{ text: 'fine' }]);
+/** One `go` run; `files` are written into the workspace, `homeFiles` into the home. */
+async function run(args: string[], files: Record<string, string> = {}, homeFiles: Record<string, string> = {}, replies: Parameters<typeof startChatServer>[0] = [{ text: 'fine' }]) {
+  const chat = await startChatServer(replies);
   chats.push(chat);
   const dir = join(root, `case-${++count}`);
   const workspace = join(dir, 'workspace');
   mkdirSync(workspace, { recursive: true });
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(join(workspace, path, '..'), { recursive: true });
-    writeFileSync(join(workspace, path), text);
+  for (const [base, written] of [[workspace, files], [join(dir, 'home'), homeFiles]] as const) {
+    for (const [path, text] of Object.entries(written)) {
+      mkdirSync(join(base, path, '..'), { recursive: true });
+      writeFileSync(join(base, path), text);
+    }
   }
   const log = join(dir, 'modules.txt');
+  const builtinLog = join(dir, 'builtins.txt');
   const env = { HOME: join(dir, 'home'), XDG_CONFIG_HOME: join(dir, 'home', '.config'), XDG_DATA_HOME: join(dir, 'home', 'data'), VIBE_MODEL: 'test-model', OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: chat.url };
-  const ran = await spawnCli(['go', '--no-session', ...args], { cwd: workspace, env: { ...env, NODE_OPTIONS: `--import ${REGISTER}`, MODULE_LOG: log } });
+  const ran = await spawnCli(['go', '--no-session', ...args], { cwd: workspace, env: { ...env, NODE_OPTIONS: `--import ${REGISTER} --import ${BUILTINS}`, MODULE_LOG: log, BUILTIN_LOG: builtinLog } });
   expect(ran.code, ran.stderr).toBe(0);
   expect(ran.stdout.trim()).toBe('fine');
   const files_ = [...new Set(readFileSync(log, 'utf8').split('\n'))].filter((url) => url.startsWith('file:') && url.includes('/dist/cli/'));
   const code = files_.map((url) => readFileSync(new URL(url), 'utf8')).join('\n');
-  return { chat, files: files_, has: (marker: string) => code.includes(marker) };
+  const loaded = readFileSync(builtinLog, 'utf8').split('\n');
+  const builtins = new Set(loaded.filter((entry) => entry.startsWith('NativeModule ')).map((entry) => entry.slice('NativeModule '.length)));
+  const required = loaded.filter((entry) => entry.startsWith('Required ')).join('\n');
+  // Bundled code names its sources in comments; packages loaded with require() on demand are in the CommonJS cache.
+  return { chat, files: files_, has: (marker: string) => code.includes(marker) || required.includes(marker), builtins };
 }
 
 describe('what a one-shot run loads before its first request', () => {
@@ -53,6 +64,48 @@ describe('what a one-shot run loads before its first request', () => {
     for (const absent of ['// dist/tools/builtin/calculator.js', '// dist/tools/builtin/expression.js', '// dist/tools/coding/files/', '// dist/tools/coding/edit/', '// dist/tools/coding/search/', '// dist/tools/coding/shell/bash.js', 'node_modules/yaml/', 'node_modules/minisearch/', 'node_modules/ignore/', 'dist/knowledge/docs-index.js', 'node_modules/zod/v4/locales/de.js', 'node_modules/zod/v4/classic/from-json-schema.js']) {
       expect(has(absent), absent).toBe(false);
     }
+  });
+
+  it('--tools calculator: nothing of MCP, hooks, subagents, config schema, checkpoints, diagnostics, images, knowledge or compaction; no child_process or readline', async () => {
+    const { has, builtins } = await run(['--tools', 'calculator']);
+    const absent = [
+      // MCP: the client, its SDK, transports and OAuth (node:http, child_process)
+      '// dist/mcp/mcp-servers.js', '// dist/mcp/mcp-connection.js', '// dist/mcp/stdio-transport.js', '// dist/mcp/oauth-provider.js', '// dist/mcp/server-sources.js', 'node_modules/@modelcontextprotocol/',
+      // hooks (their zod schema, the runner's child processes)
+      '// dist/hooks/hooks.js', '// dist/hooks/hook-config.js', '// dist/hooks/run-hook.js', '// dist/hooks/hooked-registry.js', '// dist/hooks/foreign-hooks.js',
+      // subagents, the config files' schema (no config file here), checkpoints (no session)
+      '// dist/agents/', '// dist/cli/config-schema.js', '// dist/checkpoints/with-checkpoints.js', '// dist/checkpoints/shadow-git.js', '// dist/checkpoints/session-checkpoints.js',
+      // the session store (--no-session), the edit checker and its line diff, prompt-json, images, knowledge, compaction
+      '// dist/session/session-store.js', '// dist/session/session-writer.js', '// dist/diagnostics/diagnostics-observer.js', '// dist/diagnostics/run-checker.js', '// dist/diagnostics/tsc-server.js', 'node_modules/diff/',
+      '// dist/providers/prompt-json/', '// dist/images/load-image.js', '// dist/images/image-limits.js', '// dist/knowledge/', '// dist/context/compact-history.js', '// dist/cli/display/json-lines.js',
+      // glob matching and TOML: required when a rule, a skill's pattern or a .toml command needs them
+      'node_modules/picomatch/', 'node_modules/smol-toml/',
+      // zod and every tool's code: the first request offers the tools from their build-time specs
+      'node_modules/zod/', '// dist/tools/define-tool.js', '// dist/context/read-output.js', '// dist/session/record-schemas.js',
+    ];
+    for (const marker of absent) expect(has(marker), marker).toBe(false);
+    // Node's own modules that only asking (readline), MCP stdio, hooks, checkers and bubblewrap (child_process), fetch_url (https, dns) need.
+    for (const builtin of ['child_process', 'dgram', 'readline', 'readline/promises', 'https', 'dns']) expect(builtins.has(builtin), builtin).toBe(false);
+    // The preload saw the run: the modules every run needs are there.
+    expect(builtins.has('fs')).toBe(true);
+  });
+
+  it('one MCP server and one hook configured: both load and work (the tool in the first request, the hook\'s words with the prompt)', async () => {
+    const config = { mcpServers: { notes: { command: process.execPath, args: [MCP_SERVER] } }, hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'echo the-hook-ran' }] }] } };
+    const { chat, has } = await run(['--tools', 'calculator'], {}, { '.config/vibe-agent/config.json': JSON.stringify(config) });
+    expect(chat.requests[0]!.tools!.map((tool) => tool.function.name)).toEqual(expect.arrayContaining(['calculator', 'mcp__notes__add']));
+    expect(JSON.stringify(chat.requests[0]!.messages.at(-1))).toContain('the-hook-ran');
+    for (const marker of ['// dist/mcp/mcp-servers.js', '// dist/hooks/hooks.js', '// dist/cli/config-schema.js']) expect(has(marker), marker).toBe(true);
+  });
+
+  it('a deny rule with a glob still holds: picomatch is required when the rule first meets a path', async () => {
+    const config = { permissions: { deny: ['read_file(secret/**)'] } };
+    const replies = [{ toolCalls: [{ name: 'read_file', arguments: { path: 'secret/key.txt' } }] }, { text: 'fine' }];
+    const { chat, has } = await run(['--tools', 'read_file'], { 'secret/key.txt': 'hunter2' }, { '.config/vibe-agent/config.json': JSON.stringify(config) }, replies);
+    const result = JSON.stringify(chat.requests[1]!.messages.at(-1));
+    expect(result).toContain('read_file(secret/**)');
+    expect(result).not.toContain('hunter2');
+    expect(has('node_modules/picomatch/')).toBe(true);
   });
 
   it('the default tools: their schemas all in the first request, none of their code, still no yaml or minisearch', async () => {

@@ -3,9 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { availableTools, selectTools } from '../src/cli/select-tools.js';
-import { TOOL_SPECS } from '../src/cli/tool-specs.js';
+import { TOOL_SPECS } from '../src/tools/tool-specs.js';
 import { TodoList } from '../src/tools/builtin/todo-list.js';
 import { calculatorTool } from '../src/tools/builtin/calculator.js';
+import { createSkillTool } from '../src/skills/skill-tool.js';
+import { ToolScope } from '../src/skills/tool-scope.js';
 import { deferredTool, specOf } from '../src/tools/deferred-tool.js';
 import { ToolRegistry } from '../src/tools/registry.js';
 import { noSandbox } from '../src/tools/coding/shell/shell-sandbox.js';
@@ -16,10 +18,11 @@ afterAll(() => rmSync(workspace, { recursive: true, force: true }));
 const call = (name: string, args: unknown, id = 'c1') => ({ id, name, arguments: JSON.stringify(args) });
 
 describe('the built-in tools offered from specs written at build time', () => {
-  it('src/cli/tool-specs.ts is what the tools themselves say, whatever the run options (else: npm run tool-specs)', async () => {
+  it('src/tools/tool-specs.ts is what the tools themselves say, whatever the run options (else: npm run tool-specs)', async () => {
+    const skill = createSkillTool([], { scope: new ToolScope(), readRoots: [] });
     const variants = [
-      await availableTools(),
-      await availableTools({ acceptsImages: false, allowSecrets: true, extraRoots: [workspace], privateHosts: ['10.0.0.1'], todos: new TodoList() }, { sandbox: noSandbox, passEnv: ['PATH'] }),
+      [...(await availableTools()), skill],
+      [...(await availableTools({ acceptsImages: false, allowSecrets: true, extraRoots: [workspace], privateHosts: ['10.0.0.1'], todos: new TodoList() }, { sandbox: noSandbox, passEnv: ['PATH'] })), skill],
     ];
     for (const tools of variants) expect(Object.fromEntries(tools.map((tool) => [tool.name, specOf(tool)]))).toEqual(TOOL_SPECS);
   });

@@ -56,10 +56,10 @@ export function createAcpAgent(host: AcpHost): { app: AgentApp; closeAll(): Prom
     .onConnect((connection) => {
       client = connection.client;
     })
-    .onRequest('initialize', ({ params }) => {
+    .onRequest('initialize', async ({ params }) => {
       capabilities = params.clientCapabilities ?? {};
       clientName = params.clientInfo?.name ?? 'editor';
-      const { variable } = host.credentials(process.cwd());
+      const { variable } = await host.credentials(process.cwd());
       return {
         protocolVersion: PROTOCOL_VERSION,
         agentCapabilities: {
@@ -77,9 +77,9 @@ export function createAcpAgent(host: AcpHost): { app: AgentApp; closeAll(): Prom
         agentInfo: { name: 'vibe-agent', title: 'Vibe Agent', version: host.version },
       };
     })
-    .onRequest('authenticate', ({ params }) => {
+    .onRequest('authenticate', async ({ params }) => {
       if (params.methodId !== AUTH_METHOD_ID) throw RequestError.invalidParams(undefined, `unknown auth method "${params.methodId}"; this agent offers "${AUTH_METHOD_ID}"`);
-      const { problem } = host.credentials(process.cwd());
+      const { problem } = await host.credentials(process.cwd());
       if (problem) throw RequestError.authRequired(undefined, problem);
       return {};
     })

@@ -11,7 +11,7 @@ export interface AcpHost {
   /** Starts a session (or reopens a stored one, `loadId`); throws CredentialsMissing when no model is configured. */
   open(setup: AcpSessionSetup): Promise<AcpSession>;
   /** The environment variable the provider's key comes from, and why a run could not start now (undefined: it can). */
-  credentials(cwd: string): { variable: string | undefined; problem: string | undefined };
+  credentials(cwd: string): Promise<{ variable: string | undefined; problem: string | undefined }>;
   version: string;
 }
 

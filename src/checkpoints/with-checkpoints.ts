@@ -2,7 +2,7 @@ import type { AgentEvent } from '../contracts/events.js';
 import type { ToolCall } from '../contracts/messages.js';
 import { readSessionFile } from '../session/read-session.js';
 import { countRuns } from '../session/rewind-point.js';
-import { SessionCheckpoints } from './session-checkpoints.js';
+import type { SessionCheckpoints } from './session-checkpoints.js';
 import type { Snapshot } from './snapshot.js';
 
 export interface CheckpointTarget {
@@ -34,13 +34,15 @@ const STREAMING = new Set<AgentEvent['type']>(['text_delta', 'reasoning_delta', 
 export async function* withCheckpoints<Result>(events: AsyncGenerator<AgentEvent, Result>, target: CheckpointTarget): AsyncGenerator<AgentEvent, Result> {
   let input = '';
   let run: number | undefined;
-  let store: SessionCheckpoints | undefined;
+  // Loaded (with git's process spawning) at the first snapshot, which begins after the request is out.
+  let store: Promise<SessionCheckpoints> | undefined;
   let broken = false;
   let changedSinceSnapshot = true;
   // Begun while this turn's reply streams; valid until a tool that may change files runs.
   let begun: Promise<Snapshot> | undefined;
   const mayChangeFiles = target.mayChangeFiles ?? (() => true);
-  const storeFor = (sessionId: string) => new SessionCheckpoints({ workspace: target.workspace, sessionId, ...(target.env ? { env: target.env } : {}) });
+  const storeFor = (sessionId: string) =>
+    (store ??= import('./session-checkpoints.js').then(({ SessionCheckpoints }) => new SessionCheckpoints({ workspace: target.workspace, sessionId, ...(target.env ? { env: target.env } : {}) })));
   const guarded = async (action: () => Promise<unknown>) => {
     if (broken) return;
     try {
@@ -66,8 +68,7 @@ export async function* withCheckpoints<Result>(events: AsyncGenerator<AgentEvent
     if (STREAMING.has(event.type) && changedSinceSnapshot && !begun && !broken) {
       const session = target.session();
       if (session) {
-        store ??= storeFor(session.id);
-        begun = store.snapshot();
+        begun = storeFor(session.id).then((checkpoints) => checkpoints.snapshot());
         // Awaited by the turn that uses it; a run that ends first must not see it reject unhandled.
         begun.catch(() => undefined);
       }
@@ -76,17 +77,18 @@ export async function* withCheckpoints<Result>(events: AsyncGenerator<AgentEvent
       const session = target.session();
       if (session) {
         await guarded(async () => {
-          store ??= storeFor(session.id);
+          const checkpoints = await storeFor(session.id);
           // This run's run_start is recorded by now, so it is the last one in the file.
           run ??= countRuns(readSessionFile(session.path).records);
-          await store.beforeTurn({ run, turn: event.turn, prompt: input }, { reuseTree: !changedSinceSnapshot, ...(begun ? { begun } : {}) });
+          await checkpoints.beforeTurn({ run, turn: event.turn, prompt: input }, { reuseTree: !changedSinceSnapshot, ...(begun ? { begun } : {}) });
         });
         begun = undefined;
         changedSinceSnapshot = event.message.toolCalls.some(mayChangeFiles);
       }
     }
     if (event.type === 'stop' && store) {
-      await guarded(() => store!.afterRun({ unchanged: !changedSinceSnapshot, ...(begun ? { begun } : {}) }));
+      const checkpoints = store;
+      await guarded(async () => (await checkpoints).afterRun({ unchanged: !changedSinceSnapshot, ...(begun ? { begun } : {}) }));
       // Begun for a turn that ran no tool (an answer, an error): it finishes before the run ends, so
       // no git process outlives the run or meets the next run's snapshot on the shadow index.
       if (begun) await begun.catch(() => undefined);

@@ -42,10 +42,10 @@ export async function acpCommand(args: CliArgs, signal: AbortSignal, env: NodeJS
 }
 
 /** Which variable holds the provider's key, and what is missing for a run to start, if anything. */
-function credentials(args: CliArgs, env: NodeJS.ProcessEnv, workspace: string): { variable: string | undefined; problem: string | undefined } {
+async function credentials(args: CliArgs, env: NodeJS.ProcessEnv, workspace: string): Promise<{ variable: string | undefined; problem: string | undefined }> {
   const warn = (message: string) => safeStderr.write(`vibe-agent: warning: ${message}\n`);
   try {
-    const settings = resolveSettings(args, env, loadConfig(workspace, env, warn));
+    const settings = resolveSettings(args, env, await loadConfig(workspace, env, warn));
     const preset = PRESETS[PRESET_ALIASES[settings.values.provider] ?? settings.values.provider];
     const variable = preset?.keyVariable;
     try {

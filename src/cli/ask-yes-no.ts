@@ -1,10 +1,10 @@
-import { createInterface } from 'node:readline';
-
 /** A yes/no question on the terminal (stderr), Enter alone or end of input meaning no; undefined without a terminal. */
 export function terminalYesNo(): ((question: string) => Promise<boolean>) | undefined {
   if (!process.stdin.isTTY || !process.stderr.isTTY) return undefined;
-  return (question) =>
-    new Promise((resolve) => {
+  return async (question) => {
+    // readline loads with the first question: most runs ask none.
+    const { createInterface } = await import('node:readline');
+    return new Promise((resolve) => {
       const reader = createInterface({ input: process.stdin, output: process.stderr });
       let answered = false;
       reader.question(`${question} [y/N] `, (answer) => {
@@ -14,4 +14,5 @@ export function terminalYesNo(): ((question: string) => Promise<boolean>) | unde
       });
       reader.once('close', () => (answered ? undefined : resolve(false)));
     });
+  };
 }

@@ -1,8 +1,6 @@
 import { basename, resolve } from 'node:path';
 import type { ImageRef } from '../contracts/messages.js';
-import { imageLimitsFor } from '../images/image-limits.js';
-import { loadImageFile, type LoadedImage } from '../images/load-image.js';
-import { formatMegabytes } from '../images/image-limits.js';
+import type { LoadedImage } from '../images/load-image.js';
 import { imagesRefusedBy } from '../providers/image-capability.js';
 import { resolveInWorkspace } from '../workspace/resolve-path.js';
 
@@ -39,6 +37,8 @@ export async function attachImages(prompt: string, options: AttachOptions): Prom
   const refused = imagesRefusedBy(options.preset, options.model);
   const count = options.paths.length + mentions.length;
   if (refused) return { ok: false, reason: `cannot attach ${count === 1 ? 'an image' : `${count} images`}: ${refused}. Nothing was sent; pick a model that takes images (--model) or leave the image out.` };
+  // The image code (decoding, resizing) loads only for a prompt that carries images.
+  const [{ imageLimitsFor, formatMegabytes }, { loadImageFile }] = await Promise.all([import('../images/image-limits.js'), import('../images/load-image.js')]);
   const limits = imageLimitsFor(options.protocol ?? 'openai');
   const loads: Array<Promise<LoadedImage>> = options.paths.map((path) => loadImageFile(resolve(path), limits, path));
   const notes: string[] = [];

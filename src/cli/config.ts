@@ -1,55 +1,12 @@
 import { readBoundedText, type RefusedFileError } from '../workspace/read-bounded.js';
 import { homedir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
-import { z } from 'zod';
 import { ConfigError } from '../providers/create-provider.js';
 import { PRESET_ALIASES, PRESETS } from '../providers/presets.js';
-import { CONFIG_KEYS, settingRow, type ConfigKey, type ConfigType, type FileConfig, type ProjectRule } from './settings.js';
+import { CONFIG_KEYS, settingRow, type ConfigKey, type FileConfig, type ProjectRule } from './settings.js';
 import { expandToolGroups } from './tool-names.js';
 
 export type { FileConfig } from './settings.js';
-
-function validator(config: ConfigType): z.ZodType {
-  switch (config.type) {
-    case 'string':
-      return z.string();
-    case 'url':
-      return z.string().url();
-    case 'integer':
-      return z.number().int().min(config.min);
-    case 'number': {
-      let number = z.number();
-      if (config.min !== undefined) number = number.min(config.min);
-      if (config.max !== undefined) number = number.max(config.max);
-      return config.above !== undefined ? number.gt(config.above) : number;
-    }
-    case 'boolean':
-      return z.boolean();
-    case 'strings':
-      return z.array(z.string());
-    case 'choice':
-      return z.enum(config.choices as [string, ...string[]]);
-    case 'rules':
-      return z.object({ allow: z.array(z.string()).default([]), deny: z.array(z.string()).default([]) }).strict();
-    case 'sources':
-      return z.array(z.object({ name: z.string().min(1), path: z.string().min(1), glob: z.string().min(1).optional() }).strict());
-    case 'object':
-      return z.record(z.string(), z.unknown());
-    case 'checker':
-      return z.union([
-        z.enum(['auto', 'off']),
-        z.object({ command: z.string().min(1), format: z.enum(['tsc', 'lines', 'eslint-json', 'ruff-json']).optional(), timeout: z.number().positive().optional(), extensions: z.array(z.string()).optional() }).strict(),
-      ]);
-  }
-}
-
-let schema: z.ZodObject | undefined;
-
-/** A config file: the settings table's config keys and types, nothing else. Built when a file is first read, not at start-up. */
-export function configSchema(): z.ZodObject {
-  schema ??= z.object(Object.fromEntries(CONFIG_KEYS.map((key) => [key, validator(settingRow(key).config!)]))).partial().strict();
-  return schema;
-}
 
 export function userConfigPath(env: NodeJS.ProcessEnv = process.env): string {
   const base = env.XDG_CONFIG_HOME || join(homedir(), '.config');
@@ -67,10 +24,10 @@ const keysWith = (rule: ProjectRule): ConfigKey[] => CONFIG_KEYS.filter((key) =>
  * error. The project file may tighten what the user chose (the table's project rules), never
  * loosen it. Directories in `addDirs` are relative to the workspace.
  */
-export function loadConfig(workspace: string, env: NodeJS.ProcessEnv = process.env, warn: (message: string) => void = () => {}): FileConfig {
-  const user = readConfigFile(userConfigPath(env), warn);
+export async function loadConfig(workspace: string, env: NodeJS.ProcessEnv = process.env, warn: (message: string) => void = () => {}): Promise<FileConfig> {
+  const user = await readConfigFile(userConfigPath(env), warn);
   const projectPath = projectConfigPath(workspace);
-  const project = readConfigFile(projectPath, warn);
+  const project = await readConfigFile(projectPath, warn);
   const userOnly = keysWith('user-only');
   const ignored: string[] = userOnly.filter((key) => project[key] !== undefined);
   if (project.permissions?.allow.length) ignored.push('permissions.allow');
@@ -145,8 +102,11 @@ function guardProject(user: FileConfig, project: FileConfig, workspace: string):
 /** Far above any real config; a bigger file is refused rather than parsed. */
 const MAX_CONFIG_BYTES = 1024 * 1024;
 
-/** A config that is a FIFO, a device or huge is skipped with a warning: a cloned repository must not hang start-up. */
-export function readConfigFile(path: string, warn: (message: string) => void = () => {}): FileConfig {
+/**
+ * A config that is a FIFO, a device or huge is skipped with a warning: a cloned repository must not hang start-up.
+ * The schema (zod) is loaded only when there is a file to check: most one-shot runs have none.
+ */
+export async function readConfigFile(path: string, warn: (message: string) => void = () => {}): Promise<FileConfig> {
   let text: string;
   try {
     text = readBoundedText(path, MAX_CONFIG_BYTES);
@@ -165,6 +125,7 @@ export function readConfigFile(path: string, warn: (message: string) => void = (
   } catch (error) {
     throw new ConfigError(`Config file ${path} is not valid JSON: ${(error as Error).message}`);
   }
+  const { configSchema } = await import('./config-schema.js');
   const parsed = configSchema().safeParse(raw);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`).join('; ');

@@ -18,11 +18,11 @@ import { safeStderr, safeStdout } from './display/safe-output.js';
 /** `vibe-agent doctor`: local checks, then the probe battery against the endpoint a run would use. */
 export async function doctorCommand(args: CliArgs, signal: AbortSignal, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const workspace = resolve(args.cwd ?? process.cwd());
-  const configFiles = [userConfigPath(env), projectConfigPath(workspace)].map(checkConfigFile);
+  const configFiles = await Promise.all([userConfigPath(env), projectConfigPath(workspace)].map(checkConfigFile));
   const local = localChecks({ nodeVersion: process.version, platform: process.platform, stdoutIsTTY: process.stdout.isTTY === true, env, configFiles, sandbox: () => detectBubblewrap() });
   // A broken config file is a finding, not a reason to stop: the endpoint is probed from flags and environment.
   let config: FileConfig = {};
-  if (!configFiles.some((file) => file.error)) config = loadConfig(workspace, env, (message) => safeStderr.write(`vibe-agent: warning: ${message}\n`));
+  if (!configFiles.some((file) => file.error)) config = await loadConfig(workspace, env, (message) => safeStderr.write(`vibe-agent: warning: ${message}\n`));
   const settings = resolveSettings(args, env, config);
   let resolved: ReturnType<typeof resolveProvider>;
   try {
@@ -58,10 +58,10 @@ export async function doctorCommand(args: CliArgs, signal: AbortSignal, env: Nod
   return reportFailed(report) ? EXIT.providerError : EXIT.answered;
 }
 
-function checkConfigFile(path: string): ConfigFileCheck {
+async function checkConfigFile(path: string): Promise<ConfigFileCheck> {
   if (!existsSync(path)) return { path, found: false };
   try {
-    readConfigFile(path);
+    await readConfigFile(path);
     return { path, found: true };
   } catch (error) {
     return { path, found: true, error: (error as Error).message };

@@ -1,59 +1,32 @@
-import { parseHooks, type HookEvent, type HooksConfig } from '../hooks/hook-config.js';
-import { Hooks } from '../hooks/hooks.js';
-import { foreignHookSources, type HookSource } from '../hooks/foreign-hooks.js';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
-import { TrustStore } from '../mcp/trust-store.js';
-import { projectConfigPath, readConfigFile, userConfigPath } from './config.js';
-import type { Settings } from './settings.js';
+import type { Tool } from '../contracts/tool.js';
+import { foreignHookDirs, foreignHookFiles } from '../hooks/foreign-hook-files.js';
+import type { Hooks } from '../hooks/hooks.js';
+import type { RegistryOptions, ToolRegistry } from '../tools/registry.js';
+import { anyPresent } from '../workspace/any-present.js';
+import { projectConfigPath, readConfigFile } from './config.js';
+import type { HooksSetupOptions } from './hooks-load.js';
 
-export interface HooksSetupOptions {
-  workspace: string;
-  env: NodeJS.ProcessEnv;
-  settings: Pick<Settings, 'hooks' | 'trustProjectMcp'>;
-  warn(message: string): void;
-  ask?: (question: string) => Promise<boolean>;
-}
+export type { HooksSetupOptions } from './hooks-load.js';
 
 /**
- * The user's hooks (our config, and Gemini CLI's and Codex's files in the home), and the
- * project's (.vibe-agent/config.json, .gemini/settings.json, .codex/) once approved as project MCP
- * servers are: asked once per file and content, or --trust-project-mcp. Undefined when there are none.
+ * The hooks in effect (see hooks-load.ts for whose run); undefined when there are none. Their
+ * code (the schema, the runner's child processes) loads only when some file or setting has hooks.
  */
 export async function loadHooks(options: HooksSetupOptions): Promise<Hooks | undefined> {
-  const { workspace, env, warn } = options;
-  const home = env.HOME || homedir();
-  const user = parseHooks(options.settings.hooks, userConfigPath(env));
+  const { workspace, env } = options;
   const projectFile = projectConfigPath(workspace);
-  const project = parseHooks(readConfigFile(projectFile).hooks, projectFile);
-  for (const warning of [...user.warnings, ...project.warnings]) warn(warning);
-  // Read unchanged: Gemini CLI's and Codex's hooks, the user's own and the repository's.
-  const userSources: HookSource[] = [{ file: userConfigPath(env), format: 'vibe-agent', hooks: user.hooks }, ...foreignHookSources(join(home, '.gemini'), env.CODEX_HOME || join(home, '.codex'), warn)];
-  const projectSources: HookSource[] = [{ file: projectFile, format: 'vibe-agent', hooks: project.hooks }, ...foreignHookSources(join(workspace, '.gemini'), join(workspace, '.codex'), warn)];
-  const merged: HooksConfig = {};
-  const add = (hooks: HooksConfig) => {
-    for (const [event, groups] of Object.entries(hooks)) merged[event as HookEvent] = [...(merged[event as HookEvent] ?? []), ...groups];
-  };
-  for (const source of userSources) add(source.hooks);
-  for (const source of projectSources) if (await projectApproved(source, options)) add(source.hooks);
-  if (Object.keys(merged).length === 0) return undefined;
-  return new Hooks(merged, { cwd: workspace, warn, env });
+  const project = { file: projectFile, config: await readConfigFile(projectFile) };
+  const dirs = foreignHookDirs(workspace, env, env.HOME || homedir());
+  const foreign = [foreignHookFiles(dirs.user.gemini, dirs.user.codex), foreignHookFiles(dirs.project.gemini, dirs.project.codex)].flatMap((files) => Object.values(files));
+  const given = (hooks: Record<string, unknown> | undefined) => hooks !== undefined && Object.keys(hooks).length > 0;
+  if (!given(options.settings.hooks) && !given(project.config.hooks) && !anyPresent(foreign)) return undefined;
+  const { loadConfiguredHooks } = await import('./hooks-load.js');
+  return loadConfiguredHooks(options, project);
 }
 
-/** A repository's hooks run as you: asked once per file and content, remembered per workspace. */
-async function projectApproved(source: HookSource, options: HooksSetupOptions): Promise<boolean> {
-  const commands = Object.values(source.hooks).flatMap((groups) => groups.flatMap((group) => group.hooks.map((hook) => hook.command)));
-  if (!commands.length) return false;
-  if (options.settings.trustProjectMcp) return true;
-  const store = new TrustStore(options.workspace, options.env);
-  const key = `hooks:${source.file}`;
-  const known = store.decision(key, source.hooks);
-  if (known !== undefined) return known;
-  if (options.ask) {
-    const approved = await options.ask(`Run the hooks of ${source.file}? They run: ${commands.join(' ; ')}`);
-    store.record(key, source.hooks, approved);
-    return approved;
-  }
-  options.warn(`the hooks in ${source.file} were not run: not approved for this workspace (a run in a terminal asks); pass --trust-project-mcp or set "trustProjectMcp": true in your user config to run them without asking.`);
-  return false;
+/** The run's tools behind the hooks (PreToolUse, PostToolUse); loaded only when there are hooks. */
+export async function hookedRegistry(hooks: Hooks, tools: Tool[], options: RegistryOptions): Promise<ToolRegistry> {
+  const { HookedRegistry } = await import('../hooks/hooked-registry.js');
+  return new HookedRegistry(hooks, tools, options);
 }

@@ -12,7 +12,7 @@ import { safeStderr, safeStdout } from './display/safe-output.js';
 /** `vibe-agent index [--docs DIR]`: builds or updates the search_docs index, with progress on stderr. */
 export async function indexCommand(args: CliArgs, _signal: AbortSignal, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const workspace = resolve(args.cwd ?? process.cwd());
-  const config = loadConfig(workspace, env, (message) => safeStderr.write(`vibe-agent: warning: ${message}\n`));
+  const config = await loadConfig(workspace, env, (message) => safeStderr.write(`vibe-agent: warning: ${message}\n`));
   const sources = resolveSettings(args, env, config).values.knowledge;
   if (!sources.length) throw new UsageError('No knowledge folders: pass --docs DIR or set "knowledge": [{ "name", "path", "glob" }] in a config file.');
   const path = indexPath(sources, env);

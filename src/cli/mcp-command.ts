@@ -26,7 +26,7 @@ export async function mcpCommand(args: CliArgs, env: NodeJS.ProcessEnv = process
   const workspace = resolve(args.cwd ?? process.cwd());
   const warnings: string[] = [];
   const warn = (message: string) => warnings.push(message);
-  const config = loadConfig(workspace, env, warn);
+  const config = await loadConfig(workspace, env, warn);
   const settings = resolveSettings(args, env, config).values;
   const servers = await startMcpServers({ workspace, env, settings, registry: new ToolRegistry(), warn });
   try {

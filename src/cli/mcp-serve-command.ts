@@ -38,7 +38,7 @@ const NOTES: Record<PermissionMode, string> = {
 export async function mcpServeCommand(args: CliArgs, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const workspace = resolve(args.cwd ?? process.cwd());
   const warn = (message: string) => safeStderr.write(`vibe-agent: warning: ${message}\n`);
-  const settings = resolveSettings(args, env, loadConfig(workspace, env, warn)).values;
+  const settings = resolveSettings(args, env, await loadConfig(workspace, env, warn)).values;
   const wanted = expandToolGroups(settings.tools ?? DEFAULT_TOOL_NAMES).filter((name) => name !== 'task' && name !== 'skill' && name !== 'search_docs');
   const sandbox = shellSandbox(settings, workspace, env);
   const tools = await selectTools(wanted, { extraRoots: existingDirs(settings.addDirs), allowSecrets: settings.allowSecrets, privateHosts: settings.fetchPrivate }, { passEnv: settings.passEnv, secrets: [settings.apiKey], ...(sandbox ? { sandbox } : {}) });

@@ -1,80 +1,36 @@
-import { McpServers } from '../mcp/mcp-servers.js';
-import { collectServers } from '../mcp/server-sources.js';
-import type { ServerSpec } from '../mcp/server-spec.js';
-import { TrustStore } from '../mcp/trust-store.js';
+import { foreignServerFiles } from '../mcp/foreign-server-files.js';
+import { DeferredMcpServers, type RunMcpServers } from '../mcp/run-mcp-servers.js';
 import { userDataDir } from '../session/paths.js';
-import type { ToolRegistry } from '../tools/registry.js';
-import { projectConfigPath, readConfigFile, userConfigPath } from './config.js';
-import type { Settings } from './settings.js';
+import { anyPresent } from '../workspace/any-present.js';
+import { projectConfigPath, readConfigFile } from './config.js';
+import type { McpSetupOptions } from './mcp-start.js';
 
-export interface McpSetupOptions {
-  workspace: string;
-  env: NodeJS.ProcessEnv;
-  settings: Pick<Settings, 'mcpServers' | 'trustProjectMcp'>;
-  registry: ToolRegistry;
-  warn(message: string): void;
-  /** Asks the user about a project server; absent without a terminal. */
-  ask?: (question: string) => Promise<boolean>;
-  version?: string;
-}
-
-const TRUST_HINT = 'pass --trust-project-mcp or set "trustProjectMcp": true in your user config to start project servers without asking';
+export type { McpSetupOptions } from './mcp-start.js';
 
 /**
- * Starts the configured MCP servers in the background. The user's own start at once; a
- * project's (whoever wrote the repository chose them) only once approved: asked once per
- * server and remembered for this workspace, or trusted by --trust-project-mcp. Without a
- * terminal to ask on, an unapproved one is skipped with a warning that says how to trust it.
+ * The run's MCP servers, starting in the background (see mcp-start.ts for which start). The MCP
+ * client (its SDK, transports and OAuth) loads only when a server is configured somewhere: a run
+ * without any never compiles it.
  */
-export async function startMcpServers(options: McpSetupOptions): Promise<McpServers> {
+export async function startMcpServers(options: McpSetupOptions): Promise<RunMcpServers> {
   const { workspace, env, warn } = options;
-  // OAuth's browser step: the URL is always shown; a browser is opened only for a run at a terminal.
-  const oauth = {
-    dataDir: userDataDir(env),
-    openBrowser: options.ask !== undefined && process.stderr.isTTY === true,
-    announce: (url: string) => warn(`an MCP server asks you to authorize vibe-agent; open this address to sign in: ${url}`),
+  const create = async () => {
+    const { McpServers } = await import('../mcp/mcp-servers.js');
+    // OAuth's browser step: the URL is always shown; a browser is opened only for a run at a terminal.
+    const oauth = {
+      dataDir: userDataDir(env),
+      openBrowser: options.ask !== undefined && process.stderr.isTTY === true,
+      announce: (url: string) => warn(`an MCP server asks you to authorize vibe-agent; open this address to sign in: ${url}`),
+    };
+    return new McpServers({ registry: options.registry, warn, env, oauth, ...(options.version ? { clientVersion: options.version } : {}) });
   };
-  const servers = new McpServers({ registry: options.registry, warn, env, oauth, ...(options.version ? { clientVersion: options.version } : {}) });
   const projectFile = projectConfigPath(workspace);
-  const entries = collectServers({
-    workspace,
-    env,
-    userServers: options.settings.mcpServers,
-    userConfigFile: userConfigPath(env),
-    projectServers: readConfigFile(projectFile).mcpServers,
-    projectConfigFile: projectFile,
-    warn,
-  });
-  const store = new TrustStore(workspace, env);
-  const unasked: string[] = [];
-  for (const entry of entries) {
-    if (entry.origin.scope === 'user') {
-      servers.start(entry, true);
-      continue;
-    }
-    if (options.settings.trustProjectMcp) {
-      servers.start(entry, false);
-      continue;
-    }
-    const key = `mcp:${entry.origin.file}#${entry.name}`;
-    let approved = store.decision(key, entry.spec);
-    if (approved === undefined && options.ask) {
-      approved = await options.ask(`Start the MCP server "${entry.name}" from ${entry.origin.file}? It runs: ${describeSpec(entry.spec)}`);
-      store.record(key, entry.spec, approved);
-    }
-    if (approved) servers.start(entry, false);
-    else if (approved === false) servers.hold(entry, 'you declined it for this workspace');
-    else {
-      servers.hold(entry, 'not approved');
-      unasked.push(`"${entry.name}" (${entry.origin.file})`);
-    }
-  }
-  if (unasked.length) warn(`project MCP server${unasked.length === 1 ? '' : 's'} ${unasked.join(', ')} not started: not approved for this workspace (a run in a terminal asks); ${TRUST_HINT}.`);
+  const project = { file: projectFile, config: await readConfigFile(projectFile) };
+  const named = (servers: Record<string, unknown> | undefined) => Object.keys(servers ?? {}).length > 0;
+  const configured = named(options.settings.mcpServers) || named(project.config.mcpServers) || anyPresent(Object.values(foreignServerFiles(workspace, env)));
+  if (!configured) return new DeferredMcpServers(create);
+  const servers = await create();
+  const { startConfiguredServers } = await import('./mcp-start.js');
+  await startConfiguredServers(servers, options, project);
   return servers;
-}
-
-/** The command or URL a server runs, as the user should see it before approving it. */
-export function describeSpec(spec: ServerSpec): string {
-  if (spec.transport !== 'stdio') return `${spec.transport.toUpperCase()} ${spec.url}`;
-  return [spec.command, ...spec.args].map((word) => (/^[\w@%+=:,./-]+$/.test(word) ? word : JSON.stringify(word))).join(' ');
 }

@@ -1,34 +1,30 @@
 import { statSync } from 'node:fs';
 import { imagesRefusedBy } from '../providers/image-capability.js';
 import { dirname, resolve } from 'node:path';
-import { loadAgents } from '../agents/load-agents.js';
 import type { SubagentOptions } from '../agents/subagents.js';
 import { buildSystemPrompt } from '../memory/build-system-prompt.js';
 import type { Provider } from '../contracts/provider.js';
 import { createContextPolicy, type ContextPolicy } from '../context/policy.js';
 import { ConfigError, createProvider, resolveProvider, type ResolvedProvider } from '../providers/create-provider.js';
 import { PRICES, priceOf } from '../providers/pricing.js';
-import { withProtocol } from '../providers/with-protocol.js';
+import { loadProtocol } from '../providers/load-protocol.js';
 import { collectSecrets, createRedactor } from '../session/redact.js';
 import { setUpShellSandbox } from '../sandbox/shell-sandbox-setup.js';
 import { lazySandbox, noSandbox, type ShellSandbox } from '../tools/coding/shell/shell-sandbox.js';
 import { ToolRegistry } from '../tools/registry.js';
-import { createDiagnosticsObserver } from '../diagnostics/diagnostics-observer.js';
+import { lazyDiagnosticsObserver } from '../diagnostics/lazy-diagnostics-observer.js';
 import { discoverCommands, type CommandCatalog } from '../commands/discover-commands.js';
 import { setUpSkills, type SkillSetup } from '../skills/skill-setup.js';
 import { appendSection } from '../skills/skills-prompt.js';
-import { indexPath } from '../knowledge/knowledge-source.js';
-import { createSearchDocsTool } from '../knowledge/search-docs-tool.js';
 import type { Tool } from '../contracts/tool.js';
 import type { FileAccess } from '../tools/coding/shared/file-access.js';
 import type { CliArgs } from './args.js';
 import { loadConfig, userConfigPath } from './config.js';
-import type { McpServers } from '../mcp/mcp-servers.js';
+import type { RunMcpServers } from '../mcp/run-mcp-servers.js';
 import { terminalYesNo } from './ask-yes-no.js';
 import { startMcpServers } from './mcp-setup.js';
-import { HookedRegistry } from '../hooks/hooked-registry.js';
 import type { Hooks } from '../hooks/hooks.js';
-import { loadHooks } from './hooks-setup.js';
+import { hookedRegistry, loadHooks } from './hooks-setup.js';
 import { providerSettings } from './provider-settings.js';
 import { resolveSettings } from './resolve-settings.js';
 import { selectTools } from './select-tools.js';
@@ -56,7 +52,7 @@ export interface PreparedRun {
   /** The hooks in effect (PreToolUse and PostToolUse already run through `tools`); undefined when none. */
   hooks: Hooks | undefined;
   /** The MCP servers, starting in the background; their tools join `tools` when ready. Close them when done. */
-  mcp: McpServers;
+  mcp: RunMcpServers;
   /** The system prompt with the project memory (AGENTS.md) and the skills' names in it. */
   system: string;
   /** Skills found for this workspace, the `skill` tool's state and the run's tool scope. */
@@ -83,7 +79,7 @@ export interface RunSurroundings {
 export async function prepareRun(args: CliArgs, env: NodeJS.ProcessEnv = process.env, surroundings: RunSurroundings = {}): Promise<PreparedRun> {
   const workspace = resolve(args.cwd ?? process.cwd());
   const warn = (message: string) => safeStderr.write(`vibe-agent: warning: ${message}\n`);
-  const config = loadConfig(workspace, env, warn);
+  const config = await loadConfig(workspace, env, warn);
   const resolvedSettings = resolveSettings(args, env, config);
   const settings = resolvedSettings.values;
   const resolved = resolveProvider(providerSettings(resolvedSettings, env));
@@ -99,13 +95,13 @@ export async function prepareRun(args: CliArgs, env: NodeJS.ProcessEnv = process
   const wanted = withoutOptional(expandToolGroups(settings.tools ?? DEFAULT_TOOL_NAMES).filter((name) => name !== 'task'));
   const sandbox = shellSandbox(settings, workspace, env);
   // A checker reads the disk: with the editor's buffers (ACP) it would check stale files, so it is off.
-  const observeWrite = surroundings.files ? undefined : createDiagnosticsObserver({ setting: settings.diagnostics, env, passEnv: settings.passEnv, secrets: [settings.apiKey], runUnchecked: false, ...(sandbox ? { sandbox } : {}) });
+  const observeWrite = surroundings.files ? undefined : lazyDiagnosticsObserver({ setting: settings.diagnostics, env, passEnv: settings.passEnv, secrets: [settings.apiKey], runUnchecked: false, ...(sandbox ? { sandbox } : {}) });
   const fileOptions = { extraRoots: existingDirs(settings.addDirs), allowSecrets: settings.allowSecrets, privateHosts: settings.fetchPrivate, readRoots: skills.readRoots, todos, acceptsImages, ...(observeWrite ? { observeWrite } : {}), ...(surroundings.files ? { files: surroundings.files } : {}) };
-  const selected = [...(await selectTools(wanted, fileOptions, { passEnv: settings.passEnv, secrets: [settings.apiKey], ...(sandbox ? { sandbox } : {}) })), ...optionalTools(settings, workspace, skills, env)];
+  const selected = [...(await selectTools(wanted, fileOptions, { passEnv: settings.passEnv, secrets: [settings.apiKey], ...(sandbox ? { sandbox } : {}) })), ...(await optionalTools(settings, workspace, skills, env))];
   const registryOptions = { redact, gate: skills.gate };
-  const tools = hooks ? new HookedRegistry(hooks, selected, registryOptions) : new ToolRegistry(selected, registryOptions);
+  const tools = hooks ? await hookedRegistry(hooks, selected, registryOptions) : new ToolRegistry(selected, registryOptions);
   const mcp = await startMcpServers({ workspace, env, settings, registry: tools, warn, ...(ask ? { ask } : {}) });
-  const provider = withProtocol(await createProvider(resolved), settings.protocol);
+  const provider = await loadProtocol(await createProvider(resolved), settings.protocol);
   if (settings.maxCost !== undefined && !priceOf(resolved.model)) {
     throw new ConfigError(`--max-cost needs the model's price, and none is known for "${resolved.model}". Priced models: ${Object.keys(PRICES).join(', ')}.`);
   }
@@ -138,13 +134,15 @@ export async function prepareRun(args: CliArgs, env: NodeJS.ProcessEnv = process
     maxCost: settings.maxCost,
     maxTurns: settings.maxTurns,
     temperature: settings.temperature,
-    subagents: subagentOptions(settings, workspace, env),
+    subagents: await subagentOptions(settings, workspace, env),
     todos,
   };
 }
 
-function subagentOptions(settings: Settings, workspace: string, env: NodeJS.ProcessEnv): SubagentOptions | undefined {
+async function subagentOptions(settings: Settings, workspace: string, env: NodeJS.ProcessEnv): Promise<SubagentOptions | undefined> {
   if (settings.agentDepth === 0 || !expandToolGroups(settings.tools ?? DEFAULT_TOOL_NAMES).includes('task')) return undefined;
+  // Agent files (their YAML front matter, their schema) are read only when the task tool is on.
+  const { loadAgents } = await import('../agents/load-agents.js');
   const warn = (message: string) => safeStderr.write(`vibe-agent: warning: ${message}\n`);
   return {
     agents: loadAgents({ workspace, userConfigDir: dirname(userConfigPath(env)) }, warn),
@@ -160,11 +158,15 @@ function withoutOptional(names: string[] | undefined): string[] | undefined {
   return names?.filter((name) => !OPTIONAL_TOOLS.includes(name));
 }
 
-function optionalTools(settings: Settings, workspace: string, skills: SkillSetup, env: NodeJS.ProcessEnv): Tool[] {
+async function optionalTools(settings: Settings, workspace: string, skills: SkillSetup, env: NodeJS.ProcessEnv): Promise<Tool[]> {
   const wanted = (name: string) => settings.tools === undefined || settings.tools.includes(name);
   const tools: Tool[] = [];
   if (skills.tool && wanted('skill')) tools.push(skills.tool);
-  if (settings.knowledge.length && wanted('search_docs')) tools.push(createSearchDocsTool({ sources: settings.knowledge, indexPath: indexPath(settings.knowledge, env), workspace }));
+  if (settings.knowledge.length && wanted('search_docs')) {
+    // The knowledge code loads only for a run with knowledge folders.
+    const [{ indexPath }, { createSearchDocsTool }] = await Promise.all([import('../knowledge/knowledge-source.js'), import('../knowledge/search-docs-tool.js')]);
+    tools.push(createSearchDocsTool({ sources: settings.knowledge, indexPath: indexPath(settings.knowledge, env), workspace }));
+  }
   return tools;
 }
 

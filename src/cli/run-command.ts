@@ -1,15 +1,11 @@
 import type { AgentEvent, StopReason } from '../contracts/events.js';
-import { withSubagents } from '../agents/subagents.js';
 import type { AgentOptions } from '../core/agent-options.js';
-import { withCheckpoints } from '../checkpoints/with-checkpoints.js';
 import { mayChangeFiles } from '../checkpoints/may-change-files.js';
 import { runAgent, type RunResult } from '../core/loop.js';
 import { PLAN_MODE_PROMPT } from '../core/system-prompt.js';
 import type { CliArgs } from './args.js';
 import { createCliAuthorize } from './permission-setup.js';
 import { promptWithPlan, readApprovedPlan } from './approved-plan.js';
-import { openRunSession } from './run-session.js';
-import { recordingRequests } from '../session/recording-provider.js';
 import { startTelemetryIfWanted } from './telemetry-setup.js';
 import { EXIT, exitCodeFor } from './exit-codes.js';
 import { startRunPrompt } from './custom-command-prompt.js';
@@ -18,7 +14,6 @@ import { promptThroughHooks } from './prompt-hooks.js';
 import { attachImages } from './attach-images.js';
 import { prepareRun, type PreparedRun } from './prepare-run.js';
 import { createTextRenderer } from './render-text.js';
-import { createJsonLinesRenderer } from './display/json-lines.js';
 import { colorEnabled } from './display/theme.js';
 import { safeStderr, safeStdout } from './display/safe-output.js';
 
@@ -60,7 +55,10 @@ async function runPrepared(args: CliArgs, prompt: string, prepared: PreparedRun,
     return EXIT.usage;
   }
   for (const note of attached.notes) safeStderr.write(`vibe-agent: ${note}\n`);
-  const session = await openRunSession(args, { workspace, system, warn: (text) => safeStderr.write(`vibe-agent: warning: ${text}\n`) });
+  // With --no-session none of the session store's (or the checkpoints') code loads; a resume with it is refused there.
+  const unsaved = args.noSession && !args.continue && args.resume === undefined;
+  const saving = unsaved ? undefined : await import('./session-run.js');
+  const session = await saving?.openRunSession(args, { workspace, system, warn: (text) => safeStderr.write(`vibe-agent: warning: ${text}\n`) });
 
   if (session?.messages) (await import('../tools/builtin/todo.js')).restoreTodos(todos, session.messages);
   const hooked = await promptThroughHooks(prepared.hooks, start.prompt, { id: session?.id, resumed: session?.messages !== undefined });
@@ -69,7 +67,7 @@ async function runPrepared(args: CliArgs, prompt: string, prepared: PreparedRun,
     session?.close();
     return EXIT.providerError;
   }
-  const render = args.json ? createJsonLinesRenderer(process.stdout, args.apiKey) : textRenderer();
+  const render = args.json ? (await import('./display/json-lines.js')).createJsonLinesRenderer(process.stdout, args.apiKey) : textRenderer();
   let reason: StopReason = 'aborted';
   const options: AgentOptions = {
     provider,
@@ -92,12 +90,17 @@ async function runPrepared(args: CliArgs, prompt: string, prepared: PreparedRun,
   const warn = (text: string) => safeStderr.write(`vibe-agent: warning: ${text}\n`);
   const telemetry = await startTelemetryIfWanted(settings, session ? { conversationId: session.id } : {});
   // Only this loop's requests are stored (children get the provider as it was): what a replay compares.
-  const recorded = (agent: AgentOptions): AgentOptions => (session ? { ...agent, provider: recordingRequests(provider, (request) => session.recordRequest(request)) } : agent);
+  const recorded = (agent: AgentOptions): AgentOptions => (session && saving ? { ...agent, provider: saving.recordingRequests(provider, (request) => session.recordRequest(request)) } : agent);
+  // The task tool's code loads only when subagents are on.
+  const withSubagents = subagents ? (await import('../agents/subagents.js')).withSubagents : undefined;
+  // Checkpoints are kept in the session.
+  const withCheckpoints = session ? saving?.withCheckpoints : undefined;
   try {
     let next: AgentOptions | undefined = options;
     for (let round = 0; next; round++) {
-      const run = runAgent(recorded(subagents ? withSubagents(next, subagents) : next));
-      const events: AsyncGenerator<AgentEvent, RunResult> = withCheckpoints(telemetry ? telemetry.wrap(run) : run, { workspace, session: () => session, warn, mayChangeFiles: (call) => mayChangeFiles(tools, call) });
+      const run = runAgent(recorded(withSubagents ? withSubagents(next, subagents) : next));
+      const watched = telemetry ? telemetry.wrap(run) : run;
+      const events: AsyncGenerator<AgentEvent, RunResult> = withCheckpoints ? withCheckpoints(watched, { workspace, session: () => session, warn, mayChangeFiles: (call) => mayChangeFiles(tools, call) }) : watched;
       let step: IteratorResult<AgentEvent, RunResult> = await events.next();
       for (; !step.done; step = await events.next()) {
         session?.record(step.value);

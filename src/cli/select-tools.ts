@@ -5,7 +5,7 @@ import type { FileToolOptions } from '../tools/coding/shared/file-tool-options.j
 import type { TodoList } from '../tools/builtin/todo-list.js';
 import { deferredTool } from '../tools/deferred-tool.js';
 import { DEFAULT_TOOL_NAMES, expandToolGroups, TOOL_GROUPS } from './tool-names.js';
-import { TOOL_SPECS } from './tool-specs.js';
+import { TOOL_SPECS } from '../tools/tool-specs.js';
 import { UsageError } from './usage-error.js';
 
 export interface ToolSelectionOptions extends FileToolOptions, FetchUrlOptions {

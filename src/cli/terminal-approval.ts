@@ -1,4 +1,3 @@
-import { createInterface } from 'node:readline';
 import type { ApprovalAnswer, AskApproval } from '../tools/approval.js';
 import { colourDiffLine, looksLikeDiff } from './display/diff-colour.js';
 import { createTheme } from './display/theme.js';
@@ -36,8 +35,10 @@ export function createTerminalApproval(options: TerminalApprovalOptions): AskApp
   let ended = (options.input as Partial<NodeJS.ReadStream>).readableEnded === true;
   options.input.once('end', () => (ended = true));
 
-  const askOnce: AskApproval = (request, signal) =>
-    new Promise<ApprovalAnswer>((resolve) => {
+  // readline loads with the first question: most runs ask none.
+  const askOnce: AskApproval = async (request, signal) => {
+    const { createInterface } = await import('node:readline');
+    return new Promise<ApprovalAnswer>((resolve) => {
       if (signal.aborted) return resolve('no');
       const out = options.output;
       const [first, ...more] = visibleLines(request.summary);
@@ -80,6 +81,7 @@ export function createTerminalApproval(options: TerminalApprovalOptions): AskApp
       };
       prompt();
     });
+  };
 
   // One question at a time, even if calls were ever asked about concurrently.
   return (request, signal) => {

@@ -1,12 +1,12 @@
 import { readdirSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { parse as parseToml } from 'smol-toml';
 import { displayPath } from '../memory/memory-paths.js';
 import { parseAllowedTools } from '../skills/allowed-tools.js';
 import { parseFrontMatter, textField } from '../skills/front-matter.js';
 import { readCappedTextFile } from '../skills/read-capped-file.js';
 import { projectDirs, type Scope } from '../skills/search-roots.js';
 import { userConfigDir } from '../memory/memory-paths.js';
+import { tomlPackage } from './toml-package.js';
 import { homedir } from 'node:os';
 
 /** A prompt file run as `/name args`: Markdown with front matter, or a Gemini CLI TOML file. */
@@ -101,7 +101,7 @@ function loadCommand(dir: string, file: string, scope: Scope, env: NodeJS.Proces
 function loadToml(text: string, name: string, scope: Scope, origin: string): CustomCommand | { warning: string } {
   let data: Record<string, unknown>;
   try {
-    data = parseToml(text) as Record<string, unknown>;
+    data = tomlPackage().parse(text) as Record<string, unknown>;
   } catch (error) {
     const line = (error as { line?: number }).line;
     return { warning: `${origin}${line ? `:${line}` : ''}: malformed TOML, command skipped: ${(error as Error).message.split('\n')[0]}` };

@@ -7,12 +7,15 @@ import type { Tool } from '../contracts/tool.js';
 import { errorText } from '../contracts/error-text.js';
 import { sharedPrefix } from '../contracts/prefix-memo.js';
 import type { ToolRegistry } from '../tools/registry.js';
-import { compactHistory, type CompactResult } from './compact-history.js';
+import type { compactHistory as CompactHistory, CompactResult } from './compact-history.js';
 import { contextSettings, type ContextSettings, type ContextSettingsInput } from './context-settings.js';
 import { MemoryOutputStore, type OutputStore } from './output-store.js';
 import { ShrinkMemo, shrinkToolOutputs } from './shrink-outputs.js';
 import { historyUpperBound, messageUpperBound, TokenCounter } from './token-count.js';
 import { format } from './tool-result-cap.js';
+
+/** Compaction's code (the summary prompt, the transcript) loads the first time a history needs compacting. */
+const compactHistory: typeof CompactHistory = async (...args) => (await import('./compact-history.js')).compactHistory(...args);
 
 export interface ContextPolicyOptions extends Omit<ContextSettingsInput, 'model' | 'provider'> {
   /** Used for summaries; its name also picks local-server defaults (ollama, vllm, lmstudio). */

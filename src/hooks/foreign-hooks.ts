@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
+import { foreignHookFiles } from './foreign-hook-files.js';
 import { parseHooks, type HookEvent, type HookGroup, type HooksConfig } from './hook-config.js';
 
 /** Gemini CLI's events, as the Claude Code events we run them at; its others are reported and ignored. */
@@ -67,10 +67,11 @@ export function foreignHookSources(geminiDir: string, codexDir: string, warn: (m
     if (Object.keys(parsed.hooks).length) sources.push({ file, format, hooks: parsed.hooks });
   };
   const hooksOf = (value: unknown) => (value && typeof value === 'object' ? (value as { hooks?: unknown }).hooks : undefined);
-  add(join(geminiDir, 'settings.json'), 'gemini-cli', (text) => hooksOf(JSON.parse(text)), parseGeminiHooks);
-  add(join(codexDir, 'hooks.json'), 'codex', (text) => hooksOf(JSON.parse(text)), parseHooks);
+  const files = foreignHookFiles(geminiDir, codexDir);
+  add(files.gemini, 'gemini-cli', (text) => hooksOf(JSON.parse(text)), parseGeminiHooks);
+  add(files.codexJson, 'codex', (text) => hooksOf(JSON.parse(text)), parseHooks);
   // [hooks.state] is Codex's own bookkeeping, not an event.
-  add(join(codexDir, 'config.toml'), 'codex', (text) => withoutState(hooksOf(parseToml(text))), parseHooks);
+  add(files.codexToml, 'codex', (text) => withoutState(hooksOf(parseToml(text))), parseHooks);
   return sources;
 }
 

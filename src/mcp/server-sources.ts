@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { join } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { parseCodexEntry, parseGeminiEntry } from './foreign-entries.js';
+import { foreignServerFiles } from './foreign-server-files.js';
 import { parseClaudeEntry, type ServerEntry, type ServerOrigin, type ServerSpec } from './server-spec.js';
 
 export interface SourceOptions {
@@ -25,17 +24,16 @@ type ParseEntry = (raw: unknown) => ServerSpec | string | undefined;
  * later one with the same name is reported and left out.
  */
 export function collectServers(options: SourceOptions): ServerEntry[] {
-  const home = options.env.HOME || homedir();
-  const codexHome = options.env.CODEX_HOME || join(home, '.codex');
   const { workspace, warn } = options;
+  const files = foreignServerFiles(workspace, options.env);
   const sources: Array<{ origin: ServerOrigin; read: () => Record<string, unknown> | undefined; parse: ParseEntry }> = [
     { origin: { scope: 'user', file: options.userConfigFile, format: 'vibe-agent' }, read: () => options.userServers, parse: parseClaudeEntry },
-    { origin: { scope: 'user', file: join(home, '.gemini', 'settings.json'), format: 'gemini-cli' }, read: () => jsonServers(join(home, '.gemini', 'settings.json'), 'mcpServers', warn), parse: parseGeminiEntry },
-    { origin: { scope: 'user', file: join(codexHome, 'config.toml'), format: 'codex' }, read: () => tomlServers(join(codexHome, 'config.toml'), warn), parse: parseCodexEntry },
+    { origin: { scope: 'user', file: files.userGemini, format: 'gemini-cli' }, read: () => jsonServers(files.userGemini, 'mcpServers', warn), parse: parseGeminiEntry },
+    { origin: { scope: 'user', file: files.userCodex, format: 'codex' }, read: () => tomlServers(files.userCodex, warn), parse: parseCodexEntry },
     { origin: { scope: 'project', file: options.projectConfigFile, format: 'vibe-agent' }, read: () => options.projectServers, parse: parseClaudeEntry },
-    { origin: { scope: 'project', file: join(workspace, '.mcp.json'), format: 'claude-code' }, read: () => jsonServers(join(workspace, '.mcp.json'), 'mcpServers', warn), parse: parseClaudeEntry },
-    { origin: { scope: 'project', file: join(workspace, '.gemini', 'settings.json'), format: 'gemini-cli' }, read: () => jsonServers(join(workspace, '.gemini', 'settings.json'), 'mcpServers', warn), parse: parseGeminiEntry },
-    { origin: { scope: 'project', file: join(workspace, '.codex', 'config.toml'), format: 'codex' }, read: () => tomlServers(join(workspace, '.codex', 'config.toml'), warn), parse: parseCodexEntry },
+    { origin: { scope: 'project', file: files.projectClaude, format: 'claude-code' }, read: () => jsonServers(files.projectClaude, 'mcpServers', warn), parse: parseClaudeEntry },
+    { origin: { scope: 'project', file: files.projectGemini, format: 'gemini-cli' }, read: () => jsonServers(files.projectGemini, 'mcpServers', warn), parse: parseGeminiEntry },
+    { origin: { scope: 'project', file: files.projectCodex, format: 'codex' }, read: () => tomlServers(files.projectCodex, warn), parse: parseCodexEntry },
   ];
   const entries: ServerEntry[] = [];
   const seenFiles = new Set<string>();

@@ -1,7 +1,7 @@
 import { lstatSync, realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import picomatch from 'picomatch';
 import type { Tool } from '../contracts/tool.js';
+import { picomatchPackage } from '../workspace/picomatch-package.js';
 import { commandForms } from './command-forms.js';
 
 /**
@@ -43,7 +43,7 @@ export function matchesRule(rule: PermissionRule, tool: RuleTarget, args: unknow
   // every call (failing closed); "*(pattern)" means the tools that have a subject.
   if (!subject) return use === 'deny' && rule.name !== '*';
   if (subject.kind === 'file-path') {
-    const matcher = picomatch(rule.pattern, { dot: true });
+    const matcher = picomatchPackage()(rule.pattern, { dot: true });
     const paths = workspacePaths(subject.value, workspace);
     return use === 'deny' ? paths.some((path) => matcher(path)) : paths.every((path) => matcher(path));
   }

@@ -1,5 +1,5 @@
 import { posix } from 'node:path';
-import picomatch from 'picomatch';
+import { picomatchPackage } from '../workspace/picomatch-package.js';
 
 /**
  * An `allowed-tools` entry with an argument pattern, as Claude Code writes them: `bash(git diff:*)`
@@ -33,7 +33,7 @@ function pathRefusal(pattern: string, path: string): string | undefined {
   const normal = posix.normalize(path.replaceAll('\\', '/')).replace(/^\.\/(?=.)/, '').replace(/\/$/, '') || '.';
   if (normal === '..' || normal.startsWith('../')) return `the path must stay inside "${pattern}"`;
   const glob = pattern.replace(/^\.\//, '');
-  return picomatch.isMatch(normal, glob, { dot: true }) ? undefined : `the path must match "${pattern}" (got "${path}")`;
+  return picomatchPackage().isMatch(normal, glob, { dot: true }) ? undefined : `the path must match "${pattern}" (got "${path}")`;
 }
 
 function urlRefusal(pattern: string, url: string): string | undefined {

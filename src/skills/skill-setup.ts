@@ -1,6 +1,7 @@
 import type { Tool } from '../contracts/tool.js';
 import { discoverSkills, type SkillCatalog } from './discover-skills.js';
-import { createSkillTool } from './skill-tool.js';
+import { deferredTool } from '../tools/deferred-tool.js';
+import { TOOL_SPECS } from '../tools/tool-specs.js';
 import { skillsPrompt } from './skills-prompt.js';
 import { ToolScope } from './tool-scope.js';
 
@@ -9,7 +10,7 @@ export interface SkillSetup {
   catalog: SkillCatalog;
   /** The system prompt section (names and descriptions), '' without skills. */
   prompt: string;
-  /** The `skill` tool, when there are skills. */
+  /** The `skill` tool, when there are skills (its code, and zod, load at its first call). */
   tool: Tool | undefined;
   scope: ToolScope;
   /** Folders of the skills loaded so far. */
@@ -24,7 +25,7 @@ export function setUpSkills(workspace: string, env: NodeJS.ProcessEnv = process.
   return {
     catalog,
     prompt: skillsPrompt(catalog.skills),
-    tool: catalog.skills.length ? createSkillTool(catalog.skills, { scope, readRoots: roots }) : undefined,
+    tool: catalog.skills.length ? deferredTool(TOOL_SPECS.skill!, async () => (await import('./skill-tool.js')).createSkillTool(catalog.skills, { scope, readRoots: roots })) : undefined,
     scope,
     readRoots: () => roots,
     gate: (tool, args) => scope.refusal(tool.name, args),

@@ -3,7 +3,7 @@ import type { Tool, ToolCategory, ToolPermission } from '../contracts/tool.js';
 /**
  * What is known of a tool without loading its code: enough to offer it to the model and to
  * decide how its calls are batched and permitted. The CLI's built-in tools have theirs written at
- * build time (src/cli/tool-specs.ts, from the tools themselves; test/tool-specs.test.ts keeps it true).
+ * build time (src/tools/tool-specs.ts, from the tools themselves; test/tool-specs.test.ts keeps it true).
  */
 export interface ToolSpec {
   name: string;
@@ -20,7 +20,7 @@ export interface ToolSpec {
   subject: boolean;
 }
 
-/** The spec of a loaded tool (how the build writes src/cli/tool-specs.ts). */
+/** The spec of a loaded tool (how the build writes src/tools/tool-specs.ts). */
 export function specOf(tool: Tool): ToolSpec {
   return {
     name: tool.name,

@@ -4,7 +4,7 @@ import { loadConfig } from '../../src/cli/config.js';
 import type { SecurityDirs } from './security-setup.js';
 
 /** Writes a user config (unless undefined) and a project config into fresh dirs, then loads them as the CLI does. */
-export function loadConfigLayers(dirs: SecurityDirs, user: object | undefined, project: object) {
+export async function loadConfigLayers(dirs: SecurityDirs, user: object | undefined, project: object) {
   const { workspace, env } = dirs;
   if (user) {
     mkdirSync(join(env.XDG_CONFIG_HOME, 'vibe-agent'), { recursive: true });
@@ -13,6 +13,6 @@ export function loadConfigLayers(dirs: SecurityDirs, user: object | undefined, p
   mkdirSync(join(workspace, '.vibe-agent'));
   writeFileSync(join(workspace, '.vibe-agent', 'config.json'), JSON.stringify(project));
   const warnings: string[] = [];
-  const config = loadConfig(workspace, env, (message) => warnings.push(message));
+  const config = await loadConfig(workspace, env, (message) => warnings.push(message));
   return { config, warnings: warnings.join('\n') };
 }

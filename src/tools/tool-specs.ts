@@ -1,5 +1,5 @@
 // Written by scripts/tool-specs.mjs (`npm run tool-specs`) from the tools themselves; test/tool-specs.test.ts fails when it is stale.
-import type { ToolSpec } from '../tools/deferred-tool.js';
+import type { ToolSpec } from './deferred-tool.js';
 
 export const TOOL_SPECS: Readonly<Record<string, ToolSpec>> = {
   "read_file": {
@@ -378,6 +378,26 @@ export const TOOL_SPECS: Readonly<Record<string, ToolSpec>> = {
     "aliases": [
       "fetch"
     ],
+    "subject": true
+  },
+  "skill": {
+    "name": "skill",
+    "description": "Load a skill by name (the skills are listed in the system prompt): returns its instructions and the paths of its bundled files, which read_file can then read.",
+    "parameters": {
+      "type": "object",
+      "properties": {
+        "name": {
+          "type": "string",
+          "minLength": 1
+        }
+      },
+      "required": [
+        "name"
+      ]
+    },
+    "readOnly": true,
+    "needsApproval": false,
+    "category": "read",
     "subject": true
   }
 };

@@ -1,0 +1,60 @@
+import { parseHooks, type HookEvent, type HooksConfig } from '../hooks/hook-config.js';
+import { Hooks } from '../hooks/hooks.js';
+import { foreignHookDirs } from '../hooks/foreign-hook-files.js';
+import { foreignHookSources, type HookSource } from '../hooks/foreign-hooks.js';
+import { homedir } from 'node:os';
+import { TrustStore } from '../mcp/trust-store.js';
+import { userConfigPath } from './config.js';
+import type { FileConfig, Settings } from './settings.js';
+
+export interface HooksSetupOptions {
+  workspace: string;
+  env: NodeJS.ProcessEnv;
+  settings: Pick<Settings, 'hooks' | 'trustProjectMcp'>;
+  warn(message: string): void;
+  ask?: (question: string) => Promise<boolean>;
+}
+
+/**
+ * The user's hooks (our config, and Gemini CLI's and Codex's files in the home), and the
+ * project's (.vibe-agent/config.json, .gemini/settings.json, .codex/) once approved as project MCP
+ * servers are: asked once per file and content, or --trust-project-mcp. Undefined when there are none.
+ */
+export async function loadConfiguredHooks(options: HooksSetupOptions, projectConfig: { file: string; config: FileConfig }): Promise<Hooks | undefined> {
+  const { workspace, env, warn } = options;
+  const home = env.HOME || homedir();
+  const user = parseHooks(options.settings.hooks, userConfigPath(env));
+  const projectFile = projectConfig.file;
+  const project = parseHooks(projectConfig.config.hooks, projectFile);
+  for (const warning of [...user.warnings, ...project.warnings]) warn(warning);
+  // Read unchanged: Gemini CLI's and Codex's hooks, the user's own and the repository's.
+  const dirs = foreignHookDirs(workspace, env, home);
+  const userSources: HookSource[] = [{ file: userConfigPath(env), format: 'vibe-agent', hooks: user.hooks }, ...foreignHookSources(dirs.user.gemini, dirs.user.codex, warn)];
+  const projectSources: HookSource[] = [{ file: projectFile, format: 'vibe-agent', hooks: project.hooks }, ...foreignHookSources(dirs.project.gemini, dirs.project.codex, warn)];
+  const merged: HooksConfig = {};
+  const add = (hooks: HooksConfig) => {
+    for (const [event, groups] of Object.entries(hooks)) merged[event as HookEvent] = [...(merged[event as HookEvent] ?? []), ...groups];
+  };
+  for (const source of userSources) add(source.hooks);
+  for (const source of projectSources) if (await projectApproved(source, options)) add(source.hooks);
+  if (Object.keys(merged).length === 0) return undefined;
+  return new Hooks(merged, { cwd: workspace, warn, env });
+}
+
+/** A repository's hooks run as you: asked once per file and content, remembered per workspace. */
+async function projectApproved(source: HookSource, options: HooksSetupOptions): Promise<boolean> {
+  const commands = Object.values(source.hooks).flatMap((groups) => groups.flatMap((group) => group.hooks.map((hook) => hook.command)));
+  if (!commands.length) return false;
+  if (options.settings.trustProjectMcp) return true;
+  const store = new TrustStore(options.workspace, options.env);
+  const key = `hooks:${source.file}`;
+  const known = store.decision(key, source.hooks);
+  if (known !== undefined) return known;
+  if (options.ask) {
+    const approved = await options.ask(`Run the hooks of ${source.file}? They run: ${commands.join(' ; ')}`);
+    store.record(key, source.hooks, approved);
+    return approved;
+  }
+  options.warn(`the hooks in ${source.file} were not run: not approved for this workspace (a run in a terminal asks); pass --trust-project-mcp or set "trustProjectMcp": true in your user config to run them without asking.`);
+  return false;
+}
