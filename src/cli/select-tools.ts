@@ -35,7 +35,10 @@ export const TOOL_FAMILIES: readonly ToolFamily[] = [
       return createTodoTools(options.todos ?? new TodoList());
     },
   },
-  { names: ['current_time', 'calculator', 'fetch_url'], make: async (options) => (await import('../tools/builtin/course.js')).createCourseTools(options) },
+  // The course tools share nothing, so each is its own family: calculator's first call loads neither fetch_url nor https and dns.
+  { names: ['current_time'], make: async () => [(await import('../tools/builtin/current-time.js')).currentTimeTool] },
+  { names: ['calculator'], make: async () => [(await import('../tools/builtin/calculator.js')).calculatorTool] },
+  { names: ['fetch_url'], make: async (options) => [(await import('../tools/builtin/fetch-url.js')).createFetchUrlTool(options)] },
 ];
 
 /** Every tool the CLI knows, freshly made (file tools share per-run state such as what was read). */
