@@ -67,6 +67,16 @@ describe('the built-in tools offered from specs written at build time', () => {
     expect(attempts).toBe(2);
   });
 
+  it('a tool that no longer matches the spec it was offered with is refused, not run with another schema', async () => {
+    const stale = { ...specOf(calculatorTool), parameters: { type: 'object', properties: { formula: { type: 'string' } }, required: ['formula'] } };
+    let ran = false;
+    const registry = new ToolRegistry([deferredTool(stale, async () => ({ ...calculatorTool, execute: async () => ((ran = true), 'ran') }))]);
+    const result = await registry.invoke(call('calculator', { formula: '1+1' }));
+    expect(result.status).toBe('error');
+    expect(result.content).toMatch(/^calculator could not be loaded: the calculator tool does not match the spec it was offered with .*npm run tool-specs/);
+    expect(ran).toBe(false);
+  });
+
   it('the loop starts loading a tool as soon as the streamed reply names it, before the call starts', async () => {
     const seen: string[] = [];
     let eventsAtLoad: string[] | undefined;

@@ -1,3 +1,4 @@
+import { canonicalJson } from '../contracts/canonical-json.js';
 import type { Tool, ToolCategory, ToolPermission } from '../contracts/tool.js';
 
 /**
@@ -39,7 +40,7 @@ export function specOf(tool: Tool): ToolSpec {
 /**
  * A tool offered from its spec whose code (and zod, which its schema is written in) loads at
  * first use: `load` starts it, the registry awaits it before validating a call. A load that fails
- * is tried again at the next call.
+ * is tried again at the next call; so is one whose tool no longer matches the spec.
  */
 export function deferredTool(spec: ToolSpec, load: () => Promise<Tool>): Tool {
   let loaded: Tool | undefined;
@@ -68,7 +69,7 @@ export function deferredTool(spec: ToolSpec, load: () => Promise<Tool>): Tool {
     timeoutMs: spec.timeoutMs,
     load() {
       loading ??= load().then(
-        (implementation) => (loaded = implementation),
+        (implementation) => (loaded = agreeing(spec, implementation)),
         (error: unknown) => {
           loading = undefined;
           throw error;
@@ -79,5 +80,17 @@ export function deferredTool(spec: ToolSpec, load: () => Promise<Tool>): Tool {
     execute: async (args, context) => (await tool.load!()).execute(args, context),
     preview: async (args, context) => (await tool.load!()).preview(args, context),
   };
+  return tool;
+}
+
+/**
+ * The loaded tool, when it is the one the spec promised: the model was offered the spec's schema and
+ * the permission policy judged by its flags, so a tool that says otherwise (a spec left stale) is refused.
+ */
+function agreeing(spec: ToolSpec, tool: Tool): Tool {
+  const promised = (s: ToolSpec) => canonicalJson({ name: s.name, description: s.description, parameters: s.parameters, readOnly: s.readOnly, needsApproval: s.needsApproval, category: s.category });
+  if (promised(specOf(tool)) !== promised(spec)) {
+    throw new Error(`the ${spec.name} tool does not match the spec it was offered with (its name, description, schema or permission changed; for the built-in tools run \`npm run tool-specs\`).`);
+  }
   return tool;
 }
