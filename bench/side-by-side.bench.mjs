@@ -1,7 +1,7 @@
 // Our CLI against the raw-fetch reference loop (bench/raw-loop.mjs) and pi (@mariozechner/pi-coding-agent,
 // pinned in pi-install.mjs), each spawned as a process against one local scripted server, alternating
 // within each repetition: start → first request, per-round cost over 200 tool rounds (sessions on and
-// off), the slowest of the first 15 rounds, first-request tokens and peak RSS, each as a ratio to the
+// off), the slowest of the first 15 rounds and the time to finish them, first-request tokens and peak RSS, each as a ratio to the
 // raw loop. Milliseconds move with the machine's load; read the ratios. BENCH_REPEAT (default 3) sets
 // the repetitions, BENCH_PI=0 leaves pi out, BENCH_BASE_CLI=…/dist/cli/main.js adds an older build.
 import { spawn } from 'node:child_process';
@@ -133,6 +133,8 @@ async function measure(contender, into) {
   into.start.push(long.requests[0].at - long.started);
   into.perRound.push(roundTimes.reduce((a, b) => a + b, 0) / ROUNDS);
   into.slowest.push(Math.max(...roundTimes.slice(0, FIRST_ROUNDS)));
+  // What a short task costs whole: the start, then 15 rounds with whatever loads at the first tool call.
+  into.firstRounds.push(long.requests[FIRST_ROUNDS].at - long.started);
 }
 
 const ratio = (value, raw, digits) => `${value.toFixed(digits)} (${(value / raw).toFixed(2)}×)`;
@@ -143,7 +145,7 @@ export default async function sideBySide() {
   const notes = [];
   if (pi.skipped) notes.push(`pi left out: ${pi.skipped}`);
   let running = contenders(pi);
-  const results = new Map(running.map((c) => [c.name, { start: [], rss: [], perRound: [], slowest: [], tokens: 0 }]));
+  const results = new Map(running.map((c) => [c.name, { start: [], rss: [], perRound: [], slowest: [], firstRounds: [], tokens: 0 }]));
   for (let i = 0; i < REPEAT; i++) {
     for (const contender of running) {
       try {
@@ -157,13 +159,14 @@ export default async function sideBySide() {
     }
   }
   const raw = results.get('raw loop');
-  const [rawStart, rawRound, rawSlowest, rawRss] = [median(raw.start), median(raw.perRound), median(raw.slowest), median(raw.rss)];
+  const [rawStart, rawRound, rawSlowest, rawFirstRounds, rawRss] = [median(raw.start), median(raw.perRound), median(raw.slowest), median(raw.firstRounds), median(raw.rss)];
   const rows = [...results].map(([name, r]) => ({
     contender: name,
     'start→1st request ms': ratio(median(r.start), rawStart, 0),
     [`ms/round (${ROUNDS})`]: r.perRound.length ? ratio(median(r.perRound), rawRound, 2) : '—',
     'over raw ms/round': r.perRound.length ? (median(r.perRound) - rawRound).toFixed(2) : '—',
     [`slowest of first ${FIRST_ROUNDS} ms`]: r.slowest.length ? ratio(median(r.slowest), rawSlowest, 1) : '—',
+    [`start→${FIRST_ROUNDS} rounds done ms`]: r.firstRounds.length ? ratio(median(r.firstRounds), rawFirstRounds, 0) : '—',
     '1st request tokens': `${r.tokens} (${(r.tokens / raw.tokens).toFixed(1)}×)`,
     'peak RSS MB': ratio(median(r.rss), rawRss, 0),
   }));
