@@ -1,10 +1,12 @@
 import type * as ChildProcess from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { requireOnFirstUse } from '../contracts/require-on-first-use.js';
 
 export type BubblewrapStatus = { ok: true; path: string } | { ok: false; reason: string };
 
 let cached: BubblewrapStatus | undefined;
+// child_process (a few ms to load) is required at the first shell command, not at start-up.
+const childProcess = requireOnFirstUse<typeof ChildProcess>('node:child_process');
 
 /**
  * Whether bubblewrap can run here: it is installed and the kernel lets it create the namespaces
@@ -13,8 +15,7 @@ let cached: BubblewrapStatus | undefined;
 export function detectBubblewrap(platform: NodeJS.Platform = process.platform): BubblewrapStatus {
   if (platform !== 'linux') return { ok: false, reason: `bubblewrap is Linux-only (this is ${platform}; the macOS sandbox-exec profile is designed, not built: see docs/checkpoints-and-sandbox.md)` };
   if (cached) return cached;
-  // child_process (a few ms to load) is required here, at the first shell command, not at start-up.
-  const { spawnSync } = createRequire(import.meta.url)('node:child_process') as typeof ChildProcess;
+  const { spawnSync } = childProcess();
   const probe = spawnSync('bwrap', ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-net', 'true'], { encoding: 'utf8', timeout: 10_000 });
   const error = probe.error as NodeJS.ErrnoException | undefined;
   if (error?.code === 'ENOENT') cached = { ok: false, reason: 'bubblewrap (bwrap) is not installed; on Debian or Ubuntu: apt-get install bubblewrap' };

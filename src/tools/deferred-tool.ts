@@ -1,4 +1,5 @@
 import { canonicalJson } from '../contracts/canonical-json.js';
+import { lazyModule } from '../contracts/lazy-module.js';
 import type { Tool, ToolCategory, ToolPermission } from '../contracts/tool.js';
 
 /**
@@ -43,9 +44,9 @@ export function specOf(tool: Tool): ToolSpec {
  * is tried again at the next call; so is one whose tool no longer matches the spec.
  */
 export function deferredTool(spec: ToolSpec, load: () => Promise<Tool>): Tool {
-  let loaded: Tool | undefined;
-  let loading: Promise<Tool> | undefined;
+  const implementation = lazyModule(async () => agreeing(spec, await load()));
   const real = (): Tool => {
+    const loaded = implementation.loaded();
     if (!loaded) throw new Error(`The ${spec.name} tool is not loaded yet: await its load() first.`);
     return loaded;
   };
@@ -67,18 +68,9 @@ export function deferredTool(spec: ToolSpec, load: () => Promise<Tool>): Tool {
     needsApproval: spec.needsApproval,
     permission,
     timeoutMs: spec.timeoutMs,
-    load() {
-      loading ??= load().then(
-        (implementation) => (loaded = agreeing(spec, implementation)),
-        (error: unknown) => {
-          loading = undefined;
-          throw error;
-        },
-      );
-      return loading;
-    },
-    execute: async (args, context) => (await tool.load!()).execute(args, context),
-    preview: async (args, context) => (await tool.load!()).preview(args, context),
+    load: implementation.load,
+    execute: async (args, context) => (await implementation.load()).execute(args, context),
+    preview: async (args, context) => (await implementation.load()).preview(args, context),
   };
   return tool;
 }

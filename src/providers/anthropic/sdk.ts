@@ -1,4 +1,4 @@
-import { lazyModule } from '../shared/lazy-module.js';
+import { lazyModule } from '../../contracts/lazy-module.js';
 
 /** The Anthropic SDK, imported by the first request. */
 export const anthropicSdk = lazyModule(() => import('@anthropic-ai/sdk'));

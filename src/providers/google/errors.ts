@@ -1,5 +1,5 @@
 import type { ApiError } from '@google/genai';
-import { isInstance } from '../shared/lazy-module.js';
+import { isInstance } from '../../contracts/lazy-module.js';
 import { googleSdk } from './sdk.js';
 import { connectionError } from '../shared/connection-error.js';
 import { isContextLengthMessage } from '../shared/context-length.js';

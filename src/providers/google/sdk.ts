@@ -1,4 +1,4 @@
-import { lazyModule } from '../shared/lazy-module.js';
+import { lazyModule } from '../../contracts/lazy-module.js';
 
 /** The Gemini SDK, imported by the first request. */
 export const googleSdk = lazyModule(() => import('@google/genai'));

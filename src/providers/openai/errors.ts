@@ -1,5 +1,5 @@
 import type { APIError } from 'openai';
-import { isInstance } from '../shared/lazy-module.js';
+import { isInstance } from '../../contracts/lazy-module.js';
 import { openaiSdk } from './sdk.js';
 import { connectionError } from '../shared/connection-error.js';
 import { isContextLengthMessage } from '../shared/context-length.js';

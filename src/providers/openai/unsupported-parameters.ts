@@ -1,4 +1,4 @@
-import { isInstance } from '../shared/lazy-module.js';
+import { isInstance } from '../../contracts/lazy-module.js';
 import { openaiSdk } from './sdk.js';
 
 /**

@@ -1,7 +1,8 @@
 /**
- * A module imported on its first use and kept: the providers load their SDK this way, so that
- * importing the library (or constructing a provider) does not load every provider's SDK.
- * `loaded()` serves code that only runs after a request has loaded it, such as error mapping.
+ * A module (or anything else loaded asynchronously) loaded on its first use and kept; a load that
+ * fails is tried again at the next use. The providers load their SDK this way, so that importing
+ * the library (or constructing a provider) does not load every provider's SDK, and a deferred tool
+ * its code. `loaded()` serves code that only runs after a use has loaded it, such as error mapping.
  */
 export interface LazyModule<M> {
   load(): Promise<M>;
