@@ -17,6 +17,17 @@ export function projectConfigPath(workspace: string): string {
   return join(workspace, '.vibe-agent', 'config.json');
 }
 
+/** The workspace's config file and what it holds (empty when there is none). */
+export interface ProjectConfig {
+  file: string;
+  config: FileConfig;
+}
+
+export async function readProjectConfig(workspace: string, warn: (message: string) => void = () => {}): Promise<ProjectConfig> {
+  const file = projectConfigPath(workspace);
+  return { file, config: await readConfigFile(file, warn) };
+}
+
 const keysWith = (rule: ProjectRule): ConfigKey[] => CONFIG_KEYS.filter((key) => settingRow(key).project === rule);
 
 /**
@@ -24,10 +35,17 @@ const keysWith = (rule: ProjectRule): ConfigKey[] => CONFIG_KEYS.filter((key) =>
  * error. The project file may tighten what the user chose (the table's project rules), never
  * loosen it. Directories in `addDirs` are relative to the workspace.
  */
-export async function loadConfig(workspace: string, env: NodeJS.ProcessEnv = process.env, warn: (message: string) => void = () => {}): Promise<FileConfig> {
+export async function loadConfig(
+  workspace: string,
+  env: NodeJS.ProcessEnv = process.env,
+  warn: (message: string) => void = () => {},
+  /** The project file as already read (a run reads it once: hooks and MCP servers take theirs from it too). */
+  read?: ProjectConfig,
+): Promise<FileConfig> {
   const user = await readConfigFile(userConfigPath(env), warn);
   const projectPath = projectConfigPath(workspace);
-  const project = await readConfigFile(projectPath, warn);
+  // A copy: the keys a project file may not set are removed from it below.
+  const project = { ...(read ?? (await readProjectConfig(workspace, warn))).config };
   const userOnly = keysWith('user-only');
   const ignored: string[] = userOnly.filter((key) => project[key] !== undefined);
   if (project.permissions?.allow.length) ignored.push('permissions.allow');

@@ -4,8 +4,8 @@ import { foreignHookDirs } from '../hooks/foreign-hook-files.js';
 import { foreignHookSources, type HookSource } from '../hooks/foreign-hooks.js';
 import { homedir } from 'node:os';
 import { TrustStore } from '../mcp/trust-store.js';
-import { userConfigPath } from './config.js';
-import type { FileConfig, Settings } from './settings.js';
+import { userConfigPath, type ProjectConfig } from './config.js';
+import type { Settings } from './settings.js';
 
 export interface HooksSetupOptions {
   workspace: string;
@@ -13,6 +13,8 @@ export interface HooksSetupOptions {
   settings: Pick<Settings, 'hooks' | 'trustProjectMcp'>;
   warn(message: string): void;
   ask?: (question: string) => Promise<boolean>;
+  /** The project config file as the run already read it; read again when absent. */
+  project?: ProjectConfig;
 }
 
 /**
@@ -20,7 +22,7 @@ export interface HooksSetupOptions {
  * project's (.vibe-agent/config.json, .gemini/settings.json, .codex/) once approved as project MCP
  * servers are: asked once per file and content, or --trust-project-mcp. Undefined when there are none.
  */
-export async function loadConfiguredHooks(options: HooksSetupOptions, projectConfig: { file: string; config: FileConfig }): Promise<Hooks | undefined> {
+export async function loadConfiguredHooks(options: HooksSetupOptions, projectConfig: ProjectConfig): Promise<Hooks | undefined> {
   const { workspace, env, warn } = options;
   const home = env.HOME || homedir();
   const user = parseHooks(options.settings.hooks, userConfigPath(env));

@@ -4,7 +4,7 @@ import { foreignHookDirs, foreignHookFiles } from '../hooks/foreign-hook-files.j
 import type { Hooks } from '../hooks/hooks.js';
 import type { RegistryOptions, ToolRegistry } from '../tools/registry.js';
 import { anyPresent } from '../workspace/any-present.js';
-import { projectConfigPath, readConfigFile } from './config.js';
+import { readProjectConfig } from './config.js';
 import type { HooksSetupOptions } from './hooks-load.js';
 
 export type { HooksSetupOptions } from './hooks-load.js';
@@ -15,8 +15,7 @@ export type { HooksSetupOptions } from './hooks-load.js';
  */
 export async function loadHooks(options: HooksSetupOptions): Promise<Hooks | undefined> {
   const { workspace, env } = options;
-  const projectFile = projectConfigPath(workspace);
-  const project = { file: projectFile, config: await readConfigFile(projectFile) };
+  const project = options.project ?? (await readProjectConfig(workspace));
   const dirs = foreignHookDirs(workspace, env, env.HOME || homedir());
   const foreign = [foreignHookFiles(dirs.user.gemini, dirs.user.codex), foreignHookFiles(dirs.project.gemini, dirs.project.codex)].flatMap((files) => Object.values(files));
   const given = (hooks: Record<string, unknown> | undefined) => hooks !== undefined && Object.keys(hooks).length > 0;

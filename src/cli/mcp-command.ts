@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { ToolRegistry } from '../tools/registry.js';
 import type { CliArgs } from './args.js';
-import { loadConfig } from './config.js';
+import { loadConfig, readProjectConfig } from './config.js';
 import { EXIT } from './exit-codes.js';
 import { startMcpServers } from './mcp-setup.js';
 import { offeringsTable, serverTable } from './mcp-table.js';
@@ -26,9 +26,9 @@ export async function mcpCommand(args: CliArgs, env: NodeJS.ProcessEnv = process
   const workspace = resolve(args.cwd ?? process.cwd());
   const warnings: string[] = [];
   const warn = (message: string) => warnings.push(message);
-  const config = await loadConfig(workspace, env, warn);
-  const settings = resolveSettings(args, env, config).values;
-  const servers = await startMcpServers({ workspace, env, settings, registry: new ToolRegistry(), warn });
+  const project = await readProjectConfig(workspace, warn);
+  const settings = resolveSettings(args, env, await loadConfig(workspace, env, warn, project)).values;
+  const servers = await startMcpServers({ workspace, env, settings, registry: new ToolRegistry(), warn, project });
   try {
     await servers.settled(LIST_WAIT_MS);
     const statuses = servers.status();

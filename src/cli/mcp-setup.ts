@@ -2,7 +2,7 @@ import { foreignServerFiles } from '../mcp/foreign-server-files.js';
 import { DeferredMcpServers, type RunMcpServers } from '../mcp/run-mcp-servers.js';
 import { userDataDir } from '../session/paths.js';
 import { anyPresent } from '../workspace/any-present.js';
-import { projectConfigPath, readConfigFile } from './config.js';
+import { readProjectConfig } from './config.js';
 import type { McpSetupOptions } from './mcp-start.js';
 
 export type { McpSetupOptions } from './mcp-start.js';
@@ -24,8 +24,7 @@ export async function startMcpServers(options: McpSetupOptions): Promise<RunMcpS
     };
     return new McpServers({ registry: options.registry, warn, env, oauth, ...(options.version ? { clientVersion: options.version } : {}) });
   };
-  const projectFile = projectConfigPath(workspace);
-  const project = { file: projectFile, config: await readConfigFile(projectFile) };
+  const project = options.project ?? (await readProjectConfig(workspace));
   const named = (servers: Record<string, unknown> | undefined) => Object.keys(servers ?? {}).length > 0;
   const configured = named(options.settings.mcpServers) || named(project.config.mcpServers) || anyPresent(Object.values(foreignServerFiles(workspace, env)));
   if (!configured) return new DeferredMcpServers(create);

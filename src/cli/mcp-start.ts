@@ -2,8 +2,8 @@ import type { McpServers } from '../mcp/mcp-servers.js';
 import { collectServers } from '../mcp/server-sources.js';
 import type { ServerSpec } from '../mcp/server-spec.js';
 import { TrustStore } from '../mcp/trust-store.js';
-import { userConfigPath } from './config.js';
-import type { FileConfig, Settings } from './settings.js';
+import { userConfigPath, type ProjectConfig } from './config.js';
+import type { Settings } from './settings.js';
 import type { ToolRegistry } from '../tools/registry.js';
 
 export interface McpSetupOptions {
@@ -14,6 +14,8 @@ export interface McpSetupOptions {
   warn(message: string): void;
   /** Asks the user about a project server; absent without a terminal. */
   ask?: (question: string) => Promise<boolean>;
+  /** The project config file as the run already read it; read again when absent. */
+  project?: ProjectConfig;
   version?: string;
 }
 
@@ -25,7 +27,7 @@ const TRUST_HINT = 'pass --trust-project-mcp or set "trustProjectMcp": true in y
  * server and remembered for this workspace, or trusted by --trust-project-mcp. Without a
  * terminal to ask on, an unapproved one is skipped with a warning that says how to trust it.
  */
-export async function startConfiguredServers(servers: McpServers, options: McpSetupOptions, project: { file: string; config: FileConfig }): Promise<void> {
+export async function startConfiguredServers(servers: McpServers, options: McpSetupOptions, project: ProjectConfig): Promise<void> {
   const { workspace, env, warn } = options;
   const entries = collectServers({
     workspace,

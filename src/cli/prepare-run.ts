@@ -19,7 +19,7 @@ import { appendSection } from '../skills/skills-prompt.js';
 import type { Tool } from '../contracts/tool.js';
 import type { FileAccess } from '../tools/coding/shared/file-access.js';
 import type { CliArgs } from './args.js';
-import { loadConfig, userConfigPath } from './config.js';
+import { loadConfig, readProjectConfig, userConfigPath } from './config.js';
 import type { RunMcpServers } from '../mcp/run-mcp-servers.js';
 import { terminalYesNo } from './ask-yes-no.js';
 import { startMcpServers } from './mcp-setup.js';
@@ -79,14 +79,15 @@ export interface RunSurroundings {
 export async function prepareRun(args: CliArgs, env: NodeJS.ProcessEnv = process.env, surroundings: RunSurroundings = {}): Promise<PreparedRun> {
   const workspace = resolve(args.cwd ?? process.cwd());
   const warn = (message: string) => safeStderr.write(`vibe-agent: warning: ${message}\n`);
-  const config = await loadConfig(workspace, env, warn);
+  const project = await readProjectConfig(workspace, warn);
+  const config = await loadConfig(workspace, env, warn, project);
   const resolvedSettings = resolveSettings(args, env, config);
   const settings = resolvedSettings.values;
   const resolved = resolveProvider(providerSettings(resolvedSettings, env));
   // Tool output is redacted of the user's keys before the model sees it; bash children never get them.
   const redact = createRedactor(collectSecrets(env, [settings.apiKey]));
   const ask = terminalYesNo();
-  const hooks = await loadHooks({ workspace, env, settings, warn, ...(ask ? { ask } : {}) });
+  const hooks = await loadHooks({ workspace, env, settings, warn, project, ...(ask ? { ask } : {}) });
   const skills = setUpSkills(workspace, env);
   const commands = discoverCommands(workspace, env);
   for (const warning of [...skills.catalog.warnings, ...commands.warnings]) warn(warning);
@@ -100,7 +101,7 @@ export async function prepareRun(args: CliArgs, env: NodeJS.ProcessEnv = process
   const selected = [...(await selectTools(wanted, fileOptions, { passEnv: settings.passEnv, secrets: [settings.apiKey], ...(sandbox ? { sandbox } : {}) })), ...(await optionalTools(settings, workspace, skills, env))];
   const registryOptions = { redact, gate: skills.gate };
   const tools = hooks ? await hookedRegistry(hooks, selected, registryOptions) : new ToolRegistry(selected, registryOptions);
-  const mcp = await startMcpServers({ workspace, env, settings, registry: tools, warn, ...(ask ? { ask } : {}) });
+  const mcp = await startMcpServers({ workspace, env, settings, registry: tools, warn, project, ...(ask ? { ask } : {}) });
   const provider = await loadProtocol(await createProvider(resolved), settings.protocol);
   if (settings.maxCost !== undefined && !priceOf(resolved.model)) {
     throw new ConfigError(`--max-cost needs the model's price, and none is known for "${resolved.model}". Priced models: ${Object.keys(PRICES).join(', ')}.`);
