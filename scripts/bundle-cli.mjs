@@ -50,7 +50,8 @@ const zodEnglishOnly = {
 // The openai client builds every API resource in its constructor (assistants, vector stores, realtime,
 // responses, …: ~110 KB of the SDK's 258 KB chunk, compiled before a run's first request); the CLI
 // only ever calls `chat.completions`. In the bundle the client keeps `chat` alone. The rewrite counts
-// what it removes and fails the build when the SDK's shape changes (test/openai-provider tests drive the result).
+// what it removes and fails the build when the SDK's shape changes (the CLI tests drive the result;
+// test/start-up-load.test.ts checks which resources a run loads).
 const openaiChatOnly = {
   name: 'openai-chat-only',
   setup(build) {
@@ -111,7 +112,13 @@ const oneRunClosure = {
     const targets = [...lazilyImported(dist)].filter((file) => !KEEP_ALONE.has(file));
     const everyRun = staticClosure(RUN_COMMAND);
     const savedRun = [...staticClosure(SESSION_RUN)].filter((file) => !everyRun.has(file));
-    const usesSavedRun = new Set(targets.filter((file) => file !== SESSION_RUN && savedRun.some((module) => staticClosure(file).has(module))));
+    const usesSavedRun = new Set(
+      targets.filter((file) => {
+        if (file === SESSION_RUN) return false;
+        const closure = staticClosure(file);
+        return savedRun.some((module) => closure.has(module));
+      }),
+    );
     const importOf = (from, file) => `import ${JSON.stringify(relative(dirname(from), file).replace(/^(?!\.)/, './'))};\n`;
     build.onLoad({ filter: /\.js$/ }, (args) => {
       if (!targets.includes(args.path)) return undefined;
