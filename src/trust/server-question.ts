@@ -32,6 +32,7 @@ export function serverQuestion(entry: ServerEntry): TrustQuestion {
   return { heading: `Start the MCP server "${entry.name}" from ${origin.file} (project, ${FORMATS[origin.format]})?`, facts };
 }
 
-function shellWord(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : JSON.stringify(word);
+/** A word as a POSIX shell would need it quoted; what it holds is made visible when rendered. */
+export function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
 }
