@@ -21,11 +21,11 @@ let count = 0;
 const freshStore = () => new TrustStore(join(root, `ws-${++count}`), { XDG_DATA_HOME: join(root, 'data') });
 
 /** What a terminal acts on or hides: checked independently of the code under test. */
-const RAW = /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff\ufff9-\ufffb\u{e0000}-\u{e007f}]/u;
+const RAW = /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff\ufff9-\ufffb\u{d800}-\u{dfff}\u{e0000}-\u{e007f}]/u;
 
 const HOSTILE_PIECES = [
   '\x1b[2K', '\x1b[1A', '\x1b[H\x1b[2J', '\x1b]0;title\x07', '\x1b]8;;https://evil.test\x1b\\', '\x1bP+q\x1b\\', '\x9b2K', '\x07', '\r', '\b', '\b\b\b\b',
-  '\n', '\t', '\u202e', '\u202d', '\u2066', '\u200b', '\u200d', '\ufeff', '\u2028', '\u00ad', '\u{e0041}', '\x00', '\x7f',
+  '\n', '\t', '\u202e', '\u202d', '\u2066', '\u200b', '\u200d', '\ufeff', '\u2028', '\u00ad', '\u{e0041}', '\ud800', '\x00', '\x7f', '😀',
   'echo hello', ' ', '"', "'", '\\', '$', '${HOME}', '=', ':',
 ];
 const hostile = fc.array(fc.oneof(fc.constantFrom(...HOSTILE_PIECES), fc.string({ maxLength: 6 }), fc.string({ unit: 'binary', maxLength: 4 })), { maxLength: 8 }).map((parts) => parts.join(''));
