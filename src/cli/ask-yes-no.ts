@@ -1,4 +1,5 @@
 import { renderTrustQuestion, type AskTrust } from '../trust/trust-question.js';
+import { safeStderr } from './display/safe-output.js';
 
 /**
  * A trust question on the terminal (stderr), rendered by renderTrustQuestion (what the
@@ -10,7 +11,7 @@ export function terminalTrust(): AskTrust | undefined {
   return async (question) => {
     // readline loads with the first question: most runs ask none.
     const { createInterface } = await import('node:readline');
-    process.stderr.write(`${renderTrustQuestion(question).join('\n')}\n`);
+    safeStderr.write(`${renderTrustQuestion(question).join('\n')}\n`);
     return new Promise((resolve) => {
       const reader = createInterface({ input: process.stdin, output: process.stderr });
       let answered = false;
