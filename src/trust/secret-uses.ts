@@ -13,12 +13,16 @@ export interface SecretUse {
 
 /** Every `${VAR}` (or `$VAR`) in the entry whose name says it holds a key, token or password. */
 export function secretUses(spec: ServerSpec): SecretUse[] {
-  const fields: Array<[place: string, value: string]> =
-    spec.transport === 'stdio'
-      ? [['command', spec.command], ...spec.args.map((arg, index): [string, string] => [`argument ${index + 1}`, arg]), ...Object.entries(spec.env).map(([name, value]): [string, string] => [`env ${name}`, value]), ...(spec.cwd !== undefined ? [['cwd', spec.cwd] as [string, string]] : [])]
-      : [['URL', spec.url], ...Object.entries(spec.headers).map(([name, value]): [string, string] => [`header ${name}`, value])];
   const destination = spec.transport === 'stdio' ? `the program ${spec.command}` : originOf(spec.url);
-  return fields.flatMap(([place, value]) => [...new Set(variableReferences(value))].filter(isSecretVariable).map((variable) => ({ variable, place, destination })));
+  return placedValues(spec).flatMap(([place, value]) => [...new Set(variableReferences(value))].filter(isSecretVariable).map((variable) => ({ variable, place, destination })));
+}
+
+/** Every value of the entry that is expanded, with where it is written. */
+function placedValues(spec: ServerSpec): Array<[place: string, value: string]> {
+  const named = (kind: string, values: Record<string, string>) => Object.entries(values).map(([name, value]): [string, string] => [`${kind} ${name}`, value]);
+  if (spec.transport !== 'stdio') return [['URL', spec.url], ...named('header', spec.headers)];
+  const args = spec.args.map((arg, index): [string, string] => [`argument ${index + 1}`, arg]);
+  return [['command', spec.command], ...args, ...named('env', spec.env), ...(spec.cwd !== undefined ? [['cwd', spec.cwd] as [string, string]] : [])];
 }
 
 function originOf(url: string): string {
