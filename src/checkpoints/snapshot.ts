@@ -48,13 +48,13 @@ export async function takeSnapshot(git: ShadowGit, maxFileBytes = DEFAULT_MAX_FI
   const toAdd = candidates.filter((path) => !skipped.has(path));
   if (toAdd.length) {
     // Only the paths ls-files named (deleted ones included, so -A records their removal): git need not walk the tree again.
-    // --ignore-errors: a file vanishing or unreadable mid-snapshot leaves it out instead of failing the snapshot.
+    // --ignore-errors: a file vanishing or unreadable mid-snapshot (or a FIFO where a file was) leaves it out instead of failing the snapshot.
     // Many paths: git matches each file against every pathspec, so past a few hundred the whole tree is cheaper.
     const wholeTree = ['.', ...tooLarge.map((path) => `:(exclude,literal)${path}`)];
     let added = await addAll(git, toAdd.length > MAX_NAMED_PATHS ? wholeTree : toAdd.map(literal));
     // A named file gone since ls-files fails the whole add: then the whole tree, as a file vanishing there is skipped.
     if (/did not match any files/i.test(added.stderr)) added = await addAll(git, wholeTree);
-    if (added.code !== 0 && !/unable to (index|stat)|Permission denied/i.test(added.stderr)) {
+    if (added.code !== 0 && !/unable to (index|stat)|Permission denied|can only add regular files/i.test(added.stderr)) {
       throw new Error(`git add failed in the checkpoint store: ${added.stderr.trim()}`);
     }
   }

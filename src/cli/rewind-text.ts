@@ -1,4 +1,5 @@
 import type { Checkpoint } from '../checkpoints/checkpoint-log.js';
+import type { LeftAlone } from '../checkpoints/restore.js';
 import type { RewindOutcome, RewindPlan } from '../checkpoints/rewind.js';
 import { oneLine } from './display/summarize.js';
 
@@ -19,7 +20,15 @@ export function rewindSummary(plan: RewindPlan, outcome: RewindOutcome, undoComm
     lines.push(`Files: ${files.restored.length} restored, ${files.removed.length} removed${touched.length ? `: ${touched.slice(0, 20).join(', ')}${touched.length > 20 ? ', …' : ''}` : ''}.`);
   }
   if (plan.conversation) lines.push(plan.keepRecords === undefined ? 'The conversation could not be rewound: the session has no record of that turn.' : 'The conversation continues from there.');
-  if (plan.checkpoint.tooLarge.length) lines.push(`Not covered (over the size limit): ${plan.checkpoint.tooLarge.join(', ')}.`);
+  const leftAlone = outcome.files?.leftAlone ?? [];
+  if (leftAlone.length) lines.push(describeLeftAlone(leftAlone));
   lines.push(`Undo this rewind with: ${undoCommand} ${outcome.undo.n}`);
   return lines;
+}
+
+/** "Left alone: 3 files: a.log (ignored when captured), big.bin (over the size limit), …" */
+export function describeLeftAlone(leftAlone: readonly LeftAlone[]): string {
+  const shown = leftAlone.slice(0, 20).map((entry) => `${entry.path} (${entry.reason})`);
+  const more = leftAlone.length > shown.length ? `, and ${leftAlone.length - shown.length} more` : '';
+  return `Left alone: ${leftAlone.length} file${leftAlone.length === 1 ? '' : 's'}: ${shown.join(', ')}${more}.`;
 }
