@@ -77,7 +77,8 @@ export async function checkOps(workTree: string, ops: readonly FileOp[], current
   const check = async (op: FileOp): Promise<string | undefined> => {
     const parents = await parentProblem(workTree, realRoot, op.path, removed);
     if (parents) return parents;
-    const state = await diskState(join(workTree, op.path), idLike);
+    // Below a symlink or file the rewind removes first, nothing is there yet (and nothing is read through it).
+    const state = underRemoved(op.path, removed) ? ({ kind: 'absent' } as const) : await diskState(join(workTree, op.path), idLike);
     if (op.now) {
       if (isEntry(state, op.now)) return undefined;
       return state.kind === 'unreadable' ? 'unreadable' : state.kind === 'other' ? 'not a regular file' : 'changed since the snapshot';
@@ -103,4 +104,9 @@ export async function checkOps(workTree: string, ops: readonly FileOp[], current
     else safe.push(op);
   }
   return { safe, unsafe };
+}
+
+function underRemoved(path: string, removed: ReadonlySet<string>): boolean {
+  for (let at = path.indexOf('/'); at !== -1; at = path.indexOf('/', at + 1)) if (removed.has(path.slice(0, at))) return true;
+  return false;
 }
