@@ -211,3 +211,49 @@ async function rewindIn(shape: Shape, { ws, outside, write, store, sessionPath }
   if (shape.nestedRepo === 'committed') expect(named.get('vendor/pkg')).toBe('nested repository');
   if (shape.userAfter) expect(named.get('mine.txt')).toBe('not made by the agent');
 }
+
+describe('a rewind checks before it touches anything', () => {
+  it('changes nothing when a file changed between the plan and the apply, and says so', async () => {
+    const { ws, write, store, sessionPath } = workspace();
+    const checkpoint = await store.beforeTurn({ run: 1, turn: 1, prompt: 'edit' });
+    write('src/a.txt', 'the agent\n');
+    write('gen/made.txt', 'made\n');
+    await store.afterRun();
+    const plan = await planRewind(store, { checkpoint, files: true, conversation: false, sessionPath });
+    expect(plan.toChange.sort()).toEqual(['gen/made.txt', 'src/a.txt']);
+    write('gen/made.txt', 'the user took it over while the question was open\n');
+    const before = treeState(ws);
+    await expect(applyRewind(store, plan)).rejects.toThrow(/changed since the rewind was planned: gen\/made.txt \(changed since the snapshot\)\. Nothing was changed/);
+    expect(treeState(ws)).toEqual(before);
+    expect(store.list()).toHaveLength(1);
+  });
+
+  it('does not delete a file it cannot show the session made: none of its captures after the checkpoint holds it', async () => {
+    const { ws, write, store, sessionPath } = workspace();
+    const checkpoint = await store.beforeTurn({ run: 1, turn: 1, prompt: 'killed before its end' });
+    // The run never reached its end (no "left" capture): nothing shows who made this file.
+    write('new.txt', 'whose?\n');
+    const plan = await planRewind(store, { checkpoint, files: true, conversation: false, sessionPath });
+    expect(plan.leftAlone).toContainEqual({ path: 'new.txt', reason: 'not made by the agent' });
+    await applyRewind(store, plan);
+    expect(readFileSync(join(ws, 'new.txt'), 'utf8')).toBe('whose?\n');
+  });
+
+  it('judges "ignored" by the ignore rules of the checkpoint, in every folder: a rule the agent removed still protects the file', async () => {
+    const { ws, write, store, sessionPath } = workspace();
+    write('src/.gitignore', 'secret.env\n');
+    write('src/secret.env', 'TOKEN=the user keeps this\n');
+    const checkpoint = await store.beforeTurn({ run: 1, turn: 1, prompt: 'tidy' });
+    rmSync(join(ws, 'src/.gitignore'));
+    write('.gitignore', '!*.log\n');
+    write('src/made.txt', 'made\n');
+    await store.afterRun();
+    const plan = await planRewind(store, { checkpoint, files: true, conversation: false, sessionPath });
+    expect(plan.leftAlone).toEqual(expect.arrayContaining([{ path: 'src/secret.env', reason: 'ignored when captured' }]));
+    const outcome = await applyRewind(store, plan);
+    expect(outcome.files!.removed).toEqual(['src/made.txt']);
+    expect(readFileSync(join(ws, 'src/secret.env'), 'utf8')).toBe('TOKEN=the user keeps this\n');
+    expect(readFileSync(join(ws, 'src/.gitignore'), 'utf8')).toBe('secret.env\n');
+    expect(readFileSync(join(ws, 'debug.log'), 'utf8')).toBe(INITIAL['debug.log']);
+  });
+});

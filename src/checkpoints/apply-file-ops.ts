@@ -16,6 +16,8 @@ export type FileIo = Pick<typeof fs, 'unlink' | 'rmdir' | 'mkdir' | 'writeFile' 
 export async function applyFileOps(git: ShadowGit, ops: readonly FileOp[], io: FileIo = fs): Promise<void> {
   const root = git.workTree;
   const then = await readBlobs(git, ops.flatMap((op) => (op.then ? [op.then.sha] : [])));
+  const lost = ops.find((op) => op.then && !then.has(op.then.sha));
+  if (lost) throw new Error(`the checkpoint store has lost the content of ${lost.path}; nothing was changed`);
   const undo: Array<() => Promise<void>> = [];
   let step = '';
   try {

@@ -21,11 +21,12 @@ export async function notMadeSince(git: ShadowGit, log: CheckpointLog, checkpoin
     // git's line-based lookups cannot name it: nothing can be proven about it.
     else if (/[\n\r]/.test(path)) reasons.set(path, 'not made by the agent');
   }
-  const ignored = await ignoredIn(git, checkpoint.tree, paths.filter((path) => !reasons.has(path)));
-  for (const path of ignored) reasons.set(path, 'ignored when captured');
   const open = paths.filter((path) => !reasons.has(path));
-  const captured = await capturedLater(git, log, checkpoint, open);
-  for (const path of open) if (!captured.has(path)) reasons.set(path, 'not made by the agent');
+  const [ignored, captured] = await Promise.all([ignoredIn(git, checkpoint.tree, open), capturedLater(git, log, checkpoint, open)]);
+  for (const path of open) {
+    if (ignored.has(path)) reasons.set(path, 'ignored when captured');
+    else if (!captured.has(path)) reasons.set(path, 'not made by the agent');
+  }
   return reasons;
 }
 
@@ -33,15 +34,14 @@ export async function notMadeSince(git: ShadowGit, log: CheckpointLog, checkpoin
 async function ignoredIn(git: ShadowGit, tree: string, paths: readonly string[]): Promise<Set<string>> {
   if (!paths.length) return new Set();
   const ignoreFiles = [...new Set(paths.flatMap(ancestors).map((dir) => (dir ? `${dir}/.gitignore` : '.gitignore')))];
-  const ids = await objectIds(git, ignoreFiles.map((path) => `${tree}:${path}`));
-  const held = ignoreFiles.map((path, i) => ({ path, id: ids[i] })).filter((file): file is { path: string; id: string } => file.id !== undefined);
-  const blobs = await readBlobs(git, held.map((file) => file.id));
+  const blobs = await readBlobs(git, ignoreFiles.map((path) => `${tree}:${path}`));
+  const held = ignoreFiles.filter((path) => blobs.has(`${tree}:${path}`));
   // The rules as they were: those ignore files alone, in an empty folder git takes as the work tree.
   const scratch = mkdtempSync(join(tmpdir(), 'vibe-ignore-'));
   try {
-    for (const file of held) {
-      mkdirSync(join(scratch, dirname(file.path)), { recursive: true });
-      writeFileSync(join(scratch, file.path), blobs.get(file.id)!);
+    for (const path of held) {
+      mkdirSync(join(scratch, dirname(path)), { recursive: true });
+      writeFileSync(join(scratch, path), blobs.get(`${tree}:${path}`)!);
     }
     const asThen = new ShadowGit(git.gitDir, scratch);
     const result = await asThen.run(['check-ignore', '--no-index', '-z', '--stdin'], `${paths.join('\0')}\0`);
@@ -50,12 +50,6 @@ async function ignoredIn(git: ShadowGit, tree: string, paths: readonly string[])
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
-}
-
-/** The blob ids of "tree:path" names (undefined where there is none). */
-async function objectIds(git: ShadowGit, names: readonly string[]): Promise<Array<string | undefined>> {
-  const lines = (await git.must(['cat-file', '--batch-check'], `${names.join('\n')}\n`)).split('\n');
-  return names.map((_, i) => /^([0-9a-f]+) blob \d+$/.exec(lines[i] ?? '')?.[1]);
 }
 
 /** The folders a path lies in, from the workspace's root ('') down. */

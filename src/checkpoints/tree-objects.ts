@@ -33,20 +33,22 @@ export async function treeChanges(git: ShadowGit, from: string, to: string): Pro
   return changes;
 }
 
-/** The contents of blobs, by id, in one git process. */
-export async function readBlobs(git: ShadowGit, shas: readonly string[]): Promise<Map<string, Buffer>> {
-  const wanted = [...new Set(shas)];
+/** The contents of blobs, by id or "tree:path" name, in one git process; a name git has no blob for is absent. */
+export async function readBlobs(git: ShadowGit, names: readonly string[]): Promise<Map<string, Buffer>> {
+  const wanted = [...new Set(names)];
   const blobs = new Map<string, Buffer>();
   if (!wanted.length) return blobs;
   const out = await git.mustBytes(['cat-file', '--batch'], `${wanted.join('\n')}\n`);
   let at = 0;
-  while (at < out.length) {
+  for (const name of wanted) {
     const headerEnd = out.indexOf(10, at);
-    const [sha, type, size] = out.subarray(at, headerEnd).toString('utf8').split(' ');
-    if (type !== 'blob' || size === undefined) throw new Error(`the checkpoint store has no blob ${sha}`);
-    const start = headerEnd + 1;
-    blobs.set(sha!, out.subarray(start, start + Number(size)));
-    at = start + Number(size) + 1;
+    if (headerEnd === -1) break;
+    const header = out.subarray(at, headerEnd).toString('utf8');
+    at = headerEnd + 1;
+    const [, type, size] = header.split(' ');
+    if (header.endsWith(' missing') || size === undefined) continue;
+    if (type === 'blob') blobs.set(name, out.subarray(at, at + Number(size)));
+    at += Number(size) + 1;
   }
   return blobs;
 }
