@@ -61,8 +61,9 @@ async function measure(variant, workspace, dataHome) {
   calls.length = 0;
   const rewind = await timed(() => variant.rewind(store, checkpoint, sessionPath));
   const rewindCalls = calls.join(', ');
+  const afterRewind = await timed(() => store.snapshot());
   rmSync(join(workspace, 'big.bin'), { force: true });
-  return { name: variant.name, first: first.ms, unchanged: median(unchanged), unchangedCalls, changed: median(changed), changedCalls, withBig: withBig.ms, rewind: rewind.ms, rewindCalls };
+  return { name: variant.name, first: first.ms, unchanged: median(unchanged), unchangedCalls, changed: median(changed), changedCalls, withBig: withBig.ms, rewind: rewind.ms, rewindCalls, afterRewind: afterRewind.ms };
 }
 
 /** A rewind as the CLI does it: planned (a snapshot, the checks), then applied. */
@@ -98,6 +99,7 @@ export default async function main() {
     row('5 files changed (median of 5; target ≤ 200 ms)', 'changed');
     row('+ a 1 MB file', 'withBig');
     row('rewind of 7 files (plan with its snapshot, apply)', 'rewind');
+    row('the next snapshot after it', 'afterRewind');
     for (const r of results) console.log(`\n${r.name}: git processes (ms each), nothing changed: ${r.unchangedCalls}; 5 files changed: ${r.changedCalls}; rewind: ${r.rewindCalls}`);
   } finally {
     rmSync(root, { recursive: true, force: true });
