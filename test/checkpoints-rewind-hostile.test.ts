@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { FileIo } from '../src/checkpoints/apply-file-ops.js';
 import { applyRewind, planRewind } from '../src/checkpoints/rewind.js';
 import { SessionCheckpoints } from '../src/checkpoints/session-checkpoints.js';
+import { rewindSummary } from '../src/cli/rewind-text.js';
 
 const LIMIT = 1024;
 const READS_ANYTHING = process.getuid?.() === 0;
@@ -255,5 +256,21 @@ describe('a rewind checks before it touches anything', () => {
     expect(readFileSync(join(ws, 'src/secret.env'), 'utf8')).toBe('TOKEN=the user keeps this\n');
     expect(readFileSync(join(ws, 'src/.gitignore'), 'utf8')).toBe('secret.env\n');
     expect(readFileSync(join(ws, 'debug.log'), 'utf8')).toBe(INITIAL['debug.log']);
+  });
+
+  it('names hostile file names visibly: a control character is written out, a name git cannot look up line by line is left alone', async () => {
+    const { ws, write, store, sessionPath } = workspace();
+    const checkpoint = await store.beforeTurn({ run: 1, turn: 1, prompt: 'names' });
+    write('\x1b[2Kred.txt', 'escape\n');
+    write('two\nlines.txt', 'newline\n');
+    await store.afterRun();
+    const plan = await planRewind(store, { checkpoint, files: true, conversation: false, sessionPath });
+    const outcome = await applyRewind(store, plan);
+    expect(outcome.files!.removed).toEqual(['\x1b[2Kred.txt']);
+    expect(readFileSync(join(ws, 'two\nlines.txt'), 'utf8')).toBe('newline\n');
+    const summary = rewindSummary(plan, outcome, '/rewind').join('\n');
+    expect(summary).toContain('removed: \\e[2Kred.txt.');
+    expect(summary).toContain('two\\nlines.txt (not made by the agent)');
+    expect(summary).not.toMatch(/\x1b/);
   });
 });
