@@ -37,22 +37,34 @@ export function isEntry(state: DiskState, entry: TreeEntry): boolean {
   return state.kind === 'file' && state.id === entry.sha;
 }
 
-/** Why the folders above `path` are unsafe to write through, or undefined: each must be a real folder (or go away first) and no repository of its own. */
-export async function parentProblem(root: string, realRoot: string, path: string, goingAway: ReadonlySet<string>): Promise<string | undefined> {
+type FolderFact = 'absent' | 'unreadable' | 'symlink' | 'not a folder' | 'nested repository' | 'folder';
+
+/** What each folder on disk is, looked up once per rewind check. */
+export type FolderFacts = Map<string, Promise<FolderFact>>;
+
+async function folderFact(root: string, dir: string): Promise<FolderFact> {
+  const stat = await lstat(join(root, dir)).catch((error: NodeJS.ErrnoException) => error);
+  if (stat instanceof Error) return stat.code === 'ENOENT' ? 'absent' : 'unreadable';
+  if (stat.isSymbolicLink()) return 'symlink';
+  if (!stat.isDirectory()) return 'not a folder';
+  return (await lstat(join(root, dir, '.git')).then(() => true, () => false)) ? 'nested repository' : 'folder';
+}
+
+/**
+ * Why the folders above `path` are unsafe to write through, or undefined: each must be a real
+ * folder (or a symlink or file the rewind removes first) and no repository of its own.
+ */
+export async function parentProblem(root: string, realRoot: string, path: string, goingAway: ReadonlySet<string>, facts: FolderFacts): Promise<string | undefined> {
   const parts = path.split('/');
   if (parts.some((part) => part === '' || part === '.' || part === '..')) return 'outside the workspace';
   let deepest = root;
   for (let i = 1; i < parts.length; i++) {
     const dir = parts.slice(0, i).join('/');
-    const stat = await lstat(join(root, dir)).catch((error: NodeJS.ErrnoException) => error);
-    if (stat instanceof Error) {
-      if (stat.code === 'ENOENT') break;
-      return 'unreadable';
-    }
-    if (goingAway.has(dir)) break;
-    if (stat.isSymbolicLink()) return 'a parent folder is a symlink';
-    if (!stat.isDirectory()) return 'a parent folder is not a folder';
-    if (await lstat(join(root, dir, '.git')).then(() => true, () => false)) return 'nested repository';
+    if (!facts.has(dir)) facts.set(dir, folderFact(root, dir));
+    const fact = await facts.get(dir)!;
+    if (fact === 'absent' || goingAway.has(dir)) break;
+    if (fact === 'symlink') return 'a parent folder is a symlink';
+    if (fact !== 'folder') return fact === 'not a folder' ? 'a parent folder is not a folder' : fact;
     deepest = join(root, dir);
   }
   const real = await realpath(deepest).catch(() => undefined);

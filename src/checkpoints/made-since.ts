@@ -63,11 +63,14 @@ async function capturedLater(git: ShadowGit, log: CheckpointLog, checkpoint: Che
   const { checkpoints, lefts } = log.read();
   const later = lefts.filter((left) => left.after >= checkpoint.n);
   const made = new Set(later.flatMap((left) => left.made ?? []));
-  const trees = [...new Set([...checkpoints.filter((c) => c.kind === 'turn' && c.n > checkpoint.n).map((c) => c.tree), ...later.filter((left) => !left.made).map((left) => left.tree)])];
+  // Newest first: the last capture holds most of what the session made, so one lookup each settles most.
+  const trees = [...new Set([...checkpoints.filter((c) => c.kind === 'turn' && c.n > checkpoint.n).map((c) => c.tree), ...later.filter((left) => !left.made).map((left) => left.tree)].reverse())];
   const captured = new Set(paths.filter((path) => made.has(path)));
-  const open = paths.filter((path) => !captured.has(path));
-  const lookups = open.flatMap((path) => trees.map((tree) => ({ tree, path })));
-  const found = await presentIn(git, lookups);
-  lookups.forEach((lookup, i) => found[i] && captured.add(lookup.path));
+  for (const round of [trees.slice(0, 1), trees.slice(1)]) {
+    const lookups = paths.filter((path) => !captured.has(path)).flatMap((path) => round.map((tree) => ({ tree, path })));
+    if (!lookups.length) continue;
+    const found = await presentIn(git, lookups);
+    lookups.forEach((lookup, i) => found[i] && captured.add(lookup.path));
+  }
   return captured;
 }

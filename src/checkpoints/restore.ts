@@ -1,7 +1,7 @@
 import { realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Checkpoint, CheckpointLog } from './checkpoint-log.js';
-import { diskState, emptiedBy, isEntry, parentProblem } from './disk-state.js';
+import { diskState, emptiedBy, isEntry, parentProblem, type FolderFacts } from './disk-state.js';
 import { notMadeSince } from './made-since.js';
 import { nulList, type ShadowGit } from './shadow-git.js';
 import type { Snapshot } from './snapshot.js';
@@ -74,8 +74,9 @@ export async function checkOps(workTree: string, ops: readonly FileOp[], current
   const safe: FileOp[] = [];
   const unsafe: LeftAlone[] = [];
   const removed = new Set<string>();
+  const facts: FolderFacts = new Map();
   const check = async (op: FileOp): Promise<string | undefined> => {
-    const parents = await parentProblem(workTree, realRoot, op.path, removed);
+    const parents = await parentProblem(workTree, realRoot, op.path, removed, facts);
     if (parents) return parents;
     // Below a symlink or file the rewind removes first, nothing is there yet (and nothing is read through it).
     const state = underRemoved(op.path, removed) ? ({ kind: 'absent' } as const) : await diskState(join(workTree, op.path), idLike);
