@@ -163,7 +163,11 @@ async function rewindIn(shape: Shape, { ws, outside, write, store, sessionPath }
   await store.afterRun();
 
   // After the run, the user's own work.
-  if (shape.userAfter) write('mine.txt', 'written by the user after the run\n');
+  if (shape.userAfter) {
+    write('mine.txt', 'written by the user after the run\n');
+    // An ignored file of the user's in a folder the agent made: the folder stays for it.
+    if (shape.create) write('gen/trace.log', 'the user\'s ignored log\n');
+  }
   if (shape.unreadable) chmodSync(join(ws, 'src/a.txt'), 0o000);
 
   const before = treeState(ws);
@@ -192,7 +196,8 @@ async function rewindIn(shape: Shape, { ws, outside, write, store, sessionPath }
   if (shape.edit && shape.unreadable && READS_ANYTHING) expected.set('src/a.txt', fileState(INITIAL['src/a.txt']!).replace('644', '0'));
   if (shape.remove) restore('src/b.txt');
   if (shape.create) {
-    for (const path of ['gen', 'gen/made.txt', 'src/made.txt']) expected.delete(path);
+    for (const path of ['gen/made.txt', 'src/made.txt']) expected.delete(path);
+    if (!shape.userAfter) expected.delete('gen');
   }
   if (shape.rewriteIgnore) restore('.gitignore');
   if (shape.linkInside) {
