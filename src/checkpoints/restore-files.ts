@@ -1,6 +1,7 @@
 import { applyFileOps, type FileIo } from './apply-file-ops.js';
 import { checkOps, type LeftAlone, type RestorePlan } from './restore.js';
 import type { ShadowGit } from './shadow-git.js';
+import { takeSnapshot } from './snapshot.js';
 
 export interface RestoreResult {
   /** Rewritten with the checkpoint's content (changed or deleted since). */
@@ -31,10 +32,18 @@ export async function restoreFiles(git: ShadowGit, plan: RestorePlan, io?: FileI
   await applyFileOps(git, plan.ops, io);
   const removed = plan.ops.filter((op) => !op.then);
   const written = plan.ops.filter((op) => op.then);
+  // The files are rewound now: a failure to record that must not read as a failed rewind.
+  const tree = await indexWhatWasDone(git, plan).catch(async () => (await takeSnapshot(git)).tree);
+  return { restored: written.map((op) => op.path), removed: removed.map((op) => op.path), leftAlone: plan.leftAlone, tree };
+}
+
+/** The snapshot's index with the rewound entries changed (stat data of the rest kept): the tree the rewind left. */
+async function indexWhatWasDone(git: ShadowGit, plan: RestorePlan): Promise<string> {
   if ((await git.must(['write-tree'])).trim() !== plan.current) await git.must(['read-tree', plan.current]);
   const zero = '0'.repeat(plan.current.length);
-  const entries = [...removed.map((op) => `0 ${zero}\t${op.path}`), ...written.map((op) => `${op.then!.mode} ${op.then!.sha}\t${op.path}`)];
+  const entries = plan.ops.map((op) => (op.then ? `${op.then.mode} ${op.then.sha}\t${op.path}` : `0 ${zero}\t${op.path}`));
+  // Removals first: a file may come back where a folder's files went.
+  entries.sort((a, b) => Number(!a.startsWith('0 ')) - Number(!b.startsWith('0 ')));
   if (entries.length) await git.must(['update-index', '-z', '--index-info'], `${entries.join('\0')}\0`);
-  const tree = (await git.must(['write-tree'])).trim();
-  return { restored: written.map((op) => op.path), removed: removed.map((op) => op.path), leftAlone: plan.leftAlone, tree };
+  return (await git.must(['write-tree'])).trim();
 }
