@@ -65,4 +65,18 @@ describe('vibe-agent mcp serve', () => {
     expect(write.isError).toBe(false);
     expect(readFileSync(join(workspace, 'new.txt'), 'utf8')).toBe('written over MCP\n');
   });
+
+  it('--yes offers every tool, as --permission-mode yolo does: bash is listed and runs in the workspace', async () => {
+    for (const flags of [['--yes'], ['--permission-mode', 'yolo']]) {
+      const { client, workspace } = await serve(...flags);
+      const { tools } = await client.listTools();
+      const names = tools.map((tool) => tool.name);
+      expect(names, flags.join(' ')).toEqual(expect.arrayContaining(['bash', 'write_file', 'read_file']));
+      expect(tools.find((tool) => tool.name === 'bash')!.description).toContain('Served by vibe-agent with --yes: every tool is offered');
+      const ran = await client.callTool({ name: 'bash', arguments: { command: 'cat notes.txt && pwd' } });
+      expect(ran.isError, text(ran)).toBe(false);
+      expect(text(ran)).toContain('line two');
+      expect(text(ran)).toContain(workspace);
+    }
+  });
 });
