@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Tool } from '../contracts/tool.js';
 import { packageRoot } from '../eval/package-root.js';
+import { createReadOutputTool } from '../context/read-output.js';
 import { serveRegistry } from '../mcp/serve-registry.js';
 import { createPermissionPolicy, type PermissionMode } from '../permissions/permission-policy.js';
 import { collectSecrets, createRedactor } from '../session/redact.js';
@@ -43,6 +44,8 @@ export async function mcpServeCommand(args: CliArgs, env: NodeJS.ProcessEnv = pr
   const sandbox = shellSandbox(settings, workspace, env);
   const tools = await selectTools(wanted, { extraRoots: existingDirs(settings.addDirs), allowSecrets: settings.allowSecrets, privateHosts: settings.fetchPrivate }, { passEnv: settings.passEnv, secrets: [settings.apiKey], ...(sandbox ? { sandbox } : {}) });
   const registry = new ToolRegistry(tools, { redact: createRedactor(collectSecrets(env, [settings.apiKey])) });
+  // A result longer than the cap is cut with a note naming its stored id: the client pages it back with read_output.
+  registry.register(createReadOutputTool(registry.outputs));
   const mode = settings.permissionMode;
   const version = (JSON.parse(readFileSync(join(packageRoot(import.meta.url), 'package.json'), 'utf8')) as { version: string }).version;
   // Stdin carries the protocol: nothing may be asked on the terminal, so what needs approval is refused.
