@@ -79,4 +79,19 @@ describe('vibe-agent mcp serve', () => {
       expect(text(ran)).toContain(workspace);
     }
   });
+
+  it('a result past the cap names its stored id, and the client pages every character back with read_output', async () => {
+    const { client } = await serve('--yes');
+    const expected = Array.from({ length: 20_000 }, (_, i) => `${i + 1}\n`).join('');
+    const ran = text(await client.callTool({ name: 'bash', arguments: { command: 'seq 1 20000' } }));
+    const id = /omitted of [\d,]+; full output saved as output id (out_[0-9a-f]{12}); call read_output to see more/.exec(ran)![1]!;
+    let whole = '';
+    for (let offset: number | undefined = 0; offset !== undefined; ) {
+      const slice = text(await client.callTool({ name: 'read_output', arguments: { id, offset } }));
+      const header = /^\[output out_[0-9a-f]{12}: characters \d+–\d+ of \d+; (?:more from offset (\d+)|end of output)\]\n/.exec(slice)!;
+      whole += slice.slice(header[0].length);
+      offset = header[1] === undefined ? undefined : Number(header[1]);
+    }
+    expect(whole).toBe(expected);
+  });
 });
