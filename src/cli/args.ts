@@ -53,6 +53,8 @@ export interface CliArgs {
   evalFlags?: { runs?: string; concurrency?: string; shard?: string; suite?: string; output?: string };
   /** `mcp` subcommand words (e.g. ["list"]). */
   mcpArgs?: string[];
+  /** `mcp serve --http [HOST:]PORT`: streamable HTTP instead of stdio. */
+  mcpHttp?: string;
   /** `rewind` options (see rewind-args.ts). */
   rewind?: RewindArgs;
   /** `trace` options (see trace-args.ts). */
@@ -110,6 +112,10 @@ export function parseCliArgs(argv: string[]): CliArgs {
   if (positionals[0] === 'mcp' && (positionals.length === 1 || (positionals.length === 2 && (positionals[1] === 'list' || positionals[1] === 'serve')))) {
     args.command = 'mcp';
     args.mcpArgs = positionals.slice(1);
+    if (values.http !== undefined) {
+      if (positionals[1] !== 'serve') throw new UsageError('--http only applies to "vibe-agent mcp serve".');
+      args.mcpHttp = values.http as string;
+    }
     if (cwd) args.cwd = cwd;
     return args;
   }
@@ -129,6 +135,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
   if (positionals[0] === 'replay') return replayArgs(args, positionals, values);
   if (values.against) throw new UsageError('--against only applies to "vibe-agent replay SESSION".');
   if (values.user) throw new UsageError('--user only applies to "vibe-agent memory".');
+  if (values.http !== undefined) throw new UsageError('--http only applies to "vibe-agent mcp serve".');
   const misplaced = rewindFlagsGiven(values);
   if (misplaced.length) throw new UsageError(`--${misplaced[0]} only applies to "vibe-agent rewind".`);
   const traceOnly = traceFlagsGiven(values);
