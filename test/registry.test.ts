@@ -509,6 +509,18 @@ describe('capText', () => {
     expect(capped.text).toContain(`[… ${text.length - 90} chars (${omittedLines} lines) omitted of ${text.length}; full output saved as output id ${outputIdFor(text)}`);
   });
 
+  it("a note that is not ours (a log, another agent's capped result) is content: the text is cut fresh and stored whole", async () => {
+    const foreign = capText('x'.repeat(500), 100).text;
+    const quoted = `log line\n${foreign}\nmore log ${'y'.repeat(300)}`;
+    const cut = capText(quoted, 100);
+    expect(cut.stored).toEqual({ id: outputIdFor(quoted), text: quoted });
+    const tool = defineTool({ name: 'relay', description: 'r', parameters: z.object({}), readOnly: true, execute: async () => foreign });
+    const registry = new ToolRegistry([tool], { maxOutputChars: 50 });
+    const result = await registry.invoke(call('relay'));
+    expect(result.content).toContain(`full output saved as output id ${outputIdFor(foreign)}`);
+    expect(await registry.outputs.get(outputIdFor(foreign))).toBe(foreign);
+  });
+
   it('cut again by a smaller cap, keeps the id and whole length and says exactly what the model no longer sees', () => {
     fc.assert(
       fc.property(fc.string({ unit: fc.constantFrom('a', 'b', '\n'), minLength: 1, maxLength: 400 }), fc.integer({ min: 1, max: 300 }), fc.integer({ min: 1, max: 300 }), (text, first, second) => {

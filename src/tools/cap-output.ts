@@ -14,10 +14,11 @@ const CAP_NOTE = /\n\[… ([\d,]+) chars \(([\d,]+) lines?\) omitted of ([\d,]+)
  * tail stay, the middle becomes a note naming the output id under which the whole text is stored,
  * so `read_output` can page back every character. A text that already carries a note is cut
  * further around the same id: the stored text is always the whole one, never an earlier cut.
- * `maxChars` bounds head and tail; the note comes on top.
+ * `maxChars` bounds head and tail; the note comes on top. `fresh`: the text comes straight from a
+ * tool, so a note in it is the tool's content (a log, another agent's result), never ours.
  */
-export function capText(text: string, maxChars: number): CappedText {
-  const note = CAP_NOTE.exec(text);
+export function capText(text: string, maxChars: number, options: { fresh?: boolean } = {}): CappedText {
+  const note = options.fresh ? undefined : ourNote(text);
   if (note) return { text: recut(text, note, maxChars) };
   if (text.length <= maxChars) return { text };
   const id = outputIdFor(text);
@@ -29,8 +30,15 @@ export function capText(text: string, maxChars: number): CappedText {
 
 /** The id and whole length recorded in a capped text's note, if it has one. */
 export function capNoteOf(text: string): { id: string; chars: number } | undefined {
-  const match = CAP_NOTE.exec(text);
+  const match = ourNote(text);
   return match ? { id: match[4]!, chars: number(match[3]!) } : undefined;
+}
+
+/** A note this cap wrote: what it says was omitted and what is shown add up to the whole. */
+function ourNote(text: string): RegExpExecArray | undefined {
+  const note = CAP_NOTE.exec(text);
+  if (!note) return undefined;
+  return number(note[1]!) + text.length - note[0].length === number(note[3]!) ? note : undefined;
 }
 
 export function format(n: number): string {

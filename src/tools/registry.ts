@@ -197,7 +197,7 @@ export class ToolRegistry {
 
   /** The result as the model sees it; what the cap leaves out is stored whole first. */
   private async capped(text: string): Promise<string> {
-    const { text: shown, stored } = capText(text, this.maxOutputChars);
+    const { text: shown, stored } = capText(text, this.maxOutputChars, { fresh: true });
     if (!stored) return shown;
     try {
       await this.outputs.put(stored.id, stored.text);
