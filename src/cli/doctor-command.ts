@@ -14,11 +14,12 @@ import { EXIT } from './exit-codes.js';
 import { providerSettings } from './provider-settings.js';
 import { resolveSettings } from './resolve-settings.js';
 import { safeStderr, safeStdout } from './display/safe-output.js';
+import { userFileRoots } from '../workspace/own-file-roots.js';
 
 /** `vibe-agent doctor`: local checks, then the probe battery against the endpoint a run would use. */
 export async function doctorCommand(args: CliArgs, signal: AbortSignal, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const workspace = resolve(args.cwd ?? process.cwd());
-  const configFiles = await Promise.all([userConfigPath(env), projectConfigPath(workspace)].map(checkConfigFile));
+  const configFiles = await Promise.all([checkConfigFile(userConfigPath(env), userFileRoots(env)), checkConfigFile(projectConfigPath(workspace), [workspace])]);
   const local = localChecks({ nodeVersion: process.version, platform: process.platform, stdoutIsTTY: process.stdout.isTTY === true, env, configFiles, sandbox: () => detectBubblewrap() });
   // A broken config file is a finding, not a reason to stop: the endpoint is probed from flags and environment.
   let config: FileConfig = {};
@@ -58,10 +59,10 @@ export async function doctorCommand(args: CliArgs, signal: AbortSignal, env: Nod
   return reportFailed(report) ? EXIT.providerError : EXIT.answered;
 }
 
-async function checkConfigFile(path: string): Promise<ConfigFileCheck> {
+async function checkConfigFile(path: string, within: readonly string[]): Promise<ConfigFileCheck> {
   if (!existsSync(path)) return { path, found: false };
   try {
-    await readConfigFile(path);
+    await readConfigFile(path, within);
     return { path, found: true };
   } catch (error) {
     return { path, found: true, error: (error as Error).message };

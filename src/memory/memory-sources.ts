@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { realOrSame } from '../session/paths.js';
-import { projectFileReadable } from './confine.js';
 import { displayPath, memoryPath, userAgentsPath } from './memory-paths.js';
-import { readBoundedText, type RefusedFileError } from '../workspace/read-bounded.js';
+import { readOwnText, type ReadRule, type RefusedFileError } from '../workspace/read-own-file.js';
+import { userFileRoots } from '../workspace/own-file-roots.js';
 
 /** Memory is cut to a few KB for the prompt anyway; a file past this is refused, not read. */
 export const MAX_MEMORY_FILE_BYTES = 1024 * 1024;
@@ -36,9 +36,11 @@ export function collectMemorySources(location: MemoryLocation): MemorySource[] {
   const workspace = realOrSame(location.workspace);
   const sources: MemorySource[] = [];
   const warn = location.warn ?? (() => {});
+  // A cloned repository's symlink must not pull ~/.ssh/id_rsa into a request; CLAUDE.md -> AGENTS.md is fine.
+  const projectRule: ReadRule = { within: [workspace], maxBytes: MAX_MEMORY_FILE_BYTES, refuseSecrets: true };
+  const userRule: ReadRule = { within: userFileRoots(env), maxBytes: MAX_MEMORY_FILE_BYTES };
   const add = (kind: MemorySource['kind'], title: string, path: string, project = false) => {
-    if (project && !projectFileReadable(path, workspace)) return;
-    const text = readIfFile(path, warn);
+    const text = readIfFile(path, project ? projectRule : userRule, warn);
     if (text !== undefined && text.trim() !== '') sources.push({ kind, title, path, text });
   };
 
@@ -68,12 +70,12 @@ function directoriesDown(workspace: string, cwd: string): string[] {
   return dirs;
 }
 
-function readIfFile(path: string, warn: (message: string) => void): string | undefined {
+function readIfFile(path: string, rule: ReadRule, warn: (message: string) => void): string | undefined {
   try {
-    return readBoundedText(path, MAX_MEMORY_FILE_BYTES);
+    return readOwnText(path, rule);
   } catch (error) {
     const code = (error as RefusedFileError).code;
-    if (code === 'ENOTREG' || code === 'EFBIG') warn(`memory file ${(error as Error).message.replace(/\.$/, '')}, so it is skipped.`);
+    if (code === 'ENOTREG' || code === 'EFBIG' || code === 'EOUTSIDE') warn(`memory file ${(error as Error).message.replace(/\.$/, '')}, so it is skipped.`);
     return undefined;
   }
 }
