@@ -135,7 +135,7 @@ export async function readConfigFile(path: string, within: ReadRule['within'], w
   } catch (error) {
     const code = (error as RefusedFileError).code;
     if (code === 'ENOENT') return {};
-    if (code === 'ENOTREG' || code === 'EFBIG' || code === 'EOUTSIDE') {
+    if (code === 'ENOTREG' || code === 'EFBIG' || code === 'EOUTSIDE' || code === 'EDANGLING') {
       warn(`config ${(error as Error).message.replace(/\.$/, '')}, so it is ignored.`);
       return {};
     }

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { realOrSame } from '../session/paths.js';
 import { displayPath, memoryPath, userAgentsPath } from './memory-paths.js';
@@ -51,7 +51,8 @@ export function collectMemorySources(location: MemoryLocation): MemorySource[] {
 
   for (const dir of directoriesDown(workspace, location.cwd ? realOrSame(location.cwd) : workspace)) {
     const agents = join(dir, 'AGENTS.md');
-    const path = existsSync(agents) ? agents : join(dir, 'CLAUDE.md');
+    // lstat: a dangling AGENTS.md link is reported, not passed over for CLAUDE.md.
+    const path = lstatSync(agents, { throwIfNoEntry: false }) ? agents : join(dir, 'CLAUDE.md');
     const shown = relative(workspace, path).split(sep).join('/');
     add('instructions', `Project instructions (${shown})`, path, true);
   }
@@ -75,7 +76,7 @@ function readIfFile(path: string, rule: ReadRule, warn: (message: string) => voi
     return readOwnText(path, rule);
   } catch (error) {
     const code = (error as RefusedFileError).code;
-    if (code === 'ENOTREG' || code === 'EFBIG' || code === 'EOUTSIDE') warn(`memory file ${(error as Error).message.replace(/\.$/, '')}, so it is skipped.`);
+    if (code !== 'ENOENT') warn(`memory file ${(error as Error).message.replace(/\.$/, '')}, so it is skipped.`);
     return undefined;
   }
 }

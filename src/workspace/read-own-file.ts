@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, openSync, readlinkSync, readSync, realpathSync, statSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readlinkSync, readSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { isAbsolute, relative, sep } from 'node:path';
 import { isSecretPath } from './secret-files.js';
@@ -10,14 +10,14 @@ const OPEN_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTT
 
 /**
  * Why a file the agent reads on its own initiative (config, hooks, MCP server files, skills, agents,
- * commands, knowledge, memory) was refused. `code`: ENOENT it does not exist (or is a dangling link),
- * EOUTSIDE it leads outside the folder such a file may live in, ENOTREG it is not a regular file
+ * commands, knowledge, memory) was refused. `code`: ENOENT it does not exist, EDANGLING it is a link
+ * to nothing, EOUTSIDE it leads outside the folder such a file may live in, ENOTREG it is not a regular file
  * (a FIFO or /dev/zero would block or never end), EFBIG it holds more than the cap.
  */
 export class RefusedFileError extends Error {
   constructor(
     message: string,
-    readonly code: 'ENOENT' | 'EOUTSIDE' | 'ENOTREG' | 'EFBIG' | 'EUNREADABLE',
+    readonly code: 'ENOENT' | 'EDANGLING' | 'EOUTSIDE' | 'ENOTREG' | 'EFBIG' | 'EUNREADABLE',
     /** Why, in words, without the path: "not a regular file (it is a named pipe (FIFO))", "over the 1024-byte limit". */
     readonly reason: string,
   ) {
@@ -237,13 +237,24 @@ export function fileKind(info: Stats): string {
   return 'a special file';
 }
 
+function isLink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
 function tooLarge(path: string, maxBytes: number): RefusedFileError {
   return new RefusedFileError(`${path} is larger than ${maxBytes} bytes; it was not read.`, 'EFBIG', `over the ${maxBytes}-byte limit`);
 }
 
 function refusal(path: string, error: unknown): RefusedFileError {
   const code = (error as NodeJS.ErrnoException).code;
-  if (code === 'ENOENT' || code === 'ENOTDIR') return new RefusedFileError(`${path} does not exist.`, 'ENOENT', 'does not exist');
+  if (code === 'ENOENT' || code === 'ENOTDIR') {
+    if (isLink(path)) return new RefusedFileError(`${path} is a link to nothing (${readlinkSync(path)}); it was not read.`, 'EDANGLING', 'a link to nothing');
+    return new RefusedFileError(`${path} does not exist.`, 'ENOENT', 'does not exist');
+  }
   // O_NOFOLLOW met a link swapped in after the path was resolved.
   if (code === 'ELOOP') return new RefusedFileError(`${path} is a link that was changed while it was opened, or a loop of links; it was not read.`, 'EUNREADABLE', 'a link changed while it was opened, or a loop of links');
   return new RefusedFileError(`${path} cannot be read: ${(error as Error).message}`, 'EUNREADABLE', `cannot be read: ${(error as Error).message}`);

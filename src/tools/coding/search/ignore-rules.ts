@@ -64,7 +64,7 @@ function readRules(path: string, warn: IgnoreWarn): Matcher | undefined {
     text = readOwnText(path, { within: ANYWHERE, maxBytes: MAX_IGNORE_FILE_BYTES });
   } catch (error) {
     if (!(error instanceof RefusedFileError)) throw error;
-    if (error.code !== 'ENOENT' && error.code !== 'EUNREADABLE') warn(`${error.message.replace(/\.$/, '')}, so its rules were not applied.`);
+    if (error.code !== 'ENOENT' && error.code !== 'EDANGLING' && error.code !== 'EUNREADABLE') warn(`${error.message.replace(/\.$/, '')}, so its rules were not applied.`);
     return undefined;
   }
   return compile(text);
