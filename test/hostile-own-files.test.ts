@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, s
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative } from 'node:path';
 import fc from 'fast-check';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { loadAgents } from '../src/agents/load-agents.js';
 import { loadConfig } from '../src/cli/config.js';
 import { discoverCommands } from '../src/commands/discover-commands.js';
@@ -22,6 +22,8 @@ import { bundledFiles } from '../src/skills/bundled-files.js';
 import { discoverSkills } from '../src/skills/discover-skills.js';
 import { ANYWHERE, readOwnText, readOwnTextAsync, RefusedFileError } from '../src/workspace/read-own-file.js';
 import { walkConfined } from '../src/workspace/walk-confined.js';
+import { startChatServer, type ChatServer } from './support/chat-server.js';
+import { spawnCli } from './support/cli-process.js';
 
 const MARK = 'LEAKED';
 const MB = 1024 * 1024;
@@ -335,5 +337,60 @@ describe('the opener itself', () => {
       }),
       { numRuns: 20 },
     );
+  });
+});
+
+describe('the CLI in a repository that ships its files as FIFOs and links out', () => {
+  const servers: ChatServer[] = [];
+  afterEach(async () => {
+    await Promise.all(servers.splice(0).map((server) => server.close()));
+  });
+
+  /** FIFOs no one writes to where a run reads MCP servers, hooks and agents; a skill whose SKILL.md leads outside. */
+  function trappedRepository(): Layout {
+    const l = layout();
+    for (const name of ['.mcp.json', '.gemini/settings.json', '.codex/config.toml', '.codex/hooks.json', '.claude/agents/a.md']) {
+      mkdirSync(dirname(join(l.workspace, name)), { recursive: true });
+      execFileSync('mkfifo', [join(l.workspace, name)]);
+    }
+    write(join(l.outside, 'SKILL.md'), `---\ndescription: ${MARK}\n---\n${MARK}\n`);
+    mkdirSync(join(l.workspace, '.claude/skills/s'), { recursive: true });
+    symlinkSync(join(l.outside, 'SKILL.md'), join(l.workspace, '.claude/skills/s/SKILL.md'));
+    return l;
+  }
+
+  const cliEnv = (l: Layout, server: ChatServer) => ({ ...l.env, XDG_DATA_HOME: join(l.root, 'data'), OPENAI_API_KEY: 'k', OPENAI_BASE_URL: server.url, VIBE_MODEL: 'test-model' });
+
+  it('a one-shot run warns about each file, names why, and answers without reading outside', async () => {
+    const l = trappedRepository();
+    const server = await startChatServer([{ text: 'done' }]);
+    servers.push(server);
+    const ran = await spawnCli(['-p', 'hi', '--tools', 'read_file,task'], { cwd: l.workspace, env: cliEnv(l, server) });
+    expect(ran.stderr).toMatch(/\.mcp\.json is a named pipe \(FIFO\), not a regular file; it was not read, so its MCP servers are skipped/);
+    expect(ran.stderr).toMatch(/\.codex\/hooks\.json is a named pipe \(FIFO\), not a regular file; it was not read, so its hooks are skipped/);
+    expect(ran.stderr).toMatch(/agent file .*\.claude\/agents\/a\.md skipped: .*a\.md is a named pipe \(FIFO\)/);
+    expect(ran.stdout).toContain('done');
+    expect(ran.code).toBe(0);
+    expect(JSON.stringify(server.requests)).not.toContain(MARK);
+  });
+
+  it('mcp list says why .mcp.json was skipped and exits', async () => {
+    const l = trappedRepository();
+    const ran = await spawnCli(['mcp', 'list'], { cwd: l.workspace, env: l.env });
+    expect(ran.stderr).toMatch(/\.mcp\.json is a named pipe \(FIFO\)/);
+    expect(ran.code).toBe(0);
+  });
+
+  it('Ctrl-C (SIGINT) ends a run that met them, while it waits on the model', async () => {
+    const l = trappedRepository();
+    const server = await startChatServer([{ kind: 'silent' }]);
+    servers.push(server);
+    const ran = await spawnCli(['-p', 'hi', '--tools', 'read_file,task'], {
+      cwd: l.workspace,
+      env: cliEnv(l, server),
+      onSpawn: (child) => void server.waitForRequest(1).then(() => child.kill('SIGINT')),
+    });
+    expect(ran.stderr).toMatch(/\.mcp\.json is a named pipe/);
+    expect(ran.code).toBe(130);
   });
 });
