@@ -27,9 +27,11 @@ export function listDocFiles(sources: readonly KnowledgeSource[]): DocFile[] {
     const matches = picomatch(source.glob ?? DEFAULT_DOCS_GLOB, { dot: false });
     walkConfined(source.path, {
       enter: (name) => !SKIPPED_DIRS.has(name) && !name.startsWith('.'),
-      file: (path, info) => {
+      file: (path, stats) => {
         const rel = relative(source.path, path).split(sep).join('/');
-        if (!matches(rel) || isSecretPath(path) || info.size > MAX_DOC_BYTES) return;
+        if (!matches(rel) || isSecretPath(path)) return;
+        const info = stats();
+        if (!info || info.size > MAX_DOC_BYTES) return;
         const slash = rel.indexOf('/');
         files.set(path, { path, size: info.size, mtimeMs: info.mtimeMs, folder: `${sourceIndex}:${slash < 0 ? '' : rel.slice(0, slash)}`, root: source.path });
       },

@@ -7,8 +7,8 @@ export interface ConfinedWalk {
   within?: readonly string[];
   /** Whether to go into a folder (by its name and path as met); default yes. */
   enter?(name: string, path: string): boolean;
-  /** A regular file inside the root; return false to stop the walk. */
-  file(path: string, info: Stats): boolean | void;
+  /** A regular file inside the root (its stat taken only when asked for); return false to stop the walk. */
+  file(path: string, stats: () => Stats | undefined): boolean | void;
   /** An entry passed over: a link leading outside the root, a dangling link, a FIFO or device. */
   skipped?(path: string, reason: string): void;
 }
@@ -35,18 +35,18 @@ export function walkConfined(root: string, walk: ConfinedWalk): void {
     for (const dirent of entriesOf(dir.path)) {
       const path = join(dir.path, dirent.name);
       // A link's target is checked against the root's real path: `../..` or an absolute link leads out.
-      const entry = dirent.isSymbolicLink() ? resolveLink(path, realRoot) : plainEntry(path, join(dir.real, dirent.name), dirent);
+      const entry = dirent.isSymbolicLink() ? resolveLink(path, realRoot) : plainEntry(path, dir.real, dirent);
       if ('reason' in entry) {
         walk.skipped?.(path, entry.reason);
         continue;
       }
-      if (entry.isDirectory) {
+      if (entry.kind === 'folder') {
         if (seen.has(entry.real) || walk.enter?.(dirent.name, path) === false) continue;
         seen.add(entry.real);
         subfolders.push({ path, real: entry.real });
-      } else if (entry.info?.isFile()) {
-        if (walk.file(path, entry.info) === false) return;
-      } else if (entry.info) walk.skipped?.(path, `not a regular file (it is ${fileKind(entry.info)})`);
+      } else if (entry.kind === 'file') {
+        if (walk.file(path, entry.stats) === false) return;
+      } else walk.skipped?.(path, `not a regular file (it is ${fileKind(entry.info)})`);
     }
     // Reversed onto the stack, so folders come off it in name order.
     for (let i = subfolders.length - 1; i >= 0; i--) pending.push(subfolders[i]!);
@@ -58,7 +58,7 @@ interface Folder {
   real: string;
 }
 
-type Entry = { real: string; isDirectory: boolean; info?: Stats } | { reason: string };
+type Entry = { kind: 'folder'; real: string } | { kind: 'file'; stats: () => Stats | undefined } | { kind: 'other'; info: Stats } | { reason: string };
 
 function entriesOf(dir: string): Dirent[] {
   try {
@@ -69,10 +69,12 @@ function entriesOf(dir: string): Dirent[] {
 }
 
 /** An entry that is not a link: its real path is its folder's real path and its name. */
-function plainEntry(path: string, real: string, dirent: Dirent): Entry {
-  if (dirent.isDirectory()) return { real, isDirectory: true };
-  const info = statSync(path, { throwIfNoEntry: false });
-  return info ? { real, isDirectory: info.isDirectory(), info } : { reason: 'gone while it was listed' };
+function plainEntry(path: string, realDir: string, dirent: Dirent): Entry {
+  if (dirent.isDirectory()) return { kind: 'folder', real: join(realDir, dirent.name) };
+  // Most entries are files: no stat unless the caller wants one (a walk over a large tree stays cheap).
+  if (dirent.isFile()) return { kind: 'file', stats: () => statSync(path, { throwIfNoEntry: false }) };
+  // A file system that does not tell entry types, or a FIFO, socket or device.
+  return classify(join(realDir, dirent.name), statSync(path, { throwIfNoEntry: false }));
 }
 
 function resolveLink(path: string, realRoot: string): Entry {
@@ -83,6 +85,12 @@ function resolveLink(path: string, realRoot: string): Entry {
     return { reason: 'a link to nothing' };
   }
   if (!isWithin(realRoot, real)) return { reason: `leads outside ${realRoot} (to ${real})` };
-  const info = statSync(real, { throwIfNoEntry: false });
-  return info ? { real, isDirectory: info.isDirectory(), info } : { reason: 'gone while it was listed' };
+  return classify(real, statSync(real, { throwIfNoEntry: false }));
+}
+
+function classify(real: string, info: Stats | undefined): Entry {
+  if (!info) return { reason: 'gone while it was listed' };
+  if (info.isDirectory()) return { kind: 'folder', real };
+  if (info.isFile()) return { kind: 'file', stats: () => info };
+  return { kind: 'other', info };
 }
