@@ -170,8 +170,8 @@ const READERS: Record<string, Reader> = {
     target: 'docs/guide.md',
     payload: `# ${MARK}\n\n${MARK} text\n`,
     maxBytes: 2 * MB,
-    // A walk over many files passes over what is no document without a word per file; the folder itself is named.
-    quiet: ['absolute link', 'relative link', 'link chain', 'through a linked folder', 'fifo', 'link to /dev/zero', 'oversize', 'directory', 'dangling link'],
+    // Files over 2 MB are left out as no documentation, and a folder named guide.md is a folder.
+    quiet: ['oversize', 'directory'],
     prepare: (l) => {
       write(join(l.workspace, 'docs/readme.md'), '# Readme\n\nfine\n');
       write(join(l.workspace, '.vibe-agent/config.json'), '{"knowledge":[{"name":"docs","path":"docs"}]}');
@@ -180,7 +180,7 @@ const READERS: Record<string, Reader> = {
       const { warnings, warn } = collect();
       const sources = (await loadConfig(l.workspace, l.env, warn)).knowledge ?? [];
       const listed = listDocFiles(sources).map((file) => file.path);
-      const index = await DocsIndex.open(sources, join(l.root, 'index.json'));
+      const index = await DocsIndex.open(sources, join(l.root, 'index.json'), { onSkipped: (path, reason) => void warnings.push(`${path} skipped: ${reason}`) });
       const outside = listed.filter((path) => relative(l.workspace, realpathSync(path)).startsWith('..'));
       return { text: JSON.stringify({ outside: outside.length ? MARK : '', hits: index.search(MARK, 5) }), warnings };
     },
@@ -412,6 +412,19 @@ describe('the CLI in a repository that ships its files as FIFOs and links out', 
     expect(ran.stdout).toContain('done');
     expect(ran.code).toBe(0);
     expect(JSON.stringify(server.requests)).not.toContain(MARK);
+  });
+
+  it('index names each document it passed over, and indexes none of what is outside', async () => {
+    const l = layout();
+    write(join(l.workspace, 'docs/guide.md'), '# Guide\n\ninside\n');
+    write(join(l.outside, 'secret.md'), `# ${MARK}\n`);
+    symlinkSync(join(l.outside, 'secret.md'), join(l.workspace, 'docs/secret.md'));
+    execFileSync('mkfifo', [join(l.workspace, 'docs/pipe.md')]);
+    const ran = await spawnCli(['index', '--docs', 'docs'], { cwd: l.workspace, env: l.env });
+    expect(ran.stderr).toContain(`warning: ${join(l.workspace, 'docs/secret.md')} skipped: leads outside ${join(l.workspace, 'docs')} (to ${join(l.outside, 'secret.md')}).`);
+    expect(ran.stderr).toContain(`warning: ${join(l.workspace, 'docs/pipe.md')} skipped: not a regular file (it is a named pipe (FIFO)).`);
+    expect(ran.stdout).toMatch(/^Indexed 1 file /);
+    expect(ran.code).toBe(0);
   });
 
   it('mcp list says why .mcp.json was skipped and exits', async () => {

@@ -21,12 +21,13 @@ const SKIPPED_DIRS = new Set(['.git', 'node_modules', '.hg', '.svn', 'dist', 'bu
  * The files of each source matching its glob, sorted; hidden folders, secrets and large files
  * skipped, and links leading outside the source's folder not followed.
  */
-export function listDocFiles(sources: readonly KnowledgeSource[]): DocFile[] {
+export function listDocFiles(sources: readonly KnowledgeSource[], skipped?: (path: string, reason: string) => void): DocFile[] {
   const files = new Map<string, DocFile>();
   sources.forEach((source, sourceIndex) => {
     const matches = picomatch(source.glob ?? DEFAULT_DOCS_GLOB, { dot: false });
     walkConfined(source.path, {
       enter: (name) => !SKIPPED_DIRS.has(name) && !name.startsWith('.'),
+      ...(skipped ? { skipped } : {}),
       file: (path, stats) => {
         const rel = relative(source.path, path).split(sep).join('/');
         if (!matches(rel) || isSecretPath(path)) return;
