@@ -278,42 +278,39 @@ describe('every reader of the agent’s own files, given hostile shapes', () => 
 });
 
 describe('the user’s own files', () => {
-  it('a user config linked from elsewhere in the home is read; one leading outside it, or a FIFO, stops with an error naming it', async () => {
+  it('a user config linked from anywhere is read (dotfile managers link out of the home); a FIFO stops with an error naming it', async () => {
     const l = layout();
     const configFile = join(l.env.XDG_CONFIG_HOME, 'vibe-agent/config.json');
-    write(join(l.env.HOME, 'dotfiles/vibe.json'), '{"model":"from-dotfiles"}');
     mkdirSync(dirname(configFile), { recursive: true });
-    symlinkSync(join(l.env.HOME, 'dotfiles/vibe.json'), configFile);
-    expect((await loadConfig(l.workspace, l.env)).model).toBe('from-dotfiles');
-    rmSync(configFile);
-    symlinkSync(join(l.outside, 'payload.json'), configFile);
-    write(join(l.outside, 'payload.json'), `{"model":"${MARK}"}`);
-    await expect(loadConfig(l.workspace, l.env)).rejects.toThrow(`Cannot read config file ${configFile}: ${configFile} leads outside ${l.env.HOME}`);
+    write(join(l.outside, 'store/vibe.json'), '{"model":"from-store"}');
+    symlinkSync(join(l.outside, 'store/vibe.json'), configFile);
+    expect((await loadConfig(l.workspace, l.env)).model).toBe('from-store');
     rmSync(configFile);
     execFileSync('mkfifo', [configFile]);
     await expect(loadConfig(l.workspace, l.env)).rejects.toThrow(/is a named pipe \(FIFO\), not a regular file/);
   });
 
-  it('user skills, agents and commands leading outside the home are skipped with a warning', () => {
+  it('user skills, agents and commands linked from outside the home are the user\'s own: read; a FIFO among them is skipped with a warning', () => {
     const l = layout();
     const config = join(l.env.XDG_CONFIG_HOME, 'vibe-agent');
-    write(join(l.outside, 'skill/SKILL.md'), `---\ndescription: ${MARK}\n---\n${MARK}\n`);
-    write(join(l.outside, 'agent.md'), `---\nname: leaked\ndescription: ${MARK}\n---\n`);
-    write(join(l.outside, 'command.md'), `${MARK}\n`);
+    write(join(l.outside, 'skill/SKILL.md'), '---\ndescription: linked skill\n---\nbody\n');
+    write(join(l.outside, 'agent.md'), '---\nname: linked\ndescription: linked agent\n---\n');
+    write(join(l.outside, 'command.md'), 'linked command\n');
     mkdirSync(join(config, 'skills'), { recursive: true });
     mkdirSync(join(config, 'agents'), { recursive: true });
     mkdirSync(join(config, 'commands'), { recursive: true });
     symlinkSync(join(l.outside, 'skill'), join(config, 'skills/s'));
     symlinkSync(join(l.outside, 'agent.md'), join(config, 'agents/a.md'));
     symlinkSync(join(l.outside, 'command.md'), join(config, 'commands/c.md'));
+    execFileSync('mkfifo', [join(config, 'agents/pipe.md')]);
     const skills = discoverSkills(l.workspace, l.env);
     const agentWarnings: string[] = [];
     const agents = loadAgents({ workspace: l.workspace, userConfigDir: config, env: l.env }, (message) => void agentWarnings.push(message));
     const commands = discoverCommands(l.workspace, l.env);
-    expect(JSON.stringify([skills.skills, agents, commands.commands])).not.toContain(MARK);
-    expect(skills.warnings).toEqual([expect.stringMatching(/skills\/s\/SKILL\.md: skipped, its folder leads outside /)]);
-    expect(agentWarnings).toEqual([expect.stringMatching(/agents\/a\.md skipped: .* leads outside /)]);
-    expect(commands.warnings).toEqual([expect.stringMatching(/commands\/c\.md: skipped, leads outside /)]);
+    expect(skills.skills.map((skill) => skill.description)).toContain('linked skill');
+    expect(agents.map((agent) => agent.name)).toContain('linked');
+    expect(commands.commands.map((command) => command.name)).toContain('c');
+    expect(agentWarnings).toEqual([expect.stringMatching(/agents\/pipe\.md skipped: .*named pipe/)]);
   });
 });
 

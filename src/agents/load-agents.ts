@@ -24,7 +24,7 @@ const MAX_AGENT_FILE_BYTES = 256 * 1024;
  */
 export function loadAgents(dirs: AgentDirectories, warn: (message: string) => void = () => {}): AgentDefinition[] {
   const byName = new Map(BUILTIN_AGENTS.map((agent) => [agent.name, agent]));
-  const user: ReadRule = { within: [...userFileRoots(dirs.env), ...(dirs.userConfigDir ? [dirs.userConfigDir] : [])], maxBytes: MAX_AGENT_FILE_BYTES };
+  const user: ReadRule = { within: userFileRoots(dirs.env), maxBytes: MAX_AGENT_FILE_BYTES };
   const project: ReadRule = { within: [dirs.workspace], maxBytes: MAX_AGENT_FILE_BYTES };
   const folders = [
     ...(dirs.userConfigDir ? [{ folder: join(dirs.userConfigDir, 'agents'), rule: user }] : []),

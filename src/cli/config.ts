@@ -1,3 +1,4 @@
+import type { ReadRule } from '../workspace/read-own-file.js';
 import { isWithin, readOwnTextAsync, realRoots, type RefusedFileError } from '../workspace/read-own-file.js';
 import { userFileRoots } from '../workspace/own-file-roots.js';
 import { homedir } from 'node:os';
@@ -125,7 +126,7 @@ const MAX_CONFIG_BYTES = 1024 * 1024;
 
 /** Where a config file may really be, and whether it is the user's own. */
 export interface ConfigPlace {
-  within: readonly string[];
+  within: ReadRule['within'];
   /** The user's config carries their deny rules: one that cannot be read stops the run rather than being ignored. */
   user?: boolean;
 }

@@ -13,12 +13,14 @@ import { loadConfig, pointsAtThisMachine, projectConfigPath, readConfigFile, use
 import { EXIT } from './exit-codes.js';
 import { providerSettings } from './provider-settings.js';
 import { resolveSettings } from './resolve-settings.js';
+import { secondsAsMs } from './setting-parsers.js';
 import { safeStderr, safeStdout } from './display/safe-output.js';
 import { userFileRoots } from '../workspace/own-file-roots.js';
 
 /** `vibe-agent doctor`: local checks, then the probe battery against the endpoint a run would use. */
 export async function doctorCommand(args: CliArgs, signal: AbortSignal, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const workspace = resolve(args.cwd ?? process.cwd());
+  const timeoutMs = env.VIBE_DOCTOR_TIMEOUT === undefined ? undefined : secondsAsMs(env.VIBE_DOCTOR_TIMEOUT, 'VIBE_DOCTOR_TIMEOUT');
   const configFiles = await Promise.all([checkConfigFile(userConfigPath(env), { within: userFileRoots(env), user: true }), checkConfigFile(projectConfigPath(workspace), { within: [workspace] })]);
   const local = localChecks({ nodeVersion: process.version, platform: process.platform, stdoutIsTTY: process.stdout.isTTY === true, env, configFiles, sandbox: () => detectBubblewrap() });
   // A broken config file is a finding, not a reason to stop: the endpoint is probed from flags and environment.
@@ -53,9 +55,11 @@ export async function doctorCommand(args: CliArgs, signal: AbortSignal, env: Nod
     provider,
     local,
     signal,
+    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     ...(progress ? { onProbe: (probe) => safeStderr.write(`  ${probe.label}…\n`) } : {}),
   });
   safeStdout.write(args.json ? `${JSON.stringify(report, null, 2)}\n` : renderReport(report));
+  if (signal.aborted) return EXIT.aborted;
   return reportFailed(report) ? EXIT.providerError : EXIT.answered;
 }
 

@@ -1,3 +1,4 @@
+import type { ReadRule } from '../workspace/read-own-file.js';
 import { join, relative, sep } from 'node:path';
 import { displayPath } from '../memory/memory-paths.js';
 import { parseAllowedTools } from '../skills/allowed-tools.js';
@@ -65,7 +66,7 @@ export function discoverCommands(workspace: string, env: NodeJS.ProcessEnv = pro
 }
 
 /** The folder's .md and .toml files; the folder itself and links in it must stay inside `within`. */
-function listCommandFiles(dir: string, within: readonly string[], warnings: string[], env: NodeJS.ProcessEnv): string[] {
+function listCommandFiles(dir: string, within: ReadRule['within'], warnings: string[], env: NodeJS.ProcessEnv): string[] {
   const files: string[] = [];
   walkConfined(dir, {
     within,
@@ -81,7 +82,7 @@ function listCommandFiles(dir: string, within: readonly string[], warnings: stri
   return files.sort();
 }
 
-function loadCommand(dir: string, file: string, scope: Scope, within: readonly string[], env: NodeJS.ProcessEnv): CustomCommand | { warning: string } {
+function loadCommand(dir: string, file: string, scope: Scope, within: ReadRule['within'], env: NodeJS.ProcessEnv): CustomCommand | { warning: string } {
   const origin = displayPath(file, env);
   const name = relative(dir, file).replace(/\.(md|toml)$/, '').split(sep).join(':').toLowerCase();
   const read = tryReadOwnText(file, { within, maxBytes: MAX_COMMAND_BYTES });

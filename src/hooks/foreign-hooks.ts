@@ -1,3 +1,4 @@
+import type { ReadRule } from '../workspace/read-own-file.js';
 import { readOwnText, RefusedFileError } from '../workspace/read-own-file.js';
 import { parse as parseToml } from 'smol-toml';
 import { foreignHookFiles } from './foreign-hook-files.js';
@@ -49,7 +50,7 @@ export function parseGeminiHooks(raw: unknown, file: string): { hooks: HooksConf
  * `.gemini/settings.json` `hooks`, Codex's `hooks.json` and `[hooks]` tables of `config.toml`
  * (Claude Code's shape, so read as ours). A file that is absent gives nothing.
  */
-export function foreignHookSources(geminiDir: string, codexDir: string, within: readonly string[], warn: (message: string) => void): HookSource[] {
+export function foreignHookSources(geminiDir: string, codexDir: string, within: ReadRule['within'], warn: (message: string) => void): HookSource[] {
   const sources: HookSource[] = [];
   const add = (file: string, format: HookSource['format'], read: (text: string) => unknown, parse: typeof parseHooks) => {
     const text = readOptional(file, within, warn);
@@ -84,7 +85,7 @@ function withoutState(hooks: unknown): unknown {
 /** Far above any real settings file. */
 const MAX_HOOK_FILE_BYTES = 1024 * 1024;
 
-function readOptional(path: string, within: readonly string[], warn: (message: string) => void): string | undefined {
+function readOptional(path: string, within: ReadRule['within'], warn: (message: string) => void): string | undefined {
   try {
     return readOwnText(path, { within, maxBytes: MAX_HOOK_FILE_BYTES });
   } catch (error) {

@@ -1,3 +1,4 @@
+import type { ReadRule } from '../workspace/read-own-file.js';
 import { readOwnText, RefusedFileError } from '../workspace/read-own-file.js';
 import { userFileRoots } from '../workspace/own-file-roots.js';
 import { parse as parseToml } from 'smol-toml';
@@ -65,7 +66,7 @@ export function collectServers(options: SourceOptions): ServerEntry[] {
 /** Far above any real settings file. */
 const MAX_SERVER_FILE_BYTES = 1024 * 1024;
 
-function readText(path: string, within: readonly string[], warn: (message: string) => void): string | undefined {
+function readText(path: string, within: ReadRule['within'], warn: (message: string) => void): string | undefined {
   try {
     return readOwnText(path, { within, maxBytes: MAX_SERVER_FILE_BYTES });
   } catch (error) {
@@ -78,7 +79,7 @@ function asTable(value: unknown): Record<string, unknown> | undefined {
   return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 }
 
-function jsonServers(path: string, key: string, within: readonly string[], warn: (message: string) => void): Record<string, unknown> | undefined {
+function jsonServers(path: string, key: string, within: ReadRule['within'], warn: (message: string) => void): Record<string, unknown> | undefined {
   const text = readText(path, within, warn);
   if (text === undefined) return undefined;
   try {
@@ -89,7 +90,7 @@ function jsonServers(path: string, key: string, within: readonly string[], warn:
   }
 }
 
-function tomlServers(path: string, within: readonly string[], warn: (message: string) => void): Record<string, unknown> | undefined {
+function tomlServers(path: string, within: ReadRule['within'], warn: (message: string) => void): Record<string, unknown> | undefined {
   const text = readText(path, within, warn);
   if (text === undefined) return undefined;
   try {

@@ -1,11 +1,10 @@
-import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { ANYWHERE, type ReadRule } from './read-own-file.js';
 
 /**
- * Where a user-level file (our config dir, ~/.gemini, ~/.codex, ~/.claude) may really be: the home
- * directory and the config folders the environment names, which may lie outside it.
+ * Where a user-level file (our config dir, ~/.gemini, ~/.codex, ~/.claude) may really be: anywhere.
+ * The user placed it, and dotfile managers (nix home-manager, stow) link such files out of the home;
+ * a repository cannot. It is still opened as every own file is: regular, bounded, non-blocking.
  */
-export function userFileRoots(env: NodeJS.ProcessEnv = process.env): string[] {
-  const home = env.HOME || homedir();
-  return [home, ...(env.XDG_CONFIG_HOME ? [join(env.XDG_CONFIG_HOME, 'vibe-agent')] : []), ...(env.CODEX_HOME ? [env.CODEX_HOME] : [])];
+export function userFileRoots(_env: NodeJS.ProcessEnv = process.env): ReadRule['within'] {
+  return ANYWHERE;
 }

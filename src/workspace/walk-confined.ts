@@ -4,7 +4,7 @@ import { ANYWHERE, confinedRealPath, fileKind, isWithin, type RefusedFileError }
 
 export interface ConfinedWalk {
   /** Where the root itself must really be (a project's `.claude/commands` may be a link); default anywhere. */
-  within?: readonly string[];
+  within?: readonly string[] | typeof ANYWHERE;
   /** Whether to go into a folder (by its name and path as met); default yes. */
   enter?(name: string, path: string): boolean;
   /** A regular file inside the root (its stat taken only when asked for); return false to stop the walk. */
