@@ -12,11 +12,14 @@ export interface BubblewrapPolicy {
 /**
  * The bwrap arguments: the whole file system read-only, a private /tmp, the writable folders bound
  * back read-write, secrets masked (an empty folder, /dev/null for a file), no network unless
- * allowed. No PID namespace: pids a command prints stay valid outside, and our process-group kill
- * reaches everything it started.
+ * allowed. A PID namespace with its own /proc: no process outside it can be seen, signalled or
+ * reached through /proc/<pid>/root, environ or mem (the CLI's among them). Everything in it ends
+ * with the command's shell: a `server &` left by a foreground command stops with it (a background
+ * job keeps its shell, so its namespace, alive), and with bwrap (--die-with-parent), which our
+ * process-group kill reaches. The spawn is detached (setsid), so no terminal to inject into.
  */
 export function bubblewrapArgs(policy: BubblewrapPolicy, cwd: string): string[] {
-  const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp'];
+  const args = ['--unshare-pid', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp'];
   for (const dir of policy.writable) args.push('--bind', dir, dir);
   for (const dir of policy.hidden.dirs) args.push('--tmpfs', dir);
   for (const file of policy.hidden.files) args.push('--ro-bind', '/dev/null', file);
