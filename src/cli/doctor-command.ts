@@ -14,9 +14,10 @@ import { EXIT } from './exit-codes.js';
 import { providerSettings } from './provider-settings.js';
 import { resolveSettings } from './resolve-settings.js';
 import { safeStderr, safeStdout } from './display/safe-output.js';
+import { agentEnvironment } from '../sandbox/held-secrets.js';
 
 /** `vibe-agent doctor`: local checks, then the probe battery against the endpoint a run would use. */
-export async function doctorCommand(args: CliArgs, signal: AbortSignal, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export async function doctorCommand(args: CliArgs, signal: AbortSignal, env: NodeJS.ProcessEnv = agentEnvironment()): Promise<number> {
   const workspace = resolve(args.cwd ?? process.cwd());
   const configFiles = await Promise.all([userConfigPath(env), projectConfigPath(workspace)].map(checkConfigFile));
   const local = localChecks({ nodeVersion: process.version, platform: process.platform, stdoutIsTTY: process.stdout.isTTY === true, env, configFiles, sandbox: () => detectBubblewrap() });

@@ -7,6 +7,7 @@ import { mapPromptArguments, promptArgumentHint } from './prompt-arguments.js';
 import { READ_RESOURCE_TOOL, readResourceTool } from './read-resource-tool.js';
 import type { ServerEntry, ServerOrigin } from './server-spec.js';
 import { mcpToolName } from './tool-name.js';
+import { agentEnvironment } from '../sandbox/held-secrets.js';
 
 export interface ServerStatus {
   name: string;
@@ -65,7 +66,7 @@ export class McpServers {
 
   /** Starts one server; `trusted` says whether its read-only hints are believed. */
   start(entry: ServerEntry, trusted: boolean): void {
-    const { spec, missing } = expandSpec(entry.spec, this.options.env ?? process.env);
+    const { spec, missing } = expandSpec(entry.spec, this.options.env ?? agentEnvironment());
     if (missing.length) this.options.warn(`MCP server "${entry.name}" (${entry.origin.file}): ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not set; starting it with an empty value.`);
     const connection = new McpConnection(entry.name, spec, {
       clientVersion: this.options.clientVersion ?? '0.0.0',

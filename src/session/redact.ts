@@ -1,6 +1,8 @@
 /** Environment variables whose values are treated as secrets: API keys, tokens, passwords. */
 const SECRET_NAME = /(_KEY|_TOKEN|_SECRET|PASSWORD)$/i;
 const MIN_SECRET_LENGTH = 8;
+
+export const isSecretName = (name: string): boolean => SECRET_NAME.test(name);
 export const REDACTED = '[redacted]';
 
 /** Secret values from the environment (by variable name) plus any given explicitly (e.g. `--api-key`). */
