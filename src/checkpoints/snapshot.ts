@@ -70,20 +70,22 @@ export async function takeSnapshot(git: ShadowGit, maxFileBytes = DEFAULT_MAX_FI
 
 const MAX_NAMED_PATHS = 200;
 
-const checked = new WeakSet<ShadowGit>();
+const FORGOT_MARK = 'vibe-agent-forgot-secrets';
 
 /**
- * Once per store and process: drops from the index what a snapshot must not hold but an older
- * store may (taken before these rules): secret files, and anything in the CLI's own folders.
- * Unchanged files are otherwise never looked at again, so they would stay in every later tree.
+ * Once per store: drops from the index what a snapshot must not hold but a store written before
+ * these rules may: secret files, and anything in the CLI's own folders. Unchanged files are never
+ * looked at again, so they would stay in every later tree; from then on none is ever added.
  */
 async function forgetOnce(git: ShadowGit): Promise<void> {
-  if (checked.has(git)) return;
-  checked.add(git);
-  if (!(await stat(join(git.gitDir, 'index')).catch(() => undefined))) return;
-  const inside = git.excludedInside().map((dir) => `${dir}/`);
-  const unwanted = nulList(await git.must(['ls-files', '-z', '--cached'])).filter((path) => isSecretPath(path) || inside.some((dir) => path.startsWith(dir)));
-  if (unwanted.length) await git.run(['rm', '-q', '-f', '--cached', '--ignore-unmatch', '--pathspec-from-file=-', '--pathspec-file-nul'], unwanted.map(literal).join('\0'));
+  const mark = join(git.gitDir, FORGOT_MARK);
+  if (await stat(mark).catch(() => undefined)) return;
+  if (await stat(join(git.gitDir, 'index')).catch(() => undefined)) {
+    const inside = git.excludedInside().map((dir) => `${dir}/`);
+    const unwanted = nulList(await git.must(['ls-files', '-z', '--cached'])).filter((path) => isSecretPath(path) || inside.some((dir) => path.startsWith(dir)));
+    if (unwanted.length) await git.must(['rm', '-q', '-f', '--cached', '--ignore-unmatch', '--pathspec-from-file=-', '--pathspec-file-nul'], unwanted.map(literal).join('\0'));
+  }
+  await writeFile(mark, '');
 }
 
 function addAll(git: ShadowGit, pathspecs: string[]) {
