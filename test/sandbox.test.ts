@@ -138,6 +138,19 @@ describe.runIf(status.ok)('the shell sandbox under real bubblewrap', () => {
     expect(groupAlive(pid)).toBe(false);
   });
 
+  it('a process a foreground command leaves behind lives on as a background job, with its namespace; the call returns at once', async () => {
+    const jobs = new BackgroundJobs();
+    const tool = createBashTool({ sandbox: sandboxFor(), jobs });
+    const result = String(await tool.execute({ command: 'sleep 300 & echo started; exit 3' }, { signal: new AbortController().signal, workspace }).then((out) => (typeof out === 'string' ? out : out.output)));
+    expect(result).toContain('started');
+    expect(result).toContain('exit code: 3');
+    const id = /background job (bg\d+)/.exec(result)![1]!;
+    const [job] = jobs.list();
+    expect(job).toMatchObject({ id, running: true });
+    expect(await jobs.kill(id)).toBe(true);
+    expect(groupAlive(job!.pid)).toBe(false);
+  });
+
   it('hides secret files', async () => {
     const result = await run(sandboxFor(), `cat .env; ls -A ${home}/.ssh; cat readme.txt`);
     expect(result.output).toContain('visible');
