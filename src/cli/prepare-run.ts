@@ -33,6 +33,7 @@ import { TodoList } from '../tools/builtin/todo-list.js';
 import { SETTINGS, type Settings } from './settings.js';
 import { UsageError } from './usage-error.js';
 import { safeStderr } from './display/safe-output.js';
+import { agentEnvironment } from '../sandbox/held-secrets.js';
 
 export const DEFAULT_MAX_TURNS = SETTINGS.maxTurns.default;
 
@@ -76,7 +77,7 @@ export interface RunSurroundings {
   files?: FileAccess;
 }
 
-export async function prepareRun(args: CliArgs, env: NodeJS.ProcessEnv = process.env, surroundings: RunSurroundings = {}): Promise<PreparedRun> {
+export async function prepareRun(args: CliArgs, env: NodeJS.ProcessEnv = agentEnvironment(), surroundings: RunSurroundings = {}): Promise<PreparedRun> {
   const workspace = resolve(args.cwd ?? process.cwd());
   const warn = (message: string) => safeStderr.write(`vibe-agent: warning: ${message}\n`);
   const project = await readProjectConfig(workspace, warn);

@@ -303,7 +303,7 @@ export const SETTINGS = {
     project: 'user-only',
     parse: text,
     default: [],
-    help: 'give bash commands the variable NAME although it holds a key (repeatable; by default every *_API_KEY variable and the --api-key value are kept from them)',
+    help: 'give bash commands and checkers the variable NAME although it holds a key (repeatable; by default every *_KEY, *_TOKEN, *_SECRET and *PASSWORD variable and the --api-key value are kept from them)',
   },
   fetchPrivate: {
     flag: 'fetch-private',

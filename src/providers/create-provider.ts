@@ -1,6 +1,7 @@
 import type { Provider } from '../contracts/provider.js';
 import { PRESET_ALIASES, PRESETS, type ProviderPreset } from './presets.js';
 import { blockedPortAdvice, blockedPortOf } from './shared/blocked-ports.js';
+import { agentEnvironment } from '../sandbox/held-secrets.js';
 
 export interface ProviderSettings {
   /** A preset name (openai, deepseek, ollama, …). Default "openai". */
@@ -38,7 +39,7 @@ export class ConfigError extends Error {
 
 /** Works out which endpoint, model and key to use, or says exactly what is missing. */
 export function resolveProvider(settings: ProviderSettings): ResolvedProvider {
-  const env = settings.env ?? process.env;
+  const env = settings.env ?? agentEnvironment();
   const name = settings.provider ?? 'openai';
   const preset = PRESETS[PRESET_ALIASES[name] ?? name];
   if (!preset) throw new ConfigError(`Unknown provider "${name}". Known providers: ${Object.keys(PRESETS).join(', ')}.`);
