@@ -21,7 +21,7 @@ const compactHistory: typeof CompactHistory = async (...args) => (await import('
 export interface ContextPolicyOptions extends Omit<ContextSettingsInput, 'model' | 'provider'> {
   /** Used for summaries; its name also picks local-server defaults (ollama, vllm, lmstudio). */
   provider: Provider;
-  /** Where full outputs go (default: in memory, for this process only). */
+  /** Where full outputs go (default: the registry's store, where its cap keeps them; else in memory, for this process only). */
   store?: OutputStore;
   /** The agent's tools: their schemas are counted with each prompt (the policy never changes them). */
   registry?: ToolRegistry;
@@ -62,7 +62,8 @@ const PLAUSIBLE_BYTES_PER_TOKEN = 8;
  * history; only compaction, which is recorded as an event, is not.
  */
 export function createContextPolicy(options: ContextPolicyOptions): ContextPolicy {
-  const store = options.store ?? new MemoryOutputStore();
+  // The registry's cap stores whole outputs too: one store, so read_output finds both.
+  const store = options.store ?? options.registry?.outputs ?? new MemoryOutputStore();
   const settingsCache = new Map<string, ContextSettings>();
   // Provider-reported prompt tokens over our estimate for the same request.
   let ratio = 1;
@@ -105,7 +106,7 @@ export function createContextPolicy(options: ContextPolicyOptions): ContextPolic
     } catch (error) {
       events.push({ type: 'context_warning', turn, message: `Could not save full tool outputs (read_output will not find them): ${errorText(error)}` });
     }
-    if (shrunk.stored.length && !offered && options.offerReadOutput) {
+    if (shrunk.shortened && !offered && options.offerReadOutput) {
       offered = true;
       // `read_output` over this policy's store; its code (and zod) loads only once an output is cut.
       options.offerReadOutput((await import('./read-output.js')).createReadOutputTool(store));
