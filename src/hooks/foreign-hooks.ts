@@ -1,5 +1,4 @@
-import type { ReadRule } from '../workspace/read-own-file.js';
-import { readOwnText, RefusedFileError } from '../workspace/read-own-file.js';
+import { readOwnText, RefusedFileError, type ReadRule } from '../workspace/read-own-file.js';
 import { parse as parseToml } from 'smol-toml';
 import { foreignHookFiles } from './foreign-hook-files.js';
 import { parseHooks, type HookEvent, type HookGroup, type HooksConfig } from './hook-config.js';
