@@ -10,7 +10,13 @@ import type { ToolRegistry } from '../tools/registry.js';
 import type { compactHistory as CompactHistory, CompactResult } from './compact-history.js';
 import { contextSettings, type ContextSettings, type ContextSettingsInput } from './context-settings.js';
 import { MemoryOutputStore, type OutputStore } from './output-store.js';
-import { ShrinkMemo, shrinkToolOutputs } from './shrink-outputs.js';
+import { capToolOutputs, ShrinkMemo } from './shrink-outputs.js';
+import { cachePricesFor } from './cache-prices.js';
+import { expectedRemainingRequests, rewritePays } from './rewrite-cost.js';
+import { planStubBatch, type StubBatch } from './stub-batch.js';
+import { deferredTool } from '../tools/deferred-tool.js';
+import { TOOL_SPECS } from '../tools/tool-specs.js';
+import type { RewriteReason } from '../contracts/events.js';
 import { historyUpperBound, messageUpperBound, TokenCounter } from './token-count.js';
 import { format } from './tool-result-cap.js';
 
@@ -25,10 +31,15 @@ export interface ContextPolicyOptions extends Omit<ContextSettingsInput, 'model'
   /** The agent's tools: their schemas are counted with each prompt (the policy never changes them). */
   registry?: ToolRegistry;
   /**
-   * Called once, the first time an output is shortened, with `read_output` over this policy's
-   * store: give it to the model then (e.g. `registry.register(tool)`); until then it has no use for it.
+   * Called once, when the policy is created, with `read_output` over this policy's store (its code
+   * loads on the first call): register it then (`registry.register(tool)`), so the tool list is the
+   * same on every request and a shortened output never changes the cached prefix.
    */
   offerReadOutput?: (tool: Tool) => void;
+  /** How long the provider keeps a prompt cache (default 5 minutes): idle longer, a rewrite costs nothing extra. */
+  cacheTtlMs?: number;
+  /** The clock (tests). */
+  now?: () => number;
   /** The tool schemas sent with each request, when there is no registry (default: the registry's). */
   tools?: () => ToolSchema[];
   retry?: RetryPolicy;
@@ -85,16 +96,20 @@ export function createContextPolicy(options: ContextPolicyOptions): ContextPolic
     return found;
   };
   const toolSchemas = () => options.tools?.() ?? options.registry?.schemas() ?? [];
-  let offered = false;
   const shrinkMemo = new ShrinkMemo();
+  const batchMemo = new ShrinkMemo();
+  const now = options.now ?? Date.now;
+  const cacheTtlMs = options.cacheTtlMs ?? 5 * 60_000;
+  let lastRequestAt: number | undefined;
+  if (options.offerReadOutput) {
+    options.offerReadOutput(deferredTool(TOOL_SPECS.read_output!, async () => (await import('./read-output.js')).createReadOutputTool(store)));
+  }
   const saved = new Set<string>();
   const historyBound = historyUpperBound();
 
-  /** Caps and stubs; a store that cannot save is reported, never thrown across the loop. */
-  async function capAndStub(messages: Message[], s: ContextSettings, turn: number, events: AgentEvent[], signal?: AbortSignal): Promise<Message[]> {
-    const shrunk = await shrinkToolOutputs(messages, s, signal, shrinkMemo);
-    // Each output is saved once, not again every round it is still in the history.
-    const unsaved = shrunk.stored.filter(({ id }) => !saved.has(id));
+  /** Saves full outputs once each; a store that cannot save is reported, never thrown across the loop. */
+  async function save(stored: Array<{ id: string; text: string }>, turn: number, events: AgentEvent[]): Promise<void> {
+    const unsaved = stored.filter(({ id }) => !saved.has(id));
     try {
       await Promise.all(unsaved.map(async ({ id, text }) => {
         await store.put(id, text);
@@ -103,12 +118,34 @@ export function createContextPolicy(options: ContextPolicyOptions): ContextPolic
     } catch (error) {
       events.push({ type: 'context_warning', turn, message: `Could not save full tool outputs (read_output will not find them): ${errorText(error)}` });
     }
-    if (shrunk.stored.length && !offered && options.offerReadOutput) {
-      offered = true;
-      // `read_output` over this policy's store; its code (and zod) loads only once an output is cut.
-      options.offerReadOutput((await import('./read-output.js')).createReadOutputTool(store));
-    }
-    return shrunk.messages;
+  }
+
+  /** Caps new tool results (before they are first sent); earlier messages stay as they were sent. */
+  async function cap(messages: Message[], s: ContextSettings, turn: number, events: AgentEvent[]): Promise<Message[]> {
+    const capped = capToolOutputs(messages, s.maxToolResultChars, shrinkMemo);
+    await save(capped.stored, turn, events);
+    return capped.messages;
+  }
+
+  /** Applies a stub batch: the rewrite point, recorded so a resumed session rebuilds the same bytes. */
+  async function rewrite(batch: StubBatch, reason: RewriteReason, turn: number, events: AgentEvent[]): Promise<Message[]> {
+    await save(batch.stored, turn, events);
+    events.push({ type: 'context_rewrite', turn, reason, stubbed: batch.stubbed, savedTokens: batch.savedTokens, rewrittenTokens: batch.rewrittenTokens });
+    return batch.messages;
+  }
+
+  /**
+   * The rewrite point's decision: stub the batch when the cost model says the saving pays for the
+   * one miss (or the cache went cold), or when the window requires it; otherwise keep appending.
+   */
+  async function stubWhenItPays(messages: Message[], s: ContextSettings, model: string, turn: number, events: AgentEvent[], signal?: AbortSignal): Promise<Message[]> {
+    const overWindow = (await estimate(messages, s.compactAt, signal)) > s.compactAt;
+    const batch = await planStubBatch(messages, s, batchMemo, signal);
+    if (!batch || signal?.aborted) return messages;
+    if (overWindow) return rewrite(batch, 'window', turn, events);
+    const cold = lastRequestAt !== undefined && now() - lastRequestAt > cacheTtlMs;
+    const answer = rewritePays({ prices: cachePricesFor(model, options.provider.name), savedTokens: batch.savedTokens, rewrittenTokens: batch.rewrittenTokens, remainingRequests: expectedRemainingRequests(messages), cold });
+    return answer.rewrite ? rewrite(batch, cold ? 'cold_cache' : 'cost', turn, events) : messages;
   }
 
   /**
@@ -146,6 +183,7 @@ export function createContextPolicy(options: ContextPolicyOptions): ContextPolic
     // A copy: the loop appends to the array it gets back.
     lastSent = [...messages];
     lastToolBytes = toolSchemaBytes();
+    lastRequestAt = now();
   }
 
   let schemaBytes: { schemas: ToolSchema[]; bytes: number } | undefined;
@@ -227,7 +265,8 @@ export function createContextPolicy(options: ContextPolicyOptions): ContextPolic
     const events: AgentEvent[] = [];
     const warning = await checkReportedUsage(context.usage, context.turn, context.signal);
     if (warning) events.push(warning);
-    let out = await capAndStub(messages, s, context.turn, events, context.signal);
+    let out = await cap(messages, s, context.turn, events);
+    out = await stubWhenItPays(out, s, context.model, context.turn, events, context.signal);
     if ((await estimate(out, s.compactAt, context.signal)) > s.compactAt && !context.signal?.aborted) {
       const result = await compact(out, { model: context.model, signal: context.signal, turn: context.turn });
       if (result.event) events.push(result.event);
@@ -248,7 +287,9 @@ export function createContextPolicy(options: ContextPolicyOptions): ContextPolic
     if (learned) learnedWindow = learned;
     const s = settings(context.model);
     const events: AgentEvent[] = [];
-    const out = await capAndStub(messages, s, context.turn, events, context.signal);
+    let out = await cap(messages, s, context.turn, events);
+    const batch = await planStubBatch(out, s, batchMemo, context.signal);
+    if (batch) out = await rewrite(batch, 'overflow', context.turn, events);
     const result = await compactHistory(out, {
       provider: options.provider,
       model: context.model,

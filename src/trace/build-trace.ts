@@ -10,6 +10,7 @@ import { rebuildRequests } from '../session/request-record.js';
 import { historyRecordSchema, type HistoryRecord } from '../session/record-schemas.js';
 import { HISTORY_RECORD_TYPES } from '../session/records.js';
 import { AgentState } from './agent-state.js';
+import { applyRewrite } from '../session/apply-rewrite.js';
 import { MessageTable } from './message-table.js';
 import { sumTotals } from './trace-totals.js';
 import type { TraceData, TraceToolCall, TraceTurn } from './trace-data.js';
@@ -155,6 +156,11 @@ class TraceBuilder {
       case 'compaction':
         this.addCompaction(agent, record, raw, index);
         break;
+      case 'context_rewrite': {
+        const problem = applyRewrite(agent.history, record.stubbed);
+        if (problem) this.problems.push(`record ${index + 1}: ${problem}; skipped.`);
+        break;
+      }
     }
   }
 
