@@ -3,7 +3,7 @@ import { calculatorTool } from '../src/tools/builtin/calculator.js';
 import { costOf, priceOf, PRICES } from '../src/providers/pricing.js';
 import { ofType, runScenario } from './support/harness.js';
 
-const usage = (inputTokens: number, outputTokens: number, cachedInputTokens = 0) => ({ inputTokens, outputTokens, cachedInputTokens, reasoningTokens: 0 });
+const usage = (inputTokens: number, outputTokens: number, cachedInputTokens = 0) => ({ inputTokens, outputTokens, cachedInputTokens, cacheWriteTokens: 0, reasoningTokens: 0 });
 const calc = { toolCalls: [{ name: 'calculator', arguments: { expression: '1+1' } }], usage: { inputTokens: 100_000, outputTokens: 10_000 } };
 
 describe('prices', () => {

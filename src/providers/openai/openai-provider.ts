@@ -11,6 +11,7 @@ import { ProviderError } from '../../contracts/provider-error.js';
 import { ToolCallAccumulator, type ToolCallFragment } from './accumulate.js';
 import { toOpenAIMessages, toOpenAITools, WireMessages, type ConvertOptions } from './convert.js';
 import { toProviderError } from './errors.js';
+import { readUsage } from './read-usage.js';
 import { readReasoning, reasoningData, type ReasoningField } from './reasoning.js';
 import { unsupportedParameter, withoutParameters } from './unsupported-parameters.js';
 import { ToolWireMap, type ToolIdFormat } from '../shared/tool-ids.js';
@@ -245,15 +246,4 @@ function normaliseFinish(reason: string, hasCalls: boolean): FinishReason {
   // Some servers say "stop" while carrying complete calls: the calls decide, not the label.
   if (hasCalls || reason === 'tool_calls' || reason === 'function_call') return 'tool_calls';
   return reason === 'stop' ? 'stop' : 'other';
-}
-
-function readUsage(raw: NonNullable<ChatCompletionChunk['usage']>): Usage {
-  const details = raw.prompt_tokens_details as { cached_tokens?: number } | undefined;
-  const output = raw.completion_tokens_details as { reasoning_tokens?: number } | undefined;
-  return {
-    inputTokens: raw.prompt_tokens ?? 0,
-    outputTokens: raw.completion_tokens ?? 0,
-    cachedInputTokens: details?.cached_tokens ?? 0,
-    reasoningTokens: output?.reasoning_tokens ?? 0,
-  };
 }
