@@ -93,7 +93,11 @@ type AgentEventBody =
       durationMs: number;
       images?: ImageRef[];
     }
-  | { type: 'usage'; turn: number; usage: Usage; total: Usage }
+  /**
+   * `cache`: this request's prompt tokens read from the provider's cache, written to it and
+   * uncached, and for a miss `why` (the first thing that differs from the previous request).
+   */
+  | { type: 'usage'; turn: number; usage: Usage; total: Usage; cache?: { read: number; written: number; uncached: number; why?: string } }
   /** A turn is complete: the messages it appended to the history (assistant, then tool results in call order). */
   | { type: 'turn_end'; turn: number; messages: Message[] }
   | { type: 'retry'; attempt: number; delayMs: number; error: string }

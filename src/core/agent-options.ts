@@ -45,6 +45,8 @@ export interface AgentOptions {
   retry?: RetryPolicy;
   /** US dollars the run may spend (list prices; estimated usage when the server reports none). Passing it stops the run. */
   maxCost?: number;
+  /** How long the provider keeps a prompt cache (default 5 minutes): a longer pause is named as a cache miss's reason. */
+  cacheTtlMs?: number;
   /** The model's price, when the built-in table does not know it. */
   price?: ModelPrice;
   /**
