@@ -101,6 +101,8 @@ export function createContextPolicy(options: ContextPolicyOptions): ContextPolic
   const now = options.now ?? Date.now;
   const cacheTtlMs = options.cacheTtlMs ?? 5 * 60_000;
   let lastRequestAt: number | undefined;
+  // What carrying stubbable outputs has cost since the last rewrite point (see rewritePays).
+  let carried = 0;
   if (options.offerReadOutput) {
     options.offerReadOutput(deferredTool(TOOL_SPECS.read_output!, async () => (await import('./read-output.js')).createReadOutputTool(store)));
   }
@@ -130,6 +132,7 @@ export function createContextPolicy(options: ContextPolicyOptions): ContextPolic
   /** Applies a stub batch: the rewrite point, recorded so a resumed session rebuilds the same bytes. */
   async function rewrite(batch: StubBatch, reason: RewriteReason, turn: number, events: AgentEvent[]): Promise<Message[]> {
     await save(batch.stored, turn, events);
+    carried = 0;
     events.push({ type: 'context_rewrite', turn, reason, stubbed: batch.stubbed, savedTokens: batch.savedTokens, rewrittenTokens: batch.rewrittenTokens });
     return batch.messages;
   }
@@ -144,8 +147,17 @@ export function createContextPolicy(options: ContextPolicyOptions): ContextPolic
     if (!batch || signal?.aborted) return messages;
     if (overWindow) return rewrite(batch, 'window', turn, events);
     const cold = lastRequestAt !== undefined && now() - lastRequestAt > cacheTtlMs;
-    const answer = rewritePays({ prices: cachePricesFor(model, options.provider.name), savedTokens: batch.savedTokens, rewrittenTokens: batch.rewrittenTokens, remainingRequests: expectedRemainingRequests(messages), cold });
-    return answer.rewrite ? rewrite(batch, cold ? 'cold_cache' : 'cost', turn, events) : messages;
+    const answer = rewritePays({
+      prices: cachePricesFor(model, options.provider.name),
+      savedTokens: batch.savedTokens,
+      rewrittenTokens: batch.rewrittenTokens,
+      remainingRequests: expectedRemainingRequests(messages),
+      carriedSoFar: carried,
+      cold,
+    });
+    if (answer.rewrite) return rewrite(batch, cold ? 'cold_cache' : 'cost', turn, events);
+    carried += answer.carryNow;
+    return messages;
   }
 
   /**

@@ -3,9 +3,15 @@ import type { CachePrices } from './cache-prices.js';
 
 /**
  * Whether to rewrite the prompt's prefix now (stub a batch of older outputs) or keep appending.
- * Carrying the outputs costs their tokens at the cached-read price on this and every later
- * request; rewriting costs one miss: everything from the first stub to the end is sent past the
- * cached prefix once (written on Anthropic, uncached elsewhere) instead of read from the cache.
+ * Carrying the outputs costs their tokens at the cached-read price on every request; rewriting
+ * costs one miss: everything from the first stub to the end is sent past the cached prefix once
+ * (written on Anthropic, uncached elsewhere) instead of read from the cache.
+ *
+ * The rule is rent-or-buy: rewrite once what carrying has cost since the last rewrite point
+ * reaches the price of one rewrite, and only if the saving over the requests still expected pays
+ * for it too. For outputs that arrive at a steady rate this spaces rewrites at the cheapest
+ * interval (carrying grows with the square of the interval, the rewrite's price does not), and
+ * it is never more than twice the cost of the best spacing in hindsight.
  */
 export interface RewriteQuestion {
   prices: CachePrices;
@@ -15,21 +21,28 @@ export interface RewriteQuestion {
   rewrittenTokens: number;
   /** Requests expected after this one. */
   remainingRequests: number;
+  /** What carrying the batch's outputs has cost on the requests since the last rewrite point (price × tokens). */
+  carriedSoFar: number;
   /** The cache has expired (idle past its TTL): this request misses whatever is sent. */
   cold: boolean;
 }
 
 export interface RewriteAnswer {
   rewrite: boolean;
-  carryCost: number;
+  /** Carrying the batch on this request. */
+  carryNow: number;
+  /** Carrying it on this and every request still expected. */
+  carryAhead: number;
   rewriteCost: number;
 }
 
 export function rewritePays(question: RewriteQuestion): RewriteAnswer {
-  const { prices, savedTokens, rewrittenTokens, remainingRequests, cold } = question;
-  const carryCost = savedTokens * prices.cachedRead * (remainingRequests + 1);
+  const { prices, savedTokens, rewrittenTokens, remainingRequests, carriedSoFar, cold } = question;
+  const carryNow = savedTokens * prices.cachedRead;
+  const carryAhead = carryNow * (remainingRequests + 1);
   const rewriteCost = cold ? 0 : rewrittenTokens * Math.max(0, prices.write - prices.cachedRead);
-  return { rewrite: savedTokens > 0 && carryCost > rewriteCost, carryCost, rewriteCost };
+  const rewrite = savedTokens > 0 && carriedSoFar + carryNow >= rewriteCost && carryAhead > rewriteCost;
+  return { rewrite, carryNow, carryAhead, rewriteCost };
 }
 
 /**
