@@ -105,15 +105,18 @@ export function anthropicBlocks(body) {
     const empty = type === 'text' && typeof block?.text === 'string' && !block.text.trim();
     blocks.push({ path, type, tokens, prefix: running, end, marker: block?.cache_control ?? undefined, empty });
   };
-  for (const [i, tool] of (body.tools ?? []).entries()) add(`tools.${i}`, tool, 'tool');
+  for (const [i, tool] of listOf(body.tools).entries()) add(`tools.${i}`, tool, 'tool');
   if (typeof body.system === 'string') add('system', { type: 'text', text: body.system }, 'system');
-  else for (const [i, block] of (body.system ?? []).entries()) add(`system.${i}`, block, 'system');
-  for (const [i, message] of (body.messages ?? []).entries()) {
-    const content = typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content ?? [];
-    for (const [j, block] of content.entries()) add(`messages.${i}.content.${j}`, block, message.role);
+  else for (const [i, block] of listOf(body.system).entries()) add(`system.${i}`, block, 'system');
+  for (const [i, message] of listOf(body.messages).entries()) {
+    const content = typeof message?.content === 'string' ? [{ type: 'text', text: message.content }] : listOf(message?.content);
+    for (const [j, block] of content.entries()) add(`messages.${i}.content.${j}`, block, String(message?.role));
   }
   return blocks;
 }
+
+/** @param {unknown} value @returns {any[]} */
+const listOf = (value) => (Array.isArray(value) ? value : []);
 
 const isThinking = (/** @type {string} */ type) => type === 'thinking' || type === 'redacted_thinking';
 
@@ -257,7 +260,7 @@ export class PromptCacheSimulator {
 
   /** @param {Record<string, any>} body @returns {CacheOutcome} */
   openai(body) {
-    const parts = [...(body.tools ?? []).map((tool) => JSON.stringify(tool)), ...(body.messages ?? []).map((message) => JSON.stringify(message))];
+    const parts = [...listOf(body.tools), ...listOf(body.messages)].map((part) => JSON.stringify(part));
     const routing = `${body.model}\n${body.prompt_cache_key ?? ''}\n${parts.join('').slice(0, 256 * 4)}`;
     const ttl = body.prompt_cache_retention === '24h' ? 24 * 60 * MINUTE : 5 * MINUTE;
     const { total, shared } = this.matchPrefix(`openai:${hash(routing)}`, parts, ttl);
@@ -271,7 +274,7 @@ export class PromptCacheSimulator {
 
   /** @param {Record<string, any>} body @returns {CacheOutcome} */
   deepseek(body) {
-    const parts = [...(body.tools ?? []).map((tool) => JSON.stringify(tool)), ...(body.messages ?? []).map((message) => JSON.stringify(message))];
+    const parts = [...listOf(body.tools), ...listOf(body.messages)].map((part) => JSON.stringify(part));
     // DeepSeek keeps its cache on disk for hours; a day bounds it here.
     const { total, shared } = this.matchPrefix(`deepseek:${body.model}`, parts, 24 * 60 * MINUTE);
     const hit = Math.floor(shared / 64) * 64;
@@ -288,7 +291,7 @@ export class PromptCacheSimulator {
     const config = body.config ?? body.generationConfig ?? {};
     const system = body.systemInstruction ?? config.systemInstruction;
     const tools = body.tools ?? config.tools ?? [];
-    const parts = [...(system ? [JSON.stringify(system)] : []), ...tools.map((tool) => JSON.stringify(tool)), ...(body.contents ?? []).map((content) => JSON.stringify(content))];
+    const parts = [...(system ? [system] : []), ...listOf(tools), ...listOf(body.contents)].map((part) => JSON.stringify(part));
     const { total, shared } = this.matchPrefix(`gemini:${model}`, parts, 5 * MINUTE);
     const minimum = geminiMinimum(model);
     const cached = minimum !== undefined && total >= minimum && shared >= minimum ? shared : 0;
