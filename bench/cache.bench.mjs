@@ -5,7 +5,7 @@
 // 1,024+ tokens in 128-token steps, Anthropic only up to cache_control breakpoints). Sessions: 15
 // short tool rounds; 60 rounds each reading a 20 KB file (200k window on Anthropic, 128k on OpenAI);
 // 8 rounds, then 7 more resumed with --continue. Each agent has its own coding tools (and a calculator). "billed" is in input-token equivalents (uncached
-// 1, read 0.1, written 1.25). `npm run bench:cache`; BENCH_PI=0 leaves pi out.
+// 1, read 0.1, written 1.25). `npm run bench:cache`; BENCH_PI=0 leaves pi out, BENCH_CACHE_ONLY=openai (or a session's name) runs only the sessions that match.
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -107,6 +107,7 @@ async function runSession(contender, session) {
     const billed = billSession(requests.map((r) => ({ provider: r.provider, body: r.body, at: r.at })));
     const resumed = resumedAt !== undefined ? billed.outcomes[resumedAt] : undefined;
     const previous = resumedAt !== undefined ? billed.outcomes[resumedAt - 1] : undefined;
+    if (process.env.BENCH_CACHE_DUMP) for (const [i, o] of billed.outcomes.entries()) console.error(contender.name, i, o.ok ? JSON.stringify(o.usage) : o.message);
     return {
       requests: requests.length,
       totals: billed.totals,
@@ -155,11 +156,11 @@ export default async function cacheBench() {
   console.log(`| session | wire | Vibe | ${pi.cli ? 'pi' : '—'} | Vibe ÷ pi |`);
   console.log('|---|---|---|---|---|');
   const notes = [];
-  for (const session of SESSIONS) {
+  for (const session of SESSIONS.filter((s) => !process.env.BENCH_CACHE_ONLY || `${s.name} ${s.wire}`.includes(process.env.BENCH_CACHE_ONLY))) {
     const results = [];
     for (const contender of contenders) results.push(await runSession(contender, session));
     const [ours, theirs] = results;
-    console.log(`| ${session.name} | ${session.wire} | ${cell(ours)} | ${theirs ? cell(theirs) : '—'} | ${theirs ? `${(ours.billed / theirs.billed).toFixed(2)}×` : '—'} |`);
+    console.log(`| ${session.name} | ${session.wire} | ${cell(ours)} | ${theirs ? cell(theirs) : '—'} | ${theirs ? `${(ours.billed / theirs.billed).toFixed(3)}×` : '—'} |`);
     if (ours.floor) notes.push(`${session.name} (${session.wire}): floor ${k(ours.floor)} (every output Vibe sent paid once, ${session.wire === 'anthropic' ? 'as a write' : 'uncached'}); Vibe billed ${k(ours.billed)}, ${(ours.billed / ours.floor).toFixed(2)}× the floor.`);
     for (const [i, r] of results.entries()) {
       if (r.resumed) notes.push(`${session.name} (${session.wire}), ${contenders[i].name}: the first request after --continue read ${k(r.resumed.read)} of ${k(r.resumed.of)} tokens from cache (the last request before it sent ${k(r.resumed.before)}).`);

@@ -28,6 +28,7 @@ export class CacheWatch {
   private streak: { kind: MissKind | 'provider'; count: number } | undefined;
   private warned = new Set<string>();
   private previousCount = 0;
+  private caches = false;
 
   constructor(private readonly options: { ttlMs?: number; now?: () => number } = {}) {}
 
@@ -45,7 +46,9 @@ export class CacheWatch {
     const written = Math.min(usage.cacheWriteTokens, usage.inputTokens - read);
     const cache: CacheReport = { read, written, uncached: usage.inputTokens - read - written };
     let reason: { kind: MissKind | 'provider'; why: string } | undefined = this.pending;
-    const unexplained = !reason && !usage.estimated && this.previousCount > 0 && usage.inputTokens >= CACHEABLE_TOKENS && read === 0;
+    // A server that never reported a cache read or write (a local one) has no cache to miss.
+    const unexplained = !reason && this.caches && this.previousCount > 0 && usage.inputTokens >= CACHEABLE_TOKENS && read === 0;
+    if (read > 0 || written > 0) this.caches = true;
     if (unexplained) reason = { kind: 'provider', why: 'the provider read nothing from its cache though the prefix was unchanged' };
     this.previousCount++;
     this.pending = undefined;
