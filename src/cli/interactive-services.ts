@@ -21,6 +21,7 @@ import { continueAfterStop } from '../hooks/stop-hook.js';
 import { commandUsage, formatSkills } from './format-skills.js';
 import type { InteractiveServices } from './tui/services.js';
 import { safeStderr } from './display/safe-output.js';
+import { CacheWatch } from '../core/cache-watch.js';
 
 /**
  * The interactive session's services, from the same modules the one-shot CLI uses: the
@@ -66,6 +67,7 @@ export async function createInteractiveServices(
   const services: InteractiveServices = {
     authorize: (ask) => createCliAuthorize(settings, ask),
     prepareMessages: context.prepareMessages,
+    cacheWatch: new CacheWatch(),
     onContextOverflow: context.onContextOverflow,
     onEvent: record,
     compact: async (messages, { model, signal }) => {

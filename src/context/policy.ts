@@ -277,6 +277,7 @@ export function createContextPolicy(options: ContextPolicyOptions): ContextPolic
     const events: AgentEvent[] = [];
     const warning = await checkReportedUsage(context.usage, context.turn, context.signal);
     if (warning) events.push(warning);
+    const cold = lastRequestAt !== undefined && now() - lastRequestAt > cacheTtlMs;
     let out = await cap(messages, s, context.turn, events);
     out = await stubWhenItPays(out, s, context.model, context.turn, events, context.signal);
     if ((await estimate(out, s.compactAt, context.signal)) > s.compactAt && !context.signal?.aborted) {
@@ -288,6 +289,8 @@ export function createContextPolicy(options: ContextPolicyOptions): ContextPolic
         events.push({ type: 'context_warning', turn: context.turn, message: `The prompt is still about ${format(after)} tokens after compaction, over the ${format(s.inputBudget)} budget: the system prompt or the latest request is too large.`, estimatedTokens: after });
       }
     }
+    // A new task, a rewrite point or an expired cache: where tools that came or went join the offer.
+    if (context.turn === 1 || cold || events.some((event) => event.type === 'context_rewrite' || event.type === 'compaction')) options.registry?.holdSchemas();
     rememberSent(out);
     return { messages: out, events };
   };
@@ -323,6 +326,7 @@ export function createContextPolicy(options: ContextPolicyOptions): ContextPolic
     if (learned) warning.contextWindow = learned;
     events.unshift(warning);
     if (result.event) events.push(result.event);
+    options.registry?.holdSchemas();
     rememberSent(result.messages);
     return { messages: result.messages, events };
   };

@@ -40,7 +40,7 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
   const repairer = new HistoryRepairer();
   let messages = startingHistory(options);
   let lastUsage: Usage | undefined;
-  const watch = new CacheWatch({ ...(options.cacheTtlMs !== undefined ? { ttlMs: options.cacheTtlMs } : {}) });
+  const watch = options.cacheWatch ?? new CacheWatch({ ...(options.cacheTtlMs !== undefined ? { ttlMs: options.cacheTtlMs } : {}) });
   const stop = (how: Stop) => stopRun(how, { messages, turns: run.turns, totals });
 
   yield { type: 'run_start', provider: options.provider.name, model: options.model, tools: registry.names(), input: options.input, ...(options.images?.length ? { images: options.images } : {}) };
