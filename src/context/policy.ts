@@ -13,7 +13,7 @@ import { MemoryOutputStore, type OutputStore } from './output-store.js';
 import { capToolOutputs, ShrinkMemo } from './shrink-outputs.js';
 import { cachePricesFor } from './cache-prices.js';
 import { expectedRemainingRequests, rewritePays } from './rewrite-cost.js';
-import { planStubBatch, type StubBatch } from './stub-batch.js';
+import { estimateStubBatch, planStubBatch, type StubBatch } from './stub-batch.js';
 import { deferredTool } from '../tools/deferred-tool.js';
 import { TOOL_SPECS } from '../tools/tool-specs.js';
 import type { RewriteReason } from '../contracts/events.js';
@@ -64,6 +64,8 @@ export interface ContextPolicy {
 const TRUNCATION_CHECK_MIN_TOKENS = 1_000;
 /** Half of ~4 bytes a token (code and English): a server reporting less may be truncating. */
 const PLAUSIBLE_BYTES_PER_TOKEN = 8;
+/** After a rewrite the window forced, the prompt should be at most this share of `compactAt`, so the next one is far away. */
+const WINDOW_LOW_WATER = 0.6;
 
 /**
  * The context policy, run before every request. In order: cap new tool results (the full text
@@ -142,22 +144,26 @@ export function createContextPolicy(options: ContextPolicyOptions): ContextPolic
    * one miss (or the cache went cold), or when the window requires it; otherwise keep appending.
    */
   async function stubWhenItPays(messages: Message[], s: ContextSettings, model: string, turn: number, events: AgentEvent[], signal?: AbortSignal): Promise<Message[]> {
-    const overWindow = (await estimate(messages, s.compactAt, signal)) > s.compactAt;
-    const batch = await planStubBatch(messages, s, batchMemo, signal);
-    if (!batch || signal?.aborted) return messages;
-    if (overWindow) return rewrite(batch, 'window', turn, events);
+    if ((await estimate(messages, s.compactAt, signal)) > s.compactAt) {
+      const batch = await planStubBatch(messages, s, batchMemo, signal);
+      return batch && !signal?.aborted ? rewrite(batch, 'window', turn, events) : messages;
+    }
+    const estimated = estimateStubBatch(messages, s.keepToolOutputTokens);
+    if (!estimated) return messages;
     const cold = lastRequestAt !== undefined && now() - lastRequestAt > cacheTtlMs;
     const answer = rewritePays({
       prices: cachePricesFor(model, options.provider.name),
-      savedTokens: batch.savedTokens,
-      rewrittenTokens: batch.rewrittenTokens,
+      ...estimated,
       remainingRequests: expectedRemainingRequests(messages),
       carriedSoFar: carried,
       cold,
     });
-    if (answer.rewrite) return rewrite(batch, cold ? 'cold_cache' : 'cost', turn, events);
-    carried += answer.carryNow;
-    return messages;
+    if (!answer.rewrite) {
+      carried += answer.carryNow;
+      return messages;
+    }
+    const batch = await planStubBatch(messages, s, batchMemo, signal);
+    return batch && !signal?.aborted ? rewrite(batch, cold ? 'cold_cache' : 'cost', turn, events) : messages;
   }
 
   /**
@@ -280,7 +286,11 @@ export function createContextPolicy(options: ContextPolicyOptions): ContextPolic
     const cold = lastRequestAt !== undefined && now() - lastRequestAt > cacheTtlMs;
     let out = await cap(messages, s, context.turn, events);
     out = await stubWhenItPays(out, s, context.model, context.turn, events, context.signal);
-    if ((await estimate(out, s.compactAt, context.signal)) > s.compactAt && !context.signal?.aborted) {
+    // Stubbing the window forced that still leaves the prompt near the window (stubs and turns add up):
+    // compact now, down to its own low-water mark, rather than stub again next round.
+    const forced = events.some((event) => event.type === 'context_rewrite' && event.reason === 'window');
+    const limit = forced ? Math.floor(s.compactAt * WINDOW_LOW_WATER) : s.compactAt;
+    if ((await estimate(out, limit, context.signal)) > limit && !context.signal?.aborted) {
       const result = await compact(out, { model: context.model, signal: context.signal, turn: context.turn });
       if (result.event) events.push(result.event);
       out = result.messages;
