@@ -212,20 +212,24 @@ export class PromptCacheSimulator {
     // The read: the longest live entry at a breakpoint or within the 20 boundaries before one.
     let readEnd = 0;
     let readIndex = -1;
-    for (const { index } of breakpoints) {
+    let readTtl = '5m';
+    for (const { index, ttl } of breakpoints) {
       for (let j = index; j >= Math.max(0, index - LOOKBACK_BLOCKS); j--) {
         const entry = this.anthropicEntries.get(blocks[j].prefix);
         if (entry && entry.expires > now && blocks[j].end >= minimum) {
           if (blocks[j].end > readEnd) {
             readEnd = blocks[j].end;
             readIndex = j;
+            readTtl = ttl;
           }
           break;
         }
       }
     }
     if (readIndex >= 0) {
+      // A read refreshes the entry, for the longer of its lifetime and the one asked for now.
       const entry = /** @type {{ expires: number, ttl: string }} */ (this.anthropicEntries.get(blocks[readIndex].prefix));
+      if (readTtl === '1h') entry.ttl = '1h';
       entry.expires = now + TTL_MS[entry.ttl];
     }
     // The writes: every breakpoint past the read whose prefix is long enough; each segment is

@@ -1,4 +1,5 @@
 import { RequestScope } from '../shared/request-scope.js';
+import { warmCatalog } from '../model-catalog.js';
 import type Anthropic from '@anthropic-ai/sdk';
 import { anthropicSdk } from './sdk.js';
 import type { Message, MessageCreateParamsBase, MessageParam, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
@@ -117,6 +118,7 @@ export class AnthropicProvider implements Provider {
     idle?.touch();
     const { data: stream, response } = await client.messages.create({ ...params, stream: true }, { signal }).withResponse();
     progress.opened = true;
+    warmCatalog(params.model);
     const json = await jsonInsteadOfStream(response);
     if (json) {
       if (json.type === 'error' || json.error) throw toProviderError(new (await anthropicSdk.load()).APIError(undefined, json, undefined, response.headers), this.name, 'answered HTTP 200 with an error instead of a stream');

@@ -1,4 +1,5 @@
 import { RequestScope } from '../shared/request-scope.js';
+import { warmCatalog } from '../model-catalog.js';
 import type OpenAI from 'openai';
 import { openaiSdk } from './sdk.js';
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
@@ -15,6 +16,7 @@ import { readUsage } from './read-usage.js';
 import { readReasoning, reasoningData, type ReasoningField } from './reasoning.js';
 import { unsupportedParameter, withoutParameters } from './unsupported-parameters.js';
 import { ToolWireMap, type ToolIdFormat } from '../shared/tool-ids.js';
+import { promptCacheFields, type PromptCacheOptions } from './prompt-cache-fields.js';
 
 export interface OpenAIProviderOptions {
   /** Shown in events and errors; also the key for replaying provider data. Default "openai". */
@@ -37,6 +39,11 @@ export interface OpenAIProviderOptions {
   recoverLeakedToolCalls?: boolean;
   /** Tool-call ids the endpoint demands; ids in the history that do not fit are remapped on the wire. */
   idFormat?: ToolIdFormat;
+  /**
+   * Prompt-cache fields (OpenAI's own API takes both; most compatible endpoints ignore or refuse
+   * them, and a refusal drops the field for the rest of the session). Default: none.
+   */
+  promptCache?: Partial<PromptCacheOptions>;
 }
 
 /** OpenAI Chat Completions, and every endpoint that speaks it, through the official SDK. */
@@ -51,6 +58,7 @@ export class OpenAIProvider implements Provider {
   private readonly refused = new Set<string>();
   private readonly idFormat: ToolIdFormat;
   private readonly idleTimeoutMs: number;
+  private readonly promptCache: PromptCacheOptions;
   private calls = 0;
 
   /** Kept only to cut it out of error messages. */
@@ -64,6 +72,7 @@ export class OpenAIProvider implements Provider {
     this.recoverLeaked = options.recoverLeakedToolCalls ?? true;
     this.idFormat = options.idFormat ?? 'verbatim';
     this.idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+    this.promptCache = { key: options.promptCache?.key ?? false, extendedRetention: options.promptCache?.extendedRetention ?? false };
     // Retries are ours (visible to the user as events), so the SDK's own are off.
     this.clientOptions = {
       apiKey: options.apiKey,
@@ -95,6 +104,7 @@ export class OpenAIProvider implements Provider {
       temperature: request.temperature,
       ...(request.tools.length ? { tools: toOpenAITools(request.tools) } : {}),
       ...(request.maxTokens !== undefined ? { max_tokens: request.maxTokens } : {}),
+      ...promptCacheFields(request.messages, request.model, this.promptCache),
     };
     const idPrefix = `call_${++this.calls}`;
     const scope = new RequestScope(outer, this.streaming ? this.idleTimeoutMs : undefined);
@@ -112,6 +122,7 @@ export class OpenAIProvider implements Provider {
         client.chat.completions.create(sent, { signal }).withResponse(),
       );
       opened = true;
+      warmCatalog(request.model);
       const json = await jsonInsteadOfStream(response);
       if (!json) return yield* this.fromStream(stream, request, idPrefix, wire, idle);
       if (json.error) throw toProviderError(new (await openaiSdk.load()).APIError(undefined, json.error as object, undefined, response.headers), this.name, 'answered HTTP 200 with an error instead of a stream');
