@@ -87,9 +87,14 @@ describe('the cache watch', () => {
   it('names the provider when nothing changed yet nothing was read, once the provider has shown it caches', () => {
     const watch = new CacheWatch({ now: () => 0 });
     watch.sending(base, {});
-    watch.received(usage(2_000, 0, 2_000), 1);
+    watch.received(usage(5_000, 0, 5_000), 1);
     watch.sending(more(base, call), {});
-    expect(watch.received(usage(2_100, 0, 0), 2).cache.why).toBe('the provider read nothing from its cache though the prefix was unchanged');
+    expect(watch.received(usage(5_100, 0, 0), 2).cache.why).toBe('the provider read nothing from its cache though the prefix was unchanged');
+    // A previous prompt under some provider's minimum (up to 4,096 tokens) may not have been cached at all.
+    watch.sending(more(base, call, result), {});
+    watch.received(usage(3_000, 3_000, 0), 3);
+    watch.sending(more(base, call, result, call), {});
+    expect(watch.received(usage(3_100, 0, 0), 4).cache.why).toBeUndefined();
     // A local server that reports no cache use has no misses to explain.
     const local = new CacheWatch({ now: () => 0 });
     local.sending(base, {});

@@ -22,6 +22,7 @@ import { commandUsage, formatSkills } from './format-skills.js';
 import type { InteractiveServices } from './tui/services.js';
 import { safeStderr } from './display/safe-output.js';
 import { CacheWatch } from '../core/cache-watch.js';
+import { cacheTtlMsOf } from '../context/cache-prices.js';
 
 /**
  * The interactive session's services, from the same modules the one-shot CLI uses: the
@@ -67,7 +68,7 @@ export async function createInteractiveServices(
   const services: InteractiveServices = {
     authorize: (ask) => createCliAuthorize(settings, ask),
     prepareMessages: context.prepareMessages,
-    cacheWatch: new CacheWatch(),
+    cacheWatch: new CacheWatch({ ttlMs: cacheTtlMsOf(settings.cacheTtl) }),
     onContextOverflow: context.onContextOverflow,
     onEvent: record,
     compact: async (messages, { model, signal }) => {

@@ -154,7 +154,7 @@ export function createContextPolicy(options: ContextPolicyOptions): ContextPolic
     if (!estimated) return messages;
     const cold = lastRequestAt !== undefined && now() - lastRequestAt > cacheTtlMs;
     const answer = rewritePays({
-      prices: cachePricesFor(model, options.provider.name),
+      prices: cachePricesFor(model, options.provider.name, cacheTtlMs),
       ...estimated,
       remainingRequests: expectedRemainingRequests(messages),
       carriedSoFar: carried,

@@ -13,8 +13,8 @@ export interface CacheReport {
 
 /** The same reason this many requests in a row is a pattern worth a warning. */
 const REPEATED_MISSES = 3;
-/** A prompt shorter than this is not cached by any provider: its misses mean nothing. */
-const CACHEABLE_TOKENS = 1_024;
+/** A prompt this long is cached by every provider (their minimums are 1,024–4,096 tokens): reading none of it next time is a miss. */
+const CACHEABLE_TOKENS = 4_096;
 export const DEFAULT_CACHE_TTL_MS = 5 * 60_000;
 
 /**
@@ -27,7 +27,7 @@ export class CacheWatch {
   private pending: MissReason | undefined;
   private streak: { kind: MissKind | 'provider'; count: number } | undefined;
   private warned = new Set<string>();
-  private previousCount = 0;
+  private previousInput = 0;
   private caches = false;
 
   constructor(private readonly options: { ttlMs?: number; now?: () => number } = {}) {}
@@ -47,10 +47,10 @@ export class CacheWatch {
     const cache: CacheReport = { read, written, uncached: usage.inputTokens - read - written };
     let reason: { kind: MissKind | 'provider'; why: string } | undefined = this.pending;
     // A server that never reported a cache read or write (a local one) has no cache to miss.
-    const unexplained = !reason && this.caches && this.previousCount > 0 && usage.inputTokens >= CACHEABLE_TOKENS && read === 0;
+    const unexplained = !reason && this.caches && this.previousInput >= CACHEABLE_TOKENS && read === 0;
+    this.previousInput = usage.inputTokens;
     if (read > 0 || written > 0) this.caches = true;
     if (unexplained) reason = { kind: 'provider', why: 'the provider read nothing from its cache though the prefix was unchanged' };
-    this.previousCount++;
     this.pending = undefined;
     if (!reason) {
       this.streak = undefined;
