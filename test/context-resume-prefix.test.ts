@@ -51,5 +51,14 @@ describe('a session resumed with --continue', () => {
     expect(usage?.cache?.why).toBeUndefined();
     // Everything up to the old request's last breakpoint is read; only the new prompt and answer are written.
     expect(usage!.cache!.read).toBeGreaterThan(usage!.cache!.written + usage!.cache!.uncached);
-  }, 60_000);
+
+    // A replay follows the recorded rewrite points: every request of both runs, byte for byte.
+    const listed = await spawnCli(['sessions'], { cwd: workspace, env: homeEnv(home) });
+    const id = listed.stdout.split('\n')[1]!.split(/\s+/)[2]!;
+    const replay = await spawnCli(['replay', id, '--tools', 'read_file', '--context-window', '24000'], { cwd: workspace, env: homeEnv(home) });
+    expect(replay.stderr).toBe('');
+    expect(replay.stdout).toMatch(/identical/);
+    expect(replay.stdout).not.toMatch(/differ/);
+    expect(replay.code).toBe(0);
+  }, 90_000);
 });

@@ -41,6 +41,11 @@ export interface ContextPolicyOptions extends Omit<ContextSettingsInput, 'model'
   cacheTtlMs?: number;
   /** The clock (tests). */
   now?: () => number;
+  /**
+   * Rewrite at these turns only, for these reasons (a replay follows the recording's rewrite
+   * points instead of weighing costs again, since timing and prices may differ).
+   */
+  rewriteAt?: (turn: number) => RewriteReason | undefined;
   /** The tool schemas sent with each request, when there is no registry (default: the registry's). */
   tools?: () => ToolSchema[];
   retry?: RetryPolicy;
@@ -146,6 +151,11 @@ export function createContextPolicy(options: ContextPolicyOptions): ContextPolic
    * one miss (or the cache went cold), or when the window requires it; otherwise keep appending.
    */
   async function stubWhenItPays(messages: Message[], s: ContextSettings, model: string, turn: number, events: AgentEvent[], signal?: AbortSignal): Promise<Message[]> {
+    if (options.rewriteAt) {
+      const recorded = options.rewriteAt(turn);
+      const batch = recorded ? await planStubBatch(messages, s, batchMemo, signal) : undefined;
+      return batch && recorded && !signal?.aborted ? rewrite(batch, recorded, turn, events) : messages;
+    }
     if ((await estimate(messages, s.compactAt, signal)) > s.compactAt) {
       const batch = await planStubBatch(messages, s, batchMemo, signal);
       return batch && !signal?.aborted ? rewrite(batch, 'window', turn, events) : messages;

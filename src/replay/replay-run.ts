@@ -43,6 +43,7 @@ export async function replayRun(recorded: RecordedRun, setup: ReplaySetup): Prom
     // The CLI's tools hold read_output already (it is offered from the start).
     ...(registry.get(READ_OUTPUT_TOOL) ? {} : { offerReadOutput: (tool: Tool) => registry.register(tool) }),
     ...(setup.contextWindow !== undefined ? { contextWindow: setup.contextWindow } : {}),
+    rewriteAt: (turn) => recorded.rewrites.get(turn),
   });
   const options: AgentOptions = {
     provider,
