@@ -55,7 +55,7 @@ type Prepare = NonNullable<AgentOptions['prepareMessages']>;
 type Overflow = NonNullable<AgentOptions['onContextOverflow']>;
 
 export interface ContextPolicy {
-  /** For AgentOptions.prepareMessages: cap, stub, and compact when near the window. */
+  /** For AgentOptions.prepareMessages: cap new results, stub a batch at a rewrite point, compact when near the window. */
   prepareMessages: Prepare;
   /** For AgentOptions.onContextOverflow: compact harder after the provider said "too long". */
   onContextOverflow: Overflow;
@@ -75,9 +75,11 @@ const WINDOW_LOW_WATER = 0.6;
 
 /**
  * The context policy, run before every request. In order: cap new tool results (the full text
- * goes to the store), stub older outputs beyond a token budget, and when the prompt still nears
- * the window, have the model summarise older turns. The first two are pure functions of the
- * history; only compaction, which is recorded as an event, is not.
+ * goes to the store) before they are first sent; at a rewrite point the cost model chooses (or
+ * the window forces), stub older outputs in one batch; and when the prompt still nears the window,
+ * have the model summarise older turns. Between rewrite points each request is the previous one
+ * plus new messages, so the providers' prompt caches read it. Capping is a pure function of each
+ * message; rewrites and compactions are recorded as events, so a session file rebuilds the bytes.
  */
 export function createContextPolicy(options: ContextPolicyOptions): ContextPolicy {
   const store = options.store ?? new MemoryOutputStore();
