@@ -1,6 +1,9 @@
 /** Anthropic prompt caching on the wire: the breakpoints the provider places, the rules the server enforces, what it bills. */
 import Anthropic from '@anthropic-ai/sdk';
-import { afterEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { run, type AgentOptions } from '../src/core/loop.js';
 import type { AgentEvent } from '../src/contracts/events.js';
@@ -12,6 +15,7 @@ import { ToolRegistry } from '../src/tools/registry.js';
 import type { AnthropicRequestBody, WireBlock } from './support/anthropic-protocol-check.js';
 import { startAnthropicServer, type AnthropicServer, type AnthropicStep } from './support/anthropic-server.js';
 import { ofType } from './support/harness.js';
+import { homeEnv, spawnCli } from './support/cli-process.js';
 
 const servers: AnthropicServer[] = [];
 afterEach(async () => {
@@ -179,5 +183,29 @@ describe('the Anthropic test server refuses what the API refuses about cache_con
     expect(first.usage.cache_read_input_tokens).toBe(0);
     const second = await sdk.messages.create({ model: 'claude-sonnet-4-5', max_tokens: 100, cache_control: { type: 'ephemeral' }, messages: [...messages, { role: 'assistant', content: 'ok' }, { role: 'user', content: 'more' }] });
     expect(second.usage.cache_read_input_tokens).toBe(first.usage.cache_creation_input_tokens);
+  });
+});
+
+describe('vibe-agent --cache-ttl', () => {
+  const home = mkdtempSync(join(tmpdir(), 'vibe-cache-ttl-'));
+  afterAll(() => rmSync(home, { recursive: true, force: true }));
+  const cli = (args: string[], url: string) => spawnCli(['--provider', 'anthropic', ...args], { cwd: home, env: { ...homeEnv(home), ANTHROPIC_API_KEY: 'sk-ant-cli', ANTHROPIC_BASE_URL: url } });
+
+  it('1h: the built CLI sends one-hour breakpoints on its tools and system prompt, five-minute ones after; off: none', async () => {
+    const server = await startAnthropicServer([{ text: 'one' }, { text: 'two' }]);
+    servers.push(server);
+    const hour = await cli(['--cache-ttl', '1h', 'say one'], server.url);
+    expect(hour.code, hour.stderr).toBe(0);
+    expect(breakpoints(server.requests[0]!)).toEqual([`tools.${server.requests[0]!.tools!.length - 1}@1h`, 'system.0@1h', 'messages.0.content.0']);
+    const off = await cli(['--cache-ttl', 'off', 'say two'], server.url);
+    expect(off.code, off.stderr).toBe(0);
+    expect(breakpoints(server.requests[1]!)).toEqual([]);
+    expect(server.violations).toEqual([]);
+  });
+
+  it('refuses a lifetime the API does not have', async () => {
+    const ran = await cli(['--cache-ttl', '10m', 'hi'], 'http://127.0.0.1:9');
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toContain('--cache-ttl must be one of 5m, 1h, off, got "10m"');
   });
 });

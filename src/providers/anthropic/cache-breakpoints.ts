@@ -54,7 +54,7 @@ export function withCacheBreakpoints(params: MessageCreateParamsBase, ttl: Cache
   if (params.system !== undefined) {
     const blocks: TextBlockParam[] = typeof params.system === 'string' ? [{ type: 'text', text: params.system }] : params.system;
     tokens += blocks.reduce((sum, block) => sum + estimate(block), 0);
-    if (tokens >= minimum && blocks.length) {
+    if (tokens >= minimum && blocks.length && blocks[blocks.length - 1]!.text.trim()) {
       out.system = blocks.map((block, i) => (i === blocks.length - 1 ? { ...block, cache_control: { type: 'ephemeral', ...stableTtl } } : block));
       used++;
     }
@@ -74,17 +74,17 @@ export function withCacheBreakpoints(params: MessageCreateParamsBase, ttl: Cache
   return out;
 }
 
-/** The content with its last block that may carry a breakpoint marked (5 minutes). */
-function marked(content: string | ContentBlockParam[]): ContentBlockParam[] {
+/** The content with its last block that may carry a breakpoint marked (5 minutes); unchanged when none may. */
+function marked(content: string | ContentBlockParam[]): string | ContentBlockParam[] {
   const blocks: ContentBlockParam[] = typeof content === 'string' ? [{ type: 'text', text: content }] : [...content];
   for (let i = blocks.length - 1; i >= 0; i--) {
     const block = blocks[i]!;
     if (block.type === 'thinking' || block.type === 'redacted_thinking') continue;
     if (block.type === 'text' && !block.text.trim()) continue;
     blocks[i] = { ...block, cache_control: { type: 'ephemeral' } } as ContentBlockParam & Marked;
-    break;
+    return blocks;
   }
-  return blocks;
+  return content;
 }
 
 function estimate(value: unknown): number {
