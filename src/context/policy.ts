@@ -307,6 +307,8 @@ export function createContextPolicy(options: ContextPolicyOptions): ContextPolic
     if ((await estimate(out, limit, context.signal)) > limit && !context.signal?.aborted) {
       const result = await compact(out, { model: context.model, signal: context.signal, turn: context.turn });
       if (result.event) events.push(result.event);
+      // A compaction is a rewrite point too: what was carried is gone.
+      if (result.event) carried = 0;
       out = result.messages;
       const after = await estimate(out, s.inputBudget, context.signal);
       if (after > s.inputBudget) {
