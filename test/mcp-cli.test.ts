@@ -2,7 +2,9 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { TrustStore } from '../src/mcp/trust-store.js';
+import { serverTrustRequest } from '../src/trust/admit-project-server.js';
+import { rememberTrust } from '../src/trust/decide-trust.js';
+import { TrustStore } from '../src/trust/trust-store.js';
 import { startChatServer, type ChatServer } from './support/chat-server.js';
 import { spawnCli } from './support/cli-process.js';
 
@@ -133,8 +135,9 @@ describe('MCP servers in a CLI run', () => {
     const { workspace, env } = setup({ 'workspace/.mcp.json': { mcpServers: { approved: server(), changed: server() } } });
     const store = new TrustStore(workspace, env);
     const mcpJson = join(workspace, '.mcp.json');
-    store.record(`mcp:${mcpJson}#approved`, { transport: 'stdio', command: process.execPath, args: [SCRIPT], env: {} }, true);
-    store.record(`mcp:${mcpJson}#changed`, { transport: 'stdio', command: process.execPath, args: [SCRIPT, '--other'], env: {} }, true);
+    const origin = { scope: 'project', file: mcpJson, format: 'claude-code' } as const;
+    rememberTrust(store, serverTrustRequest({ name: 'approved', origin, spec: { transport: 'stdio', command: process.execPath, args: [SCRIPT], env: {} } }), true);
+    rememberTrust(store, serverTrustRequest({ name: 'changed', origin, spec: { transport: 'stdio', command: process.execPath, args: [SCRIPT, '--other'], env: {} } }), true);
     const ran = await spawnCli(['mcp', 'list'], { cwd: workspace, env });
     expect(ran.stdout).toMatch(/approved\s+ready\s+7 /);
     expect(ran.stdout).toMatch(/changed\s+not approved\s+0 /);

@@ -88,7 +88,7 @@ async function runChild(tree: AgentTree, parent: AgentNode, definition: AgentDef
       workspace: context.workspace,
       ...(price ? { price } : {}),
     };
-    const node: AgentNode = { path, depth: parent.depth + 1, budget, tools: new ToolRegistry(childTools(parent.tools.list(), definition)), relay: new EventRelay(), started: 0 };
+    const node: AgentNode = { path, depth: parent.depth + 1, budget, tools: new ToolRegistry(childTools(parent.tools.list(), definition), { outputs: parent.tools.outputs }), relay: new EventRelay(), started: 0 };
     const run = runAgent(attach(child, tree, node));
     for (;;) {
       const next = await run.next();

@@ -76,6 +76,19 @@ export class ShadowGit {
     if (result.code !== 0) throw new Error(`git ${args[0]} failed in the checkpoint store: ${result.stderr.trim() || `exit ${result.code}`}`);
     return result.stdout;
   }
+
+  /** Like must, with the output as bytes (blob contents are not text). */
+  mustBytes(args: string[], input: string): Promise<Buffer> {
+    return new Promise((resolve, reject) => {
+      const child = execFile(
+        'git',
+        args,
+        { cwd: this.workTree, env: { ...gitEnv(), GIT_DIR: this.gitDir, GIT_WORK_TREE: this.workTree }, maxBuffer: 1024 * 1024 * 1024, timeout: GIT_TIMEOUT_MS, killSignal: 'SIGKILL', encoding: 'buffer' },
+        (error, stdout, stderr) => (error ? reject(new Error(`git ${args[0]} failed in the checkpoint store: ${stderr.toString().trim() || error.message}`)) : resolve(stdout)),
+      );
+      child.stdin?.end(input);
+    });
+  }
 }
 
 /** Settings that keep the store fast and keep git from pruning our trees. */

@@ -48,13 +48,13 @@ export async function takeSnapshot(git: ShadowGit, maxFileBytes = DEFAULT_MAX_FI
   const toAdd = candidates.filter((path) => !skipped.has(path));
   if (toAdd.length) {
     // Only the paths ls-files named (deleted ones included, so -A records their removal): git need not walk the tree again.
-    // --ignore-errors: a file vanishing or unreadable mid-snapshot leaves it out instead of failing the snapshot.
+    // --ignore-errors: a path git cannot take (SKIPPABLE) is left out instead of failing the snapshot.
     // Many paths: git matches each file against every pathspec, so past a few hundred the whole tree is cheaper.
     const wholeTree = ['.', ...tooLarge.map((path) => `:(exclude,literal)${path}`)];
     let added = await addAll(git, toAdd.length > MAX_NAMED_PATHS ? wholeTree : toAdd.map(literal));
-    // A named file gone since ls-files fails the whole add: then the whole tree, as a file vanishing there is skipped.
-    if (/did not match any files/i.test(added.stderr)) added = await addAll(git, wholeTree);
-    if (added.code !== 0 && !/unable to (index|stat)|Permission denied/i.test(added.stderr)) {
+    // A named file gone since ls-files (or now beyond a folder swapped for a symlink) fails the whole add: then the whole tree, where it is skipped.
+    if (/did not match any files|beyond a symbolic link/i.test(added.stderr)) added = await addAll(git, wholeTree);
+    if (added.code !== 0 && !SKIPPABLE.test(added.stderr)) {
       throw new Error(`git add failed in the checkpoint store: ${added.stderr.trim()}`);
     }
   }
@@ -64,6 +64,13 @@ export async function takeSnapshot(git: ShadowGit, maxFileBytes = DEFAULT_MAX_FI
 }
 
 const MAX_NAMED_PATHS = 200;
+
+/**
+ * What git add reports for a path it skips, the rest added: a file vanishing or unreadable
+ * mid-snapshot, a FIFO where a file was, a nested repository without a commit, a named path
+ * that the workspace's ignore rules now cover.
+ */
+const SKIPPABLE = /unable to (index|stat)|Permission denied|can only add regular files|does not have a commit checked out|paths are ignored by one of your \.gitignore/i;
 
 function addAll(git: ShadowGit, pathspecs: string[]) {
   return git.run(['add', '-A', '--ignore-errors', '--pathspec-from-file=-', '--pathspec-file-nul'], pathspecs.join('\0'));

@@ -25,6 +25,8 @@ function validator(config: ConfigType): z.ZodType {
       return z.object({ allow: z.array(z.string()).default([]), deny: z.array(z.string()).default([]) }).strict();
     case 'sources':
       return z.array(z.object({ name: z.string().min(1), path: z.string().min(1), glob: z.string().min(1).optional() }).strict());
+    case 'lists':
+      return z.record(z.string(), z.array(z.string()));
     case 'object':
       return z.record(z.string(), z.unknown());
     case 'prices': {

@@ -3,16 +3,20 @@ import { Hooks } from '../hooks/hooks.js';
 import { foreignHookDirs } from '../hooks/foreign-hook-files.js';
 import { foreignHookSources, type HookSource } from '../hooks/foreign-hooks.js';
 import { homedir } from 'node:os';
-import { TrustStore } from '../mcp/trust-store.js';
+import { decideTrust } from '../trust/decide-trust.js';
+import { hooksQuestion } from '../trust/hooks-question.js';
+import type { AskTrust } from '../trust/trust-question.js';
+import { TrustStore } from '../trust/trust-store.js';
 import { userConfigPath, type ProjectConfig } from './config.js';
 import type { Settings } from './settings.js';
+import { userFileRoots } from '../workspace/own-file-roots.js';
 
 export interface HooksSetupOptions {
   workspace: string;
   env: NodeJS.ProcessEnv;
   settings: Pick<Settings, 'hooks' | 'trustProjectMcp'>;
   warn(message: string): void;
-  ask?: (question: string) => Promise<boolean>;
+  ask?: AskTrust;
   /** The project config file as the run already read it; read again when absent. */
   project?: ProjectConfig;
 }
@@ -31,8 +35,8 @@ export async function loadConfiguredHooks(options: HooksSetupOptions, projectCon
   for (const warning of [...user.warnings, ...project.warnings]) warn(warning);
   // Read unchanged: Gemini CLI's and Codex's hooks, the user's own and the repository's.
   const dirs = foreignHookDirs(workspace, env, home);
-  const userSources: HookSource[] = [{ file: userConfigPath(env), format: 'vibe-agent', hooks: user.hooks }, ...foreignHookSources(dirs.user.gemini, dirs.user.codex, warn)];
-  const projectSources: HookSource[] = [{ file: projectFile, format: 'vibe-agent', hooks: project.hooks }, ...foreignHookSources(dirs.project.gemini, dirs.project.codex, warn)];
+  const userSources: HookSource[] = [{ file: userConfigPath(env), format: 'vibe-agent', hooks: user.hooks }, ...foreignHookSources(dirs.user.gemini, dirs.user.codex, userFileRoots(env), warn)];
+  const projectSources: HookSource[] = [{ file: projectFile, format: 'vibe-agent', hooks: project.hooks }, ...foreignHookSources(dirs.project.gemini, dirs.project.codex, [workspace], warn)];
   const merged: HooksConfig = {};
   const add = (hooks: HooksConfig) => {
     for (const [event, groups] of Object.entries(hooks)) merged[event as HookEvent] = [...(merged[event as HookEvent] ?? []), ...groups];
@@ -43,20 +47,14 @@ export async function loadConfiguredHooks(options: HooksSetupOptions, projectCon
   return new Hooks(merged, { cwd: workspace, warn, env });
 }
 
-/** A repository's hooks run as you: asked once per file and content, remembered per workspace. */
+/** A repository's hooks run as you: asked once per file and content (see decideTrust), remembered per workspace. */
 async function projectApproved(source: HookSource, options: HooksSetupOptions): Promise<boolean> {
-  const commands = Object.values(source.hooks).flatMap((groups) => groups.flatMap((group) => group.hooks.map((hook) => hook.command)));
-  if (!commands.length) return false;
+  const hasCommands = Object.values(source.hooks).some((groups) => groups.some((group) => group.hooks.length > 0));
+  if (!hasCommands) return false;
   if (options.settings.trustProjectMcp) return true;
   const store = new TrustStore(options.workspace, options.env);
-  const key = `hooks:${source.file}`;
-  const known = store.decision(key, source.hooks);
-  if (known !== undefined) return known;
-  if (options.ask) {
-    const approved = await options.ask(`Run the hooks of ${source.file}? They run: ${commands.join(' ; ')}`);
-    store.record(key, source.hooks, approved);
-    return approved;
-  }
+  const approved = await decideTrust(store, { key: `hooks:${source.file}`, config: source.hooks, question: hooksQuestion(source) }, options.ask);
+  if (approved !== undefined) return approved;
   options.warn(`the hooks in ${source.file} were not run: not approved for this workspace (a run in a terminal asks); pass --trust-project-mcp or set "trustProjectMcp": true in your user config to run them without asking.`);
   return false;
 }

@@ -1,7 +1,8 @@
 import type { McpServers } from '../mcp/mcp-servers.js';
 import { collectServers } from '../mcp/server-sources.js';
-import type { ServerSpec } from '../mcp/server-spec.js';
-import { TrustStore } from '../mcp/trust-store.js';
+import { admitProjectServer } from '../trust/admit-project-server.js';
+import type { AskTrust } from '../trust/trust-question.js';
+import { TrustStore } from '../trust/trust-store.js';
 import { userConfigPath, type ProjectConfig } from './config.js';
 import type { Settings } from './settings.js';
 import type { ToolRegistry } from '../tools/registry.js';
@@ -9,11 +10,11 @@ import type { ToolRegistry } from '../tools/registry.js';
 export interface McpSetupOptions {
   workspace: string;
   env: NodeJS.ProcessEnv;
-  settings: Pick<Settings, 'mcpServers' | 'trustProjectMcp'>;
+  settings: Pick<Settings, 'mcpServers' | 'trustProjectMcp' | 'mcpPassEnv'>;
   registry: ToolRegistry;
   warn(message: string): void;
   /** Asks the user about a project server; absent without a terminal. */
-  ask?: (question: string) => Promise<boolean>;
+  ask?: AskTrust;
   /** The project config file as the run already read it; read again when absent. */
   project?: ProjectConfig;
   version?: string;
@@ -24,8 +25,9 @@ const TRUST_HINT = 'pass --trust-project-mcp or set "trustProjectMcp": true in y
 /**
  * Starts the configured MCP servers in the background. The user's own start at once; a
  * project's (whoever wrote the repository chose them) only once approved: asked once per
- * server and remembered for this workspace, or trusted by --trust-project-mcp. Without a
- * terminal to ask on, an unapproved one is skipped with a warning that says how to trust it.
+ * server and remembered for this workspace, or trusted by --trust-project-mcp (see
+ * admitProjectServer). Without a terminal to ask on, an unapproved one is skipped with a
+ * warning that says how to trust it.
  */
 export async function startConfiguredServers(servers: McpServers, options: McpSetupOptions, project: ProjectConfig): Promise<void> {
   const { workspace, env, warn } = options;
@@ -38,35 +40,22 @@ export async function startConfiguredServers(servers: McpServers, options: McpSe
     projectConfigFile: project.file,
     warn,
   });
-  const store = new TrustStore(workspace, env);
+  const admit = { store: new TrustStore(workspace, env), ask: options.ask, trustAll: options.settings.trustProjectMcp, passEnv: options.settings.mcpPassEnv, userConfigFile: userConfigPath(env) };
   const unasked: string[] = [];
   for (const entry of entries) {
-    if (entry.origin.scope === 'user') {
-      servers.start(entry, true);
+    // Named like a server already there: start refuses it and says why, so it is not asked about.
+    if (entry.origin.scope === 'user' || servers.clashes(entry)) {
+      servers.start(entry, entry.origin.scope === 'user');
       continue;
     }
-    if (options.settings.trustProjectMcp) {
+    const admission = await admitProjectServer(entry, admit);
+    if (admission.start) {
       servers.start(entry, false);
       continue;
     }
-    const key = `mcp:${entry.origin.file}#${entry.name}`;
-    let approved = store.decision(key, entry.spec);
-    if (approved === undefined && options.ask) {
-      approved = await options.ask(`Start the MCP server "${entry.name}" from ${entry.origin.file}? It runs: ${describeSpec(entry.spec)}`);
-      store.record(key, entry.spec, approved);
-    }
-    if (approved) servers.start(entry, false);
-    else if (approved === false) servers.hold(entry, 'you declined it for this workspace');
-    else {
-      servers.hold(entry, 'not approved');
-      unasked.push(`"${entry.name}" (${entry.origin.file})`);
-    }
+    servers.hold(entry, admission.reason);
+    if (admission.why === 'refused') warn(`project MCP server "${entry.name}" (${entry.origin.file}) not started: ${admission.reason}.`);
+    if (admission.why === 'unasked') unasked.push(`"${entry.name}" (${entry.origin.file})`);
   }
   if (unasked.length) warn(`project MCP server${unasked.length === 1 ? '' : 's'} ${unasked.join(', ')} not started: not approved for this workspace (a run in a terminal asks); ${TRUST_HINT}.`);
-}
-
-/** The command or URL a server runs, as the user should see it before approving it. */
-export function describeSpec(spec: ServerSpec): string {
-  if (spec.transport !== 'stdio') return `${spec.transport.toUpperCase()} ${spec.url}`;
-  return [spec.command, ...spec.args].map((word) => (/^[\w@%+=:,./-]+$/.test(word) ? word : JSON.stringify(word))).join(' ');
 }

@@ -22,7 +22,7 @@ import type { FileAccess } from '../tools/coding/shared/file-access.js';
 import type { CliArgs } from './args.js';
 import { loadConfig, readProjectConfig, userConfigPath } from './config.js';
 import type { RunMcpServers } from '../mcp/run-mcp-servers.js';
-import { terminalYesNo } from './ask-yes-no.js';
+import { terminalTrust } from './ask-yes-no.js';
 import { startMcpServers } from './mcp-setup.js';
 import type { Hooks } from '../hooks/hooks.js';
 import { hookedRegistry, loadHooks } from './hooks-setup.js';
@@ -88,7 +88,7 @@ export async function prepareRun(args: CliArgs, env: NodeJS.ProcessEnv = process
   const resolved = resolveProvider(providerSettings(resolvedSettings, env));
   // Tool output is redacted of the user's keys before the model sees it; bash children never get them.
   const redact = createRedactor(collectSecrets(env, [settings.apiKey]));
-  const ask = terminalYesNo();
+  const ask = terminalTrust();
   const hooks = await loadHooks({ workspace, env, settings, warn, project, ...(ask ? { ask } : {}) });
   const skills = setUpSkills(workspace, env);
   const commands = discoverCommands(workspace, env);
@@ -153,7 +153,7 @@ async function subagentOptions(settings: Settings, workspace: string, env: NodeJ
   const { loadAgents } = await import('../agents/load-agents.js');
   const warn = (message: string) => safeStderr.write(`vibe-agent: warning: ${message}\n`);
   return {
-    agents: loadAgents({ workspace, userConfigDir: dirname(userConfigPath(env)) }, warn),
+    agents: loadAgents({ workspace, userConfigDir: dirname(userConfigPath(env)), env }, warn),
     maxDepth: settings.agentDepth,
     ...(settings.tokenBudget !== undefined ? { tokenBudget: settings.tokenBudget } : {}),
   };

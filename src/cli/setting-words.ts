@@ -37,6 +37,8 @@ export function configTypeWords(config: ConfigType): string {
       return 'list of text';
     case 'choice':
       return `one of ${config.choices.join(', ')}`;
+    case 'lists':
+      return 'object: name → list of text';
     case 'object':
       return config.words;
     case 'rules':

@@ -50,6 +50,8 @@ export interface Settings {
   hooks: Record<string, unknown>;
   /** Start the project's MCP servers (and hooks) without asking. */
   trustProjectMcp: boolean;
+  /** Key variables a project's MCP server may be sent through `${VAR}`, by the server's name. */
+  mcpPassEnv: Record<string, string[]>;
   /** How long the first request waits for MCP servers still starting, in ms. */
   mcpWaitMs: number;
   /** The shell's OS sandbox: auto (bubblewrap where it works), on (required), off. */
@@ -90,6 +92,8 @@ export type ConfigType =
   | { type: 'checker' }
   /** Model name → { input, output, cachedInput?, cacheWrite?, cacheWrite1h? } in US dollars per million tokens. */
   | { type: 'prices' }
+  /** An object whose values are lists of text (`mcpPassEnv`: server name → variable names). */
+  | { type: 'lists' }
   /** A JSON object another module validates (MCP servers, hooks); `words` describes it. */
   | { type: 'object'; words: string };
 
@@ -366,6 +370,13 @@ export const SETTINGS = {
     project: 'user-only',
     default: false,
     help: "start the project's MCP servers and run its hooks without asking (otherwise asked about once each, and skipped without a terminal)",
+  },
+  mcpPassEnv: {
+    config: { type: 'lists' },
+    project: 'user-only',
+    default: {},
+    defaultText: 'none',
+    help: 'the key variables (names ending in _KEY, _TOKEN, …, or with SECRET, PASSWORD in them) a project\'s MCP server may be sent through ${VAR} in its env, args, URL or headers, by server name as configured: { "docs": ["DOCS_API_KEY"] }; a project server that would be sent any other is not started',
   },
   mcpWaitMs: {
     env: 'VIBE_MCP_WAIT',

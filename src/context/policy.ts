@@ -27,7 +27,7 @@ const compactHistory: typeof CompactHistory = async (...args) => (await import('
 export interface ContextPolicyOptions extends Omit<ContextSettingsInput, 'model' | 'provider'> {
   /** Used for summaries; its name also picks local-server defaults (ollama, vllm, lmstudio). */
   provider: Provider;
-  /** Where full outputs go (default: in memory, for this process only). */
+  /** Where full outputs go (default: the registry's store, where its cap keeps them; else in memory, for this process only). */
   store?: OutputStore;
   /** The agent's tools: their schemas are counted with each prompt (the policy never changes them). */
   registry?: ToolRegistry;
@@ -82,7 +82,8 @@ const WINDOW_LOW_WATER = 0.6;
  * message; rewrites and compactions are recorded as events, so a session file rebuilds the bytes.
  */
 export function createContextPolicy(options: ContextPolicyOptions): ContextPolicy {
-  const store = options.store ?? new MemoryOutputStore();
+  // The registry's cap stores whole outputs too: one store, so read_output finds both.
+  const store = options.store ?? options.registry?.outputs ?? new MemoryOutputStore();
   const settingsCache = new Map<string, ContextSettings>();
   // Provider-reported prompt tokens over our estimate for the same request.
   let ratio = 1;

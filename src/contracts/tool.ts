@@ -62,6 +62,14 @@ export interface ToolPermission<Args = unknown> {
    * category's own name is one of them, an "always" for a path (or no subject) grants the category.
    */
   aliases?: readonly string[];
+  /**
+   * The names rules use for a tool whose own name had to be changed to be valid (an MCP tool:
+   * `mcp__<server>__<tool>` with the server and tool as configured, and `mcp__<server>` for the
+   * whole server). When present, an allow rule (and an "always") names the tool only by these,
+   * so a rule for the server `my_srv` never covers `my.srv`, whose tools are also named
+   * `mcp__my_srv__…`; a deny rule matches these, the tool's own name and its aliases.
+   */
+  identity?: { name: string; group: string };
 }
 
 export interface Tool {

@@ -1,11 +1,18 @@
 import type { ServerSpec } from './server-spec.js';
 
+const VARIABLE = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}|\$([A-Za-z_][A-Za-z0-9_]*)/g;
+
+/** The variables a value would expand (a default's text is taken as written, never expanded). */
+export function variableReferences(text: string): string[] {
+  return [...text.matchAll(VARIABLE)].map((match) => (match[1] ?? match[3])!);
+}
+
 /**
  * `${VAR}` and `${VAR:-default}` in a value, as Claude Code expands them (and `$VAR`, as Gemini
  * CLI does). A variable that is unset and has no default becomes empty and is reported.
  */
 export function expandVariables(text: string, env: NodeJS.ProcessEnv, missing: Set<string>): string {
-  return text.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (_, braced: string | undefined, fallback: string | undefined, bare: string | undefined) => {
+  return text.replace(VARIABLE, (_, braced: string | undefined, fallback: string | undefined, bare: string | undefined) => {
     const name = (braced ?? bare)!;
     const value = env[name];
     if (value !== undefined && value !== '') return value;

@@ -6,7 +6,7 @@ import type { OAuthOptions } from './oauth-provider.js';
 import { mapPromptArguments, promptArgumentHint } from './prompt-arguments.js';
 import { READ_RESOURCE_TOOL, readResourceTool } from './read-resource-tool.js';
 import type { ServerEntry, ServerOrigin } from './server-spec.js';
-import { mcpToolName } from './tool-name.js';
+import { mcpToolName, serverPrefix, serversClash } from './tool-name.js';
 
 export interface ServerStatus {
   name: string;
@@ -58,13 +58,27 @@ interface Running {
 export class McpServers {
   private readonly running: Running[] = [];
   private readonly held: Array<{ entry: ServerEntry; reason: string }> = [];
+  /** Every server started or held, so that no two share a tool-name prefix. */
+  private readonly claimed: ServerEntry[] = [];
   /** Our tool name → the server and its own name for the tool. */
   private readonly names = new Map<string, { server: string; tool: string }>();
 
   constructor(private readonly options: McpServersOptions) {}
 
-  /** Starts one server; `trusted` says whether its read-only hints are believed. */
+  /**
+   * Starts one server; `trusted` says whether its read-only hints are believed. A server whose
+   * tools would be named like those of one already here (see serversClash) is not started, and
+   * the warning says why: permission rules and the model could not tell the two apart.
+   */
   start(entry: ServerEntry, trusted: boolean): void {
+    const clash = this.clashes(entry);
+    if (clash) {
+      const reason = `its tools would be named ${serverPrefix(entry.name)}__…, like those of "${clash.name}" (${clash.origin.file}), so neither permission rules nor the model could tell them apart; rename one of them`;
+      this.options.warn(`MCP server "${entry.name}" (${entry.origin.file}) not started: ${reason}.`);
+      this.held.push({ entry, reason });
+      return;
+    }
+    this.claimed.push(entry);
     const { spec, missing } = expandSpec(entry.spec, this.options.env ?? process.env);
     if (missing.length) this.options.warn(`MCP server "${entry.name}" (${entry.origin.file}): ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not set; starting it with an empty value.`);
     const connection = new McpConnection(entry.name, spec, {
@@ -82,9 +96,15 @@ export class McpServers {
     this.running.push({ entry, connection, ready });
   }
 
-  /** A server that is configured but not started (not approved): shown by `mcp list` and /mcp. */
+  /** A server that is configured but not started (not approved): shown by `mcp list` and /mcp. It keeps its name: a later server named like it is refused. */
   hold(entry: ServerEntry, reason: string): void {
+    if (!this.clashes(entry)) this.claimed.push(entry);
     this.held.push({ entry, reason });
+  }
+
+  /** The server started or held before whose tools this one's would be named like, if any. */
+  clashes(entry: ServerEntry): ServerEntry | undefined {
+    return this.claimed.find((other) => serversClash(other.name, entry.name));
   }
 
   /** Resolves once every server has started or failed, or after `ms`, whichever is first. */
@@ -176,7 +196,7 @@ export class McpServers {
         this.options.warn(`MCP tool "${listed.name}" of "${entry.name}" left out: its name ${name} is taken${known ? ` by "${known.tool}" of "${known.server}"` : ''}.`);
         continue;
       }
-      this.options.registry.register(mcpTool({ name, connection, listed, trustReadOnly: trusted, timeoutMs }));
+      this.options.registry.register(mcpTool({ name, connection, origin: entry.origin, listed, trustReadOnly: trusted, timeoutMs }));
       this.names.set(name, { server: entry.name, tool: listed.name });
     }
     if (connection.resources.length && !this.options.registry.get(READ_RESOURCE_TOOL)) {

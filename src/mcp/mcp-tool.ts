@@ -1,12 +1,15 @@
 import { z } from 'zod';
 import type { Tool } from '../contracts/tool.js';
 import type { ListedTool, McpConnection } from './mcp-connection.js';
-import { sanitizeNamePart } from './tool-name.js';
+import type { ServerOrigin } from './server-spec.js';
+import { serverPrefix } from './tool-name.js';
 
 export interface McpToolOptions {
   /** Our name for it, `mcp__<server>__<tool>`. */
   name: string;
   connection: McpConnection;
+  /** Where the server was configured, shown when a call is asked about. */
+  origin: ServerOrigin;
   listed: ListedTool;
   /**
    * Whether the server's `readOnlyHint` is believed: only for servers from the user's own
@@ -21,8 +24,9 @@ const PREVIEW_ARGS = 400;
 /**
  * An MCP server's tool as one of ours: its JSON Schema passed through as written (each provider
  * adapter cleans it for its API), validated by the server, never by us. Permission: read when
- * the (trusted) server says it only reads, execute otherwise; rules may name the tool or the
- * whole server (`mcp__<server>`); there is no subject, so "always" grants the tool.
+ * the (trusted) server says it only reads, execute otherwise; rules name the tool or the whole
+ * server as configured (`mcp__<server>__<tool>`, `mcp__<server>`: its identity, not the
+ * sanitised name); there is no subject, so "always" grants the tool.
  */
 export function mcpTool(options: McpToolOptions): Tool {
   const { name, connection, listed } = options;
@@ -36,12 +40,19 @@ export function mcpTool(options: McpToolOptions): Tool {
     schema: { name, description, parameters: { type: 'object', ...parameters } },
     readOnly,
     needsApproval: !readOnly,
-    permission: { category: readOnly ? 'read' : 'execute', aliases: [`mcp__${sanitizeNamePart(connection.name)}`] },
+    permission: {
+      category: readOnly ? 'read' : 'execute',
+      identity: { name: `mcp__${connection.name}__${listed.name}`, group: `mcp__${connection.name}` },
+      aliases: [serverPrefix(connection.name)],
+    },
     timeoutMs: options.timeoutMs,
     execute: (args, context) => connection.callTool(listed.name, args as Record<string, unknown>, context.signal),
     preview: async (args) => {
       const text = JSON.stringify(args);
-      return { summary: `${connection.name} › ${listed.name} ${text.length > PREVIEW_ARGS ? `${text.slice(0, PREVIEW_ARGS)}…` : text}` };
+      return {
+        summary: `${connection.name} › ${listed.name} ${text.length > PREVIEW_ARGS ? `${text.slice(0, PREVIEW_ARGS)}…` : text}`,
+        detail: `MCP server "${connection.name}" from ${options.origin.file} (${options.origin.scope}).`,
+      };
     },
   };
 }

@@ -17,3 +17,19 @@ export function mcpToolName(server: string, tool: string): string {
   const hash = createHash('sha256').update(`${server}\u0000${tool}`).digest('hex').slice(0, 8);
   return `${name.slice(0, MAX - 9)}_${hash}`;
 }
+
+/** `mcp__<server>`: what every tool name of the server starts with. */
+export function serverPrefix(server: string): string {
+  return `mcp__${sanitizeNamePart(server)}`;
+}
+
+/**
+ * Whether two servers' tools could be named alike, so that neither a tool name nor a rule could
+ * tell them apart: the same prefix (`my_srv`, `my.srv`), or one that a tool name could continue
+ * into the other (`a` with its tool `b__x` and `a__b` with `x`; `a` with `_x` and `a_` with `x`).
+ */
+export function serversClash(a: string, b: string): boolean {
+  const [first, second] = [serverPrefix(a), serverPrefix(b)];
+  const continues = (short: string, long: string) => long === short || long === `${short}_` || long.startsWith(`${short}__`);
+  return continues(first, second) || continues(second, first);
+}

@@ -85,7 +85,8 @@ export function createPermissionPolicy(options: PermissionOptions): PermissionPo
     const answer = await options.ask({ call, tool: tool.name, summary: preview.summary, ...(preview.detail !== undefined ? { detail: preview.detail } : {}), always: scope }, signal);
     if (signal.aborted) return { allowed: false, reason: 'the run was cancelled before the user answered.' };
     if (answer === 'always') {
-      grants.push(parseRule(scope));
+      // A tool's identity is granted as is: an MCP server's name may hold what a rule's text cannot.
+      grants.push(tool.permission.identity ? { text: scope, name: scope } : parseRule(scope));
       return { allowed: true };
     }
     if (answer === 'yes') return { allowed: true };

@@ -17,7 +17,8 @@ export interface PermissionRule {
 /** What a rule needs of a tool: its name and how it is permitted. */
 export type RuleTarget = Pick<Tool, 'name' | 'permission'>;
 
-const RULE = /^([A-Za-z0-9_*-]+)(?:\((.*)\))?$/s;
+// An MCP server or tool as configured may hold any character but space and parentheses (`mcp__my.srv`).
+const RULE = /^(mcp__[^\s()]+|[A-Za-z0-9_*-]+)(?:\((.*)\))?$/s;
 
 export function parseRule(text: string): PermissionRule {
   const match = RULE.exec(text.trim());
@@ -27,16 +28,24 @@ export function parseRule(text: string): PermissionRule {
   return rule;
 }
 
-/** Whether the rule names this tool: "*", its own name, or an alias it declares (any case). */
-export function ruleCovers(rule: PermissionRule, tool: RuleTarget): boolean {
-  return rule.name === '*' || rule.name === tool.name || (tool.permission.aliases ?? []).includes(rule.name.toLowerCase());
+/**
+ * Whether the rule names this tool: "*", its own name, or an alias it declares (any case). A
+ * tool with an identity (see ToolPermission) is allowed only by that; a deny rule may name it
+ * either way (failing closed).
+ */
+export function ruleCovers(rule: PermissionRule, tool: RuleTarget, use: 'allow' | 'deny' = 'allow'): boolean {
+  if (rule.name === '*') return true;
+  const { identity, aliases = [] } = tool.permission;
+  if (identity && (rule.name === identity.name || rule.name === identity.group)) return true;
+  if (identity && use === 'allow') return false;
+  return rule.name === tool.name || aliases.some((alias) => alias.toLowerCase() === rule.name.toLowerCase());
 }
 
 /** Characters that chain or redirect commands: "git status; rm -rf ~" must not pass as "git status*". */
 export const SHELL_CONTROL = /[;&|`<>\n]|\$\(/;
 
 export function matchesRule(rule: PermissionRule, tool: RuleTarget, args: unknown, workspace: string, use: 'allow' | 'deny'): boolean {
-  if (!ruleCovers(rule, tool)) return false;
+  if (!ruleCovers(rule, tool, use)) return false;
   if (rule.pattern === undefined) return true;
   const subject = tool.permission.subject?.(args);
   // A pattern this tool's calls cannot be checked against: a deny rule naming the tool holds for

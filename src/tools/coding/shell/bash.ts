@@ -2,7 +2,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { z } from 'zod';
-import { capOutput } from '../../cap-output.js';
 import { defineTool } from '../../define-tool.js';
 import type { Tool, ToolOutput } from '../../../contracts/tool.js';
 import { backgroundJobs, type BackgroundJobs } from './background-jobs.js';
@@ -12,10 +11,10 @@ import { shellEnvironment, type ShellEnvOptions } from './shell-env.js';
 
 export const DEFAULT_BASH_TIMEOUT_MS = 120_000;
 export const MAX_BASH_TIMEOUT_MS = 600_000;
-const MAX_RESULT_CHARS = 30_000;
-/** Room for capOutput's own "… omitted …" note, which comes on top of its limit. */
-const CAP_NOTE_RESERVE = 120;
-/** In-memory bound on the collected output: the first and last this many characters are kept. */
+/**
+ * In-memory bound on the collected output: the first and last this many characters are kept.
+ * The result is not cut further here: the registry's cap stores it whole for read_output.
+ */
 const KEEP_CHARS = 1_000_000;
 /** How long to wait for the pipes to close after the shell exits and its group was killed. */
 const PIPE_CLOSE_GRACE_MS = 500;
@@ -187,9 +186,8 @@ function formatResult(output: HeadTailBuffer, ending: Ending, timeoutMs: number,
   const refused = isError ? sandbox.explainFailure(text) : undefined;
   if (refused) footerLines.push(refused);
   const footer = footerLines.join('\n');
-  const body = text === '' ? '' : capOutput(text, MAX_RESULT_CHARS - CAP_NOTE_RESERVE - footer.length - 1);
-  const separator = body === '' || footer === '' || body.endsWith('\n') ? '' : '\n';
-  return { output: body + separator + footer, isError };
+  const separator = text === '' || footer === '' || text.endsWith('\n') ? '' : '\n';
+  return { output: text + separator + footer, isError };
 }
 
 function endingLine(ending: Ending, timeoutMs: number): { line: string; isError: boolean } {
