@@ -16,6 +16,7 @@ import { prepareRun, type PreparedRun } from './prepare-run.js';
 import { createTextRenderer } from './render-text.js';
 import { colorEnabled } from './display/theme.js';
 import { safeStderr, safeStdout } from './display/safe-output.js';
+import { cacheTtlMsOf } from '../context/cache-prices.js';
 
 export { DEFAULT_MAX_TURNS } from './prepare-run.js';
 
@@ -85,6 +86,7 @@ async function runPrepared(args: CliArgs, prompt: string, prepared: PreparedRun,
     signal,
     prepareMessages: context.prepareMessages,
     onContextOverflow: context.onContextOverflow,
+    cacheTtlMs: cacheTtlMsOf(settings.cacheTtl),
     ...(maxCost !== undefined ? { maxCost } : {}),
   };
   const warn = (text: string) => safeStderr.write(`vibe-agent: warning: ${text}\n`);
