@@ -12,7 +12,7 @@ export function hooksSchema(): ReturnType<typeof makeHooksSchema> {
   schema ??= makeHooksSchema();
   return schema;
 }
-/** `dialect`: a Gemini CLI group gets Gemini's event and tool names on stdin and in its matcher. */
+/** `dialect`: a Gemini CLI group gets Gemini's event and tool names on stdin and in its matcher; every other group Claude Code's. */
 export type HookGroup = z.infer<ReturnType<typeof makeGroup>> & { dialect?: 'gemini-cli' };
 export type HooksConfig = Partial<Record<HookEvent, HookGroup[]>>;
 
@@ -28,34 +28,3 @@ export function parseHooks(raw: unknown, file: string): { hooks: HooksConfig; wa
   }
   return { hooks, warnings };
 }
-
-/** Gemini CLI's names for our tools, for its hooks' matchers and stdin. */
-export const GEMINI_TOOL_NAMES: Record<string, string> = {
-  bash: 'run_shell_command',
-  edit_file: 'replace',
-  write_file: 'write_file',
-  read_file: 'read_file',
-  grep: 'search_file_content',
-  list_files: 'glob',
-  fetch_url: 'web_fetch',
-};
-
-/** Gemini CLI's names for the events we run its hooks at. */
-export const GEMINI_EVENT_NAMES: Record<HookEvent, string> = {
-  SessionStart: 'SessionStart',
-  UserPromptSubmit: 'BeforeAgent',
-  PreToolUse: 'BeforeTool',
-  PostToolUse: 'AfterTool',
-  Stop: 'AfterAgent',
-};
-
-/** Claude Code's names for our tools, so hooks written for it match ours unchanged. */
-export const CLAUDE_TOOL_NAMES: Record<string, string> = {
-  bash: 'Bash',
-  edit_file: 'Edit',
-  write_file: 'Write',
-  read_file: 'Read',
-  grep: 'Grep',
-  list_files: 'Glob',
-  fetch_url: 'WebFetch',
-};
