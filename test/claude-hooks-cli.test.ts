@@ -121,4 +121,30 @@ describe("a Claude Code project's .claude/settings.json hooks, unchanged", () =>
     expect(chat.requests[0]!.messages.at(-1)!.content).toBe('hello\n\n<hook-context>\nfrom the home\nfrom the project\nfrom settings.local.json\n</hook-context>');
     expect(ran.stderr).toContain('local hook says hi');
   });
+
+  it('continue: false stops the call (stopReason to the user) but at Stop lets the run end; a "prompt" hook is skipped, not the file; transcript_path is the session file', async () => {
+    const { workspace, env, home } = project({});
+    mkdirSync(join(home, '.claude'));
+    const stopInput = join(home, 'stop-input.json');
+    writeFileSync(join(home, '.claude', 'settings.json'), JSON.stringify({
+      hooks: {
+        PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: `echo '{"continue":false,"stopReason":"maintenance window"}'` }, { type: 'prompt', prompt: 'Is this safe?' }] }],
+        Stop: [{ hooks: [{ type: 'command', command: `cat > '${stopInput}'; echo '{"continue":false,"stopReason":"enough for today"}'` }] }],
+      },
+    }));
+    const chat = await startChatServer([{ toolCalls: [{ name: 'bash', arguments: { command: 'echo should-not-run' } }] }, { text: 'ok' }]);
+    chats.push(chat);
+    const ran = await spawnCli(['deploy', '--yes'], { cwd: workspace, env: { ...env, OPENAI_BASE_URL: chat.url } });
+    expect(ran.stdout.trim()).toBe('ok');
+    expect(chat.requests).toHaveLength(2);
+    expect(toolMessages(chat)).toEqual(['Blocked by a PreToolUse hook: maintenance window']);
+    expect(ran.stderr).toContain('stopped: maintenance window');
+    expect(ran.stderr).toContain('stopped: enough for today');
+    expect(ran.stderr).toContain('a "prompt" hook at PreToolUse is not run (vibe-agent runs "command" hooks)');
+    const stop = JSON.parse(readFileSync(stopInput, 'utf8'));
+    expect(stop).toMatchObject({ hook_event_name: 'Stop', stop_hook_active: false });
+    expect(stop.transcript_path).toMatch(/\.jsonl$/);
+    expect(existsSync(stop.transcript_path)).toBe(true);
+    expect(stop.session_id).not.toBe('');
+  });
 });
