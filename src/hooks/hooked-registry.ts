@@ -1,5 +1,5 @@
 import type { ToolCall } from '../contracts/messages.js';
-import type { Tool, ToolResult } from '../contracts/tool.js';
+import type { AuthorizeRequest, Tool, ToolResult } from '../contracts/tool.js';
 import { parseArguments, ToolRegistry, type InvokeOptions, type RegistryOptions } from '../tools/registry.js';
 import type { Hooks } from './hooks.js';
 
@@ -26,8 +26,10 @@ export class HookedRegistry extends ToolRegistry {
     if (pre.blocked !== undefined) return { content: `Blocked by a PreToolUse hook: ${pre.blocked}`, isError: true, status: 'denied' };
     // A rewritten call is validated and (unless the hook allowed it) asked about as rewritten, like any call.
     const ran = pre.updatedInput ? { ...call, arguments: JSON.stringify({ ...input, ...pre.updatedInput }) } : call;
-    const { authorize, ...rest } = options;
-    const result = await super.invoke(ran, pre.permissionDecision === 'allow' || !authorize ? rest : { ...rest, authorize });
+    const { authorize } = options;
+    // "allow" skips the question, as in Claude Code, not the deny rules or plan mode.
+    const allowed = pre.permissionDecision === 'allow' && authorize ? Object.assign((request: AuthorizeRequest) => authorize({ ...request, hookAllowed: true }), { checksEveryCall: authorize.checksEveryCall }) : authorize;
+    const result = await super.invoke(ran, allowed ? { ...options, authorize: allowed } : options);
     const ranInput = pre.updatedInput ? { ...input, ...pre.updatedInput } : input;
     const post = await this.hooks.run('PostToolUse', { ...fields, tool_response: { content: result.content, is_error: result.isError } }, { name: call.name, input: ranInput });
     const notes = [...pre.context, ...post.context, ...(post.blocked !== undefined ? [`PostToolUse hook: ${post.blocked}`] : [])];

@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { AuthorizeRequest } from '../src/contracts/tool.js';
 import { HookedRegistry } from '../src/hooks/hooked-registry.js';
 import { Hooks } from '../src/hooks/hooks.js';
+import { createPermissionPolicy } from '../src/permissions/permission-policy.js';
 import { createBashTool } from '../src/tools/coding/shell/bash.js';
 
 const workspace = mkdtempSync(join(tmpdir(), 'vibe-updated-input-'));
@@ -36,5 +37,22 @@ describe('a PreToolUse hook that rewrites the call (updatedInput)', () => {
     const result = await registry.invoke({ id: 'c2', name: 'bash', arguments: JSON.stringify({ command: 'echo as-sent' }) }, { workspace });
     expect(result.content).toContain('as-sent');
     expect(warnings.join('\n')).toContain('gave an updatedInput that is not an object');
+  });
+});
+
+describe('a PreToolUse hook that allows the call', () => {
+  const allow = { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command' as const, command: `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}'` }] }] };
+
+  it('skips the question, not your deny rules or plan mode', async () => {
+    const registry = new HookedRegistry(new Hooks(allow, { cwd: workspace, warn: () => {} }), [createBashTool()]);
+    const asked: string[] = [];
+    const ask = async () => (asked.push('asked'), 'no' as const);
+    const call = (command: string) => ({ id: command, name: 'bash', arguments: JSON.stringify({ command }) });
+    const rules = createPermissionPolicy({ mode: 'ask', deny: ['shell(rm *)'], ask });
+    expect((await registry.invoke(call('echo allowed-by-hook'), { workspace, authorize: rules })).content).toContain('allowed-by-hook');
+    expect(await registry.invoke(call('rm -rf build'), { workspace, authorize: rules })).toMatchObject({ status: 'denied', content: expect.stringContaining('permissions.deny') });
+    const plan = createPermissionPolicy({ mode: 'plan', ask });
+    expect(await registry.invoke(call('echo hi'), { workspace, authorize: plan })).toMatchObject({ status: 'denied', content: expect.stringContaining('plan mode') });
+    expect(asked).toEqual([]);
   });
 });
