@@ -6,7 +6,7 @@ export const GEMINI_SHAPE = new PeerShape({
   bash: { name: 'run_shell_command' },
   edit_file: { name: 'replace', fields: { path: 'file_path' }, absolute: ['path'] },
   write_file: { name: 'write_file', fields: { path: 'file_path' }, absolute: ['path'] },
-  read_file: { name: 'read_file', fields: { path: 'absolute_path' }, absolute: ['path'] },
+  read_file: { name: 'read_file', fields: { path: 'file_path' }, absolute: ['path'] },
   grep: { name: 'search_file_content', fields: { glob: 'include' } },
   list_files: { name: 'glob' },
   fetch_url: { name: 'web_fetch' },
