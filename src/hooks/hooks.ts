@@ -53,6 +53,8 @@ const peerOf = (group: HookGroup): PeerShape => (group.dialect === 'gemini-cli' 
 export class Hooks {
   /** Set once the session is known; sent as `session_id`. */
   sessionId = '';
+  /** Set once the session's file is known; sent as `transcript_path`. */
+  transcriptPath = '';
 
   constructor(
     private readonly config: HooksConfig,
@@ -62,9 +64,6 @@ export class Hooks {
   has(event: HookEvent): boolean {
     return (this.config[event]?.length ?? 0) > 0;
   }
-
-  /** Set once the session's file is known; sent as `transcript_path`. */
-  transcriptPath = '';
 
   /**
    * Runs the event's hooks (for tool events, those whose matcher fits the tool) in parallel. Each
