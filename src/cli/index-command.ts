@@ -19,6 +19,7 @@ export async function indexCommand(args: CliArgs, _signal: AbortSignal, env: Nod
   const tty = process.stderr.isTTY === true;
   let shown = -1;
   const index = await DocsIndex.open(sources, path, {
+    onSkipped: (skipped, reason) => safeStderr.write(`vibe-agent: warning: ${skipped} skipped: ${reason}.\n`),
     onProgress: (done, total) => {
       const percent = Math.floor((done / total) * 100);
       if (!tty || percent === shown) return;

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { projectFileWriteRefusal } from '../memory/confine.js';
+import { projectFileWriteRefusal } from '../memory/memory-write-refusal.js';
 import { forgetFacts, readOrEmpty } from '../memory/memory-file.js';
 import { displayPath, memoryPath, type MemoryScope } from '../memory/memory-paths.js';
 import { collectMemorySources } from '../memory/memory-sources.js';

@@ -146,7 +146,7 @@ async function subagentOptions(settings: Settings, workspace: string, env: NodeJ
   const { loadAgents } = await import('../agents/load-agents.js');
   const warn = (message: string) => safeStderr.write(`vibe-agent: warning: ${message}\n`);
   return {
-    agents: loadAgents({ workspace, userConfigDir: dirname(userConfigPath(env)) }, warn),
+    agents: loadAgents({ workspace, userConfigDir: dirname(userConfigPath(env)), env }, warn),
     maxDepth: settings.agentDepth,
     ...(settings.tokenBudget !== undefined ? { tokenBudget: settings.tokenBudget } : {}),
   };

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../tools/define-tool.js';
 import { collectSecrets } from '../session/redact.js';
-import { projectFileWriteRefusal } from './confine.js';
+import { projectFileWriteRefusal } from './memory-write-refusal.js';
 import { appendFact } from './memory-file.js';
 import { displayPath, memoryPath } from './memory-paths.js';
 
