@@ -156,7 +156,7 @@ describe('the trace data model, from a session recorded by the CLI', () => {
       { type: 'tool_call_start', turn: 1, call: { id: 't1', name: 'task', arguments: '{"prompt":"look"}' } },
       { type: 'run_start', provider: 'openai', model: 'gpt-4o', tools: ['read_file'], input: 'look', agent: 'main/task-1' },
       { type: 'turn_start', turn: 1, agent: 'main/task-1' },
-      { type: 'usage', turn: 1, usage: { inputTokens: 50, outputTokens: 5, cachedInputTokens: 0, reasoningTokens: 0 }, agent: 'main/task-1' },
+      { type: 'usage', turn: 1, usage: { inputTokens: 50, outputTokens: 5, cachedInputTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 }, agent: 'main/task-1' },
       { type: 'assistant_message', turn: 1, message: { role: 'assistant', content: 'found it', toolCalls: [] }, finishReason: 'stop', agent: 'main/task-1' },
       { type: 'turn_end', turn: 1, fromEvents: 1, messages: [], agent: 'main/task-1' },
       { type: 'stop', reason: 'answered', answer: 'found it', turns: 1, usage: {}, agent: 'main/task-1' },

@@ -7,6 +7,7 @@ import { ConfigError } from '../providers/create-provider.js';
 import { PRESET_ALIASES, PRESETS } from '../providers/presets.js';
 import { CONFIG_KEYS, settingRow, type ConfigKey, type FileConfig, type ProjectRule } from './settings.js';
 import { expandToolGroups } from './tool-names.js';
+import { agentEnvironment } from '../sandbox/held-secrets.js';
 
 export type { FileConfig } from './settings.js';
 
@@ -39,7 +40,7 @@ const keysWith = (rule: ProjectRule): ConfigKey[] => CONFIG_KEYS.filter((key) =>
  */
 export async function loadConfig(
   workspace: string,
-  env: NodeJS.ProcessEnv = process.env,
+  env: NodeJS.ProcessEnv = agentEnvironment(),
   warn: (message: string) => void = () => {},
   /** The project file as already read (a run reads it once: hooks and MCP servers take theirs from it too). */
   read?: ProjectConfig,

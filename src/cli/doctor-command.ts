@@ -16,9 +16,10 @@ import { resolveSettings } from './resolve-settings.js';
 import { secondsAsMs } from './setting-parsers.js';
 import { safeStderr, safeStdout } from './display/safe-output.js';
 import { userFileRoots } from '../workspace/own-file-roots.js';
+import { agentEnvironment } from '../sandbox/held-secrets.js';
 
 /** `vibe-agent doctor`: local checks, then the probe battery against the endpoint a run would use. */
-export async function doctorCommand(args: CliArgs, signal: AbortSignal, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export async function doctorCommand(args: CliArgs, signal: AbortSignal, env: NodeJS.ProcessEnv = agentEnvironment()): Promise<number> {
   const workspace = resolve(args.cwd ?? process.cwd());
   const timeoutMs = env.VIBE_DOCTOR_TIMEOUT === undefined ? undefined : secondsAsMs(env.VIBE_DOCTOR_TIMEOUT, 'VIBE_DOCTOR_TIMEOUT');
   const configFiles = await Promise.all([checkConfigFile(userConfigPath(env), { within: userFileRoots(env), user: true }), checkConfigFile(projectConfigPath(workspace), { within: [workspace] })]);

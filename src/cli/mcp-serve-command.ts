@@ -17,6 +17,7 @@ import { resolveSettings } from './resolve-settings.js';
 import { selectTools } from './select-tools.js';
 import { DEFAULT_TOOL_NAMES, expandToolGroups } from './tool-names.js';
 import { safeStderr } from './display/safe-output.js';
+import { agentEnvironment } from '../sandbox/held-secrets.js';
 
 /** What a mode lets run without asking, and so what is offered: there is no one to ask. */
 const OFFERED: Record<PermissionMode, (tool: Tool) => boolean> = {
@@ -38,7 +39,7 @@ const NOTES: Record<PermissionMode, string> = {
  * workspace and --add-dir folders, same redaction), served over stdio to another MCP client.
  * Stdout is the protocol's; warnings go to stderr. Ends when the client closes stdin.
  */
-export async function mcpServeCommand(args: CliArgs, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export async function mcpServeCommand(args: CliArgs, env: NodeJS.ProcessEnv = agentEnvironment()): Promise<number> {
   const workspace = resolve(args.cwd ?? process.cwd());
   const warn = (message: string) => safeStderr.write(`vibe-agent: warning: ${message}\n`);
   const settings = resolveSettings(args, env, await loadConfig(workspace, env, warn)).values;

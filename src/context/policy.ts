@@ -6,6 +6,7 @@ import type { Provider, ToolSchema } from '../contracts/provider.js';
 import type { Tool } from '../contracts/tool.js';
 import { errorText } from '../contracts/error-text.js';
 import { sharedPrefix } from '../contracts/prefix-memo.js';
+import { catalogLoaded } from '../providers/model-catalog.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { compactHistory as CompactHistory, CompactResult } from './compact-history.js';
 import { contextSettings, type ContextSettings, type ContextSettingsInput } from './context-settings.js';
@@ -76,7 +77,8 @@ export function createContextPolicy(options: ContextPolicyOptions): ContextPolic
   let warnedTruncation = false;
 
   const settings = (model: string): ContextSettings => {
-    const key = `${model}\u0000${learnedWindow ?? ''}`;
+    // The catalog's window replaces the built-in table's once the catalog is loaded (model-windows.ts).
+    const key = `${model}\u0000${learnedWindow ?? ''}\u0000${catalogLoaded()}`;
     let found = settingsCache.get(key);
     if (!found) {
       const window = learnedWindow ?? options.contextWindow;

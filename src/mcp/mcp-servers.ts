@@ -15,6 +15,7 @@ import { mcpToolName, serverPrefix, serversClash } from './tool-name.js';
  * Real schemas stay within a dozen levels.
  */
 const MAX_SCHEMA_DEPTH = 64;
+import { agentEnvironment } from '../sandbox/held-secrets.js';
 
 export interface ServerStatus {
   name: string;
@@ -87,7 +88,7 @@ export class McpServers {
       return;
     }
     this.claimed.push(entry);
-    const { spec, missing } = expandSpec(entry.spec, this.options.env ?? process.env);
+    const { spec, missing } = expandSpec(entry.spec, this.options.env ?? agentEnvironment());
     if (missing.length) this.options.warn(`MCP server "${entry.name}" (${entry.origin.file}): ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not set; starting it with an empty value.`);
     const connection = new McpConnection(entry.name, spec, {
       clientVersion: this.options.clientVersion ?? '0.0.0',

@@ -6,7 +6,7 @@ import { defineTool } from '../../define-tool.js';
 import type { Tool, ToolOutput } from '../../../contracts/tool.js';
 import { backgroundJobs, type BackgroundJobs } from './background-jobs.js';
 import { groupAlive, killProcessTree } from './kill-tree.js';
-import { noSandbox, type ShellSandbox } from './shell-sandbox.js';
+import { noSandbox, shellArgv, type ShellSandbox } from './shell-sandbox.js';
 import { shellEnvironment, type ShellEnvOptions } from './shell-env.js';
 
 export const DEFAULT_BASH_TIMEOUT_MS = 120_000;
@@ -71,13 +71,40 @@ export interface ShellRunOptions {
 }
 
 function spawnShell(command: string, cwd: string, sandbox: ShellSandbox, env: NodeJS.ProcessEnv): ChildProcess {
-  const [file, ...args] = sandbox.wrap([findShell(), '-c', command], cwd);
-  return spawn(file!, args, {
+  const { argv, exitOnFd3 } = shellArgv(sandbox, [findShell(), '-c', command], cwd);
+  const [file, ...args] = argv;
+  const child = spawn(file!, args, {
     cwd,
     env,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: exitOnFd3 ? ['ignore', 'pipe', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
+  // Read (a background job never looks at it) and never what keeps the CLI alive, like a job's output.
+  const status = child.stdio[3] as (NodeJS.ReadableStream & { unref?: () => void }) | null | undefined;
+  status?.resume();
+  status?.unref?.();
+  return child;
+}
+
+/** Calls `exited` once: when the shell's exit status arrives on fd 3 (a sandbox that outlives the shell), else when the process exits. */
+function onShellExit(child: ChildProcess, exited: (code: number | null, signal: NodeJS.Signals | null) => void): void {
+  let told = false;
+  const tell = (code: number | null, signal: NodeJS.Signals | null) => {
+    if (told) return;
+    told = true;
+    exited(code, signal);
+  };
+  const status = child.stdio[3] as NodeJS.ReadableStream | null | undefined;
+  if (status) {
+    let text = '';
+    status.setEncoding('utf8');
+    status.on('data', (chunk: string) => {
+      text += chunk;
+      const line = /^(\d+)\n/.exec(text);
+      if (line) tell(Number(line[1]), null);
+    });
+  }
+  child.on('exit', tell);
 }
 
 function startInBackground(command: string, options: { cwd: string; jobs: BackgroundJobs; sandbox: ShellSandbox; env: NodeJS.ProcessEnv }): Promise<ToolOutput> {
@@ -152,7 +179,7 @@ export function runShellCommand(command: string, options: ShellRunOptions): Prom
     child.stdout?.setEncoding('utf8').on('data', collect);
     child.stderr?.setEncoding('utf8').on('data', collect);
     child.on('error', (error) => finish(error));
-    child.on('exit', (code, signal) => {
+    onShellExit(child, (code, signal) => {
       exit = { kind: 'exited', code, signal };
       // The shell is done but something it started still holds the pipes: don't wait for it.
       setTimeout(() => {
