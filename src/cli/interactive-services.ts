@@ -121,7 +121,7 @@ export async function createInteractiveServices(
       });
       if (!started.ok) return started;
       // SessionStart with the first prompt of each conversation, UserPromptSubmit with every one.
-      const hooked = await promptThroughHooks(prepared.hooks, started.prompt, { id: session?.id, resumed: initialMessages !== undefined, starts: !hooksStarted, source: cleared ? 'clear' : undefined });
+      const hooked = await promptThroughHooks(prepared.hooks, started.prompt, { id: session?.id, path: session?.path, resumed: initialMessages !== undefined, starts: !hooksStarted, source: cleared ? 'clear' : undefined });
       hooksStarted = true;
       if ('blocked' in hooked) return { ok: false, reason: `the UserPromptSubmit hook blocked the prompt: ${hooked.blocked}` };
       const attached = await attachImages(hooked.input, {

@@ -62,7 +62,7 @@ async function runPrepared(args: CliArgs, prompt: string, prepared: PreparedRun,
   const session = await saving?.openRunSession(args, { workspace, system, warn: (text) => safeStderr.write(`vibe-agent: warning: ${text}\n`) });
 
   if (session?.messages) (await import('../tools/builtin/todo.js')).restoreTodos(todos, session.messages);
-  const hooked = await promptThroughHooks(prepared.hooks, start.prompt, { id: session?.id, resumed: session?.messages !== undefined });
+  const hooked = await promptThroughHooks(prepared.hooks, start.prompt, { id: session?.id, path: session?.path, resumed: session?.messages !== undefined });
   if ('blocked' in hooked) {
     safeStderr.write(`vibe-agent: the UserPromptSubmit hook blocked the prompt: ${hooked.blocked}\n`);
     session?.close();
