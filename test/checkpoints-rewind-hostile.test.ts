@@ -247,7 +247,9 @@ describe('a rewind checks before it touches anything', () => {
 
   it('judges "ignored" by the ignore rules of the checkpoint, in every folder: a rule the agent removed still protects the file', async () => {
     const { ws, write, store, sessionPath } = workspace();
-    write('src/.gitignore', 'secret.env\n');
+    write('src/.gitignore', 'scratch.txt\n');
+    write('src/scratch.txt', 'the user keeps this\n');
+    // A secret file is never captured at all (the checkpoint store holds no secrets): left alone as well.
     write('src/secret.env', 'TOKEN=the user keeps this\n');
     const checkpoint = await store.beforeTurn({ run: 1, turn: 1, prompt: 'tidy' });
     rmSync(join(ws, 'src/.gitignore'));
@@ -255,11 +257,12 @@ describe('a rewind checks before it touches anything', () => {
     write('src/made.txt', 'made\n');
     await store.afterRun();
     const plan = await planRewind(store, { checkpoint, files: true, conversation: false, sessionPath });
-    expect(plan.leftAlone).toEqual(expect.arrayContaining([{ path: 'src/secret.env', reason: 'ignored when captured' }]));
+    expect(plan.leftAlone).toEqual(expect.arrayContaining([{ path: 'src/scratch.txt', reason: 'ignored when captured' }]));
     const outcome = await applyRewind(store, plan);
     expect(outcome.files!.removed).toEqual(['src/made.txt']);
     expect(readFileSync(join(ws, 'src/secret.env'), 'utf8')).toBe('TOKEN=the user keeps this\n');
-    expect(readFileSync(join(ws, 'src/.gitignore'), 'utf8')).toBe('secret.env\n');
+    expect(readFileSync(join(ws, 'src/scratch.txt'), 'utf8')).toBe('the user keeps this\n');
+    expect(readFileSync(join(ws, 'src/.gitignore'), 'utf8')).toBe('scratch.txt\n');
     expect(readFileSync(join(ws, 'debug.log'), 'utf8')).toBe(INITIAL['debug.log']);
   });
 

@@ -36,7 +36,11 @@ describe('--image on each provider', () => {
     const ran = await home.run(['--no-session', '--provider', 'anthropic', '--image', 'a.png', 'look'], { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url });
     expect(ran.code).toBe(0);
     expect(server.violations).toEqual([]);
-    expect(server.requests[0]!.messages[0]!.content).toEqual([{ type: 'text', text: 'look' }, { type: 'image', source: { type: 'base64', media_type: 'image/png', data: png.toString('base64') } }]);
+    // The newest message's last block carries the rolling cache breakpoint: an image block may.
+    expect(server.requests[0]!.messages[0]!.content).toEqual([
+      { type: 'text', text: 'look' },
+      { type: 'image', source: { type: 'base64', media_type: 'image/png', data: png.toString('base64') }, cache_control: { type: 'ephemeral' } },
+    ]);
   }, CLI_SESSION_TIMEOUT_MS);
 
   it('Gemini gets an inlineData part; the media type comes from the bytes, not the name', async () => {
