@@ -58,5 +58,6 @@ export function defineTool<Schema extends z.ZodType>(definition: ToolDefinition<
 function toJsonSchema(schema: z.ZodType): Record<string, unknown> {
   const json = z.toJSONSchema(schema, { target: 'draft-7', io: 'input' }) as Record<string, unknown>;
   delete json.$schema;
-  return json;
+  // zod's .int() bounds every integer by ±2^53−1: tokens in every request that tell the model nothing.
+  return JSON.parse(JSON.stringify(json, (key, value) => ((key === 'maximum' && value === Number.MAX_SAFE_INTEGER) || (key === 'minimum' && value === Number.MIN_SAFE_INTEGER) ? undefined : value)));
 }
