@@ -1,5 +1,5 @@
 import { PERMISSION_MODES, type PermissionMode } from '../permissions/permission-modes.js';
-import { PRESETS } from '../providers/presets.js';
+import { OPENAI_WIRES, PRESETS, type OpenAIWire } from '../providers/presets.js';
 import { atLeast, commaList, wholeNumber, directory, docsFolder, dollars, oneOf, positiveInteger, secondsAsMs, temperature, text, trueOrFalse, type ParseSetting } from './setting-parsers.js';
 import { DEFAULT_TOOL_NAMES } from './tool-names.js';
 import type { KnowledgeSource } from '../knowledge/knowledge-source.js';
@@ -40,6 +40,8 @@ export interface Settings {
   fetchPrivate: string[];
   /** How tools reach the model: native tool calls, or JSON described in the prompt. */
   protocol: Protocol | undefined;
+  /** OpenAI's wire: Chat Completions or the Responses API. */
+  wire: OpenAIWire | undefined;
   idleTimeoutMs: number | undefined;
   /** Folders search_docs covers (absolute paths). */
   knowledge: KnowledgeSource[];
@@ -322,6 +324,16 @@ export const SETTINGS = {
     default: undefined,
     defaultText: 'native',
     help: "native: the API's tool calls; prompt-json: tools described in the prompt, JSON replies",
+  },
+  wire: {
+    flag: 'wire',
+    value: 'W',
+    config: { type: 'choice', choices: OPENAI_WIRES },
+    followsProvider: true,
+    parse: oneOf(OPENAI_WIRES),
+    default: undefined,
+    defaultText: "responses for OpenAI's reasoning models (o-series, gpt-5) at api.openai.com, chat otherwise",
+    help: "an OpenAI-protocol provider's wire: chat (Chat Completions) or responses (the Responses API; reasoning carried between tool calls)",
   },
   idleTimeoutMs: {
     env: 'VIBE_IDLE_TIMEOUT',

@@ -1,5 +1,6 @@
 import type { Provider } from '../contracts/provider.js';
-import { PRESET_ALIASES, PRESETS, type ProviderPreset } from './presets.js';
+import { PRESET_ALIASES, PRESETS, type OpenAIWire, type ProviderPreset } from './presets.js';
+import { isOpenAIReasoningModel } from './openai-responses/reasoning-models.js';
 import { blockedPortAdvice, blockedPortOf } from './shared/blocked-ports.js';
 
 export interface ProviderSettings {
@@ -17,6 +18,10 @@ export interface ProviderSettings {
   thinking?: number;
   /** How long a streamed reply may send nothing (the CLI's `VIBE_IDLE_TIMEOUT`); default the adapter's, longer for local servers. */
   idleTimeoutMs?: number;
+  /** The OpenAI wire (`--wire`): chat or responses; default the preset's choice for the model. */
+  wire?: OpenAIWire;
+  /** Sent as the Responses wire's `prompt_cache_key` (stable for a session). */
+  promptCacheKey?: string;
 }
 
 export interface ResolvedProvider {
@@ -27,6 +32,9 @@ export interface ResolvedProvider {
   thinking?: number;
   /** How long a streamed reply may send nothing before it is given up (`VIBE_IDLE_TIMEOUT`); unset: the adapter's default. */
   idleTimeoutMs?: number;
+  /** For the 'openai' protocol: which of its wires (unset for the others). */
+  wire?: OpenAIWire;
+  promptCacheKey?: string;
 }
 
 /** A local server may take minutes before its first token (a large prompt on a CPU), so it gets the old request limit. */
@@ -58,7 +66,10 @@ export function resolveProvider(settings: ProviderSettings): ResolvedProvider {
     );
   }
   const idleTimeoutMs = settings.idleTimeoutMs ?? (preset.local ? LOCAL_IDLE_TIMEOUT_MS : undefined);
+  const wire = openaiWire(preset, model!, baseURL, settings.wire);
   return {
+    ...(wire ? { wire } : {}),
+    ...(settings.promptCacheKey !== undefined ? { promptCacheKey: settings.promptCacheKey } : {}),
     preset,
     model: model!,
     apiKey: apiKey!,
@@ -66,6 +77,21 @@ export function resolveProvider(settings: ProviderSettings): ResolvedProvider {
     ...(idleTimeoutMs !== undefined ? { idleTimeoutMs } : {}),
     ...(settings.thinking !== undefined ? { thinking: settings.thinking } : {}),
   };
+}
+
+/**
+ * Which OpenAI wire: the one asked for, else the preset's. 'auto' takes Responses only for OpenAI's
+ * own reasoning models at OpenAI's own endpoint (another server at OPENAI_BASE_URL may speak Chat
+ * Completions alone).
+ */
+function openaiWire(preset: ProviderPreset, model: string, baseURL: string, asked: OpenAIWire | undefined): OpenAIWire | undefined {
+  if (preset.protocol !== undefined && preset.protocol !== 'openai') {
+    if (asked) throw new ConfigError(`--wire chooses between OpenAI's Chat Completions and Responses wires; ${preset.name} speaks its own API.`);
+    return undefined;
+  }
+  if (asked) return asked;
+  if (preset.wire === 'auto') return baseURL === preset.baseURL && isOpenAIReasoningModel(model) ? 'responses' : 'chat';
+  return preset.wire ?? 'chat';
 }
 
 /**
@@ -105,6 +131,16 @@ export async function createProvider(resolved: ResolvedProvider): Promise<Provid
       baseURL: resolved.baseURL,
       ...(resolved.thinking !== undefined ? { thinkingBudget: resolved.thinking, includeThoughts: true } : {}),
       ...idle,
+    });
+  }
+  if (resolved.wire === 'responses') {
+    const { ResponsesProvider } = await import('./openai-responses/responses-provider.js');
+    return new ResponsesProvider({
+      name: resolved.preset.name,
+      apiKey: resolved.apiKey,
+      baseURL: resolved.baseURL,
+      ...idle,
+      ...(resolved.promptCacheKey !== undefined ? { promptCacheKey: resolved.promptCacheKey } : {}),
     });
   }
   const { OpenAIProvider } = await import('./openai/openai-provider.js');

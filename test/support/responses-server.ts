@@ -129,7 +129,9 @@ export async function startResponsesServer(script: ResponsesStep[], options: Res
       for (const frame of reply.frames.slice(0, step.afterEvents)) res.write(frame);
       if (step.kind === 'garbled') return res.end('event: response.output_text.delta\ndata: {"type": "response.output_text.delta", "delta": "x"\n\n');
       if (step.kind === 'stream_error') return res.end(sse('error', { type: 'error', code: step.code, message: step.message, param: null, sequence_number: step.afterEvents }));
-      return step.kind === 'cut' ? res.socket?.destroy() : undefined;
+      // Cut once what was written has left, so the client has the headers and the first events.
+      if (step.kind === 'cut') res.write('\n', () => res.socket?.destroy());
+      return;
     }
     const reply = buildReply(step, body, () => ++counter);
     remember(reply);

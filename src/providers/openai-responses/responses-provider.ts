@@ -2,6 +2,8 @@ import type OpenAI from 'openai';
 import type { Responses } from 'openai/resources/responses/responses';
 import type { AssistantMessage } from '../../contracts/messages.js';
 import type { ModelRequest, ModelResponse, Provider, ProviderEvent } from '../../contracts/provider.js';
+import { ProviderError } from '../../contracts/provider-error.js';
+import { isInstance } from '../../contracts/lazy-module.js';
 import { openaiSdk } from '../openai/sdk.js';
 import { toProviderError } from '../openai/errors.js';
 import { DEFAULT_IDLE_TIMEOUT_MS } from '../shared/idle-timer.js';
@@ -104,10 +106,19 @@ export class ResponsesProvider implements Provider {
       }
       yield { type: 'response', response: this.response(reader, request.model) };
     } catch (error) {
-      throw scope.failure(error, { label: this.name, opened, apiKey: this.apiKey, toProviderError: (e) => toProviderError(e, this.name) });
+      throw scope.failure(error, { label: this.name, opened, apiKey: this.apiKey, toProviderError: (e) => this.toProviderError(e, opened) });
     } finally {
       scope.close(true);
     }
+  }
+
+  /** A connection lost once the stream had opened is a cut stream, not a failure to connect. */
+  private toProviderError(error: unknown, opened: boolean): ProviderError {
+    const sdk = openaiSdk.loaded();
+    if (opened && !isInstance(error, sdk?.APIConnectionTimeoutError) && isInstance(error, sdk?.APIConnectionError)) {
+      return new ProviderError('stream_cut', `${this.name}: the stream broke off (${error.cause instanceof Error ? error.cause.message : error.message}).`, { cause: error });
+    }
+    return toProviderError(error, this.name);
   }
 
   private response(reader: ResponseReader, model: string): ModelResponse {
@@ -120,3 +131,4 @@ export class ResponsesProvider implements Provider {
     return response;
   }
 }
+
