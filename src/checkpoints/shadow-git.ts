@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
 
 export interface GitResult {
@@ -39,13 +39,17 @@ export class ShadowGit {
    */
   private writeExcludes(): void {
     if (this.excludesWritten) return;
-    const lines = this.excluded
-      .map((dir) => relative(this.workTree, dir))
-      .filter((path) => path !== '' && !path.startsWith('..') && !isAbsolute(path))
-      .map((path) => `/${path.split(sep).join('/').replace(/[\\*?[\]!#\s]/g, '\\$&')}/`);
+    const lines = this.excludedInside().map((path) => `/${path.replace(/[\\*?[\]!#\s]/g, '\\$&')}/`);
     mkdirSync(join(this.gitDir, 'info'), { recursive: true });
     writeFileSync(join(this.gitDir, 'info', 'exclude'), lines.map((line) => `${line}\n`).join(''));
     this.excludesWritten = true;
+  }
+
+  /** The excluded folders that lie inside the work tree, relative to it with `/` (the tree as given, or its real path). */
+  excludedInside(): string[] {
+    const trees = [...new Set([this.workTree, realOrAsIs(this.workTree)])];
+    const paths = this.excluded.flatMap((dir) => trees.map((tree) => relative(tree, dir))).filter((path) => path !== '' && !path.startsWith('..') && !isAbsolute(path));
+    return [...new Set(paths.map((path) => path.split(sep).join('/')))];
   }
 
   run(args: string[], input?: string): Promise<GitResult> {
@@ -125,6 +129,14 @@ function gitEnv(): NodeJS.ProcessEnv {
   env.GIT_TERMINAL_PROMPT = '0';
   env.GIT_OPTIONAL_LOCKS = '0';
   return env;
+}
+
+function realOrAsIs(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
 }
 
 /** NUL-separated git output as a list. */

@@ -16,5 +16,6 @@ export function providerSettings({ values, sources }: ResolvedSettings, env: Rec
     ...(values.thinking !== undefined ? { thinking: values.thinking } : {}),
     ...(values.idleTimeoutMs !== undefined ? { idleTimeoutMs: values.idleTimeoutMs } : {}),
     ...(values.wire !== undefined ? { wire: values.wire } : {}),
+    cacheTtl: values.cacheTtl,
   };
 }

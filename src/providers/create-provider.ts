@@ -1,7 +1,9 @@
 import type { Provider } from '../contracts/provider.js';
+import type { CacheTtl } from './anthropic/cache-breakpoints.js';
 import { PRESET_ALIASES, PRESETS, type OpenAIWire, type ProviderPreset } from './presets.js';
 import { isOpenAIReasoningModel } from './openai-responses/reasoning-models.js';
 import { blockedPortAdvice, blockedPortOf } from './shared/blocked-ports.js';
+import { agentEnvironment } from '../sandbox/held-secrets.js';
 
 export interface ProviderSettings {
   /** A preset name (openai, deepseek, ollama, …). Default "openai". */
@@ -20,8 +22,8 @@ export interface ProviderSettings {
   idleTimeoutMs?: number;
   /** The OpenAI wire (`--wire`): chat or responses; default the preset's choice for the model. */
   wire?: OpenAIWire;
-  /** Sent as the Responses wire's `prompt_cache_key` (stable for a session). */
-  promptCacheKey?: string;
+  /** Anthropic's cache lifetime for the tools and system prompt, or "off" for no breakpoints (default "5m"). */
+  cacheTtl?: CacheTtl | 'off';
 }
 
 export interface ResolvedProvider {
@@ -34,7 +36,7 @@ export interface ResolvedProvider {
   idleTimeoutMs?: number;
   /** For the 'openai' protocol: which of its wires (unset for the others). */
   wire?: OpenAIWire;
-  promptCacheKey?: string;
+  cacheTtl?: CacheTtl | 'off';
 }
 
 /** A local server may take minutes before its first token (a large prompt on a CPU), so it gets the old request limit. */
@@ -46,7 +48,7 @@ export class ConfigError extends Error {
 
 /** Works out which endpoint, model and key to use, or says exactly what is missing. */
 export function resolveProvider(settings: ProviderSettings): ResolvedProvider {
-  const env = settings.env ?? process.env;
+  const env = settings.env ?? agentEnvironment();
   const name = settings.provider ?? 'openai';
   const preset = PRESETS[PRESET_ALIASES[name] ?? name];
   if (!preset) throw new ConfigError(`Unknown provider "${name}". Known providers: ${Object.keys(PRESETS).join(', ')}.`);
@@ -69,13 +71,13 @@ export function resolveProvider(settings: ProviderSettings): ResolvedProvider {
   const wire = openaiWire(preset, model!, baseURL, settings.wire);
   return {
     ...(wire ? { wire } : {}),
-    ...(settings.promptCacheKey !== undefined ? { promptCacheKey: settings.promptCacheKey } : {}),
     preset,
     model: model!,
     apiKey: apiKey!,
     baseURL,
     ...(idleTimeoutMs !== undefined ? { idleTimeoutMs } : {}),
     ...(settings.thinking !== undefined ? { thinking: settings.thinking } : {}),
+    ...(settings.cacheTtl !== undefined ? { cacheTtl: settings.cacheTtl } : {}),
   };
 }
 
@@ -120,6 +122,7 @@ export async function createProvider(resolved: ResolvedProvider): Promise<Provid
       apiKey: resolved.apiKey,
       baseURL: resolved.baseURL,
       ...(resolved.thinking !== undefined ? { thinkingBudget: resolved.thinking } : {}),
+      promptCache: resolved.cacheTtl === 'off' ? false : (resolved.cacheTtl ?? '5m'),
       ...idle,
     });
   }
@@ -140,7 +143,7 @@ export async function createProvider(resolved: ResolvedProvider): Promise<Provid
       apiKey: resolved.apiKey,
       baseURL: resolved.baseURL,
       ...idle,
-      ...(resolved.promptCacheKey !== undefined ? { promptCacheKey: resolved.promptCacheKey } : {}),
+      ...(resolved.preset.promptCacheFields && resolved.cacheTtl !== 'off' ? { promptCache: { key: true, extendedRetention: true } } : {}),
     });
   }
   const { OpenAIProvider } = await import('./openai/openai-provider.js');
@@ -151,6 +154,7 @@ export async function createProvider(resolved: ResolvedProvider): Promise<Provid
     replayReasoning: resolved.preset.replayReasoning ?? false,
     ...idle,
     ...(resolved.preset.idFormat ? { idFormat: resolved.preset.idFormat } : {}),
+    ...(resolved.preset.promptCacheFields && resolved.cacheTtl !== 'off' ? { promptCache: { key: true, extendedRetention: true } } : {}),
   });
 }
 

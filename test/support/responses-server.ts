@@ -56,7 +56,7 @@ export interface ResponsesServerOptions {
 /** Request fields the real API takes; anything else is refused as an unknown parameter. */
 const KNOWN_FIELDS = new Set([
   'model', 'input', 'instructions', 'tools', 'tool_choice', 'parallel_tool_calls', 'stream', 'store', 'include', 'reasoning', 'temperature', 'top_p',
-  'max_output_tokens', 'prompt_cache_key', 'previous_response_id', 'metadata', 'text', 'truncation', 'user', 'service_tier', 'safety_identifier', 'stream_options',
+  'max_output_tokens', 'prompt_cache_key', 'prompt_cache_retention', 'previous_response_id', 'metadata', 'text', 'truncation', 'user', 'service_tier', 'safety_identifier', 'stream_options',
 ]);
 const ITEM_FIELDS: Record<string, Set<string>> = {
   message: new Set(['type', 'role', 'content', 'id', 'status']),

@@ -138,6 +138,7 @@ export function readUsage(raw: unknown): Usage | undefined {
     inputTokens: usage.input_tokens ?? 0,
     outputTokens: usage.output_tokens ?? 0,
     cachedInputTokens: usage.input_tokens_details?.cached_tokens ?? 0,
+    cacheWriteTokens: 0,
     reasoningTokens: usage.output_tokens_details?.reasoning_tokens ?? 0,
   };
 }

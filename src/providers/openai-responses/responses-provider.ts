@@ -6,6 +6,7 @@ import { ProviderError } from '../../contracts/provider-error.js';
 import { isInstance } from '../../contracts/lazy-module.js';
 import { openaiSdk } from '../openai/sdk.js';
 import { toProviderError } from '../openai/errors.js';
+import { promptCacheFields, type PromptCacheOptions } from '../openai/prompt-cache-fields.js';
 import { DEFAULT_IDLE_TIMEOUT_MS } from '../shared/idle-timer.js';
 import { jsonInsteadOfStream, unexpectedJson } from '../shared/json-instead-of-stream.js';
 import { RequestScope } from '../shared/request-scope.js';
@@ -25,8 +26,8 @@ export interface ResponsesProviderOptions {
   /** A streamed reply that sends nothing for this long is given up and retried (default 5 minutes). */
   idleTimeoutMs?: number;
   defaultHeaders?: Record<string, string>;
-  /** Sent as `prompt_cache_key`: requests of one session share it, so they land on the same cache. */
-  promptCacheKey?: string;
+  /** `prompt_cache_key` and `prompt_cache_retention`, as on the Chat wire (default: neither sent). */
+  promptCache?: Partial<PromptCacheOptions>;
   /**
    * Whether the model reasons (sends reasoning summaries and encrypted reasoning items, refuses
    * `temperature`). Default: OpenAI's o-series and gpt-5 models.
@@ -44,7 +45,7 @@ export class ResponsesProvider implements Provider {
   private resource: Promise<Responses> | undefined;
   private readonly clientOptions: ConstructorParameters<typeof OpenAI>[0];
   private readonly idleTimeoutMs: number;
-  private readonly promptCacheKey: string | undefined;
+  private readonly promptCache: PromptCacheOptions;
   private readonly reasons: (model: string) => boolean;
   private readonly apiKey: string;
   /** Assistant messages whose reasoning could not be carried, over this provider's requests (for the trace and tests). */
@@ -54,7 +55,7 @@ export class ResponsesProvider implements Provider {
     this.apiKey = options.apiKey;
     this.name = options.name ?? 'openai';
     this.idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
-    this.promptCacheKey = options.promptCacheKey;
+    this.promptCache = { key: options.promptCache?.key ?? false, extendedRetention: options.promptCache?.extendedRetention ?? false };
     this.reasons = options.reasoning ?? isOpenAIReasoningModel;
     // Retries are ours (visible to the user as events), so the SDK's own are off.
     this.clientOptions = {
@@ -84,7 +85,7 @@ export class ResponsesProvider implements Provider {
       ...(request.tools.length ? { tools: toResponsesTools(request.tools) } : {}),
       ...(request.maxTokens !== undefined ? { max_output_tokens: request.maxTokens } : {}),
       ...(reasons ? { include: ['reasoning.encrypted_content'], reasoning: { summary: 'auto' } } : { temperature: request.temperature }),
-      ...(this.promptCacheKey ? { prompt_cache_key: this.promptCacheKey } : {}),
+      ...promptCacheFields(request.messages, request.model, this.promptCache),
     };
     const scope = new RequestScope(outer, this.idleTimeoutMs);
     const { signal, idle } = scope;
