@@ -89,6 +89,20 @@ describe('the Responses wire', () => {
     expect(result.cost).toBeGreaterThan(0);
   });
 
+  it('on the next user turn, carries the reasoning of turns with calls only (an answer’s reasoning is not needed and would have no item after it)', async () => {
+    const server = await responsesServer([...THREE_ROUNDS, { reasoning: 'Easy.', text: 'Yes.' }]);
+    const { tools } = counter();
+    const provider = new ResponsesProvider({ apiKey: 'k', baseURL: server.url });
+    const first = await run({ provider, model: 'o4-mini', input: 'Count the letters.', tools });
+    const second = await run({ provider, model: 'o4-mini', messages: first.messages, input: 'Sure?', tools });
+    expect(second.answer).toBe('Yes.');
+    expect(server.violations).toEqual([]);
+    const input = server.requests[3]!.input;
+    expect(input.filter((item) => item.type === 'reasoning').map((item) => item.id)).toEqual(['rs_1', 'rs_2']);
+    expect(input.slice(-2).map((item) => [item.role, item.content])).toEqual([['assistant', 'cat 3, giraffe 7, ox 2.'], ['user', 'Sure?']]);
+    expect(provider.droppedReasoning).toBe(0);
+  });
+
   it('sends temperature and asks for no reasoning for a model that does not reason', async () => {
     const server = await responsesServer([{ text: 'plain' }]);
     const result = await run({ provider: new ResponsesProvider({ apiKey: 'k', baseURL: server.url }), model: 'gpt-4.1', input: 'hi', temperature: 0.2 });

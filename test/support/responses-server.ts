@@ -193,6 +193,9 @@ function checkRequest(body: ResponsesRequestBody, issued: Map<string, IssuedReas
       if (!known) problems.push({ message: `Item with id '${String(item.id)}' not found. Items are not persisted when \`store\` is set to false. Try again with \`store\` set to true, or remove this item from your input.`, param: 'input' });
       else if (item.encrypted_content !== known.encrypted) problems.push({ message: `The encrypted content for item ${known.id} could not be verified.`, param: 'input', code: 'invalid_encrypted_content' });
       seenReasoning.add(String(item.id));
+      const following = body.input[i + 1];
+      const followed = following && (following.type === 'function_call' || following.type === 'reasoning' || (following.type === 'message' && following.role === 'assistant'));
+      if (!followed) problems.push({ message: `Item '${String(item.id)}' of type 'reasoning' was provided without its required following item.`, param: 'input' });
     }
     if (type === 'function_call') {
       if (typeof item.call_id !== 'string' || typeof item.name !== 'string' || typeof item.arguments !== 'string') problems.push({ message: `Invalid function_call at input[${i}]: call_id, name and arguments must be strings.`, param: `input[${i}]` });

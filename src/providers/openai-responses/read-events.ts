@@ -106,9 +106,9 @@ export class ResponseReader {
   private itemDone(event: StreamEvent): void {
     const item = event.item;
     if (item?.type === 'reasoning') {
-      const reasoning: ReasoningItem = { type: 'reasoning', id: String(item.id), summary: (item.summary as ReasoningItem['summary'] | undefined) ?? [] };
-      if (typeof item.encrypted_content === 'string') reasoning.encrypted_content = item.encrypted_content;
-      this.reasoningItems.push(reasoning);
+      // Without its encrypted content an item cannot go back when nothing is stored ("item not found").
+      if (typeof item.encrypted_content !== 'string') return;
+      this.reasoningItems.push({ type: 'reasoning', id: String(item.id), summary: (item.summary as ReasoningItem['summary'] | undefined) ?? [], encrypted_content: item.encrypted_content });
     } else if (item?.type === 'function_call' && event.output_index !== undefined) {
       const call = this.calls.get(event.output_index) ?? { callId: '', name: '', arguments: '', done: false };
       this.calls.set(event.output_index, { callId: String(item.call_id ?? call.callId), name: String(item.name ?? call.name), arguments: typeof item.arguments === 'string' ? item.arguments : call.arguments, done: true });
