@@ -2,6 +2,9 @@
  * The Responses wire through the real openai SDK over HTTP, against a server that refuses what
  * OpenAI refuses with `store: false`.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { run } from '../src/core/loop.js';
@@ -19,6 +22,7 @@ import { ToolRegistry } from '../src/tools/registry.js';
 import { startChatServer, type ChatServer } from './support/chat-server.js';
 import { startResponsesServer, type ResponsesServer, type ResponsesStep } from './support/responses-server.js';
 import { ofType } from './support/harness.js';
+import { writePng } from './support/image-fixtures.js';
 
 const open: Array<ResponsesServer | ChatServer> = [];
 afterEach(async () => {
@@ -101,6 +105,25 @@ describe('the Responses wire', () => {
     expect(input.filter((item) => item.type === 'reasoning').map((item) => item.id)).toEqual(['rs_1', 'rs_2']);
     expect(input.slice(-2).map((item) => [item.role, item.content])).toEqual([['assistant', 'cat 3, giraffe 7, ox 2.'], ['user', 'Sure?']]);
     expect(provider.droppedReasoning).toBe(0);
+  });
+
+  it('sends a user’s image and a tool’s image as input_image data URLs, the tool’s after its results', async () => {
+    const server = await responsesServer([{ toolCalls: [{ id: 'call_img', name: 'count', arguments: { word: 'pic' } }] }, { text: 'seen' }]);
+    const dir = mkdtempSync(join(tmpdir(), 'vibe-resp-img-'));
+    const png = await writePng(join(dir, 'a.png'), 2, 2);
+    rmSync(dir, { recursive: true, force: true });
+    const image = { mediaType: 'image/png' as const, data: png.toString('base64'), sha256: 'x' };
+    const provider = new ResponsesProvider({ apiKey: 'k', baseURL: server.url });
+    const history: Message[] = [{ role: 'user', content: 'look', images: [image] }];
+    await collect(provider.stream({ model: 'gpt-4.1', messages: history, tools: [], temperature: 0 }));
+    history.push({ role: 'assistant', content: '', toolCalls: [{ id: 'call_img', name: 'count', arguments: '{"word":"pic"}' }] });
+    history.push({ role: 'tool', toolCallId: 'call_img', name: 'count', content: 'an image', isError: false, images: [image] });
+    await collect(provider.stream({ model: 'gpt-4.1', messages: history, tools: [], temperature: 0 }));
+    expect(server.violations).toEqual([]);
+    const input = server.requests[1]!.input;
+    expect(input[0]).toMatchObject({ role: 'user', content: [{ type: 'input_text', text: 'look' }, { type: 'input_image', image_url: expect.stringMatching(/^data:image\/png;base64,/) }] });
+    expect(input.map((item) => item.type)).toEqual(['message', 'function_call', 'function_call_output', 'message']);
+    expect(JSON.stringify(input[3])).toContain('The image returned by count (call call_img):');
   });
 
   it('sends temperature and asks for no reasoning for a model that does not reason', async () => {

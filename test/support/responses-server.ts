@@ -9,6 +9,7 @@
  */
 import { createServer } from 'node:http';
 import type { ScriptedReply } from '../../src/providers/scripted.js';
+import { checkDataUrl } from './image-check.js';
 import { json, listenOnLoopback, readBody, startSse } from './http-replies.js';
 
 export interface ResponsesRequestBody {
@@ -228,7 +229,10 @@ function checkMessage(item: Record<string, unknown>, i: number): Problem[] {
   if (typeof item.content === 'string') return [];
   if (!Array.isArray(item.content)) return [{ message: `Invalid type for 'input[${i}].content'.`, param: `input[${i}].content` }];
   const allowed = item.role === 'assistant' ? ['output_text', 'refusal'] : ['input_text', 'input_image', 'input_file'];
-  return (item.content as Array<{ type?: string }>).filter((part) => !allowed.includes(String(part.type))).map((part) => ({ message: `Invalid content type '${String(part.type)}' for a ${String(item.role)} message at input[${i}].`, param: `input[${i}].content` }));
+  return (item.content as Array<{ type?: string; image_url?: unknown }>).flatMap((part, j): Problem[] => {
+    if (!allowed.includes(String(part.type))) return [{ message: `Invalid content type '${String(part.type)}' for a ${String(item.role)} message at input[${i}].`, param: `input[${i}].content` }];
+    return part.type === 'input_image' ? checkDataUrl(`input[${i}].content[${j}]`, part.image_url).map((message) => ({ message, param: `input[${i}].content[${j}].image_url` })) : [];
+  });
 }
 
 interface BuiltReply {
