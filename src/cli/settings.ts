@@ -46,6 +46,8 @@ export interface Settings {
   idleTimeoutMs: number | undefined;
   /** Folders search_docs covers (absolute paths). */
   knowledge: KnowledgeSource[];
+  /** The search service web_search uses (checked by src/tools/builtin/web-search); undefined: no web_search. */
+  webSearch: Record<string, unknown> | undefined;
   /** MCP servers by name, in Claude Code's `.mcp.json` shape (read by src/mcp). */
   mcpServers: Record<string, unknown>;
   /** Hooks in Claude Code's shape, by event (read by src/hooks). */
@@ -361,6 +363,13 @@ export const SETTINGS = {
     default: [],
     defaultText: 'none (search_docs is offered once there is one)',
     help: 'folders search_docs searches (repeatable); in a config file [{ "name", "path", "glob" }], paths relative to the workspace',
+  },
+  webSearch: {
+    config: { type: 'object', words: 'object: { service: "searxng", url } or { service: "brave" } (key in BRAVE_SEARCH_API_KEY), maxSearches' },
+    project: 'user-only',
+    default: undefined,
+    defaultText: 'none (web_search is offered once there is one)',
+    help: 'the search service web_search asks: a SearXNG instance (its JSON API) or Brave Search; at most maxSearches (default 20) searches a session (see docs/tools.md)',
   },
   mcpServers: {
     config: { type: 'object', words: 'object: name → { command, args, env, cwd } or { type: "http" | "sse", url, headers }' },
