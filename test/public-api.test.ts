@@ -49,6 +49,8 @@ const PUBLIC_API = [
   'courseTools',
   'createBashTool',
   'createContextPolicy',
+  'CacheWatch',
+  'explainMiss',
   'createFetchUrlTool',
   'createFileTools',
   'createDiagnosticsObserver',

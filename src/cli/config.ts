@@ -1,5 +1,4 @@
-import type { ReadRule } from '../workspace/read-own-file.js';
-import { isWithin, readOwnTextAsync, realRoots, type RefusedFileError } from '../workspace/read-own-file.js';
+import { isWithin, readOwnTextAsync, realRoots, type ReadRule, type RefusedFileError } from '../workspace/read-own-file.js';
 import { userFileRoots } from '../workspace/own-file-roots.js';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';

@@ -5,6 +5,7 @@ import type { SubagentOptions } from '../agents/subagents.js';
 import { buildSystemPrompt } from '../memory/build-system-prompt.js';
 import type { Provider } from '../contracts/provider.js';
 import { createContextPolicy, type ContextPolicy } from '../context/policy.js';
+import { cacheTtlMsOf } from '../context/cache-prices.js';
 import { ConfigError, createProvider, resolveProvider, type ResolvedProvider } from '../providers/create-provider.js';
 import { configuredPriceNames, priceOf, setModelPrices } from '../providers/pricing.js';
 import { loadProtocol } from '../providers/load-protocol.js';
@@ -116,6 +117,7 @@ export async function prepareRun(args: CliArgs, env: NodeJS.ProcessEnv = agentEn
     provider,
     registry: tools,
     offerReadOutput: (tool) => tools.register(tool),
+    cacheTtlMs: cacheTtlMsOf(settings.cacheTtl),
     ...(settings.contextWindow !== undefined ? { contextWindow: settings.contextWindow } : {}),
   });
   // The first request waits for servers still starting, up to mcpWaitMs; later ones join at a later turn.
