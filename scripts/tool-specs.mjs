@@ -7,7 +7,7 @@ import { specOf } from '../dist/tools/deferred-tool.js';
 import { createSkillTool } from '../dist/skills/skill-tool.js';
 import { ToolScope } from '../dist/skills/tool-scope.js';
 import { createReadOutputTool } from '../dist/context/read-output.js';
-import { MemoryOutputStore } from '../dist/context/output-store.js';
+import { MemoryOutputStore } from '../dist/tools/output-store.js';
 
 const tools = [...(await availableTools()), createSkillTool([], { scope: new ToolScope(), readRoots: [] }), createReadOutputTool(new MemoryOutputStore())];
 const specs = Object.fromEntries(tools.map((tool) => [tool.name, specOf(tool)]));

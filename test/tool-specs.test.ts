@@ -8,7 +8,7 @@ import { TodoList } from '../src/tools/builtin/todo-list.js';
 import { calculatorTool } from '../src/tools/builtin/calculator.js';
 import { createSkillTool } from '../src/skills/skill-tool.js';
 import { createReadOutputTool } from '../src/context/read-output.js';
-import { MemoryOutputStore } from '../src/context/output-store.js';
+import { MemoryOutputStore } from '../src/tools/output-store.js';
 import { ToolScope } from '../src/skills/tool-scope.js';
 import { deferredTool, specOf } from '../src/tools/deferred-tool.js';
 import { ToolRegistry } from '../src/tools/registry.js';

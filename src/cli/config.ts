@@ -6,7 +6,7 @@ import { ConfigError } from '../providers/create-provider.js';
 import { PRESET_ALIASES, PRESETS } from '../providers/presets.js';
 import { CONFIG_KEYS, settingRow, type ConfigKey, type FileConfig, type ProjectRule } from './settings.js';
 import { expandToolGroups } from './tool-names.js';
-import { agentEnvironment } from '../sandbox/held-secrets.js';
+import { agentEnvironment } from '../secrets/held-secrets.js';
 
 export type { FileConfig } from './settings.js';
 

@@ -34,7 +34,7 @@ import { TodoList } from '../tools/builtin/todo-list.js';
 import { SETTINGS, type Settings } from './settings.js';
 import { UsageError } from './usage-error.js';
 import { safeStderr } from './display/safe-output.js';
-import { agentEnvironment } from '../sandbox/held-secrets.js';
+import { agentEnvironment } from '../secrets/held-secrets.js';
 
 export const DEFAULT_MAX_TURNS = SETTINGS.maxTurns.default;
 

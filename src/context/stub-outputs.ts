@@ -1,6 +1,6 @@
 import type { Message, ToolMessage } from '../contracts/messages.js';
 import { capNoteOf, format } from './tool-result-cap.js';
-import { outputIdFor } from './output-store.js';
+import { outputIdFor } from '../tools/output-store.js';
 
 /**
  * Replaces older tool outputs by one-line stubs once the newer ones use up the budget. A pure

@@ -3,7 +3,7 @@ import type { CacheTtl } from './anthropic/cache-breakpoints.js';
 import { PRESET_ALIASES, PRESETS, type OpenAIWire, type ProviderPreset } from './presets.js';
 import { isOpenAIReasoningModel } from './openai-responses/reasoning-models.js';
 import { blockedPortAdvice, blockedPortOf } from './shared/blocked-ports.js';
-import { agentEnvironment } from '../sandbox/held-secrets.js';
+import { agentEnvironment } from '../secrets/held-secrets.js';
 
 export interface ProviderSettings {
   /** A preset name (openai, deepseek, ollama, …). Default "openai". */

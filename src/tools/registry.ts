@@ -3,7 +3,7 @@ import { errorText } from '../contracts/error-text.js';
 import type { ToolCall } from '../contracts/messages.js';
 import type { ToolSchema } from '../contracts/provider.js';
 import { capText } from './cap-output.js';
-import { MemoryOutputStore, type OutputStore } from '../context/output-store.js';
+import { MemoryOutputStore, type OutputStore } from './output-store.js';
 import type { Authorize, Tool, ToolContext, ToolResult } from '../contracts/tool.js';
 import { parseJson } from '../contracts/bounded-json.js';
 
