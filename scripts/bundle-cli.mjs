@@ -49,7 +49,8 @@ const zodEnglishOnly = {
 
 // The openai client builds every API resource in its constructor (assistants, vector stores, realtime,
 // responses, …: ~110 KB of the SDK's 258 KB chunk, compiled before a run's first request); the CLI
-// only ever calls `chat.completions`. In the bundle the client keeps `chat` alone. The rewrite counts
+// calls `chat.completions`, and `responses` only on the Responses wire, whose provider imports that
+// resource lazily and builds it on the client itself. In the bundle the client keeps `chat` alone. The rewrite counts
 // what it removes and fails the build when the SDK's shape changes (the CLI tests drive the result;
 // test/start-up-load.test.ts checks which resources a run loads).
 const openaiChatOnly = {

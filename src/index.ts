@@ -57,8 +57,9 @@ export type { AskApproval, ApprovalRequest, ApprovalAnswer } from './tools/appro
 export type { Provider, ProviderEvent, ModelRequest, ModelResponse, ToolSchema, FinishReason } from './contracts/provider.js';
 export { ProviderError, type ProviderErrorKind } from './contracts/provider-error.js';
 export { resolveProvider, createProvider, ConfigError, type ProviderSettings } from './providers/create-provider.js';
-export { PRESETS, type ProviderPreset, type ProviderProtocol } from './providers/presets.js';
+export { PRESETS, type ProviderPreset, type ProviderProtocol, type OpenAIWire } from './providers/presets.js';
 export { OpenAIProvider, type OpenAIProviderOptions } from './providers/openai/openai-provider.js';
+export { ResponsesProvider, type ResponsesProviderOptions } from './providers/openai-responses/responses-provider.js';
 export { AnthropicProvider, type AnthropicProviderOptions } from './providers/anthropic/anthropic-provider.js';
 export { GoogleProvider, type GoogleProviderOptions } from './providers/google/google-provider.js';
 export { promptJsonProvider } from './providers/prompt-json/prompt-json-provider.js';

@@ -25,10 +25,11 @@ function modulesResolvedBy(code: string): string[] {
 const SDKS = ['node_modules/openai/', 'node_modules/@anthropic-ai/sdk/', 'node_modules/@google/genai/', 'node_modules/gpt-tokenizer/'];
 
 describe('the library entry loads a provider SDK only when that provider sends a request', () => {
-  it('importing dist/index.js and constructing all three providers resolves no SDK and no tokenizer', () => {
+  it('importing dist/index.js and constructing every provider resolves no SDK and no tokenizer', () => {
     const modules = modulesResolvedBy(`
       const lib = await import('./dist/index.js');
       new lib.OpenAIProvider({ apiKey: 'k' });
+      new lib.ResponsesProvider({ apiKey: 'k' });
       new lib.AnthropicProvider({ apiKey: 'k' });
       new lib.GoogleProvider({ apiKey: 'k' });
     `);

@@ -161,7 +161,7 @@ async function subagentOptions(settings: Settings, workspace: string, env: NodeJ
 }
 
 // Tools that come with what was found or configured (skills, knowledge folders), unless --tools names a set without them.
-const OPTIONAL_TOOLS = ['skill', 'search_docs'];
+const OPTIONAL_TOOLS = ['skill', 'search_docs', 'web_search'];
 
 function withoutOptional(names: string[] | undefined): string[] | undefined {
   return names?.filter((name) => !OPTIONAL_TOOLS.includes(name));
@@ -175,6 +175,12 @@ async function optionalTools(settings: Settings, workspace: string, skills: Skil
     // The knowledge code loads only for a run with knowledge folders.
     const [{ indexPath }, { createSearchDocsTool }] = await Promise.all([import('../knowledge/knowledge-source.js'), import('../knowledge/search-docs-tool.js')]);
     tools.push(createSearchDocsTool({ sources: settings.knowledge, indexPath: indexPath(settings.knowledge, env), workspace }));
+  }
+  if (settings.webSearch !== undefined && wanted('web_search')) {
+    const [{ parseWebSearchConfig }, { createWebSearchTool }] = await Promise.all([import('../tools/builtin/web-search/search-service.js'), import('../tools/builtin/web-search/web-search-tool.js')]);
+    const parsed = parseWebSearchConfig(settings.webSearch);
+    if (!parsed.ok) throw new ConfigError(parsed.reason);
+    tools.push(createWebSearchTool({ ...parsed.config, env }));
   }
   return tools;
 }

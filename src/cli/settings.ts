@@ -1,5 +1,5 @@
 import { PERMISSION_MODES, type PermissionMode } from '../permissions/permission-modes.js';
-import { PRESETS } from '../providers/presets.js';
+import { OPENAI_WIRES, PRESETS, type OpenAIWire } from '../providers/presets.js';
 import { atLeast, commaList, wholeNumber, directory, docsFolder, dollars, oneOf, positiveInteger, secondsAsMs, temperature, text, trueOrFalse, type ParseSetting } from './setting-parsers.js';
 import { DEFAULT_TOOL_NAMES } from './tool-names.js';
 import type { KnowledgeSource } from '../knowledge/knowledge-source.js';
@@ -41,9 +41,13 @@ export interface Settings {
   fetchPrivate: string[];
   /** How tools reach the model: native tool calls, or JSON described in the prompt. */
   protocol: Protocol | undefined;
+  /** OpenAI's wire: Chat Completions or the Responses API. */
+  wire: OpenAIWire | undefined;
   idleTimeoutMs: number | undefined;
   /** Folders search_docs covers (absolute paths). */
   knowledge: KnowledgeSource[];
+  /** The search service web_search uses (checked by src/tools/builtin/web-search); undefined: no web_search. */
+  webSearch: Record<string, unknown> | undefined;
   /** MCP servers by name, in Claude Code's `.mcp.json` shape (read by src/mcp). */
   mcpServers: Record<string, unknown>;
   /** Hooks in Claude Code's shape, by event (read by src/hooks). */
@@ -333,6 +337,16 @@ export const SETTINGS = {
     defaultText: 'native',
     help: "native: the API's tool calls; prompt-json: tools described in the prompt, JSON replies",
   },
+  wire: {
+    flag: 'wire',
+    value: 'W',
+    config: { type: 'choice', choices: OPENAI_WIRES },
+    followsProvider: true,
+    parse: oneOf(OPENAI_WIRES),
+    default: undefined,
+    defaultText: "responses for OpenAI's reasoning models (o-series, gpt-5) at api.openai.com, chat otherwise",
+    help: "an OpenAI-protocol provider's wire: chat (Chat Completions) or responses (the Responses API; reasoning carried between tool calls)",
+  },
   idleTimeoutMs: {
     env: 'VIBE_IDLE_TIMEOUT',
     parse: secondsAsMs,
@@ -349,6 +363,13 @@ export const SETTINGS = {
     default: [],
     defaultText: 'none (search_docs is offered once there is one)',
     help: 'folders search_docs searches (repeatable); in a config file [{ "name", "path", "glob" }], paths relative to the workspace',
+  },
+  webSearch: {
+    config: { type: 'object', words: 'object: { service: "searxng", url } or { service: "brave" } (key in BRAVE_SEARCH_API_KEY), maxSearches' },
+    project: 'user-only',
+    default: undefined,
+    defaultText: 'none (web_search is offered once there is one)',
+    help: 'the search service web_search asks: a SearXNG instance (its JSON API) or Brave Search; at most maxSearches (default 20) searches a session (see docs/tools.md)',
   },
   mcpServers: {
     config: { type: 'object', words: 'object: name → { command, args, env, cwd } or { type: "http" | "sse", url, headers }' },

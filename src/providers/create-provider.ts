@@ -1,6 +1,7 @@
 import type { Provider } from '../contracts/provider.js';
 import type { CacheTtl } from './anthropic/cache-breakpoints.js';
-import { PRESET_ALIASES, PRESETS, type ProviderPreset } from './presets.js';
+import { PRESET_ALIASES, PRESETS, type OpenAIWire, type ProviderPreset } from './presets.js';
+import { isOpenAIReasoningModel } from './openai-responses/reasoning-models.js';
 import { blockedPortAdvice, blockedPortOf } from './shared/blocked-ports.js';
 import { agentEnvironment } from '../secrets/held-secrets.js';
 
@@ -19,6 +20,8 @@ export interface ProviderSettings {
   thinking?: number;
   /** How long a streamed reply may send nothing (the CLI's `VIBE_IDLE_TIMEOUT`); default the adapter's, longer for local servers. */
   idleTimeoutMs?: number;
+  /** The OpenAI wire (`--wire`): chat or responses; default the preset's choice for the model. */
+  wire?: OpenAIWire;
   /** Anthropic's cache lifetime for the tools and system prompt, or "off" for no breakpoints (default "5m"). */
   cacheTtl?: CacheTtl | 'off';
 }
@@ -31,6 +34,8 @@ export interface ResolvedProvider {
   thinking?: number;
   /** How long a streamed reply may send nothing before it is given up (`VIBE_IDLE_TIMEOUT`); unset: the adapter's default. */
   idleTimeoutMs?: number;
+  /** For the 'openai' protocol: which of its wires (unset for the others). */
+  wire?: OpenAIWire;
   cacheTtl?: CacheTtl | 'off';
 }
 
@@ -63,7 +68,9 @@ export function resolveProvider(settings: ProviderSettings): ResolvedProvider {
     );
   }
   const idleTimeoutMs = settings.idleTimeoutMs ?? (preset.local ? LOCAL_IDLE_TIMEOUT_MS : undefined);
+  const wire = openaiWire(preset, model!, baseURL, settings.wire);
   return {
+    ...(wire ? { wire } : {}),
     preset,
     model: model!,
     apiKey: apiKey!,
@@ -72,6 +79,21 @@ export function resolveProvider(settings: ProviderSettings): ResolvedProvider {
     ...(settings.thinking !== undefined ? { thinking: settings.thinking } : {}),
     ...(settings.cacheTtl !== undefined ? { cacheTtl: settings.cacheTtl } : {}),
   };
+}
+
+/**
+ * Which OpenAI wire: the one asked for, else the preset's. 'auto' takes Responses only for OpenAI's
+ * own reasoning models at OpenAI's own endpoint (another server at OPENAI_BASE_URL may speak Chat
+ * Completions alone).
+ */
+function openaiWire(preset: ProviderPreset, model: string, baseURL: string, asked: OpenAIWire | undefined): OpenAIWire | undefined {
+  if (preset.protocol !== undefined && preset.protocol !== 'openai') {
+    if (asked) throw new ConfigError(`--wire chooses between OpenAI's Chat Completions and Responses wires; ${preset.name} speaks its own API.`);
+    return undefined;
+  }
+  if (asked) return asked;
+  if (preset.wire === 'auto') return baseURL === preset.baseURL && isOpenAIReasoningModel(model) ? 'responses' : 'chat';
+  return preset.wire ?? 'chat';
 }
 
 /**
@@ -112,6 +134,16 @@ export async function createProvider(resolved: ResolvedProvider): Promise<Provid
       baseURL: resolved.baseURL,
       ...(resolved.thinking !== undefined ? { thinkingBudget: resolved.thinking, includeThoughts: true } : {}),
       ...idle,
+    });
+  }
+  if (resolved.wire === 'responses') {
+    const { ResponsesProvider } = await import('./openai-responses/responses-provider.js');
+    return new ResponsesProvider({
+      name: resolved.preset.name,
+      apiKey: resolved.apiKey,
+      baseURL: resolved.baseURL,
+      ...idle,
+      ...(resolved.preset.promptCacheFields && resolved.cacheTtl !== 'off' ? { promptCache: { key: true, extendedRetention: true } } : {}),
     });
   }
   const { OpenAIProvider } = await import('./openai/openai-provider.js');

@@ -3,6 +3,10 @@ import type { ToolIdFormat } from './shared/tool-ids.js';
 /** The wire protocol a preset speaks; each has its own adapter under src/providers/. */
 export type ProviderProtocol = 'openai' | 'anthropic' | 'google';
 
+/** OpenAI's two wires: Chat Completions, or the Responses API (src/providers/openai-responses/). */
+export const OPENAI_WIRES = ['chat', 'responses'] as const;
+export type OpenAIWire = (typeof OPENAI_WIRES)[number];
+
 /** Named endpoints: which wire protocol, where they live, which variable holds the key, their quirks. */
 export interface ProviderPreset {
   name: string;
@@ -21,6 +25,11 @@ export interface ProviderPreset {
   local?: boolean;
   /** The tool-call id format the endpoint demands; ids that do not fit are remapped (default: verbatim). */
   idFormat?: ToolIdFormat;
+  /**
+   * The wire for an 'openai' protocol preset (default 'chat'); 'auto': Responses for OpenAI's own
+   * reasoning models (o-series, gpt-5) at the preset's own endpoint, Chat Completions otherwise.
+   */
+  wire?: OpenAIWire | 'auto';
   /** false: no model of this endpoint takes images (unset: depends on the model; see image-capability.ts). */
   images?: false;
   /** The endpoint takes OpenAI's `prompt_cache_key` and `prompt_cache_retention` (unset: they are not sent). */
@@ -29,7 +38,7 @@ export interface ProviderPreset {
 
 export const PRESETS: Record<string, ProviderPreset> = {
   anthropic: { name: 'anthropic', protocol: 'anthropic', baseURL: 'https://api.anthropic.com', keyVariable: 'ANTHROPIC_API_KEY', baseUrlVariable: 'ANTHROPIC_BASE_URL', defaultModel: 'claude-sonnet-4-5' },
-  openai: { name: 'openai', baseURL: 'https://api.openai.com/v1', keyVariable: 'OPENAI_API_KEY', baseUrlVariable: 'OPENAI_BASE_URL', idFormat: 'max40', promptCacheFields: true },
+  openai: { name: 'openai', baseURL: 'https://api.openai.com/v1', keyVariable: 'OPENAI_API_KEY', baseUrlVariable: 'OPENAI_BASE_URL', idFormat: 'max40', promptCacheFields: true, wire: 'auto' },
   deepseek: { name: 'deepseek', baseURL: 'https://api.deepseek.com/v1', keyVariable: 'DEEPSEEK_API_KEY', defaultModel: 'deepseek-chat', replayReasoning: true, images: false },
   qwen: { name: 'qwen', baseURL: 'https://dashscope.aliyuncs.com/compatible-mode/v1', keyVariable: 'DASHSCOPE_API_KEY', defaultModel: 'qwen-plus' },
   moonshot: { name: 'moonshot', baseURL: 'https://api.moonshot.ai/v1', keyVariable: 'MOONSHOT_API_KEY', defaultModel: 'kimi-k2-0905-preview', replayReasoning: true },

@@ -1,0 +1,32 @@
+import type { AssistantMessage, ProviderData } from '../../contracts/messages.js';
+
+/** A reasoning item as it must go back on the next request when nothing is stored server-side. */
+export interface ReasoningItem {
+  type: 'reasoning';
+  id: string;
+  summary: Array<{ type: 'summary_text'; text: string }>;
+  encrypted_content?: string;
+}
+
+/** The providerData key the Responses wire keeps its reasoning items under. */
+const KEY = 'responsesReasoning';
+
+export function reasoningItemsData(provider: string, model: string, items: ReasoningItem[]): ProviderData {
+  return { provider, model, [KEY]: items };
+}
+
+/**
+ * The reasoning items to send back before a message's calls (a turn with calls only): only to the provider and model that
+ * produced them (another model cannot read them; OpenAI rejects them). `dropped` says the message
+ * carried reasoning this wire cannot replay (another provider, model or wire), which the caller notes.
+ */
+export function replayedReasoningItems(message: AssistantMessage, target: { provider: string; model: string }): { items: ReasoningItem[]; dropped: boolean } {
+  const data = message.providerData;
+  const items = data?.[KEY];
+  const ours = data && data.provider === target.provider && data.model === target.model && Array.isArray(items);
+  // Reasoning matters to the calls it led to; a turn that only answered has its reasoning discarded
+  // by the model anyway, and a reasoning item must be followed by its own output item.
+  if (ours && message.toolCalls.length === 0) return { items: [], dropped: false };
+  if (ours) return { items: items as ReasoningItem[], dropped: false };
+  return { items: [], dropped: Boolean(message.reasoning || data) };
+}
