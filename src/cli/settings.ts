@@ -350,7 +350,7 @@ export const SETTINGS = {
     help: 'MCP servers whose tools join the run as mcp__<server>__<tool> (see docs/mcp-and-hooks.md)',
   },
   lspServers: {
-    config: { type: 'object', words: 'object: name → { command, args, extensions, initializationOptions, settings }' },
+    config: { type: 'object', words: 'object: name → { command, args, extensions, initializationOptions, settings, timeout }' },
     project: 'after-approval',
     default: {},
     defaultText: 'none; typescript-language-server, pyright-langserver or basedpyright-langserver, gopls, rust-analyzer and clangd are found by themselves',

@@ -88,7 +88,7 @@ export class LspServers {
       }
       slot.restarts++;
     }
-    slot.starting ??= LspClient.start({ spec: server.spec, executable: server.executable, workspace: this.options.workspace, env: this.options.env, timeoutMs: this.timeoutMs, signal });
+    slot.starting ??= LspClient.start({ spec: server.spec, executable: server.executable, workspace: this.options.workspace, env: this.options.env, timeoutMs: server.spec.timeoutMs ?? this.timeoutMs, signal });
     const starting = slot.starting;
     try {
       slot.client = await starting;

@@ -11,6 +11,8 @@ export interface ServerSpec {
   initializationOptions?: unknown;
   /** What `workspace/configuration` answers, by section (dotted names are looked up in it). */
   settings?: Record<string, unknown>;
+  /** Per request, and for start-up; default 30 s. */
+  timeoutMs?: number;
   /** Where the entry comes from: built in, the user's config, or the project's (which needs trust). */
   origin: 'built-in' | 'user' | 'project';
 }
@@ -51,17 +53,20 @@ export interface ConfiguredServer {
   extensions: string[];
   initializationOptions?: unknown;
   settings?: Record<string, unknown>;
+  /** Seconds each request may take. */
+  timeout?: number;
 }
 
 /** Reads one `lspServers` entry; throws with what is wrong. */
 export function configuredServer(name: string, value: unknown, origin: 'user' | 'project'): ServerSpec {
   const entry = value as Partial<ConfiguredServer> | null;
-  if (!entry || typeof entry !== 'object' || Array.isArray(entry)) throw new Error(`lspServers.${name}: expected an object { command, args, extensions, initializationOptions, settings }`);
+  if (!entry || typeof entry !== 'object' || Array.isArray(entry)) throw new Error(`lspServers.${name}: expected an object { command, args, extensions, initializationOptions, settings, timeout }`);
   if (typeof entry.command !== 'string' || entry.command === '') throw new Error(`lspServers.${name}.command: expected a program name or path`);
   if (entry.args !== undefined && (!Array.isArray(entry.args) || entry.args.some((arg) => typeof arg !== 'string'))) throw new Error(`lspServers.${name}.args: expected a list of text`);
   if (!Array.isArray(entry.extensions) || entry.extensions.length === 0 || entry.extensions.some((ext) => typeof ext !== 'string' || ext === '')) {
     throw new Error(`lspServers.${name}.extensions: expected a non-empty list such as [".vue"]`);
   }
+  if (entry.timeout !== undefined && (typeof entry.timeout !== 'number' || !(entry.timeout > 0))) throw new Error(`lspServers.${name}.timeout: expected seconds above 0`);
   if (entry.settings !== undefined && (typeof entry.settings !== 'object' || entry.settings === null || Array.isArray(entry.settings))) throw new Error(`lspServers.${name}.settings: expected an object`);
   const extensions = entry.extensions.map((ext) => (ext.startsWith('.') ? ext : `.${ext}`).toLowerCase());
   return {
@@ -72,6 +77,7 @@ export function configuredServer(name: string, value: unknown, origin: 'user' | 
     extensions,
     ...(entry.initializationOptions !== undefined ? { initializationOptions: entry.initializationOptions } : {}),
     ...(entry.settings ? { settings: entry.settings } : {}),
+    ...(entry.timeout !== undefined ? { timeoutMs: Math.round(entry.timeout * 1000) } : {}),
     origin,
   };
 }
