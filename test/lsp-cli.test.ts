@@ -156,4 +156,14 @@ describe('code_nav through the built CLI, against real language servers', () => 
     expect(trusted.code, trusted.stderr).toBe(0);
     expect(untrusted.server.requests.at(-1)!.tools!.map((tool) => tool.function.name)).toContain('code_nav');
   });
+
+  it('`vibe-agent lsp` lists what was found for this workspace and why the others are not used', { timeout: 60_000 }, async () => {
+    const { run } = await setup([], { 'src/a.ts': 'export const a = 1;\n' });
+    const listed = await run(['lsp'], { PATH: `${BIN}:${[dirname(process.execPath), '/usr/bin', '/bin'].join(':')}` });
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout).toContain(`typescript-language-server (TypeScript/JavaScript, built-in): ${join(BIN, 'typescript-language-server')} — used`);
+    expect(listed.stdout).toContain('pyright (Python, built-in): found at');
+    expect(listed.stdout).toContain('not used — no .py .pyi files in this workspace');
+    expect(listed.stdout).toContain('basedpyright (Python, built-in): not found — basedpyright-langserver is neither in node_modules/.bin nor on PATH');
+  });
 });

@@ -12,7 +12,7 @@ export { UsageError } from './usage-error.js';
 
 /** What the command line said; settings given by flag are parsed, everything else is applied by resolveSettings. */
 export interface CliArgs {
-  command: 'run' | 'demo' | 'help' | 'version' | 'sessions' | 'memory' | 'skills' | 'index' | 'doctor' | 'eval' | 'mcp' | 'rewind' | 'trace' | 'acp' | 'replay';
+  command: 'run' | 'demo' | 'help' | 'version' | 'sessions' | 'memory' | 'skills' | 'index' | 'doctor' | 'eval' | 'mcp' | 'rewind' | 'trace' | 'acp' | 'replay' | 'lsp';
   prompt?: string;
   provider?: string;
   model?: string;
@@ -109,6 +109,11 @@ export function parseCliArgs(argv: string[]): CliArgs {
   if (positionals[0] === 'mcp' && (positionals.length === 1 || (positionals.length === 2 && (positionals[1] === 'list' || positionals[1] === 'serve')))) {
     args.command = 'mcp';
     args.mcpArgs = positionals.slice(1);
+    if (cwd) args.cwd = cwd;
+    return args;
+  }
+  if (positionals[0] === 'lsp' && positionals.length === 1) {
+    args.command = 'lsp';
     if (cwd) args.cwd = cwd;
     return args;
   }

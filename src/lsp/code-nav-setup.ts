@@ -61,6 +61,8 @@ export async function admittedServers(options: Omit<CodeNavSetupOptions, 'files'
   const usable: FoundServer[] = [];
   for (const lookup of lookups) {
     if (!lookup.found || !lookup.spec.extensions.some((ext) => present.has(ext))) continue;
+    // One that would never answer (an earlier one covers all its files) is neither asked about nor kept.
+    if (lookup.spec.extensions.every((ext) => usable.some((server) => server.spec.extensions.includes(ext)))) continue;
     const admitted = await admit(lookup, options);
     if (admitted) usable.push(admitted);
   }
