@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { imagesRefusedBy } from '../providers/image-capability.js';
 import { dirname, resolve } from 'node:path';
 import type { SubagentOptions } from '../agents/subagents.js';
@@ -104,7 +104,7 @@ export async function prepareRun(args: CliArgs, env: NodeJS.ProcessEnv = process
   const diagnostics = surroundings.files ? undefined : lazyDiagnosticsObserver({ setting: settings.diagnostics, env, passEnv: settings.passEnv, secrets: [settings.apiKey], runUnchecked: false, ...(sandbox ? { sandbox } : {}) });
   // code_nav's servers hear of every write (set once code_nav is set up below, which needs these options).
   let codeNav: CodeNavSetup | undefined;
-  const observeWrite = withLanguageServers(diagnostics, (absolute) => codeNav?.written(absolute));
+  const observeWrite = withLanguageServers(diagnostics, (absolute, created) => codeNav?.written(absolute, created));
   const tracker = new FileReadTracker();
   const fileOptions = { extraRoots: existingDirs(settings.addDirs), allowSecrets: settings.allowSecrets, privateHosts: settings.fetchPrivate, readRoots: skills.readRoots, todos, acceptsImages, tracker, observeWrite, ...(surroundings.files ? { files: surroundings.files } : {}) };
   codeNav = await codeNavTool(settings, workspace, env, project, ask, fileOptions);
@@ -175,11 +175,12 @@ async function codeNavTool(settings: Settings, workspace: string, env: NodeJS.Pr
 }
 
 /** The write observer that also tells the language servers of the file written. */
-function withLanguageServers(diagnostics: WriteObserver | undefined, written: (absolute: string) => Promise<void> | undefined): WriteObserver {
+function withLanguageServers(diagnostics: WriteObserver | undefined, written: (absolute: string, created: boolean) => Promise<void> | undefined): WriteObserver {
   return async (absolute, context) => {
+    const existed = existsSync(absolute);
     const after = await diagnostics?.(absolute, context);
     return async () => {
-      await written(absolute);
+      await written(absolute, !existed);
       return after?.();
     };
   };

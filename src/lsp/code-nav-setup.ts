@@ -25,8 +25,8 @@ export interface CodeNavSetupOptions {
 export interface CodeNavSetup {
   tool: Tool;
   servers: readonly FoundServer[];
-  /** A file the agent wrote: running servers are told. */
-  written(absolute: string): Promise<void>;
+  /** A file the agent wrote (`created`: it did not exist before): running servers are told. */
+  written(absolute: string, created: boolean): Promise<void>;
   /** Shuts the servers that were started down. */
   close(): Promise<void>;
 }
@@ -49,7 +49,7 @@ export async function setUpCodeNav(options: CodeNavSetupOptions): Promise<CodeNa
   return {
     tool,
     servers: usable,
-    written: async (absolute) => servers?.written(absolute, false),
+    written: async (absolute, created) => servers?.written(absolute, created),
     close: async () => servers?.close(),
   };
 }

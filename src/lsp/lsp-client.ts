@@ -95,6 +95,10 @@ export class LspClient {
     }
   }
 
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
   /** Whether the process is still there. */
   get alive(): boolean {
     return this.exit === undefined;

@@ -67,6 +67,11 @@ export class LspServers {
     if (client?.alive) await client.written(absolute, created).catch(() => undefined);
   }
 
+  /** The process ids of the servers running now. */
+  runningPids(): number[] {
+    return [...this.slots.values()].flatMap((slot) => (slot.client?.alive && slot.client.pid !== undefined ? [slot.client.pid] : []));
+  }
+
   /** Asks every running server to shut down and exit; kills those that do not. */
   async close(): Promise<void> {
     const clients = [...this.slots.values()].map((slot) => slot.client).filter((client): client is LspClient => client !== undefined);
