@@ -83,7 +83,7 @@ async function measure(name, project) {
   await servers.close();
   const [grep] = createSearchTools().filter((tool) => tool.name === 'grep');
   const [read] = createFileTools().filter((tool) => tool.name === 'read_file');
-  const grepped = String(await grep.execute({ pattern: '\\barea\\b', output_mode: 'content' }, context));
+  const grepped = String(await grep.execute({ pattern: '\\barea\\b', max_results: 1000 }, context));
   const named = [...new Set(grepped.split('\n').map((line) => /^([^:\s]+\.(?:ts|py)):\d+:/.exec(line)?.[1]).filter(Boolean))];
   let readTokens = 0;
   for (const path of named) readTokens += tokens(String(await read.execute({ path }, context)));

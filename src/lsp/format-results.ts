@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { CallHierarchyIncomingCall, CallHierarchyOutgoingCall, DocumentSymbol, Hover, Location, LocationLink, MarkedString, MarkupContent, SymbolInformation, WorkspaceSymbol } from 'vscode-languageserver-protocol';
 
 /** At most this many places are listed; the rest are counted. */
-export const MAX_PLACES = 200;
+export const MAX_PLACES = 500;
 const MAX_LINE_CHARS = 200;
 
 const SYMBOL_KINDS = ['', 'file', 'module', 'namespace', 'package', 'class', 'method', 'property', 'field', 'constructor', 'enum', 'interface', 'function', 'variable', 'constant', 'string', 'number', 'boolean', 'array', 'object', 'key', 'null', 'enum member', 'struct', 'event', 'operator', 'type parameter'];
@@ -15,7 +15,9 @@ export class LineReader {
 
   constructor(readonly workspace: string) {}
 
+  /** The line's text; none for a file outside the workspace (a library's), which the tools would not read unasked. */
   async line(absolute: string, line: number): Promise<string> {
+    if (isAbsolute(this.shown(absolute))) return '';
     let lines = this.files.get(absolute);
     if (!lines) this.files.set(absolute, (lines = readFile(absolute, 'utf8').then((text) => text.split('\n'), () => undefined)));
     const text = (await lines)?.[line]?.trim() ?? '';
