@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SessionCheckpoints } from '../dist/checkpoints/session-checkpoints.js';
-import { restoreTree } from '../dist/checkpoints/restore.js';
+import { applyRewind, planRewind } from '../dist/checkpoints/rewind.js';
 
 const FILES = 10_000;
 const ms = (n) => `${n.toFixed(0)} ms`;
@@ -50,13 +50,25 @@ async function measure(variant, workspace, dataHome) {
     changed.push((await timed(() => store.snapshot())).ms);
     changedCalls = calls.join(', ');
   }
-  const before = (await store.snapshot()).tree;
+  const checkpoint = await store.beforeTurn({ run: 1, turn: 1, prompt: 'bench' });
   writeFileSync(join(workspace, 'big.bin'), Buffer.alloc(1024 * 1024, 7));
   for (let f = 0; f < 5; f++) writeFileSync(join(workspace, `pkg${f}`, `mod${f % 7}`, `file${f}.ts`), `the agent was here (${variant.name})\n`);
+  writeFileSync(join(workspace, 'made-by-the-agent.ts'), 'export {};\n');
   const withBig = await timed(() => store.snapshot());
-  const rewind = await timed(async () => variant.restoreTree(store.git, before, (await store.snapshot()).tree));
+  await store.afterRun({ begun: Promise.resolve(await store.snapshot()) });
+  const sessionPath = join(dataHome, 'session.jsonl');
+  writeFileSync(sessionPath, '');
+  calls.length = 0;
+  const rewind = await timed(() => variant.rewind(store, checkpoint, sessionPath));
+  const rewindCalls = calls.join(', ');
+  const afterRewind = await timed(() => store.snapshot());
   rmSync(join(workspace, 'big.bin'), { force: true });
-  return { name: variant.name, first: first.ms, unchanged: median(unchanged), unchangedCalls, changed: median(changed), changedCalls, withBig: withBig.ms, rewind: rewind.ms };
+  return { name: variant.name, first: first.ms, unchanged: median(unchanged), unchangedCalls, changed: median(changed), changedCalls, withBig: withBig.ms, rewind: rewind.ms, rewindCalls, afterRewind: afterRewind.ms };
+}
+
+/** A rewind as the CLI does it: planned (a snapshot, the checks), then applied. */
+function rewindWith(plan, apply) {
+  return async (store, checkpoint, sessionPath) => apply(store, await plan(store, { checkpoint, files: true, conversation: false, sessionPath }));
 }
 
 export default async function main() {
@@ -69,10 +81,11 @@ export default async function main() {
       writeFileSync(join(dir, `file${i}.ts`), `export const value${i} = ${i};\n`.repeat(20));
     }
     writeFileSync(join(workspace, '.gitignore'), 'node_modules/\n');
-    const variants = [{ name: 'this build', SessionCheckpoints, restoreTree }];
+    const variants = [{ name: 'this build', SessionCheckpoints, rewind: rewindWith(planRewind, applyRewind) }];
     if (process.env.BENCH_BASELINE) {
       const dist = join(process.env.BENCH_BASELINE, 'dist', 'checkpoints');
-      const baseline = { name: 'baseline', SessionCheckpoints: (await import(join(dist, 'session-checkpoints.js'))).SessionCheckpoints, restoreTree: (await import(join(dist, 'restore.js'))).restoreTree };
+      const earlier = await import(join(dist, 'rewind.js'));
+      const baseline = { name: 'baseline', SessionCheckpoints: (await import(join(dist, 'session-checkpoints.js'))).SessionCheckpoints, rewind: rewindWith(earlier.planRewind, earlier.applyRewind) };
       variants.unshift(baseline);
     }
     const results = [];
@@ -85,8 +98,9 @@ export default async function main() {
     row('nothing changed (median of 5)', 'unchanged');
     row('5 files changed (median of 5; target ≤ 200 ms)', 'changed');
     row('+ a 1 MB file', 'withBig');
-    row('rewind of 6 files (with its snapshot)', 'rewind');
-    for (const r of results) console.log(`\n${r.name}: git processes (ms each), nothing changed: ${r.unchangedCalls}; 5 files changed: ${r.changedCalls}`);
+    row('rewind of 7 files (plan with its snapshot, apply)', 'rewind');
+    row('the next snapshot after it', 'afterRewind');
+    for (const r of results) console.log(`\n${r.name}: git processes (ms each), nothing changed: ${r.unchangedCalls}; 5 files changed: ${r.changedCalls}; rewind: ${r.rewindCalls}`);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

@@ -63,7 +63,9 @@ export { AnthropicProvider, type AnthropicProviderOptions } from './providers/an
 export { GoogleProvider, type GoogleProviderOptions } from './providers/google/google-provider.js';
 export { promptJsonProvider } from './providers/prompt-json/prompt-json-provider.js';
 export { ScriptedProvider, type ScriptedReply, type ScriptStep } from './providers/scripted.js';
-export type { ModelPrice } from './providers/pricing.js';
+export { costOf, priceOf, setModelPrices, type ModelPrice, type PriceSetting } from './providers/pricing.js';
+export type { CacheTtl } from './providers/anthropic/cache-breakpoints.js';
+export type { PromptCacheOptions } from './providers/openai/prompt-cache-fields.js';
 
 // Context: cap, stub and compact the history before each request.
 export { createContextPolicy, type ContextPolicy, type ContextPolicyOptions } from './context/policy.js';

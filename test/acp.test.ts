@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import {
   client,
@@ -291,6 +292,42 @@ describe('vibe-agent acp: an editor drives the agent over stdio', () => {
     await editor.initialize();
     const sessionId = await editor.newSession();
     await expect(editor.prompt(sessionId, 'hello')).rejects.toThrow(/bad key for this test/);
+    editor.close();
+  }, 60_000);
+});
+
+describe('vibe-agent acp: paths are confined before any request leaves for the editor', () => {
+  it('the diff preview and the tools send no fs/read_text_file or write for a path outside the workspace, through a symlink, or to a secrets file', async () => {
+    const outside = join(mkdtempSync(join(tmpdir(), 'vibe-acp-outside-')), 'outside.txt');
+    const { server, home, file } = await setup([
+      call('write_file', { path: '../outside.txt', content: 'overwritten\n' }),
+      call('edit_file', { path: outside, old_string: 'kept', new_string: 'stolen' }),
+      call('write_file', { path: 'link.txt', content: 'through the link\n' }),
+      call('edit_file', { path: '.env', old_string: 'KEY=1', new_string: 'KEY=2' }),
+      call('edit_file', { path: 'ok.md', old_string: 'old text', new_string: 'new text' }),
+      { text: 'Done.' },
+    ]);
+    writeFileSync(join(home.root, 'outside.txt'), 'kept outside the workspace\n');
+    writeFileSync(outside, 'kept outside the workspace\n');
+    symlinkSync(outside, file('link.txt'));
+    writeFileSync(file('.env'), 'KEY=1\n');
+    writeFileSync(file('ok.md'), 'old text\n');
+    const editor = startEditor(home, server, { capabilities: { fs: { readTextFile: true, writeTextFile: true } }, answer: () => 'allow_once' });
+    await editor.initialize();
+    const sessionId = await editor.newSession();
+    expect((await editor.prompt(sessionId, 'write everywhere')).stopReason).toBe('end_turn');
+
+    expect(editor.reads.filter((path) => path === file('ok.md'))).not.toHaveLength(0);
+    expect(editor.reads.filter((path) => path !== file('ok.md'))).toEqual([]);
+    expect(editor.writes).toEqual([{ path: file('ok.md'), content: 'new text\n' }]);
+    expect(readFileSync(join(home.root, 'outside.txt'), 'utf8')).toBe('kept outside the workspace\n');
+    expect(readFileSync(outside, 'utf8')).toBe('kept outside the workspace\n');
+    rmSync(dirname(outside), { recursive: true, force: true });
+    const results = toolMessages(server.requests[5]!);
+    expect(results.slice(0, 4).every((result) => /outside the workspace|secrets file/.test(result))).toBe(true);
+    // The refused calls' previews show the call's own text, never the file's: nothing was read to make them.
+    const oldTexts = ofKind(editor.updates, 'tool_call').map((update) => (update.content?.[0]?.type === 'diff' ? update.content[0].oldText : undefined));
+    expect(oldTexts).toEqual([null, 'kept', null, 'KEY=1', 'old text\n']);
     editor.close();
   }, 60_000);
 });

@@ -54,7 +54,7 @@ describe('the tree budget', () => {
     const b = root.share('main/task-2', { maxCost: 0.6 });
     expect(a.limits.maxCost).toBe(0.6);
     expect(b.limits.maxCost).toBeCloseTo(0.4, 10);
-    const usage = { inputTokens: 100, outputTokens: 10, cachedInputTokens: 0, reasoningTokens: 0 };
+    const usage = { inputTokens: 100, outputTokens: 10, cachedInputTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 };
     a.charge(usage, 0.1);
     // A's unspent $0.50 is still reserved: nothing left for a third child.
     expect(root.share('main/task-3', { maxCost: 0.6 }).limits.maxCost).toBeCloseTo(0, 10);
@@ -72,7 +72,7 @@ describe('the tree budget', () => {
     expect(child.limits).toEqual({ maxTurns: 3, maxTokens: 1000 });
     child.countTurn();
     root.countTurn();
-    child.charge({ inputTokens: 900, outputTokens: 100, cachedInputTokens: 0, reasoningTokens: 0 }, undefined);
+    child.charge({ inputTokens: 900, outputTokens: 100, cachedInputTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 }, undefined);
     expect(child.exhausted()?.reason).toBe('token_limit');
     expect(root.breakdown().map((spend) => [spend.agent, spend.turns])).toEqual([
       ['main', 1],

@@ -8,7 +8,7 @@ import { createBashTool, DEFAULT_BASH_TIMEOUT_MS } from '../src/tools/coding/she
 import type { Tool, ToolOutput } from '../src/contracts/tool.js';
 import { startChatServer, type ChatServer } from './support/chat-server.js';
 import { cliHome, type CliHome } from './support/cli-process.js';
-import { isAlive, pidFrom, until } from './support/processes.js';
+import { isAlive, pidFrom, pidsWithArgument, until } from './support/processes.js';
 
 let workspace: string;
 let jobs: BackgroundJobs;
@@ -86,7 +86,9 @@ describe('background jobs when the CLI exits', () => {
     for (const home of homes.splice(0)) home.cleanup();
   });
 
-  const startJob = { toolCalls: [{ name: 'bash', arguments: { command: 'sleep 300 & echo $! > bg.pid; wait', run_in_background: true } }] };
+  // Named by a marker in its argv: under the sandbox, `$!` is a pid of the job's own PID namespace.
+  const marker = `vibe-job-${process.pid}`;
+  const startJob = { toolCalls: [{ name: 'bash', arguments: { command: `(exec -a ${marker} sleep 300) & echo $! > bg.pid; wait`, run_in_background: true } }] };
 
   it.each([
     ['a normal exit', undefined],
@@ -103,14 +105,16 @@ describe('background jobs when the CLI exits', () => {
       if (!signal) return;
       void (async () => {
         await pidFrom(join(home.workspace, 'bg.pid'));
+        // Seen from here while it runs, so its absence later means it was killed.
+        await until(() => pidsWithArgument(marker).length > 0, `the job's process (${marker}) to be seen running`);
         await server.waitForRequest(2);
         child.kill(signal);
         if (signal === 'SIGINT') child.kill(signal);
       })();
     });
     const result = await ran;
-    const pid = await pidFrom(join(home.workspace, 'bg.pid'));
+    await pidFrom(join(home.workspace, 'bg.pid'));
     if (!signal) expect(result.code).toBe(0);
-    await until(() => !isAlive(pid), `the job's process ${pid} to be gone after ${signal ?? 'exit'}`);
+    await until(() => pidsWithArgument(marker).length === 0, `the job's process (${marker}) to be gone after ${signal ?? 'exit'}`);
   });
 });

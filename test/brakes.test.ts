@@ -5,7 +5,7 @@ import { RunTotals } from '../src/core/run-totals.js';
 import type { ToolCall, ToolMessage } from '../src/contracts/messages.js';
 import { priceOf } from '../src/providers/pricing.js';
 
-const tokens = (inputTokens: number, outputTokens: number, estimated?: boolean) => ({ inputTokens, outputTokens, cachedInputTokens: 0, reasoningTokens: 0, ...(estimated ? { estimated } : {}) });
+const tokens = (inputTokens: number, outputTokens: number, estimated?: boolean) => ({ inputTokens, outputTokens, cachedInputTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0, ...(estimated ? { estimated } : {}) });
 
 function progress(model = 'gpt-4o', turns = 0): RunProgress {
   return { turns, totals: new RunTotals(model, priceOf(model)), signal: new AbortController().signal };

@@ -372,23 +372,21 @@ describe('fetch_url tool', () => {
     expect(output).toContain('no such page');
   });
 
-  it('caps a 50k body, says it was truncated and reports the full length', async () => {
+  it('returns a 50k body whole with its length: the cap is the registry\'s', async () => {
     const { output, isError } = await fetchDirect(`${base}/big`);
     expect(isError).toBe(false);
     expect(output).toContain('length: 50000 characters');
-    expect(output).toContain('[… truncated: showing 20000 of 50000 characters]');
-    const body = output.slice(output.indexOf('\n\n') + 2);
-    expect(body.startsWith(BIG_BODY.slice(0, 20_000) + '\n[… truncated')).toBe(true);
-    expect(output.length).toBeLessThan(BIG_BODY.length);
+    expect(output.slice(output.indexOf('\n\n') + 2)).toBe(BIG_BODY);
   });
 
-  it('a registry with a small maxOutputChars caps further, keeping head and tail', async () => {
+  it('a registry with a small maxOutputChars keeps head and tail and stores the whole page for read_output', async () => {
     const registry = new ToolRegistry([fetchUrlTool], { maxOutputChars: 1_000 });
     const result = await registry.invoke({ id: 'f0', name: 'fetch_url', arguments: JSON.stringify({ url: `${base}/big` }) });
     expect(result.status).toBe('ok');
     expect(result.content.startsWith('status: 200 OK')).toBe(true);
-    expect(result.content).toContain('omitted of');
-    expect(result.content.endsWith('showing 20000 of 50000 characters]')).toBe(true);
+    const id = /omitted of [\d,]+; full output saved as output id (out_[0-9a-f]{12})/.exec(result.content)![1]!;
+    expect(result.content.endsWith(BIG_BODY.slice(-400))).toBe(true);
+    expect((await registry.outputs.get(id))!.endsWith(`\n\n${BIG_BODY}`)).toBe(true);
   });
 
   it.each(['file:///etc/passwd', 'ftp://example.com/file.txt', 'data:text/plain,hello', 'javascript:alert(1)'])(

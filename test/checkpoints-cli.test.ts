@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startChatServer, type ChatServer, type ServerStep } from './support/chat-server.js';
@@ -95,5 +95,38 @@ describe('checkpoints and rewind from the CLI', () => {
     expect([read('a.txt'), read('extra.txt')]).toEqual(['first', undefined]);
     expect((await run(['--continue', 'third task'])).code).toBe(0);
     expect(userTexts(server.requests.at(-1)!)).toEqual(['first task', 'third task']);
+  });
+
+  it('only undoes the agent\'s own changes: a rewritten .gitignore, a file over the size limit, a nested repository, a folder swapped for a symlink', async () => {
+    const script = [
+      'printf "node_modules/\\n" > .gitignore',
+      'printf small > big.bin',
+      'printf made > made.txt',
+      'rm -rf docs && ln -s src docs',
+      'mkdir -p vendor/pkg && cd vendor/pkg && git init -q && git -c user.name=a -c user.email=a@a commit -q --allow-empty -m x',
+    ].join(' && ');
+    const { file, read, run } = await setup([bash(script), { text: 'done' }]);
+    writeFileSync(file('.gitignore'), '*.log\n');
+    writeFileSync(file('debug.log'), 'the user\'s ignored log');
+    writeFileSync(file('big.bin'), Buffer.alloc(10 * 1024 * 1024 + 1, 1));
+    mkdirSync(file('src'));
+    mkdirSync(file('docs'));
+    writeFileSync(file('docs/guide.md'), 'the guide');
+    expect((await run(['--permission-mode', 'yolo', 'rearrange'])).code).toBe(0);
+    expect(read('made.txt')).toBe('made');
+
+    const rewound = await run(['rewind']);
+    expect(rewound.stderr).toBe('');
+    expect(rewound.code).toBe(0);
+    expect(rewound.stdout).toContain('Files: 2 restored, 2 removed');
+    expect(rewound.stdout).toContain('Left alone: 3 files: big.bin (over the size limit), debug.log (ignored when captured), vendor/pkg (nested repository).');
+    expect([read('.gitignore'), read('debug.log'), read('big.bin'), read('made.txt'), read('docs/guide.md')]).toEqual(['*.log\n', "the user's ignored log", 'small', undefined, 'the guide']);
+    expect(existsSync(file('vendor/pkg/.git'))).toBe(true);
+
+    // Undoing the rewind puts the agent's work back, the symlink included; the user's files stay.
+    const undone = await run(['rewind', '--to', /rewind --to (\d+)/.exec(rewound.stdout)![1]!, '--files-only']);
+    expect(undone.stderr).toBe('');
+    expect([read('.gitignore'), read('debug.log'), read('made.txt'), read('docs/guide.md')]).toEqual(['node_modules/\n', "the user's ignored log", 'made', undefined]);
+    expect(lstatSync(file('docs')).isSymbolicLink()).toBe(true);
   });
 });

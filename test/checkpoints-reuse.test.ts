@@ -52,7 +52,7 @@ describe('checkpoints reuse the last snapshot while nothing could have changed a
         yield reply(i + 1, calls);
         runTool?.();
       }
-      yield { type: 'stop', reason: 'answered', answer: 'ok', turns: 4, usage: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, reasoningTokens: 0 } };
+      yield { type: 'stop', reason: 'answered', answer: 'ok', turns: 4, usage: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 } };
     }
     const categories: Record<string, 'read' | 'edit'> = { read_file: 'read', grep: 'read', write_file: 'edit' };
     const seen: AgentEvent[] = [];
@@ -100,7 +100,7 @@ describe('checkpoints reuse the last snapshot while nothing could have changed a
       // Written after the snapshot and before the tools: the checkpoint is the workspace at the request.
       writeFileSync(join(workspace, 'a.txt'), 'during the request');
       yield reply(1, [call('write_file')]);
-      yield { type: 'stop', reason: 'answered', answer: 'ok', turns: 1, usage: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, reasoningTokens: 0 } };
+      yield { type: 'stop', reason: 'answered', answer: 'ok', turns: 1, usage: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 } };
     }
     const warnings: string[] = [];
     for await (const _ of withCheckpoints(events(), { workspace, env, session: () => ({ id: 's4', path: sessionPath }), warn: (text) => warnings.push(text) }));
@@ -133,7 +133,7 @@ describe('a snapshot begun for a turn that ran no tool', () => {
     async function* events(): AsyncGenerator<AgentEvent, void> {
       yield { type: 'turn_start', turn: 1 };
       yield { type: 'text_delta', turn: 1, text: 'Hel' };
-      yield { type: 'stop', reason: 'provider_error', turns: 1, usage: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, reasoningTokens: 0 } } as AgentEvent;
+      yield { type: 'stop', reason: 'provider_error', turns: 1, usage: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 } } as AgentEvent;
     }
     let finishedAtStop: boolean | undefined;
     for await (const event of withCheckpoints(events(), { workspace, env, session: () => ({ id: 's5', path: sessionPath }), warn: () => undefined })) {

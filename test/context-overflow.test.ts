@@ -41,8 +41,13 @@ describe('context overflow and truncation', () => {
     const [rejected, retried] = [server.requests[3]!, server.requests[4]!];
     expect(wireTokens(retried)).toBeLessThan(wireTokens(rejected) / 2);
     expect(retried.messages.some((m) => String(m.content).startsWith(SUMMARY_MARKER))).toBe(true);
-    // The newest turn (call and result) survives the compaction whole.
-    expect(retried.messages.slice(-2)).toEqual(rejected.messages.slice(-2));
+    // The newest turn survives the compaction: its call whole, its result cut to the learned window's
+    // smaller cap around the same stored output (read_output still pages all of it).
+    expect(retried.messages.at(-2)).toEqual(rejected.messages.at(-2));
+    const resultId = (content: unknown) => /full output saved as output id (out_[0-9a-f]{12})/.exec(String(content))?.[1];
+    expect(resultId(retried.messages.at(-1)!.content)).toBe(resultId(rejected.messages.at(-1)!.content));
+    expect(resultId(retried.messages.at(-1)!.content)).toBeDefined();
+    expect(String(retried.messages.at(-1)!.content).length).toBeLessThan(String(rejected.messages.at(-1)!.content).length);
     expect(retried.messages.filter((m) => m.content === 'Read three files.')).toHaveLength(1);
     const warnings = ofType(events, 'context_warning');
     expect(warnings.map((w) => w.message)).toEqual([expect.stringContaining('rejected the prompt as too long; compacting and retrying once, with a 8,192-token window')]);

@@ -53,8 +53,14 @@ describe('capping a tool result', () => {
     expect(message.content.endsWith(full.slice(-1_600))).toBe(true);
     expect(message.content).toMatch(/\[… 16,480 chars \(\d+ lines\) omitted of 20,480; full output saved as output id out_[0-9a-f]{12}; call read_output to see more\]/);
     expect(capNoteOf(message.content)).toEqual({ id: stored!.id, chars: 20_480 });
-    expect(capToolResult(message, 4_000)).toEqual({ message });
-    expect(capToolResult(tool('c2', 'short'), 4_000)).toEqual({ message: tool('c2', 'short') });
+    expect(capToolResult(message, 4_000)).toEqual({ message, shortened: true });
+    expect(capToolResult(tool('c2', 'short'), 4_000)).toEqual({ message: tool('c2', 'short'), shortened: false });
+    // A smaller cap later cuts further around the same id: the stored text stays the whole one.
+    const again = capToolResult(message, 1_000);
+    expect(again).toMatchObject({ shortened: true });
+    expect(again.stored).toBeUndefined();
+    expect(again.message.content.length).toBeLessThan(1_200);
+    expect(capNoteOf(again.message.content)).toEqual({ id: stored!.id, chars: 20_480 });
   });
 });
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { describeEvent } from '../src/cli/display/describe-event.js';
 
 const text = (line: ReturnType<typeof describeEvent>) => line?.map((span) => span.text).join('');
-const usage = { inputTokens: 1000, outputTokens: 200, cachedInputTokens: 0, reasoningTokens: 0 };
+const usage = { inputTokens: 1000, outputTokens: 200, cachedInputTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 };
 
 describe('a subagent in the output', () => {
   it('is folded under its name: start, calls, results and end, but not its text', () => {

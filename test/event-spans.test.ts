@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../src/contracts/events.js';
 import { emptyUsage } from '../src/contracts/messages.js';
 import { EventSpans } from '../src/telemetry/event-spans.js';
+import { genAiSchemaViolations } from './support/gen-ai-schemas.js';
 
 const usage = { ...emptyUsage(), inputTokens: 10, outputTokens: 2 };
 
@@ -49,5 +50,21 @@ describe('EventSpans', () => {
     expect(run!.status.code).toBe(2);
     // Everything opened was ended.
     expect(finished).toHaveLength(9);
+  });
+
+  it("with content captured, every span's GenAI messages validate against the conventions' schemas; the run's output has its finish_reason", () => {
+    const exporter = new InMemorySpanExporter();
+    const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+    const spans = new EventSpans({ tracer: provider.getTracer('test'), captureContent: true, redact: (text) => text });
+    for (const event of EVENTS) spans.observe(event);
+    const finished = exporter.getFinishedSpans().map((span) => ({ name: span.name, attributes: span.attributes }));
+    const child = finished.find((span) => span.name === 'invoke_agent main/task-1')!;
+    expect(JSON.parse(String(child.attributes['gen_ai.output.messages']))).toEqual([{ role: 'assistant', parts: [{ type: 'text', content: 'found it' }], finish_reason: 'stop' }]);
+    const withMessages = finished.filter((span) => span.attributes['gen_ai.output.messages'] !== undefined || span.attributes['gen_ai.input.messages'] !== undefined);
+    expect(withMessages.map((span) => span.name).sort()).toEqual(['chat m', 'chat m', 'invoke_agent main/task-1', 'invoke_agent vibe-agent']);
+    expect(genAiSchemaViolations(finished)).toEqual([]);
+    // A reply that asked for tools ends as the conventions' `tool_call`.
+    const asked = finished.find((span) => String(span.attributes['gen_ai.output.messages']).includes('"task"'))!;
+    expect(JSON.parse(String(asked.attributes['gen_ai.output.messages']))[0].finish_reason).toBe('tool_call');
   });
 });

@@ -9,7 +9,7 @@ import { buildSystemPrompt } from '../src/memory/build-system-prompt.js';
 import { createSearchTools } from '../src/tools/coding/search-tools.js';
 import { createFileTools } from '../src/tools/coding/file-tools.js';
 import { ToolRegistry } from '../src/tools/registry.js';
-import { readBoundedText } from '../src/workspace/read-bounded.js';
+import { ANYWHERE, readOwnText } from '../src/workspace/read-own-file.js';
 import { startChatServer, type ChatServer } from './support/chat-server.js';
 import { spawnCli } from './support/cli-process.js';
 import { runScenario } from './support/harness.js';
@@ -124,8 +124,8 @@ describe('config and memory files that never end', () => {
   it('refuses a file over the cap, and reads one within it', () => {
     const root = workspace();
     writeFileSync(join(root, 'big'), 'x'.repeat(2000));
-    expect(() => readBoundedText(join(root, 'big'), 1000)).toThrow(/larger than 1000 bytes/);
-    expect(readBoundedText(join(root, 'big'), 2000)).toHaveLength(2000);
+    expect(() => readOwnText(join(root, 'big'), { within: ANYWHERE, maxBytes: 1000 })).toThrow(/larger than 1000 bytes/);
+    expect(readOwnText(join(root, 'big'), { within: [root], maxBytes: 2000 })).toHaveLength(2000);
   });
 
   it('the CLI starts, warns and answers in a repository whose config, ignore files and AGENTS.md are FIFOs', async () => {

@@ -1,13 +1,17 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { parseJson } from '../src/contracts/bounded-json.js';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseJson, valueNesting } from '../src/contracts/bounded-json.js';
 import { canonicalJson, jsonText } from '../src/contracts/canonical-json.js';
 import { callKey } from '../src/core/repeat-detector.js';
 import { summarizeArguments } from '../src/cli/display/summarize.js';
 import { toolInput } from '../src/providers/anthropic/convert.js';
 import { defineTool } from '../src/tools/define-tool.js';
 import { ToolRegistry } from '../src/tools/registry.js';
+import { startChatServer } from './support/chat-server.js';
+import { CLI_SESSION_TIMEOUT_MS, cliHome } from './support/cli-process.js';
 import { ofType, runScenario } from './support/harness.js';
 
 /** JSON text with `depth` containers around a leaf, arrays and objects mixed by `shape`. */
@@ -84,6 +88,39 @@ describe('arguments nested deeper than any walk can go', () => {
         ) as unknown;
         expect(canonicalJson(reordered)).toBe(canonicalJson(value));
       }),
+    );
+  });
+});
+
+describe('MCP tool schemas nested deeper than any walk can go', () => {
+  const SERVER = join(import.meta.dirname, 'support', 'mcp-deep-schema-server.mjs');
+
+  it.each([20_000, 65])('a schema whose properties nest %i deep is not offered, with a warning naming the tool; the server\'s other tools work and the run answers', async (depth) => {
+    const chat = await startChatServer([{ toolCalls: [{ name: 'mcp__deep__flat', arguments: { who: 'you' } }] }, { text: 'It said hello.' }]);
+    const home = cliHome();
+    try {
+      mkdirSync(join(home.env.XDG_CONFIG_HOME, 'vibe-agent'), { recursive: true });
+      writeFileSync(join(home.env.XDG_CONFIG_HOME, 'vibe-agent', 'config.json'), JSON.stringify({ mcpServers: { deep: { command: process.execPath, args: [SERVER, String(depth)] } } }));
+      const ran = await home.run(['say hello', '--no-session', '--yes', '--tools', 'read_file'], { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: chat.url, VIBE_MODEL: 'test-model' });
+      expect(ran.stderr).toContain('MCP tool "deep" of "deep" not offered: its input schema is nested deeper than 64 levels.');
+      expect(ran.stdout.trim()).toBe('It said hello.');
+      expect(ran.code).toBe(0);
+      expect(chat.requests[0]!.tools!.map((tool) => tool.function.name)).toEqual(['read_file', 'mcp__deep__flat']);
+      expect(chat.requests[1]!.messages.find((message) => message.role === 'tool')?.content).toBe('hello you');
+    } finally {
+      await chat.close();
+      home.cleanup();
+    }
+  }, CLI_SESSION_TIMEOUT_MS);
+
+  it('property: valueNesting counts any depth without recursion, and stops at its limit', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 100_000 }), fc.constantFrom('array', 'object', 'mixed'), (depth, shape) => {
+        const value = JSON.parse(nested(depth, shape as 'array')) as unknown;
+        expect(valueNesting(value)).toBe(depth);
+        expect(valueNesting(value, 64)).toBe(Math.min(depth, 65));
+      }),
+      { numRuns: 60 },
     );
   });
 });

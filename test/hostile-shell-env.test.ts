@@ -26,8 +26,10 @@ describe('the environment bash children get', () => {
     expect(keys.length).toBeGreaterThan(5);
     const env = { PATH: '/bin', HOME: '/h', SOME_VENDOR_API_KEY: 'x', openai_api_key: 'y', MY_KEY_COPY: 'sk-flag-key', GITHUB_TOKEN: 'g', ...Object.fromEntries(keys.map((name) => [name, `${name}-value`])) };
     const child = shellEnvironment(env, { secrets: ['sk-flag-key'] });
-    for (const name of [...keys, 'SOME_VENDOR_API_KEY', 'openai_api_key', 'MY_KEY_COPY']) expect(child[name], name).toBeUndefined();
-    expect(child).toMatchObject({ PATH: '/bin', HOME: '/h', GITHUB_TOKEN: 'g', GIT_TERMINAL_PROMPT: '0', PAGER: 'cat' });
+    // Issue 27: any variable named like a secret (GITHUB_TOKEN too) is the user's, not the project's.
+    for (const name of [...keys, 'SOME_VENDOR_API_KEY', 'openai_api_key', 'MY_KEY_COPY', 'GITHUB_TOKEN']) expect(child[name], name).toBeUndefined();
+    expect(child).toMatchObject({ PATH: '/bin', HOME: '/h', GIT_TERMINAL_PROMPT: '0', PAGER: 'cat' });
+    expect(shellEnvironment(env, { passEnv: ['GITHUB_TOKEN'] }).GITHUB_TOKEN).toBe('g');
     expect(shellEnvironment(env, { passEnv: ['GROQ_API_KEY'] }).GROQ_API_KEY).toBe('GROQ_API_KEY-value');
   });
 

@@ -1,45 +1,27 @@
-/** Issue 19, class 11: a folder swapped for a symlink while write_file runs never receives a write outside. */
-import { spawn, type ChildProcess } from 'node:child_process';
+/**
+ * Issue 19, class 11: a folder swapped for a symlink while write_file runs never receives a write outside.
+ * Issue 27: a read of the agent's own files never returns what a swapped-in link or FIFO leads to.
+ */
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { writeFileAtomic } from '../src/tools/coding/shared/atomic-write.js';
 import { createFileTools } from '../src/tools/coding/file-tools.js';
 import { ToolRegistry } from '../src/tools/registry.js';
+import { readOwnText, readOwnTextAsync, type ReadRule, type RefusedFileError } from '../src/workspace/read-own-file.js';
 import { tempLayouts } from './support/security-setup.js';
+import { startSwapper, stopSwappers } from './support/swapper.js';
 
 const setup = tempLayouts();
-const swappers: ChildProcess[] = [];
-afterEach(() => {
-  for (const child of swappers.splice(0)) child.kill('SIGKILL');
-});
-
-/** A child process flipping `dir` between a real folder and a link to `target` as fast as it can; resolves after its first flips. */
-function startSwapper(dir: string, target: string): Promise<ChildProcess> {
-  // Each state is held about as long as a write takes, so checks and writes meet both.
-  const script = `
-    const fs = require('node:fs');
-    const [dir, target] = process.argv.slice(1);
-    const kept = dir + '.real';
-    const hold = () => { const until = performance.now() + 0.3; while (performance.now() < until); };
-    for (let flips = 0; ; flips++) {
-      try { fs.renameSync(dir, kept); fs.symlinkSync(target, dir); hold(); fs.unlinkSync(dir); fs.renameSync(kept, dir); hold(); } catch {}
-      if (flips === 50) process.stdout.write('flipping\\n');
-    }`;
-  const child = spawn(process.execPath, ['-e', script, dir, target], { stdio: ['ignore', 'pipe', 'inherit'] });
-  swappers.push(child);
-  return new Promise((resolve, reject) => {
-    child.stdout!.once('data', () => resolve(child));
-    child.once('exit', (code) => reject(new Error(`swapper exited early (${code})`)));
-  });
-}
+afterEach(stopSwappers);
 
 describe('writes see the folders they checked', () => {
   it('write_file: 0 of 240 writes land outside while a folder flips to a symlink and back', async () => {
     const { workspace, outside } = setup();
     mkdirSync(join(workspace, 'sub', 'nested'), { recursive: true });
     mkdirSync(join(outside, 'nested'));
-    await startSwapper(join(workspace, 'sub'), outside);
+    await startSwapper(join(workspace, 'sub'), outside, 'link');
     const registry = new ToolRegistry(createFileTools());
     const results: string[] = [];
     for (let i = 0; i < 80; i++) {
@@ -66,4 +48,43 @@ describe('writes see the folders they checked', () => {
     await writeFileAtomic(join(workspace, 'real', 'target.txt'), 'replaced');
     expect((await import('node:fs')).readFileSync(join(outside, 'victim.txt'), 'utf8')).toBe('original');
   });
+});
+
+describe('reads see the files they checked (issue 27)', () => {
+  const rule = (workspace: string) => ({ within: [workspace], maxBytes: 1024 });
+
+  it('a folder flipping to a link outside: 0 of 600 reads return what is outside, and reads between flips work', async () => {
+    const { workspace, outside } = setup();
+    mkdirSync(join(workspace, 'sub'));
+    writeFileSync(join(workspace, 'sub', 'AGENTS.md'), 'inside\n');
+    writeFileSync(join(outside, 'AGENTS.md'), 'OUTSIDE\n');
+    await startSwapper(join(workspace, 'sub'), outside, 'link');
+    const outcomes = new Set<string>();
+    for (let i = 0; i < 600; i++) {
+      try {
+        outcomes.add(await (i % 2 ? readOwnTextAsync : async (path: string, r: ReadRule) => readOwnText(path, r))(join(workspace, 'sub', 'AGENTS.md'), rule(workspace)));
+      } catch (error) {
+        outcomes.add((error as RefusedFileError).code);
+      }
+    }
+    expect(outcomes).not.toContain('OUTSIDE\n');
+    expect(outcomes).toContain('inside\n');
+  }, 120_000);
+
+  it('a file flipping to a FIFO: 600 reads each end, none blocks, some read the file', async () => {
+    const { workspace } = setup();
+    writeFileSync(join(workspace, '.mcp.json'), '{}');
+    execFileSync('mkfifo', [join(workspace, 'pipe')]);
+    await startSwapper(join(workspace, '.mcp.json'), join(workspace, 'pipe'), 'rename');
+    const outcomes = new Set<string>();
+    for (let i = 0; i < 600; i++) {
+      try {
+        outcomes.add(await (i % 2 ? readOwnTextAsync : async (path: string, r: ReadRule) => readOwnText(path, r))(join(workspace, '.mcp.json'), rule(workspace)));
+      } catch (error) {
+        outcomes.add((error as RefusedFileError).code);
+      }
+    }
+    expect(outcomes).toContain('{}');
+    expect([...outcomes].filter((outcome) => outcome !== '{}' && !['ENOTREG', 'ENOENT', 'EUNREADABLE'].includes(outcome))).toEqual([]);
+  }, 120_000);
 });

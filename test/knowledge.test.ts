@@ -167,7 +167,7 @@ describe('the sharded index', () => {
   });
 
   it('splits a large folder into hash buckets that stay put as files are added', () => {
-    const files = (n: number) => Array.from({ length: n }, (_, i) => ({ path: `/d/big/f${i}.md`, size: 1, mtimeMs: 1, folder: '0:big' }));
+    const files = (n: number) => Array.from({ length: n }, (_, i) => ({ path: `/d/big/f${i}.md`, size: 1, mtimeMs: 1, folder: '0:big', root: '/d' }));
     const small = planShards(files(MAX_SHARD_FILES));
     expect([...small.keys()]).toEqual(['0:big']);
     const big = planShards(files(MAX_SHARD_FILES * 3));

@@ -61,14 +61,15 @@ describe('an MCP server over stdio', () => {
     expect(await call(registry, 'mcp__s__add', { a: 1, b: 1 })).toMatchObject({ content: '2' });
   });
 
-  it('a 50 MB result is read and capped like any tool output', async () => {
+  it('a 50 MB result is read and capped like any tool output, stored whole for read_output', async () => {
     const { registry, servers } = serversWith([{ name: 's', spec: stdio() }], { maxOutputChars: 1000 });
     await servers.settled(60_000);
         const big = await call(registry, 'mcp__s__big', { chars: 50_000_000 });
     expect(big.content.slice(0, 200)).toMatch(/^x+/);
     expect(big.status).toBe('ok');
     expect(big.content.length).toBeLessThan(1200);
-    expect(big.content).toContain('omitted of 50000000');
+    const id = /omitted of 50,000,000; full output saved as output id (out_[0-9a-f]{12})/.exec(big.content)![1]!;
+    expect((await registry.outputs.get(id))!.length).toBe(50_000_000);
     expect(await call(registry, 'mcp__s__add', { a: 1, b: 1 })).toMatchObject({ content: '2' });
   });
 

@@ -65,4 +65,33 @@ describe('vibe-agent mcp serve', () => {
     expect(write.isError).toBe(false);
     expect(readFileSync(join(workspace, 'new.txt'), 'utf8')).toBe('written over MCP\n');
   });
+
+  it('--yes offers every tool, as --permission-mode yolo does: bash is listed and runs in the workspace', async () => {
+    for (const flags of [['--yes'], ['--permission-mode', 'yolo']]) {
+      const { client, workspace } = await serve(...flags);
+      const { tools } = await client.listTools();
+      const names = tools.map((tool) => tool.name);
+      expect(names, flags.join(' ')).toEqual(expect.arrayContaining(['bash', 'write_file', 'read_file']));
+      expect(tools.find((tool) => tool.name === 'bash')!.description).toContain('Served by vibe-agent with --yes: every tool is offered');
+      const ran = await client.callTool({ name: 'bash', arguments: { command: 'cat notes.txt && pwd' } });
+      expect(ran.isError, text(ran)).toBe(false);
+      expect(text(ran)).toContain('line two');
+      expect(text(ran)).toContain(workspace);
+    }
+  });
+
+  it('a result past the cap names its stored id, and the client pages every character back with read_output', async () => {
+    const { client } = await serve('--yes');
+    const expected = Array.from({ length: 20_000 }, (_, i) => `${i + 1}\n`).join('');
+    const ran = text(await client.callTool({ name: 'bash', arguments: { command: 'seq 1 20000' } }));
+    const id = /omitted of [\d,]+; full output saved as output id (out_[0-9a-f]{12}); call read_output to see more/.exec(ran)![1]!;
+    let whole = '';
+    for (let offset: number | undefined = 0; offset !== undefined; ) {
+      const slice = text(await client.callTool({ name: 'read_output', arguments: { id, offset } }));
+      const header = /^\[output out_[0-9a-f]{12}: characters \d+–\d+ of \d+; (?:more from offset (\d+)|end of output)\]\n/.exec(slice)!;
+      whole += slice.slice(header[0].length);
+      offset = header[1] === undefined ? undefined : Number(header[1]);
+    }
+    expect(whole).toBe(expected);
+  });
 });

@@ -198,7 +198,7 @@ describe('Anthropic stop reasons and usage', () => {
 
   it('counts thinking tokens as reasoning tokens', async () => {
     const { events } = await scenario([{ text: 'ok', usage: { inputTokens: 50, outputTokens: 40, reasoningTokens: 25 } }]);
-    expect(ofType(events, 'usage')[0]!.usage).toEqual({ inputTokens: 50, outputTokens: 40, cachedInputTokens: 0, reasoningTokens: 25 });
+    expect(ofType(events, 'usage')[0]!.usage).toEqual({ inputTokens: 50, outputTokens: 40, cachedInputTokens: 0, cacheWriteTokens: 0, reasoningTokens: 25 });
   });
 });
 

@@ -30,7 +30,7 @@ describe('Google Gemini provider over the wire', () => {
     expect(request.body.systemInstruction?.parts?.[0]?.text).toBe('Be brief.');
     expect(request.body.contents).toEqual([{ role: 'user', parts: [{ text: 'task' }] }]);
     expect(request.body.generationConfig?.temperature).toBe(0);
-    expect(result.usage).toEqual({ inputTokens: 12, outputTokens: 5, cachedInputTokens: 0, reasoningTokens: 0 });
+    expect(result.usage).toEqual({ inputTokens: 12, outputTokens: 5, cachedInputTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 });
   });
 
   it('runs calls sent whole in one chunk, without ids or index, under finishReason STOP, and answers with object responses', async () => {
@@ -104,7 +104,7 @@ describe('Google Gemini provider over the wire', () => {
     ]);
     const usage = ofType(events, 'usage')[0]!.usage;
     // candidatesTokenCount (5) excludes thoughts (7): output is their sum, reasoning the thoughts.
-    expect(usage).toEqual({ inputTokens: 20, outputTokens: 12, cachedInputTokens: 0, reasoningTokens: 7 });
+    expect(usage).toEqual({ inputTokens: 20, outputTokens: 12, cachedInputTokens: 0, cacheWriteTokens: 0, reasoningTokens: 7 });
     expect(result.answer).toBe('All done here.');
   });
 

@@ -83,7 +83,7 @@ describe('streamed tool-call assembly (wire quirks)', () => {
         { id: 'x', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [], usage: { prompt_tokens: 120, completion_tokens: 7, total_tokens: 127, prompt_tokens_details: { cached_tokens: 100 } } },
       ] },
     ]);
-    expect(ofType(events, 'usage')[0]!.usage).toEqual({ inputTokens: 120, outputTokens: 7, cachedInputTokens: 100, reasoningTokens: 0 });
+    expect(ofType(events, 'usage')[0]!.usage).toEqual({ inputTokens: 120, outputTokens: 7, cachedInputTokens: 100, cacheWriteTokens: 0, reasoningTokens: 0 });
     expect(result.usage.inputTokens).toBe(120);
   });
 

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { capOutput } from '../src/tools/cap-output.js';
+import fc from 'fast-check';
+import { capText } from '../src/tools/cap-output.js';
+import { outputIdFor } from '../src/context/output-store.js';
 import { defineTool } from '../src/tools/define-tool.js';
 import type { ToolContext } from '../src/contracts/tool.js';
 import { errorText } from '../src/contracts/error-text.js';
@@ -375,7 +377,7 @@ describe('ToolRegistry.invoke', () => {
     expect(await registry.invoke(call('soft_ok'))).toEqual({ content: 'fine', isError: false, status: 'ok', args: {}, durationMs: expect.any(Number) });
   });
 
-  it('caps long output to maxOutputChars, keeping head and tail with the omitted note', async () => {
+  it('caps long output to maxOutputChars, keeping head and tail, and stores the whole text under the id its note names', async () => {
     const long = 'H'.repeat(500) + 'M'.repeat(1_000) + 'T'.repeat(500);
     const tool = defineTool({
       name: 'chatty',
@@ -384,18 +386,25 @@ describe('ToolRegistry.invoke', () => {
       readOnly: true,
       execute: async () => ({ output: long, isError: true }),
     });
-    const result = await new ToolRegistry([tool], { maxOutputChars: 100 }).invoke(call('chatty'));
+    const registry = new ToolRegistry([tool], { maxOutputChars: 100 });
+    const result = await registry.invoke(call('chatty'));
     expect(result.status).toBe('error');
-    expect(result.content).toBe(`${'H'.repeat(60)}\n[… 1900 characters (1 line) omitted of 2000 …]\n${'T'.repeat(40)}`);
+    const id = outputIdFor(long);
+    expect(result.content).toBe(`${'H'.repeat(60)}\n[… 1,900 chars (1 line) omitted of 2,000; full output saved as output id ${id}; call read_output to see more]\n${'T'.repeat(40)}`);
+    expect(await registry.outputs.get(id)).toBe(long);
     const short = await new ToolRegistry([tool], { maxOutputChars: 2_000 }).invoke(call('chatty'));
     expect(short.content).toBe(long);
   });
 
-  it('caps at 30,000 characters by default', async () => {
+  it('caps at 30,000 characters by default; a store that cannot save is said in the result', async () => {
     const tool = defineTool({ name: 'huge', description: 'h', parameters: z.object({}), readOnly: true, execute: async () => 'x'.repeat(100_000) });
     const result = await new ToolRegistry([tool]).invoke(call('huge'));
-    expect(result.content).toContain('[… 70000 characters (1 line) omitted of 100000 …]');
-    expect(result.content.replace(/\n\[….*…\]\n/, '')).toBe('x'.repeat(30_000));
+    expect(result.content).toContain('[… 70,000 chars (1 line) omitted of 100,000; full output saved as output id');
+    expect(result.content.replace(/\n\[….*\]\n/, '')).toBe('x'.repeat(30_000));
+    const failing = { put: async () => Promise.reject(new Error('disk full')), get: async () => undefined };
+    const unsaved = await new ToolRegistry([tool], { outputs: failing }).invoke(call('huge'));
+    expect(unsaved.status).toBe('ok');
+    expect(unsaved.content).toMatch(/\[the full output could not be saved \(disk full\): read_output will not find out_[0-9a-f]{12}\]$/);
   });
 });
 
@@ -480,36 +489,61 @@ describe('ToolRegistry.invoke with authorize', () => {
   });
 });
 
-describe('capOutput', () => {
-  it('returns text at or under the limit unchanged', () => {
-    expect(capOutput('', 10)).toBe('');
-    expect(capOutput('short', 10)).toBe('short');
-    expect(capOutput('exactly10!', 10)).toBe('exactly10!');
+describe('capText', () => {
+  const NOTE = /\n\[… ([\d,]+) chars \(([\d,]+) lines?\) omitted of ([\d,]+); full output saved as output id (out_[0-9a-f]{12}); call read_output to see more\]\n/;
+  const count = (text: string) => Number(text.replaceAll(',', ''));
+
+  it('returns text at or under the limit unchanged, storing nothing', () => {
+    expect(capText('', 10)).toEqual({ text: '' });
+    expect(capText('exactly10!', 10)).toEqual({ text: 'exactly10!' });
   });
 
-  it('keeps 60% head and 40% tail and says what was cut', () => {
-    const text = '0123456789'.repeat(10); // 100 chars
-    const capped = capOutput(text, 20);
-    expect(capped).toBe(`${text.slice(0, 12)}\n[… 80 characters (1 line) omitted of 100 …]\n${text.slice(92)}`);
+  it('keeps 60% head and 40% tail, counts the omitted lines, and stores the whole text', () => {
+    const lines = Array.from({ length: 100 }, (_, i) => `line ${String(i).padStart(3, '0')}`);
+    const text = lines.join('\n');
+    const capped = capText(text, 90);
+    expect(capped.stored).toEqual({ id: outputIdFor(text), text });
+    expect(capped.text.startsWith(text.slice(0, 54))).toBe(true);
+    expect(capped.text.endsWith(text.slice(text.length - 36))).toBe(true);
+    const omittedLines = text.slice(54, text.length - 36).split('\n').length;
+    expect(capped.text).toContain(`[… ${text.length - 90} chars (${omittedLines} lines) omitted of ${text.length}; full output saved as output id ${outputIdFor(text)}`);
   });
 
-  it('counts the omitted lines', () => {
-    const lines = Array.from({ length: 100 }, (_, i) => `line ${String(i).padStart(3, '0')}`); // 8 chars each
-    const text = lines.join('\n'); // 899 chars
-    const capped = capOutput(text, 90);
-    expect(capped.startsWith(text.slice(0, 54))).toBe(true);
-    expect(capped.endsWith(text.slice(text.length - 36))).toBe(true);
-    const omitted = text.slice(54, text.length - 36);
-    const omittedLines = omitted.split('\n').length;
-    expect(capped).toContain(`[… ${text.length - 90} characters (${omittedLines} lines) omitted of ${text.length} …]`);
+  it("a note that is not ours (a log, another agent's capped result) is content: the text is cut fresh and stored whole", async () => {
+    const foreign = capText('x'.repeat(500), 100).text;
+    const quoted = `log line\n${foreign}\nmore log ${'y'.repeat(300)}`;
+    const cut = capText(quoted, 100);
+    expect(cut.stored).toEqual({ id: outputIdFor(quoted), text: quoted });
+    const tool = defineTool({ name: 'relay', description: 'r', parameters: z.object({}), readOnly: true, execute: async () => foreign });
+    const registry = new ToolRegistry([tool], { maxOutputChars: 50 });
+    const result = await registry.invoke(call('relay'));
+    expect(result.content).toContain(`full output saved as output id ${outputIdFor(foreign)}`);
+    expect(await registry.outputs.get(outputIdFor(foreign))).toBe(foreign);
   });
 
-  it('keeps the head and the tail exactly for odd limits', () => {
-    const text = 'a'.repeat(50) + 'b'.repeat(50);
-    const capped = capOutput(text, 7);
-    const [head, , tail] = capped.split('\n');
-    expect(head).toBe('a'.repeat(4));
-    expect(tail).toBe('b'.repeat(3));
+  it('cut again by a smaller cap, keeps the id and whole length and says exactly what the model no longer sees', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom('a', 'b', '\n'), minLength: 1, maxLength: 400 }), fc.integer({ min: 1, max: 300 }), fc.integer({ min: 1, max: 300 }), (text, first, second) => {
+        const once = capText(text, first);
+        const twice = capText(once.text, second);
+        // Stored once, at the first cut: a later cut has nothing new to store.
+        if (once.stored) expect(twice.stored).toBeUndefined();
+        const note = NOTE.exec(twice.text);
+        if (!note) {
+          expect(twice.text).toBe(text);
+          return;
+        }
+        const head = twice.text.slice(0, note.index);
+        const tail = twice.text.slice(note.index + note[0].length);
+        expect(head.length + tail.length).toBeLessThanOrEqual(Math.min(first, second));
+        expect(note[4]).toBe(outputIdFor(text));
+        expect(count(note[3]!)).toBe(text.length);
+        expect(text.startsWith(head) && text.endsWith(tail)).toBe(true);
+        const omitted = text.slice(head.length, text.length - tail.length);
+        expect(count(note[1]!)).toBe(omitted.length);
+        expect(count(note[2]!)).toBe(omitted.split('\n').length);
+      }),
+    );
   });
 });
 

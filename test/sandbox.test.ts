@@ -9,6 +9,8 @@ import { detectBubblewrap } from '../src/sandbox/detect-bubblewrap.js';
 import { findSecretPaths } from '../src/sandbox/hidden-secrets.js';
 import { setUpShellSandbox } from '../src/sandbox/shell-sandbox-setup.js';
 import { createBashTool } from '../src/tools/coding/shell/bash.js';
+import { BackgroundJobs } from '../src/tools/coding/shell/background-jobs.js';
+import { groupAlive } from '../src/tools/coding/shell/kill-tree.js';
 import { lazySandbox, type ShellSandbox } from '../src/tools/coding/shell/shell-sandbox.js';
 
 const status = detectBubblewrap();
@@ -56,7 +58,7 @@ describe('the shell sandbox: arguments, detection, warning', () => {
   it('binds the root read-only, /tmp private, the writable folders back, masks secrets, drops the network', () => {
     const args = bubblewrapArgs({ writable: ['/ws', '/extra'], network: false, hidden: { files: ['/ws/.env'], dirs: ['/home/u/.ssh'] } }, '/ws/sub');
     expect(args.join(' ')).toBe(
-      '--ro-bind / / --dev /dev --proc /proc --tmpfs /tmp --bind /ws /ws --bind /extra /extra --tmpfs /home/u/.ssh --ro-bind /dev/null /ws/.env --unshare-net --die-with-parent --chdir /ws/sub --',
+      '--unshare-pid --ro-bind / / --dev /dev --proc /proc --tmpfs /tmp --bind /ws /ws --bind /extra /extra --tmpfs /home/u/.ssh --ro-bind /dev/null /ws/.env --unshare-net --die-with-parent --chdir /ws/sub --',
     );
     expect(bubblewrapArgs({ writable: ['/ws'], network: true, hidden: { files: [], dirs: [] } }, '/ws')).not.toContain('--unshare-net');
   });
@@ -106,6 +108,47 @@ describe.runIf(status.ok)('the shell sandbox under real bubblewrap', () => {
     expect(blocked.output).toContain('[sandbox: this command may have failed because the OS sandbox has no network');
     expect(await run(sandboxFor(true), command)).toEqual({ output: 'reached', isError: false });
     expect(await run(undefined, command)).toEqual({ output: 'reached', isError: false });
+  });
+
+  it('has its own PID namespace: no host process is visible, none is reachable through /proc/<pid>/root', async () => {
+    const seen = await run(sandboxFor(), 'ls /proc | grep -E "^[0-9]+$" | sort -n | tr "\\n" " "');
+    const pids = seen.output.trim().split(' ').map(Number);
+    // The namespace's init, the shell and the pipeline: a handful of small pids, not the host's.
+    expect(Math.max(...pids)).toBeLessThan(20);
+    expect(await run(sandboxFor(), `test -e /proc/${process.pid}/root/${outside}`)).toMatchObject({ isError: true });
+    const through = await run(sandboxFor(), `echo escaped > /proc/${process.pid}/root${outside}/escaped.txt`);
+    expect(through.isError).toBe(true);
+    expect(() => readFileSync(join(outside, 'escaped.txt'))).toThrow();
+    // Unsandboxed, the same path does lead out: the test would notice if it proved nothing.
+    expect(await run(undefined, `test -d /proc/${process.pid}/root${outside}`)).toMatchObject({ isError: false });
+  });
+
+  it('a background job in the sandbox runs, is read, and is killed with its whole namespace', async () => {
+    const jobs = new BackgroundJobs();
+    const tool = createBashTool({ sandbox: sandboxFor(), jobs });
+    const started = String(await tool.execute({ command: 'echo started; exec sleep 300', run_in_background: true }, { signal: new AbortController().signal, workspace }));
+    const id = /as (bg\d+)/.exec(started)![1]!;
+    const pid = Number(/pid (\d+)/.exec(started)![1]);
+    let seen = '';
+    while (!seen.includes('started')) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      seen += jobs.read(id)?.output ?? '';
+    }
+    expect(await jobs.kill(id)).toBe(true);
+    expect(groupAlive(pid)).toBe(false);
+  });
+
+  it('a process a foreground command leaves behind lives on as a background job, with its namespace; the call returns at once', async () => {
+    const jobs = new BackgroundJobs();
+    const tool = createBashTool({ sandbox: sandboxFor(), jobs });
+    const result = String(await tool.execute({ command: 'sleep 300 & echo started; exit 3' }, { signal: new AbortController().signal, workspace }).then((out) => (typeof out === 'string' ? out : out.output)));
+    expect(result).toContain('started');
+    expect(result).toContain('exit code: 3');
+    const id = /background job (bg\d+)/.exec(result)![1]!;
+    const [job] = jobs.list();
+    expect(job).toMatchObject({ id, running: true });
+    expect(await jobs.kill(id)).toBe(true);
+    expect(groupAlive(job!.pid)).toBe(false);
   });
 
   it('hides secret files', async () => {

@@ -84,7 +84,7 @@ describe('errors and hand-offs on the terminal', () => {
     for (const stream of [info, out]) stream.on('data', (chunk: Buffer) => (shown += chunk.toString()));
     const render = createTextRenderer({ out, info, color: false });
     render({ type: 'handoff', text: 'Half done.\x1b[2J' });
-    render({ type: 'stop', reason: 'provider_error', answer: null, turns: 1, usage: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, reasoningTokens: 0 }, error: 'HTTP 500: \x1b]52;c;eA==\x07' });
+    render({ type: 'stop', reason: 'provider_error', answer: null, turns: 1, usage: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 }, error: 'HTTP 500: \x1b]52;c;eA==\x07' });
     expect(shown).toContain('Half done.\\e[2J');
     expect(shown).toContain('HTTP 500: \\e]52;c;eA==\\u{0007}');
     expect(shown).not.toMatch(/[\x07\x1b]/);
@@ -92,7 +92,7 @@ describe('errors and hand-offs on the terminal', () => {
     const committed: string[] = [];
     const view = new TurnView((lines) => committed.push(...lines), createTheme(false));
     view.handle({ type: 'handoff', text: 'Half done.\x1b[2J' });
-    view.handle({ type: 'stop', reason: 'provider_error', answer: null, turns: 1, usage: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, reasoningTokens: 0 }, error: 'HTTP 500: \x1b]52;c;eA==\x07' });
+    view.handle({ type: 'stop', reason: 'provider_error', answer: null, turns: 1, usage: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 }, error: 'HTTP 500: \x1b]52;c;eA==\x07' });
     expect(committed.join('\n')).toContain('HTTP 500: \\e]52;c;eA==');
     expect(committed.join('\n')).toContain('Half done.\\e[2J');
     expect(committed.join('\n')).not.toMatch(/[\x07\x1b]/);

@@ -43,7 +43,7 @@ describe('sessions from the CLI', { timeout: CLI_SESSION_TIMEOUT_MS }, () => {
     expect(rows[0]).toContain(newerId);
     expect(rows[0]).toContain('the second task');
     expect(rows[1]).toContain(olderId);
-    expect(rows[1]).toMatch(/\s1\s+\d+\s+-\s+the first task/);
+    expect(rows[1]).toMatch(/\s1\s+[\d.]+k?\s+-\s+the first task/);
 
     let differ = 0;
     while (olderId[differ] === newerId[differ]) differ++;

@@ -213,7 +213,7 @@ describe('listing and finding sessions', () => {
     older.close();
     const newer = createSession({ workspace, env, now: new Date('2026-01-02T10:00:00Z') });
     newer.writer.append({ type: 'run_start', provider: 'p', model: 'm', tools: [], input: 'new task' });
-    const usage = { inputTokens: 100, outputTokens: 20, cachedInputTokens: 0, reasoningTokens: 0 };
+    const usage = { inputTokens: 100, outputTokens: 20, cachedInputTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 };
     newer.writer.append({ type: 'usage', turn: 1, usage, total: usage });
     newer.writer.append({ type: 'turn_end', turn: 1, messages: [{ role: 'assistant', content: 'x', toolCalls: [] }] });
     newer.close();

@@ -86,6 +86,13 @@ describe('resolveSettings: flag > environment > project config > user config > d
     expect(resolveSettings(parseCliArgs(['task']), {}, config).values.permissionMode).toBe('auto-edit');
   });
 
+  it('maps --yes to yolo for every sub-command that runs tools, before any of them returns', () => {
+    for (const words of [['task'], ['demo'], ['acp'], ['mcp', 'serve'], ['replay', 'abc']]) {
+      expect(parseCliArgs([...words, '--yes']).permissionMode, words.join(' ')).toBe('yolo');
+      expect(() => parseCliArgs([...words, '--yes', '--permission-mode', 'plan']), words.join(' ')).toThrow('--yes means --permission-mode yolo');
+    }
+  });
+
   it('parses an environment variable with its row, naming the variable when it is wrong', () => {
     expect(resolveSettings(parseCliArgs(['task']), { VIBE_IDLE_TIMEOUT: '1.5' }, {}).values.idleTimeoutMs).toBe(1_500);
     expect(() => resolveSettings(parseCliArgs(['task']), { VIBE_IDLE_TIMEOUT: 'soon' }, {})).toThrow('VIBE_IDLE_TIMEOUT must be a number of seconds above 0, got "soon".');

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startChatServer, type ChatServer } from './support/chat-server.js';
 import { CLI_SESSION_TIMEOUT_MS, cliHome, type CliHome } from './support/cli-process.js';
+import { genAiSchemaViolations } from './support/gen-ai-schemas.js';
 import { startOtlpReceiver, type OtlpReceiver, type OtlpSpan } from './support/otlp-receiver.js';
 
 const closers: Array<{ close(): Promise<void> }> = [];
@@ -113,6 +114,9 @@ describe('OpenTelemetry export', { timeout: CLI_SESSION_TIMEOUT_MS }, () => {
     expect(String(ok.attributes['gen_ai.tool.call.result'])).toContain('purple elephant');
     expect(receiver.bodies.join('\n')).not.toContain(API_KEY);
     expect(String(run.attributes['gen_ai.input.messages'])).toContain('[redacted]');
+    // Every exported span's GenAI messages are what the conventions' JSON schemas allow.
+    expect(JSON.parse(String(run.attributes['gen_ai.output.messages']))[0].finish_reason).toBe('stop');
+    expect(genAiSchemaViolations(spans)).toEqual([]);
   });
 
   it('a failed request ends as a chat span with error.type, and the spans are still sent', async () => {

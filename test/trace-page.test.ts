@@ -137,9 +137,9 @@ describe('the trace data model, from a session recorded by the CLI', () => {
     lines.splice(5, 0, '{"type":"usage","turn":1,"us', 'not json at all', JSON.stringify({ type: 'request', turn: 1, body: { anything: true } }));
     writeFileSync(copy, `${lines.join('\n')}{"type":"turn_start","tu`);
     const data = await buildTrace(readSessionFile(copy), { file: copy });
-    // The stray request record (no tools, no parameters) is the fourth.
+    // The stray request record (no digest, no messages) is the fourth: refused as the file is read.
     expect(data.skipped.count).toBe(4);
-    expect(data.skipped.notes.join('\n')).toMatch(/record \d+: request without its tools or parameters; skipped/);
+    expect(data.skipped.notes.join('\n')).toMatch(/line 8 is not a valid record \(a "request" record whose digest is missing, expected text\)/);
     expect(data.skipped.notes.join('\n')).toMatch(/line 6 is not a valid record/);
     expect(data.skipped.notes.join('\n')).toMatch(/line 7 is not a valid record/);
     expect(data.skipped.notes.join('\n')).toMatch(/unfinished last line/);
@@ -156,7 +156,7 @@ describe('the trace data model, from a session recorded by the CLI', () => {
       { type: 'tool_call_start', turn: 1, call: { id: 't1', name: 'task', arguments: '{"prompt":"look"}' } },
       { type: 'run_start', provider: 'openai', model: 'gpt-4o', tools: ['read_file'], input: 'look', agent: 'main/task-1' },
       { type: 'turn_start', turn: 1, agent: 'main/task-1' },
-      { type: 'usage', turn: 1, usage: { inputTokens: 50, outputTokens: 5, cachedInputTokens: 0, reasoningTokens: 0 }, agent: 'main/task-1' },
+      { type: 'usage', turn: 1, usage: { inputTokens: 50, outputTokens: 5, cachedInputTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 }, agent: 'main/task-1' },
       { type: 'assistant_message', turn: 1, message: { role: 'assistant', content: 'found it', toolCalls: [] }, finishReason: 'stop', agent: 'main/task-1' },
       { type: 'turn_end', turn: 1, fromEvents: 1, messages: [], agent: 'main/task-1' },
       { type: 'stop', reason: 'answered', answer: 'found it', turns: 1, usage: {}, agent: 'main/task-1' },

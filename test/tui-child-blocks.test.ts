@@ -9,7 +9,7 @@ import { ChildBlocks, childBlockLines } from '../src/cli/tui/child-blocks.js';
 import { createTheme } from '../src/cli/display/theme.js';
 
 const t = createTheme(false);
-const usage = { inputTokens: 1, outputTokens: 1, cachedInputTokens: 0, reasoningTokens: 0 };
+const usage = { inputTokens: 1, outputTokens: 1, cachedInputTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 };
 const task = (id: string, prompt: string, description: string) => ({ id, name: 'task', arguments: JSON.stringify({ prompt, description }) });
 const child = (agent: string, event: AgentEvent): AgentEvent & { agent: string } => ({ ...event, agent });
 const start = (agent: string, input: string) => child(agent, { type: 'run_start', provider: 'p', model: 'm', tools: [], input });

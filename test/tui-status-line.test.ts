@@ -7,7 +7,7 @@ import { createTheme } from '../src/cli/display/theme.js';
 const plain = createTheme(false);
 const info: StatusInfo = {
   model: 'gpt-4.1-mini',
-  total: { inputTokens: 12_000, outputTokens: 3_400, cachedInputTokens: 0, reasoningTokens: 0 },
+  total: { inputTokens: 12_000, outputTokens: 3_400, cachedInputTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 },
   contextTokens: 32_000,
   contextWindow: 128_000,
   costUsd: 0.0123,
@@ -42,7 +42,7 @@ describe('the status line', () => {
 });
 
 describe('ConversationState, feeding the status line from events', () => {
-  const usage = (inputTokens: number, outputTokens: number, extra: Record<string, number> = {}) => ({ inputTokens, outputTokens, cachedInputTokens: 0, reasoningTokens: 0, ...extra });
+  const usage = (inputTokens: number, outputTokens: number, extra: Record<string, number> = {}) => ({ inputTokens, outputTokens, cachedInputTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0, ...extra });
 
   it('sums tokens, takes the context fill from the latest request, and a cost only when usage reports one', () => {
     const state = new ConversationState('m', [], { contextWindow: () => 10_000 });

@@ -5,6 +5,7 @@ import { diskFileAccess, type FileAccess } from '../tools/coding/shared/file-acc
 import { MAX_TEXT_FILE_BYTES } from '../tools/coding/shared/text-file.js';
 import { CredentialsMissing, type AcpHost, type AcpSession } from './acp-host.js';
 import { editorFileAccess } from './client-files.js';
+import { confinedFileAccess, type Confine } from './confined-files.js';
 import { clientMcpServers } from './client-mcp-servers.js';
 import { EventUpdates } from './event-updates.js';
 import { editorApproval } from './permission-question.js';
@@ -36,10 +37,13 @@ export function createAcpAgent(host: AcpHost): { app: AgentApp; closeAll(): Prom
   const open = async (cwd: string, mcpServers: McpServer[], loadId?: string): Promise<Live> => {
     if (!client) throw RequestError.internalError(undefined, 'no connection');
     let id = loadId ?? '';
-    const files = fileAccess(client, capabilities, () => id);
+    let confine: Confine = async () => ({ ok: false, reason: 'the session is not open yet' });
+    const through = fileAccess(client, capabilities, () => id);
+    const files = confinedFileAccess(through, (path, forWrite) => confine(path, forWrite));
     try {
-      const session = await host.open({ cwd, mcpServers: clientMcpServers(mcpServers, clientName), ...(files !== diskFileAccess ? { files } : {}), ask: editorApproval(client, () => id), ...(loadId !== undefined ? { loadId } : {}) });
+      const session = await host.open({ cwd, mcpServers: clientMcpServers(mcpServers, clientName), ...(through !== diskFileAccess ? { files } : {}), ask: editorApproval(client, () => id), ...(loadId !== undefined ? { loadId } : {}) });
       id = session.id;
+      confine = session.confine;
       const live: Live = { session, files };
       sessions.set(id, live);
       return live;

@@ -5,6 +5,7 @@ import type { ImageLimits } from '../images/image-limits.js';
 import type { ServerEntry } from '../mcp/server-spec.js';
 import type { AskApproval } from '../tools/approval.js';
 import type { FileAccess } from '../tools/coding/shared/file-access.js';
+import type { Confine } from './confined-files.js';
 
 /** What the ACP layer asks of the program around it: sessions that run our loop. It holds no loop logic itself. */
 export interface AcpHost {
@@ -34,6 +35,8 @@ export interface AcpSession {
   history(): readonly Message[];
   /** The session's tool of that name, for the kind of its calls. */
   tool(name: string): Tool | undefined;
+  /** Where the session's tools may read and write: every file request of the ACP layer is checked by it first. */
+  confine: Confine;
   /** Whether the session's model takes images (`refused` says why not) and the provider's limits for them. */
   images: { refused: string | undefined; limits: ImageLimits };
   /** One prompt (with the images on its user message): the loop's events, in order, ending with `stop`. */

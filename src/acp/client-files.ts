@@ -3,7 +3,7 @@ import type { FileAccess } from '../tools/coding/shared/file-access.js';
 
 /**
  * File bytes through the editor (fs/read_text_file, fs/write_text_file): reads see unsaved
- * buffers, writes land in them. Paths reach here already confined to the workspace and permitted.
+ * buffers, writes land in them. Every path reaches here through confinedFileAccess, so none outside the workspace is sent.
  */
 export function editorFileAccess(client: AgentContext, sessionId: () => string): FileAccess {
   return {

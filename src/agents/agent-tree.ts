@@ -12,8 +12,14 @@ export interface AgentTree {
   agents: readonly AgentDefinition[];
   /** How many levels below the top agent may exist (1: children, no grandchildren). */
   maxDepth: number;
-  /** Children running at once, across the tree. */
-  slots: Semaphore;
+  /**
+   * Agents running at once on each level below the top (index 0: children, 1: grandchildren …).
+   * Per level, so a parent waiting on its children holds a slot of its own level, never one they
+   * need: no tree can deadlock, whatever its depth and fan-out. Made as a level is first reached.
+   */
+  slots: Semaphore[];
+  /** The size of each level's slots. */
+  concurrency: number;
 }
 
 /** One agent of the tree, as its `task` tool sees it. */

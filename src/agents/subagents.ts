@@ -19,7 +19,7 @@ export interface SubagentOptions {
   agents?: readonly AgentDefinition[];
   /** Levels of subagents below the top agent (default 1: children cannot start children). */
   maxDepth?: number;
-  /** Children running at once across the tree (default 4). */
+  /** Agents running at once on each level of the tree (default 4). */
   concurrency?: number;
   /** Input plus output tokens the whole tree may use. */
   tokenBudget?: number;
@@ -40,7 +40,8 @@ export function withSubagents(options: AgentOptions, subagents: SubagentOptions 
     base: options,
     agents: subagents.agents ?? BUILTIN_AGENTS,
     maxDepth: subagents.maxDepth ?? 1,
-    slots: new Semaphore(subagents.concurrency ?? 4),
+    slots: [],
+    concurrency: subagents.concurrency ?? 4,
   };
   const limits = { maxCost: options.maxCost, maxTurns: options.maxTurns, maxTokens: subagents.tokenBudget };
   const budget = options.budget ?? new Budget(Object.fromEntries(Object.entries(limits).filter(([, value]) => value !== undefined)));
@@ -67,7 +68,7 @@ async function runChild(tree: AgentTree, parent: AgentNode, definition: AgentDef
   const path = `${parent.path}/task-${++parent.started}`;
   let release: () => void;
   try {
-    release = await tree.slots.acquire(context.signal);
+    release = await (tree.slots[parent.depth] ??= new Semaphore(tree.concurrency)).acquire(context.signal);
   } catch {
     return { output: `Subagent ${path} was cancelled before it started.`, isError: true };
   }
@@ -88,7 +89,7 @@ async function runChild(tree: AgentTree, parent: AgentNode, definition: AgentDef
       workspace: context.workspace,
       ...(price ? { price } : {}),
     };
-    const node: AgentNode = { path, depth: parent.depth + 1, budget, tools: new ToolRegistry(childTools(parent.tools.list(), definition)), relay: new EventRelay(), started: 0 };
+    const node: AgentNode = { path, depth: parent.depth + 1, budget, tools: new ToolRegistry(childTools(parent.tools.list(), definition), { outputs: parent.tools.outputs }), relay: new EventRelay(), started: 0 };
     const run = runAgent(attach(child, tree, node));
     for (;;) {
       const next = await run.next();

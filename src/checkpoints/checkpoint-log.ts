@@ -21,7 +21,17 @@ export interface Checkpoint {
   toRecord?: number;
 }
 
-type LogLine = ({ type: 'checkpoint' } & Checkpoint) | { type: 'left'; tree: string; at: string };
+/**
+ * What a run or a rewind left the workspace as. `after`: how many checkpoints the log held then.
+ * `made`: for a rewind, the files it wrote (its own captures, as a run's tree is the agent's).
+ */
+export interface Left {
+  tree: string;
+  after: number;
+  made?: string[];
+}
+
+type LogLine = ({ type: 'checkpoint' } & Checkpoint) | { type: 'left'; tree: string; at: string; made?: string[] };
 
 /** Where a workspace's checkpoints live: one shadow git store, one log per session. */
 export function checkpointsDir(workspace: string, env: NodeJS.ProcessEnv = process.env): string {
@@ -42,14 +52,15 @@ export class CheckpointLog {
     this.path = join(checkpointsDir(workspace, env), 'sessions', `${sessionId}.jsonl`);
   }
 
-  read(): { checkpoints: Checkpoint[]; left: string | undefined } {
+  read(): { checkpoints: Checkpoint[]; left: string | undefined; lefts: Left[] } {
     let text: string;
     try {
       text = readFileSync(this.path, 'utf8');
     } catch {
-      return { checkpoints: [], left: undefined };
+      return { checkpoints: [], left: undefined, lefts: [] };
     }
     const checkpoints: Checkpoint[] = [];
+    const lefts: Left[] = [];
     let left: string | undefined;
     for (const line of text.split('\n')) {
       if (!line.trim()) continue;
@@ -59,13 +70,15 @@ export class CheckpointLog {
       } catch {
         continue;
       }
-      if (parsed.type === 'left') left = parsed.tree;
-      else {
+      if (parsed.type === 'left') {
+        left = parsed.tree;
+        lefts.push({ tree: parsed.tree, after: checkpoints.length, ...(Array.isArray(parsed.made) ? { made: parsed.made } : {}) });
+      } else {
         const { type: _type, ...checkpoint } = parsed;
         checkpoints.push(checkpoint);
       }
     }
-    return { checkpoints, left };
+    return { checkpoints, left, lefts };
   }
 
   add(checkpoint: Omit<Checkpoint, 'n' | 'at'>): Checkpoint {
@@ -74,8 +87,9 @@ export class CheckpointLog {
     return entry;
   }
 
-  markLeft(tree: string): void {
-    this.write({ type: 'left', tree, at: new Date().toISOString() }, this.count());
+  /** `made`: a rewind's, the files it wrote. */
+  markLeft(tree: string, made?: string[]): void {
+    this.write({ type: 'left', tree, at: new Date().toISOString(), ...(made ? { made } : {}) }, this.count());
   }
 
   /**

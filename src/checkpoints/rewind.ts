@@ -1,7 +1,9 @@
 import { readSessionFile } from '../session/read-session.js';
 import { rewindPoint } from '../session/rewind-point.js';
+import type { FileIo } from './apply-file-ops.js';
 import type { Checkpoint } from './checkpoint-log.js';
-import { changedPaths, restoreTree, type RestoreResult } from './restore.js';
+import { changedPaths, planRestore, type LeftAlone, type RestorePlan } from './restore.js';
+import { recheckPlan, restoreFiles, type RestoreResult } from './restore-files.js';
 import type { SessionCheckpoints } from './session-checkpoints.js';
 import type { Snapshot } from './snapshot.js';
 
@@ -15,10 +17,14 @@ export interface RewindRequest {
 
 export interface RewindPlan extends RewindRequest {
   current: Snapshot;
+  /** What the files' rewind does (when `files`). */
+  restore?: RestorePlan;
   /** Files the rewind would rewrite or remove. */
   toChange: string[];
   /** Of those, the ones changed since the agent (or a rewind) last left them: the user's own work. */
   userChanged: string[];
+  /** Files the rewind will not touch, with why. */
+  leftAlone: LeftAlone[];
   /** Records of the session file the conversation keeps (undefined: the session has no such turn). */
   keepRecords: number | undefined;
   recordsNow: number;
@@ -27,13 +33,23 @@ export interface RewindPlan extends RewindRequest {
 /** Works out what a rewind would do, without doing it. */
 export async function planRewind(store: SessionCheckpoints, request: RewindRequest): Promise<RewindPlan> {
   const current = await store.snapshot();
-  const toChange = request.files ? await changedPaths(store.git, request.checkpoint.tree, current.tree) : [];
+  const restore = request.files ? await planRestore(store.git, store.log, request.checkpoint, current) : undefined;
+  const toChange = restore?.ops.map((op) => op.path) ?? [];
   const left = store.log.read().left;
   const sinceLeft = left && toChange.length ? new Set(await changedPaths(store.git, left, current.tree)) : new Set<string>();
   const records = readSessionFile(request.sessionPath).records;
   const { checkpoint } = request;
   const keepRecords = checkpoint.kind === 'rewind' ? checkpoint.toRecord : rewindPoint(records, checkpoint.run ?? 0, checkpoint.turn ?? 0);
-  return { ...request, current, toChange, userChanged: toChange.filter((path) => sinceLeft.has(path)), keepRecords, recordsNow: records.length };
+  return {
+    ...request,
+    current,
+    ...(restore ? { restore } : {}),
+    toChange,
+    userChanged: toChange.filter((path) => sinceLeft.has(path)),
+    leftAlone: restore?.leftAlone ?? [],
+    keepRecords,
+    recordsNow: records.length,
+  };
 }
 
 export interface RewindOutcome {
@@ -46,15 +62,16 @@ export interface RewindOutcome {
 
 /**
  * Carries a plan out. First a checkpoint of the state now (files and conversation), so the rewind
- * can itself be rewound; then the files; the conversation's record is returned for the caller to
- * append to the session file.
+ * can itself be rewound; then the files, all or nothing (a failure throws with every file as it
+ * was); the conversation's record is returned for the caller to append to the session file.
  */
-export async function applyRewind(store: SessionCheckpoints, plan: RewindPlan): Promise<RewindOutcome> {
+export async function applyRewind(store: SessionCheckpoints, plan: RewindPlan, io?: FileIo): Promise<RewindOutcome> {
+  if (plan.restore) await recheckPlan(store.git, plan.restore);
   const undo = store.log.add({ kind: 'rewind', tree: plan.current.tree, tooLarge: plan.current.tooLarge, toRecord: plan.recordsNow });
   let files: RestoreResult | undefined;
-  if (plan.files) {
-    files = await restoreTree(store.git, plan.checkpoint.tree, plan.current.tree);
-    store.log.markLeft(plan.checkpoint.tree);
+  if (plan.restore) {
+    files = await restoreFiles(store.git, plan.restore, io);
+    store.log.markLeft(files.tree, files.restored);
   }
   const conversationRecord = plan.conversation && plan.keepRecords !== undefined ? ({ type: 'rewind', toRecord: plan.keepRecords } as const) : undefined;
   return { undo, ...(files ? { files } : {}), ...(conversationRecord ? { conversationRecord } : {}) };

@@ -1,5 +1,7 @@
 import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
+import { userCacheDir } from '../knowledge/knowledge-source.js';
+import { userConfigDir } from '../memory/memory-paths.js';
 import { userDataDir } from '../session/paths.js';
 import { CheckpointLog, checkpointsDir, type Checkpoint } from './checkpoint-log.js';
 import { ShadowGit } from './shadow-git.js';
@@ -20,7 +22,7 @@ export class SessionCheckpoints {
   private last: Snapshot | undefined;
 
   constructor(private readonly options: CheckpointOptions) {
-    this.git = new ShadowGit(join(checkpointsDir(options.workspace, options.env), 'git'), options.workspace, [realOrAsIs(userDataDir(options.env))]);
+    this.git = new ShadowGit(join(checkpointsDir(options.workspace, options.env), 'git'), options.workspace, ownStateDirs(options.env ?? process.env));
     this.log = new CheckpointLog(options.workspace, options.sessionId, options.env);
   }
 
@@ -54,6 +56,15 @@ export class SessionCheckpoints {
   list(): Checkpoint[] {
     return this.log.read().checkpoints;
   }
+}
+
+/**
+ * The CLI's own state, never snapshotted when the workspace holds it (a run in the home folder):
+ * the data folder (sessions, this very store, the prompt history), the config folder and the cache,
+ * each as given and as its real path.
+ */
+function ownStateDirs(env: NodeJS.ProcessEnv): string[] {
+  return [...new Set([userDataDir(env), userConfigDir(env), userCacheDir(env)].flatMap((dir) => [dir, realOrAsIs(dir)]))];
 }
 
 function realOrAsIs(path: string): string {

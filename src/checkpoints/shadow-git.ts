@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
 
 export interface GitResult {
@@ -39,13 +39,17 @@ export class ShadowGit {
    */
   private writeExcludes(): void {
     if (this.excludesWritten) return;
-    const lines = this.excluded
-      .map((dir) => relative(this.workTree, dir))
-      .filter((path) => path !== '' && !path.startsWith('..') && !isAbsolute(path))
-      .map((path) => `/${path.split(sep).join('/').replace(/[\\*?[\]!#\s]/g, '\\$&')}/`);
+    const lines = this.excludedInside().map((path) => `/${path.replace(/[\\*?[\]!#\s]/g, '\\$&')}/`);
     mkdirSync(join(this.gitDir, 'info'), { recursive: true });
     writeFileSync(join(this.gitDir, 'info', 'exclude'), lines.map((line) => `${line}\n`).join(''));
     this.excludesWritten = true;
+  }
+
+  /** The excluded folders that lie inside the work tree, relative to it with `/` (the tree as given, or its real path). */
+  excludedInside(): string[] {
+    const trees = [...new Set([this.workTree, realOrAsIs(this.workTree)])];
+    const paths = this.excluded.flatMap((dir) => trees.map((tree) => relative(tree, dir))).filter((path) => path !== '' && !path.startsWith('..') && !isAbsolute(path));
+    return [...new Set(paths.map((path) => path.split(sep).join('/')))];
   }
 
   run(args: string[], input?: string): Promise<GitResult> {
@@ -75,6 +79,19 @@ export class ShadowGit {
     const result = await this.run(args, input);
     if (result.code !== 0) throw new Error(`git ${args[0]} failed in the checkpoint store: ${result.stderr.trim() || `exit ${result.code}`}`);
     return result.stdout;
+  }
+
+  /** Like must, with the output as bytes (blob contents are not text). */
+  mustBytes(args: string[], input: string): Promise<Buffer> {
+    return new Promise((resolve, reject) => {
+      const child = execFile(
+        'git',
+        args,
+        { cwd: this.workTree, env: { ...gitEnv(), GIT_DIR: this.gitDir, GIT_WORK_TREE: this.workTree }, maxBuffer: 1024 * 1024 * 1024, timeout: GIT_TIMEOUT_MS, killSignal: 'SIGKILL', encoding: 'buffer' },
+        (error, stdout, stderr) => (error ? reject(new Error(`git ${args[0]} failed in the checkpoint store: ${stderr.toString().trim() || error.message}`)) : resolve(stdout)),
+      );
+      child.stdin?.end(input);
+    });
   }
 }
 
@@ -112,6 +129,14 @@ function gitEnv(): NodeJS.ProcessEnv {
   env.GIT_TERMINAL_PROMPT = '0';
   env.GIT_OPTIONAL_LOCKS = '0';
   return env;
+}
+
+function realOrAsIs(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
 }
 
 /** NUL-separated git output as a list. */

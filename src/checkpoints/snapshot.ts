@@ -1,5 +1,6 @@
 import { lstat, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { isSecretPath } from '../workspace/secret-files.js';
 import { nulList, type ShadowGit } from './shadow-git.js';
 
 /** Files larger than this are left out of snapshots (and reported), so a stray video or dump stays cheap. */
@@ -14,13 +15,16 @@ export interface Snapshot {
 
 /**
  * Records the workspace as a tree in the shadow repository: every file git would not ignore
- * (the workspace's .gitignore files apply), except files over `maxFileBytes`. Cheap when little
+ * (the workspace's .gitignore files apply), except files over `maxFileBytes` and files that hold
+ * credentials by name (`.env`, keys: isSecretPath; the store must never become a copy of them).
+ * The CLI's own folders are excluded in the store (shadow-git.ts). Cheap when little
  * changed: git's index remembers file stats, so only changed files are read, and when nothing
  * changed one git process (ls-files) answers.
  */
 export async function takeSnapshot(git: ShadowGit, maxFileBytes = DEFAULT_MAX_FILE_BYTES): Promise<Snapshot> {
   await refuseSpecialIgnoreFiles(git.workTree);
   await git.ensure();
+  await forgetOnce(git);
   // Modified, deleted and untracked files against the shadow index: the one walk of the workspace.
   // -t tags each path: '? ' untracked, else in the index (changed or deleted).
   const tagged = nulList(await git.must(['ls-files', '-z', '-t', '--others', '--modified', '--exclude-standard']));
@@ -34,27 +38,28 @@ export async function takeSnapshot(git: ShadowGit, maxFileBytes = DEFAULT_MAX_FI
     }),
   );
   tooLarge.sort();
-  if (tooLarge.length === candidates.length) {
+  const secret = candidates.filter(isSecretPath);
+  if (tooLarge.length + secret.length === candidates.length) {
     // Nothing differs from the index but files already left out: the tree written from it last time, if the index is still that one.
     const cached = await readTreeCache(git);
     if (cached && cached.tooLarge.join('\0') === tooLarge.join('\0')) return cached;
   }
-  const grown = tooLarge.filter((path) => indexed.has(path));
+  const grown = [...tooLarge, ...secret].filter((path) => indexed.has(path));
   if (grown.length) {
     // A file that grew past the limit must not stay in the index with its old content.
     await git.run(['rm', '-q', '-f', '--cached', '--ignore-unmatch', '--pathspec-from-file=-', '--pathspec-file-nul'], grown.map(literal).join('\0'));
   }
-  const skipped = new Set(tooLarge);
+  const skipped = new Set([...tooLarge, ...secret]);
   const toAdd = candidates.filter((path) => !skipped.has(path));
   if (toAdd.length) {
     // Only the paths ls-files named (deleted ones included, so -A records their removal): git need not walk the tree again.
-    // --ignore-errors: a file vanishing or unreadable mid-snapshot leaves it out instead of failing the snapshot.
+    // --ignore-errors: a path git cannot take (SKIPPABLE) is left out instead of failing the snapshot.
     // Many paths: git matches each file against every pathspec, so past a few hundred the whole tree is cheaper.
-    const wholeTree = ['.', ...tooLarge.map((path) => `:(exclude,literal)${path}`)];
+    const wholeTree = ['.', ...[...skipped].map((path) => `:(exclude,literal)${path}`)];
     let added = await addAll(git, toAdd.length > MAX_NAMED_PATHS ? wholeTree : toAdd.map(literal));
-    // A named file gone since ls-files fails the whole add: then the whole tree, as a file vanishing there is skipped.
-    if (/did not match any files/i.test(added.stderr)) added = await addAll(git, wholeTree);
-    if (added.code !== 0 && !/unable to (index|stat)|Permission denied/i.test(added.stderr)) {
+    // A named file gone since ls-files (or now beyond a folder swapped for a symlink) fails the whole add: then the whole tree, where it is skipped.
+    if (/did not match any files|beyond a symbolic link/i.test(added.stderr)) added = await addAll(git, wholeTree);
+    if (added.code !== 0 && !SKIPPABLE.test(added.stderr)) {
       throw new Error(`git add failed in the checkpoint store: ${added.stderr.trim()}`);
     }
   }
@@ -64,6 +69,30 @@ export async function takeSnapshot(git: ShadowGit, maxFileBytes = DEFAULT_MAX_FI
 }
 
 const MAX_NAMED_PATHS = 200;
+
+/**
+ * What git add reports for a path it skips, the rest added: a file vanishing or unreadable
+ * mid-snapshot, a FIFO where a file was, a nested repository without a commit, a named path
+ * that the workspace's ignore rules now cover.
+ */
+const SKIPPABLE = /unable to (index|stat)|Permission denied|can only add regular files|does not have a commit checked out|paths are ignored by one of your \.gitignore/i;
+const FORGOT_MARK = 'vibe-agent-forgot-secrets';
+
+/**
+ * Once per store: drops from the index what a snapshot must not hold but a store written before
+ * these rules may: secret files, and anything in the CLI's own folders. Unchanged files are never
+ * looked at again, so they would stay in every later tree; from then on none is ever added.
+ */
+async function forgetOnce(git: ShadowGit): Promise<void> {
+  const mark = join(git.gitDir, FORGOT_MARK);
+  if (await stat(mark).catch(() => undefined)) return;
+  if (await stat(join(git.gitDir, 'index')).catch(() => undefined)) {
+    const inside = git.excludedInside().map((dir) => `${dir}/`);
+    const unwanted = nulList(await git.must(['ls-files', '-z', '--cached'])).filter((path) => isSecretPath(path) || inside.some((dir) => path.startsWith(dir)));
+    if (unwanted.length) await git.must(['rm', '-q', '-f', '--cached', '--ignore-unmatch', '--pathspec-from-file=-', '--pathspec-file-nul'], unwanted.map(literal).join('\0'));
+  }
+  await writeFile(mark, '');
+}
 
 function addAll(git: ShadowGit, pathspecs: string[]) {
   return git.run(['add', '-A', '--ignore-errors', '--pathspec-from-file=-', '--pathspec-file-nul'], pathspecs.join('\0'));

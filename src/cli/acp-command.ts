@@ -14,12 +14,13 @@ import { EXIT } from './exit-codes.js';
 import { openAcpSession } from './acp-session.js';
 import { providerSettings } from './provider-settings.js';
 import { resolveSettings } from './resolve-settings.js';
+import { agentEnvironment } from '../sandbox/held-secrets.js';
 
 /**
  * `vibe-agent acp`: the Agent Client Protocol over stdio, for editors (Zed, JetBrains) that run
  * the agent as a child process. stdout carries the protocol only; warnings go to stderr.
  */
-export async function acpCommand(args: CliArgs, signal: AbortSignal, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export async function acpCommand(args: CliArgs, signal: AbortSignal, env: NodeJS.ProcessEnv = agentEnvironment()): Promise<number> {
   const host: AcpHost = {
     version: (JSON.parse(readFileSync(`${packageRoot(import.meta.url)}/package.json`, 'utf8')) as { version: string }).version,
     open: (setup) => openAcpSession(args, setup, env),

@@ -15,6 +15,7 @@ import { findSession } from '../session/list-sessions.js';
 import { collectSecrets, createRedactor } from '../session/redact.js';
 import { createSession, withSystemPrompt, type OpenedSession } from '../session/session-store.js';
 import { resumeSession } from '../session/resume-session.js';
+import { resolveInWorkspace } from '../workspace/resolve-path.js';
 import type { CliArgs } from './args.js';
 import { safeStderr } from './display/safe-output.js';
 import { createCliAuthorize } from './permission-setup.js';
@@ -67,6 +68,7 @@ export async function openAcpSession(args: CliArgs, setup: AcpSessionSetup, env:
     workspace,
     history: () => messages ?? [],
     tool: (name) => prepared.tools.get(name),
+    confine: (path, forWrite) => resolveInWorkspace(path, { workspace, extraRoots: [...settings.addDirs, ...(forWrite ? [] : prepared.skills.readRoots())], allowSecrets: settings.allowSecrets, forWrite }),
     images: { refused: imagesRefusedBy(prepared.resolved.preset.name, prepared.resolved.model), limits: imageLimitsFor(prepared.resolved.preset.protocol) },
     async *prompt(input, signal, images) {
       const hooked = await promptThroughHooks(prepared.hooks, input, { id, resumed: messages !== undefined });

@@ -53,6 +53,8 @@ export interface CliArgs {
   evalFlags?: { runs?: string; concurrency?: string; shard?: string; suite?: string; output?: string };
   /** `mcp` subcommand words (e.g. ["list"]). */
   mcpArgs?: string[];
+  /** `mcp serve --http [HOST:]PORT`: streamable HTTP instead of stdio. */
+  mcpHttp?: string;
   /** `rewind` options (see rewind-args.ts). */
   rewind?: RewindArgs;
   /** `trace` options (see trace-args.ts). */
@@ -88,6 +90,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
   const positionals = parsed.positionals;
   const args: CliArgs = { command: 'run', yes: values.yes === true, json: values.json === true, addDirs: [], allowSecrets: false };
   for (const key of SETTING_KEYS) Object.assign(args, flagSetting(key, values));
+  applyRunFlags(args);
   if (values.help) return { ...args, command: 'help' };
   if (values.version) return { ...args, command: 'version' };
   const cwd = values.cwd as string | undefined;
@@ -109,6 +112,10 @@ export function parseCliArgs(argv: string[]): CliArgs {
   if (positionals[0] === 'mcp' && (positionals.length === 1 || (positionals.length === 2 && (positionals[1] === 'list' || positionals[1] === 'serve')))) {
     args.command = 'mcp';
     args.mcpArgs = positionals.slice(1);
+    if (values.http !== undefined) {
+      if (positionals[1] !== 'serve') throw new UsageError('--http only applies to "vibe-agent mcp serve".');
+      args.mcpHttp = values.http as string;
+    }
     if (cwd) args.cwd = cwd;
     return args;
   }
@@ -128,12 +135,12 @@ export function parseCliArgs(argv: string[]): CliArgs {
   if (positionals[0] === 'acp' && positionals.length === 1) {
     args.command = 'acp';
     if (cwd) args.cwd = cwd;
-    if (args.yes) args.permissionMode = 'yolo';
     return args;
   }
   if (positionals[0] === 'replay') return replayArgs(args, positionals, values);
   if (values.against) throw new UsageError('--against only applies to "vibe-agent replay SESSION".');
   if (values.user) throw new UsageError('--user only applies to "vibe-agent memory".');
+  if (values.http !== undefined) throw new UsageError('--http only applies to "vibe-agent mcp serve".');
   const misplaced = rewindFlagsGiven(values);
   if (misplaced.length) throw new UsageError(`--${misplaced[0]} only applies to "vibe-agent rewind".`);
   const traceOnly = traceFlagsGiven(values);
@@ -147,16 +154,22 @@ export function parseCliArgs(argv: string[]): CliArgs {
   const prompt = flagPrompt ?? (positionals.length ? positionals.join(' ') : undefined);
   if (prompt !== undefined && args.command === 'demo') throw new UsageError(`"vibe-agent demo" runs its own four tasks and takes no prompt; to run "${prompt}", leave out "demo".`);
   if (prompt !== undefined) args.prompt = prompt;
-  if (args.yes) {
-    if (args.permissionMode && args.permissionMode !== 'yolo') throw new UsageError(`--yes means --permission-mode yolo; it cannot be combined with --permission-mode ${args.permissionMode}.`);
-    args.permissionMode = 'yolo';
-  }
   if (values['compare-protocols']) {
     if (args.command !== 'demo') throw new UsageError('--compare-protocols goes with the demo: vibe-agent demo --compare-protocols');
     if (args.protocol) throw new UsageError('--compare-protocols runs both protocols; leave out --protocol.');
     args.compareProtocols = true;
   }
   return args;
+}
+
+/**
+ * The run flags every sub-command that runs tools shares (run, demo, acp, mcp serve, replay),
+ * mapped once before any sub-command branch can return: `--yes` is `--permission-mode yolo`.
+ */
+function applyRunFlags(args: CliArgs): void {
+  if (!args.yes) return;
+  if (args.permissionMode && args.permissionMode !== 'yolo') throw new UsageError(`--yes means --permission-mode yolo; it cannot be combined with --permission-mode ${args.permissionMode}.`);
+  args.permissionMode = 'yolo';
 }
 
 const EVAL_FLAGS = ['runs', 'concurrency', 'shard', 'suite', 'output'] as const;

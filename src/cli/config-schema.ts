@@ -29,6 +29,10 @@ function validator(config: ConfigType): z.ZodType {
       return z.record(z.string(), z.array(z.string()));
     case 'object':
       return z.record(z.string(), z.unknown());
+    case 'prices': {
+      const perMillion = z.number().min(0);
+      return z.record(z.string().min(1), z.object({ input: perMillion, output: perMillion, cachedInput: perMillion.optional(), cacheWrite: perMillion.optional(), cacheWrite1h: perMillion.optional() }).strict());
+    }
     case 'checker':
       return z.union([
         z.enum(['auto', 'off']),

@@ -1,10 +1,13 @@
-import { readBoundedText, type RefusedFileError } from '../workspace/read-bounded.js';
+import type { ReadRule } from '../workspace/read-own-file.js';
+import { isWithin, readOwnTextAsync, realRoots, type RefusedFileError } from '../workspace/read-own-file.js';
+import { userFileRoots } from '../workspace/own-file-roots.js';
 import { homedir } from 'node:os';
-import { join, relative, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { ConfigError } from '../providers/create-provider.js';
 import { PRESET_ALIASES, PRESETS } from '../providers/presets.js';
 import { CONFIG_KEYS, settingRow, type ConfigKey, type FileConfig, type ProjectRule } from './settings.js';
 import { expandToolGroups } from './tool-names.js';
+import { agentEnvironment } from '../sandbox/held-secrets.js';
 
 export type { FileConfig } from './settings.js';
 
@@ -25,7 +28,7 @@ export interface ProjectConfig {
 
 export async function readProjectConfig(workspace: string, warn: (message: string) => void = () => {}): Promise<ProjectConfig> {
   const file = projectConfigPath(workspace);
-  return { file, config: await readConfigFile(file, warn) };
+  return { file, config: await readConfigFile(file, { within: [workspace] }, warn) };
 }
 
 const keysWith = (rule: ProjectRule): ConfigKey[] => CONFIG_KEYS.filter((key) => settingRow(key).project === rule);
@@ -37,12 +40,12 @@ const keysWith = (rule: ProjectRule): ConfigKey[] => CONFIG_KEYS.filter((key) =>
  */
 export async function loadConfig(
   workspace: string,
-  env: NodeJS.ProcessEnv = process.env,
+  env: NodeJS.ProcessEnv = agentEnvironment(),
   warn: (message: string) => void = () => {},
   /** The project file as already read (a run reads it once: hooks and MCP servers take theirs from it too). */
   read?: ProjectConfig,
 ): Promise<FileConfig> {
-  const user = await readConfigFile(userConfigPath(env), warn);
+  const user = await readConfigFile(userConfigPath(env), { within: userFileRoots(env), user: true }, warn);
   const projectPath = projectConfigPath(workspace);
   // A copy: the keys a project file may not set are removed from it below.
   const project = { ...(read ?? (await readProjectConfig(workspace, warn))).config };
@@ -90,7 +93,9 @@ function guardProject(user: FileConfig, project: FileConfig, workspace: string):
       delete project[key];
     }
   }
-  const outside = (project.knowledge ?? []).filter((source) => relative(workspace, resolve(workspace, source.path)).startsWith('..'));
+  // Where the folder really is: a link inside the workspace may lead anywhere.
+  const [realWorkspace] = realRoots([workspace]);
+  const outside = (project.knowledge ?? []).filter((source) => !isWithin(realWorkspace!, realRoots([resolve(workspace, source.path)])[0]!));
   if (outside.length) {
     notes.push(`knowledge ${outside.map((source) => source.path).join(', ')} ignored; a project file may only index folders inside the workspace.`);
     project.knowledge = project.knowledge!.filter((source) => !outside.includes(source));
@@ -120,18 +125,27 @@ function guardProject(user: FileConfig, project: FileConfig, workspace: string):
 /** Far above any real config; a bigger file is refused rather than parsed. */
 const MAX_CONFIG_BYTES = 1024 * 1024;
 
+/** Where a config file may really be, and whether it is the user's own. */
+export interface ConfigPlace {
+  within: ReadRule['within'];
+  /** The user's config carries their deny rules: one that cannot be read stops the run rather than being ignored. */
+  user?: boolean;
+}
+
 /**
- * A config that is a FIFO, a device or huge is skipped with a warning: a cloned repository must not hang start-up.
- * The schema (zod) is loaded only when there is a file to check: most one-shot runs have none.
+ * A project config that is a FIFO, a device, huge, or a link leading outside the workspace is
+ * skipped with a warning: a cloned repository must not hang start-up. The user's config in such a
+ * shape is an error naming it. The schema (zod) is loaded only when there is a file to check: most
+ * one-shot runs have none.
  */
-export async function readConfigFile(path: string, warn: (message: string) => void = () => {}): Promise<FileConfig> {
+export async function readConfigFile(path: string, place: ConfigPlace, warn: (message: string) => void = () => {}): Promise<FileConfig> {
   let text: string;
   try {
-    text = readBoundedText(path, MAX_CONFIG_BYTES);
+    text = await readOwnTextAsync(path, { within: place.within, maxBytes: MAX_CONFIG_BYTES });
   } catch (error) {
     const code = (error as RefusedFileError).code;
     if (code === 'ENOENT') return {};
-    if (code === 'ENOTREG' || code === 'EFBIG') {
+    if (!place.user && (code === 'ENOTREG' || code === 'EFBIG' || code === 'EOUTSIDE' || code === 'EDANGLING')) {
       warn(`config ${(error as Error).message.replace(/\.$/, '')}, so it is ignored.`);
       return {};
     }

@@ -9,16 +9,20 @@ import type { DoctorEndpoint } from '../doctor/types.js';
 import { ConfigError, createProvider, resolveProvider } from '../providers/create-provider.js';
 import { detectBubblewrap } from '../sandbox/detect-bubblewrap.js';
 import type { CliArgs } from './args.js';
-import { loadConfig, pointsAtThisMachine, projectConfigPath, readConfigFile, userConfigPath, type FileConfig } from './config.js';
+import { loadConfig, pointsAtThisMachine, projectConfigPath, readConfigFile, userConfigPath, type ConfigPlace, type FileConfig } from './config.js';
 import { EXIT } from './exit-codes.js';
 import { providerSettings } from './provider-settings.js';
 import { resolveSettings } from './resolve-settings.js';
+import { secondsAsMs } from './setting-parsers.js';
 import { safeStderr, safeStdout } from './display/safe-output.js';
+import { userFileRoots } from '../workspace/own-file-roots.js';
+import { agentEnvironment } from '../sandbox/held-secrets.js';
 
 /** `vibe-agent doctor`: local checks, then the probe battery against the endpoint a run would use. */
-export async function doctorCommand(args: CliArgs, signal: AbortSignal, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export async function doctorCommand(args: CliArgs, signal: AbortSignal, env: NodeJS.ProcessEnv = agentEnvironment()): Promise<number> {
   const workspace = resolve(args.cwd ?? process.cwd());
-  const configFiles = await Promise.all([userConfigPath(env), projectConfigPath(workspace)].map(checkConfigFile));
+  const timeoutMs = env.VIBE_DOCTOR_TIMEOUT === undefined ? undefined : secondsAsMs(env.VIBE_DOCTOR_TIMEOUT, 'VIBE_DOCTOR_TIMEOUT');
+  const configFiles = await Promise.all([checkConfigFile(userConfigPath(env), { within: userFileRoots(env), user: true }), checkConfigFile(projectConfigPath(workspace), { within: [workspace] })]);
   const local = localChecks({ nodeVersion: process.version, platform: process.platform, stdoutIsTTY: process.stdout.isTTY === true, env, configFiles, sandbox: () => detectBubblewrap() });
   // A broken config file is a finding, not a reason to stop: the endpoint is probed from flags and environment.
   let config: FileConfig = {};
@@ -52,16 +56,18 @@ export async function doctorCommand(args: CliArgs, signal: AbortSignal, env: Nod
     provider,
     local,
     signal,
+    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     ...(progress ? { onProbe: (probe) => safeStderr.write(`  ${probe.label}…\n`) } : {}),
   });
   safeStdout.write(args.json ? `${JSON.stringify(report, null, 2)}\n` : renderReport(report));
+  if (signal.aborted) return EXIT.aborted;
   return reportFailed(report) ? EXIT.providerError : EXIT.answered;
 }
 
-async function checkConfigFile(path: string): Promise<ConfigFileCheck> {
+async function checkConfigFile(path: string, place: ConfigPlace): Promise<ConfigFileCheck> {
   if (!existsSync(path)) return { path, found: false };
   try {
-    await readConfigFile(path);
+    await readConfigFile(path, place);
     return { path, found: true };
   } catch (error) {
     return { path, found: true, error: (error as Error).message };

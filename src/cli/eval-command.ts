@@ -11,6 +11,7 @@ import type { CliArgs } from './args.js';
 import { EXIT } from './exit-codes.js';
 import { UsageError } from './usage-error.js';
 import { safeStderr, safeStdout, sanitizeText } from './display/safe-output.js';
+import { agentEnvironment } from '../sandbox/held-secrets.js';
 
 /** `vibe-agent eval [--suite DIR] [--runs N] [--concurrency K] [--shard I/N] [-o FILE]` and `eval merge FILES…`. */
 export async function evalCommand(args: CliArgs, signal: AbortSignal): Promise<number> {
@@ -29,7 +30,7 @@ export async function evalCommand(args: CliArgs, signal: AbortSignal): Promise<n
     const ran = await mapConcurrent(jobs, count('--concurrency', flags.concurrency), async (job) => {
       // Ctrl-C stops the runs in flight and starts no more; what finished is still reported.
       if (signal.aborted) return undefined;
-      const result = await runJob(job, { cliFlags: passedFlags(args), env: process.env, signal });
+      const result = await runJob(job, { cliFlags: passedFlags(args), env: agentEnvironment(), signal });
       if (signal.aborted) return undefined;
       progress(result);
       return result;

@@ -9,6 +9,7 @@ import type { AskTrust } from '../trust/trust-question.js';
 import { TrustStore } from '../trust/trust-store.js';
 import { userConfigPath, type ProjectConfig } from './config.js';
 import type { Settings } from './settings.js';
+import { userFileRoots } from '../workspace/own-file-roots.js';
 
 export interface HooksSetupOptions {
   workspace: string;
@@ -34,8 +35,8 @@ export async function loadConfiguredHooks(options: HooksSetupOptions, projectCon
   for (const warning of [...user.warnings, ...project.warnings]) warn(warning);
   // Read unchanged: Gemini CLI's and Codex's hooks, the user's own and the repository's.
   const dirs = foreignHookDirs(workspace, env, home);
-  const userSources: HookSource[] = [{ file: userConfigPath(env), format: 'vibe-agent', hooks: user.hooks }, ...foreignHookSources(dirs.user.gemini, dirs.user.codex, warn)];
-  const projectSources: HookSource[] = [{ file: projectFile, format: 'vibe-agent', hooks: project.hooks }, ...foreignHookSources(dirs.project.gemini, dirs.project.codex, warn)];
+  const userSources: HookSource[] = [{ file: userConfigPath(env), format: 'vibe-agent', hooks: user.hooks }, ...foreignHookSources(dirs.user.gemini, dirs.user.codex, userFileRoots(env), warn)];
+  const projectSources: HookSource[] = [{ file: projectFile, format: 'vibe-agent', hooks: project.hooks }, ...foreignHookSources(dirs.project.gemini, dirs.project.codex, [workspace], warn)];
   const merged: HooksConfig = {};
   const add = (hooks: HooksConfig) => {
     for (const [event, groups] of Object.entries(hooks)) merged[event as HookEvent] = [...(merged[event as HookEvent] ?? []), ...groups];

@@ -8,9 +8,10 @@ import { EXIT } from './exit-codes.js';
 import { resolveSettings } from './resolve-settings.js';
 import { UsageError } from './usage-error.js';
 import { safeStderr, safeStdout } from './display/safe-output.js';
+import { agentEnvironment } from '../sandbox/held-secrets.js';
 
 /** `vibe-agent index [--docs DIR]`: builds or updates the search_docs index, with progress on stderr. */
-export async function indexCommand(args: CliArgs, _signal: AbortSignal, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export async function indexCommand(args: CliArgs, _signal: AbortSignal, env: NodeJS.ProcessEnv = agentEnvironment()): Promise<number> {
   const workspace = resolve(args.cwd ?? process.cwd());
   const config = await loadConfig(workspace, env, (message) => safeStderr.write(`vibe-agent: warning: ${message}\n`));
   const sources = resolveSettings(args, env, config).values.knowledge;
@@ -19,6 +20,7 @@ export async function indexCommand(args: CliArgs, _signal: AbortSignal, env: Nod
   const tty = process.stderr.isTTY === true;
   let shown = -1;
   const index = await DocsIndex.open(sources, path, {
+    onSkipped: (skipped, reason) => safeStderr.write(`vibe-agent: warning: ${skipped} skipped: ${reason}.\n`),
     onProgress: (done, total) => {
       const percent = Math.floor((done / total) * 100);
       if (!tty || percent === shown) return;

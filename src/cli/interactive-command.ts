@@ -7,6 +7,7 @@ import { prepareRun } from './prepare-run.js';
 import { historyPath, InputHistory } from './tui/input-history.js';
 import { InteractiveSession } from './tui/interactive.js';
 import { colorEnabled, createTheme } from './display/theme.js';
+import { agentEnvironment } from '../sandbox/held-secrets.js';
 
 /** `vibe-agent` with no prompt in a terminal: the interactive session. */
 export async function interactiveCommand(args: CliArgs, signal: AbortSignal): Promise<number> {
@@ -31,7 +32,7 @@ export async function interactiveCommand(args: CliArgs, signal: AbortSignal): Pr
     ...(prepared.maxCost !== undefined ? { maxCost: prepared.maxCost } : {}),
     ...(prepared.subagents ? { subagents: prepared.subagents } : {}),
     // Like session files, the history file never holds the value of a key or token.
-    history: new InputHistory(historyPath(workspace), createRedactor(collectSecrets(process.env, [args.apiKey]))),
+    history: new InputHistory(historyPath(workspace), createRedactor(collectSecrets(agentEnvironment(), [args.apiKey]))),
     services,
     signal,
     suspend: suspendProcess,

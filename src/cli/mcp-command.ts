@@ -8,6 +8,7 @@ import { offeringsTable, serverTable } from './mcp-table.js';
 import { resolveSettings } from './resolve-settings.js';
 import { UsageError } from './usage-error.js';
 import { safeStderr, safeStdout } from './display/safe-output.js';
+import { agentEnvironment } from '../sandbox/held-secrets.js';
 
 /** Long enough for any server's own start-up limit (30 s by default) to decide first. */
 const LIST_WAIT_MS = 60_000;
@@ -16,7 +17,7 @@ const LIST_WAIT_MS = 60_000;
  * `vibe-agent mcp list`: starts every server a run would start (it asks nothing: a project
  * server not yet approved shows as such), waits for each to be ready or to fail, prints the table.
  */
-export async function mcpCommand(args: CliArgs, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export async function mcpCommand(args: CliArgs, env: NodeJS.ProcessEnv = agentEnvironment()): Promise<number> {
   const words = args.mcpArgs ?? [];
   if (words[0] === 'serve' && words.length === 1) {
     const { mcpServeCommand } = await import('./mcp-serve-command.js');

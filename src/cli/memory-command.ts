@@ -1,16 +1,17 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { projectFileWriteRefusal } from '../memory/confine.js';
+import { projectFileWriteRefusal } from '../memory/memory-write-refusal.js';
 import { forgetFacts, readOrEmpty } from '../memory/memory-file.js';
 import { displayPath, memoryPath, type MemoryScope } from '../memory/memory-paths.js';
 import { collectMemorySources } from '../memory/memory-sources.js';
 import { UsageError, type CliArgs } from './args.js';
 import { EXIT } from './exit-codes.js';
 import { safeStdout, safeStderr } from './display/safe-output.js';
+import { agentEnvironment } from '../sandbox/held-secrets.js';
 
 /** `vibe-agent memory [edit | forget TEXT] [--user]`. */
-export function memoryCommand(args: CliArgs, env: NodeJS.ProcessEnv = process.env): number {
+export function memoryCommand(args: CliArgs, env: NodeJS.ProcessEnv = agentEnvironment()): number {
   const workspace = resolve(args.cwd ?? process.cwd());
   const [action, ...rest] = args.memoryArgs ?? [];
   const scope: MemoryScope = args.user ? 'user' : 'project';

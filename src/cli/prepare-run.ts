@@ -6,7 +6,7 @@ import { buildSystemPrompt } from '../memory/build-system-prompt.js';
 import type { Provider } from '../contracts/provider.js';
 import { createContextPolicy, type ContextPolicy } from '../context/policy.js';
 import { ConfigError, createProvider, resolveProvider, type ResolvedProvider } from '../providers/create-provider.js';
-import { PRICES, priceOf } from '../providers/pricing.js';
+import { configuredPriceNames, priceOf, setModelPrices } from '../providers/pricing.js';
 import { loadProtocol } from '../providers/load-protocol.js';
 import { collectSecrets, createRedactor } from '../session/redact.js';
 import { setUpShellSandbox } from '../sandbox/shell-sandbox-setup.js';
@@ -38,6 +38,7 @@ import { TodoList } from '../tools/builtin/todo-list.js';
 import { SETTINGS, type Settings } from './settings.js';
 import { UsageError } from './usage-error.js';
 import { safeStderr } from './display/safe-output.js';
+import { agentEnvironment } from '../sandbox/held-secrets.js';
 
 export const DEFAULT_MAX_TURNS = SETTINGS.maxTurns.default;
 
@@ -81,13 +82,14 @@ export interface RunSurroundings {
   files?: FileAccess;
 }
 
-export async function prepareRun(args: CliArgs, env: NodeJS.ProcessEnv = process.env, surroundings: RunSurroundings = {}): Promise<PreparedRun> {
+export async function prepareRun(args: CliArgs, env: NodeJS.ProcessEnv = agentEnvironment(), surroundings: RunSurroundings = {}): Promise<PreparedRun> {
   const workspace = resolve(args.cwd ?? process.cwd());
   const warn = (message: string) => safeStderr.write(`vibe-agent: warning: ${message}\n`);
   const project = await readProjectConfig(workspace, warn);
   const config = await loadConfig(workspace, env, warn, project);
   const resolvedSettings = resolveSettings(args, env, config);
   const settings = resolvedSettings.values;
+  setModelPrices(settings.modelPrices);
   const resolved = resolveProvider(providerSettings(resolvedSettings, env));
   // Tool output is redacted of the user's keys before the model sees it; bash children never get them.
   const redact = createRedactor(collectSecrets(env, [settings.apiKey]));
@@ -114,7 +116,11 @@ export async function prepareRun(args: CliArgs, env: NodeJS.ProcessEnv = process
   const mcp = withClosing(await startMcpServers({ workspace, env, settings, registry: tools, warn, project, ...(ask ? { ask } : {}) }), codeNav);
   const provider = await loadProtocol(await createProvider(resolved), settings.protocol);
   if (settings.maxCost !== undefined && !priceOf(resolved.model)) {
-    throw new ConfigError(`--max-cost needs the model's price, and none is known for "${resolved.model}". Priced models: ${Object.keys(PRICES).join(', ')}.`);
+    const configured = configuredPriceNames();
+    throw new ConfigError(
+      `--max-cost needs the model's price, and none is known for "${resolved.model}": the model catalog does not list it${configured.length ? ` and modelPrices in the config has only ${configured.join(', ')}` : ''}. ` +
+        `Add it to your config file, e.g. "modelPrices": { "${resolved.model}": { "input": 1.25, "output": 10, "cachedInput": 0.125 } } (US dollars per million tokens).`,
+    );
   }
   const context = createContextPolicy({
     provider,
@@ -156,7 +162,7 @@ async function subagentOptions(settings: Settings, workspace: string, env: NodeJ
   const { loadAgents } = await import('../agents/load-agents.js');
   const warn = (message: string) => safeStderr.write(`vibe-agent: warning: ${message}\n`);
   return {
-    agents: loadAgents({ workspace, userConfigDir: dirname(userConfigPath(env)) }, warn),
+    agents: loadAgents({ workspace, userConfigDir: dirname(userConfigPath(env)), env }, warn),
     maxDepth: settings.agentDepth,
     ...(settings.tokenBudget !== undefined ? { tokenBudget: settings.tokenBudget } : {}),
   };

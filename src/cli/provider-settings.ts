@@ -15,5 +15,6 @@ export function providerSettings({ values, sources }: ResolvedSettings, env: Rec
     ...(values.baseUrl !== undefined ? (sources.baseUrl === 'config' ? { configBaseUrl: values.baseUrl } : { baseUrl: values.baseUrl }) : {}),
     ...(values.thinking !== undefined ? { thinking: values.thinking } : {}),
     ...(values.idleTimeoutMs !== undefined ? { idleTimeoutMs: values.idleTimeoutMs } : {}),
+    cacheTtl: values.cacheTtl,
   };
 }

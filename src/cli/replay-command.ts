@@ -13,12 +13,13 @@ import { EXIT } from './exit-codes.js';
 import { prepareRun, type PreparedRun } from './prepare-run.js';
 import { UsageError } from './usage-error.js';
 import { safeStderr, safeStdout } from './display/safe-output.js';
+import { agentEnvironment } from '../sandbox/held-secrets.js';
 
 // An offline replay never calls the provider; the key only lets the settings resolve without one configured.
 const OFFLINE_KEY = 'replay-offline';
 
 /** `vibe-agent replay SESSION [--against]`: 0 identical, 1 differs (or diverges), 2 usage error. */
-export async function replayCommand(args: CliArgs, signal: AbortSignal, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export async function replayCommand(args: CliArgs, signal: AbortSignal, env: NodeJS.ProcessEnv = agentEnvironment()): Promise<number> {
   const { session, against } = args.replay!;
   const path = sessionPath(session, resolve(args.cwd ?? process.cwd()), env);
   const read = readSessionFile(path);

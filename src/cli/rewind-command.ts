@@ -10,9 +10,10 @@ import { describeCheckpoint, rewindSummary } from './rewind-text.js';
 import { busyAsUsage, chooseSessionPath } from './run-session.js';
 import { UsageError } from './usage-error.js';
 import { safeStderr, safeStdout } from './display/safe-output.js';
+import { agentEnvironment } from '../sandbox/held-secrets.js';
 
 /** `vibe-agent rewind`: back to a checkpoint of the latest session (or --resume ID), files and/or conversation. */
-export async function rewindCommand(args: CliArgs, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export async function rewindCommand(args: CliArgs, env: NodeJS.ProcessEnv = agentEnvironment()): Promise<number> {
   const options = args.rewind ?? { files: true, conversation: true, force: false, list: false };
   const workspace = resolve(args.cwd ?? process.cwd());
   const sessionPath = chooseSessionPath({ ...args, continue: args.resume === undefined }, workspace, env);

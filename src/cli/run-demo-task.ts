@@ -12,6 +12,7 @@ import { providerSettings } from './provider-settings.js';
 import { resolveSettings } from './resolve-settings.js';
 import { demoPromptJsonScripts } from './demo-prompt-json-scripts.js';
 import type { DemoTask } from './demo-tasks.js';
+import { agentEnvironment } from '../sandbox/held-secrets.js';
 
 /** The course demo uses 6, as in the article. */
 export const DEMO_MAX_TURNS = 6;
@@ -25,7 +26,7 @@ export interface DemoModel {
 export async function demoModel(args: CliArgs): Promise<DemoModel | undefined> {
   try {
     // Flags and environment only: the demo's model is chosen for the demo, not by a workspace's config file.
-    const resolved = resolveProvider(providerSettings(resolveSettings(args, process.env, {}), process.env));
+    const resolved = resolveProvider(providerSettings(resolveSettings(args, agentEnvironment(), {}), agentEnvironment()));
     return { provider: await createProvider(resolved), model: resolved.model };
   } catch (error) {
     if (!(error instanceof ConfigError) || args.provider || args.model) throw error;

@@ -7,6 +7,7 @@ import { SessionBusyError } from '../session/session-lock.js';
 import { createSession, withSystemPrompt, type OpenedSession } from '../session/session-store.js';
 import type { CliArgs } from './args.js';
 import { UsageError } from './args.js';
+import { agentEnvironment } from '../sandbox/held-secrets.js';
 
 export interface RunSession {
   /** The history to pass as AgentOptions.messages (undefined for a new session). */
@@ -28,7 +29,7 @@ export interface RunSession {
  * (rebuilt and reopened for appending; the rebuild's code loads only then). Undefined with --no-session.
  */
 export async function openRunSession(args: CliArgs, options: RunSessionOptions): Promise<RunSession | undefined> {
-  const env = options.env ?? process.env;
+  const env = options.env ?? agentEnvironment();
   const resuming = args.continue || args.resume !== undefined;
   if (args.noSession) {
     if (resuming) throw new UsageError('--no-session cannot be combined with --continue or --resume.');
@@ -46,7 +47,7 @@ export async function openRunSession(args: CliArgs, options: RunSessionOptions):
 export function newRunSession(args: CliArgs, options: RunSessionOptions): RunSession | undefined {
   let opened: OpenedSession;
   try {
-    opened = createSession({ workspace: options.workspace, env: options.env ?? process.env, redact: redactorFor(args, options.env ?? process.env) });
+    opened = createSession({ workspace: options.workspace, env: options.env ?? agentEnvironment(), redact: redactorFor(args, options.env ?? agentEnvironment()) });
   } catch (error) {
     // Saving is a convenience; an unwritable data directory must not cost the user the task.
     options.warn(`the session file could not be created (${(error as Error).message}); this run is not saved.`);

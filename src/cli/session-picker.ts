@@ -2,6 +2,7 @@ import { createInterface } from 'node:readline/promises';
 import { listSessions } from '../session/list-sessions.js';
 import { EXIT } from './exit-codes.js';
 import { formatSessionTable } from './format-sessions.js';
+import { agentEnvironment } from '../sandbox/held-secrets.js';
 
 export interface PickerIO {
   input: NodeJS.ReadableStream;
@@ -20,7 +21,7 @@ export type Picked = { id: string; prompt?: string } | { exitCode: number };
  * `--resume` without an id: in a terminal, list the sessions and ask which one (and the next
  * prompt when none was given); otherwise print the list with a hint and exit 2.
  */
-export async function pickSession(workspace: string, prompt: string | undefined, io: PickerIO, env: NodeJS.ProcessEnv = process.env): Promise<Picked> {
+export async function pickSession(workspace: string, prompt: string | undefined, io: PickerIO, env: NodeJS.ProcessEnv = agentEnvironment()): Promise<Picked> {
   const sessions = listSessions(workspace, env);
   if (sessions.length === 0) {
     io.output.write(`vibe-agent: no saved sessions in ${workspace}.\n`);

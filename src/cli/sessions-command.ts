@@ -5,9 +5,10 @@ import type { CliArgs } from './args.js';
 import { EXIT } from './exit-codes.js';
 import { formatSessionTable } from './format-sessions.js';
 import { safeStdout } from './display/safe-output.js';
+import { agentEnvironment } from '../sandbox/held-secrets.js';
 
 /** `vibe-agent sessions`: this workspace's sessions, newest first. */
-export function sessionsCommand(args: CliArgs, env: NodeJS.ProcessEnv = process.env): number {
+export function sessionsCommand(args: CliArgs, env: NodeJS.ProcessEnv = agentEnvironment()): number {
   const workspace = resolve(args.cwd ?? process.cwd());
   const sessions = listSessions(workspace, env);
   if (sessions.length === 0) {

@@ -45,6 +45,8 @@ export function configTypeWords(config: ConfigType): string {
       return '{ "allow": [rules], "deny": [rules] }';
     case 'sources':
       return 'list of { "name", "path", "glob" }';
+    case 'prices':
+      return '{ "model": { "input", "output", "cachedInput", "cacheWrite", "cacheWrite1h" } } (US dollars per million tokens)';
     case 'checker':
       return '"auto", "off" or { "command", "format": tsc | lines | eslint-json | ruff-json, "timeout": seconds, "extensions" }';
   }

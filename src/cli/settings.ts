@@ -4,6 +4,7 @@ import { atLeast, commaList, wholeNumber, directory, docsFolder, dollars, oneOf,
 import { DEFAULT_TOOL_NAMES } from './tool-names.js';
 import type { KnowledgeSource } from '../knowledge/knowledge-source.js';
 import type { DiagnosticsSetting } from '../diagnostics/diagnostics-observer.js';
+import type { PriceSetting } from '../providers/pricing.js';
 
 export const PROTOCOLS = ['native', 'prompt-json'] as const;
 export type Protocol = (typeof PROTOCOLS)[number];
@@ -63,7 +64,14 @@ export interface Settings {
   diagnostics: DiagnosticsSetting;
   /** Prompts, replies and tool input/output on the exported OpenTelemetry spans. */
   otelCaptureContent: boolean;
+  /** Anthropic's prompt-cache lifetime for the tools and system prompt, or off (no cache breakpoints). */
+  cacheTtl: CacheTtlSetting;
+  /** Prices (US dollars per million tokens) that beat the model catalog's, by model name. */
+  modelPrices: Record<string, PriceSetting>;
 }
+
+export const CACHE_TTL_SETTINGS = ['5m', '1h', 'off'] as const;
+export type CacheTtlSetting = (typeof CACHE_TTL_SETTINGS)[number];
 
 export const SANDBOX_MODES = ['auto', 'on', 'off'] as const;
 export const DIAGNOSTICS_MODES = ['auto', 'off'] as const;
@@ -84,6 +92,8 @@ export type ConfigType =
   | { type: 'sources' }
   /** "auto", "off" or { command, format, timeout, extensions } (src/diagnostics). */
   | { type: 'checker' }
+  /** Model name → { input, output, cachedInput?, cacheWrite?, cacheWrite1h? } in US dollars per million tokens. */
+  | { type: 'prices' }
   /** An object whose values are lists of text (`mcpPassEnv`: server name → variable names). */
   | { type: 'lists' }
   /** A JSON object another module validates (MCP servers, hooks); `words` describes it. */
@@ -305,7 +315,7 @@ export const SETTINGS = {
     project: 'user-only',
     parse: text,
     default: [],
-    help: 'give bash commands the variable NAME although it holds a key (repeatable; by default every *_API_KEY variable and the --api-key value are kept from them)',
+    help: 'give bash commands and checkers the variable NAME although it holds a key (repeatable; by default every *_KEY, *_TOKEN, *_SECRET and *PASSWORD variable and the --api-key value are kept from them)',
   },
   fetchPrivate: {
     flag: 'fetch-private',
@@ -418,6 +428,21 @@ export const SETTINGS = {
     parse: trueOrFalse,
     default: false,
     help: 'put prompts, replies and tool arguments and results (redacted of known keys) on the OpenTelemetry spans exported when OTEL_EXPORTER_OTLP_ENDPOINT is set; without it spans carry no message content',
+  },
+  cacheTtl: {
+    flag: 'cache-ttl',
+    value: 'TTL',
+    config: { type: 'choice', choices: CACHE_TTL_SETTINGS },
+    parse: oneOf(CACHE_TTL_SETTINGS),
+    default: '5m',
+    help: 'Anthropic prompt caching: 5m, 1h (the tools and system prompt stay cached an hour; writes cost 2× input instead of 1.25×) or off (see docs/providers.md)',
+  },
+  modelPrices: {
+    config: { type: 'prices' },
+    project: 'user-only',
+    default: {},
+    defaultText: 'none: prices come from the model catalog',
+    help: 'prices for models the catalog lacks or that you pay differently for, in US dollars per million tokens: { "model": { "input", "output", "cachedInput", "cacheWrite", "cacheWrite1h" } }',
   },
 } satisfies SettingTable;
 

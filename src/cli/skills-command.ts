@@ -5,9 +5,10 @@ import type { CliArgs } from './args.js';
 import { EXIT } from './exit-codes.js';
 import { formatSkills } from './format-skills.js';
 import { safeStderr, safeStdout } from './display/safe-output.js';
+import { agentEnvironment } from '../sandbox/held-secrets.js';
 
 /** `vibe-agent skills`: what was found, where from; malformed files are warnings on stderr. */
-export function skillsCommand(args: CliArgs, env: NodeJS.ProcessEnv = process.env): number {
+export function skillsCommand(args: CliArgs, env: NodeJS.ProcessEnv = agentEnvironment()): number {
   const workspace = resolve(args.cwd ?? process.cwd());
   const skills = discoverSkills(workspace, env);
   const commands = discoverCommands(workspace, env);

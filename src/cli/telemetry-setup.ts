@@ -5,13 +5,14 @@ import { collectSecrets, createRedactor } from '../session/redact.js';
 import type { Telemetry } from '../telemetry/start-telemetry.js';
 import { telemetryWanted } from '../telemetry/telemetry-wanted.js';
 import type { Settings } from './settings.js';
+import { agentEnvironment } from '../sandbox/held-secrets.js';
 
 /**
  * OpenTelemetry for a run when OTEL_EXPORTER_OTLP_ENDPOINT (or ..._TRACES_ENDPOINT) is set;
  * undefined, with nothing of OpenTelemetry loaded, otherwise.
  */
 export async function startTelemetryIfWanted(settings: Settings, options: { conversationId?: string; env?: NodeJS.ProcessEnv }): Promise<Telemetry | undefined> {
-  const env = options.env ?? process.env;
+  const env = options.env ?? agentEnvironment();
   if (!telemetryWanted(env)) return undefined;
   const { startTelemetry } = await import('../telemetry/start-telemetry.js');
   return startTelemetry({

@@ -11,9 +11,10 @@ import { safeStderr, safeStdout } from './display/safe-output.js';
 import { EXIT } from './exit-codes.js';
 import { openBrowser } from './open-browser.js';
 import { UsageError } from './usage-error.js';
+import { agentEnvironment } from '../sandbox/held-secrets.js';
 
 /** `vibe-agent trace [SESSION] [--html FILE] [--no-open]`: a session as a page, served on 127.0.0.1 or written to a file. */
-export async function traceCommand(args: CliArgs, signal: AbortSignal, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export async function traceCommand(args: CliArgs, signal: AbortSignal, env: NodeJS.ProcessEnv = agentEnvironment()): Promise<number> {
   const options = args.trace ?? { noOpen: false };
   const workspace = resolve(args.cwd ?? process.cwd());
   const path = sessionFile(options.session, workspace, env);

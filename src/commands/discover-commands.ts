@@ -1,9 +1,11 @@
-import { readdirSync } from 'node:fs';
+import type { ReadRule } from '../workspace/read-own-file.js';
 import { join, relative, sep } from 'node:path';
 import { displayPath } from '../memory/memory-paths.js';
 import { parseAllowedTools } from '../skills/allowed-tools.js';
 import { parseFrontMatter, textField } from '../skills/front-matter.js';
-import { readCappedTextFile } from '../skills/read-capped-file.js';
+import { userFileRoots } from '../workspace/own-file-roots.js';
+import { tryReadOwnText } from '../workspace/read-own-file.js';
+import { walkConfined } from '../workspace/walk-confined.js';
 import { projectDirs, type Scope } from '../skills/search-roots.js';
 import { userConfigDir } from '../memory/memory-paths.js';
 import { tomlPackage } from './toml-package.js';
@@ -46,12 +48,12 @@ export function discoverCommands(workspace: string, env: NodeJS.ProcessEnv = pro
   const commands = new Map<string, CustomCommand>();
   const warnings: string[] = [];
   const roots = [
-    ...projectDirs(workspace).flatMap((dir) => PROJECT_DIRS.map((sub) => ({ dir: join(dir, sub), scope: 'project' as const }))),
-    ...userCommandDirs(env).map((dir) => ({ dir, scope: 'user' as const })),
+    ...projectDirs(workspace).flatMap((dir) => PROJECT_DIRS.map((sub) => ({ dir: join(dir, sub), scope: 'project' as const, within: [dir] }))),
+    ...userCommandDirs(env).map((dir) => ({ dir, scope: 'user' as const, within: userFileRoots(env) })),
   ];
   for (const root of roots) {
-    for (const file of listCommandFiles(root.dir)) {
-      const loaded = loadCommand(root.dir, file, root.scope, env);
+    for (const file of listCommandFiles(root.dir, root.within, warnings, env)) {
+      const loaded = loadCommand(root.dir, file, root.scope, root.within, env);
       if ('warning' in loaded) {
         warnings.push(loaded.warning);
         continue;
@@ -63,23 +65,27 @@ export function discoverCommands(workspace: string, env: NodeJS.ProcessEnv = pro
   return { commands: [...commands.values()].sort((a, b) => a.name.localeCompare(b.name)), warnings };
 }
 
-function listCommandFiles(dir: string): string[] {
-  try {
-    return readdirSync(dir, { recursive: true, withFileTypes: true })
-      .filter((entry) => entry.isFile() && /\.(md|toml)$/.test(entry.name))
-      // parentPath from Node 20.12; `path` before it.
-      .map((entry) => join(entry.parentPath ?? (entry as { path?: string }).path ?? dir, entry.name))
-      .sort()
-      .slice(0, MAX_FILES);
-  } catch {
-    return [];
-  }
+/** The folder's .md and .toml files; the folder itself and links in it must stay inside `within`. */
+function listCommandFiles(dir: string, within: ReadRule['within'], warnings: string[], env: NodeJS.ProcessEnv): string[] {
+  const files: string[] = [];
+  walkConfined(dir, {
+    within,
+    file: (path) => {
+      if (!/\.(md|toml)$/.test(path)) return;
+      files.push(path);
+      return files.length < MAX_FILES;
+    },
+    skipped: (path, reason) => {
+      if (path === dir || /\.(md|toml)$/.test(path)) warnings.push(`${displayPath(path, env)}: skipped, ${reason}`);
+    },
+  });
+  return files.sort();
 }
 
-function loadCommand(dir: string, file: string, scope: Scope, env: NodeJS.ProcessEnv): CustomCommand | { warning: string } {
+function loadCommand(dir: string, file: string, scope: Scope, within: ReadRule['within'], env: NodeJS.ProcessEnv): CustomCommand | { warning: string } {
   const origin = displayPath(file, env);
   const name = relative(dir, file).replace(/\.(md|toml)$/, '').split(sep).join(':').toLowerCase();
-  const read = readCappedTextFile(file, MAX_COMMAND_BYTES);
+  const read = tryReadOwnText(file, { within, maxBytes: MAX_COMMAND_BYTES });
   if (!read.ok) return { warning: `${origin}: skipped, ${read.reason}` };
   if (file.endsWith('.toml')) return loadToml(read.text, name, scope, origin);
   const parsed = parseFrontMatter(read.text);

@@ -1,43 +1,49 @@
 import type { CustomCommand } from './discover-commands.js';
+import { shellQuote } from './shell-quote.js';
+import { findShellSites } from './shell-sites.js';
 
 /** Runs one shell command for the prompt; a refusal (denied, failed) stops the command. */
 export type RunShell = (command: string) => Promise<{ ok: true; output: string } | { ok: false; reason: string }>;
 
 export type Expanded = { ok: true; prompt: string } | { ok: false; reason: string };
 
-const SHELL_FORMS = [/!`([^`\n]+)`/g, /!\{([^}\n]+)\}/g];
-
 /**
- * The prompt a command sends: arguments put in ($ARGUMENTS, $1…$9 for Markdown; {{args}} for
- * TOML; appended when the template has no placeholder), then each `!`cmd`` / `!{cmd}` replaced by
- * its output, through `runShell` (the bash tool's permission check), one after another.
+ * The prompt a command sends: each `!`cmd`` / `!{cmd}` of the template replaced by its output,
+ * through `runShell` (the bash tool's permission check), one after another; and the arguments put
+ * in ($ARGUMENTS, $1…$9 for Markdown; {{args}} for TOML; appended when the template has no
+ * placeholder). Sites are found in the template, so an argument is never run as a command itself.
+ * Inside a TOML `!{…}`, {{args}} is one shell-quoted word, as Gemini CLI does; elsewhere it is raw.
  */
 export async function expandCommand(command: CustomCommand, args: string, runShell: RunShell): Promise<Expanded> {
-  let prompt = substituteArguments(command, args);
-  for (const form of SHELL_FORMS) {
-    const pieces: string[] = [];
-    let last = 0;
-    for (const match of prompt.matchAll(form)) {
-      const ran = await runShell(match[1]!.trim());
-      if (!ran.ok) return { ok: false, reason: `/${command.name}: the shell command \`${match[1]!.trim()}\` in ${command.origin} was not run: ${ran.reason}` };
-      pieces.push(prompt.slice(last, match.index), ran.output.trimEnd());
-      last = match.index! + match[0].length;
-    }
-    prompt = pieces.join('') + prompt.slice(last);
+  const found = findShellSites(command.template);
+  if (!found.ok) return { ok: false, reason: `/${command.name}: ${found.reason} in ${command.origin}` };
+  let prompt = '';
+  let last = 0;
+  for (const site of found.sites) {
+    prompt += substituteArguments(command, command.template.slice(last, site.start), args, 'text');
+    last = site.end;
+    const shellCommand = substituteArguments(command, site.command, args, 'shell');
+    if (shellCommand === '') continue;
+    const ran = await runShell(shellCommand);
+    if (!ran.ok) return { ok: false, reason: `/${command.name}: the shell command \`${shellCommand}\` in ${command.origin} was not run: ${ran.reason}` };
+    prompt += ran.output.trimEnd();
   }
+  prompt += substituteArguments(command, command.template.slice(last), args, 'text');
+  if (args && !hasPlaceholder(command)) prompt = `${prompt.trimEnd()}\n\n${command.format === 'toml' ? '' : 'ARGUMENTS: '}${args}`;
   return { ok: true, prompt: prompt.trim() };
 }
 
-function substituteArguments(command: CustomCommand, args: string): string {
-  const template = command.template;
+function hasPlaceholder(command: CustomCommand): boolean {
+  return command.format === 'toml' ? command.template.includes('{{args}}') : /\$ARGUMENTS|\$[1-9]/.test(command.template);
+}
+
+function substituteArguments(command: CustomCommand, text: string, args: string, where: 'text' | 'shell'): string {
   if (command.format === 'toml') {
-    if (template.includes('{{args}}')) return template.replaceAll('{{args}}', args);
-    return args ? `${template.trimEnd()}\n\n${args}` : template;
+    const value = where === 'shell' ? shellQuote(args) : args;
+    return text.replaceAll('{{args}}', () => value);
   }
   const words = splitArguments(args);
-  const placeholders = /\$ARGUMENTS|\$[1-9]/.test(template);
-  const filled = template.replace(/\$ARGUMENTS|\$([1-9])/g, (whole, index: string | undefined) => (index ? (words[Number(index) - 1] ?? '') : args));
-  return placeholders || !args ? filled : `${filled.trimEnd()}\n\nARGUMENTS: ${args}`;
+  return text.replace(/\$ARGUMENTS|\$([1-9])/g, (whole, index: string | undefined) => (index ? (words[Number(index) - 1] ?? '') : args));
 }
 
 /** Words as a shell would split them for $1…: quotes group, and are removed. */

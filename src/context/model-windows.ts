@@ -1,8 +1,11 @@
+import { catalogEntry, catalogLoaded } from '../providers/model-catalog.js';
+
 /**
  * Context windows (prompt + reply, in tokens) of common models, matched by the longest prefix
- * of the model name (after any "vendor/" part, as OpenRouter spells them). Local servers are
- * different: their window is whatever the server was started with, so local providers get a
- * small default unless told otherwise.
+ * of the model name (after any "vendor/" part, as OpenRouter spells them): the fallback for the
+ * model catalog (src/providers/model-catalog.ts), which is not loaded before a run's first
+ * request. Local servers are different: their window is whatever the server was started with,
+ * so local providers get a small default unless told otherwise.
  */
 const WINDOWS: ReadonlyArray<readonly [prefix: string, tokens: number]> = [
   ['gpt-4o', 128_000],
@@ -69,8 +72,17 @@ export function contextWindowFor(query: WindowQuery): number {
   return knownWindow(query.model) ?? UNKNOWN_MODEL_WINDOW;
 }
 
-/** The listed window for a model name, or undefined. */
+/**
+ * The model's window: the catalog's once it is loaded (a price look-up loads it, after the first
+ * reply), else this table's; undefined when neither knows the model.
+ */
 export function knownWindow(model: string): number | undefined {
+  const listed = catalogLoaded() ? catalogEntry(model)?.contextWindow : undefined;
+  return listed ?? tableWindow(model);
+}
+
+/** The table's window for a model name, or undefined. */
+function tableWindow(model: string): number | undefined {
   const name = model.toLowerCase().split('/').pop() ?? '';
   let best: readonly [string, number] | undefined;
   for (const entry of WINDOWS) {

@@ -6,6 +6,7 @@ import type { Provider, ToolSchema } from '../contracts/provider.js';
 import type { Tool } from '../contracts/tool.js';
 import { errorText } from '../contracts/error-text.js';
 import { sharedPrefix } from '../contracts/prefix-memo.js';
+import { catalogLoaded } from '../providers/model-catalog.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { compactHistory as CompactHistory, CompactResult } from './compact-history.js';
 import { contextSettings, type ContextSettings, type ContextSettingsInput } from './context-settings.js';
@@ -20,7 +21,7 @@ const compactHistory: typeof CompactHistory = async (...args) => (await import('
 export interface ContextPolicyOptions extends Omit<ContextSettingsInput, 'model' | 'provider'> {
   /** Used for summaries; its name also picks local-server defaults (ollama, vllm, lmstudio). */
   provider: Provider;
-  /** Where full outputs go (default: in memory, for this process only). */
+  /** Where full outputs go (default: the registry's store, where its cap keeps them; else in memory, for this process only). */
   store?: OutputStore;
   /** The agent's tools: their schemas are counted with each prompt (the policy never changes them). */
   registry?: ToolRegistry;
@@ -61,7 +62,8 @@ const PLAUSIBLE_BYTES_PER_TOKEN = 8;
  * history; only compaction, which is recorded as an event, is not.
  */
 export function createContextPolicy(options: ContextPolicyOptions): ContextPolicy {
-  const store = options.store ?? new MemoryOutputStore();
+  // The registry's cap stores whole outputs too: one store, so read_output finds both.
+  const store = options.store ?? options.registry?.outputs ?? new MemoryOutputStore();
   const settingsCache = new Map<string, ContextSettings>();
   // Provider-reported prompt tokens over our estimate for the same request.
   let ratio = 1;
@@ -75,7 +77,8 @@ export function createContextPolicy(options: ContextPolicyOptions): ContextPolic
   let warnedTruncation = false;
 
   const settings = (model: string): ContextSettings => {
-    const key = `${model}\u0000${learnedWindow ?? ''}`;
+    // The catalog's window replaces the built-in table's once the catalog is loaded (model-windows.ts).
+    const key = `${model}\u0000${learnedWindow ?? ''}\u0000${catalogLoaded()}`;
     let found = settingsCache.get(key);
     if (!found) {
       const window = learnedWindow ?? options.contextWindow;
@@ -103,7 +106,7 @@ export function createContextPolicy(options: ContextPolicyOptions): ContextPolic
     } catch (error) {
       events.push({ type: 'context_warning', turn, message: `Could not save full tool outputs (read_output will not find them): ${errorText(error)}` });
     }
-    if (shrunk.stored.length && !offered && options.offerReadOutput) {
+    if (shrunk.shortened && !offered && options.offerReadOutput) {
       offered = true;
       // `read_output` over this policy's store; its code (and zod) loads only once an output is cut.
       options.offerReadOutput((await import('./read-output.js')).createReadOutputTool(store));

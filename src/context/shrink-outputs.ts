@@ -10,6 +10,8 @@ export interface ShrunkHistory {
   messages: Message[];
   /** Full outputs the capped results and stubs point at: put them in the OutputStore. */
   stored: Array<{ id: string; text: string }>;
+  /** Some output the model sees is cut or stubbed (maybe by an earlier cap): read_output has something to read. */
+  shortened: boolean;
 }
 
 /**
@@ -26,19 +28,20 @@ export async function shrinkToolOutputs(
   const results = memo.caps(settings.maxToolResultChars).map(messages);
   const stored: ShrunkHistory['stored'] = [];
   for (const result of results) if (result.stored) stored.push(result.stored);
+  const shortened = results.some((result) => result.shortened);
   const capped = results.map((result) => result.message);
   const toolBound = memo.toolBounds.total(capped);
   // Under the bound nothing can be stubbed: no need to load the tokenizer.
-  if (toolBound <= settings.keepToolOutputTokens) return { messages: capped, stored };
+  if (toolBound <= settings.keepToolOutputTokens) return { messages: capped, stored, shortened };
   const counter = await TokenCounter.create();
   await counter.warm(capped, signal);
   // Aborted while counting: this history is not sent, so nothing needs stubbing.
-  if (signal?.aborted) return { messages: capped, stored };
+  if (signal?.aborted) return { messages: capped, stored, shortened };
   const stubbed = stubOldOutputs(capped, { keepTokens: settings.keepToolOutputTokens, count: (message) => counter.message(message) });
-  return { messages: stubbed.messages, stored: [...stored, ...stubbed.stored] };
+  return { messages: stubbed.messages, stored: [...stored, ...stubbed.stored], shortened: shortened || stubbed.stubbed > 0 };
 }
 
-type Capped = { message: Message; stored?: CappedResult['stored'] };
+type Capped = { message: Message; stored?: CappedResult['stored']; shortened?: boolean };
 
 /** What shrinkToolOutputs remembers between rounds (see PrefixMap). */
 export class ShrinkMemo {

@@ -36,3 +36,20 @@ export function jsonNesting(text: string): number {
   }
   return deepest;
 }
+
+/**
+ * How deep arrays and objects nest in a value already built (a server's JSON Schema), by an
+ * explicit stack; stops counting past `limit` so a hostile value costs no more than that.
+ */
+export function valueNesting(value: unknown, limit = Infinity): number {
+  let deepest = 0;
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop()!;
+    if (item === null || typeof item !== 'object') continue;
+    deepest = Math.max(deepest, depth + 1);
+    if (deepest > limit) return deepest;
+    for (const child of Array.isArray(item) ? item : Object.values(item)) stack.push([child, depth + 1]);
+  }
+  return deepest;
+}

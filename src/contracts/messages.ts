@@ -77,26 +77,52 @@ export interface ToolMessage {
 
 export type Message = SystemMessage | UserMessage | AssistantMessage | ToolMessage;
 
+/**
+ * What one request cost in tokens, the same on every provider.
+ *
+ * `inputTokens` is ALL prompt tokens: uncached + read from the cache + written to the cache.
+ * (OpenAI, Gemini and DeepSeek report it that way; Anthropic's `input_tokens` is only the
+ * uncached part, so its adapter adds `cache_read_input_tokens` and `cache_creation_input_tokens`.)
+ * The three parts are: `cachedInputTokens` (reads, billed at the cached price),
+ * `cacheWriteTokens` (writes, billed with a surcharge) and the rest, billed at the input price.
+ */
 export interface Usage {
+  /** All prompt tokens: uncached + cache reads + cache writes. */
   inputTokens: number;
+  /** Includes reasoning tokens. */
   outputTokens: number;
+  /** Prompt tokens served from the provider's cache (a part of inputTokens). */
   cachedInputTokens: number;
+  /**
+   * Prompt tokens written to the cache by this request (a part of inputTokens). Only providers
+   * that bill writes separately report it (Anthropic); elsewhere 0.
+   */
+  cacheWriteTokens: number;
+  /**
+   * The part of cacheWriteTokens written with a one-hour lifetime (billed at 2× input on
+   * Anthropic); the rest of the writes were five-minute ones (1.25×). Absent means 0.
+   */
+  cacheWrite1hTokens?: number;
   reasoningTokens: number;
   /** Set when the server reported no usage and the counts were estimated (about 4 characters a token). */
   estimated?: boolean;
 }
 
 export function emptyUsage(): Usage {
-  return { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, reasoningTokens: 0 };
+  return { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 };
 }
 
+/** Sums two usages; a count missing from a usage recorded before it existed counts as 0. */
 export function addUsage(a: Usage, b: Usage): Usage {
   const sum: Usage = {
     inputTokens: a.inputTokens + b.inputTokens,
     outputTokens: a.outputTokens + b.outputTokens,
     cachedInputTokens: a.cachedInputTokens + b.cachedInputTokens,
+    cacheWriteTokens: (a.cacheWriteTokens ?? 0) + (b.cacheWriteTokens ?? 0),
     reasoningTokens: a.reasoningTokens + b.reasoningTokens,
   };
+  const writes1h = (a.cacheWrite1hTokens ?? 0) + (b.cacheWrite1hTokens ?? 0);
+  if (writes1h > 0) sum.cacheWrite1hTokens = writes1h;
   // A total with any estimated part is an estimate.
   if (a.estimated || b.estimated) sum.estimated = true;
   return sum;

@@ -1,7 +1,6 @@
 import type { AgentEvent } from '../contracts/events.js';
 import type { Message, Usage } from '../contracts/messages.js';
 import type { ModelRequest } from '../contracts/provider.js';
-import { priceOf } from '../providers/pricing.js';
 import { ToolRegistry } from '../tools/registry.js';
 import type { AgentOptions, RunResult } from './agent-options.js';
 import { aborted, costLimit, firstStop, repeatedCall, treeBudget, turnLimit, type RunProgress, type Stop } from './brakes.js';
@@ -26,7 +25,7 @@ export type { AgentOptions, RunResult } from './agent-options.js';
 export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEvent, RunResult> {
   const registry = options.tools ?? new ToolRegistry();
   const signal = options.signal ?? new AbortController().signal;
-  const run: RunProgress = { turns: 0, totals: new RunTotals(options.model, options.price ?? priceOf(options.model), options.budget), signal };
+  const run: RunProgress = { turns: 0, totals: new RunTotals(options.model, options.price, options.budget), signal };
   const { totals } = run;
   const atTurnLimit = turnLimit(options.maxTurns ?? 25);
   const ownCost = costLimit(options.maxCost);

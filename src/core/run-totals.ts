@@ -1,6 +1,6 @@
 import type { AgentEvent } from '../contracts/events.js';
 import { addUsage, emptyUsage, type Usage } from '../contracts/messages.js';
-import { costOf, type ModelPrice } from '../providers/pricing.js';
+import { costOf, priceOf, type ModelPrice } from '../providers/pricing.js';
 import type { Budget } from './budget.js';
 
 type UsageEvent = Extract<AgentEvent, { type: 'usage' }>;
@@ -12,13 +12,20 @@ type UsageEvent = Extract<AgentEvent, { type: 'usage' }>;
 export class RunTotals {
   private spent: Usage = emptyUsage();
   private unreadable = 0;
+  private resolved: { price: ModelPrice | undefined } | undefined;
 
   constructor(
     readonly model: string,
-    readonly price: ModelPrice | undefined,
+    /** The model's price; unset: looked up in the catalog when first needed (after the first reply), never at start-up. */
+    private readonly givenPrice?: ModelPrice,
     /** The agent tree's budget, charged with every request as it is counted here. */
     readonly budget?: Budget,
   ) {}
+
+  get price(): ModelPrice | undefined {
+    this.resolved ??= { price: this.givenPrice ?? priceOf(this.model) };
+    return this.resolved.price;
+  }
 
   get usage(): Usage {
     return this.spent;

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { relative } from 'node:path';
 import type { ToolContext } from '../contracts/tool.js';
 import type { WriteObserver } from '../tools/coding/shared/observe-write.js';
@@ -13,7 +12,12 @@ import { formatDiagnosticChange, formatFirstCheck } from './format-diagnostics.j
 import { lineMap } from './line-map.js';
 import { parseDiagnostics } from './parse-diagnostics.js';
 import { runChecker } from './run-checker.js';
+import { MAX_TEXT_FILE_BYTES } from '../tools/coding/shared/text-file.js';
+import { ANYWHERE, readOwnTextAsync, type ReadRule } from '../workspace/read-own-file.js';
 import { CheckerServer, type SourceOverlay } from './tsc-server.js';
+
+/** The file an edit tool is writing: its path was confined by the tool; a FIFO swapped in meanwhile is still refused. */
+const editedFile: ReadRule = { within: ANYWHERE, maxBytes: MAX_TEXT_FILE_BYTES };
 
 /** A checker named in config: a shell command whose output is read in `format` (default: tsc-style or file:line:col lines). */
 export interface ConfiguredChecker {
@@ -83,7 +87,7 @@ export function createDiagnosticsObserver(options: DiagnosticsOptions): WriteObs
     const checker = checkerFor(found(context.workspace), absolute);
     if (!checker) return undefined;
     // The one thing done before the write: the old text, which the baseline and line moves need.
-    const beforeText = await readFile(absolute, 'utf8').catch(() => undefined);
+    const beforeText = await readOwnTextAsync(absolute, editedFile).catch(() => undefined);
     return async () => {
       const { decision, fresh } = await permission.check(checker, context);
       if (!decision.allowed) return fresh ? `(Diagnostics: ${checker.name} was not run: ${decision.reason}.)` : undefined;
@@ -102,7 +106,7 @@ export function createDiagnosticsObserver(options: DiagnosticsOptions): WriteObs
         baselines.delete(baselineKey);
         return result.note;
       }
-      const afterText = await readFile(absolute, 'utf8').catch(() => '');
+      const afterText = await readOwnTextAsync(absolute, editedFile).catch(() => '');
       baselines.set(baselineKey, { key: checker.scope === 'project' ? '' : hash(afterText), diagnostics: result.diagnostics });
       if (!before) return formatFirstCheck(checker.name, file, result.diagnostics);
       const change = diffDiagnostics(before, result.diagnostics, { file, moveLine: lineMap(beforeText ?? '', afterText) });

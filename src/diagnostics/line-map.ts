@@ -1,4 +1,5 @@
 import { diffLines } from 'diff';
+import { DIFF_BOUNDS } from '../tools/coding/shared/diff-bounds.js';
 
 /**
  * Where each line of `before` is in `after` (1-based): an error that only moved because lines
@@ -8,7 +9,8 @@ import { diffLines } from 'diff';
 export function lineMap(before: string, after: string): (line: number) => number {
   const moved: number[] = [0];
   let newLine = 1;
-  for (const part of diffLines(before, after)) {
+  // Too different to compare in time: lines are taken to stay where they were.
+  for (const part of diffLines(before, after, DIFF_BOUNDS) ?? []) {
     const count = part.count ?? 0;
     if (part.added) {
       newLine += count;

@@ -22,7 +22,7 @@ export function estimateCost(endpoint: DoctorEndpoint): CostEstimate {
   const inputTokens = SMALL_PROBES_INPUT + (endpoint.protocol === 'openai' ? ladder.reduce((sum, size) => sum + size, 0) + bisection : 0);
   const outputTokens = SMALL_PROBES_OUTPUT;
   const price = priceOf(endpoint.model);
-  return { inputTokens, outputTokens, dollars: price ? costOf(endpoint.model, { inputTokens, outputTokens, cachedInputTokens: 0, reasoningTokens: 0 }, price) : undefined };
+  return { inputTokens, outputTokens, dollars: price ? costOf(endpoint.model, { inputTokens, outputTokens, cachedInputTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 }, price) : undefined };
 }
 
 export function describeEstimate(endpoint: DoctorEndpoint, estimate: CostEstimate): string {

@@ -1,5 +1,6 @@
 import type { Provider } from '../contracts/provider.js';
-import type { ProbeResult } from './types.js';
+import { deadline } from './deadline.js';
+import type { ProbeBounds, ProbeResult } from './types.js';
 import { ONE_CALL_PROMPT, WEATHER_TOOL } from './probe-requests.js';
 import { validArguments } from './analyse-tool-stream.js';
 
@@ -7,14 +8,15 @@ import { validArguments } from './analyse-tool-stream.js';
  * The tool-call request through the adapter a run uses: what the loop would get, after the
  * adapter's repairs (calls recovered from text, fragments without index, refused fields dropped).
  */
-export async function probeAdapter(provider: Provider, model: string, signal?: AbortSignal): Promise<ProbeResult> {
+export async function probeAdapter(provider: Provider, model: string, bounds: ProbeBounds): Promise<ProbeResult> {
   const label = 'tool call as a run sees it';
   const started = performance.now();
   let firstMs: number | undefined;
+  const limit = deadline(bounds);
   try {
     for await (const event of provider.stream(
       { model, messages: [{ role: 'user', content: ONE_CALL_PROMPT }], tools: [{ name: WEATHER_TOOL.function.name, description: WEATHER_TOOL.function.description, parameters: WEATHER_TOOL.function.parameters }], temperature: 0 },
-      signal,
+      limit.signal,
     )) {
       firstMs ??= Math.round(performance.now() - started);
       if (event.type !== 'response') continue;
@@ -25,6 +27,8 @@ export async function probeAdapter(provider: Provider, model: string, signal?: A
     }
     return { id: 'adapter', label, status: 'fail', detail: 'the stream ended without a response' };
   } catch (error) {
-    return { id: 'adapter', label, status: 'fail', detail: (error as Error).message };
+    return { id: 'adapter', label, status: 'fail', detail: limit.expired() ? limit.message : (error as Error).message };
+  } finally {
+    limit.clear();
   }
 }

@@ -1,5 +1,5 @@
 import { knownWindow } from '../context/model-windows.js';
-import type { DoctorEndpoint, ProbeResult } from './types.js';
+import type { DoctorEndpoint, ProbeBounds, ProbeResult } from './types.js';
 import { getJson, postChat, replyText } from './wire.js';
 
 /** Prompt sizes tried, in tokens (≈ 4 characters each), smallest first; the ladder stops at the first miss. */
@@ -29,8 +29,8 @@ export function needlePrompt(tokens: number): { prompt: string; needle: string }
 }
 
 /** What the server says its window is (/models fields of vLLM, OpenRouter, LM Studio), or undefined. */
-export async function claimedWindow(endpoint: DoctorEndpoint): Promise<number | undefined> {
-  const models = await getJson(endpoint, '/models');
+export async function claimedWindow(endpoint: DoctorEndpoint, bounds: ProbeBounds): Promise<number | undefined> {
+  const models = await getJson(endpoint, '/models', bounds);
   const list = (models?.data as Array<Record<string, unknown>> | undefined) ?? [];
   const entry = list.find((model) => model.id === endpoint.model);
   for (const field of ['context_length', 'max_model_len', 'context_window', 'max_context_length', 'loaded_context_length']) {
@@ -41,19 +41,22 @@ export async function claimedWindow(endpoint: DoctorEndpoint): Promise<number | 
 }
 
 /** The real window: does the reply still know a needle from the start of a long prompt? */
-export async function probeContext(endpoint: DoctorEndpoint, signal?: AbortSignal): Promise<ProbeResult> {
+export async function probeContext(endpoint: DoctorEndpoint, bounds: ProbeBounds): Promise<ProbeResult> {
   const label = 'context window';
-  const served = await claimedWindow(endpoint);
+  const served = await claimedWindow(endpoint, bounds);
   const listed = knownWindow(endpoint.model);
   const claim = served !== undefined ? `the server claims ${served}` : listed !== undefined ? `listed as ${listed}` : 'no claim';
   let kept: number | undefined;
   let lost: number | undefined;
+  let timedOut: string | undefined;
   const keeps = async (size: number) => {
     const { prompt, needle } = needlePrompt(size);
-    const reply = await postChat(endpoint, { messages: [{ role: 'user', content: prompt }], stream: false }, signal);
+    const reply = await postChat(endpoint, { messages: [{ role: 'user', content: prompt }], stream: false }, bounds);
+    if (reply.timedOut) timedOut = `${reply.error} at ≈${size} tokens`;
     return reply.status === 200 && replyText(reply).includes(needle);
   };
   for (const size of contextSizes(endpoint, served ?? listed)) {
+    if (timedOut) break;
     if (await keeps(size)) {
       kept = size;
       continue;
@@ -63,6 +66,8 @@ export async function probeContext(endpoint: DoctorEndpoint, signal?: AbortSigna
   }
   // The ladder's steps are coarse (3,000 then 7,000): bisect between the last kept size (or the
   // smallest window a run accepts) and the first lost one, so the window recommended is the real one.
+  // A server too slow for a prompt of this size would only be slow again while bisecting.
+  if (timedOut) return { id: 'context', label, status: kept === undefined ? 'fail' : 'warn', detail: `needle kept at ≈${kept ?? 0} tokens, then ${timedOut}; ${claim}`, data: { claimed: served ?? null, listed: listed ?? null, keptTokens: kept ?? null, lostTokens: null } };
   if (lost !== undefined) {
     let low = kept ?? MIN_PROBE;
     let high = lost;

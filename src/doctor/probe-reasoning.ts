@@ -1,13 +1,13 @@
 import type { ToolStreamShape } from './analyse-tool-stream.js';
 import { ONE_CALL_PROMPT, WEATHER_TOOL } from './probe-requests.js';
-import type { DoctorEndpoint, ProbeResult } from './types.js';
+import type { DoctorEndpoint, ProbeBounds, ProbeResult } from './types.js';
 import { postChat } from './wire.js';
 
 /**
  * Reasoning fields in the tool-call reply, and whether the server demands them back: the call is
  * answered in a history that leaves the reasoning out, as a preset without replayReasoning does.
  */
-export async function probeReasoning(endpoint: DoctorEndpoint, shape: ToolStreamShape | undefined, signal?: AbortSignal): Promise<ProbeResult> {
+export async function probeReasoning(endpoint: DoctorEndpoint, shape: ToolStreamShape | undefined, bounds: ProbeBounds): Promise<ProbeResult> {
   const label = 'reasoning fields';
   if (!shape?.reasoningField) return { id: 'reasoning', label, status: 'pass', detail: 'none sent', data: { field: null } };
   const call = shape.calls[0];
@@ -17,7 +17,7 @@ export async function probeReasoning(endpoint: DoctorEndpoint, shape: ToolStream
     { role: 'assistant', content: shape.text, tool_calls: [{ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } }] },
     { role: 'tool', tool_call_id: call.id, content: 'Sunny, 21 °C.' },
   ];
-  const reply = await postChat(endpoint, { messages, tools: [WEATHER_TOOL], stream: false }, signal);
+  const reply = await postChat(endpoint, { messages, tools: [WEATHER_TOOL], stream: false }, bounds);
   if (reply.status === 200) {
     return { id: 'reasoning', label, status: 'pass', detail: `${shape.reasoningField}; not demanded back`, data: { field: shape.reasoningField, demandsBack: false } };
   }

@@ -1,6 +1,6 @@
 import { analyseToolReply, validArguments, type ToolStreamShape } from './analyse-tool-stream.js';
 import { ONE_CALL_PROMPT, TWO_CALLS_PROMPT, user, WEATHER_TOOL } from './probe-requests.js';
-import type { DoctorEndpoint, ProbeResult } from './types.js';
+import type { DoctorEndpoint, ProbeBounds, ProbeResult } from './types.js';
 import { postChat } from './wire.js';
 
 export interface ToolProbes {
@@ -10,8 +10,8 @@ export interface ToolProbes {
 }
 
 /** One streamed request offering a tool: native calls, how arguments stream, markup leaked into text. */
-export async function probeTools(endpoint: DoctorEndpoint, signal?: AbortSignal): Promise<ToolProbes> {
-  const reply = await postChat(endpoint, { messages: user(ONE_CALL_PROMPT), tools: [WEATHER_TOOL], stream: true }, signal);
+export async function probeTools(endpoint: DoctorEndpoint, bounds: ProbeBounds): Promise<ToolProbes> {
+  const reply = await postChat(endpoint, { messages: user(ONE_CALL_PROMPT), tools: [WEATHER_TOOL], stream: true }, bounds);
   if (reply.status !== 200) {
     const detail = `tools refused: ${reply.error ?? `HTTP ${reply.status}`}`;
     return { results: [{ id: 'tools', label: 'native tool calls', status: 'fail', detail }] };
@@ -54,9 +54,9 @@ function leakedCalls(shape: ToolStreamShape): ProbeResult {
 }
 
 /** Two calls asked for in one reply. Not having them is a warning: the loop works, one call a turn. */
-export async function probeParallel(endpoint: DoctorEndpoint, signal?: AbortSignal): Promise<ProbeResult> {
+export async function probeParallel(endpoint: DoctorEndpoint, bounds: ProbeBounds): Promise<ProbeResult> {
   const label = 'parallel calls';
-  const reply = await postChat(endpoint, { messages: user(TWO_CALLS_PROMPT), tools: [WEATHER_TOOL], stream: true }, signal);
+  const reply = await postChat(endpoint, { messages: user(TWO_CALLS_PROMPT), tools: [WEATHER_TOOL], stream: true }, bounds);
   if (reply.status !== 200) return { id: 'parallel', label, status: 'fail', detail: reply.error ?? `HTTP ${reply.status}` };
   const calls = analyseToolReply(reply).calls.filter((call) => validArguments(call.arguments));
   if (calls.length >= 2) return { id: 'parallel', label, status: 'pass', detail: `${calls.length} calls in one reply`, data: { calls: calls.length } };

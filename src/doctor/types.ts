@@ -35,3 +35,9 @@ export interface DoctorReport {
   probes: ProbeResult[];
   recommendation: Recommendation;
 }
+
+/** What bounds each request of the battery: Ctrl-C, and a time limit on the whole of every reply. */
+export interface ProbeBounds {
+  signal?: AbortSignal | undefined;
+  timeoutMs: number;
+}

@@ -1,4 +1,5 @@
-import type { DoctorEndpoint } from './types.js';
+import { deadline } from './deadline.js';
+import type { DoctorEndpoint, ProbeBounds } from './types.js';
 
 /** A Chat Completions answer as it came off the wire: HTTP status, body or SSE chunks, timings. */
 export interface WireReply {
@@ -9,31 +10,40 @@ export interface WireReply {
   chunks: Array<{ atMs: number; data: Record<string, unknown> }>;
   /** The error text of a failed request (HTTP or network), for the table. */
   error?: string;
+  /** No whole reply within the time limit (`error` says how long that was). */
+  timedOut?: true;
   totalMs: number;
 }
 
-/** The probes talk raw HTTP so they see what the adapter would smooth over. */
-export async function postChat(endpoint: DoctorEndpoint, body: Record<string, unknown>, signal?: AbortSignal): Promise<WireReply> {
+/** The probes talk raw HTTP so they see what the adapter would smooth over. Never throws. */
+export async function postChat(endpoint: DoctorEndpoint, body: Record<string, unknown>, bounds: ProbeBounds): Promise<WireReply> {
   const started = performance.now();
   const since = () => Math.round(performance.now() - started);
-  let response: Response;
+  const limit = deadline(bounds);
   try {
-    response = await fetch(`${endpoint.baseURL.replace(/\/+$/, '')}/chat/completions`, {
+    const response = await fetch(`${endpoint.baseURL.replace(/\/+$/, '')}/chat/completions`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${endpoint.apiKey}` },
       body: JSON.stringify({ model: endpoint.model, ...body }),
-      ...(signal ? { signal } : {}),
+      signal: limit.signal,
     });
+    const type = response.headers.get('content-type') ?? '';
+    if (!response.ok || !type.includes('event-stream')) {
+      const text = await response.text();
+      const json = parseObject(text);
+      const error = response.ok ? undefined : errorText(json, text, response.status);
+      return { status: response.status, ...(json ? { json } : {}), chunks: [], ...(error ? { error } : {}), totalMs: since() };
+    }
+    return { status: response.status, chunks: await readChunks(response, since), totalMs: since() };
   } catch (error) {
+    if (limit.expired()) return { status: 0, chunks: [], error: limit.message, timedOut: true, totalMs: since() };
     return { status: 0, chunks: [], error: describeNetworkError(error), totalMs: since() };
+  } finally {
+    limit.clear();
   }
-  const type = response.headers.get('content-type') ?? '';
-  if (!response.ok || !type.includes('event-stream')) {
-    const text = await response.text();
-    const json = parseObject(text);
-    const error = response.ok ? undefined : errorText(json, text, response.status);
-    return { status: response.status, ...(json ? { json } : {}), chunks: [], ...(error ? { error } : {}), totalMs: since() };
-  }
+}
+
+async function readChunks(response: Response, since: () => number): Promise<WireReply['chunks']> {
   const chunks: WireReply['chunks'] = [];
   const decoder = new TextDecoder();
   let buffer = '';
@@ -48,16 +58,19 @@ export async function postChat(endpoint: DoctorEndpoint, body: Record<string, un
       if (parsed) chunks.push({ atMs: since(), data: parsed });
     }
   }
-  return { status: response.status, chunks, totalMs: since() };
+  return chunks;
 }
 
-/** GET on the endpoint (e.g. `/models`): undefined when it is not there or not JSON. */
-export async function getJson(endpoint: DoctorEndpoint, path: string): Promise<Record<string, unknown> | undefined> {
+/** GET on the endpoint (e.g. `/models`): undefined when it is not there, not JSON, or not in time. */
+export async function getJson(endpoint: DoctorEndpoint, path: string, bounds: ProbeBounds): Promise<Record<string, unknown> | undefined> {
+  const limit = deadline(bounds);
   try {
-    const response = await fetch(`${endpoint.baseURL.replace(/\/+$/, '')}${path}`, { headers: { authorization: `Bearer ${endpoint.apiKey}` } });
+    const response = await fetch(`${endpoint.baseURL.replace(/\/+$/, '')}${path}`, { headers: { authorization: `Bearer ${endpoint.apiKey}` }, signal: limit.signal });
     return response.ok ? parseObject(await response.text()) : undefined;
   } catch {
     return undefined;
+  } finally {
+    limit.clear();
   }
 }
 

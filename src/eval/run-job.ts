@@ -6,6 +6,7 @@ import type { AgentEvent } from '../contracts/events.js';
 import type { EvalJob } from './jobs.js';
 import { packageRoot } from './package-root.js';
 import type { EvalResult } from './result.js';
+import { childEnvironment } from '../tools/coding/shell/shell-env.js';
 
 /** The CLI this module ships with: each run is a real `vibe-agent` process, as a user would run it. */
 const CLI = join(packageRoot(), 'dist', 'cli', 'main.js');
@@ -33,7 +34,7 @@ export async function runJob(job: EvalJob, options: JobOptions): Promise<EvalRes
     const stop = ran.events.find((event): event is Extract<AgentEvent, { type: 'stop' }> => event.type === 'stop');
     const start = ran.events.find((event): event is Extract<AgentEvent, { type: 'run_start' }> => event.type === 'run_start');
     const budget = ran.timedOut ? `time budget: over ${task.limits.timeoutSeconds} s` : budgetReason(stop, task.limits);
-    const failure = budget ?? runFailure(stop, ran.stderr) ?? (await runCheck(task.check, dir, { ...options.env, VIBE_EVAL_SUITE: task.suite }));
+    const failure = budget ?? runFailure(stop, ran.stderr) ?? (await runCheck(task.check, dir, { ...childEnvironment(options.env), VIBE_EVAL_SUITE: task.suite }));
     return {
       type: 'result',
       task: task.id,

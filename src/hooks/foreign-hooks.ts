@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import type { ReadRule } from '../workspace/read-own-file.js';
+import { readOwnText, RefusedFileError } from '../workspace/read-own-file.js';
 import { parse as parseToml } from 'smol-toml';
 import { foreignHookFiles } from './foreign-hook-files.js';
 import { parseHooks, type HookEvent, type HookGroup, type HooksConfig } from './hook-config.js';
@@ -49,10 +50,10 @@ export function parseGeminiHooks(raw: unknown, file: string): { hooks: HooksConf
  * `.gemini/settings.json` `hooks`, Codex's `hooks.json` and `[hooks]` tables of `config.toml`
  * (Claude Code's shape, so read as ours). A file that is absent gives nothing.
  */
-export function foreignHookSources(geminiDir: string, codexDir: string, warn: (message: string) => void): HookSource[] {
+export function foreignHookSources(geminiDir: string, codexDir: string, within: ReadRule['within'], warn: (message: string) => void): HookSource[] {
   const sources: HookSource[] = [];
   const add = (file: string, format: HookSource['format'], read: (text: string) => unknown, parse: typeof parseHooks) => {
-    const text = readOptional(file, warn);
+    const text = readOptional(file, within, warn);
     if (text === undefined) return;
     let raw: unknown;
     try {
@@ -81,11 +82,14 @@ function withoutState(hooks: unknown): unknown {
   return Object.keys(events).length ? events : undefined;
 }
 
-function readOptional(path: string, warn: (message: string) => void): string | undefined {
+/** Far above any real settings file. */
+const MAX_HOOK_FILE_BYTES = 1024 * 1024;
+
+function readOptional(path: string, within: ReadRule['within'], warn: (message: string) => void): string | undefined {
   try {
-    return readFileSync(path, 'utf8');
+    return readOwnText(path, { within, maxBytes: MAX_HOOK_FILE_BYTES });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') warn(`${path} could not be read (${(error as Error).message}); its hooks are skipped.`);
+    if (!(error instanceof RefusedFileError) || error.code !== 'ENOENT') warn(`${(error as Error).message.replace(/\.$/, '')}, so its hooks are skipped.`);
     return undefined;
   }
 }

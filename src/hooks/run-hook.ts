@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { childEnvironment } from '../tools/coding/shell/shell-env.js';
 
 export interface HookRun {
   exitCode: number | null;
@@ -16,7 +17,7 @@ const MAX_OUTPUT = 1024 * 1024;
  */
 export function runHookCommand(command: string, input: unknown, options: { cwd: string; timeoutMs: number; env?: NodeJS.ProcessEnv }): Promise<HookRun> {
   return new Promise((resolve) => {
-    const child = spawn('/bin/sh', ['-c', command], { cwd: options.cwd, env: { ...(options.env ?? process.env), CLAUDE_PROJECT_DIR: options.cwd }, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    const child = spawn('/bin/sh', ['-c', command], { cwd: options.cwd, env: { ...childEnvironment(options.env ?? process.env), CLAUDE_PROJECT_DIR: options.cwd }, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
     let stdout = '';
     let stderr = '';
     let failure: string | undefined;

@@ -1,4 +1,5 @@
 import type { ImageMediaType } from '../contracts/messages.js';
+import { DECODE_LIMITS } from './image-limits.js';
 
 export interface ImageFacts {
   mediaType: ImageMediaType;
@@ -19,13 +20,16 @@ export function imageTypeOf(bytes: Uint8Array): ImageMediaType | undefined {
 /**
  * The format and size of an image, read from its headers, and a check that the file is whole
  * (a truncated download ends before the format's end marker). Returns a reason when it is not an
- * image we can send: not one of PNG/JPEG/GIF/WebP, or damaged.
+ * image we can send: not one of PNG/JPEG/GIF/WebP, damaged, or declaring more pixels than
+ * DECODE_LIMITS (every image entry point comes here before a decoder is loaded).
  */
 export function inspectImage(bytes: Uint8Array): { ok: true; facts: ImageFacts } | { ok: false; reason: string } {
   const mediaType = imageTypeOf(bytes);
   if (!mediaType) return { ok: false, reason: 'is not a PNG, JPEG, GIF or WebP image (judged by its first bytes)' };
   const size = sizeOf(mediaType, bytes);
   if (!size || size.width <= 0 || size.height <= 0) return { ok: false, reason: `is a damaged ${label(mediaType)} (its header gives no image size)` };
+  const oversize = overDecodeLimits(size) ?? (mediaType === 'image/gif' ? overDecodeLimits(gifFrameSize(bytes)) : undefined);
+  if (oversize) return { ok: false, reason: `declares ${oversize}, more than is ever decoded here (${DECODE_LIMITS.maxPixels / 1e6} megapixels, ${DECODE_LIMITS.maxEdge} px on an edge); scale it down first` };
   if (!whole(mediaType, bytes)) return { ok: false, reason: `is a truncated or damaged ${label(mediaType)} (it ends before the image does)` };
   return { ok: true, facts: { mediaType, ...size } };
 }
@@ -56,9 +60,39 @@ function sizeOf(mediaType: ImageMediaType, b: Uint8Array): { width: number; heig
   }
 }
 
+function overDecodeLimits(size: { width: number; height: number } | undefined): string | undefined {
+  if (!size) return undefined;
+  const { width, height } = size;
+  if (width <= DECODE_LIMITS.maxEdge && height <= DECODE_LIMITS.maxEdge && width * height <= DECODE_LIMITS.maxPixels) return undefined;
+  return `${width}×${height} px (${Math.round((width * height) / 1e6)} megapixels)`;
+}
+
+/**
+ * The size of a GIF's first frame, which the decoder allocates for whatever the logical screen
+ * says: header, logical screen, colour table, then extensions up to the first image descriptor.
+ */
+function gifFrameSize(b: Uint8Array): { width: number; height: number } | undefined {
+  let offset = 13 + (b[10]! & 0x80 ? 3 * 2 ** ((b[10]! & 0x07) + 1) : 0);
+  while (offset < b.length) {
+    const block = b[offset];
+    if (block === 0x2c) {
+      if (offset + 9 > b.length) return undefined;
+      return { width: b[offset + 5]! | (b[offset + 6]! << 8), height: b[offset + 7]! | (b[offset + 8]! << 8) };
+    }
+    if (block !== 0x21) return undefined;
+    offset += 2;
+    while (offset < b.length && b[offset] !== 0) offset += 1 + b[offset]!;
+    offset++;
+  }
+  return undefined;
+}
+
 function webpSize(b: Uint8Array, view: DataView): { width: number; height: number } | undefined {
   const chunk = ascii(b, 12, 4);
-  if (chunk === 'VP8X') return { width: 1 + (view.getUint32(24, true) & 0xffffff), height: 1 + (view.getUint32(27, true) & 0xffffff) };
+  if (chunk === 'VP8X') {
+    if (b.length < 30) return undefined;
+    return { width: 1 + (b[24]! | (b[25]! << 8) | (b[26]! << 16)), height: 1 + (b[27]! | (b[28]! << 8) | (b[29]! << 16)) };
+  }
   if (chunk === 'VP8L') {
     const bits = view.getUint32(21, true);
     return { width: 1 + (bits & 0x3fff), height: 1 + ((bits >> 14) & 0x3fff) };

@@ -37,11 +37,17 @@ export async function fitImage(
   }
   const longEdge = Math.max(facts.width, facts.height);
   let scale = Math.min(1, (limits.recommendedEdge ?? limits.maxEdge) / longEdge);
+  // Scaled once in place, so the full-size bitmap is not copied for each attempt.
+  if (scale < 1) image.resize({ w: Math.max(1, Math.round(facts.width * scale)), h: Math.max(1, Math.round(facts.height * scale)) });
+  const first = scale;
   for (let attempt = 0; attempt < 8; attempt++) {
     const width = Math.max(1, Math.round(facts.width * scale));
     const height = Math.max(1, Math.round(facts.height * scale));
-    const resized = image.clone();
-    if (scale < 1) resized.resize({ w: width, h: height });
+    let resized = image;
+    if (scale < first) {
+      resized = image.clone();
+      resized.resize({ w: width, h: height });
+    }
     const candidates: Array<{ type: ImageMediaType; encode: () => Promise<Buffer> }> = [
       ...(facts.mediaType === 'image/png' ? [{ type: 'image/png' as const, encode: () => resized.getBuffer('image/png') }] : []),
       { type: 'image/jpeg', encode: () => resized.getBuffer('image/jpeg', { quality: 85 }) },

@@ -33,3 +33,10 @@ export function imageLimitsFor(protocol: string | undefined): ImageLimits {
 export function formatMegabytes(bytes: number): string {
   return `${(bytes / MB).toFixed(bytes % MB === 0 ? 0 : 1)} MB`;
 }
+
+/**
+ * The largest image decoded here, whatever the provider: decoding allocates four bytes a pixel
+ * before a single row is read, so a 100 KB file that declares 30000×30000 would take 3.6 GB. Checked
+ * against the sizes the headers declare, before any decoder sees the bytes.
+ */
+export const DECODE_LIMITS = { maxEdge: 20_000, maxPixels: 50_000_000 } as const;

@@ -36,6 +36,8 @@ export interface IndexReport {
 export interface BuildOptions {
   /** Called as files are read: done of total. */
   onProgress?(done: number, total: number): void;
+  /** An entry passed over: a link leading outside its knowledge folder, a dangling link, a FIFO or device. */
+  onSkipped?(path: string, reason: string): void;
 }
 
 /**
@@ -64,7 +66,7 @@ export class DocsIndex {
     // A torn manifest or another format: start clean, so no shard of unknown shape is ever read.
     if (!loaded.ok && loaded.reason !== 'missing') rmSync(shardsDir(path), { recursive: true, force: true });
     const old = loaded.ok ? loaded.manifest.shards : {};
-    const files = listDocFiles(sources);
+    const files = listDocFiles(sources, options.onSkipped);
     const plan = planShards(files);
     const next: Manifest = { format: INDEX_FORMAT, shards: {} };
     const stale: Array<[string, DocFile[], ManifestShard | undefined, boolean]> = [];

@@ -1,16 +1,18 @@
-import { readFileSync } from 'node:fs';
+import { readOwnText } from '../workspace/read-own-file.js';
+import { MAX_DOC_BYTES } from './knowledge-source.js';
 import { htmlToText } from './extract-text.js';
 
 const MAX_EXCERPT = 200;
 
 /**
  * A short excerpt of a hit, read from the file at search time (the index keeps no text): the line
- * of the chunk matching the most terms, else its first line of text. Empty when the file is gone.
+ * of the chunk matching the most terms, else its first line of text. Empty when the file is gone,
+ * or no longer really inside one of the knowledge folders (`within`).
  */
-export function excerptOf(path: string, line: number, endLine: number, terms: readonly string[]): { text: string; line: number } {
+export function excerptOf(path: string, line: number, endLine: number, terms: readonly string[], within: readonly string[]): { text: string; line: number } {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readOwnText(path, { within, maxBytes: MAX_DOC_BYTES });
   } catch {
     return { text: '', line };
   }

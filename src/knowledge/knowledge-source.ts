@@ -13,6 +13,9 @@ export interface KnowledgeSource {
 
 export const DEFAULT_DOCS_GLOB = '**/*.{md,markdown,mdx,txt,rst,adoc,html,htm,ts,tsx,js,jsx,mjs,py,go,rs,java,kt,rb,c,h,cpp,hpp,cs,sh,yaml,yml,toml,json}';
 
+/** Files larger than this are left out: generated bundles and dumps, not documentation. */
+export const MAX_DOC_BYTES = 2 * 1024 * 1024;
+
 /** `$XDG_CACHE_HOME/vibe-agent`, default `~/.cache/vibe-agent`. */
 export function userCacheDir(env: NodeJS.ProcessEnv = process.env): string {
   return join(env.XDG_CACHE_HOME || join(env.HOME || homedir(), '.cache'), 'vibe-agent');

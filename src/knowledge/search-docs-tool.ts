@@ -45,7 +45,7 @@ export function createSearchDocsTool(options: SearchDocsOptions): Tool {
         return rel.startsWith('..') || isAbsolute(rel) ? path : rel;
       };
       const lines = hits.map((hit, i) => {
-        const excerpt = excerptOf(hit.path, hit.line, hit.endLine, hit.terms);
+        const excerpt = excerptOf(hit.path, hit.line, hit.endLine, hit.terms, options.sources.map((source) => source.path));
         return `${i + 1}. ${shown(hit.path)}:${excerpt.line}  score ${hit.score.toFixed(1)}  § ${hit.title}\n   ${excerpt.text}`;
       });
       return `${hits.length} result${hits.length === 1 ? '' : 's'} for "${query}" (${opened.report.chunks} sections in ${opened.report.files} files):\n${lines.join('\n')}`;

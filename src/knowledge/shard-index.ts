@@ -1,9 +1,10 @@
-import { readFileSync } from 'node:fs';
 import MiniSearch from 'minisearch';
 import { chunkText } from './chunk-text.js';
 import { extractText } from './extract-text.js';
 import { INDEX_FORMAT, newStamp, type ManifestShard, type StoredShard } from './index-file.js';
 import type { DocFile } from './list-doc-files.js';
+import { MAX_DOC_BYTES } from './knowledge-source.js';
+import { readOwnText } from '../workspace/read-own-file.js';
 
 export interface ChunkDocument {
   id: string;
@@ -89,7 +90,7 @@ export function storedForm(shard: LiveShard, file: string): { stored: StoredShar
 function chunkFile(file: DocFile, nextId: () => string): ChunkDocument[] {
   let raw: string;
   try {
-    raw = readFileSync(file.path, 'utf8');
+    raw = readOwnText(file.path, { within: [file.root], maxBytes: MAX_DOC_BYTES });
   } catch {
     return [];
   }

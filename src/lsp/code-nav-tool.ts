@@ -3,7 +3,6 @@ import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import type { CallHierarchyItem, WorkspaceEdit } from 'vscode-languageserver-protocol';
 import type { Tool, ToolContext, ToolOutput } from '../contracts/tool.js';
-import { capOutput } from '../tools/cap-output.js';
 import { defineTool } from '../tools/define-tool.js';
 import { diskFileAccess, mtimeAfterWrite } from '../tools/coding/shared/file-access.js';
 import type { FileToolOptions } from '../tools/coding/shared/file-tool-options.js';
@@ -32,9 +31,6 @@ const parameters = z.object({
 
 type Args = z.infer<typeof parameters>;
 
-/** The tool's result is cut to this many characters, like other tools' outputs. */
-const MAX_OUTPUT_CHARS = 30_000;
-
 export interface CodeNavOptions {
   servers: LspServers;
   /** The file tools' options: the same roots, secrets rule and file access. */
@@ -61,7 +57,8 @@ export function createCodeNavTool(options: CodeNavOptions): Tool {
     permission: { category: 'read', subject: (args: Args) => (args.path ? { kind: 'file-path', value: args.path } : undefined) },
     async execute(args, context): Promise<ToolOutput> {
       try {
-        return capOutput(await run(args, context), MAX_OUTPUT_CHARS);
+        // The registry caps the result like every tool's (the whole kept for read_output).
+        return await run(args, context);
       } catch (error) {
         return { output: `code_nav ${args.operation} failed: ${(error as Error).message}. The language server could not answer; grep and read_file still work.`, isError: true };
       }

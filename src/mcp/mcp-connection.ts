@@ -6,6 +6,7 @@ import { LoopbackOAuthProvider, type OAuthOptions } from './oauth-provider.js';
 import { mcpClientSdk, type McpClientSdk } from './client-sdk.js';
 import { StdioTransport } from './stdio-transport.js';
 import type { ServerSpec } from './server-spec.js';
+import { childEnvironment } from '../tools/coding/shell/shell-env.js';
 
 export type ServerState = 'starting' | 'ready' | 'failed' | 'stopped';
 
@@ -213,7 +214,7 @@ export class McpConnection {
   }
 
   private stdioTransport(spec: Extract<ServerSpec, { transport: 'stdio' }>, sdk: McpClientSdk): StdioTransport {
-    const env = Object.fromEntries(Object.entries({ ...process.env, ...spec.env }).filter((pair): pair is [string, string] => pair[1] !== undefined));
+    const env = Object.fromEntries(Object.entries({ ...childEnvironment(process.env), ...spec.env }).filter((pair): pair is [string, string] => pair[1] !== undefined));
     return new StdioTransport({
       command: spec.command,
       args: spec.args,

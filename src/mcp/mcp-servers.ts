@@ -1,3 +1,4 @@
+import { valueNesting } from '../contracts/bounded-json.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { expandSpec } from './expand-variables.js';
 import { McpConnection, type ListedPrompt, type ListedResource, type ServerState } from './mcp-connection.js';
@@ -7,6 +8,14 @@ import { mapPromptArguments, promptArgumentHint } from './prompt-arguments.js';
 import { READ_RESOURCE_TOOL, readResourceTool } from './read-resource-tool.js';
 import type { ServerEntry, ServerOrigin } from './server-spec.js';
 import { mcpToolName, serverPrefix, serversClash } from './tool-name.js';
+
+/**
+ * A tool schema deeper than this is not offered: every provider adapter and SDK walks schemas
+ * recursively (cleaning, converting, validating), and a server could send one nested 20,000 deep.
+ * Real schemas stay within a dozen levels.
+ */
+const MAX_SCHEMA_DEPTH = 64;
+import { agentEnvironment } from '../sandbox/held-secrets.js';
 
 export interface ServerStatus {
   name: string;
@@ -79,7 +88,7 @@ export class McpServers {
       return;
     }
     this.claimed.push(entry);
-    const { spec, missing } = expandSpec(entry.spec, this.options.env ?? process.env);
+    const { spec, missing } = expandSpec(entry.spec, this.options.env ?? agentEnvironment());
     if (missing.length) this.options.warn(`MCP server "${entry.name}" (${entry.origin.file}): ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not set; starting it with an empty value.`);
     const connection = new McpConnection(entry.name, spec, {
       clientVersion: this.options.clientVersion ?? '0.0.0',
@@ -194,6 +203,10 @@ export class McpServers {
       const known = this.names.get(name);
       if (known || this.options.registry.get(name)) {
         this.options.warn(`MCP tool "${listed.name}" of "${entry.name}" left out: its name ${name} is taken${known ? ` by "${known.tool}" of "${known.server}"` : ''}.`);
+        continue;
+      }
+      if (valueNesting(listed.inputSchema, MAX_SCHEMA_DEPTH) > MAX_SCHEMA_DEPTH) {
+        this.options.warn(`MCP tool "${listed.name}" of "${entry.name}" not offered: its input schema is nested deeper than ${MAX_SCHEMA_DEPTH} levels.`);
         continue;
       }
       this.options.registry.register(mcpTool({ name, connection, origin: entry.origin, listed, trustReadOnly: trusted, timeoutMs }));

@@ -22,6 +22,14 @@ export interface ServeOptions {
  * workspace confinement, time limits, output caps and redaction included.
  */
 export async function serveRegistry(options: ServeOptions): Promise<{ closed: Promise<void> }> {
+  const server = createToolServer(options);
+  const closed = new Promise<void>((resolve) => (server.onclose = resolve));
+  await server.connect(new StdioServerTransport());
+  return { closed };
+}
+
+/** The MCP server of our tools, for any transport (stdio above, streamable HTTP in serve-http.ts). */
+export function createToolServer(options: ServeOptions): Server {
   const server = new Server({ name: 'vibe-agent', version: options.version }, { capabilities: { tools: {} } });
   const offered = () => options.registry.list().filter(options.offered);
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
@@ -43,7 +51,5 @@ export async function serveRegistry(options: ServeOptions): Promise<{ closed: Pr
     );
     return { content: [{ type: 'text' as const, text: result.content }], isError: result.isError };
   });
-  const closed = new Promise<void>((resolve) => (server.onclose = resolve));
-  await server.connect(new StdioServerTransport());
-  return { closed };
+  return server;
 }

@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import type { ReadRule } from '../workspace/read-own-file.js';
+import { readOwnText, RefusedFileError } from '../workspace/read-own-file.js';
+import { userFileRoots } from '../workspace/own-file-roots.js';
 import { parse as parseToml } from 'smol-toml';
 import { parseCodexEntry, parseGeminiEntry } from './foreign-entries.js';
 import { foreignServerFiles } from './foreign-server-files.js';
@@ -26,14 +28,16 @@ type ParseEntry = (raw: unknown) => ServerSpec | string | undefined;
 export function collectServers(options: SourceOptions): ServerEntry[] {
   const { workspace, warn } = options;
   const files = foreignServerFiles(workspace, options.env);
+  const user = userFileRoots(options.env);
+  const project = [workspace];
   const sources: Array<{ origin: ServerOrigin; read: () => Record<string, unknown> | undefined; parse: ParseEntry }> = [
     { origin: { scope: 'user', file: options.userConfigFile, format: 'vibe-agent' }, read: () => options.userServers, parse: parseClaudeEntry },
-    { origin: { scope: 'user', file: files.userGemini, format: 'gemini-cli' }, read: () => jsonServers(files.userGemini, 'mcpServers', warn), parse: parseGeminiEntry },
-    { origin: { scope: 'user', file: files.userCodex, format: 'codex' }, read: () => tomlServers(files.userCodex, warn), parse: parseCodexEntry },
+    { origin: { scope: 'user', file: files.userGemini, format: 'gemini-cli' }, read: () => jsonServers(files.userGemini, 'mcpServers', user, warn), parse: parseGeminiEntry },
+    { origin: { scope: 'user', file: files.userCodex, format: 'codex' }, read: () => tomlServers(files.userCodex, user, warn), parse: parseCodexEntry },
     { origin: { scope: 'project', file: options.projectConfigFile, format: 'vibe-agent' }, read: () => options.projectServers, parse: parseClaudeEntry },
-    { origin: { scope: 'project', file: files.projectClaude, format: 'claude-code' }, read: () => jsonServers(files.projectClaude, 'mcpServers', warn), parse: parseClaudeEntry },
-    { origin: { scope: 'project', file: files.projectGemini, format: 'gemini-cli' }, read: () => jsonServers(files.projectGemini, 'mcpServers', warn), parse: parseGeminiEntry },
-    { origin: { scope: 'project', file: files.projectCodex, format: 'codex' }, read: () => tomlServers(files.projectCodex, warn), parse: parseCodexEntry },
+    { origin: { scope: 'project', file: files.projectClaude, format: 'claude-code' }, read: () => jsonServers(files.projectClaude, 'mcpServers', project, warn), parse: parseClaudeEntry },
+    { origin: { scope: 'project', file: files.projectGemini, format: 'gemini-cli' }, read: () => jsonServers(files.projectGemini, 'mcpServers', project, warn), parse: parseGeminiEntry },
+    { origin: { scope: 'project', file: files.projectCodex, format: 'codex' }, read: () => tomlServers(files.projectCodex, project, warn), parse: parseCodexEntry },
   ];
   const entries: ServerEntry[] = [];
   const seenFiles = new Set<string>();
@@ -59,11 +63,14 @@ export function collectServers(options: SourceOptions): ServerEntry[] {
   return entries;
 }
 
-function readText(path: string, warn: (message: string) => void): string | undefined {
+/** Far above any real settings file. */
+const MAX_SERVER_FILE_BYTES = 1024 * 1024;
+
+function readText(path: string, within: ReadRule['within'], warn: (message: string) => void): string | undefined {
   try {
-    return readFileSync(path, 'utf8');
+    return readOwnText(path, { within, maxBytes: MAX_SERVER_FILE_BYTES });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') warn(`${path} could not be read (${(error as Error).message}); its MCP servers are skipped.`);
+    if (!(error instanceof RefusedFileError) || error.code !== 'ENOENT') warn(`${(error as Error).message.replace(/\.$/, '')}, so its MCP servers are skipped.`);
     return undefined;
   }
 }
@@ -72,8 +79,8 @@ function asTable(value: unknown): Record<string, unknown> | undefined {
   return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 }
 
-function jsonServers(path: string, key: string, warn: (message: string) => void): Record<string, unknown> | undefined {
-  const text = readText(path, warn);
+function jsonServers(path: string, key: string, within: ReadRule['within'], warn: (message: string) => void): Record<string, unknown> | undefined {
+  const text = readText(path, within, warn);
   if (text === undefined) return undefined;
   try {
     return asTable(asTable(JSON.parse(text))?.[key]);
@@ -83,8 +90,8 @@ function jsonServers(path: string, key: string, warn: (message: string) => void)
   }
 }
 
-function tomlServers(path: string, warn: (message: string) => void): Record<string, unknown> | undefined {
-  const text = readText(path, warn);
+function tomlServers(path: string, within: ReadRule['within'], warn: (message: string) => void): Record<string, unknown> | undefined {
+  const text = readText(path, within, warn);
   if (text === undefined) return undefined;
   try {
     return asTable(asTable(parseToml(text))?.mcp_servers);

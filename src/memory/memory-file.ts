@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { MemoryScope } from './memory-paths.js';
-import { readBoundedTextIfPresent } from '../workspace/read-bounded.js';
+import { ANYWHERE, readOwnTextIfPresent } from '../workspace/read-own-file.js';
 import { MAX_MEMORY_FILE_BYTES } from './memory-sources.js';
 
 export const MAX_FACT_LENGTH = 500;
@@ -61,5 +61,5 @@ function bulletText(line: string): string | undefined {
 }
 
 export function readOrEmpty(path: string): string {
-  return readBoundedTextIfPresent(path, MAX_MEMORY_FILE_BYTES) ?? '';
+  return readOwnTextIfPresent(path, { within: ANYWHERE, maxBytes: MAX_MEMORY_FILE_BYTES }) ?? '';
 }

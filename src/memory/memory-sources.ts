@@ -1,9 +1,9 @@
-import { existsSync } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { realOrSame } from '../session/paths.js';
-import { projectFileReadable } from './confine.js';
 import { displayPath, memoryPath, userAgentsPath } from './memory-paths.js';
-import { readBoundedText, type RefusedFileError } from '../workspace/read-bounded.js';
+import { readOwnText, type ReadRule, type RefusedFileError } from '../workspace/read-own-file.js';
+import { userFileRoots } from '../workspace/own-file-roots.js';
 
 /** Memory is cut to a few KB for the prompt anyway; a file past this is refused, not read. */
 export const MAX_MEMORY_FILE_BYTES = 1024 * 1024;
@@ -36,9 +36,11 @@ export function collectMemorySources(location: MemoryLocation): MemorySource[] {
   const workspace = realOrSame(location.workspace);
   const sources: MemorySource[] = [];
   const warn = location.warn ?? (() => {});
+  // A cloned repository's symlink must not pull ~/.ssh/id_rsa into a request; CLAUDE.md -> AGENTS.md is fine.
+  const projectRule: ReadRule = { within: [workspace], maxBytes: MAX_MEMORY_FILE_BYTES, refuseSecrets: true };
+  const userRule: ReadRule = { within: userFileRoots(env), maxBytes: MAX_MEMORY_FILE_BYTES };
   const add = (kind: MemorySource['kind'], title: string, path: string, project = false) => {
-    if (project && !projectFileReadable(path, workspace)) return;
-    const text = readIfFile(path, warn);
+    const text = readIfFile(path, project ? projectRule : userRule, warn);
     if (text !== undefined && text.trim() !== '') sources.push({ kind, title, path, text });
   };
 
@@ -49,7 +51,8 @@ export function collectMemorySources(location: MemoryLocation): MemorySource[] {
 
   for (const dir of directoriesDown(workspace, location.cwd ? realOrSame(location.cwd) : workspace)) {
     const agents = join(dir, 'AGENTS.md');
-    const path = existsSync(agents) ? agents : join(dir, 'CLAUDE.md');
+    // lstat: a dangling AGENTS.md link is reported, not passed over for CLAUDE.md.
+    const path = lstatSync(agents, { throwIfNoEntry: false }) ? agents : join(dir, 'CLAUDE.md');
     const shown = relative(workspace, path).split(sep).join('/');
     add('instructions', `Project instructions (${shown})`, path, true);
   }
@@ -68,12 +71,12 @@ function directoriesDown(workspace: string, cwd: string): string[] {
   return dirs;
 }
 
-function readIfFile(path: string, warn: (message: string) => void): string | undefined {
+function readIfFile(path: string, rule: ReadRule, warn: (message: string) => void): string | undefined {
   try {
-    return readBoundedText(path, MAX_MEMORY_FILE_BYTES);
+    return readOwnText(path, rule);
   } catch (error) {
     const code = (error as RefusedFileError).code;
-    if (code === 'ENOTREG' || code === 'EFBIG') warn(`memory file ${(error as Error).message.replace(/\.$/, '')}, so it is skipped.`);
+    if (code !== 'ENOENT') warn(`memory file ${(error as Error).message.replace(/\.$/, '')}, so it is skipped.`);
     return undefined;
   }
 }

@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { defineTool } from '../tools/define-tool.js';
 import { collectSecrets } from '../session/redact.js';
-import { projectFileWriteRefusal } from './confine.js';
+import { projectFileWriteRefusal } from './memory-write-refusal.js';
 import { appendFact } from './memory-file.js';
 import { displayPath, memoryPath } from './memory-paths.js';
+import { agentEnvironment } from '../sandbox/held-secrets.js';
 
 /**
  * Saves a fact for later sessions. What it saves goes into every later system prompt, so a
@@ -11,7 +12,7 @@ import { displayPath, memoryPath } from './memory-paths.js';
  * runs without asking under auto-edit and yolo). It only ever appends one bullet to our own
  * memory file; `vibe-agent memory forget` undoes it.
  */
-export function createRememberTool(env: NodeJS.ProcessEnv = process.env) {
+export function createRememberTool(env: NodeJS.ProcessEnv = agentEnvironment()) {
   return defineTool({
     name: 'remember',
     description:

@@ -1,6 +1,8 @@
 import type { Provider } from '../contracts/provider.js';
+import type { CacheTtl } from './anthropic/cache-breakpoints.js';
 import { PRESET_ALIASES, PRESETS, type ProviderPreset } from './presets.js';
 import { blockedPortAdvice, blockedPortOf } from './shared/blocked-ports.js';
+import { agentEnvironment } from '../sandbox/held-secrets.js';
 
 export interface ProviderSettings {
   /** A preset name (openai, deepseek, ollama, …). Default "openai". */
@@ -17,6 +19,8 @@ export interface ProviderSettings {
   thinking?: number;
   /** How long a streamed reply may send nothing (the CLI's `VIBE_IDLE_TIMEOUT`); default the adapter's, longer for local servers. */
   idleTimeoutMs?: number;
+  /** Anthropic's cache lifetime for the tools and system prompt, or "off" for no breakpoints (default "5m"). */
+  cacheTtl?: CacheTtl | 'off';
 }
 
 export interface ResolvedProvider {
@@ -27,6 +31,7 @@ export interface ResolvedProvider {
   thinking?: number;
   /** How long a streamed reply may send nothing before it is given up (`VIBE_IDLE_TIMEOUT`); unset: the adapter's default. */
   idleTimeoutMs?: number;
+  cacheTtl?: CacheTtl | 'off';
 }
 
 /** A local server may take minutes before its first token (a large prompt on a CPU), so it gets the old request limit. */
@@ -38,7 +43,7 @@ export class ConfigError extends Error {
 
 /** Works out which endpoint, model and key to use, or says exactly what is missing. */
 export function resolveProvider(settings: ProviderSettings): ResolvedProvider {
-  const env = settings.env ?? process.env;
+  const env = settings.env ?? agentEnvironment();
   const name = settings.provider ?? 'openai';
   const preset = PRESETS[PRESET_ALIASES[name] ?? name];
   if (!preset) throw new ConfigError(`Unknown provider "${name}". Known providers: ${Object.keys(PRESETS).join(', ')}.`);
@@ -65,6 +70,7 @@ export function resolveProvider(settings: ProviderSettings): ResolvedProvider {
     baseURL,
     ...(idleTimeoutMs !== undefined ? { idleTimeoutMs } : {}),
     ...(settings.thinking !== undefined ? { thinking: settings.thinking } : {}),
+    ...(settings.cacheTtl !== undefined ? { cacheTtl: settings.cacheTtl } : {}),
   };
 }
 
@@ -94,6 +100,7 @@ export async function createProvider(resolved: ResolvedProvider): Promise<Provid
       apiKey: resolved.apiKey,
       baseURL: resolved.baseURL,
       ...(resolved.thinking !== undefined ? { thinkingBudget: resolved.thinking } : {}),
+      promptCache: resolved.cacheTtl === 'off' ? false : (resolved.cacheTtl ?? '5m'),
       ...idle,
     });
   }
@@ -115,6 +122,7 @@ export async function createProvider(resolved: ResolvedProvider): Promise<Provid
     replayReasoning: resolved.preset.replayReasoning ?? false,
     ...idle,
     ...(resolved.preset.idFormat ? { idFormat: resolved.preset.idFormat } : {}),
+    ...(resolved.preset.promptCacheFields && resolved.cacheTtl !== 'off' ? { promptCache: { key: true, extendedRetention: true } } : {}),
   });
 }
 

@@ -23,11 +23,13 @@ export interface ProviderPreset {
   idFormat?: ToolIdFormat;
   /** false: no model of this endpoint takes images (unset: depends on the model; see image-capability.ts). */
   images?: false;
+  /** The endpoint takes OpenAI's `prompt_cache_key` and `prompt_cache_retention` (unset: they are not sent). */
+  promptCacheFields?: true;
 }
 
 export const PRESETS: Record<string, ProviderPreset> = {
   anthropic: { name: 'anthropic', protocol: 'anthropic', baseURL: 'https://api.anthropic.com', keyVariable: 'ANTHROPIC_API_KEY', baseUrlVariable: 'ANTHROPIC_BASE_URL', defaultModel: 'claude-sonnet-4-5' },
-  openai: { name: 'openai', baseURL: 'https://api.openai.com/v1', keyVariable: 'OPENAI_API_KEY', baseUrlVariable: 'OPENAI_BASE_URL', idFormat: 'max40' },
+  openai: { name: 'openai', baseURL: 'https://api.openai.com/v1', keyVariable: 'OPENAI_API_KEY', baseUrlVariable: 'OPENAI_BASE_URL', idFormat: 'max40', promptCacheFields: true },
   deepseek: { name: 'deepseek', baseURL: 'https://api.deepseek.com/v1', keyVariable: 'DEEPSEEK_API_KEY', defaultModel: 'deepseek-chat', replayReasoning: true, images: false },
   qwen: { name: 'qwen', baseURL: 'https://dashscope.aliyuncs.com/compatible-mode/v1', keyVariable: 'DASHSCOPE_API_KEY', defaultModel: 'qwen-plus' },
   moonshot: { name: 'moonshot', baseURL: 'https://api.moonshot.ai/v1', keyVariable: 'MOONSHOT_API_KEY', defaultModel: 'kimi-k2-0905-preview', replayReasoning: true },

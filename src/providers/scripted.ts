@@ -44,7 +44,7 @@ export class ScriptedProvider implements Provider {
       response: {
         message,
         finishReason: reply.finishReason ?? (message.toolCalls.length ? 'tool_calls' : 'stop'),
-        usage: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, reasoningTokens: 0, ...reply.usage },
+        usage: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0, ...reply.usage },
       },
     };
   }

@@ -9,14 +9,14 @@ let cached: BubblewrapStatus | undefined;
 const childProcess = requireOnFirstUse<typeof ChildProcess>('node:child_process');
 
 /**
- * Whether bubblewrap can run here: it is installed and the kernel lets it create the namespaces
+ * Whether bubblewrap can run here: it is installed and the kernel lets it create the namespaces (user, mount, PID and network)
  * (some containers and hardened kernels refuse unprivileged user namespaces). Probed once.
  */
 export function detectBubblewrap(platform: NodeJS.Platform = process.platform): BubblewrapStatus {
   if (platform !== 'linux') return { ok: false, reason: `bubblewrap is Linux-only (this is ${platform}; the macOS sandbox-exec profile is designed, not built: see docs/checkpoints-and-sandbox.md)` };
   if (cached) return cached;
   const { spawnSync } = childProcess();
-  const probe = spawnSync('bwrap', ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-net', 'true'], { encoding: 'utf8', timeout: 10_000 });
+  const probe = spawnSync('bwrap', ['--unshare-pid', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-net', 'true'], { encoding: 'utf8', timeout: 10_000 });
   const error = probe.error as NodeJS.ErrnoException | undefined;
   if (error?.code === 'ENOENT') cached = { ok: false, reason: 'bubblewrap (bwrap) is not installed; on Debian or Ubuntu: apt-get install bubblewrap' };
   else if (error) cached = { ok: false, reason: `bwrap could not be run: ${error.message}` };

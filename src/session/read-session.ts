@@ -1,5 +1,13 @@
 import { readFileSync } from 'node:fs';
+import { parseJson } from '../contracts/bounded-json.js';
+import { recordProblem } from './record-shapes.js';
 import type { SessionHeader } from './records.js';
+
+/**
+ * Deeper than any record the agent writes (a request's tool schemas are the deepest part, and
+ * those are held to 64 levels); the readers that walk records recursively stay far from the stack's end.
+ */
+const MAX_RECORD_DEPTH = 256;
 
 export interface RawRecord {
   type: string;
@@ -36,9 +44,9 @@ export function parseSessionText(text: string, name = 'session'): ReadSession {
   lines.forEach((line, index) => {
     if (line.trim() === '') return;
     const record = parseRecord(line);
-    if (record) records.push(record);
+    if (typeof record === 'object') records.push(record);
     else {
-      warnings.push(`${name}: line ${index + 1} is not a valid record; skipped.`);
+      warnings.push(`${name}: line ${index + 1} is not a valid record${record ? ` (${record})` : ''}; skipped.`);
       skippedLines.push(index + 1);
     }
   });
@@ -48,12 +56,12 @@ export function parseSessionText(text: string, name = 'session'): ReadSession {
   return { header, records, warnings, skippedLines: skippedLines.sort((a, b) => a - b) };
 }
 
-function parseRecord(line: string): RawRecord | undefined {
-  try {
-    const value: unknown = JSON.parse(line);
-    if (value && typeof value === 'object' && !Array.isArray(value) && typeof (value as RawRecord).type === 'string') return value as RawRecord;
-  } catch {
-    // reported by the caller
-  }
-  return undefined;
+/** The record, or why the line is not one (every record is checked against its type's shape). */
+function parseRecord(line: string): RawRecord | string {
+  const parsed = parseJson(line, MAX_RECORD_DEPTH);
+  if (!parsed.ok) return parsed.error.startsWith('arrays and objects are nested') ? parsed.error : '';
+  const value = parsed.value;
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return `${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}, not a record`;
+  if (typeof (value as RawRecord).type !== 'string') return 'it has no "type"';
+  return recordProblem(value as RawRecord) ?? (value as RawRecord);
 }

@@ -1,31 +1,26 @@
-import { readdirSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { relative } from 'node:path';
+import { walkConfined } from '../workspace/walk-confined.js';
 
 const MAX_LISTED = 200;
 const SKIPPED = new Set(['.git', 'node_modules']);
 
-/** The files beside SKILL.md (recursively, at most 200), as absolute paths, sorted. */
+/**
+ * The files beside SKILL.md (recursively, at most 200), as absolute paths, sorted. Links are
+ * followed only where they stay inside the skill's folder.
+ */
 export function bundledFiles(dir: string): { files: string[]; more: boolean } {
   const files: string[] = [];
   let more = false;
-  const walk = (current: string) => {
-    let entries;
-    try {
-      entries = readdirSync(current, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name));
-    } catch {
-      return;
-    }
-    for (const entry of entries) {
+  walkConfined(dir, {
+    enter: (name) => !SKIPPED.has(name),
+    file: (path) => {
+      if (relative(dir, path) === 'SKILL.md') return;
       if (files.length >= MAX_LISTED) {
         more = true;
-        return;
+        return false;
       }
-      const path = join(current, entry.name);
-      if (entry.isDirectory()) {
-        if (!SKIPPED.has(entry.name)) walk(path);
-      } else if (entry.isFile() && relative(dir, path) !== 'SKILL.md') files.push(path);
-    }
-  };
-  walk(dir);
-  return { files, more };
+      files.push(path);
+    },
+  });
+  return { files: files.sort(), more };
 }

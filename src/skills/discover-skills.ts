@@ -1,11 +1,10 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { projectFileReadable } from '../memory/confine.js';
 import { displayPath } from '../memory/memory-paths.js';
-import { realOrSame } from '../session/paths.js';
+import { userFileRoots } from '../workspace/own-file-roots.js';
+import { confinedRealPath, tryReadOwnText, type RefusedFileError } from '../workspace/read-own-file.js';
 import { parseAllowedTools } from './allowed-tools.js';
 import { parseFrontMatter, textField } from './front-matter.js';
-import { readCappedTextFile } from './read-capped-file.js';
 import { searchRoots, userConfigSubdir, type Scope } from './search-roots.js';
 
 /** A skill: a folder with SKILL.md (front matter name, description, allowed-tools) and its files. */
@@ -44,11 +43,15 @@ export function discoverSkills(workspace: string, env: NodeJS.ProcessEnv = proce
     for (const folder of subfolders(root.dir)) {
       const file = join(root.dir, folder, 'SKILL.md');
       // A cloned repository's skill folder may not be a symlink to elsewhere: it becomes readable once loaded.
-      if (root.scope === 'project' && !projectFileReadable(join(root.dir, folder), root.base)) {
-        if (existsSync(file)) warnings.push(`${displayPath(file, env)}: skipped, its folder leads outside ${root.base}`);
+      const within = root.scope === 'project' ? [root.base] : userFileRoots(env);
+      let dir: string;
+      try {
+        dir = confinedRealPath(join(root.dir, folder), within);
+      } catch (error) {
+        if ((error as RefusedFileError).code === 'EOUTSIDE' && existsSync(file)) warnings.push(`${displayPath(file, env)}: skipped, its folder ${(error as RefusedFileError).reason}`);
         continue;
       }
-      const loaded = loadSkill(file, realOrSame(join(root.dir, folder)), folder, root.scope, env);
+      const loaded = loadSkill(file, dir, folder, root.scope, env);
       if (!loaded) continue;
       if ('warning' in loaded) {
         warnings.push(loaded.warning);
@@ -79,8 +82,9 @@ function subfolders(dir: string): string[] {
 
 function loadSkill(file: string, dir: string, folder: string, scope: Scope, env: NodeJS.ProcessEnv): Skill | { warning: string } | undefined {
   const origin = displayPath(file, env);
-  const read = readCappedTextFile(file, MAX_SKILL_BYTES);
-  if (!read.ok) return read.reason.startsWith('cannot open') ? undefined : { warning: `${origin}: skipped, ${read.reason}` };
+  // Inside the skill's own (real) folder, as its bundled files are.
+  const read = tryReadOwnText(file, { within: [dir], maxBytes: MAX_SKILL_BYTES });
+  if (!read.ok) return read.missing ? undefined : { warning: `${origin}: skipped, ${read.reason}` };
   const parsed = parseFrontMatter(read.text);
   if (!parsed.ok) return { warning: `${origin}:${parsed.line}: malformed front matter, skill skipped: ${parsed.message}` };
   const name = textField(parsed.data, 'name') ?? folder;

@@ -29,6 +29,8 @@ interface AgentSpans {
   /** When the turn's model request started: after the turn's context work (compaction). */
   requestStart: number;
   usage?: Usage;
+  /** The latest reply's finish reason: the run's answer ends with it. */
+  finishReason?: string;
   tools: Map<string, OpenSpan & { name: string; claimed?: boolean }>;
 }
 
@@ -73,6 +75,7 @@ export class EventSpans {
         break;
       case 'assistant_message': {
         const chat = this.chatSpan(agent);
+        agent.finishReason = event.finishReason;
         chat.setAttribute(GEN_AI.finishReasons, [event.finishReason]);
         if (this.options.captureContent) chat.setAttribute(GEN_AI.outputMessages, this.options.redact(outputMessages(event.message, event.finishReason)));
         chat.end(now);
@@ -171,7 +174,7 @@ export class EventSpans {
     const run = agent.run.span;
     run.setAttributes({ [GEN_AI.inputTokens]: event.usage.inputTokens, [GEN_AI.outputTokens]: event.usage.outputTokens, 'vibe_agent.stop_reason': event.reason, 'vibe_agent.turns': event.turns });
     if (event.cost !== undefined) run.setAttribute('vibe_agent.cost_usd', event.cost);
-    if (this.options.captureContent && event.answer) run.setAttribute(GEN_AI.outputMessages, this.options.redact(JSON.stringify([{ role: 'assistant', parts: [{ type: 'text', content: event.answer }] }])));
+    if (this.options.captureContent && event.answer) run.setAttribute(GEN_AI.outputMessages, this.options.redact(outputMessages({ content: event.answer, toolCalls: [] }, agent.finishReason ?? 'stop')));
     if (FAILED_STOPS.has(event.reason)) fail(run, event.reason, event.error);
     run.end();
     this.agents.delete(key);

@@ -27,12 +27,21 @@ export function userMessages(text: string): string {
   return JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: text }] }]);
 }
 
-/** A reply in the conventions' message shape: its text, then its tool calls. */
-export function outputMessages(message: AssistantMessage, finishReason: string): string {
+/**
+ * A reply in the conventions' output message shape (`gen_ai.output.messages` on a chat span, or a
+ * run's answer on its invoke_agent span): its text, then its tool calls, and the finish_reason the
+ * schema requires.
+ */
+export function outputMessages(message: Pick<AssistantMessage, 'content' | 'toolCalls'>, finishReason: string): string {
   const parts: unknown[] = [];
   if (message.content) parts.push({ type: 'text', content: message.content });
   for (const call of message.toolCalls) parts.push({ type: 'tool_call', id: call.id, name: call.name, arguments: parsedOrRaw(call.arguments) });
-  return JSON.stringify([{ role: 'assistant', parts, finish_reason: finishReason }]);
+  return JSON.stringify([{ role: 'assistant', parts, finish_reason: conventionFinishReason(finishReason) }]);
+}
+
+/** Ours in the conventions' words where they differ (`tool_calls` is their `tool_call`); others as they are. */
+function conventionFinishReason(finishReason: string): string {
+  return finishReason === 'tool_calls' ? 'tool_call' : finishReason;
 }
 
 function parsedOrRaw(text: string): unknown {

@@ -2,7 +2,8 @@ import type { z } from 'zod';
 import { errorText } from '../contracts/error-text.js';
 import type { ToolCall } from '../contracts/messages.js';
 import type { ToolSchema } from '../contracts/provider.js';
-import { capOutput } from './cap-output.js';
+import { capText } from './cap-output.js';
+import { MemoryOutputStore, type OutputStore } from '../context/output-store.js';
 import type { Authorize, Tool, ToolContext, ToolResult } from '../contracts/tool.js';
 import { parseJson } from '../contracts/bounded-json.js';
 
@@ -15,8 +16,13 @@ export interface InvokeOptions {
 export interface RegistryOptions {
   /** Default per-call time limit. */
   timeoutMs?: number;
-  /** Longest tool result handed to the model; longer ones keep head and tail. */
+  /**
+   * Longest tool result handed to the model; longer ones keep head and tail, and the whole text
+   * goes to `outputs` under the id the note names (read_output pages it back).
+   */
   maxOutputChars?: number;
+  /** Where whole outputs go when they are cut (default: in memory, for this registry's life). */
+  outputs?: OutputStore;
   /**
    * Applied to every result before the model sees it, whatever the tool (built-in, MCP, a
    * library user's): the CLI removes the values of known secrets (see createRedactor).
@@ -36,12 +42,15 @@ export class ToolRegistry {
   private readonly maxOutputChars: number;
   private readonly redact: (text: string) => string;
   private readonly gate: RegistryOptions['gate'];
+  /** The whole text of every cut result (the context policy and read_output use the same store). */
+  readonly outputs: OutputStore;
 
   constructor(tools: Iterable<Tool> = [], options: RegistryOptions = {}) {
     this.timeoutMs = options.timeoutMs ?? 120_000;
     this.maxOutputChars = options.maxOutputChars ?? 30_000;
     this.redact = options.redact ?? ((text) => text);
     this.gate = options.gate;
+    this.outputs = options.outputs ?? new MemoryOutputStore();
     for (const tool of tools) this.register(tool);
   }
 
@@ -174,7 +183,8 @@ export class ToolRegistry {
       const isError = typeof output === 'string' ? false : output.isError === true;
       const images = typeof output === 'string' ? undefined : output.images;
       // Redacted before the cap, so a cut never leaves part of a secret behind.
-      return ran({ content: capOutput(this.redact(text), this.maxOutputChars), isError, status: isError ? 'error' : 'ok', args, ...(images?.length ? { images } : {}) });
+      const content = await this.capped(this.redact(text));
+      return ran({ content, isError, status: isError ? 'error' : 'ok', args, ...(images?.length ? { images } : {}) });
     } catch (error) {
       if (error instanceof CallTimedOut) return ran({ ...failure(`${tool.name} timed out after ${timeoutMs} ms and was stopped.`), args });
       if (error instanceof CallAborted) return ran({ ...failure(`${tool.name} was cancelled by the user.`), args });
@@ -182,6 +192,18 @@ export class ToolRegistry {
     } finally {
       clearTimeout(timer);
       outer.removeEventListener('abort', onAbort);
+    }
+  }
+
+  /** The result as the model sees it; what the cap leaves out is stored whole first. */
+  private async capped(text: string): Promise<string> {
+    const { text: shown, stored } = capText(text, this.maxOutputChars, { fresh: true });
+    if (!stored) return shown;
+    try {
+      await this.outputs.put(stored.id, stored.text);
+      return shown;
+    } catch (error) {
+      return `${shown}\n[the full output could not be saved (${errorText(error)}): read_output will not find ${stored.id}]`;
     }
   }
 }

@@ -48,18 +48,28 @@ export function stopReasonOf(reply: ScriptedReply, hasCalls: boolean): string {
   }
 }
 
+/** The prompt's usage as the cache simulation billed it (bench/prompt-cache.mjs), in the API's fields. */
+export interface PromptUsage {
+  input_tokens: number;
+  cache_creation_input_tokens: number;
+  cache_read_input_tokens: number;
+  cache_creation: { ephemeral_5m_input_tokens: number; ephemeral_1h_input_tokens: number };
+}
+
 /**
- * The neutral total is split three ways (plain, cache write, cache read) so a client has to sum
- * them: cache reads are `cachedInputTokens`, a quarter of the rest is reported as cache writes.
+ * The reply's usage: the simulated prompt usage, unless the script set its own input figures
+ * (then reads are `cachedInputTokens`, writes `cacheWriteTokens`, the rest plain input).
  */
-export function wireUsage(reply: ScriptedReply, promptChars: number) {
-  const total = reply.usage?.inputTokens ?? Math.ceil(promptChars / 4);
-  const cacheRead = reply.usage?.cachedInputTokens ?? 0;
-  const cacheCreation = Math.floor((total - cacheRead) / 4);
+export function wireUsage(reply: ScriptedReply, prompt: PromptUsage) {
+  const scripted = reply.usage?.inputTokens !== undefined;
+  const read = scripted ? (reply.usage?.cachedInputTokens ?? 0) : prompt.cache_read_input_tokens;
+  const written = scripted ? (reply.usage?.cacheWriteTokens ?? 0) : prompt.cache_creation_input_tokens;
+  const written1h = scripted ? (reply.usage?.cacheWrite1hTokens ?? 0) : prompt.cache_creation.ephemeral_1h_input_tokens;
   return {
-    input_tokens: total - cacheRead - cacheCreation,
-    cache_creation_input_tokens: cacheCreation,
-    cache_read_input_tokens: cacheRead,
+    input_tokens: scripted ? reply.usage!.inputTokens! - read - written : prompt.input_tokens,
+    cache_creation_input_tokens: written,
+    cache_read_input_tokens: read,
+    cache_creation: { ephemeral_5m_input_tokens: written - written1h, ephemeral_1h_input_tokens: written1h },
     output_tokens: reply.usage?.outputTokens ?? 10,
     output_tokens_details: { thinking_tokens: reply.usage?.reasoningTokens ?? 0 },
   };
@@ -75,8 +85,8 @@ function messageShell(model: string, usage: ReturnType<typeof wireUsage>) {
   return { id: 'msg_test', type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 } };
 }
 
-export function streamEvents(model: string, planned: PlannedReply, promptChars: number): SseEvent[] {
-  const usage = wireUsage(planned.reply, promptChars);
+export function streamEvents(model: string, planned: PlannedReply, prompt: PromptUsage): SseEvent[] {
+  const usage = wireUsage(planned.reply, prompt);
   const events: SseEvent[] = [{ event: 'message_start', data: { type: 'message_start', message: messageShell(model, usage) } }];
   events.push({ event: 'ping', data: { type: 'ping' } });
   let index = 0;
@@ -106,11 +116,11 @@ export function streamEvents(model: string, planned: PlannedReply, promptChars: 
   return events;
 }
 
-export function jsonMessage(model: string, planned: PlannedReply, promptChars: number) {
+export function jsonMessage(model: string, planned: PlannedReply, prompt: PromptUsage) {
   const content: unknown[] = [...planned.thinking];
   if (planned.reply.text) content.push({ type: 'text', text: planned.reply.text, citations: null });
   content.push(...planned.toolUses);
-  return { ...messageShell(model, wireUsage(planned.reply, promptChars)), content, stop_reason: planned.stopReason, usage: wireUsage(planned.reply, promptChars) };
+  return { ...messageShell(model, wireUsage(planned.reply, prompt)), content, stop_reason: planned.stopReason, usage: wireUsage(planned.reply, prompt) };
 }
 
 export function sseFrame(event: SseEvent): string {

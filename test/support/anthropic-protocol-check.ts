@@ -5,6 +5,7 @@
 import { checkInlineImage } from './image-check.js';
 import { isDeepStrictEqual } from 'node:util';
 import type { WireThinking, WireToolUse } from './anthropic-frames.js';
+import { anthropicCacheProblems } from '../../bench/prompt-cache.mjs';
 
 export interface WireBlock {
   type: string;
@@ -48,6 +49,8 @@ export function checkAnthropicProtocol(body: AnthropicRequestBody, state: Protoc
     if (typeof tool.name !== 'string' || !tool.name) problems.push(`tools.${i}.name: field required`);
     if (tool.input_schema?.type !== 'object') problems.push(`tools.${i}.input_schema: type must be "object"`);
   }
+
+  problems.push(...anthropicCacheProblems(body));
 
   const messages = body.messages;
   if (!Array.isArray(messages) || messages.length === 0) return [...problems, 'messages: at least one message is required'];

@@ -7,7 +7,8 @@
  */
 import { createServer, type IncomingMessage } from 'node:http';
 import type { ScriptedReply } from '../../src/providers/scripted.js';
-import { jsonMessage, sseFrame, stopReasonOf, streamEvents, type PlannedReply, type SseEvent } from './anthropic-frames.js';
+import { jsonMessage, sseFrame, stopReasonOf, streamEvents, type PlannedReply, type PromptUsage, type SseEvent } from './anthropic-frames.js';
+import { PromptCacheSimulator } from '../../bench/prompt-cache.mjs';
 import { checkAnthropicProtocol, type AnthropicRequestBody, type ProtocolState } from './anthropic-protocol-check.js';
 import { json, readBody, startSse, listenOnLoopback } from './http-replies.js';
 
@@ -39,12 +40,15 @@ export interface AnthropicServer {
   /** Request headers, in order (to check the key is sent and never logged elsewhere). */
   headers: IncomingMessage['headers'][];
   violations: string[];
+  /** The prompt cache this server simulates (bench/prompt-cache.mjs): what it bills each request. */
+  cache: PromptCacheSimulator;
   readonly remaining: number;
   waitForRequest(n: number): Promise<AnthropicRequestBody>;
   close(): Promise<void>;
 }
 
-export async function startAnthropicServer(script: AnthropicStep[]): Promise<AnthropicServer> {
+export async function startAnthropicServer(script: AnthropicStep[], options: { now?: () => number } = {}): Promise<AnthropicServer> {
+  const cache = new PromptCacheSimulator(options.now ? { now: options.now } : {});
   const requests: AnthropicRequestBody[] = [];
   const headers: IncomingMessage['headers'][] = [];
   const violations: string[] = [];
@@ -83,14 +87,16 @@ export async function startAnthropicServer(script: AnthropicStep[]): Promise<Ant
     }
     position++;
     const step = typeof stepDef === 'function' ? stepDef(body) : stepDef;
-    const promptChars = JSON.stringify(body.messages).length;
+    const billed = cache.anthropic(body);
+    // The protocol check already refused what the cache rules refuse.
+    const prompt = billed.ok ? (billed.wire as unknown as PromptUsage) : EMPTY_PROMPT;
 
     if (!('kind' in step)) {
       const planned = plan(step, body.model);
       state.previous = { toolUses: planned.toolUses, thinking: planned.thinking };
-      if (!body.stream) return json(res, 200, jsonMessage(body.model, planned, promptChars));
+      if (!body.stream) return json(res, 200, jsonMessage(body.model, planned, prompt));
       startSse(res);
-      for (const event of streamEvents(body.model, planned, promptChars)) res.write(sseFrame(event));
+      for (const event of streamEvents(body.model, planned, prompt)) res.write(sseFrame(event));
       return res.end();
     }
     switch (step.kind) {
@@ -108,7 +114,7 @@ export async function startAnthropicServer(script: AnthropicStep[]): Promise<Ant
       case 'garbled':
       case 'stream_error': {
         startSse(res);
-        for (const event of streamEvents(body.model, plan(step.reply, body.model), promptChars).slice(0, step.afterEvents)) res.write(sseFrame(event));
+        for (const event of streamEvents(body.model, plan(step.reply, body.model), prompt).slice(0, step.afterEvents)) res.write(sseFrame(event));
         if (step.kind === 'cut') return res.socket?.destroy();
         if (step.kind === 'stall') return;
         if (step.kind === 'garbled') return res.end('event: content_block_delta\ndata: {"type": "content_block_delta", "index": 0\n\n');
@@ -118,7 +124,7 @@ export async function startAnthropicServer(script: AnthropicStep[]): Promise<Ant
       case 'redacted': {
         const planned = plan({ ...step.reply, reasoning: undefined }, body.model);
         state.redacted.add(step.data);
-        const events = streamEvents(body.model, planned, promptChars).map((event) =>
+        const events = streamEvents(body.model, planned, prompt).map((event) =>
           event.event === 'content_block_start' || event.event === 'content_block_delta' || event.event === 'content_block_stop' ? shiftIndex(event) : event,
         );
         const redacted = { type: 'content_block_start', index: 0, content_block: { type: 'redacted_thinking', data: step.data } };
@@ -131,7 +137,7 @@ export async function startAnthropicServer(script: AnthropicStep[]): Promise<Ant
       case 'slow': {
         const planned = plan(step.reply, body.model);
         startSse(res);
-        for (const event of streamEvents(body.model, planned, promptChars)) {
+        for (const event of streamEvents(body.model, planned, prompt)) {
           await new Promise((resolve) => setTimeout(resolve, step.eventDelayMs));
           if (res.destroyed) return;
           res.write(sseFrame(event));
@@ -148,6 +154,7 @@ export async function startAnthropicServer(script: AnthropicStep[]): Promise<Ant
     requests,
     headers,
     violations,
+    cache,
     get remaining() {
       return script.length - position;
     },
@@ -158,6 +165,8 @@ export async function startAnthropicServer(script: AnthropicStep[]): Promise<Ant
     close,
   };
 }
+
+const EMPTY_PROMPT: PromptUsage = { input_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 0 } };
 
 /** The error type the real API sends with each status. */
 const ERROR_TYPES: Record<number, string> = {

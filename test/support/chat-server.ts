@@ -3,6 +3,7 @@
  * with fragmented tool-call deltas, and plain JSON), replays scripted replies, records every
  * request, and rejects (HTTP 400, recorded as a violation) any request that breaks the protocol.
  */
+import { PromptCacheSimulator } from '../../bench/prompt-cache.mjs';
 import { checkDataUrl } from './image-check.js';
 import { createServer } from 'node:http';
 import type { ScriptedReply } from '../../src/providers/scripted.js';
@@ -47,6 +48,8 @@ export interface ChatServer {
   requests: ChatRequestBody[];
   /** Protocol violations found in requests (each also answered with HTTP 400). */
   violations: string[];
+  /** The prompt cache this server simulates: what it bills each request. */
+  cache: PromptCacheSimulator;
   /** Script steps not yet consumed. */
   readonly remaining: number;
   /** Resolves when the n-th request (1-based) has arrived. */
@@ -68,10 +71,16 @@ export interface ChatServerOptions {
    * the next request of the same conversation. Default: one conversation.
    */
   conversationOf?: (body: ChatRequestBody) => string;
+  /** Whose prompt-cache rules and usage fields to simulate (bench/prompt-cache.mjs); default OpenAI's. */
+  cache?: 'openai' | 'deepseek';
+  /** The simulated cache's clock (default Date.now). */
+  now?: () => number;
 }
 
 export async function startChatServer(script: ServerStep[], options: ChatServerOptions = {}): Promise<ChatServer> {
   const conversationOf = options.conversationOf ?? (() => '');
+  const cache = new PromptCacheSimulator(options.now ? { now: options.now } : {});
+  const dialect = options.cache ?? 'openai';
   const requests: ChatRequestBody[] = [];
   const violations: string[] = [];
   // Calls sent in the previous reply: the next request must echo them verbatim.
@@ -111,6 +120,8 @@ export async function startChatServer(script: ServerStep[], options: ChatServerO
     }
     position++;
     const step = typeof stepDef === 'function' ? stepDef(body) : stepDef;
+    const billed = cache.bill(dialect, body as unknown as Record<string, unknown>);
+    const prompt = billed.ok ? billed.wire : {};
 
     if ('kind' in step) {
       if (step.kind === 'http_error') {
@@ -125,7 +136,7 @@ export async function startChatServer(script: ServerStep[], options: ChatServerO
         return res.end();
       }
       const calls = withIds(step.reply, () => `call_${++callCounter}`);
-      const frames = replyFrames(body.model, step.reply, calls, body);
+      const frames = replyFrames(body.model, step.reply, calls, body, prompt);
       startSse(res);
       if (step.kind === 'cut' || step.kind === 'stall' || step.kind === 'garbled') {
         for (const frame of frames.slice(0, step.afterChunks)) res.write(frame);
@@ -145,10 +156,10 @@ export async function startChatServer(script: ServerStep[], options: ChatServerO
     pendingEcho.set(conversation, calls);
     if (body.stream) {
       startSse(res);
-      for (const frame of replyFrames(body.model, step, calls, body)) res.write(frame);
+      for (const frame of replyFrames(body.model, step, calls, body, prompt)) res.write(frame);
       return res.end();
     }
-    return json(res, 200, completion(body.model, step, calls));
+    return json(res, 200, completion(body.model, step, calls, prompt));
   });
 
   const { origin, close } = await listenOnLoopback(server);
@@ -156,6 +167,7 @@ export async function startChatServer(script: ServerStep[], options: ChatServerO
     url: `${origin}/v1`,
     requests,
     violations,
+    cache,
     hungUp,
     waitForHangUp() {
       if (hungUp.length) return Promise.resolve(hungUp[0]!);
@@ -187,14 +199,17 @@ function finishReason(reply: ScriptedReply, calls: WireToolCall[]): string {
   return reply.finishReason ?? (calls.length ? 'tool_calls' : 'stop');
 }
 
-function usageOf(reply: ScriptedReply, body: ChatRequestBody) {
-  const prompt = reply.usage?.inputTokens ?? Math.ceil(JSON.stringify(body.messages).length / 4);
-  return {
-    prompt_tokens: prompt,
-    completion_tokens: reply.usage?.outputTokens ?? 10,
-    total_tokens: prompt + (reply.usage?.outputTokens ?? 10),
-    prompt_tokens_details: { cached_tokens: reply.usage?.cachedInputTokens ?? 0 },
-  };
+/**
+ * The reply's usage: the simulated prompt usage in the dialect's fields, unless the script set
+ * its own input figures (then cached = `cachedInputTokens`, in both OpenAI's and DeepSeek's fields).
+ */
+function usageOf(reply: ScriptedReply, prompt: Record<string, unknown>) {
+  const output = reply.usage?.outputTokens ?? 10;
+  const scripted = reply.usage?.inputTokens;
+  if (scripted === undefined) return { ...prompt, completion_tokens: output, total_tokens: Number(prompt.prompt_tokens ?? 0) + output };
+  const cached = reply.usage?.cachedInputTokens ?? 0;
+  const dialect = 'prompt_cache_hit_tokens' in prompt ? { prompt_cache_hit_tokens: cached, prompt_cache_miss_tokens: scripted - cached } : {};
+  return { prompt_tokens: scripted, completion_tokens: output, total_tokens: scripted + output, prompt_tokens_details: { cached_tokens: cached }, ...dialect };
 }
 
 /** Splits text into a few pieces so clients must reassemble. */
@@ -204,7 +219,7 @@ function fragments(text: string, size: number): string[] {
   return out;
 }
 
-function replyFrames(model: string, reply: ScriptedReply, calls: WireToolCall[], body: ChatRequestBody): string[] {
+function replyFrames(model: string, reply: ScriptedReply, calls: WireToolCall[], body: ChatRequestBody, prompt: Record<string, unknown>): string[] {
   const base = { id: 'chatcmpl-test', object: 'chat.completion.chunk', created: 1, model };
   const frame = (delta: unknown, finish: string | null = null) => `data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
   const frames = [frame({ role: 'assistant', content: '' })];
@@ -216,12 +231,12 @@ function replyFrames(model: string, reply: ScriptedReply, calls: WireToolCall[],
   });
   frames.push(frame({}, finishReason(reply, calls)));
   const options = body.stream_options as { include_usage?: boolean } | undefined;
-  if (options?.include_usage) frames.push(`data: ${JSON.stringify({ ...base, choices: [], usage: usageOf(reply, body) })}\n\n`);
+  if (options?.include_usage) frames.push(`data: ${JSON.stringify({ ...base, choices: [], usage: usageOf(reply, prompt) })}\n\n`);
   frames.push('data: [DONE]\n\n');
   return frames;
 }
 
-function completion(model: string, reply: ScriptedReply, calls: WireToolCall[]) {
+function completion(model: string, reply: ScriptedReply, calls: WireToolCall[], prompt: Record<string, unknown>) {
   const message: Record<string, unknown> = { role: 'assistant', content: reply.text ?? null };
   if (calls.length) message.tool_calls = calls;
   if (reply.reasoning) message.reasoning_content = reply.reasoning;
@@ -231,7 +246,7 @@ function completion(model: string, reply: ScriptedReply, calls: WireToolCall[]) 
     created: 1,
     model,
     choices: [{ index: 0, message, finish_reason: finishReason(reply, calls) }],
-    usage: usageOf(reply, { model, messages: [] }),
+    usage: usageOf(reply, prompt),
   };
 }
 

@@ -8,7 +8,7 @@ import type { ScriptedReply } from '../../src/providers/scripted.js';
 import type { ChatRequestBody, ServerStep } from './chat-server.js';
 
 /** Fixed usage, so runs compare equal whatever their temp directory's name. */
-const USAGE = { inputTokens: 100, outputTokens: 10, cachedInputTokens: 0, reasoningTokens: 0 };
+const USAGE = { inputTokens: 100, outputTokens: 10, cachedInputTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 };
 
 export function evalReply(body: ChatRequestBody): ScriptedReply {
   return { ...reply(body), usage: USAGE };

@@ -6,6 +6,7 @@
  * chunk), records every request, and answers 400 (recorded as a violation) to any request a
  * real Gemini would reject, plus our own rule that signatures come back on their parts.
  */
+import { PromptCacheSimulator } from '../../bench/prompt-cache.mjs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { ScriptedReply } from '../../src/providers/scripted.js';
 import { checkGeminiRequest, type GeminiPart, type GeminiRequestBody, type SentSignature } from './gemini-rules.js';
@@ -52,13 +53,16 @@ export interface GeminiServer {
   url: string;
   requests: RecordedRequest[];
   violations: string[];
+  /** The implicit prompt cache this server simulates (bench/prompt-cache.mjs). */
+  cache: PromptCacheSimulator;
   readonly remaining: number;
   close(): Promise<void>;
 }
 
 const ROUTE = /^\/v1beta\/models\/([^/:?]+):(streamGenerateContent|generateContent)(?:\?(.*))?$/;
 
-export async function startGeminiServer(script: GeminiStep[]): Promise<GeminiServer> {
+export async function startGeminiServer(script: GeminiStep[], options: { now?: () => number } = {}): Promise<GeminiServer> {
+  const cache = new PromptCacheSimulator(options.now ? { now: options.now } : {});
   const requests: RecordedRequest[] = [];
   const violations: string[] = [];
   // What the previous reply sent that must come back: its calls and its signatures.
@@ -110,7 +114,7 @@ export async function startGeminiServer(script: GeminiStep[]): Promise<GeminiSer
         for (const chunk of step.chunks) res.write(`data: ${JSON.stringify(chunk)}\r\n\r\n`);
         return res.end();
       }
-      const built = buildReply(model!, step.reply, body, () => `sig_${++signatureCounter}`);
+      const built = buildReply(model!, step.reply, body, () => `sig_${++signatureCounter}`, cache);
       if (step.kind === 'slow') {
         previous = { calls: built.calls, signatures: built.signatures };
         for (const chunk of built.chunks) {
@@ -128,7 +132,7 @@ export async function startGeminiServer(script: GeminiStep[]): Promise<GeminiSer
       return step.kind === 'stall' ? undefined : res.socket?.destroy();
     }
 
-    const built = buildReply(model!, step, body, () => `sig_${++signatureCounter}`);
+    const built = buildReply(model!, step, body, () => `sig_${++signatureCounter}`, cache);
     previous = { calls: built.calls, signatures: built.signatures };
     if (!streaming) return json(res, 200, mergeChunks(built.chunks));
     startSse(res);
@@ -141,6 +145,7 @@ export async function startGeminiServer(script: GeminiStep[]): Promise<GeminiSer
     url: `${origin}`,
     requests,
     violations,
+    cache,
     get remaining() {
       return script.length - position;
     },
@@ -155,7 +160,7 @@ interface BuiltReply {
 }
 
 /** Splits the reply into chunks as Gemini streams it: thoughts, text in pieces, calls whole. */
-function buildReply(model: string, reply: GeminiReply, body: GeminiRequestBody, nextSignature: () => string): BuiltReply {
+function buildReply(model: string, reply: GeminiReply, body: GeminiRequestBody, nextSignature: () => string, cache: PromptCacheSimulator): BuiltReply {
   const signatures: SentSignature[] = [];
   const signed = reply.signed ?? reply.reasoning !== undefined;
   const calls = reply.toolCalls ?? [];
@@ -186,7 +191,11 @@ function buildReply(model: string, reply: GeminiReply, body: GeminiRequestBody, 
     );
   }
   if (!partsPerChunk.length) partsPerChunk.push([{ text: '' }]);
-  const prompt = reply.usage?.inputTokens ?? Math.ceil(JSON.stringify(body.contents ?? []).length / 4);
+  const billed = cache.gemini({ ...body, model } as unknown as Record<string, unknown>);
+  const simulated = billed.ok ? billed.usage : { inputTokens: 0, cachedInputTokens: 0 };
+  // A script's own input figures win over the simulation.
+  const prompt = reply.usage?.inputTokens ?? simulated.inputTokens;
+  const cached = reply.usage?.inputTokens !== undefined ? (reply.usage.cachedInputTokens ?? 0) : simulated.cachedInputTokens;
   const thoughts = reply.thoughtsTokens ?? reply.usage?.reasoningTokens ?? 0;
   const candidates = (reply.usage?.outputTokens ?? 10) - thoughts;
   const finish = finishReasonOf(reply);
@@ -194,7 +203,7 @@ function buildReply(model: string, reply: GeminiReply, body: GeminiRequestBody, 
     const last = i === partsPerChunk.length - 1;
     const usage: Record<string, number> = { promptTokenCount: prompt, candidatesTokenCount: last ? candidates : 1, totalTokenCount: prompt + (last ? candidates + thoughts : 1) };
     if (thoughts) usage.thoughtsTokenCount = thoughts;
-    if (reply.usage?.cachedInputTokens) usage.cachedContentTokenCount = reply.usage.cachedInputTokens;
+    if (cached) usage.cachedContentTokenCount = cached;
     return {
       candidates: [{ content: { role: 'model', parts }, index: 0, ...(last ? { finishReason: finish } : {}) }],
       usageMetadata: usage,

@@ -1,5 +1,5 @@
 /** Process checks by pid, for tests that must leave nothing running. */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 
 /** Alive and not a zombie (orphans in a container whose PID 1 never waits stay zombies). */
@@ -36,4 +36,21 @@ export function pidFrom(path: string): Promise<number> {
     const text = (await readFile(path, 'utf8').catch(() => '')).trim();
     return /^\d+$/.test(text) ? Number(text) : undefined;
   }, `a pid in ${path}`);
+}
+
+/**
+ * Living processes whose command line holds `marker`, found from this side: a pid a command prints
+ * inside the sandbox is its PID namespace's, not ours, so a test finds its processes by a marker.
+ */
+export function pidsWithArgument(marker: string): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .map(Number)
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'latin1').split('\0').includes(marker) && isAlive(pid);
+      } catch {
+        return false;
+      }
+    });
 }

@@ -20,6 +20,8 @@ export interface WireUsage {
   output_tokens?: number | null;
   cache_creation_input_tokens?: number | null;
   cache_read_input_tokens?: number | null;
+  /** The writes split by lifetime (cache_creation_input_tokens is their sum). */
+  cache_creation?: { ephemeral_5m_input_tokens?: number | null; ephemeral_1h_input_tokens?: number | null } | null;
   output_tokens_details?: { thinking_tokens?: number | null } | null;
 }
 
@@ -173,12 +175,17 @@ export class MessageAccumulator {
     const u = this.usage;
     if (u.input_tokens === undefined && u.output_tokens === undefined) return undefined;
     const cached = u.cache_read_input_tokens ?? 0;
-    return {
-      inputTokens: (u.input_tokens ?? 0) + (u.cache_creation_input_tokens ?? 0) + cached,
+    const written = u.cache_creation_input_tokens ?? 0;
+    const usage: Usage = {
+      inputTokens: (u.input_tokens ?? 0) + written + cached,
       outputTokens: u.output_tokens ?? 0,
       cachedInputTokens: cached,
+      cacheWriteTokens: written,
       reasoningTokens: u.output_tokens_details?.thinking_tokens ?? 0,
     };
+    const written1h = Math.min(u.cache_creation?.ephemeral_1h_input_tokens ?? 0, written);
+    if (written1h > 0) usage.cacheWrite1hTokens = written1h;
+    return usage;
   }
 }
 

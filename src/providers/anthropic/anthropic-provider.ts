@@ -1,4 +1,5 @@
 import { RequestScope } from '../shared/request-scope.js';
+import { warmCatalog } from '../model-catalog.js';
 import type Anthropic from '@anthropic-ai/sdk';
 import { anthropicSdk } from './sdk.js';
 import type { Message, MessageCreateParamsBase, MessageParam, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
@@ -10,6 +11,7 @@ import { ProviderError } from '../../contracts/provider-error.js';
 import { MessageAccumulator, type WireUsage } from './accumulate.js';
 import { toAnthropicConversation, toAnthropicTools, type AnthropicProviderData, type ThinkingBlock } from './convert.js';
 import { toProviderError } from './errors.js';
+import { withCacheBreakpoints, type CacheTtl } from './cache-breakpoints.js';
 
 /** Anthropic requires `max_tokens`; this is used when the request sets none. */
 export const DEFAULT_MAX_TOKENS = 8192;
@@ -31,6 +33,12 @@ export interface AnthropicProviderOptions {
   /** A streamed reply that sends nothing for this long (before or after the headers) is given up and retried (default 5 minutes). */
   idleTimeoutMs?: number;
   defaultHeaders?: Record<string, string>;
+  /**
+   * Prompt caching: "5m" (default) or "1h" marks the tools, system prompt and newest messages as
+   * cache breakpoints (see cache-breakpoints.ts; "1h" keeps the tools and system prompt an
+   * hour); false sends none.
+   */
+  promptCache?: CacheTtl | false;
 }
 
 /** The Anthropic Messages API through the official SDK. */
@@ -41,6 +49,7 @@ export class AnthropicProvider implements Provider {
   private readonly streaming: boolean;
   private readonly thinkingBudget: number | undefined;
   private readonly idleTimeoutMs: number;
+  private readonly promptCache: CacheTtl | false;
 
   /** Kept only to cut it out of error messages. */
   private readonly apiKey: string;
@@ -51,6 +60,7 @@ export class AnthropicProvider implements Provider {
     this.streaming = options.stream ?? true;
     this.thinkingBudget = options.thinkingBudget;
     this.idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+    this.promptCache = options.promptCache ?? '5m';
     // Retries are ours (visible to the user as events), so the SDK's own are off.
     this.clientOptions = {
       apiKey: options.apiKey,
@@ -108,6 +118,7 @@ export class AnthropicProvider implements Provider {
     idle?.touch();
     const { data: stream, response } = await client.messages.create({ ...params, stream: true }, { signal }).withResponse();
     progress.opened = true;
+    warmCatalog(params.model);
     const json = await jsonInsteadOfStream(response);
     if (json) {
       if (json.type === 'error' || json.error) throw toProviderError(new (await anthropicSdk.load()).APIError(undefined, json, undefined, response.headers), this.name, 'answered HTTP 200 with an error instead of a stream');
@@ -133,7 +144,7 @@ export class AnthropicProvider implements Provider {
     }
     if (system) params.system = system;
     if (request.tools.length) params.tools = toAnthropicTools(request.tools);
-    return params;
+    return this.promptCache ? withCacheBreakpoints(params, this.promptCache) : params;
   }
 
   private response(parts: MessageAccumulator[], model: string): ModelResponse {

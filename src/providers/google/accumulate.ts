@@ -110,6 +110,7 @@ export function readUsage(raw: GenerateContentResponseUsageMetadata): Usage {
     inputTokens: (raw.promptTokenCount ?? 0) + (raw.toolUsePromptTokenCount ?? 0),
     outputTokens: (raw.candidatesTokenCount ?? 0) + thoughts,
     cachedInputTokens: raw.cachedContentTokenCount ?? 0,
+    cacheWriteTokens: 0,
     reasoningTokens: thoughts,
   };
 }

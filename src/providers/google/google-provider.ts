@@ -1,4 +1,5 @@
 import { RequestScope } from '../shared/request-scope.js';
+import { warmCatalog } from '../model-catalog.js';
 import type { GoogleGenAI, GenerateContentConfig, GenerateContentResponse, GoogleGenAIOptions } from '@google/genai';
 import { googleSdk } from './sdk.js';
 import type { AssistantMessage, ProviderData } from '../../contracts/messages.js';
@@ -106,6 +107,7 @@ export class GoogleProvider implements Provider {
         ? await client.models.generateContentStream(params)
         : single(await client.models.generateContent(params));
       opened = true;
+      warmCatalog(request.model);
       for await (const chunk of chunks) {
         idle?.touch();
         for (const event of reply.add(chunk)) {

@@ -1,4 +1,5 @@
 import { RequestScope } from '../shared/request-scope.js';
+import { warmCatalog } from '../model-catalog.js';
 import type OpenAI from 'openai';
 import { openaiSdk } from './sdk.js';
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
@@ -11,9 +12,11 @@ import { ProviderError } from '../../contracts/provider-error.js';
 import { ToolCallAccumulator, type ToolCallFragment } from './accumulate.js';
 import { toOpenAIMessages, toOpenAITools, WireMessages, type ConvertOptions } from './convert.js';
 import { toProviderError } from './errors.js';
+import { readUsage } from './read-usage.js';
 import { readReasoning, reasoningData, type ReasoningField } from './reasoning.js';
 import { unsupportedParameter, withoutParameters } from './unsupported-parameters.js';
 import { ToolWireMap, type ToolIdFormat } from '../shared/tool-ids.js';
+import { promptCacheFields, type PromptCacheOptions } from './prompt-cache-fields.js';
 
 export interface OpenAIProviderOptions {
   /** Shown in events and errors; also the key for replaying provider data. Default "openai". */
@@ -36,6 +39,11 @@ export interface OpenAIProviderOptions {
   recoverLeakedToolCalls?: boolean;
   /** Tool-call ids the endpoint demands; ids in the history that do not fit are remapped on the wire. */
   idFormat?: ToolIdFormat;
+  /**
+   * Prompt-cache fields (OpenAI's own API takes both; most compatible endpoints ignore or refuse
+   * them, and a refusal drops the field for the rest of the session). Default: none.
+   */
+  promptCache?: Partial<PromptCacheOptions>;
 }
 
 /** OpenAI Chat Completions, and every endpoint that speaks it, through the official SDK. */
@@ -50,6 +58,7 @@ export class OpenAIProvider implements Provider {
   private readonly refused = new Set<string>();
   private readonly idFormat: ToolIdFormat;
   private readonly idleTimeoutMs: number;
+  private readonly promptCache: PromptCacheOptions;
   private calls = 0;
 
   /** Kept only to cut it out of error messages. */
@@ -63,6 +72,7 @@ export class OpenAIProvider implements Provider {
     this.recoverLeaked = options.recoverLeakedToolCalls ?? true;
     this.idFormat = options.idFormat ?? 'verbatim';
     this.idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+    this.promptCache = { key: options.promptCache?.key ?? false, extendedRetention: options.promptCache?.extendedRetention ?? false };
     // Retries are ours (visible to the user as events), so the SDK's own are off.
     this.clientOptions = {
       apiKey: options.apiKey,
@@ -94,6 +104,7 @@ export class OpenAIProvider implements Provider {
       temperature: request.temperature,
       ...(request.tools.length ? { tools: toOpenAITools(request.tools) } : {}),
       ...(request.maxTokens !== undefined ? { max_tokens: request.maxTokens } : {}),
+      ...promptCacheFields(request.messages, request.model, this.promptCache),
     };
     const idPrefix = `call_${++this.calls}`;
     const scope = new RequestScope(outer, this.streaming ? this.idleTimeoutMs : undefined);
@@ -111,6 +122,7 @@ export class OpenAIProvider implements Provider {
         client.chat.completions.create(sent, { signal }).withResponse(),
       );
       opened = true;
+      warmCatalog(request.model);
       const json = await jsonInsteadOfStream(response);
       if (!json) return yield* this.fromStream(stream, request, idPrefix, wire, idle);
       if (json.error) throw toProviderError(new (await openaiSdk.load()).APIError(undefined, json.error as object, undefined, response.headers), this.name, 'answered HTTP 200 with an error instead of a stream');
@@ -245,15 +257,4 @@ function normaliseFinish(reason: string, hasCalls: boolean): FinishReason {
   // Some servers say "stop" while carrying complete calls: the calls decide, not the label.
   if (hasCalls || reason === 'tool_calls' || reason === 'function_call') return 'tool_calls';
   return reason === 'stop' ? 'stop' : 'other';
-}
-
-function readUsage(raw: NonNullable<ChatCompletionChunk['usage']>): Usage {
-  const details = raw.prompt_tokens_details as { cached_tokens?: number } | undefined;
-  const output = raw.completion_tokens_details as { reasoning_tokens?: number } | undefined;
-  return {
-    inputTokens: raw.prompt_tokens ?? 0,
-    outputTokens: raw.completion_tokens ?? 0,
-    cachedInputTokens: details?.cached_tokens ?? 0,
-    reasoningTokens: output?.reasoning_tokens ?? 0,
-  };
 }

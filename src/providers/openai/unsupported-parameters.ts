@@ -7,6 +7,9 @@ import { openaiSdk } from './sdk.js';
  * request then goes again without it, and the provider instance remembers.
  */
 export const OPTIONAL_PARAMETERS = ['stream_options', 'parallel_tool_calls', 'temperature'] as const;
+/** Prompt-cache fields, sent only to endpoints whose preset says they take them (doctor does not probe these). */
+export const CACHE_PARAMETERS = ['prompt_cache_key', 'prompt_cache_retention'] as const;
+const DROPPABLE: readonly string[] = [...OPTIONAL_PARAMETERS, ...CACHE_PARAMETERS];
 
 const REJECTION = /unknown|unsupported|unrecogni[sz]ed|not supported|does not support|not allowed|not permitted|extra (?:fields|inputs|parameters)|additional propert/i;
 
@@ -15,7 +18,7 @@ export function unsupportedParameter(error: unknown, sent: readonly string[]): s
   if (!isInstance(error, openaiSdk.loaded()?.APIError) || (error.status !== 400 && error.status !== 422)) return undefined;
   const text = `${error.message} ${JSON.stringify(error.error ?? '')}`;
   if (!REJECTION.test(text)) return undefined;
-  return OPTIONAL_PARAMETERS.find((name) => sent.includes(name) && new RegExp(`\\b${name}\\b`).test(text));
+  return DROPPABLE.find((name) => sent.includes(name) && new RegExp(`\\b${name}\\b`).test(text));
 }
 
 /** The body without the fields this endpoint refused before. */

@@ -22,6 +22,7 @@ export function estimateUsage(request: ModelRequest, reply: AssistantMessage): U
     inputTokens: tokens(input),
     outputTokens: tokens(output),
     cachedInputTokens: 0,
+    cacheWriteTokens: 0,
     reasoningTokens: tokens(reasoning),
     estimated: true,
   };

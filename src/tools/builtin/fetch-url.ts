@@ -5,7 +5,6 @@ import { httpGet, readCapped } from './fetch/http-get.js';
 import { normalizeUrl, urlSubject } from './fetch/normalize-url.js';
 import { PrivateAddressError } from './fetch/private-address.js';
 
-const MAX_TEXT = 20_000;
 /** Read from the wire at most this much; the rest of a longer (or endless) page is never downloaded. */
 const MAX_BODY_BYTES = 1024 * 1024;
 const MAX_REDIRECTS = 5;
@@ -67,9 +66,8 @@ export const fetchUrlTool = createFetchUrlTool();
 function describe(status: number, statusText: string, type: string, body: { text: string; cut: boolean; bytes: number }, finalUrl: URL, firstUrl: URL): { output: string; isError: boolean } {
   const { text } = body;
   const length = body.cut ? `at least ${text.length} characters (stopped reading after ${body.bytes} bytes)` : `${text.length} characters`;
-  const shown = text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}\n[… truncated: showing ${MAX_TEXT} of ${body.cut ? 'at least ' : ''}${text.length} characters]` : text;
   const redirected = finalUrl.href === firstUrl.href ? '' : `url: ${finalUrl.href}\n`;
-  return { output: `status: ${status} ${statusText}\n${redirected}content-type: ${type}\nlength: ${length}\n\n${shown}`, isError: status < 200 || status >= 300 };
+  return { output: `status: ${status} ${statusText}\n${redirected}content-type: ${type}\nlength: ${length}\n\n${text}`, isError: status < 200 || status >= 300 };
 }
 
 function hostOf(host: string): string | undefined {

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
-import { readBoundedText, readBoundedTextIfPresent, RefusedFileError } from '../../../workspace/read-bounded.js';
+import { ANYWHERE, readOwnText, readOwnTextIfPresent, RefusedFileError } from '../../../workspace/read-own-file.js';
 
 /** ripgrep has no cap; this is far above any real ignore file, and keeps /dev/zero out. */
 const MAX_IGNORE_FILE_BYTES = 4 * 1024 * 1024;
@@ -61,10 +61,10 @@ function compile(text: string): Matcher | undefined {
 function readRules(path: string, warn: IgnoreWarn): Matcher | undefined {
   let text: string;
   try {
-    text = readBoundedText(path, MAX_IGNORE_FILE_BYTES);
+    text = readOwnText(path, { within: ANYWHERE, maxBytes: MAX_IGNORE_FILE_BYTES });
   } catch (error) {
     if (!(error instanceof RefusedFileError)) throw error;
-    if (error.code !== 'ENOENT' && error.code !== 'EUNREADABLE') warn(`${error.message.replace(/\.$/, '')}, so its rules were not applied.`);
+    if (error.code !== 'ENOENT' && error.code !== 'EDANGLING' && error.code !== 'EUNREADABLE') warn(`${error.message.replace(/\.$/, '')}, so its rules were not applied.`);
     return undefined;
   }
   return compile(text);
@@ -88,7 +88,7 @@ function gitCommonDir(dir: string): string {
   const dotGit = join(dir, '.git');
   let pointer: string | undefined;
   try {
-    pointer = readBoundedTextIfPresent(dotGit, GIT_POINTER_BYTES);
+    pointer = readOwnTextIfPresent(dotGit, { within: ANYWHERE, maxBytes: GIT_POINTER_BYTES });
   } catch {
     pointer = undefined;
   }
@@ -97,7 +97,7 @@ function gitCommonDir(dir: string): string {
   if (!gitDir) return dotGit;
   const worktreeGitDir = resolve(dir, gitDir);
   try {
-    return resolve(worktreeGitDir, readBoundedText(join(worktreeGitDir, 'commondir'), GIT_POINTER_BYTES).trim());
+    return resolve(worktreeGitDir, readOwnText(join(worktreeGitDir, 'commondir'), { within: ANYWHERE, maxBytes: GIT_POINTER_BYTES }).trim());
   } catch {
     return worktreeGitDir;
   }

@@ -1,4 +1,4 @@
-import { readBoundedBytes } from '../../../workspace/read-bounded.js';
+import { ANYWHERE, readOwnBytes } from '../../../workspace/read-own-file.js';
 import { walkFiles } from './gitignore-walker.js';
 import type { MatchCollector } from './match-collector.js';
 import { MAX_SEARCH_FILE_BYTES, type SearchTarget } from './search-target.js';
@@ -22,7 +22,7 @@ const SLICE_MS = 8;
 export function readSearchable(absolute: string): string | undefined {
   let content: Buffer;
   try {
-    content = readBoundedBytes(absolute, MAX_SEARCH_FILE_BYTES);
+    content = readOwnBytes(absolute, { within: ANYWHERE, maxBytes: MAX_SEARCH_FILE_BYTES });
   } catch {
     return undefined;
   }

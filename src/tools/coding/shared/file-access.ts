@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises';
-import { readBoundedBytesAsync } from '../../../workspace/read-bounded.js';
+import { ANYWHERE, readOwnBytesAsync } from '../../../workspace/read-own-file.js';
 import { writeFileAtomic } from './atomic-write.js';
 
 /**
@@ -15,7 +15,7 @@ export interface FileAccess {
 }
 
 export const diskFileAccess: FileAccess = {
-  read: (absolute, maxBytes) => readBoundedBytesAsync(absolute, maxBytes),
+  read: (absolute, maxBytes) => readOwnBytesAsync(absolute, { within: ANYWHERE, maxBytes }),
   write: (absolute, bytes, options) => writeFileAtomic(absolute, bytes, options),
 };
 

@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { errorText } from '../../../contracts/error-text.js';
-import { fileKind } from '../../../workspace/read-bounded.js';
+import { fileKind } from '../../../workspace/read-own-file.js';
 import { describeBinary } from './binary-check.js';
 import { diskFileAccess, type FileAccess } from './file-access.js';
 import { toLogicalText, type TextLayout } from './line-endings.js';

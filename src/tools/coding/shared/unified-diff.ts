@@ -1,4 +1,5 @@
 import { FILE_HEADERS_ONLY, formatPatch, structuredPatch } from 'diff';
+import { DIFF_BOUNDS } from './diff-bounds.js';
 
 /**
  * A unified diff of two versions of one file, with `context` lines around each change; '' when equal.
@@ -8,8 +9,16 @@ import { FILE_HEADERS_ONLY, formatPatch, structuredPatch } from 'diff';
 export function unifiedDiff(path: string, before: string, after: string, context = 3): string {
   if (before === after) return '';
   const { start, endBefore, endAfter } = changedSpan(before, after, context);
-  const patch = structuredPatch(`a/${path}`, `b/${path}`, before.slice(start, endBefore), after.slice(start, endAfter), undefined, undefined, { context });
+  const oldSpan = before.slice(start, endBefore);
+  const newSpan = after.slice(start, endAfter);
+  const patch = structuredPatch(`a/${path}`, `b/${path}`, oldSpan, newSpan, undefined, undefined, { context, ...DIFF_BOUNDS });
   const skipped = countNewlines(before, start);
+  if (!patch) {
+    // Too many changed lines to compare in time: the region is described, not diffed.
+    const oldLines = countNewlines(oldSpan, oldSpan.length) + (oldSpan.endsWith('\n') || oldSpan === '' ? 0 : 1);
+    const newLines = countNewlines(newSpan, newSpan.length) + (newSpan.endsWith('\n') || newSpan === '' ? 0 : 1);
+    return `--- a/${path}\n+++ b/${path}\n@@ -${skipped + 1},${oldLines} +${skipped + 1},${newLines} @@ more than ${DIFF_BOUNDS.maxEditLength} lines differ: the ${oldLines} lines from line ${skipped + 1} are replaced by ${newLines} (not compared line by line)\n`;
+  }
   for (const hunk of patch.hunks) {
     hunk.oldStart += skipped;
     hunk.newStart += skipped;

@@ -1,5 +1,4 @@
 import type { ChildProcess } from 'node:child_process';
-import { capOutput } from '../../cap-output.js';
 import { killProcessTree } from './kill-tree.js';
 import { installExitCleanup } from './exit-cleanup.js';
 import { groupAlive } from './kill-tree.js';
@@ -88,7 +87,7 @@ export class BackgroundJobs {
     const dropped = job.dropped;
     job.dropped = 0;
     const running = this.isRunning(job);
-    return { output: capOutput(output, MAX_READ_CHARS), droppedChars: dropped, running, ...(job.exit ? { exitCode: job.exit.code, signal: job.exit.signal } : {}) };
+    return { output, droppedChars: dropped, running, ...(job.exit ? { exitCode: job.exit.code, signal: job.exit.signal } : {}) };
   }
 
   unreadChars(id: string): number {

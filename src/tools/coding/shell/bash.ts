@@ -2,20 +2,19 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { z } from 'zod';
-import { capOutput } from '../../cap-output.js';
 import { defineTool } from '../../define-tool.js';
 import type { Tool, ToolOutput } from '../../../contracts/tool.js';
 import { backgroundJobs, type BackgroundJobs } from './background-jobs.js';
 import { groupAlive, killProcessTree } from './kill-tree.js';
-import { noSandbox, type ShellSandbox } from './shell-sandbox.js';
+import { noSandbox, shellArgv, type ShellSandbox } from './shell-sandbox.js';
 import { shellEnvironment, type ShellEnvOptions } from './shell-env.js';
 
 export const DEFAULT_BASH_TIMEOUT_MS = 120_000;
 export const MAX_BASH_TIMEOUT_MS = 600_000;
-const MAX_RESULT_CHARS = 30_000;
-/** Room for capOutput's own "… omitted …" note, which comes on top of its limit. */
-const CAP_NOTE_RESERVE = 120;
-/** In-memory bound on the collected output: the first and last this many characters are kept. */
+/**
+ * In-memory bound on the collected output: the first and last this many characters are kept.
+ * The result is not cut further here: the registry's cap stores it whole for read_output.
+ */
 const KEEP_CHARS = 1_000_000;
 /** How long to wait for the pipes to close after the shell exits and its group was killed. */
 const PIPE_CLOSE_GRACE_MS = 500;
@@ -72,13 +71,40 @@ export interface ShellRunOptions {
 }
 
 function spawnShell(command: string, cwd: string, sandbox: ShellSandbox, env: NodeJS.ProcessEnv): ChildProcess {
-  const [file, ...args] = sandbox.wrap([findShell(), '-c', command], cwd);
-  return spawn(file!, args, {
+  const { argv, exitOnFd3 } = shellArgv(sandbox, [findShell(), '-c', command], cwd);
+  const [file, ...args] = argv;
+  const child = spawn(file!, args, {
     cwd,
     env,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: exitOnFd3 ? ['ignore', 'pipe', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
+  // Read (a background job never looks at it) and never what keeps the CLI alive, like a job's output.
+  const status = child.stdio[3] as (NodeJS.ReadableStream & { unref?: () => void }) | null | undefined;
+  status?.resume();
+  status?.unref?.();
+  return child;
+}
+
+/** Calls `exited` once: when the shell's exit status arrives on fd 3 (a sandbox that outlives the shell), else when the process exits. */
+function onShellExit(child: ChildProcess, exited: (code: number | null, signal: NodeJS.Signals | null) => void): void {
+  let told = false;
+  const tell = (code: number | null, signal: NodeJS.Signals | null) => {
+    if (told) return;
+    told = true;
+    exited(code, signal);
+  };
+  const status = child.stdio[3] as NodeJS.ReadableStream | null | undefined;
+  if (status) {
+    let text = '';
+    status.setEncoding('utf8');
+    status.on('data', (chunk: string) => {
+      text += chunk;
+      const line = /^(\d+)\n/.exec(text);
+      if (line) tell(Number(line[1]), null);
+    });
+  }
+  child.on('exit', tell);
 }
 
 function startInBackground(command: string, options: { cwd: string; jobs: BackgroundJobs; sandbox: ShellSandbox; env: NodeJS.ProcessEnv }): Promise<ToolOutput> {
@@ -153,7 +179,7 @@ export function runShellCommand(command: string, options: ShellRunOptions): Prom
     child.stdout?.setEncoding('utf8').on('data', collect);
     child.stderr?.setEncoding('utf8').on('data', collect);
     child.on('error', (error) => finish(error));
-    child.on('exit', (code, signal) => {
+    onShellExit(child, (code, signal) => {
       exit = { kind: 'exited', code, signal };
       // The shell is done but something it started still holds the pipes: don't wait for it.
       setTimeout(() => {
@@ -187,9 +213,8 @@ function formatResult(output: HeadTailBuffer, ending: Ending, timeoutMs: number,
   const refused = isError ? sandbox.explainFailure(text) : undefined;
   if (refused) footerLines.push(refused);
   const footer = footerLines.join('\n');
-  const body = text === '' ? '' : capOutput(text, MAX_RESULT_CHARS - CAP_NOTE_RESERVE - footer.length - 1);
-  const separator = body === '' || footer === '' || body.endsWith('\n') ? '' : '\n';
-  return { output: body + separator + footer, isError };
+  const separator = text === '' || footer === '' || text.endsWith('\n') ? '' : '\n';
+  return { output: text + separator + footer, isError };
 }
 
 function endingLine(ending: Ending, timeoutMs: number): { line: string; isError: boolean } {

@@ -6,6 +6,12 @@
 export interface ShellSandbox {
   readonly name: string;
   wrap(argv: string[], cwd: string): string[];
+  /**
+   * Like `wrap`, for the `bash` tool's shell. `exitOnFd3`: the shell's exit status comes as a line
+   * on fd 3 while the process itself lives on as long as what the shell left running (bubblewrap:
+   * its PID namespace would end with the shell, and a `server &` with it).
+   */
+  wrapShell?(argv: string[], cwd: string): { argv: string[]; exitOnFd3: boolean };
   explainFailure(output: string): string | undefined;
 }
 
@@ -28,6 +34,12 @@ export function lazySandbox(create: () => ShellSandbox): ShellSandbox {
       return sandbox().name;
     },
     wrap: (argv, cwd) => sandbox().wrap(argv, cwd),
+    wrapShell: (argv, cwd) => shellArgv(sandbox(), argv, cwd),
     explainFailure: (output) => sandbox().explainFailure(output),
   };
+}
+
+/** The shell's argv under a sandbox, and whether its exit comes on fd 3 (see `wrapShell`). */
+export function shellArgv(sandbox: ShellSandbox, argv: string[], cwd: string): { argv: string[]; exitOnFd3: boolean } {
+  return sandbox.wrapShell?.(argv, cwd) ?? { argv: sandbox.wrap(argv, cwd), exitOnFd3: false };
 }

@@ -1,11 +1,6 @@
 import { lstatSync, realpathSync } from 'node:fs';
-import { dirname, isAbsolute, relative, sep } from 'node:path';
-import { isSecretPath } from '../workspace/secret-files.js';
-
-function isWithin(root: string, candidate: string): boolean {
-  const rel = relative(root, candidate);
-  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
-}
+import { dirname } from 'node:path';
+import { isWithin } from '../workspace/read-own-file.js';
 
 function realOrUndefined(path: string): string | undefined {
   try {
@@ -13,17 +8,6 @@ function realOrUndefined(path: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-/**
- * Whether a project memory file (AGENTS.md, CLAUDE.md, .vibe-agent/memory.md) may be read into
- * the prompt: a cloned repository's symlink must not pull ~/.ssh/id_rsa or ~/.aws/credentials
- * into a request. Symlinks that stay inside the workspace (CLAUDE.md -> AGENTS.md) are fine.
- */
-export function projectFileReadable(path: string, workspace: string): boolean {
-  const root = realOrUndefined(workspace) ?? workspace;
-  const real = realOrUndefined(path);
-  return real !== undefined && isWithin(root, real) && !isSecretPath(real);
 }
 
 /**
