@@ -88,6 +88,24 @@ describe('code_nav through the built CLI, against real language servers', () => 
     expect(read('src/use0.ts')).toContain('export const extra = area(7, 8);');
   });
 
+  it('diagnostics after an edit come from the server that has the file open: only what the edit introduced', { timeout: 240_000 }, async () => {
+    const { result, run } = await setup(
+      [
+        nav({ operation: 'hover', path: 'src/a.ts', symbol: 'b' }),
+        { toolCalls: [{ name: 'read_file', arguments: { path: 'src/a.ts' } }] },
+        { toolCalls: [{ name: 'edit_file', arguments: { path: 'src/a.ts', old_string: 'export const b = 1;', new_string: 'export const b: string = 1;' } }] },
+        { text: 'done' },
+      ],
+      { ...tsProject(), 'src/a.ts': "export const a: number = 'x';\nexport const b = 1;\n" },
+    );
+    const ran = await run(['--permission-mode', 'yolo', '--sandbox', 'off', 'change b']);
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(result(3)).toContain('Edited src/a.ts');
+    expect(result(3)).toContain('typescript-language-server: this edit introduced 1 problem:');
+    expect(result(3)).toMatch(/src\/a\.ts:2:14 error TS2322/);
+    expect(result(3)).not.toContain('src/a.ts:1:');
+  });
+
   it('Python (pyright): definition across files, hover, outline, references', { timeout: 240_000 }, async () => {
     const { result, run } = await setup(
       [

@@ -104,9 +104,10 @@ export async function prepareRun(args: CliArgs, env: NodeJS.ProcessEnv = agentEn
   const sandbox = shellSandbox(settings, workspace, env);
   // A checker reads the disk: with the editor's buffers (ACP) it would check stale files, so it is off.
   const diagnostics = surroundings.files ? undefined : lazyDiagnosticsObserver({ setting: settings.diagnostics, env, passEnv: settings.passEnv, secrets: [settings.apiKey], runUnchecked: false, ...(sandbox ? { sandbox } : {}) });
-  // code_nav's servers hear of every write (set once code_nav is set up below, which needs these options).
+  // code_nav's servers hear of every write, and report its diagnostics when one has the file open
+  // (set once code_nav is set up below, which needs these options).
   let codeNav: CodeNavSetup | undefined;
-  const observeWrite = withLanguageServers(diagnostics, (absolute, created) => codeNav?.written(absolute, created));
+  const observeWrite = withLanguageServers(diagnostics, () => codeNav, settings.diagnostics === 'auto');
   const tracker = new FileReadTracker();
   const fileOptions = { extraRoots: existingDirs(settings.addDirs), allowSecrets: settings.allowSecrets, privateHosts: settings.fetchPrivate, readRoots: skills.readRoots, todos, acceptsImages, tracker, observeWrite, ...(surroundings.files ? { files: surroundings.files } : {}) };
   codeNav = await codeNavTool(settings, workspace, env, project, ask, fileOptions);
@@ -180,13 +181,17 @@ async function codeNavTool(settings: Settings, workspace: string, env: NodeJS.Pr
   return setUpCodeNav({ workspace, env, childEnv: { passEnv: settings.passEnv, secrets: [settings.apiKey] }, userServers: settings.lspServers, projectServers: project.config.lspServers, trustAll: settings.trustProjectMcp, ask, warn, files });
 }
 
-/** The write observer that also tells the language servers of the file written. */
-function withLanguageServers(diagnostics: WriteObserver | undefined, written: (absolute: string, created: boolean) => Promise<void> | undefined): WriteObserver {
+/**
+ * The write observer: the language server that has the file open reports the edit's diagnostics
+ * (else the project's checker, as before), and every running server is told of the file written.
+ */
+function withLanguageServers(diagnostics: WriteObserver | undefined, codeNav: () => CodeNavSetup | undefined, diagnosticsOn: boolean): WriteObserver {
   return async (absolute, context) => {
     const existed = existsSync(absolute);
-    const after = await diagnostics?.(absolute, context);
+    const fromServer = diagnosticsOn ? await codeNav()?.diagnosticsFor(absolute) : undefined;
+    const after = await (fromServer ?? diagnostics)?.(absolute, context);
     return async () => {
-      await written(absolute, !existed);
+      await codeNav()?.written(absolute, !existed);
       return after?.();
     };
   };

@@ -3,6 +3,7 @@ import type { AskTrust } from '../trust/trust-question.js';
 import { shellEnvironment, type ShellEnvOptions } from '../tools/coding/shell/shell-env.js';
 import { deferredTool } from '../tools/deferred-tool.js';
 import type { FileToolOptions } from '../tools/coding/shared/file-tool-options.js';
+import type { WriteObserver } from '../tools/coding/shared/observe-write.js';
 import { TOOL_SPECS } from '../tools/tool-specs.js';
 import { lookUpServer, lookUpServers, workspaceExtensions, type FoundServer, type ServerLookup } from './find-servers.js';
 import type { LspServers } from './lsp-servers.js';
@@ -27,6 +28,11 @@ export interface CodeNavSetup {
   servers: readonly FoundServer[];
   /** A file the agent wrote (`created`: it did not exist before): running servers are told. */
   written(absolute: string, created: boolean): Promise<void>;
+  /**
+   * Diagnostics after an edit of this file from the language server that has it open; undefined when
+   * none does (the project's checkers then report, as before code_nav).
+   */
+  diagnosticsFor(absolute: string): Promise<WriteObserver | undefined>;
   /** Shuts the servers that were started down. */
   close(): Promise<void>;
 }
@@ -50,6 +56,11 @@ export async function setUpCodeNav(options: CodeNavSetupOptions): Promise<CodeNa
     tool,
     servers: usable,
     written: async (absolute, created) => servers?.written(absolute, created),
+    diagnosticsFor: async (absolute) => {
+      const open = servers?.openClient(absolute);
+      if (!open) return undefined;
+      return (await import('./lsp-diagnostics.js')).lspDiagnosticsObserver(open.client, open.server.spec.name);
+    },
     close: async () => servers?.close(),
   };
 }

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { CancellationTokenSource, createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
-import type { ConfigurationParams, InitializeParams, InitializeResult, ServerCapabilities } from 'vscode-languageserver-protocol';
+import type { ConfigurationParams, Diagnostic, InitializeParams, InitializeResult, PublishDiagnosticsParams, ServerCapabilities } from 'vscode-languageserver-protocol';
 import { languageId, type ServerSpec } from './server-catalog.js';
 
 export interface StartOptions {
@@ -41,6 +41,9 @@ const STDERR_KEPT = 2000;
 export class LspClient {
   private readonly open = new Map<string, OpenDocument>();
   private readonly progress = new Set<string | number>();
+  /** The diagnostics last published per file, and how many times they were. */
+  private readonly published = new Map<string, { items: Diagnostic[]; count: number }>();
+  private readonly publishWaiters = new Set<() => void>();
   private stderr = '';
   private exit: string | undefined;
   private readonly exited: Promise<void>;
@@ -171,6 +174,41 @@ export class LspClient {
     void this.connection.sendNotification('textDocument/didClose', { textDocument: { uri: pathToFileURL(absolute).href } }).catch(() => undefined);
   }
 
+  /** Whether the file was shown to the server (it publishes diagnostics for open files). */
+  isOpen(absolute: string): boolean {
+    return this.open.has(absolute);
+  }
+
+  /** The diagnostics last published for the file and their count so far; undefined before the first. */
+  publishedFor(absolute: string): { items: Diagnostic[]; count: number } | undefined {
+    return this.published.get(pathToFileURL(absolute).href);
+  }
+
+  /** The first diagnostics published for the file after its `count`-th publication; undefined after `timeoutMs` or an abort. */
+  async nextPublication(absolute: string, count: number, timeoutMs: number, signal?: AbortSignal): Promise<Diagnostic[] | undefined> {
+    const fresh = () => {
+      const now = this.publishedFor(absolute);
+      return now && now.count > count ? now.items : undefined;
+    };
+    if (fresh()) return fresh();
+    return new Promise((resolveWait) => {
+      const done = (items: Diagnostic[] | undefined) => {
+        clearTimeout(timer);
+        this.publishWaiters.delete(check);
+        signal?.removeEventListener('abort', aborted);
+        resolveWait(items);
+      };
+      const check = () => {
+        const items = fresh();
+        if (items) done(items);
+      };
+      const aborted = () => done(undefined);
+      const timer = setTimeout(aborted, timeoutMs);
+      signal?.addEventListener('abort', aborted, { once: true });
+      this.publishWaiters.add(check);
+    });
+  }
+
   /** Work the server reports as under way ($/progress begun and not ended), e.g. indexing. */
   get busy(): boolean {
     return this.progress.size > 0;
@@ -209,6 +247,10 @@ export class LspClient {
     this.connection.onNotification('$/progress', (params: { token: string | number; value?: { kind?: string } }) => {
       if (params.value?.kind === 'begin') this.progress.add(params.token);
       if (params.value?.kind === 'end') this.progress.delete(params.token);
+    });
+    this.connection.onNotification('textDocument/publishDiagnostics', (params: PublishDiagnosticsParams) => {
+      this.published.set(params.uri, { items: params.diagnostics, count: (this.published.get(params.uri)?.count ?? 0) + 1 });
+      for (const check of [...this.publishWaiters]) check();
     });
     this.connection.onNotification(() => undefined);
     this.connection.onError(() => undefined);

@@ -60,6 +60,13 @@ export class LspServers {
     }
   }
 
+  /** The running server that has this file open (and so publishes its diagnostics), if any. */
+  openClient(absolute: string): { client: LspClient; server: FoundServer } | undefined {
+    const server = this.serverFor(absolute);
+    const client = server && this.slots.get(server)?.client;
+    return server && client?.alive && client.isOpen(absolute) ? { client, server } : undefined;
+  }
+
   /** A file the agent wrote: each running server that answers for its kind hears of it. */
   async written(absolute: string, created: boolean): Promise<void> {
     const server = this.serverFor(absolute);
