@@ -189,7 +189,8 @@ function withLanguageServers(diagnostics: WriteObserver | undefined, codeNav: ()
   return async (absolute, context) => {
     const existed = existsSync(absolute);
     const fromServer = diagnosticsOn ? await codeNav()?.diagnosticsFor(absolute) : undefined;
-    const after = await (fromServer ?? diagnostics)?.(absolute, context);
+    // A server without diagnostics for the file yet leaves it to the checker.
+    const after = (await fromServer?.(absolute, context)) ?? (await diagnostics?.(absolute, context));
     return async () => {
       await codeNav()?.written(absolute, !existed);
       return after?.();

@@ -59,7 +59,7 @@ export async function setUpCodeNav(options: CodeNavSetupOptions): Promise<CodeNa
     diagnosticsFor: async (absolute) => {
       const open = servers?.openClient(absolute);
       if (!open) return undefined;
-      return (await import('./lsp-diagnostics.js')).lspDiagnosticsObserver(open.client, open.server.spec.name);
+      return (await import('./lsp-diagnostics.js')).lspDiagnosticsObserver(open.client, open.server.spec.name, open.server.spec.origin === 'built-in');
     },
     close: async () => servers?.close(),
   };

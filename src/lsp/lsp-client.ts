@@ -174,6 +174,11 @@ export class LspClient {
     void this.connection.sendNotification('textDocument/didClose', { textDocument: { uri: pathToFileURL(absolute).href } }).catch(() => undefined);
   }
 
+  /** Whether the server has published diagnostics for any file yet. */
+  get publishes(): boolean {
+    return this.published.size > 0;
+  }
+
   /** Whether the file was shown to the server (it publishes diagnostics for open files). */
   isOpen(absolute: string): boolean {
     return this.open.has(absolute);

@@ -17,9 +17,11 @@ export const PUBLISH_WAIT_MS = 10_000;
  * what the edit introduced or fixed is reported, lines moved by the edit followed (as the checkers'
  * diff does). It sees the edited file only: problems the edit causes in other files are not listed.
  */
-export function lspDiagnosticsObserver(client: LspClient, name: string): WriteObserver {
+export function lspDiagnosticsObserver(client: LspClient, name: string, publishes: boolean): WriteObserver {
   return async (absolute, context) => {
-    const baseline = client.publishedFor(absolute) ?? (await client.nextPublication(absolute, 0, PUBLISH_WAIT_MS, context.signal).then((items) => items && client.publishedFor(absolute)));
+    // A server known to publish (the built-in ones, one seen to) is waited for; another is not, or every write would wait.
+    const wait = publishes || client.publishes;
+    const baseline = client.publishedFor(absolute) ?? (wait ? await client.nextPublication(absolute, 0, PUBLISH_WAIT_MS, context.signal).then((items) => items && client.publishedFor(absolute)) : undefined);
     if (!baseline) return undefined;
     const beforeText = await readFile(absolute, 'utf8').catch(() => '');
     return async () => {
