@@ -69,8 +69,10 @@ export type { PromptCacheOptions } from './providers/openai/prompt-cache-fields.
 
 // Context: cap, stub and compact the history before each request.
 export { createContextPolicy, type ContextPolicy, type ContextPolicyOptions } from './context/policy.js';
+export { CacheWatch, type CacheReport } from './core/cache-watch.js';
+export { explainMiss, type MissReason, type MissKind } from './core/explain-miss.js';
 export { compactHistory, type CompactOptions, type CompactResult, type CompactionEvent } from './context/compact-history.js';
-export { MemoryOutputStore, DirectoryOutputStore, type OutputStore } from './context/output-store.js';
+export { MemoryOutputStore, DirectoryOutputStore, type OutputStore } from './tools/output-store.js';
 
 // Sessions: append-only JSONL files, resumed by rebuilding the history.
 export { createSession, withSystemPrompt, type OpenedSession, type SessionStoreOptions } from './session/session-store.js';

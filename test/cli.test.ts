@@ -89,10 +89,10 @@ describe('the CLI', () => {
     expect((await cli([])).code).toBe(2);
   });
 
-  it('--tools course sends exactly the three course tools', async () => {
+  it('--tools course sends exactly the three course tools, and read_output (offered from the start: any output may be shortened)', async () => {
     const { server, env } = await withServer([{ text: 'ok' }]);
     expect((await cli(['x', '--tools', 'course'], env)).code).toBe(0);
-    expect(server.requests[0]!.tools!.map((t) => t.function.name)).toEqual(['current_time', 'calculator', 'fetch_url']);
+    expect(server.requests[0]!.tools!.map((t) => t.function.name)).toEqual(['current_time', 'calculator', 'fetch_url', 'read_output']);
   });
 
   it('prints --version and --help', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { PrefixMap, PrefixSum, sharedPrefix } from '../src/contracts/prefix-memo.js';
-import { MemoryOutputStore } from '../src/context/output-store.js';
+import { MemoryOutputStore } from '../src/tools/output-store.js';
 import { defineTool } from '../src/tools/define-tool.js';
 import { runContextSession } from './support/context-session.js';
 

@@ -9,7 +9,7 @@ import { defineTool } from '../src/tools/define-tool.js';
 import type { Message, ToolMessage } from '../src/contracts/messages.js';
 import { compactHistory } from '../src/context/compact-history.js';
 import { contextWindowFor, knownWindow, LOCAL_DEFAULT_WINDOW, UNKNOWN_MODEL_WINDOW } from '../src/context/model-windows.js';
-import { DirectoryOutputStore, MemoryOutputStore, outputIdFor } from '../src/context/output-store.js';
+import { DirectoryOutputStore, MemoryOutputStore, outputIdFor } from '../src/tools/output-store.js';
 import { shrinkToolOutputs } from '../src/context/shrink-outputs.js';
 import { isStub } from '../src/context/stub-outputs.js';
 import { SUMMARY_INSTRUCTIONS } from '../src/context/summary-prompt.js';

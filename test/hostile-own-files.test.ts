@@ -90,7 +90,7 @@ const servers = (l: Layout): Outcome => {
 
 const hooks = (l: Layout): Outcome => {
   const { warnings, warn } = collect();
-  const sources = foreignHookSources(join(l.workspace, '.gemini'), join(l.workspace, '.codex'), [l.workspace], warn);
+  const sources = foreignHookSources({ gemini: join(l.workspace, '.gemini'), codex: join(l.workspace, '.codex'), claude: join(l.workspace, '.claude') }, 'project', [l.workspace], warn);
   return { text: JSON.stringify(sources), warnings };
 };
 
@@ -113,6 +113,8 @@ const READERS: Record<string, Reader> = {
     maxBytes: MB,
     read: hooks,
   },
+  'Claude Code settings.json (hooks)': { target: '.claude/settings.json', payload: `{"hooks":{"PreToolUse":[{"matcher":"*","hooks":[{"type":"command","command":"${MARK}"}]}]}}`, maxBytes: MB, read: hooks },
+  'Claude Code settings.local.json (hooks)': { target: '.claude/settings.local.json', payload: `{"hooks":{"PreToolUse":[{"matcher":"*","hooks":[{"type":"command","command":"${MARK}"}]}]}}`, maxBytes: MB, read: hooks },
   'Codex hooks.json': { target: '.codex/hooks.json', payload: `{"hooks":{"PreToolUse":[{"matcher":"*","hooks":[{"type":"command","command":"${MARK}"}]}]}}`, maxBytes: MB, read: hooks },
   'AGENTS.md': {
     target: 'AGENTS.md',

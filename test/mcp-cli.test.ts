@@ -73,7 +73,7 @@ describe('MCP servers in a CLI run', () => {
     expect((await sdkFilesLoaded({ 'home/.config/vibe-agent/config.json': { mcpServers: { notes: server() } } })).length).toBeGreaterThan(0);
   });
 
-  it('a server that changes its tools mid-run: the next request carries the new list, the system prompt unchanged', async () => {
+  it('a server that changes its tools mid-run: the offer stays as it was for the run (the cached prefix), a call to the new tool still runs, the system prompt unchanged', async () => {
     const chat = await startChatServer([{ toolCalls: [{ name: 'mcp__notes__grow', arguments: {} }] }, { toolCalls: [{ name: 'mcp__notes__shout', arguments: { text: 'done' } }] }, { text: 'Shouted.' }]);
     chats.push(chat);
     const { workspace, env } = setup({ 'home/.config/vibe-agent/config.json': { mcpServers: { notes: server('--growable') } } });
@@ -81,8 +81,9 @@ describe('MCP servers in a CLI run', () => {
     expect(ran.stdout.trim()).toBe('Shouted.');
     expect(toolNames(chat, 0)).toContain('mcp__notes__hang');
     expect(toolNames(chat, 0)).not.toContain('mcp__notes__shout');
-    expect(toolNames(chat, 1)).toContain('mcp__notes__shout');
-    expect(toolNames(chat, 1)).not.toContain('mcp__notes__hang');
+    // The new list joins the offer at the next task or rewrite point (docs/context.md), not mid-run.
+    expect(toolNames(chat, 1)).toEqual(toolNames(chat, 0));
+    expect(toolNames(chat, 2)).toEqual(toolNames(chat, 0));
     expect(chat.requests[2]!.messages.at(-1)).toMatchObject({ role: 'tool', content: 'DONE' });
     const system = (n: number) => JSON.stringify(chat.requests[n]!.messages[0]);
     expect(chat.requests[0]!.messages[0]).toMatchObject({ role: 'system' });

@@ -4,7 +4,7 @@ import { run } from '../src/core/loop.js';
 import { createContextPolicy } from '../src/context/policy.js';
 import { knownWindow } from '../src/context/model-windows.js';
 import { AnthropicProvider } from '../src/providers/anthropic/anthropic-provider.js';
-import { catalogLoaded } from '../src/providers/model-catalog.js';
+import { catalogLoaded } from '../src/providers/shared/model-catalog.js';
 import { ToolRegistry } from '../src/tools/registry.js';
 import { startAnthropicServer } from './support/anthropic-server.js';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import fc from 'fast-check';
 import { capText } from '../src/tools/cap-output.js';
-import { outputIdFor } from '../src/context/output-store.js';
+import { outputIdFor } from '../src/tools/output-store.js';
 import { defineTool } from '../src/tools/define-tool.js';
 import type { ToolContext } from '../src/contracts/tool.js';
 import { errorText } from '../src/contracts/error-text.js';

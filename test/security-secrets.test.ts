@@ -3,7 +3,7 @@ import { statSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run } from '../src/core/loop.js';
-import { DirectoryOutputStore, outputIdFor } from '../src/context/output-store.js';
+import { DirectoryOutputStore, outputIdFor } from '../src/tools/output-store.js';
 import { AnthropicProvider } from '../src/providers/anthropic/anthropic-provider.js';
 import { OpenAIProvider } from '../src/providers/openai/openai-provider.js';
 import { startAnthropicServer } from './support/anthropic-server.js';

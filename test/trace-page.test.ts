@@ -43,6 +43,9 @@ describe('the trace data model, from a session recorded by the CLI', () => {
     // Usage as reported: the usage records of the turns' own requests.
     const usages = ofType('usage');
     expect(first.usage).toEqual(usages[0]!.usage);
+    // With each request's prompt-cache split, as the usage record carries it.
+    expect(first.cache).toEqual(usages[0]!.cache);
+    expect(first.cache!.read + first.cache!.written + first.cache!.uncached).toBe(first.usage!.inputTokens);
     expect(first.usage!.cachedInputTokens).toBeGreaterThan(0);
 
     // Turn 2 was retried after the 429; its request holds turn 1's messages.

@@ -89,7 +89,7 @@ describe('the interactive session (in-process, virtual terminal)', () => {
     input.type('/tools\r/cost\r/nope\r');
     await terminal.waitFor('Unknown command /nope');
     expect(terminal.screen()).toContain('Tools: noop');
-    expect(terminal.screen()).toContain('Tokens: 0 in (0 cached), 0 out (0 reasoning).');
+    expect(terminal.screen()).toContain('Tokens: 0 in (0 read from cache, 0 written to it), 0 out (0 reasoning).');
     input.type('/help\r');
     await terminal.waitFor('/resume <id>');
     input.type('/exit\r');
@@ -226,7 +226,7 @@ describe('the interactive session (in-process, virtual terminal)', () => {
     // "You are a test." and "write a story" sent (28 characters), "partial answ" received (12): about 7 + 3 tokens.
     expect(screen.split('\n').at(-1)).toBe('test-model · 10 tok · turn 1/5');
     input.type('/cost\r');
-    await terminal.waitFor('Tokens: 7 in (0 cached), 3 out (0 reasoning).');
+    await terminal.waitFor('Tokens: 7 in (0 read from cache, 0 written to it), 3 out (0 reasoning).');
     input.type('/clear\r');
     await terminal.waitFor((s) => s.includes('Conversation cleared.') && s.split('\n').at(-1) === 'test-model · 0 tok · turn 0/5');
     input.type('/exit\r');

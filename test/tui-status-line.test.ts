@@ -26,6 +26,13 @@ describe('the status line', () => {
     expect(renderStatusLine(rest, 100, plain)).toBe('gpt-4.1-mini · working · 15k tok · turn 3/50');
   });
 
+  it('shows the share of input read from the prompt cache once the provider reports cache use', () => {
+    const cached = { ...info, total: { ...info.total, cachedInputTokens: 11_160, cacheWriteTokens: 600 } };
+    expect(renderStatusLine(cached, 100, plain)).toBe('gpt-4.1-mini · working · 15k tok · cache 93% · ctx 25% · $0.0123 · turn 3/50');
+    // Dropped before the token count in a narrow terminal.
+    expect(renderStatusLine(cached, 60, plain)).toBe('gpt-4.1-mini · working · 15k tok · ctx 25% · turn 3/50');
+  });
+
   it('drops the least important parts first in narrow terminals and never exceeds the width', () => {
     expect(renderStatusLine(info, 40, plain)).toBe('gpt-4.1-mini · working · ctx 25%');
     expect(renderStatusLine(info, 30, plain)).toBe('gpt-4.1-mini · working');

@@ -14,7 +14,7 @@ import { EXIT } from './exit-codes.js';
 import { openAcpSession } from './acp-session.js';
 import { providerSettings } from './provider-settings.js';
 import { resolveSettings } from './resolve-settings.js';
-import { agentEnvironment } from '../sandbox/held-secrets.js';
+import { agentEnvironment } from '../secrets/held-secrets.js';
 
 /**
  * `vibe-agent acp`: the Agent Client Protocol over stdio, for editors (Zed, JetBrains) that run

@@ -1,5 +1,4 @@
-import type { ReadRule } from '../workspace/read-own-file.js';
-import { isWithin, readOwnTextAsync, realRoots, type RefusedFileError } from '../workspace/read-own-file.js';
+import { isWithin, readOwnTextAsync, realRoots, type ReadRule, type RefusedFileError } from '../workspace/read-own-file.js';
 import { userFileRoots } from '../workspace/own-file-roots.js';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -7,7 +6,7 @@ import { ConfigError } from '../providers/create-provider.js';
 import { PRESET_ALIASES, PRESETS } from '../providers/presets.js';
 import { CONFIG_KEYS, settingRow, type ConfigKey, type FileConfig, type ProjectRule } from './settings.js';
 import { expandToolGroups } from './tool-names.js';
-import { agentEnvironment } from '../sandbox/held-secrets.js';
+import { agentEnvironment } from '../secrets/held-secrets.js';
 
 export type { FileConfig } from './settings.js';
 

@@ -16,7 +16,7 @@ import { resolveSettings } from './resolve-settings.js';
 import { secondsAsMs } from './setting-parsers.js';
 import { safeStderr, safeStdout } from './display/safe-output.js';
 import { userFileRoots } from '../workspace/own-file-roots.js';
-import { agentEnvironment } from '../sandbox/held-secrets.js';
+import { agentEnvironment } from '../secrets/held-secrets.js';
 
 /** `vibe-agent doctor`: local checks, then the probe battery against the endpoint a run would use. */
 export async function doctorCommand(args: CliArgs, signal: AbortSignal, env: NodeJS.ProcessEnv = agentEnvironment()): Promise<number> {

@@ -11,7 +11,7 @@ import type { CliArgs } from './args.js';
 import { EXIT } from './exit-codes.js';
 import { UsageError } from './usage-error.js';
 import { safeStderr, safeStdout, sanitizeText } from './display/safe-output.js';
-import { agentEnvironment } from '../sandbox/held-secrets.js';
+import { agentEnvironment } from '../secrets/held-secrets.js';
 
 /** `vibe-agent eval [--suite DIR] [--runs N] [--concurrency K] [--shard I/N] [-o FILE]` and `eval merge FILES…`. */
 export async function evalCommand(args: CliArgs, signal: AbortSignal): Promise<number> {

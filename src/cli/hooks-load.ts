@@ -14,7 +14,7 @@ import { userFileRoots } from '../workspace/own-file-roots.js';
 export interface HooksSetupOptions {
   workspace: string;
   env: NodeJS.ProcessEnv;
-  settings: Pick<Settings, 'hooks' | 'trustProjectMcp'>;
+  settings: Pick<Settings, 'hooks' | 'trustProjectMcp'> & Partial<Pick<Settings, 'permissionMode'>>;
   warn(message: string): void;
   ask?: AskTrust;
   /** The project config file as the run already read it; read again when absent. */
@@ -22,8 +22,9 @@ export interface HooksSetupOptions {
 }
 
 /**
- * The user's hooks (our config, and Gemini CLI's and Codex's files in the home), and the
- * project's (.vibe-agent/config.json, .gemini/settings.json, .codex/) once approved as project MCP
+ * The user's hooks (our config, and Claude Code's, Gemini CLI's and Codex's files in the home), and
+ * the project's (.vibe-agent/config.json, .claude/settings.json and settings.local.json,
+ * .gemini/settings.json, .codex/) once approved as project MCP
  * servers are: asked once per file and content, or --trust-project-mcp. Undefined when there are none.
  */
 export async function loadConfiguredHooks(options: HooksSetupOptions, projectConfig: ProjectConfig): Promise<Hooks | undefined> {
@@ -33,10 +34,10 @@ export async function loadConfiguredHooks(options: HooksSetupOptions, projectCon
   const projectFile = projectConfig.file;
   const project = parseHooks(projectConfig.config.hooks, projectFile);
   for (const warning of [...user.warnings, ...project.warnings]) warn(warning);
-  // Read unchanged: Gemini CLI's and Codex's hooks, the user's own and the repository's.
+  // Read unchanged: Claude Code's, Gemini CLI's and Codex's hooks, the user's own and the repository's.
   const dirs = foreignHookDirs(workspace, env, home);
-  const userSources: HookSource[] = [{ file: userConfigPath(env), format: 'vibe-agent', hooks: user.hooks }, ...foreignHookSources(dirs.user.gemini, dirs.user.codex, userFileRoots(env), warn)];
-  const projectSources: HookSource[] = [{ file: projectFile, format: 'vibe-agent', hooks: project.hooks }, ...foreignHookSources(dirs.project.gemini, dirs.project.codex, [workspace], warn)];
+  const userSources: HookSource[] = [{ file: userConfigPath(env), format: 'vibe-agent', hooks: user.hooks }, ...foreignHookSources(dirs.user, 'user', userFileRoots(env), warn)];
+  const projectSources: HookSource[] = [{ file: projectFile, format: 'vibe-agent', hooks: project.hooks }, ...foreignHookSources(dirs.project, 'project', [workspace], warn)];
   const merged: HooksConfig = {};
   const add = (hooks: HooksConfig) => {
     for (const [event, groups] of Object.entries(hooks)) merged[event as HookEvent] = [...(merged[event as HookEvent] ?? []), ...groups];
@@ -44,7 +45,7 @@ export async function loadConfiguredHooks(options: HooksSetupOptions, projectCon
   for (const source of userSources) add(source.hooks);
   for (const source of projectSources) if (await projectApproved(source, options)) add(source.hooks);
   if (Object.keys(merged).length === 0) return undefined;
-  return new Hooks(merged, { cwd: workspace, warn, env });
+  return new Hooks(merged, { cwd: workspace, warn, env, ...(options.settings.permissionMode ? { permissionMode: options.settings.permissionMode } : {}) });
 }
 
 /** A repository's hooks run as you: asked once per file and content (see decideTrust), remembered per workspace. */

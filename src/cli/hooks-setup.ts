@@ -17,7 +17,7 @@ export async function loadHooks(options: HooksSetupOptions): Promise<Hooks | und
   const { workspace, env } = options;
   const project = options.project ?? (await readProjectConfig(workspace));
   const dirs = foreignHookDirs(workspace, env, env.HOME || homedir());
-  const foreign = [foreignHookFiles(dirs.user.gemini, dirs.user.codex), foreignHookFiles(dirs.project.gemini, dirs.project.codex)].flatMap((files) => Object.values(files));
+  const foreign = [foreignHookFiles(dirs.user, 'user'), foreignHookFiles(dirs.project, 'project')].flatMap((files) => Object.values(files));
   const given = (hooks: Record<string, unknown> | undefined) => hooks !== undefined && Object.keys(hooks).length > 0;
   if (!given(options.settings.hooks) && !given(project.config.hooks) && !anyPresent(foreign)) return undefined;
   const { loadConfiguredHooks } = await import('./hooks-load.js');

@@ -8,7 +8,7 @@ import { EXIT } from './exit-codes.js';
 import { resolveSettings } from './resolve-settings.js';
 import { UsageError } from './usage-error.js';
 import { safeStderr, safeStdout } from './display/safe-output.js';
-import { agentEnvironment } from '../sandbox/held-secrets.js';
+import { agentEnvironment } from '../secrets/held-secrets.js';
 
 /** `vibe-agent index [--docs DIR]`: builds or updates the search_docs index, with progress on stderr. */
 export async function indexCommand(args: CliArgs, _signal: AbortSignal, env: NodeJS.ProcessEnv = agentEnvironment()): Promise<number> {

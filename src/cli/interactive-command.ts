@@ -7,7 +7,7 @@ import { prepareRun } from './prepare-run.js';
 import { historyPath, InputHistory } from './tui/input-history.js';
 import { InteractiveSession } from './tui/interactive.js';
 import { colorEnabled, createTheme } from './display/theme.js';
-import { agentEnvironment } from '../sandbox/held-secrets.js';
+import { agentEnvironment } from '../secrets/held-secrets.js';
 
 /** `vibe-agent` with no prompt in a terminal: the interactive session. */
 export async function interactiveCommand(args: CliArgs, signal: AbortSignal): Promise<number> {

@@ -21,6 +21,8 @@ import { continueAfterStop } from '../hooks/stop-hook.js';
 import { commandUsage, formatSkills } from './format-skills.js';
 import type { InteractiveServices } from './tui/services.js';
 import { safeStderr } from './display/safe-output.js';
+import { CacheWatch } from '../core/cache-watch.js';
+import { cacheTtlMsOf } from '../context/cache-prices.js';
 
 /**
  * The interactive session's services, from the same modules the one-shot CLI uses: the
@@ -66,6 +68,7 @@ export async function createInteractiveServices(
   const services: InteractiveServices = {
     authorize: (ask) => createCliAuthorize(settings, ask),
     prepareMessages: context.prepareMessages,
+    cacheWatch: new CacheWatch({ ttlMs: cacheTtlMsOf(settings.cacheTtl) }),
     onContextOverflow: context.onContextOverflow,
     onEvent: record,
     compact: async (messages, { model, signal }) => {
@@ -118,7 +121,7 @@ export async function createInteractiveServices(
       });
       if (!started.ok) return started;
       // SessionStart with the first prompt of each conversation, UserPromptSubmit with every one.
-      const hooked = await promptThroughHooks(prepared.hooks, started.prompt, { id: session?.id, resumed: initialMessages !== undefined, starts: !hooksStarted, source: cleared ? 'clear' : undefined });
+      const hooked = await promptThroughHooks(prepared.hooks, started.prompt, { id: session?.id, path: session?.path, resumed: initialMessages !== undefined, starts: !hooksStarted, source: cleared ? 'clear' : undefined });
       hooksStarted = true;
       if ('blocked' in hooked) return { ok: false, reason: `the UserPromptSubmit hook blocked the prompt: ${hooked.blocked}` };
       const attached = await attachImages(hooked.input, {

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs';
 import { safeStdout } from './display/safe-output.js';
-import { apiKeyArguments, holdSecretVariables } from '../sandbox/held-secrets.js';
+import { apiKeyArguments, holdSecretVariables } from '../secrets/held-secrets.js';
 
 // `vibe-agent --version` and `--help` answer before the rest of the CLI is loaded: they should cost what bare Node costs.
 const packageVersion = (): string => (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;

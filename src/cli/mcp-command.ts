@@ -8,7 +8,7 @@ import { offeringsTable, serverTable } from './mcp-table.js';
 import { resolveSettings } from './resolve-settings.js';
 import { UsageError } from './usage-error.js';
 import { safeStderr, safeStdout } from './display/safe-output.js';
-import { agentEnvironment } from '../sandbox/held-secrets.js';
+import { agentEnvironment } from '../secrets/held-secrets.js';
 
 /** Long enough for any server's own start-up limit (30 s by default) to decide first. */
 const LIST_WAIT_MS = 60_000;

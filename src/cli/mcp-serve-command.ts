@@ -17,7 +17,7 @@ import { resolveSettings } from './resolve-settings.js';
 import { selectTools } from './select-tools.js';
 import { DEFAULT_TOOL_NAMES, expandToolGroups } from './tool-names.js';
 import { safeStderr } from './display/safe-output.js';
-import { agentEnvironment } from '../sandbox/held-secrets.js';
+import { agentEnvironment } from '../secrets/held-secrets.js';
 
 /** What a mode lets run without asking, and so what is offered: there is no one to ask. */
 const OFFERED: Record<PermissionMode, (tool: Tool) => boolean> = {

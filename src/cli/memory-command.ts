@@ -8,7 +8,7 @@ import { collectMemorySources } from '../memory/memory-sources.js';
 import { UsageError, type CliArgs } from './args.js';
 import { EXIT } from './exit-codes.js';
 import { safeStdout, safeStderr } from './display/safe-output.js';
-import { agentEnvironment } from '../sandbox/held-secrets.js';
+import { agentEnvironment } from '../secrets/held-secrets.js';
 
 /** `vibe-agent memory [edit | forget TEXT] [--user]`. */
 export function memoryCommand(args: CliArgs, env: NodeJS.ProcessEnv = agentEnvironment()): number {

@@ -5,6 +5,7 @@ import type { SubagentOptions } from '../agents/subagents.js';
 import { buildSystemPrompt } from '../memory/build-system-prompt.js';
 import type { Provider } from '../contracts/provider.js';
 import { createContextPolicy, type ContextPolicy } from '../context/policy.js';
+import { cacheTtlMsOf } from '../context/cache-prices.js';
 import { ConfigError, createProvider, resolveProvider, type ResolvedProvider } from '../providers/create-provider.js';
 import { configuredPriceNames, priceOf, setModelPrices } from '../providers/pricing.js';
 import { loadProtocol } from '../providers/load-protocol.js';
@@ -38,7 +39,7 @@ import { TodoList } from '../tools/builtin/todo-list.js';
 import { SETTINGS, type Settings } from './settings.js';
 import { UsageError } from './usage-error.js';
 import { safeStderr } from './display/safe-output.js';
-import { agentEnvironment } from '../sandbox/held-secrets.js';
+import { agentEnvironment } from '../secrets/held-secrets.js';
 
 export const DEFAULT_MAX_TURNS = SETTINGS.maxTurns.default;
 
@@ -127,6 +128,7 @@ export async function prepareRun(args: CliArgs, env: NodeJS.ProcessEnv = agentEn
     provider,
     registry: tools,
     offerReadOutput: (tool) => tools.register(tool),
+    cacheTtlMs: cacheTtlMsOf(settings.cacheTtl),
     ...(settings.contextWindow !== undefined ? { contextWindow: settings.contextWindow } : {}),
   });
   // The first request waits for servers still starting, up to mcpWaitMs; later ones join at a later turn.

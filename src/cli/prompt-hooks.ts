@@ -2,6 +2,8 @@ import type { Hooks } from '../hooks/hooks.js';
 
 export interface PromptSession {
   id: string | undefined;
+  /** The session's file, sent as `transcript_path` (our JSONL records, not Claude Code's). */
+  path?: string | undefined;
   resumed: boolean;
   /** Whether this prompt starts the session (SessionStart runs then only); default true. */
   starts?: boolean;
@@ -17,6 +19,7 @@ export interface PromptSession {
 export async function promptThroughHooks(hooks: Hooks | undefined, prompt: string, session: PromptSession): Promise<{ input: string } | { blocked: string }> {
   if (!hooks) return { input: prompt };
   hooks.sessionId = session.id ?? '';
+  hooks.transcriptPath = session.path ?? '';
   const start = session.starts === false ? { context: [] } : await hooks.run('SessionStart', { source: session.source ?? (session.resumed ? 'resume' : 'startup') });
   const submit = await hooks.run('UserPromptSubmit', { prompt });
   if (submit.blocked !== undefined) return { blocked: submit.blocked };

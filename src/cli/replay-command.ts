@@ -13,7 +13,7 @@ import { EXIT } from './exit-codes.js';
 import { prepareRun, type PreparedRun } from './prepare-run.js';
 import { UsageError } from './usage-error.js';
 import { safeStderr, safeStdout } from './display/safe-output.js';
-import { agentEnvironment } from '../sandbox/held-secrets.js';
+import { agentEnvironment } from '../secrets/held-secrets.js';
 
 // An offline replay never calls the provider; the key only lets the settings resolve without one configured.
 const OFFLINE_KEY = 'replay-offline';

@@ -10,7 +10,7 @@ import { describeCheckpoint, rewindSummary } from './rewind-text.js';
 import { busyAsUsage, chooseSessionPath } from './run-session.js';
 import { UsageError } from './usage-error.js';
 import { safeStderr, safeStdout } from './display/safe-output.js';
-import { agentEnvironment } from '../sandbox/held-secrets.js';
+import { agentEnvironment } from '../secrets/held-secrets.js';
 
 /** `vibe-agent rewind`: back to a checkpoint of the latest session (or --resume ID), files and/or conversation. */
 export async function rewindCommand(args: CliArgs, env: NodeJS.ProcessEnv = agentEnvironment()): Promise<number> {

@@ -16,6 +16,7 @@ import { prepareRun, type PreparedRun } from './prepare-run.js';
 import { createTextRenderer } from './render-text.js';
 import { colorEnabled } from './display/theme.js';
 import { safeStderr, safeStdout } from './display/safe-output.js';
+import { cacheTtlMsOf } from '../context/cache-prices.js';
 
 export { DEFAULT_MAX_TURNS } from './prepare-run.js';
 
@@ -61,7 +62,7 @@ async function runPrepared(args: CliArgs, prompt: string, prepared: PreparedRun,
   const session = await saving?.openRunSession(args, { workspace, system, warn: (text) => safeStderr.write(`vibe-agent: warning: ${text}\n`) });
 
   if (session?.messages) (await import('../tools/builtin/todo.js')).restoreTodos(todos, session.messages);
-  const hooked = await promptThroughHooks(prepared.hooks, start.prompt, { id: session?.id, resumed: session?.messages !== undefined });
+  const hooked = await promptThroughHooks(prepared.hooks, start.prompt, { id: session?.id, path: session?.path, resumed: session?.messages !== undefined });
   if ('blocked' in hooked) {
     safeStderr.write(`vibe-agent: the UserPromptSubmit hook blocked the prompt: ${hooked.blocked}\n`);
     session?.close();
@@ -85,6 +86,7 @@ async function runPrepared(args: CliArgs, prompt: string, prepared: PreparedRun,
     signal,
     prepareMessages: context.prepareMessages,
     onContextOverflow: context.onContextOverflow,
+    cacheTtlMs: cacheTtlMsOf(settings.cacheTtl),
     ...(maxCost !== undefined ? { maxCost } : {}),
   };
   const warn = (text: string) => safeStderr.write(`vibe-agent: warning: ${text}\n`);

@@ -12,7 +12,7 @@ import { providerSettings } from './provider-settings.js';
 import { resolveSettings } from './resolve-settings.js';
 import { demoPromptJsonScripts } from './demo-prompt-json-scripts.js';
 import type { DemoTask } from './demo-tasks.js';
-import { agentEnvironment } from '../sandbox/held-secrets.js';
+import { agentEnvironment } from '../secrets/held-secrets.js';
 
 /** The course demo uses 6, as in the article. */
 export const DEMO_MAX_TURNS = 6;

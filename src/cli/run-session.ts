@@ -7,7 +7,7 @@ import { SessionBusyError } from '../session/session-lock.js';
 import { createSession, withSystemPrompt, type OpenedSession } from '../session/session-store.js';
 import type { CliArgs } from './args.js';
 import { UsageError } from './args.js';
-import { agentEnvironment } from '../sandbox/held-secrets.js';
+import { agentEnvironment } from '../secrets/held-secrets.js';
 
 export interface RunSession {
   /** The history to pass as AgentOptions.messages (undefined for a new session). */

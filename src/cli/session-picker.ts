@@ -2,7 +2,7 @@ import { createInterface } from 'node:readline/promises';
 import { listSessions } from '../session/list-sessions.js';
 import { EXIT } from './exit-codes.js';
 import { formatSessionTable } from './format-sessions.js';
-import { agentEnvironment } from '../sandbox/held-secrets.js';
+import { agentEnvironment } from '../secrets/held-secrets.js';
 
 export interface PickerIO {
   input: NodeJS.ReadableStream;

@@ -5,7 +5,7 @@ import type { CliArgs } from './args.js';
 import { EXIT } from './exit-codes.js';
 import { formatSessionTable } from './format-sessions.js';
 import { safeStdout } from './display/safe-output.js';
-import { agentEnvironment } from '../sandbox/held-secrets.js';
+import { agentEnvironment } from '../secrets/held-secrets.js';
 
 /** `vibe-agent sessions`: this workspace's sessions, newest first. */
 export function sessionsCommand(args: CliArgs, env: NodeJS.ProcessEnv = agentEnvironment()): number {

@@ -5,7 +5,7 @@ import type { CliArgs } from './args.js';
 import { EXIT } from './exit-codes.js';
 import { formatSkills } from './format-skills.js';
 import { safeStderr, safeStdout } from './display/safe-output.js';
-import { agentEnvironment } from '../sandbox/held-secrets.js';
+import { agentEnvironment } from '../secrets/held-secrets.js';
 
 /** `vibe-agent skills`: what was found, where from; malformed files are warnings on stderr. */
 export function skillsCommand(args: CliArgs, env: NodeJS.ProcessEnv = agentEnvironment()): number {

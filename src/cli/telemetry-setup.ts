@@ -5,7 +5,7 @@ import { collectSecrets, createRedactor } from '../session/redact.js';
 import type { Telemetry } from '../telemetry/start-telemetry.js';
 import { telemetryWanted } from '../telemetry/telemetry-wanted.js';
 import type { Settings } from './settings.js';
-import { agentEnvironment } from '../sandbox/held-secrets.js';
+import { agentEnvironment } from '../secrets/held-secrets.js';
 
 /**
  * OpenTelemetry for a run when OTEL_EXPORTER_OTLP_ENDPOINT (or ..._TRACES_ENDPOINT) is set;

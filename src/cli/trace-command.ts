@@ -11,7 +11,7 @@ import { safeStderr, safeStdout } from './display/safe-output.js';
 import { EXIT } from './exit-codes.js';
 import { openBrowser } from './open-browser.js';
 import { UsageError } from './usage-error.js';
-import { agentEnvironment } from '../sandbox/held-secrets.js';
+import { agentEnvironment } from '../secrets/held-secrets.js';
 
 /** `vibe-agent trace [SESSION] [--html FILE] [--no-open]`: a session as a page, served on 127.0.0.1 or written to a file. */
 export async function traceCommand(args: CliArgs, signal: AbortSignal, env: NodeJS.ProcessEnv = agentEnvironment()): Promise<number> {

@@ -1,10 +1,9 @@
-import type { ReadRule } from '../workspace/read-own-file.js';
 import { join, relative, sep } from 'node:path';
 import { displayPath } from '../memory/memory-paths.js';
 import { parseAllowedTools } from '../skills/allowed-tools.js';
 import { parseFrontMatter, textField } from '../skills/front-matter.js';
 import { userFileRoots } from '../workspace/own-file-roots.js';
-import { tryReadOwnText } from '../workspace/read-own-file.js';
+import { ANYWHERE, tryReadOwnText, type ReadRule } from '../workspace/read-own-file.js';
 import { walkConfined } from '../workspace/walk-confined.js';
 import { projectDirs, type Scope } from '../skills/search-roots.js';
 import { userConfigDir } from '../memory/memory-paths.js';
@@ -70,6 +69,7 @@ function listCommandFiles(dir: string, within: ReadRule['within'], warnings: str
   const files: string[] = [];
   walkConfined(dir, {
     within,
+    links: within === ANYWHERE ? ANYWHERE : 'inside-root',
     file: (path) => {
       if (!/\.(md|toml)$/.test(path)) return;
       files.push(path);

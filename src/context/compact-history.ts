@@ -6,7 +6,7 @@ import { DEFAULT_RETRY, requestWithRetry, type RetryPolicy } from '../core/reque
 import type { ModelRequest, Provider } from '../contracts/provider.js';
 import { isAbortError } from '../contracts/provider-error.js';
 import { errorText } from '../contracts/error-text.js';
-import type { OutputStore } from './output-store.js';
+import type { OutputStore } from '../tools/output-store.js';
 import { renderTranscript, SUMMARY_INSTRUCTIONS } from './summary-prompt.js';
 import { TokenCounter } from './token-count.js';
 import { DROPPED_MARKER, latestUserRequest, SUMMARY_MARKER, turnUnits } from './turn-units.js';

@@ -11,7 +11,7 @@ export interface ContextSettings {
   compactAt: number;
   /** Longest tool result kept in the history; longer ones keep head and tail. */
   maxToolResultChars: number;
-  /** Tokens of tool output kept whole, newest first; older outputs become stubs. */
+  /** Tokens of tool output kept whole at a rewrite point, newest first (the low-water mark); older outputs become stubs. */
   keepToolOutputTokens: number;
   /** Tokens of the newest turns a compaction keeps whole. */
   keepRecentTokens: number;
@@ -43,7 +43,8 @@ export function contextSettings(input: ContextSettingsInput): ContextSettings {
     inputBudget,
     compactAt: Math.floor(inputBudget * fraction),
     maxToolResultChars: input.maxToolResultChars ?? clamp(Math.floor(inputBudget * 0.4), 2_000, 12_000),
-    keepToolOutputTokens: input.keepToolOutputTokens ?? Math.min(40_000, Math.floor(inputBudget * 0.25)),
+    // Low, so that a rewrite point (one cache miss over what it keeps) is cheap and the next one far away.
+    keepToolOutputTokens: input.keepToolOutputTokens ?? Math.min(16_000, Math.floor(inputBudget * 0.1)),
     keepRecentTokens: input.keepRecentTokens ?? Math.min(60_000, Math.floor(inputBudget * 0.35)),
     summaryMaxTokens: input.summaryMaxTokens ?? Math.min(4_096, Math.floor(inputBudget * 0.1)),
   };

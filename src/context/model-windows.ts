@@ -1,9 +1,9 @@
-import { catalogEntry, catalogLoaded } from '../providers/model-catalog.js';
+import { catalogEntry, catalogLoaded } from '../providers/shared/model-catalog.js';
 
 /**
  * Context windows (prompt + reply, in tokens) of common models, matched by the longest prefix
  * of the model name (after any "vendor/" part, as OpenRouter spells them): the fallback for the
- * model catalog (src/providers/model-catalog.ts), which is not loaded before a run's first
+ * model catalog (src/providers/shared/model-catalog.ts), which is not loaded before a run's first
  * request. Local servers are different: their window is whatever the server was started with,
  * so local providers get a small default unless told otherwise.
  */

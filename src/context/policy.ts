@@ -6,12 +6,18 @@ import type { Provider, ToolSchema } from '../contracts/provider.js';
 import type { Tool } from '../contracts/tool.js';
 import { errorText } from '../contracts/error-text.js';
 import { sharedPrefix } from '../contracts/prefix-memo.js';
-import { catalogLoaded } from '../providers/model-catalog.js';
+import { catalogLoaded } from '../providers/shared/model-catalog.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { compactHistory as CompactHistory, CompactResult } from './compact-history.js';
 import { contextSettings, type ContextSettings, type ContextSettingsInput } from './context-settings.js';
-import { MemoryOutputStore, type OutputStore } from './output-store.js';
-import { ShrinkMemo, shrinkToolOutputs } from './shrink-outputs.js';
+import { MemoryOutputStore, type OutputStore } from '../tools/output-store.js';
+import { capToolOutputs, ShrinkMemo } from './shrink-outputs.js';
+import { cachePricesFor } from './cache-prices.js';
+import { expectedRemainingRequests, rewritePays } from './rewrite-cost.js';
+import { estimateStubBatch, planStubBatch, type StubBatch } from './stub-batch.js';
+import { deferredTool } from '../tools/deferred-tool.js';
+import { TOOL_SPECS } from '../tools/tool-specs.js';
+import type { RewriteReason } from '../contracts/events.js';
 import { historyUpperBound, messageUpperBound, TokenCounter } from './token-count.js';
 import { format } from './tool-result-cap.js';
 
@@ -26,10 +32,20 @@ export interface ContextPolicyOptions extends Omit<ContextSettingsInput, 'model'
   /** The agent's tools: their schemas are counted with each prompt (the policy never changes them). */
   registry?: ToolRegistry;
   /**
-   * Called once, the first time an output is shortened, with `read_output` over this policy's
-   * store: give it to the model then (e.g. `registry.register(tool)`); until then it has no use for it.
+   * Called once, when the policy is created, with `read_output` over this policy's store (its code
+   * loads on the first call): register it then (`registry.register(tool)`), so the tool list is the
+   * same on every request and a shortened output never changes the cached prefix.
    */
   offerReadOutput?: (tool: Tool) => void;
+  /** How long the provider keeps a prompt cache (default 5 minutes): idle longer, a rewrite costs nothing extra. */
+  cacheTtlMs?: number;
+  /** The clock (tests). */
+  now?: () => number;
+  /**
+   * Rewrite at these turns only, for these reasons (a replay follows the recording's rewrite
+   * points instead of weighing costs again, since timing and prices may differ).
+   */
+  rewriteAt?: (turn: number) => RewriteReason | undefined;
   /** The tool schemas sent with each request, when there is no registry (default: the registry's). */
   tools?: () => ToolSchema[];
   retry?: RetryPolicy;
@@ -39,7 +55,7 @@ type Prepare = NonNullable<AgentOptions['prepareMessages']>;
 type Overflow = NonNullable<AgentOptions['onContextOverflow']>;
 
 export interface ContextPolicy {
-  /** For AgentOptions.prepareMessages: cap, stub, and compact when near the window. */
+  /** For AgentOptions.prepareMessages: cap new results, stub a batch at a rewrite point, compact when near the window. */
   prepareMessages: Prepare;
   /** For AgentOptions.onContextOverflow: compact harder after the provider said "too long". */
   onContextOverflow: Overflow;
@@ -54,12 +70,16 @@ export interface ContextPolicy {
 const TRUNCATION_CHECK_MIN_TOKENS = 1_000;
 /** Half of ~4 bytes a token (code and English): a server reporting less may be truncating. */
 const PLAUSIBLE_BYTES_PER_TOKEN = 8;
+/** After a rewrite the window forced, the prompt should be at most this share of `compactAt`, so the next one is far away. */
+const WINDOW_LOW_WATER = 0.6;
 
 /**
  * The context policy, run before every request. In order: cap new tool results (the full text
- * goes to the store), stub older outputs beyond a token budget, and when the prompt still nears
- * the window, have the model summarise older turns. The first two are pure functions of the
- * history; only compaction, which is recorded as an event, is not.
+ * goes to the store) before they are first sent; at a rewrite point the cost model chooses (or
+ * the window forces), stub older outputs in one batch; and when the prompt still nears the window,
+ * have the model summarise older turns. Between rewrite points each request is the previous one
+ * plus new messages, so the providers' prompt caches read it. Capping is a pure function of each
+ * message; rewrites and compactions are recorded as events, so a session file rebuilds the bytes.
  */
 export function createContextPolicy(options: ContextPolicyOptions): ContextPolicy {
   // The registry's cap stores whole outputs too: one store, so read_output finds both.
@@ -88,16 +108,22 @@ export function createContextPolicy(options: ContextPolicyOptions): ContextPolic
     return found;
   };
   const toolSchemas = () => options.tools?.() ?? options.registry?.schemas() ?? [];
-  let offered = false;
   const shrinkMemo = new ShrinkMemo();
+  const batchMemo = new ShrinkMemo();
+  const now = options.now ?? Date.now;
+  const cacheTtlMs = options.cacheTtlMs ?? 5 * 60_000;
+  let lastRequestAt: number | undefined;
+  // What carrying stubbable outputs has cost since the last rewrite point (see rewritePays).
+  let carried = 0;
+  if (options.offerReadOutput) {
+    options.offerReadOutput(deferredTool(TOOL_SPECS.read_output!, async () => (await import('./read-output.js')).createReadOutputTool(store)));
+  }
   const saved = new Set<string>();
   const historyBound = historyUpperBound();
 
-  /** Caps and stubs; a store that cannot save is reported, never thrown across the loop. */
-  async function capAndStub(messages: Message[], s: ContextSettings, turn: number, events: AgentEvent[], signal?: AbortSignal): Promise<Message[]> {
-    const shrunk = await shrinkToolOutputs(messages, s, signal, shrinkMemo);
-    // Each output is saved once, not again every round it is still in the history.
-    const unsaved = shrunk.stored.filter(({ id }) => !saved.has(id));
+  /** Saves full outputs once each; a store that cannot save is reported, never thrown across the loop. */
+  async function save(stored: Array<{ id: string; text: string }>, turn: number, events: AgentEvent[]): Promise<void> {
+    const unsaved = stored.filter(({ id }) => !saved.has(id));
     try {
       await Promise.all(unsaved.map(async ({ id, text }) => {
         await store.put(id, text);
@@ -106,12 +132,53 @@ export function createContextPolicy(options: ContextPolicyOptions): ContextPolic
     } catch (error) {
       events.push({ type: 'context_warning', turn, message: `Could not save full tool outputs (read_output will not find them): ${errorText(error)}` });
     }
-    if (shrunk.shortened && !offered && options.offerReadOutput) {
-      offered = true;
-      // `read_output` over this policy's store; its code (and zod) loads only once an output is cut.
-      options.offerReadOutput((await import('./read-output.js')).createReadOutputTool(store));
+  }
+
+  /** Caps new tool results (before they are first sent); earlier messages stay as they were sent. */
+  async function cap(messages: Message[], s: ContextSettings, turn: number, events: AgentEvent[]): Promise<Message[]> {
+    const capped = capToolOutputs(messages, s.maxToolResultChars, shrinkMemo);
+    await save(capped.stored, turn, events);
+    return capped.messages;
+  }
+
+  /** Applies a stub batch: the rewrite point, recorded so a resumed session rebuilds the same bytes. */
+  async function rewrite(batch: StubBatch, reason: RewriteReason, turn: number, events: AgentEvent[]): Promise<Message[]> {
+    await save(batch.stored, turn, events);
+    carried = 0;
+    events.push({ type: 'context_rewrite', turn, reason, stubbed: batch.stubbed, savedTokens: batch.savedTokens, rewrittenTokens: batch.rewrittenTokens });
+    return batch.messages;
+  }
+
+  /**
+   * The rewrite point's decision: stub the batch when the cost model says the saving pays for the
+   * one miss (or the cache went cold), or when the window requires it; otherwise keep appending.
+   */
+  async function stubWhenItPays(messages: Message[], s: ContextSettings, model: string, turn: number, events: AgentEvent[], signal?: AbortSignal): Promise<Message[]> {
+    if (options.rewriteAt) {
+      const recorded = options.rewriteAt(turn);
+      const batch = recorded ? await planStubBatch(messages, s, batchMemo, signal) : undefined;
+      return batch && recorded && !signal?.aborted ? rewrite(batch, recorded, turn, events) : messages;
     }
-    return shrunk.messages;
+    if ((await estimate(messages, s.compactAt, signal)) > s.compactAt) {
+      const batch = await planStubBatch(messages, s, batchMemo, signal);
+      return batch && !signal?.aborted ? rewrite(batch, 'window', turn, events) : messages;
+    }
+    const estimated = estimateStubBatch(messages, s.keepToolOutputTokens);
+    if (!estimated) return messages;
+    const cold = lastRequestAt !== undefined && now() - lastRequestAt > cacheTtlMs;
+    const answer = rewritePays({
+      prices: cachePricesFor(model, options.provider.name, cacheTtlMs),
+      ...estimated,
+      remainingRequests: expectedRemainingRequests(messages),
+      carriedSoFar: carried,
+      cold,
+    });
+    if (!answer.rewrite) {
+      carried += answer.carryNow;
+      return messages;
+    }
+    const batch = await planStubBatch(messages, s, batchMemo, signal);
+    return batch && !signal?.aborted ? rewrite(batch, cold ? 'cold_cache' : 'cost', turn, events) : messages;
   }
 
   /**
@@ -149,6 +216,7 @@ export function createContextPolicy(options: ContextPolicyOptions): ContextPolic
     // A copy: the loop appends to the array it gets back.
     lastSent = [...messages];
     lastToolBytes = toolSchemaBytes();
+    lastRequestAt = now();
   }
 
   let schemaBytes: { schemas: ToolSchema[]; bytes: number } | undefined;
@@ -230,16 +298,26 @@ export function createContextPolicy(options: ContextPolicyOptions): ContextPolic
     const events: AgentEvent[] = [];
     const warning = await checkReportedUsage(context.usage, context.turn, context.signal);
     if (warning) events.push(warning);
-    let out = await capAndStub(messages, s, context.turn, events, context.signal);
-    if ((await estimate(out, s.compactAt, context.signal)) > s.compactAt && !context.signal?.aborted) {
+    const cold = lastRequestAt !== undefined && now() - lastRequestAt > cacheTtlMs;
+    let out = await cap(messages, s, context.turn, events);
+    out = await stubWhenItPays(out, s, context.model, context.turn, events, context.signal);
+    // Stubbing the window forced that still leaves the prompt near the window (stubs and turns add up):
+    // compact now, down to its own low-water mark, rather than stub again next round.
+    const forced = events.some((event) => event.type === 'context_rewrite' && event.reason === 'window');
+    const limit = forced ? Math.floor(s.compactAt * WINDOW_LOW_WATER) : s.compactAt;
+    if ((await estimate(out, limit, context.signal)) > limit && !context.signal?.aborted) {
       const result = await compact(out, { model: context.model, signal: context.signal, turn: context.turn });
       if (result.event) events.push(result.event);
+      // A compaction is a rewrite point too: what was carried is gone.
+      if (result.event) carried = 0;
       out = result.messages;
       const after = await estimate(out, s.inputBudget, context.signal);
       if (after > s.inputBudget) {
         events.push({ type: 'context_warning', turn: context.turn, message: `The prompt is still about ${format(after)} tokens after compaction, over the ${format(s.inputBudget)} budget: the system prompt or the latest request is too large.`, estimatedTokens: after });
       }
     }
+    // A new task, a rewrite point or an expired cache: where tools that came or went join the offer.
+    if (context.turn === 1 || cold || events.some((event) => event.type === 'context_rewrite' || event.type === 'compaction')) options.registry?.holdSchemas();
     rememberSent(out);
     return { messages: out, events };
   };
@@ -251,7 +329,9 @@ export function createContextPolicy(options: ContextPolicyOptions): ContextPolic
     if (learned) learnedWindow = learned;
     const s = settings(context.model);
     const events: AgentEvent[] = [];
-    const out = await capAndStub(messages, s, context.turn, events, context.signal);
+    let out = await cap(messages, s, context.turn, events);
+    const batch = await planStubBatch(out, s, batchMemo, context.signal);
+    if (batch) out = await rewrite(batch, 'overflow', context.turn, events);
     const result = await compactHistory(out, {
       provider: options.provider,
       model: context.model,
@@ -273,6 +353,7 @@ export function createContextPolicy(options: ContextPolicyOptions): ContextPolic
     if (learned) warning.contextWindow = learned;
     events.unshift(warning);
     if (result.event) events.push(result.event);
+    options.registry?.holdSchemas();
     rememberSent(result.messages);
     return { messages: result.messages, events };
   };

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../tools/define-tool.js';
 import type { Tool } from '../contracts/tool.js';
-import type { OutputStore } from './output-store.js';
+import type { OutputStore } from '../tools/output-store.js';
 
 import { READ_OUTPUT_TOOL } from './read-output-name.js';
 

@@ -15,8 +15,8 @@ export interface ShrunkHistory {
 }
 
 /**
- * The deterministic part of the policy: caps each tool result, then stubs older outputs beyond
- * the budget. Same history and settings in, same bytes out; messages map one to one.
+ * What a rewrite point applies: caps each tool result, then stubs older outputs beyond the budget.
+ * Same history and settings in, same bytes out; messages map one to one.
  */
 export async function shrinkToolOutputs(
   messages: readonly Message[],
@@ -25,11 +25,7 @@ export async function shrinkToolOutputs(
   /** Kept from round to round by the caller: only the messages new since the last call are looked at. */
   memo: ShrinkMemo = new ShrinkMemo(),
 ): Promise<ShrunkHistory> {
-  const results = memo.caps(settings.maxToolResultChars).map(messages);
-  const stored: ShrunkHistory['stored'] = [];
-  for (const result of results) if (result.stored) stored.push(result.stored);
-  const shortened = results.some((result) => result.shortened);
-  const capped = results.map((result) => result.message);
+  const { messages: capped, stored, shortened } = capToolOutputs(messages, settings.maxToolResultChars, memo);
   const toolBound = memo.toolBounds.total(capped);
   // Under the bound nothing can be stubbed: no need to load the tokenizer.
   if (toolBound <= settings.keepToolOutputTokens) return { messages: capped, stored, shortened };
@@ -39,6 +35,17 @@ export async function shrinkToolOutputs(
   if (signal?.aborted) return { messages: capped, stored, shortened };
   const stubbed = stubOldOutputs(capped, { keepTokens: settings.keepToolOutputTokens, count: (message) => counter.message(message) });
   return { messages: stubbed.messages, stored: [...stored, ...stubbed.stored], shortened: shortened || stubbed.stubbed > 0 };
+}
+
+/**
+ * Caps each tool result, nothing else: what every request between rewrite points does, since a
+ * new result is capped before it is first sent and an earlier one is left as it was sent.
+ */
+export function capToolOutputs(messages: readonly Message[], maxChars: number, memo: ShrinkMemo = new ShrinkMemo()): ShrunkHistory {
+  const results = memo.caps(maxChars).map(messages);
+  const stored: ShrunkHistory['stored'] = [];
+  for (const result of results) if (result.stored) stored.push(result.stored);
+  return { messages: results.map((result) => result.message), stored, shortened: results.some((result) => result.shortened) };
 }
 
 type Capped = { message: Message; stored?: CappedResult['stored']; shortened?: boolean };

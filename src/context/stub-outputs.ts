@@ -1,6 +1,6 @@
 import type { Message, ToolMessage } from '../contracts/messages.js';
 import { capNoteOf, format } from './tool-result-cap.js';
-import { outputIdFor } from './output-store.js';
+import { outputIdFor } from '../tools/output-store.js';
 
 /**
  * Replaces older tool outputs by one-line stubs once the newer ones use up the budget. A pure
@@ -24,7 +24,7 @@ export interface StubResult {
 
 const STUB = /^\[output of [A-Za-z0-9_-]+ elided: [\d,]+ chars; read_output id out_[0-9a-f]{12}\]$/;
 /** Shorter outputs cost about what their stub would: leave them. */
-const MIN_STUB_CHARS = 240;
+export const MIN_STUB_CHARS = 240;
 
 export function isStub(text: string): boolean {
   return STUB.test(text);

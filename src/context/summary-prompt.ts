@@ -1,6 +1,6 @@
 import type { Message } from '../contracts/messages.js';
 import { imageChip } from '../images/image-chip.js';
-import type { OutputStore } from './output-store.js';
+import type { OutputStore } from '../tools/output-store.js';
 import type { TokenCounter } from './token-count.js';
 import { isStub } from './stub-outputs.js';
 

@@ -1,4 +1,7 @@
-import type { AssistantMessage, ImageRef, Message, ToolCall, Usage } from './messages.js';
+import type { AssistantMessage, ImageRef, Message, ToolCall, ToolMessage, Usage } from './messages.js';
+
+/** Why the context policy rewrote the prompt's prefix: the saving pays for the miss, the cache had expired, or the window. */
+export type RewriteReason = 'cost' | 'cold_cache' | 'window' | 'overflow';
 import type { ToolCallStatus } from './tool.js';
 
 /** Why a run ended. Exactly one `stop` event carries it. */
@@ -41,6 +44,22 @@ type AgentEventBody =
       /** The summary request's tokens (reported, or estimated); the loop adds them to the run's usage and cost. */
       usage?: Usage;
     }
+  /**
+   * A rewrite point: older tool outputs became stubs in one batch (the cost model found the saving
+   * pays for the one cache miss, the cache was cold anyway, or the window required it). Between
+   * rewrite points every request is the previous one plus new messages.
+   */
+  | {
+      type: 'context_rewrite';
+      turn: number;
+      reason: RewriteReason;
+      /** Which messages of the history (as it was just before) became which stub: `history[at] = message` rebuilds it. */
+      stubbed: Array<{ at: number; message: ToolMessage }>;
+      /** Tokens the stubs take out of every later request. */
+      savedTokens: number;
+      /** Tokens from the first stub to the end: sent past the cached prefix once. */
+      rewrittenTokens: number;
+    }
   /** The history broke a provider rule (e.g. a resumed call with no result) and was fixed before the request. */
   | { type: 'history_repaired'; turn: number; repairs: string[] }
   /** Something about the context the user should know (e.g. a server silently truncating prompts). */
@@ -74,7 +93,11 @@ type AgentEventBody =
       durationMs: number;
       images?: ImageRef[];
     }
-  | { type: 'usage'; turn: number; usage: Usage; total: Usage }
+  /**
+   * `cache`: this request's prompt tokens read from the provider's cache, written to it and
+   * uncached, and for a miss `why` (the first thing that differs from the previous request).
+   */
+  | { type: 'usage'; turn: number; usage: Usage; total: Usage; cache?: { read: number; written: number; uncached: number; why?: string } }
   /** A turn is complete: the messages it appended to the history (assistant, then tool results in call order). */
   | { type: 'turn_end'; turn: number; messages: Message[] }
   | { type: 'retry'; attempt: number; delayMs: number; error: string }

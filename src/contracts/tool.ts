@@ -130,4 +130,6 @@ export interface AuthorizeRequest {
   /** The workspace the call runs in (rules match paths relative to it). */
   workspace: string;
   signal: AbortSignal;
+  /** A PreToolUse hook allowed the call: deny rules and plan mode still hold, but nobody is asked. */
+  hookAllowed?: boolean;
 }

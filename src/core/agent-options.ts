@@ -8,6 +8,7 @@ import type { ToolRegistry } from '../tools/registry.js';
 import type { Budget } from './budget.js';
 import type { EventRelay } from './event-relay.js';
 import type { RetryPolicy } from './request-with-retry.js';
+import type { CacheWatch } from './cache-watch.js';
 
 export interface AgentOptions {
   provider: Provider;
@@ -45,6 +46,10 @@ export interface AgentOptions {
   retry?: RetryPolicy;
   /** US dollars the run may spend (list prices; estimated usage when the server reports none). Passing it stops the run. */
   maxCost?: number;
+  /** How long the provider keeps a prompt cache (default 5 minutes): a longer pause is named as a cache miss's reason. */
+  cacheTtlMs?: number;
+  /** Explains prompt-cache misses; pass the same one to each run of a conversation so a new task's first request is compared with the last. */
+  cacheWatch?: CacheWatch;
   /** The model's price, when the built-in table does not know it. */
   price?: ModelPrice;
   /**

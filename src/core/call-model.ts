@@ -9,6 +9,8 @@ import type { Stop } from './brakes.js';
 import type { ModelStreamEvent } from './request-with-retry.js';
 import type { RunTotals } from './run-totals.js';
 import { streamReply, type ReplyStream } from './stream-reply.js';
+import type { CacheWatch } from './cache-watch.js';
+import type { ContextChanges } from './explain-miss.js';
 
 export interface ModelCallOptions extends Omit<ReplyStream, 'show'> {
   model: string;
@@ -19,6 +21,8 @@ export interface ModelCallOptions extends Omit<ReplyStream, 'show'> {
   onContextOverflow?: AgentOptions['onContextOverflow'];
   /** Told each tool name as the reply starts a call to it (the registry starts loading its code). */
   onToolNamed?: (name: string) => void;
+  /** Explains prompt-cache misses; told what the context policy changed before this request. */
+  cache?: { watch: CacheWatch; changes: ContextChanges };
 }
 
 /** The reply, or the stop a failure calls for; `messages` is the history as it is now (an overflow may have shrunk it). */
@@ -43,6 +47,7 @@ export async function* callModel(history: Message[], options: ModelCallOptions):
   let overflowHandled = false;
   for (;;) {
     const request = options.request(messages);
+    options.cache?.watch.sending(request, options.cache.changes);
     let response: ModelResponse;
     try {
       response = yield* streamReply(request, { ...options, show });
@@ -59,11 +64,25 @@ export async function* callModel(history: Message[], options: ModelCallOptions):
       const shrunk = await options.onContextOverflow(messages, { turn, model: options.model, signal, error });
       messages = shrunk.messages;
       yield* totals.contextEvents(shrunk.events, turn);
+      if (options.cache) options.cache.changes = { ...options.cache.changes, ...contextChanges(shrunk.events) };
       continue;
     }
-    yield totals.add(turn, response.usage ?? estimateUsage(request, response.message));
+    const usage = response.usage ?? estimateUsage(request, response.message);
+    const seen = options.cache?.watch.received(usage, turn);
+    yield totals.add(turn, usage, seen?.cache);
+    if (seen?.warning) yield seen.warning;
     return { ok: true, response, messages };
   }
+}
+
+/** Which of the context policy's events changed earlier messages. */
+export function contextChanges(events: readonly AgentEvent[] | undefined): ContextChanges {
+  const changes: ContextChanges = {};
+  for (const event of events ?? []) {
+    if (event.type === 'compaction') changes.compaction = true;
+    if (event.type === 'context_rewrite') changes.stubbing = true;
+  }
+  return changes;
 }
 
 function turnEvent(event: ModelStreamEvent, turn: number, totals: RunTotals): AgentEvent {

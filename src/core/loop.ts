@@ -4,7 +4,9 @@ import type { ModelRequest } from '../contracts/provider.js';
 import { ToolRegistry } from '../tools/registry.js';
 import type { AgentOptions, RunResult } from './agent-options.js';
 import { aborted, costLimit, firstStop, repeatedCall, treeBudget, turnLimit, type RunProgress, type Stop } from './brakes.js';
-import { callModel } from './call-model.js';
+import { callModel, contextChanges } from './call-model.js';
+import { CacheWatch } from './cache-watch.js';
+import type { ContextChanges } from './explain-miss.js';
 import { emptyReplyError } from './empty-reply.js';
 import { HistoryRepairer } from './repair-history.js';
 import { RepeatDetector } from './repeat-detector.js';
@@ -37,6 +39,7 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
   const repairer = new HistoryRepairer();
   let messages = startingHistory(options);
   let lastUsage: Usage | undefined;
+  const watch = options.cacheWatch ?? new CacheWatch({ ...(options.cacheTtlMs !== undefined ? { ttlMs: options.cacheTtlMs } : {}) });
   const stop = (how: Stop) => stopRun(how, { messages, turns: run.turns, totals });
 
   yield { type: 'run_start', provider: options.provider.name, model: options.model, tools: registry.names(), input: options.input, ...(options.images?.length ? { images: options.images } : {}) };
@@ -51,9 +54,11 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
     const turn = ++run.turns;
     yield { type: 'turn_start', turn };
 
+    let changes: ContextChanges = {};
     if (options.prepareMessages) {
       const prepared = await options.prepareMessages(messages, { turn, model: options.model, signal, ...(lastUsage ? { usage: lastUsage } : {}) });
       messages = prepared.messages;
+      changes = contextChanges(prepared.events);
       yield* totals.contextEvents(prepared.events, turn);
       // A compaction's summary request may have been what crossed the limit.
       const spent = overBudget(run);
@@ -66,7 +71,7 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
     }
 
     options.budget?.countTurn();
-    const call = yield* callModel(messages, { ...stream, model: options.model, turn, totals, request, onContextOverflow: options.onContextOverflow, onToolNamed: (name) => registry.prepare(name) });
+    const call = yield* callModel(messages, { ...stream, model: options.model, turn, totals, request, onContextOverflow: options.onContextOverflow, onToolNamed: (name) => registry.prepare(name), cache: { watch, changes } });
     messages = call.messages;
     if (!call.ok) return yield* stop(call.stop);
     const { message, finishReason, leakedToolCalls } = call.response;

@@ -42,10 +42,10 @@ export class RunTotals {
   }
 
   /** Counts one request's tokens; the event reports them with the new total. */
-  add(turn: number, usage: Usage): UsageEvent {
+  add(turn: number, usage: Usage, cache?: UsageEvent['cache']): UsageEvent {
     this.spent = addUsage(this.spent, usage);
     this.budget?.charge(usage, costOf(this.model, usage, this.price));
-    return { type: 'usage', turn, usage, total: this.spent };
+    return { type: 'usage', turn, usage, total: this.spent, ...(cache ? { cache } : {}) };
   }
 
   /** Counts one unreadable reply; returns the run's count so far. */

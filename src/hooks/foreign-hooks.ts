@@ -1,7 +1,6 @@
-import type { ReadRule } from '../workspace/read-own-file.js';
-import { readOwnText, RefusedFileError } from '../workspace/read-own-file.js';
+import { readOwnText, RefusedFileError, type ReadRule } from '../workspace/read-own-file.js';
 import { parse as parseToml } from 'smol-toml';
-import { foreignHookFiles } from './foreign-hook-files.js';
+import { foreignHookFiles, type HookDirs } from './foreign-hook-files.js';
 import { parseHooks, type HookEvent, type HookGroup, type HooksConfig } from './hook-config.js';
 
 /** Gemini CLI's events, as the Claude Code events we run them at; its others are reported and ignored. */
@@ -15,7 +14,7 @@ const GEMINI_EVENTS: Record<string, HookEvent> = {
 
 export interface HookSource {
   file: string;
-  format: 'vibe-agent' | 'gemini-cli' | 'codex';
+  format: 'vibe-agent' | 'claude-code' | 'gemini-cli' | 'codex';
   hooks: HooksConfig;
 }
 
@@ -46,11 +45,12 @@ export function parseGeminiHooks(raw: unknown, file: string): { hooks: HooksConf
 }
 
 /**
- * The hooks of Gemini CLI's and Codex's files in one directory level (the home or the workspace):
+ * The hooks of Claude Code's, Gemini CLI's and Codex's files in one directory level (the home or the
+ * workspace): `.claude/settings.json` (and the project's `settings.local.json`) `hooks`,
  * `.gemini/settings.json` `hooks`, Codex's `hooks.json` and `[hooks]` tables of `config.toml`
  * (Claude Code's shape, so read as ours). A file that is absent gives nothing.
  */
-export function foreignHookSources(geminiDir: string, codexDir: string, within: ReadRule['within'], warn: (message: string) => void): HookSource[] {
+export function foreignHookSources(dirs: HookDirs, level: 'user' | 'project', within: ReadRule['within'], warn: (message: string) => void): HookSource[] {
   const sources: HookSource[] = [];
   const add = (file: string, format: HookSource['format'], read: (text: string) => unknown, parse: typeof parseHooks) => {
     const text = readOptional(file, within, warn);
@@ -68,7 +68,9 @@ export function foreignHookSources(geminiDir: string, codexDir: string, within: 
     if (Object.keys(parsed.hooks).length) sources.push({ file, format, hooks: parsed.hooks });
   };
   const hooksOf = (value: unknown) => (value && typeof value === 'object' ? (value as { hooks?: unknown }).hooks : undefined);
-  const files = foreignHookFiles(geminiDir, codexDir);
+  const files = foreignHookFiles(dirs, level);
+  add(files.claude, 'claude-code', (text) => hooksOf(JSON.parse(text)), parseHooks);
+  if (files.claudeLocal) add(files.claudeLocal, 'claude-code', (text) => hooksOf(JSON.parse(text)), parseHooks);
   add(files.gemini, 'gemini-cli', (text) => hooksOf(JSON.parse(text)), parseGeminiHooks);
   add(files.codexJson, 'codex', (text) => hooksOf(JSON.parse(text)), parseHooks);
   // [hooks.state] is Codex's own bookkeeping, not an event.

@@ -1,7 +1,6 @@
 import type { ToolCall } from '../contracts/messages.js';
-import type { Tool, ToolResult } from '../contracts/tool.js';
+import type { AuthorizeRequest, Tool, ToolResult } from '../contracts/tool.js';
 import { parseArguments, ToolRegistry, type InvokeOptions, type RegistryOptions } from '../tools/registry.js';
-import { CLAUDE_TOOL_NAMES } from './hook-config.js';
 import type { Hooks } from './hooks.js';
 
 /**
@@ -21,13 +20,18 @@ export class HookedRegistry extends ToolRegistry {
   override async invoke(call: ToolCall, options: InvokeOptions = {}): Promise<ToolResult> {
     if (!this.get(call.name) || (!this.hooks.has('PreToolUse') && !this.hooks.has('PostToolUse'))) return super.invoke(call, options);
     const parsed = parseArguments(call.arguments);
-    const names = [CLAUDE_TOOL_NAMES[call.name] ?? call.name, call.name];
-    const fields = { tool_name: names[0], tool_input: parsed.ok ? parsed.value : {}, tool_use_id: call.id };
-    const pre = await this.hooks.run('PreToolUse', fields, names);
+    const input = parsed.ok && parsed.value && typeof parsed.value === 'object' && !Array.isArray(parsed.value) ? (parsed.value as Record<string, unknown>) : {};
+    const fields = { tool_use_id: call.id };
+    const pre = await this.hooks.run('PreToolUse', fields, { name: call.name, input });
     if (pre.blocked !== undefined) return { content: `Blocked by a PreToolUse hook: ${pre.blocked}`, isError: true, status: 'denied' };
-    const { authorize, ...rest } = options;
-    const result = await super.invoke(call, pre.permissionDecision === 'allow' || !authorize ? rest : { ...rest, authorize });
-    const post = await this.hooks.run('PostToolUse', { ...fields, tool_response: { content: result.content, is_error: result.isError } }, names);
+    // A rewritten call is validated and (unless the hook allowed it) asked about as rewritten, like any call.
+    const ran = pre.updatedInput ? { ...call, arguments: JSON.stringify({ ...input, ...pre.updatedInput }) } : call;
+    const { authorize } = options;
+    // "allow" skips the question, as in Claude Code, not the deny rules or plan mode.
+    const allowed = pre.permissionDecision === 'allow' && authorize ? Object.assign((request: AuthorizeRequest) => authorize({ ...request, hookAllowed: true }), { checksEveryCall: authorize.checksEveryCall }) : authorize;
+    const result = await super.invoke(ran, allowed ? { ...options, authorize: allowed } : options);
+    const ranInput = pre.updatedInput ? { ...input, ...pre.updatedInput } : input;
+    const post = await this.hooks.run('PostToolUse', { ...fields, tool_response: { content: result.content, is_error: result.isError } }, { name: call.name, input: ranInput });
     const notes = [...pre.context, ...post.context, ...(post.blocked !== undefined ? [`PostToolUse hook: ${post.blocked}`] : [])];
     return notes.length ? { ...result, content: `${result.content}\n\n${notes.join('\n')}` } : result;
   }

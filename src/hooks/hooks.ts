@@ -1,4 +1,7 @@
-import { GEMINI_EVENT_NAMES, GEMINI_TOOL_NAMES, type HookEvent, type HookGroup, type HooksConfig } from './hook-config.js';
+import { CLAUDE_PERMISSION_MODES, CLAUDE_SHAPE } from './claude-shape.js';
+import { GEMINI_EVENT_NAMES, GEMINI_SHAPE } from './gemini-shape.js';
+import type { HookEvent, HookGroup, HooksConfig } from './hook-config.js';
+import type { PeerShape } from './peer-shape.js';
 import { runHookCommand, type HookRun } from './run-hook.js';
 
 /** What the hooks of one event decided, together. */
@@ -9,6 +12,16 @@ export interface HookOutcome {
   permissionDecision?: 'allow' | 'ask';
   /** `additionalContext`, and for SessionStart and UserPromptSubmit plain stdout too. */
   context: string[];
+  /** PreToolUse `updatedInput`, in our argument names: the call runs with these instead. */
+  updatedInput?: Record<string, unknown>;
+  /** `continue: false`: its `stopReason` (shown to the user). */
+  stopped?: string;
+}
+
+/** The tool a tool event is about, in our names. */
+export interface HookTool {
+  name: string;
+  input: Record<string, unknown>;
 }
 
 export interface HooksOptions {
@@ -17,6 +30,8 @@ export interface HooksOptions {
   /** Per hook, unless it sets its own `timeout` (seconds). Claude Code's default: 60 s. */
   defaultTimeoutMs?: number;
   env?: NodeJS.ProcessEnv;
+  /** Our permission mode, sent as Claude Code's `permission_mode`. */
+  permissionMode?: string;
 }
 
 interface HookJson {
@@ -24,8 +39,12 @@ interface HookJson {
   reason?: string;
   continue?: boolean;
   stopReason?: string;
-  hookSpecificOutput?: { permissionDecision?: string; permissionDecisionReason?: string; additionalContext?: string };
+  systemMessage?: string;
+  hookSpecificOutput?: { permissionDecision?: string; permissionDecisionReason?: string; additionalContext?: string; updatedInput?: unknown };
 }
+
+/** Whose names a group's hook sees: Gemini CLI's for its groups, Claude Code's for every other. */
+const peerOf = (group: HookGroup): PeerShape => (group.dialect === 'gemini-cli' ? GEMINI_SHAPE : CLAUDE_SHAPE);
 
 /**
  * Claude Code's hooks: shell commands that get the event as JSON on stdin. A hook that fails
@@ -34,6 +53,8 @@ interface HookJson {
 export class Hooks {
   /** Set once the session is known; sent as `session_id`. */
   sessionId = '';
+  /** Set once the session's file is known; sent as `transcript_path`. */
+  transcriptPath = '';
 
   constructor(
     private readonly config: HooksConfig,
@@ -44,25 +65,29 @@ export class Hooks {
     return (this.config[event]?.length ?? 0) > 0;
   }
 
-  /** Runs the event's hooks (for tool events, those whose matcher fits one of `toolNames`) in parallel. */
-  async run(event: HookEvent, fields: Record<string, unknown>, toolNames: string[] = []): Promise<HookOutcome> {
-    // A Gemini CLI group sees Gemini's names: its matcher and the JSON on stdin use them.
-    const ours = toolNames.at(-1);
-    const gemini = ours !== undefined ? (GEMINI_TOOL_NAMES[ours] ?? ours) : undefined;
-    const namesFor = (group: HookGroup) => (group.dialect === 'gemini-cli' && gemini !== undefined ? [gemini, ours!] : toolNames);
-    const commands = (this.config[event] ?? []).filter((group) => matches(group, namesFor(group))).flatMap((group) => group.hooks.map((hook) => ({ hook, gemini: group.dialect === 'gemini-cli' })));
+  /**
+   * Runs the event's hooks (for tool events, those whose matcher fits the tool) in parallel. Each
+   * sees its own CLI's names: the event, `tool_name`, `tool_input` and its matcher.
+   */
+  async run(event: HookEvent, fields: Record<string, unknown>, tool?: HookTool): Promise<HookOutcome> {
+    const commands = (this.config[event] ?? []).filter((group) => matches(group, tool ? [peerOf(group).toolName(tool.name), tool.name] : [])).flatMap((group) => group.hooks.map((hook) => ({ hook, peer: peerOf(group), gemini: group.dialect === 'gemini-cli' })));
     const outcome: HookOutcome = { context: [] };
     if (commands.length === 0) return outcome;
-    const input = { session_id: this.sessionId, cwd: this.options.cwd, hook_event_name: event, ...fields };
-    const geminiInput = { ...input, hook_event_name: GEMINI_EVENT_NAMES[event], ...(gemini !== undefined && 'tool_name' in fields ? { tool_name: gemini } : {}) };
+    const common = { session_id: this.sessionId, transcript_path: this.transcriptPath, cwd: this.options.cwd, permission_mode: CLAUDE_PERMISSION_MODES[this.options.permissionMode ?? 'ask'] ?? 'default' };
+    const inputFor = (peer: PeerShape, gemini: boolean) => ({
+      ...common,
+      hook_event_name: gemini ? GEMINI_EVENT_NAMES[event] : event,
+      ...fields,
+      ...(tool ? { tool_name: peer.toolName(tool.name), tool_input: peer.toPeer(tool.name, tool.input, this.options.cwd) } : {}),
+    });
     const runs = await Promise.all(
-      commands.map(async ({ hook, gemini: isGemini }) => ({ command: hook.command, run: await runHookCommand(hook.command, isGemini ? geminiInput : input, { cwd: this.options.cwd, timeoutMs: hook.timeout !== undefined ? hook.timeout * 1000 : (this.options.defaultTimeoutMs ?? 60_000), ...(this.options.env ? { env: this.options.env } : {}) }) })),
+      commands.map(async ({ hook, peer, gemini }) => ({ command: hook.command, peer, run: await runHookCommand(hook.command, inputFor(peer, gemini), { cwd: this.options.cwd, timeoutMs: hook.timeout !== undefined ? hook.timeout * 1000 : (this.options.defaultTimeoutMs ?? 60_000), ...(this.options.env ? { env: this.options.env } : {}) }) })),
     );
-    for (const { command, run } of runs) this.read(event, command, run, outcome);
+    for (const { command, peer, run } of runs) this.read(event, command, run, outcome, tool && { name: tool.name, peer });
     return outcome;
   }
 
-  private read(event: HookEvent, command: string, run: HookRun, outcome: HookOutcome): void {
+  private read(event: HookEvent, command: string, run: HookRun, outcome: HookOutcome, tool?: { name: string; peer: PeerShape }): void {
     const warn = (why: string) => this.options.warn(`${event} hook \`${command}\` ${why}; it was ignored.`);
     if (run.failure) return warn(run.failure);
     if (run.exitCode === 2) {
@@ -83,13 +108,26 @@ export class Hooks {
       return warn('printed output that starts like JSON but is not');
     }
     const specific = json.hookSpecificOutput ?? {};
+    if (typeof json.systemMessage === 'string' && json.systemMessage) this.options.warn(`${event} hook \`${command}\`: ${json.systemMessage}`);
+    if (json.continue === false) {
+      const reason = typeof json.stopReason === 'string' && json.stopReason ? json.stopReason : `stopped by the ${event} hook`;
+      outcome.stopped = join(outcome.stopped, reason);
+      this.options.warn(`${event} hook \`${command}\` stopped: ${reason}`);
+      // At Stop, "do not continue" is what stopping already is; anywhere else it stops what was about to happen.
+      if (event !== 'Stop') outcome.blocked = join(outcome.blocked, reason);
+    }
     // "deny" is Gemini CLI's word for it.
-    if (json.decision === 'block' || json.decision === 'deny' || json.continue === false || specific.permissionDecision === 'deny') {
-      outcome.blocked = join(outcome.blocked, json.reason ?? specific.permissionDecisionReason ?? json.stopReason ?? `blocked by the ${event} hook`);
+    if (json.decision === 'block' || json.decision === 'deny' || specific.permissionDecision === 'deny') {
+      outcome.blocked = join(outcome.blocked, json.reason ?? specific.permissionDecisionReason ?? `blocked by the ${event} hook`);
     }
     if (specific.permissionDecision === 'allow' || json.decision === 'approve') outcome.permissionDecision ??= 'allow';
     if (specific.permissionDecision === 'ask') outcome.permissionDecision = 'ask';
     if (specific.additionalContext) outcome.context.push(specific.additionalContext);
+    if (event === 'PreToolUse' && tool && specific.updatedInput !== undefined) {
+      const updated = specific.updatedInput;
+      if (!updated || typeof updated !== 'object' || Array.isArray(updated)) return warn('gave an updatedInput that is not an object');
+      outcome.updatedInput = { ...outcome.updatedInput, ...tool.peer.fromPeer(tool.name, updated as Record<string, unknown>) };
+    }
   }
 }
 

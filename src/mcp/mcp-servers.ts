@@ -15,7 +15,7 @@ import { mcpToolName, serverPrefix, serversClash } from './tool-name.js';
  * Real schemas stay within a dozen levels.
  */
 const MAX_SCHEMA_DEPTH = 64;
-import { agentEnvironment } from '../sandbox/held-secrets.js';
+import { agentEnvironment } from '../secrets/held-secrets.js';
 
 export interface ServerStatus {
   name: string;

@@ -1,5 +1,4 @@
-import type { ReadRule } from '../workspace/read-own-file.js';
-import { readOwnText, RefusedFileError } from '../workspace/read-own-file.js';
+import { readOwnText, RefusedFileError, type ReadRule } from '../workspace/read-own-file.js';
 import { userFileRoots } from '../workspace/own-file-roots.js';
 import { parse as parseToml } from 'smol-toml';
 import { parseCodexEntry, parseGeminiEntry } from './foreign-entries.js';

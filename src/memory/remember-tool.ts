@@ -4,7 +4,7 @@ import { collectSecrets } from '../session/redact.js';
 import { projectFileWriteRefusal } from './memory-write-refusal.js';
 import { appendFact } from './memory-file.js';
 import { displayPath, memoryPath } from './memory-paths.js';
-import { agentEnvironment } from '../sandbox/held-secrets.js';
+import { agentEnvironment } from '../secrets/held-secrets.js';
 
 /**
  * Saves a fact for later sessions. What it saves goes into every later system prompt, so a

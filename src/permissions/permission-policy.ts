@@ -47,14 +47,14 @@ export function createPermissionPolicy(options: PermissionOptions): PermissionPo
   const grants: PermissionRule[] = [];
   const protectedDirs = options.protectedDirs ?? agentHomeDirs();
 
-  const authorize = async ({ tool, args, call, preview, workspace, signal }: AuthorizeRequest): ReturnType<Authorize> => {
+  const authorize = async ({ tool, args, call, preview, workspace, signal, hookAllowed }: AuthorizeRequest): ReturnType<Authorize> => {
     const denied = deny.find((rule) => matchesRule(rule, tool, args, workspace, 'deny'));
     if (denied) return { allowed: false, reason: `the rule "${denied.text}" in permissions.deny forbids this call.` };
     if (mode === 'plan' && !runsInPlanMode(tool)) {
       return { allowed: false, reason: `plan mode: only read-only tools run, and ${tool.name} is not one. Do not retry it; put it in your plan.` };
     }
     // Reads come here only for the deny rules above; they never ask.
-    if (!tool.needsApproval) return { allowed: true };
+    if (!tool.needsApproval || hookAllowed) return { allowed: true };
     if (allow.some((rule) => matchesRule(rule, tool, args, workspace, 'allow'))) return { allowed: true };
     // Outside the approved plan: asked again whatever the mode, an "always" for it included.
     const deviation = planScope && planDeviation(planScope, tool, args, workspace);

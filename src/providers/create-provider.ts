@@ -2,7 +2,7 @@ import type { Provider } from '../contracts/provider.js';
 import type { CacheTtl } from './anthropic/cache-breakpoints.js';
 import { PRESET_ALIASES, PRESETS, type ProviderPreset } from './presets.js';
 import { blockedPortAdvice, blockedPortOf } from './shared/blocked-ports.js';
-import { agentEnvironment } from '../sandbox/held-secrets.js';
+import { agentEnvironment } from '../secrets/held-secrets.js';
 
 export interface ProviderSettings {
   /** A preset name (openai, deepseek, ollama, …). Default "openai". */

@@ -1,5 +1,5 @@
 import type { Usage } from '../contracts/messages.js';
-import { catalogEntry } from './model-catalog.js';
+import { catalogEntry } from './shared/model-catalog.js';
 
 /** US dollars per one million tokens. */
 export interface ModelPrice {

@@ -8,6 +8,8 @@ import { runAgent } from '../core/loop.js';
 import type { RecordedResult, RecordedRun } from './recorded-run.js';
 import { RecordedToolRegistry } from './recorded-tools.js';
 import type { ReplaySetup } from './replay-run.js';
+import { READ_OUTPUT_TOOL } from '../context/read-output-name.js';
+import type { Tool } from '../contracts/tool.js';
 
 export type AgainstOutcome =
   | { diverged: false; turns: number }
@@ -26,7 +28,7 @@ export async function againstRun(recorded: RecordedRun, setup: ReplaySetup & { p
   setup.signal?.addEventListener('abort', () => controller.abort(), { once: true });
   const live = new Map<string, RecordedResult>();
   const registry = new RecordedToolRegistry(setup.tools, (call) => live.get(call.id));
-  const context = createContextPolicy({ provider: setup.provider, registry, offerReadOutput: (tool) => registry.register(tool), ...(setup.contextWindow !== undefined ? { contextWindow: setup.contextWindow } : {}) });
+  const context = createContextPolicy({ provider: setup.provider, registry, ...(registry.get(READ_OUTPUT_TOOL) ? {} : { offerReadOutput: (tool: Tool) => registry.register(tool) }), ...(setup.contextWindow !== undefined ? { contextWindow: setup.contextWindow } : {}) });
   const recordedTurns = Math.max(0, ...recorded.calls.keys());
   const options: AgentOptions = {
     provider: setup.provider,

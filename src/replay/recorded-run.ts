@@ -4,6 +4,10 @@ import type { ToolCallStatus } from '../contracts/tool.js';
 import type { RawRecord } from '../session/read-session.js';
 import { rebuildHistory } from '../session/rebuild-history.js';
 import { rebuildRequests, type RebuiltRequest } from '../session/request-record.js';
+import type { RewriteReason } from '../contracts/events.js';
+
+/** Rewrites made before a request (an overflow's happens when the provider refuses one, and replays by itself). */
+const REWRITE_REASONS = new Set<string>(['cost', 'cold_cache', 'window'] satisfies RewriteReason[]);
 
 /** What the model answered to one recorded request. */
 export type RecordedReply =
@@ -44,6 +48,8 @@ export interface RecordedRun {
   results: Map<string, RecordedResult>;
   /** The summaries of the run's compactions, in order (their requests are the context policy's, not stored). */
   summaries: Array<{ text: string; usage?: Usage }>;
+  /** The turns at which the context policy rewrote the prefix (stubbed a batch), with why: the replay rewrites at the same turns. */
+  rewrites: Map<number, RewriteReason>;
   warnings: string[];
 }
 
@@ -79,7 +85,7 @@ export function recordedRun(records: RawRecord[]): RecordedRun {
 
 function runOf(records: RawRecord[], requestAt: (index: number) => RebuiltRequest | undefined, warnings: string[]): RecordedRun {
   const start = records[0]!;
-  const run: RecordedRun = { provider: String(start.provider), model: String(start.model), input: String(start.input), exchanges: [], calls: new Map(), results: new Map(), summaries: [], warnings };
+  const run: RecordedRun = { provider: String(start.provider), model: String(start.model), input: String(start.input), exchanges: [], calls: new Map(), results: new Map(), summaries: [], rewrites: new Map(), warnings };
   let turn = 0;
   let current: RecordedExchange | undefined;
   records.forEach((record, index) => {
@@ -112,6 +118,9 @@ function runOf(records: RawRecord[], requestAt: (index: number) => RebuiltReques
         if (record.fallback === undefined && typeof record.summary === 'string') run.summaries.push({ text: record.summary, ...(usage && !usage.estimated ? { usage } : {}) });
         break;
       }
+      case 'context_rewrite':
+        if (REWRITE_REASONS.has(String(record.reason))) run.rewrites.set(Number(record.turn), record.reason as RewriteReason);
+        break;
       case 'handoff':
         if (pending) pending.reply = { kind: 'text', text: String(record.text) };
         break;

@@ -7,6 +7,7 @@ import { withSystemPrompt } from '../session/session-store.js';
 import type { RecordedRun } from './recorded-run.js';
 import { RecordedToolRegistry } from './recorded-tools.js';
 import { recordedSummaries, ReplayProvider, type ReplayDifference } from './replay-provider.js';
+import { READ_OUTPUT_TOOL } from '../context/read-output-name.js';
 
 /** What the current agent would send, apart from the model's replies: built the way a run builds it. */
 export interface ReplaySetup {
@@ -39,8 +40,10 @@ export async function replayRun(recorded: RecordedRun, setup: ReplaySetup): Prom
   const context = createContextPolicy({
     provider: recordedSummaries(recorded),
     registry,
-    offerReadOutput: (tool) => registry.register(tool),
+    // The CLI's tools hold read_output already (it is offered from the start).
+    ...(registry.get(READ_OUTPUT_TOOL) ? {} : { offerReadOutput: (tool: Tool) => registry.register(tool) }),
     ...(setup.contextWindow !== undefined ? { contextWindow: setup.contextWindow } : {}),
+    rewriteAt: (turn) => recorded.rewrites.get(turn),
   });
   const options: AgentOptions = {
     provider,

@@ -1,4 +1,5 @@
 import type { Message } from '../contracts/messages.js';
+import { applyRewrite } from './apply-rewrite.js';
 import { historyRecordSchema } from './record-schemas.js';
 import { HISTORY_RECORD_TYPES } from './records.js';
 import type { RawRecord } from './read-session.js';
@@ -13,7 +14,7 @@ export interface RebuiltHistory {
 /**
  * Replays a session's records into the history the loop held: each run's system prompt and user
  * input, each completed turn's messages (from its events and its `turn_end`), and each
- * compaction's replacement of a range by its summary. A turn that was in flight when the process
+ * compaction's replacement of a range by its summary, and each rewrite point's stubs. A turn that was in flight when the process
  * died has no `turn_end` and is left out whole, so an assistant's tool calls are never separated
  * from their results.
  */
@@ -67,6 +68,11 @@ export function rebuildHistory(records: RawRecord[]): RebuiltHistory {
         }
         const summary: Message[] = record.inserted ? record.inserted : record.message ? [record.message] : record.summary ? [{ role: 'user', content: record.summary }] : [];
         messages.splice(from, count, ...summary);
+        break;
+      }
+      case 'context_rewrite': {
+        const problem = applyRewrite(messages, record.stubbed);
+        if (problem) warnings.push(`record ${index + 1}: ${problem}; skipped.`);
         break;
       }
     }

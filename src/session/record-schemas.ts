@@ -22,11 +22,13 @@ const assistantMessageSchema: z.ZodType<AssistantMessage> = z.object({
   providerData: z.object({ provider: z.string(), model: z.string() }).catchall(z.unknown()).optional(),
 });
 
+const toolMessageSchema = z.object({ role: z.literal('tool'), toolCallId: z.string(), name: z.string(), content: z.string(), isError: z.boolean(), images: imagesSchema });
+
 export const messageSchema: z.ZodType<Message> = z.union([
   z.object({ role: z.literal('system'), content: z.string() }),
   z.object({ role: z.literal('user'), content: z.string(), images: imagesSchema }),
   assistantMessageSchema,
-  z.object({ role: z.literal('tool'), toolCallId: z.string(), name: z.string(), content: z.string(), isError: z.boolean(), images: imagesSchema }),
+  toolMessageSchema,
 ]);
 
 /** The records the history is rebuilt from; everything else in the file is for people and listings. */
@@ -48,6 +50,12 @@ export const historyRecordSchema = z.discriminatedUnion('type', [
     inserted: z.array(messageSchema).optional(),
     /** Indexes into the history as it was when the compaction ran. */
     replaced: z.object({ from: z.number().int().min(0), count: z.number().int().min(0) }).optional(),
+  }),
+  z.object({
+    type: z.literal('context_rewrite'),
+    turn: z.number().optional(),
+    /** Indexes into the history as it was when the rewrite ran, each with the stub that took its place. */
+    stubbed: z.array(z.object({ at: z.number().int().min(0), message: toolMessageSchema })),
   }),
 ]);
 

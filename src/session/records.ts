@@ -49,4 +49,4 @@ export interface RewindRecord {
 /** One line of a session file. Deltas are not stored: `assistant_message` carries the whole text. */
 export type SessionRecord = SessionHeader | SystemPromptRecord | RecoveredRecord | StoredTurnEnd | RewindRecord | RequestRecord | AgentEvent;
 
-export const HISTORY_RECORD_TYPES = new Set(['system_prompt', 'run_start', 'turn_start', 'assistant_message', 'tool_call_end', 'turn_end', 'compaction', 'rewind']);
+export const HISTORY_RECORD_TYPES = new Set(['system_prompt', 'run_start', 'turn_start', 'assistant_message', 'tool_call_end', 'turn_end', 'compaction', 'context_rewrite', 'rewind']);

@@ -1,4 +1,4 @@
-import { outputIdFor } from '../context/output-store.js';
+import { outputIdFor } from './output-store.js';
 
 /** A text as the model may see it, and the whole text to store when it was cut. */
 export interface CappedText {

@@ -3,7 +3,7 @@ import { errorText } from '../contracts/error-text.js';
 import type { ToolCall } from '../contracts/messages.js';
 import type { ToolSchema } from '../contracts/provider.js';
 import { capText } from './cap-output.js';
-import { MemoryOutputStore, type OutputStore } from '../context/output-store.js';
+import { MemoryOutputStore, type OutputStore } from './output-store.js';
 import type { Authorize, Tool, ToolContext, ToolResult } from '../contracts/tool.js';
 import { parseJson } from '../contracts/bounded-json.js';
 
@@ -42,6 +42,7 @@ export class ToolRegistry {
   private readonly maxOutputChars: number;
   private readonly redact: (text: string) => string;
   private readonly gate: RegistryOptions['gate'];
+  private held: ToolSchema[] | undefined;
   /** The whole text of every cut result (the context policy and read_output use the same store). */
   readonly outputs: OutputStore;
 
@@ -90,7 +91,25 @@ export class ToolRegistry {
     return tool;
   }
 
+  /** The schemas offered to the model: the registry's tools, or the offer held since `holdSchemas`. */
   schemas(): ToolSchema[] {
+    return this.held ? [...this.held] : this.current();
+  }
+
+  /**
+   * Fixes the offer as it is now: tools that come or go later (an MCP server's list changed, a
+   * server that started late) join it only at `holdSchemas` again, which the context policy calls
+   * at a rewrite point. Tool schemas come first in every provider's cache order, so each change
+   * of the offer is a cache miss of the whole prompt. Returns whether the offer changed.
+   */
+  holdSchemas(): boolean {
+    const next = this.current();
+    const before = this.held;
+    this.held = next;
+    return !before || before.length !== next.length || before.some((schema, i) => schema !== next[i]);
+  }
+
+  private current(): ToolSchema[] {
     return this.list().map((tool) => tool.schema);
   }
 

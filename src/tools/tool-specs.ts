@@ -400,6 +400,39 @@ export const TOOL_SPECS: Readonly<Record<string, ToolSpec>> = {
     "category": "read",
     "subject": true
   },
+  "read_output": {
+    "name": "read_output",
+    "description": "Read a slice of a full tool output that was shortened in the conversation. Pass the id from the note (\"read_output id out_…\"), and optionally a character offset (default 0) and limit (default and maximum 8000).",
+    "parameters": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": "string",
+          "pattern": "^out_[0-9a-f]{12}$"
+        },
+        "offset": {
+          "description": "first character to return (default 0)",
+          "type": "integer",
+          "minimum": 0,
+          "maximum": 9007199254740991
+        },
+        "limit": {
+          "description": "characters to return (default and maximum 8000)",
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 9007199254740991
+        }
+      },
+      "required": [
+        "id"
+      ]
+    },
+    "readOnly": true,
+    "needsApproval": false,
+    "timeoutMs": 10000,
+    "category": "read",
+    "subject": false
+  },
   "code_nav": {
     "name": "code_nav",
     "description": "Ask the project's language server. definition, references, hover (type, docs), implementations, incoming_calls, outgoing_calls: give path and symbol (a name in that file; line picks an occurrence). symbols: path for a file's outline, or query to search the workspace. rename: path, symbol, new_name; edits every file or none. Places come as path:line:col: text.",

@@ -10,6 +10,7 @@ import { rebuildRequests } from '../session/request-record.js';
 import { historyRecordSchema, type HistoryRecord } from '../session/record-schemas.js';
 import { HISTORY_RECORD_TYPES } from '../session/records.js';
 import { AgentState } from './agent-state.js';
+import { applyRewrite } from '../session/apply-rewrite.js';
 import { MessageTable } from './message-table.js';
 import { sumTotals } from './trace-totals.js';
 import type { TraceData, TraceToolCall, TraceTurn } from './trace-data.js';
@@ -155,6 +156,11 @@ class TraceBuilder {
       case 'compaction':
         this.addCompaction(agent, record, raw, index);
         break;
+      case 'context_rewrite': {
+        const problem = applyRewrite(agent.history, record.stubbed);
+        if (problem) this.problems.push(`record ${index + 1}: ${problem}; skipped.`);
+        break;
+      }
     }
   }
 
@@ -207,6 +213,8 @@ class TraceBuilder {
         } else {
           this.takeRequest(agent);
           turn.usage = usage;
+          const cache = cacheOf(raw.cache);
+          if (cache) turn.cache = cache;
         }
         return;
       }
@@ -215,6 +223,9 @@ class TraceBuilder {
         return;
       case 'history_repaired':
         if (Array.isArray(raw.repairs)) turn?.repairs.push(...raw.repairs.map(String));
+        return;
+      case 'context_rewrite':
+        if (Array.isArray(raw.stubbed)) turn?.notes.push(`Rewrite point (${String(raw.reason ?? '')}): ${raw.stubbed.length} older outputs stubbed, ${numberOr0(raw.savedTokens)} tokens out of every later request; ${numberOr0(raw.rewrittenTokens)} tokens sent past the cached prefix once.`);
         return;
       case 'context_warning':
         if (typeof raw.contextWindow === 'number' && agent === this.main) this.reportedWindow = raw.contextWindow;
@@ -323,4 +334,12 @@ class TraceBuilder {
 
 function numberOr0(value: unknown): number {
   return typeof value === 'number' && Number.isFinite(value) ? value : 0;
+}
+
+/** A usage record's cache split, when it has a well-formed one. */
+function cacheOf(value: unknown): TraceTurn['cache'] | undefined {
+  if (!value || typeof value !== 'object') return undefined;
+  const { read, written, uncached, why } = value as Record<string, unknown>;
+  if (typeof read !== 'number' || typeof written !== 'number' || typeof uncached !== 'number') return undefined;
+  return { read, written, uncached, ...(typeof why === 'string' ? { why } : {}) };
 }

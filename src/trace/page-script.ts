@@ -68,6 +68,7 @@ function usageLine(turn) {
   const r = turn.request;
   const parts = ['request ' + (r.sent ? 'as sent' : 'rebuilt') + ': ' + fmt(r.count) + ' messages' + (r.tools !== undefined ? ', ' + fmt(r.tools) + ' tool schemas' : '') + ', ~' + fmt(r.tokens) + ' tokens (estimated)'];
   if (u) parts.push('reported: ' + fmt(u.inputTokens) + ' input (' + fmt(u.cachedInputTokens) + ' cached, ' + fmt(u.inputTokens - u.cachedInputTokens) + ' new), ' + fmt(u.outputTokens) + ' output' + (u.reasoningTokens ? ', ' + fmt(u.reasoningTokens) + ' reasoning' : '') + (u.estimated ? ' (estimated)' : ''));
+  if (turn.cache) parts.push('prompt cache: ' + fmt(turn.cache.read) + ' read, ' + fmt(turn.cache.written) + ' written, ' + fmt(turn.cache.uncached) + ' uncached' + (turn.cache.why ? ' · miss: ' + turn.cache.why : ''));
   if (turn.extraUsage) parts.push('other requests this turn: ' + fmt(turn.extraUsage.inputTokens) + ' input, ' + fmt(turn.extraUsage.outputTokens) + ' output');
   if (turn.cost !== undefined) parts.push('cost ' + money(turn.cost));
   return el('div', { class: 'usage' }, parts.join(' · '));

@@ -52,6 +52,8 @@ export interface TraceTurn {
   request: { ids: IdRuns; count: number; tokens: number; sent?: true; tools?: number };
   /** Reported by the provider for this turn's request. */
   usage?: Usage;
+  /** That request's prompt tokens read from the provider's cache, written to it and uncached; `why` when it missed. */
+  cache?: { read: number; written: number; uncached: number; why?: string };
   /** Other requests billed to this turn: compaction summaries, a hand-off. */
   extraUsage?: Usage;
   cost?: number;

@@ -5,6 +5,8 @@ import { ANYWHERE, confinedRealPath, fileKind, isWithin, type RefusedFileError }
 export interface ConfinedWalk {
   /** Where the root itself must really be (a project's `.claude/commands` may be a link); default anywhere. */
   within?: readonly string[] | typeof ANYWHERE;
+  /** Where a link met in the walk may lead: inside the root (default), or anywhere (the user's own folders). */
+  links?: 'inside-root' | typeof ANYWHERE;
   /** Whether to go into a folder (by its name and path as met); default yes. */
   enter?(name: string, path: string): boolean;
   /** A regular file inside the root (its stat taken only when asked for); return false to stop the walk. */
@@ -35,7 +37,7 @@ export function walkConfined(root: string, walk: ConfinedWalk): void {
     for (const dirent of entriesOf(dir.path)) {
       const path = join(dir.path, dirent.name);
       // A link's target is checked against the root's real path: `../..` or an absolute link leads out.
-      const entry = dirent.isSymbolicLink() ? resolveLink(path, realRoot) : plainEntry(path, dir.real, dirent);
+      const entry = dirent.isSymbolicLink() ? resolveLink(path, walk.links === ANYWHERE ? undefined : realRoot) : plainEntry(path, dir.real, dirent);
       if ('reason' in entry) {
         walk.skipped?.(path, entry.reason);
         continue;
@@ -77,14 +79,14 @@ function plainEntry(path: string, realDir: string, dirent: Dirent): Entry {
   return classify(join(realDir, dirent.name), statSync(path, { throwIfNoEntry: false }));
 }
 
-function resolveLink(path: string, realRoot: string): Entry {
+function resolveLink(path: string, realRoot: string | undefined): Entry {
   let real: string;
   try {
     real = realpathSync(path);
   } catch {
     return { reason: 'a link to nothing' };
   }
-  if (!isWithin(realRoot, real)) return { reason: `leads outside ${realRoot} (to ${real})` };
+  if (realRoot !== undefined && !isWithin(realRoot, real)) return { reason: `leads outside ${realRoot} (to ${real})` };
   return classify(real, statSync(real, { throwIfNoEntry: false }));
 }
 

@@ -65,6 +65,8 @@ export function describeEvent(event: AgentEvent, options: DescribeOptions = {}):
       const how = event.fallback ? `dropped (${shown(event.fallback)})` : 'summarised';
       return [span(`⇣ context compacted: ${event.tokensBefore} → ${event.tokensAfter} tokens, ${event.dropped} messages ${how}`, 'dim')];
     }
+    case 'context_rewrite':
+      return [span(`⇣ rewrite point (${event.reason}): ${event.stubbed.length} older outputs stubbed, ${event.savedTokens} tokens out of every later request`, 'dim')];
     case 'context_warning':
       return [span(`⚠ ${shown(event.message)}`, 'warning')];
     case 'history_repaired':

@@ -1,7 +1,7 @@
 import type { AgentEvent } from '../../contracts/events.js';
 import { collectSecrets, createRedactor, redactedJson } from '../../session/redact.js';
 import { dropImageBytes } from '../../session/session-images.js';
-import { agentEnvironment } from '../../sandbox/held-secrets.js';
+import { agentEnvironment } from '../../secrets/held-secrets.js';
 
 /**
  * `--json`: each AgentEvent as one line of JSON. It is read by programs and ends up in CI logs,

@@ -395,6 +395,7 @@ export class InteractiveSession {
       signal: run.signal,
       authorize: this.authorize,
       ...(this.services.prepareMessages ? { prepareMessages: this.services.prepareMessages } : {}),
+      ...(this.services.cacheWatch ? { cacheWatch: this.services.cacheWatch } : {}),
       ...(this.services.onContextOverflow ? { onContextOverflow: this.services.onContextOverflow } : {}),
     };
     const agentRun = runAgent(this.options.subagents ? withSubagents(options, this.options.subagents) : options);

@@ -70,6 +70,8 @@ export interface InteractiveServices {
   models?(): string[];
   /** Runs before each request (the context policy). */
   prepareMessages?: AgentOptions['prepareMessages'];
+  /** One for the conversation: each prompt's first request is compared with the previous prompt's last. */
+  cacheWatch?: AgentOptions['cacheWatch'];
   /** Shrinks the history after the provider said it is too long. */
   onContextOverflow?: AgentOptions['onContextOverflow'];
   /** Sees every event (the session store appends them). */

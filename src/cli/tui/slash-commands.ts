@@ -4,6 +4,7 @@ import { visibleText } from '../display/visible-text.js';
 import type { InteractiveServices } from './services.js';
 import { formatTokens } from './status-line.js';
 import type { Theme } from '../display/theme.js';
+import { cacheShare } from './cache-share.js';
 
 /** What a slash command may read and change in the session. */
 export interface CommandContext {
@@ -115,7 +116,8 @@ export const SLASH_COMMANDS: SlashCommand[] = [
       const u = c.usage;
       const cost = c.cost;
       c.print([
-        `Tokens: ${formatTokens(u.inputTokens)} in (${formatTokens(u.cachedInputTokens)} cached), ${formatTokens(u.outputTokens)} out (${formatTokens(u.reasoningTokens)} reasoning).`,
+        `Tokens: ${formatTokens(u.inputTokens)} in (${formatTokens(u.cachedInputTokens)} read from cache, ${formatTokens(u.cacheWriteTokens)} written to it), ${formatTokens(u.outputTokens)} out (${formatTokens(u.reasoningTokens)} reasoning).`,
+        ...(cacheShare(u) ? [`Prompt cache: ${cacheShare(u)} of input read from cache.`] : []),
         cost === undefined ? c.theme.dim('Cost: unknown for this model.') : `Cost: $${cost.toFixed(4)}`,
       ]);
     },

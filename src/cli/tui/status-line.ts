@@ -1,6 +1,7 @@
 import type { Usage } from '../../contracts/messages.js';
 import type { Theme } from '../display/theme.js';
 import { visibleWidth } from '../display/text-width.js';
+import { cacheShare } from './cache-share.js';
 
 export interface StatusInfo {
   model: string;
@@ -32,7 +33,7 @@ export function formatTokens(n: number): string {
 }
 
 /**
- * One line at the bottom: model · tokens · context % · cost · turn n/limit. Parts that are
+ * One line at the bottom: model · tokens · cache % · context % · cost · turn n/limit. Parts that are
  * unknown are left out; in a narrow terminal the least important parts are dropped first, and
  * the model name is cut last.
  */
@@ -42,6 +43,8 @@ export function renderStatusLine(info: StatusInfo, width: number, t: Theme): str
   if (info.state) parts.push({ text: info.state, priority: 1 });
   const tokens = info.total.inputTokens + info.total.outputTokens;
   parts.push({ text: `${formatTokens(tokens)} tok`, priority: 3 });
+  const cached = cacheShare(info.total);
+  if (cached) parts.push({ text: `cache ${cached}`, priority: 3.2 });
   if (info.contextWindow && info.contextTokens !== undefined) {
     const percent = Math.min(100, Math.round((info.contextTokens / info.contextWindow) * 100));
     parts.push({ text: `ctx ${percent}%`, priority: 2 });

@@ -1,5 +1,5 @@
 import { RequestScope } from '../shared/request-scope.js';
-import { warmCatalog } from '../model-catalog.js';
+import { warmCatalog } from '../shared/model-catalog.js';
 import type Anthropic from '@anthropic-ai/sdk';
 import { anthropicSdk } from './sdk.js';
 import type { Message, MessageCreateParamsBase, MessageParam, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';

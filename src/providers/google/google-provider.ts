@@ -1,5 +1,5 @@
 import { RequestScope } from '../shared/request-scope.js';
-import { warmCatalog } from '../model-catalog.js';
+import { warmCatalog } from '../shared/model-catalog.js';
 import type { GoogleGenAI, GenerateContentConfig, GenerateContentResponse, GoogleGenAIOptions } from '@google/genai';
 import { googleSdk } from './sdk.js';
 import type { AssistantMessage, ProviderData } from '../../contracts/messages.js';

@@ -1,5 +1,5 @@
 import { RequestScope } from '../shared/request-scope.js';
-import { warmCatalog } from '../model-catalog.js';
+import { warmCatalog } from '../shared/model-catalog.js';
 import type OpenAI from 'openai';
 import { openaiSdk } from './sdk.js';
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionMessageParam } from 'openai/resources/chat/completions';

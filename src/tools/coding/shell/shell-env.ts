@@ -1,4 +1,4 @@
-import { heldSecret } from '../../../sandbox/held-secrets.js';
+import { heldSecret } from '../../../secrets/held-secrets.js';
 import { isSecretName } from '../../../session/redact.js';
 
 /**

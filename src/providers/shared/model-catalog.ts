@@ -1,4 +1,4 @@
-import { requireOnFirstUse } from '../contracts/require-on-first-use.js';
+import { requireOnFirstUse } from '../../contracts/require-on-first-use.js';
 
 /**
  * Prices and context windows from @pydantic/genai-prices (a maintained catalog, pinned in

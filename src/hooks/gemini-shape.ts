@@ -1,0 +1,24 @@
+import type { HookEvent } from './hook-config.js';
+import { PeerShape } from './peer-shape.js';
+
+/** Gemini CLI's names for our tools and their arguments, for its hooks' matchers and stdin. */
+export const GEMINI_SHAPE = new PeerShape({
+  bash: { name: 'run_shell_command' },
+  edit_file: { name: 'replace', fields: { path: 'file_path' }, absolute: ['path'] },
+  write_file: { name: 'write_file', fields: { path: 'file_path' }, absolute: ['path'] },
+  read_file: { name: 'read_file', fields: { path: 'file_path' }, absolute: ['path'] },
+  grep: { name: 'search_file_content', fields: { glob: 'include' } },
+  list_files: { name: 'glob' },
+  fetch_url: { name: 'web_fetch' },
+  todo_write: { name: 'write_todos' },
+  remember: { name: 'save_memory' },
+}, ['bash_output', 'bash_kill', 'read_output', 'todo_read', 'current_time', 'calculator', 'task', 'skill']);
+
+/** Gemini CLI's names for the events we run its hooks at. */
+export const GEMINI_EVENT_NAMES: Record<HookEvent, string> = {
+  SessionStart: 'SessionStart',
+  UserPromptSubmit: 'BeforeAgent',
+  PreToolUse: 'BeforeTool',
+  PostToolUse: 'AfterTool',
+  Stop: 'AfterAgent',
+};
