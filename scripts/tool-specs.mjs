@@ -1,4 +1,4 @@
-// Writes src/tools/tool-specs.ts: every built-in tool's spec (and the skill tool's and read_output's) (name, description, JSON Schema, flags),
+// Writes src/tools/tool-specs.ts: every built-in tool's spec (and the skill tool's, read_output's and code_nav's) (name, description, JSON Schema, flags),
 // taken from the tools themselves, so a run offers them without loading their code or zod.
 // Run `npm run tool-specs` after changing a tool; test/tool-specs.test.ts fails when the file is stale.
 import { writeFileSync } from 'node:fs';
@@ -8,8 +8,15 @@ import { createSkillTool } from '../dist/skills/skill-tool.js';
 import { ToolScope } from '../dist/skills/tool-scope.js';
 import { createReadOutputTool } from '../dist/context/read-output.js';
 import { MemoryOutputStore } from '../dist/tools/output-store.js';
+import { createCodeNavTool } from '../dist/lsp/code-nav-tool.js';
+import { LspServers } from '../dist/lsp/lsp-servers.js';
 
-const tools = [...(await availableTools()), createSkillTool([], { scope: new ToolScope(), readRoots: [] }), createReadOutputTool(new MemoryOutputStore())];
+const tools = [
+  ...(await availableTools()),
+  createSkillTool([], { scope: new ToolScope(), readRoots: [] }),
+  createReadOutputTool(new MemoryOutputStore()),
+  createCodeNavTool({ servers: new LspServers({ found: [], workspace: '.', env: {} }) }),
+];
 const specs = Object.fromEntries(tools.map((tool) => [tool.name, specOf(tool)]));
 const text = `// Written by scripts/tool-specs.mjs (\`npm run tool-specs\`) from the tools themselves; test/tool-specs.test.ts fails when it is stale.
 import type { ToolSpec } from './deferred-tool.js';

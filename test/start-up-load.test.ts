@@ -34,7 +34,7 @@ async function run(args: string[], files: Record<string, string> = {}, homeFiles
   }
   const log = join(dir, 'modules.txt');
   const builtinLog = join(dir, 'builtins.txt');
-  const env = { HOME: join(dir, 'home'), XDG_CONFIG_HOME: join(dir, 'home', '.config'), XDG_DATA_HOME: join(dir, 'home', 'data'), VIBE_MODEL: 'test-model', OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: chat.url };
+  const env = { HOME: join(dir, 'home'), XDG_CONFIG_HOME: join(dir, 'home', '.config'), XDG_DATA_HOME: join(dir, 'home', 'data'), VIBE_MODEL: 'test-model', OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: chat.url, PATH: `${join(import.meta.dirname, '..', 'node_modules', '.bin')}:${process.env.PATH ?? ''}` };
   const ran = await spawnCli(['go', '--no-session', ...args], { cwd: workspace, env: { ...env, NODE_OPTIONS: `--import ${REGISTER} --import ${BUILTINS}`, MODULE_LOG: log, BUILTIN_LOG: builtinLog } });
   expect(ran.code, ran.stderr).toBe(0);
   expect(ran.stdout.trim()).toBe('fine');
@@ -116,6 +116,12 @@ describe('what a one-shot run loads before its first request', () => {
     expect(has('// dist/tools/coding/shell/bash.js')).toBe(false);
     expect(has('node_modules/yaml/')).toBe(false);
     expect(has('node_modules/minisearch/')).toBe(false);
+  });
+
+  it('a TypeScript workspace with its language server found: code_nav offered from its spec, nothing of the client or vscode-jsonrpc loaded, no server started', async () => {
+    const { chat, has } = await run([], { 'src/a.ts': 'export const a = 1;\n' });
+    expect(chat.requests[0]!.tools!.map((tool) => tool.function.name)).toContain('code_nav');
+    for (const absent of ['// dist/lsp/lsp-client.js', '// dist/lsp/lsp-servers.js', '// dist/lsp/code-nav-tool.js', 'node_modules/vscode-jsonrpc/', 'node_modules/vscode-languageserver-protocol/']) expect(has(absent), absent).toBe(false);
   });
 
   it('a skill whose front matter only the yaml package reads still reaches the system prompt (it loads on demand)', async () => {

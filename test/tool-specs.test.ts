@@ -7,6 +7,8 @@ import { TOOL_SPECS } from '../src/tools/tool-specs.js';
 import { TodoList } from '../src/tools/builtin/todo-list.js';
 import { calculatorTool } from '../src/tools/builtin/calculator.js';
 import { createSkillTool } from '../src/skills/skill-tool.js';
+import { createCodeNavTool } from '../src/lsp/code-nav-tool.js';
+import { LspServers } from '../src/lsp/lsp-servers.js';
 import { createReadOutputTool } from '../src/context/read-output.js';
 import { MemoryOutputStore } from '../src/tools/output-store.js';
 import { ToolScope } from '../src/skills/tool-scope.js';
@@ -23,9 +25,10 @@ describe('the built-in tools offered from specs written at build time', () => {
   it('src/tools/tool-specs.ts is what the tools themselves say, whatever the run options (else: npm run tool-specs)', async () => {
     const skill = createSkillTool([], { scope: new ToolScope(), readRoots: [] });
     const readOutput = createReadOutputTool(new MemoryOutputStore());
+    const codeNav = createCodeNavTool({ servers: new LspServers({ found: [], workspace, env: {} }) });
     const variants = [
-      [...(await availableTools()), skill, readOutput],
-      [...(await availableTools({ acceptsImages: false, allowSecrets: true, extraRoots: [workspace], privateHosts: ['10.0.0.1'], todos: new TodoList() }, { sandbox: noSandbox, passEnv: ['PATH'] })), skill, readOutput],
+      [...(await availableTools()), skill, readOutput, codeNav],
+      [...(await availableTools({ acceptsImages: false, allowSecrets: true, extraRoots: [workspace], privateHosts: ['10.0.0.1'], todos: new TodoList() }, { sandbox: noSandbox, passEnv: ['PATH'] })), skill, readOutput, codeNav],
     ];
     for (const tools of variants) expect(Object.fromEntries(tools.map((tool) => [tool.name, specOf(tool)]))).toEqual(TOOL_SPECS);
   });

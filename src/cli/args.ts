@@ -12,7 +12,7 @@ export { UsageError } from './usage-error.js';
 
 /** What the command line said; settings given by flag are parsed, everything else is applied by resolveSettings. */
 export interface CliArgs {
-  command: 'run' | 'demo' | 'help' | 'version' | 'sessions' | 'memory' | 'skills' | 'index' | 'doctor' | 'eval' | 'mcp' | 'rewind' | 'trace' | 'acp' | 'replay';
+  command: 'run' | 'demo' | 'help' | 'version' | 'sessions' | 'memory' | 'skills' | 'index' | 'doctor' | 'eval' | 'mcp' | 'rewind' | 'trace' | 'acp' | 'replay' | 'lsp';
   prompt?: string;
   provider?: string;
   model?: string;
@@ -116,6 +116,11 @@ export function parseCliArgs(argv: string[]): CliArgs {
       if (positionals[1] !== 'serve') throw new UsageError('--http only applies to "vibe-agent mcp serve".');
       args.mcpHttp = values.http as string;
     }
+    if (cwd) args.cwd = cwd;
+    return args;
+  }
+  if (positionals[0] === 'lsp' && positionals.length === 1) {
+    args.command = 'lsp';
     if (cwd) args.cwd = cwd;
     return args;
   }

@@ -18,6 +18,7 @@ const SUBCOMMANDS: Partial<Record<CliArgs['command'], Subcommand>> = {
   doctor: async (args, signal) => (await import('./doctor-command.js')).doctorCommand(args, signal),
   eval: async (args, signal) => (await import('./eval-command.js')).evalCommand(args, signal),
   mcp: async (args) => (await import('./mcp-command.js')).mcpCommand(args),
+  lsp: async (args) => (await import('./lsp-command.js')).lspCommand(args),
   acp: async (args, signal) => (await import('./acp-command.js')).acpCommand(args, signal),
   rewind: async (args) => (await import('./rewind-command.js')).rewindCommand(args),
   trace: async (args, signal) => (await import('./trace-command.js')).traceCommand(args, signal),

@@ -19,6 +19,7 @@ Usage:
   vibe-agent doctor              probe the configured endpoint and this machine; a table and a recommendation
   vibe-agent eval                run a suite of tasks N times each, checked by commands; eval merge FILES… combines shards
   vibe-agent mcp list            the MCP servers: state, tools, start time, where each is configured
+  vibe-agent lsp                 the language servers code_nav would use here, and why others are not
   vibe-agent mcp serve           our tools as an MCP server over stdio, or --http [HOST:]PORT (read-only ones unless --permission-mode/--yes)
   vibe-agent acp                 serve the Agent Client Protocol on stdio, for editors (Zed, JetBrains): docs/acp.md
   vibe-agent replay SESSION      send a saved session's requests again offline, compare them with the recording [--against]`;

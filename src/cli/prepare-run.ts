@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { imagesRefusedBy } from '../providers/image-capability.js';
 import { dirname, resolve } from 'node:path';
 import type { SubagentOptions } from '../agents/subagents.js';
@@ -19,8 +19,13 @@ import { setUpSkills, type SkillSetup } from '../skills/skill-setup.js';
 import { appendSection } from '../skills/skills-prompt.js';
 import type { Tool } from '../contracts/tool.js';
 import type { FileAccess } from '../tools/coding/shared/file-access.js';
+import type { FileToolOptions } from '../tools/coding/shared/file-tool-options.js';
+import type { WriteObserver } from '../tools/coding/shared/observe-write.js';
+import { FileReadTracker } from '../tools/coding/shared/read-tracker.js';
+import type { CodeNavSetup } from '../lsp/code-nav-setup.js';
+import type { AskTrust } from '../trust/trust-question.js';
 import type { CliArgs } from './args.js';
-import { loadConfig, readProjectConfig, userConfigPath } from './config.js';
+import { loadConfig, readProjectConfig, userConfigPath, type ProjectConfig } from './config.js';
 import type { RunMcpServers } from '../mcp/run-mcp-servers.js';
 import { terminalTrust } from './ask-yes-no.js';
 import { startMcpServers } from './mcp-setup.js';
@@ -99,12 +104,18 @@ export async function prepareRun(args: CliArgs, env: NodeJS.ProcessEnv = agentEn
   const wanted = withoutOptional(expandToolGroups(settings.tools ?? DEFAULT_TOOL_NAMES).filter((name) => name !== 'task'));
   const sandbox = shellSandbox(settings, workspace, env);
   // A checker reads the disk: with the editor's buffers (ACP) it would check stale files, so it is off.
-  const observeWrite = surroundings.files ? undefined : lazyDiagnosticsObserver({ setting: settings.diagnostics, env, passEnv: settings.passEnv, secrets: [settings.apiKey], runUnchecked: false, ...(sandbox ? { sandbox } : {}) });
-  const fileOptions = { extraRoots: existingDirs(settings.addDirs), allowSecrets: settings.allowSecrets, privateHosts: settings.fetchPrivate, readRoots: skills.readRoots, todos, acceptsImages, ...(observeWrite ? { observeWrite } : {}), ...(surroundings.files ? { files: surroundings.files } : {}) };
-  const selected = [...(await selectTools(wanted, fileOptions, { passEnv: settings.passEnv, secrets: [settings.apiKey], ...(sandbox ? { sandbox } : {}) })), ...(await optionalTools(settings, workspace, skills, env))];
+  const diagnostics = surroundings.files ? undefined : lazyDiagnosticsObserver({ setting: settings.diagnostics, env, passEnv: settings.passEnv, secrets: [settings.apiKey], runUnchecked: false, ...(sandbox ? { sandbox } : {}) });
+  // code_nav's servers hear of every write, and report its diagnostics when one has the file open
+  // (set once code_nav is set up below, which needs these options).
+  let codeNav: CodeNavSetup | undefined;
+  const observeWrite = withLanguageServers(diagnostics, () => codeNav, settings.diagnostics === 'auto');
+  const tracker = new FileReadTracker();
+  const fileOptions = { extraRoots: existingDirs(settings.addDirs), allowSecrets: settings.allowSecrets, privateHosts: settings.fetchPrivate, readRoots: skills.readRoots, todos, acceptsImages, tracker, observeWrite, ...(surroundings.files ? { files: surroundings.files } : {}) };
+  codeNav = await codeNavTool(settings, workspace, env, project, ask, fileOptions);
+  const selected = [...(await selectTools(wanted, fileOptions, { passEnv: settings.passEnv, secrets: [settings.apiKey], ...(sandbox ? { sandbox } : {}) })), ...(await optionalTools(settings, workspace, skills, env)), ...(codeNav ? [codeNav.tool] : [])];
   const registryOptions = { redact, gate: skills.gate };
   const tools = hooks ? await hookedRegistry(hooks, selected, registryOptions) : new ToolRegistry(selected, registryOptions);
-  const mcp = await startMcpServers({ workspace, env, settings, registry: tools, warn, project, ...(ask ? { ask } : {}) });
+  const mcp = withClosing(await startMcpServers({ workspace, env, settings, registry: tools, warn, project, ...(ask ? { ask } : {}) }), codeNav);
   const provider = await loadProtocol(await createProvider(resolved), settings.protocol);
   if (settings.maxCost !== undefined && !priceOf(resolved.model)) {
     const configured = configuredPriceNames();
@@ -160,8 +171,44 @@ async function subagentOptions(settings: Settings, workspace: string, env: NodeJ
   };
 }
 
-// Tools that come with what was found or configured (skills, knowledge folders), unless --tools names a set without them.
-const OPTIONAL_TOOLS = ['skill', 'search_docs', 'web_search'];
+// Tools that come with what was found or configured (skills, knowledge folders, a search service, language servers), unless --tools names a set without them.
+const OPTIONAL_TOOLS = ['skill', 'search_docs', 'web_search', 'code_nav'];
+
+/** code_nav, when a language server is found for the workspace's files (and code_nav is wanted); undefined otherwise. */
+async function codeNavTool(settings: Settings, workspace: string, env: NodeJS.ProcessEnv, project: ProjectConfig, ask: AskTrust | undefined, files: FileToolOptions): Promise<CodeNavSetup | undefined> {
+  if (settings.tools !== undefined && !settings.tools.includes('code_nav')) return undefined;
+  if (files.files) return undefined; // An editor's buffers (ACP) are not what a server reads from disk.
+  const warn = (message: string) => safeStderr.write(`vibe-agent: warning: ${message}\n`);
+  const { setUpCodeNav } = await import('../lsp/code-nav-setup.js');
+  return setUpCodeNav({ workspace, env, childEnv: { passEnv: settings.passEnv, secrets: [settings.apiKey] }, userServers: settings.lspServers, projectServers: project.config.lspServers, trustAll: settings.trustProjectMcp, ask, warn, files });
+}
+
+/**
+ * The write observer: the language server that has the file open reports the edit's diagnostics
+ * (else the project's checker, as before), and every running server is told of the file written.
+ */
+function withLanguageServers(diagnostics: WriteObserver | undefined, codeNav: () => CodeNavSetup | undefined, diagnosticsOn: boolean): WriteObserver {
+  return async (absolute, context) => {
+    const existed = existsSync(absolute);
+    const fromServer = diagnosticsOn ? await codeNav()?.diagnosticsFor(absolute) : undefined;
+    // A server without diagnostics for the file yet leaves it to the checker.
+    const after = (await fromServer?.(absolute, context)) ?? (await diagnostics?.(absolute, context));
+    return async () => {
+      await codeNav()?.written(absolute, !existed);
+      return after?.();
+    };
+  };
+}
+
+/** The MCP servers, whose close also shuts code_nav's language servers down. */
+function withClosing(mcp: RunMcpServers, codeNav: CodeNavSetup | undefined): RunMcpServers {
+  if (!codeNav) return mcp;
+  const closeMcp = mcp.close.bind(mcp);
+  mcp.close = async () => {
+    await Promise.all([closeMcp(), codeNav.close()]);
+  };
+  return mcp;
+}
 
 function withoutOptional(names: string[] | undefined): string[] | undefined {
   return names?.filter((name) => !OPTIONAL_TOOLS.includes(name));

@@ -50,6 +50,8 @@ export interface Settings {
   webSearch: Record<string, unknown> | undefined;
   /** MCP servers by name, in Claude Code's `.mcp.json` shape (read by src/mcp). */
   mcpServers: Record<string, unknown>;
+  /** Language servers added to the built-in ones, by name (read by src/lsp). */
+  lspServers: Record<string, unknown>;
   /** Hooks in Claude Code's shape, by event (read by src/hooks). */
   hooks: Record<string, unknown>;
   /** Start the project's MCP servers (and hooks) without asking. */
@@ -377,6 +379,13 @@ export const SETTINGS = {
     default: {},
     defaultText: 'none; the project’s .mcp.json, .gemini/settings.json and .codex/config.toml are read too',
     help: 'MCP servers whose tools join the run as mcp__<server>__<tool> (see docs/mcp-and-hooks.md)',
+  },
+  lspServers: {
+    config: { type: 'object', words: 'object: name → { command, args, extensions, initializationOptions, settings, timeout }' },
+    project: 'after-approval',
+    default: {},
+    defaultText: 'none; typescript-language-server, pyright-langserver or basedpyright-langserver, gopls, rust-analyzer and clangd are found by themselves',
+    help: 'language servers for code_nav beyond the built-in ones, tried before them (see docs/code-intelligence.md)',
   },
   hooks: {
     config: { type: 'object', words: 'object: event → [{ matcher, hooks: [{ type: "command", command, timeout }] }]' },

@@ -432,5 +432,60 @@ export const TOOL_SPECS: Readonly<Record<string, ToolSpec>> = {
     "timeoutMs": 10000,
     "category": "read",
     "subject": false
+  },
+  "code_nav": {
+    "name": "code_nav",
+    "description": "Ask the project's language server. definition, references, hover (type, docs), implementations, incoming_calls, outgoing_calls: give path and symbol (a name in that file; line picks an occurrence). symbols: path for a file's outline, or query to search the workspace. rename: path, symbol, new_name; edits every file or none. Places come as path:line:col: text.",
+    "parameters": {
+      "type": "object",
+      "properties": {
+        "operation": {
+          "type": "string",
+          "enum": [
+            "definition",
+            "references",
+            "hover",
+            "symbols",
+            "implementations",
+            "incoming_calls",
+            "outgoing_calls",
+            "rename"
+          ]
+        },
+        "path": {
+          "type": "string",
+          "minLength": 1
+        },
+        "symbol": {
+          "type": "string",
+          "minLength": 1
+        },
+        "line": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 9007199254740991
+        },
+        "column": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 9007199254740991
+        },
+        "query": {
+          "type": "string",
+          "minLength": 1
+        },
+        "new_name": {
+          "type": "string",
+          "minLength": 1
+        }
+      },
+      "required": [
+        "operation"
+      ]
+    },
+    "readOnly": true,
+    "needsApproval": false,
+    "category": "read",
+    "subject": true
   }
 };

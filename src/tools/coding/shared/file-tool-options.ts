@@ -1,5 +1,6 @@
 import type { WriteObserver } from './observe-write.js';
 import type { FileAccess } from './file-access.js';
+import type { FileReadTracker } from './read-tracker.js';
 
 /** What the user allows the file tools beyond the workspace (the workspace itself comes per call). */
 export interface FileToolOptions {
@@ -21,4 +22,6 @@ export interface FileToolOptions {
    * to take text only: read_file then says it cannot show it.
    */
   acceptsImages?: boolean;
+  /** What the agent has read, shared with other tools that write (code_nav's rename); default one of their own. */
+  tracker?: FileReadTracker;
 }
