@@ -105,7 +105,7 @@ describe('MCP tool schemas nested deeper than any walk can go', () => {
       expect(ran.stderr).toContain('MCP tool "deep" of "deep" not offered: its input schema is nested deeper than 64 levels.');
       expect(ran.stdout.trim()).toBe('It said hello.');
       expect(ran.code).toBe(0);
-      expect(chat.requests[0]!.tools!.map((tool) => tool.function.name)).toEqual(['read_file', 'mcp__deep__flat']);
+      expect(chat.requests[0]!.tools!.map((tool) => tool.function.name)).toEqual(['read_file', 'read_output', 'mcp__deep__flat']);
       expect(chat.requests[1]!.messages.find((message) => message.role === 'tool')?.content).toBe('hello you');
     } finally {
       await chat.close();

@@ -50,7 +50,7 @@ async function run(args: string[], files: Record<string, string> = {}, homeFiles
 describe('what a one-shot run loads before its first request', () => {
   it('--tools calculator: about twenty bundle files, no tool code (the schema comes from the build-time spec), no yaml, minisearch or ignore', async () => {
     const { chat, files, has } = await run(['--tools', 'calculator']);
-    expect(chat.requests[0]!.tools!.map((tool) => tool.function.name)).toEqual(['calculator']);
+    expect(chat.requests[0]!.tools!.map((tool) => tool.function.name)).toEqual(['calculator', 'read_output']);
     expect(chat.requests[0]!.tools![0]!.function.parameters).toMatchObject({ type: 'object', properties: { expression: { type: 'string' } }, required: ['expression'] });
     // A few chunks hold the run's whole static closure; before, it was cut into ~60 (bundle-cli.mjs).
     expect(files.length).toBeGreaterThan(5);
@@ -110,7 +110,7 @@ describe('what a one-shot run loads before its first request', () => {
 
   it('the default tools: their schemas all in the first request, none of their code, still no yaml or minisearch', async () => {
     const { chat, has } = await run([]);
-    expect(chat.requests[0]!.tools!.map((tool) => tool.function.name)).toEqual(['read_file', 'write_file', 'edit_file', 'list_files', 'grep', 'bash', 'bash_output', 'bash_kill', 'fetch_url', 'remember']);
+    expect(chat.requests[0]!.tools!.map((tool) => tool.function.name)).toEqual(['read_file', 'write_file', 'edit_file', 'list_files', 'grep', 'bash', 'bash_output', 'bash_kill', 'fetch_url', 'remember', 'read_output']);
     expect(chat.requests[0]!.tools![0]!.function.parameters).toMatchObject({ type: 'object', properties: { path: { type: 'string' } }, required: ['path'] });
     expect(has('// dist/tools/coding/files/read-file.js')).toBe(false);
     expect(has('// dist/tools/coding/shell/bash.js')).toBe(false);

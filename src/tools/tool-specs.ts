@@ -413,14 +413,12 @@ export const TOOL_SPECS: Readonly<Record<string, ToolSpec>> = {
         "offset": {
           "description": "first character to return (default 0)",
           "type": "integer",
-          "minimum": 0,
-          "maximum": 9007199254740991
+          "minimum": 0
         },
         "limit": {
           "description": "characters to return (default and maximum 8000)",
           "type": "integer",
-          "minimum": 1,
-          "maximum": 9007199254740991
+          "minimum": 1
         }
       },
       "required": [
@@ -462,13 +460,11 @@ export const TOOL_SPECS: Readonly<Record<string, ToolSpec>> = {
         },
         "line": {
           "type": "integer",
-          "minimum": 1,
-          "maximum": 9007199254740991
+          "minimum": 1
         },
         "column": {
           "type": "integer",
-          "minimum": 1,
-          "maximum": 9007199254740991
+          "minimum": 1
         },
         "query": {
           "type": "string",
