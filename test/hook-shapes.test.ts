@@ -5,11 +5,12 @@ import { GEMINI_SHAPE } from '../src/hooks/gemini-shape.js';
 import type { PeerShape } from '../src/hooks/peer-shape.js';
 import { TOOL_SPECS } from '../src/tools/tool-specs.js';
 
-// Every built-in tool: the generated specs, plus the two made per run (subagents, paged outputs).
+// Every built-in tool: the generated specs, plus those made per run (subagents, paged outputs, a configured search service).
 const builtIn: Record<string, string[]> = {
   ...Object.fromEntries(Object.values(TOOL_SPECS).map((spec) => [spec.name, Object.keys((spec.parameters as { properties?: object }).properties ?? {})])),
   task: ['description', 'prompt', 'agent'],
   [READ_OUTPUT_TOOL]: ['id', 'offset'],
+  web_search: ['query', 'count'],
 };
 
 describe.each([

@@ -36,6 +36,7 @@ const PUBLIC_API = [
   'InteractiveSession',
   'MemoryOutputStore',
   'OpenAIProvider',
+  'ResponsesProvider',
   'PRESETS',
   'ProviderError',
   'ScriptedProvider',

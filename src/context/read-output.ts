@@ -15,9 +15,8 @@ export function createReadOutputTool(store: OutputStore, options: { maxLimit?: n
   const maxLimit = options.maxLimit ?? 8_000;
   return defineTool({
     name: READ_OUTPUT_TOOL,
-    description:
-      'Read a slice of a full tool output that was shortened in the conversation. Pass the id from the note ' +
-      `("read_output id out_…"), and optionally a character offset (default 0) and limit (default and maximum ${maxLimit}).`,
+    // Short: it is offered in every request from the first (a fixed tool list keeps the prompt cache).
+    description: 'Read part of a tool output shortened in the conversation, by the out_… id its note gives.',
     parameters: z.object({
       id: z.string().regex(/^out_[0-9a-f]{12}$/, 'an output id looks like out_ followed by 12 hex digits'),
       offset: z.number().int().min(0).optional().describe('first character to return (default 0)'),

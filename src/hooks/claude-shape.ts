@@ -15,10 +15,11 @@ export const CLAUDE_SHAPE = new PeerShape({
   list_files: { name: 'Glob' },
   grep: { name: 'Grep', fields: { ignore_case: '-i', context: '-C', max_results: 'head_limit' } },
   fetch_url: { name: 'WebFetch' },
+  web_search: { name: 'WebSearch' },
   task: { name: 'Task', fields: { agent: 'subagent_type' } },
   todo_write: { name: 'TodoWrite' },
   skill: { name: 'Skill', fields: { name: 'skill' } },
-}, ['remember', 'read_output', 'todo_read', 'current_time', 'calculator']);
+}, ['remember', 'read_output', 'todo_read', 'current_time', 'calculator', 'code_nav']);
 
 /** Our permission modes as Claude Code's `permission_mode`. */
 export const CLAUDE_PERMISSION_MODES: Record<string, string> = { ask: 'default', 'auto-edit': 'acceptEdits', yolo: 'bypassPermissions', plan: 'plan' };

@@ -10,9 +10,10 @@ export const GEMINI_SHAPE = new PeerShape({
   grep: { name: 'search_file_content', fields: { glob: 'include' } },
   list_files: { name: 'glob' },
   fetch_url: { name: 'web_fetch' },
+  web_search: { name: 'google_web_search' },
   todo_write: { name: 'write_todos' },
   remember: { name: 'save_memory' },
-}, ['bash_output', 'bash_kill', 'read_output', 'todo_read', 'current_time', 'calculator', 'task', 'skill']);
+}, ['bash_output', 'bash_kill', 'read_output', 'todo_read', 'current_time', 'calculator', 'task', 'skill', 'code_nav']);
 
 /** Gemini CLI's names for the events we run its hooks at. */
 export const GEMINI_EVENT_NAMES: Record<HookEvent, string> = {

@@ -402,7 +402,7 @@ export const TOOL_SPECS: Readonly<Record<string, ToolSpec>> = {
   },
   "read_output": {
     "name": "read_output",
-    "description": "Read a slice of a full tool output that was shortened in the conversation. Pass the id from the note (\"read_output id out_…\"), and optionally a character offset (default 0) and limit (default and maximum 8000).",
+    "description": "Read part of a tool output shortened in the conversation, by the out_… id its note gives.",
     "parameters": {
       "type": "object",
       "properties": {

@@ -12,6 +12,7 @@ import { MessageAccumulator, type WireUsage } from './accumulate.js';
 import { toAnthropicConversation, toAnthropicTools, type AnthropicProviderData, type ThinkingBlock } from './convert.js';
 import { toProviderError } from './errors.js';
 import { withCacheBreakpoints, type CacheTtl } from './cache-breakpoints.js';
+import { sdkClientOptions } from '../shared/sdk-client-options.js';
 
 /** Anthropic requires `max_tokens`; this is used when the request sets none. */
 export const DEFAULT_MAX_TOKENS = 8192;
@@ -61,16 +62,7 @@ export class AnthropicProvider implements Provider {
     this.thinkingBudget = options.thinkingBudget;
     this.idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
     this.promptCache = options.promptCache ?? '5m';
-    // Retries are ours (visible to the user as events), so the SDK's own are off.
-    this.clientOptions = {
-      apiKey: options.apiKey,
-      baseURL: options.baseURL,
-      maxRetries: 0,
-      timeout: options.timeoutMs ?? 600_000,
-      defaultHeaders: options.defaultHeaders,
-      // The SDK logs a bad frame to the console (over the terminal UI); our error carries it. ANTHROPIC_LOG still works.
-      ...(process.env.ANTHROPIC_LOG ? {} : { logLevel: 'off' as const }),
-    };
+    this.clientOptions = sdkClientOptions(options, 'ANTHROPIC_LOG');
   }
 
   /** The SDK client, made on the first request (constructing a provider loads no SDK). */

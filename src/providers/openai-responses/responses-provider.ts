@@ -15,6 +15,7 @@ import { ResponseReader, type StreamEvent } from './read-events.js';
 import { isOpenAIReasoningModel } from './reasoning-models.js';
 import { reasoningItemsData } from './reasoning-items.js';
 import { responsesResource } from './sdk.js';
+import { sdkClientOptions } from '../shared/sdk-client-options.js';
 
 export interface ResponsesProviderOptions {
   /** Shown in events and errors; also the key for replaying reasoning items. Default "openai". */
@@ -57,15 +58,7 @@ export class ResponsesProvider implements Provider {
     this.idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
     this.promptCache = { key: options.promptCache?.key ?? false, extendedRetention: options.promptCache?.extendedRetention ?? false };
     this.reasons = options.reasoning ?? isOpenAIReasoningModel;
-    // Retries are ours (visible to the user as events), so the SDK's own are off.
-    this.clientOptions = {
-      apiKey: options.apiKey,
-      baseURL: options.baseURL,
-      maxRetries: 0,
-      timeout: options.timeoutMs ?? 600_000,
-      defaultHeaders: options.defaultHeaders,
-      ...(process.env.OPENAI_LOG ? {} : { logLevel: 'off' as const }),
-    };
+    this.clientOptions = sdkClientOptions(options, 'OPENAI_LOG');
   }
 
   /** The `responses` resource on an SDK client, made on the first request. */

@@ -17,6 +17,7 @@ import { readReasoning, reasoningData, type ReasoningField } from './reasoning.j
 import { unsupportedParameter, withoutParameters } from './unsupported-parameters.js';
 import { ToolWireMap, type ToolIdFormat } from '../shared/tool-ids.js';
 import { promptCacheFields, type PromptCacheOptions } from './prompt-cache-fields.js';
+import { sdkClientOptions } from '../shared/sdk-client-options.js';
 
 export interface OpenAIProviderOptions {
   /** Shown in events and errors; also the key for replaying provider data. Default "openai". */
@@ -73,16 +74,7 @@ export class OpenAIProvider implements Provider {
     this.idFormat = options.idFormat ?? 'verbatim';
     this.idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
     this.promptCache = { key: options.promptCache?.key ?? false, extendedRetention: options.promptCache?.extendedRetention ?? false };
-    // Retries are ours (visible to the user as events), so the SDK's own are off.
-    this.clientOptions = {
-      apiKey: options.apiKey,
-      baseURL: options.baseURL,
-      maxRetries: 0,
-      timeout: options.timeoutMs ?? 600_000,
-      defaultHeaders: options.defaultHeaders,
-      // The SDK logs a bad frame to the console (over the terminal UI); our error carries it. OPENAI_LOG still works.
-      ...(process.env.OPENAI_LOG ? {} : { logLevel: 'off' as const }),
-    };
+    this.clientOptions = sdkClientOptions(options, 'OPENAI_LOG');
   }
 
   private readonly converted = new WireMessages();
