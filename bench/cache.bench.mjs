@@ -4,7 +4,7 @@
 // (bench/prompt-cache.mjs: reads 10% of the input price, Anthropic writes 125%, OpenAI prefixes of
 // 1,024+ tokens in 128-token steps, Anthropic only up to cache_control breakpoints). Sessions: 15
 // short tool rounds; 60 rounds each reading a 20 KB file (200k window on Anthropic, 128k on OpenAI);
-// 8 rounds, then 7 more resumed with --continue. Each agent has its own coding tools (and a calculator). "billed" is in input-token equivalents (uncached
+// 8 rounds, then 7 more resumed with --continue; short sessions summed over 8 task-text lengths (see ALIGNMENTS). Each agent has its own coding tools (and a calculator). "billed" is in input-token equivalents (uncached
 // 1, read 0.1, written 1.25). `npm run bench:cache`; BENCH_PI=0 leaves pi out, BENCH_CACHE_ONLY=openai (or a session's name) runs only the sessions that match.
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -87,7 +87,7 @@ function runProcess(args, env, cwd) {
 }
 
 /** One contender through one session: its logged requests, billed, and the first resumed request's reads. */
-async function runSession(contender, session) {
+async function runSession(contender, session, pad = 0) {
   const home = mkdtempSync(join(tmpdir(), 'vibe-cache-bench-'));
   const work = join(home, 'work');
   mkdirSync(work);
@@ -95,7 +95,7 @@ async function runSession(contender, session) {
   const { server, requests, url } = await startSessionServer({ rounds: session.rounds, call: callFor(session.kind) });
   try {
     const env = contender.env(session.wire, url, home, session);
-    const first = await runProcess(contender.args(session, { resume: false, prompt: 'Work through the steps.' }), env, work);
+    const first = await runProcess(contender.args(session, { resume: false, prompt: `Work through the steps.${padding(pad)}` }), env, work);
     if (first.code !== 0) throw new Error(`${contender.name}, ${session.name} (${session.wire}): exit ${first.code}\n${first.stderr.slice(-1500)}`);
     let resumedAt;
     if (session.resume) {
@@ -145,6 +145,31 @@ function toolOutputs(wire, body) {
   return body.messages.flatMap((m) => (Array.isArray(m.content) ? m.content.filter((b) => b.type === 'tool_result').map((b) => ({ id: b.tool_use_id, content: b.content })) : []));
 }
 
+/**
+ * OpenAI caches in 128-token steps, so where one agent's prompt happens to end against a step
+ * boundary moves a short session's bill by a few percent either way. Short sessions therefore run
+ * ALIGNMENTS times, the task text padded by about 16 more tokens each time (the same text for both
+ * agents), and the cells sum the runs: the ratio no longer rests on one boundary's luck.
+ */
+const ALIGNMENTS = Number(process.env.BENCH_CACHE_ALIGNMENTS ?? 8);
+const padding = (pad) => (pad ? ` Notes: ${'please be exact. '.repeat(pad * 4).trim()}` : '');
+
+async function runAligned(contender, session) {
+  if (session.kind !== 'short') return runSession(contender, session);
+  const runs = [];
+  for (let pad = 0; pad < ALIGNMENTS; pad++) runs.push(await runSession(contender, session, pad));
+  const totals = {};
+  for (const run of runs) for (const [key, value] of Object.entries(run.totals)) totals[key] = (totals[key] ?? 0) + value;
+  return {
+    requests: runs.reduce((sum, run) => sum + run.requests, 0),
+    totals,
+    readShare: totals.inputTokens ? totals.cachedInputTokens / totals.inputTokens : 0,
+    billed: runs.reduce((sum, run) => sum + run.billed, 0),
+    resumed: runs[0].resumed,
+    spread: runs.map((run) => run.billed),
+  };
+}
+
 const k = (n) => (n >= 1e6 ? `${(n / 1e6).toFixed(2)}M` : n >= 1e3 ? `${(n / 1e3).toFixed(1)}k` : String(Math.round(n)));
 const cell = (r) => `${k(r.totals.inputTokens)} / ${Math.round(r.readShare * 100)}% / ${k(r.totals.cacheWriteTokens)} / ${k(r.billed)}`;
 
@@ -158,9 +183,10 @@ export default async function cacheBench() {
   const notes = [];
   for (const session of SESSIONS.filter((s) => !process.env.BENCH_CACHE_ONLY || `${s.name} ${s.wire}`.includes(process.env.BENCH_CACHE_ONLY))) {
     const results = [];
-    for (const contender of contenders) results.push(await runSession(contender, session));
+    for (const contender of contenders) results.push(await runAligned(contender, session));
     const [ours, theirs] = results;
     console.log(`| ${session.name} | ${session.wire} | ${cell(ours)} | ${theirs ? cell(theirs) : '—'} | ${theirs ? `${(ours.billed / theirs.billed).toFixed(3)}×` : '—'} |`);
+    if (ours.spread && theirs?.spread) notes.push(`${session.name} (${session.wire}): summed over ${ALIGNMENTS} task-text lengths; Vibe ÷ pi per length ${ours.spread.map((bill, i) => (bill / theirs.spread[i]).toFixed(3)).join(', ')}.`);
     if (ours.floor) notes.push(`${session.name} (${session.wire}): floor ${k(ours.floor)} (every output Vibe sent paid once, ${session.wire === 'anthropic' ? 'as a write' : 'uncached'}); Vibe billed ${k(ours.billed)}, ${(ours.billed / ours.floor).toFixed(2)}× the floor.`);
     for (const [i, r] of results.entries()) {
       if (r.resumed) notes.push(`${session.name} (${session.wire}), ${contenders[i].name}: the first request after --continue read ${k(r.resumed.read)} of ${k(r.resumed.of)} tokens from cache (the last request before it sent ${k(r.resumed.before)}).`);
