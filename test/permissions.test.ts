@@ -12,6 +12,7 @@ import { createFileTools } from '../src/tools/coding/file-tools.js';
 import { bashTool } from '../src/tools/coding/shell/bash.js';
 import { defineTool } from '../src/tools/define-tool.js';
 import { ToolRegistry } from '../src/tools/registry.js';
+import { renameAction } from '../src/lsp/rename-action.js';
 
 /** The real tools: the fakes below are permitted exactly as they are. */
 const realTools = [...createFileTools(), bashTool, fetchUrlTool];
@@ -303,5 +304,37 @@ describe('terminal approval prompt', () => {
 
   it('parses answers', () => {
     expect(['y', 'YES', 'n', '', 'always', 'x'].map(parseApprovalAnswer)).toEqual(['yes', 'yes', 'no', 'no', 'always', undefined]);
+  });
+});
+
+describe('a call that writes several files (a code_nav rename)', () => {
+  const rename = (files: string[]) => ({
+    tool: renameAction,
+    args: { path: files[0]!, files },
+    call: { id: 'r', name: 'code_nav', arguments: '{}' },
+    preview: { summary: `rename in ${files.join(', ')}` },
+    workspace: WS,
+    signal: new AbortController().signal,
+  });
+
+  it('a deny rule on any file it touches refuses it, not only on the file the model named', async () => {
+    const { ask, asked } = recordingAsk(['yes']);
+    const policy = createPermissionPolicy({ mode: 'yolo', ask, deny: ['edit(src/generated/**)'] });
+    const decision = await policy(rename(['src/a.ts', 'src/b.ts', 'src/generated/api.ts']));
+    expect(decision).toEqual({ allowed: false, reason: 'the rule "edit(src/generated/**)" in permissions.deny forbids this call.' });
+    expect(await policy(rename(['src/a.ts', 'src/b.ts']))).toEqual({ allowed: true });
+    expect(asked).toEqual([]);
+  });
+
+  it('an allow rule covers it only when it covers every file; a protected folder among them asks', async () => {
+    const { ask, asked } = recordingAsk(['no', 'no']);
+    const policy = createPermissionPolicy({ mode: 'ask', ask, allow: ['edit(src/**)'], protectedDirs: [] });
+    expect(await policy(rename(['src/a.ts', 'src/b.ts']))).toEqual({ allowed: true });
+    expect((await policy(rename(['src/a.ts', 'lib/c.ts']))).allowed).toBe(false);
+    // auto-edit applies edits unasked, but not one that reaches a protected folder through any of its files.
+    const autoEdit = createPermissionPolicy({ mode: 'auto-edit', ask, protectedDirs: [] });
+    expect(await autoEdit(rename(['src/a.ts', 'src/b.ts']))).toEqual({ allowed: true });
+    expect((await autoEdit(rename(['src/a.ts', '.git/hooks/pre-commit']))).allowed).toBe(false);
+    expect(asked.map((request) => request.summary)).toEqual(['rename in src/a.ts, lib/c.ts', 'rename in src/a.ts, .git/hooks/pre-commit']);
   });
 });

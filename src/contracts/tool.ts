@@ -46,6 +46,12 @@ export type ToolCategory = 'read' | 'edit' | 'execute' | 'network';
 export interface PermissionSubject {
   kind: 'file-path' | 'shell-command' | 'web-url' | 'text';
   value: string;
+  /**
+   * For a file path: the other files the same call writes (a rename across files). Deny rules and
+   * protected folders hold if any of them matches; an allow rule or a plan covers the call only if
+   * it covers every one.
+   */
+  also?: readonly string[];
 }
 
 /** How a tool is permitted: the permission policy knows tools only through this. */

@@ -53,7 +53,7 @@ export function matchesRule(rule: PermissionRule, tool: RuleTarget, args: unknow
   if (!subject) return use === 'deny' && rule.name !== '*';
   if (subject.kind === 'file-path') {
     const matcher = picomatchPackage()(rule.pattern, { dot: true });
-    const paths = workspacePaths(subject.value, workspace);
+    const paths = [subject.value, ...(subject.also ?? [])].flatMap((path) => workspacePaths(path, workspace));
     return use === 'deny' ? paths.some((path) => matcher(path)) : paths.every((path) => matcher(path));
   }
   if (subject.kind === 'shell-command') return matchesCommand(rule.pattern, subject.value, use);

@@ -23,7 +23,11 @@ export function agentHomeDirs(env: NodeJS.ProcessEnv = process.env): string[] {
 export function touchesProtectedPath(tool: Pick<Tool, 'permission'>, args: unknown, workspace: string, homes: readonly string[]): boolean {
   const subject = tool.permission.subject?.(args);
   if (subject?.kind !== 'file-path') return false;
-  const lexical = resolve(workspace, subject.value);
+  return [subject.value, ...(subject.also ?? [])].some((path) => pathIsProtected(path, workspace, homes));
+}
+
+function pathIsProtected(path: string, workspace: string, homes: readonly string[]): boolean {
+  const lexical = resolve(workspace, path);
   const targets = [lexical, realpathAllowingMissing(lexical)];
   const inWorkspace = targets.map((target) => relative(realpathAllowingMissing(workspace), target)).concat(relative(workspace, lexical));
   if (inWorkspace.some((rel) => rel.split(/[\\/]/).some((segment) => PROTECTED_FOLDERS.has(segment.toLowerCase())))) return true;
