@@ -81,6 +81,23 @@ export async function admittedServers(options: Omit<CodeNavSetupOptions, 'files'
 }
 
 async function admit(lookup: ServerLookup, options: Omit<CodeNavSetupOptions, 'files' | 'childEnv'>): Promise<FoundServer | undefined> {
+  const found = await admitProgram(lookup, options);
+  return found && admitWorkspaceTypescript(found, options);
+}
+
+/** A server that would load the workspace's TypeScript does so only once trusted; else one from outside it. */
+async function admitWorkspaceTypescript(found: FoundServer, options: Omit<CodeNavSetupOptions, 'files' | 'childEnv'>): Promise<FoundServer | undefined> {
+  const { workspaceTsserver, workspaceTsserverTrust, withOutsideTsserver } = await import('./workspace-typescript.js');
+  const tsserver = workspaceTsserver(found, options.workspace);
+  if (!tsserver || options.trustAll || found.fromProject) return found;
+  const [{ TrustStore }, { decideTrust }] = await Promise.all([import('../trust/trust-store.js'), import('../trust/decide-trust.js')]);
+  if (await decideTrust(new TrustStore(options.workspace, options.env), workspaceTsserverTrust(tsserver), options.ask)) return found;
+  const outside = withOutsideTsserver(found, options.workspace);
+  if (!outside) options.warn(`language server ${found.spec.name} not started: it would load this workspace's TypeScript (${tsserver}), which is not approved, and no TypeScript is installed beside ${found.executable}.`);
+  return outside;
+}
+
+async function admitProgram(lookup: ServerLookup, options: Omit<CodeNavSetupOptions, 'files' | 'childEnv'>): Promise<FoundServer | undefined> {
   const found = lookup.found!;
   if (!found.fromProject || options.trustAll) return found;
   const [{ TrustStore }, { decideTrust }, { serverTrust }] = await Promise.all([import('../trust/trust-store.js'), import('../trust/decide-trust.js'), import('./server-trust.js')]);
