@@ -106,13 +106,14 @@ describe('code_nav through the built CLI, against real language servers', () => 
     expect(result(3)).not.toContain('src/a.ts:1:');
   });
 
-  it('Python (pyright): definition across files, hover, outline, references', { timeout: 240_000 }, async () => {
-    const { result, run } = await setup(
+  it('Python (pyright): definition across files, hover, outline, references, rename', { timeout: 240_000 }, async () => {
+    const { read, result, run } = await setup(
       [
         nav({ operation: 'definition', path: 'app.py', symbol: 'greet', line: 3 }),
         nav({ operation: 'hover', path: 'app.py', symbol: 'greet', line: 3 }),
         nav({ operation: 'symbols', path: 'lib.py' }),
         nav({ operation: 'references', path: 'lib.py', symbol: 'greet' }),
+        nav({ operation: 'rename', path: 'lib.py', symbol: 'greet', new_name: 'welcome' }),
         { text: 'done' },
       ],
       {
@@ -129,6 +130,10 @@ describe('code_nav through the built CLI, against real language servers', () => 
     expect(result(4)).toContain('app.py:3:7: print(greet("you"))');
     expect(result(4)).toContain('lib.py:7:16: return greet(name)');
     expect(result(4)).not.toContain('lib.py:6:');
+    // The rename follows the same uses, in both files: the method of the same name is left as it was.
+    expect(result(5)).toContain('Renamed greet to welcome: 2 files changed.');
+    expect(read('lib.py')).toBe('def welcome(name: str) -> str:\n    return "hi " + name\n\n\nclass Greeter:\n    def greet(self, name: str) -> str:\n        return welcome(name)\n');
+    expect(read('app.py')).toBe('from lib import welcome\n\nprint(welcome("you"))\n');
   });
 
   it('a server that hangs, one that crashes and a missing one each give the model a clear error; the run goes on', { timeout: 120_000 }, async () => {
