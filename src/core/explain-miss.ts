@@ -1,5 +1,6 @@
 import type { Message } from '../contracts/messages.js';
 import type { ModelRequest } from '../contracts/provider.js';
+import { sharedPrefix } from '../contracts/prefix-memo.js';
 
 /** What changed the prompt's prefix, in the order providers cache it: model, tools, system prompt, messages. */
 export type MissKind = 'model' | 'tools' | 'system' | 'compaction' | 'stubbing' | 'message' | 'idle';
@@ -29,7 +30,8 @@ export function explainMiss(previous: ModelRequest, next: ModelRequest, idleMs: 
   const prev = previous.messages;
   const messages = next.messages;
   const end = Math.min(prev.length, messages.length);
-  for (let i = 0; i < end; i++) {
+  // The messages kept as they were are the same objects: only those past them are compared by value.
+  for (let i = sharedPrefix(prev, messages); i < end; i++) {
     if (sameMessage(prev[i]!, messages[i]!)) continue;
     return messageChange(prev[i]!, messages[i]!, i, changes);
   }

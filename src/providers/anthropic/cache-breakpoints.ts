@@ -60,15 +60,15 @@ export function withCacheBreakpoints(params: MessageCreateParamsBase, ttl: Cache
     }
   }
 
-  const ends: number[] = [];
-  for (const message of params.messages) {
-    tokens += estimate(message.content);
-    ends.push(tokens);
-  }
+  // The first message whose prefix reaches the minimum: every later one does too, so the history
+  // past it is never measured (this runs on every request, over the whole conversation).
+  let firstCacheable = 0;
+  while (tokens < minimum && firstCacheable < params.messages.length) tokens += estimate(params.messages[firstCacheable++]!.content);
+  firstCacheable = tokens >= minimum ? firstCacheable - 1 : params.messages.length;
   const newest = params.messages.length - 1;
   const lastReply = params.messages.findLastIndex((message) => message.role === 'assistant');
   const previous = lastReply > 0 ? lastReply - 1 : -1;
-  const rolling = [newest, previous].filter((index, i, all) => index >= 0 && all.indexOf(index) === i && ends[index]! >= minimum);
+  const rolling = [newest, previous].filter((index, i, all) => index >= 0 && all.indexOf(index) === i && index >= firstCacheable);
   const marks = new Set(rolling.slice(0, MAX_BREAKPOINTS - used));
   if (marks.size) out.messages = params.messages.map((message, i) => (marks.has(i) ? ({ ...message, content: marked(message.content) } as MessageParam) : message));
   return out;
