@@ -227,7 +227,7 @@ async function optionalTools(settings: Settings, workspace: string, skills: Skil
     const [{ parseWebSearchConfig }, { createWebSearchTool }] = await Promise.all([import('../tools/builtin/web-search/search-service.js'), import('../tools/builtin/web-search/web-search-tool.js')]);
     const parsed = parseWebSearchConfig(settings.webSearch);
     if (!parsed.ok) throw new ConfigError(parsed.reason);
-    tools.push(createWebSearchTool({ ...parsed.config, env }));
+    tools.push(createWebSearchTool({ ...parsed.config, env, rules: settings.permissions }));
   }
   return tools;
 }

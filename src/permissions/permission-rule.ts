@@ -57,7 +57,23 @@ export function matchesRule(rule: PermissionRule, tool: RuleTarget, args: unknow
     return use === 'deny' ? paths.some((path) => matcher(path)) : paths.every((path) => matcher(path));
   }
   if (subject.kind === 'shell-command') return matchesCommand(rule.pattern, subject.value, use);
+  if (rule.pattern.startsWith(DOMAIN_PREFIX)) return subject.kind === 'web-url' && matchesDomain(rule.pattern.slice(DOMAIN_PREFIX.length), subject.value);
   return wildcard(rule.pattern).test(subject.value);
+}
+
+/** `tool(domain:example.com)`: a URL whose host is that domain or under it; other subjects never match. */
+export const DOMAIN_PREFIX = 'domain:';
+
+function matchesDomain(pattern: string, url: string): boolean {
+  let host: string;
+  try {
+    host = new URL(url).hostname.replace(/\.$/, '');
+  } catch {
+    return false;
+  }
+  const domain = pattern.trim().toLowerCase().replace(/\.$/, '');
+  if (domain === '') return false;
+  return wildcard(domain).test(host) || wildcard(`*.${domain}`).test(host);
 }
 
 /** The realpath of a path that may not exist yet (its deepest existing ancestor, resolved). */
