@@ -1,9 +1,6 @@
-/** One search hit, as every backend returns it. */
-export interface SearchHit {
-  title: string;
-  url: string;
-  snippet: string;
-}
+import { SEARCH_KEY_VARIABLES } from './backends/search-request.js';
+
+export { SEARCH_KEY_VARIABLES, type SearchHit } from './backends/search-request.js';
 
 export type SearchServiceName = 'searxng' | 'brave' | 'tavily' | 'exa';
 
@@ -16,9 +13,6 @@ export type SearchServiceConfig =
   /** A SearXNG instance with its JSON API on (`search.formats: [json]`). */
   | { service: 'searxng'; url: string }
   | { service: 'brave' | 'tavily' | 'exa'; url?: string };
-
-/** Where each keyed service's key is read from (the agent's environment, held secrets included). */
-export const SEARCH_KEY_VARIABLES = { brave: 'BRAVE_SEARCH_API_KEY', tavily: 'TAVILY_API_KEY', exa: 'EXA_API_KEY' } as const;
 
 export interface WebSearchConfig {
   search: SearchServiceConfig;

@@ -1,6 +1,5 @@
-import { SEARCH_KEY_VARIABLES } from '../search-service.js';
-import { arrayAt, hit, keyFrom, requestJson } from '../service-http.js';
-import type { SearchPage, SearchRequest } from './search-request.js';
+import { arrayAt, hit, keyFrom, requestJson } from './service-http.js';
+import { SEARCH_KEY_VARIABLES, type SearchPage, type SearchRequest } from './search-request.js';
 
 export const BRAVE_URL = 'https://api.search.brave.com/res/v1/web/search';
 

@@ -1,4 +1,12 @@
-import type { SearchHit } from '../search-service.js';
+/** One search hit, as every backend returns it. */
+export interface SearchHit {
+  title: string;
+  url: string;
+  snippet: string;
+}
+
+/** Where each keyed service's key is read from (the agent's environment, held secrets included). */
+export const SEARCH_KEY_VARIABLES = { brave: 'BRAVE_SEARCH_API_KEY', tavily: 'TAVILY_API_KEY', exa: 'EXA_API_KEY' } as const;
 
 /** One page of a search, as the tool asks every backend. */
 export interface SearchRequest {

@@ -1,4 +1,4 @@
-import { arrayAt, hit, requestJson } from '../service-http.js';
+import { arrayAt, hit, requestJson } from './service-http.js';
 import type { SearchPage, SearchRequest } from './search-request.js';
 
 /** SearXNG's JSON API: `GET {url}/search?q=…&format=json&pageno=N`; a page is the instance's own page, of which `count` are kept. */

@@ -1,6 +1,5 @@
-import { SEARCH_KEY_VARIABLES } from '../search-service.js';
-import { arrayAt, hit, keyFrom, requestJson } from '../service-http.js';
-import { beyondLimit, pageSlice, type SearchPage, type SearchRequest } from './search-request.js';
+import { arrayAt, hit, keyFrom, requestJson } from './service-http.js';
+import { SEARCH_KEY_VARIABLES, beyondLimit, pageSlice, type SearchPage, type SearchRequest } from './search-request.js';
 
 export const TAVILY_URL = 'https://api.tavily.com/search';
 const MAX_RESULTS = 20;

@@ -1,4 +1,4 @@
-import type { SearchHit } from './search-service.js';
+import type { SearchHit } from './search-request.js';
 
 const MAX_RESPONSE_BYTES = 2 * 1024 * 1024;
 
