@@ -27,9 +27,20 @@ export function arrayAt(body: unknown, ...path: string[]): Array<Record<string, 
   return Array.isArray(value) ? value.filter((item): item is Record<string, unknown> => !!item && typeof item === 'object') : [];
 }
 
-/** Markup stripped and whitespace folded: a title or snippet is one line of plain text. */
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
+
+/** Markup stripped, entities read and whitespace folded: a title or snippet is one line of plain text. */
 export function plain(value: unknown): string {
-  return typeof value === 'string' ? value.replace(/<[^>]*>/g, '').replace(/\s+/g, ' ').trim() : '';
+  if (typeof value !== 'string') return '';
+  return value
+    .replace(/<[^>]*>/g, '')
+    .replace(/&(#x[0-9a-f]{1,6}|#\d{1,7}|[a-z]+);/gi, (entity, name: string) => {
+      const code = name[0] !== '#' ? undefined : name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : Number(name.slice(1));
+      if (code === undefined) return ENTITIES[name.toLowerCase()] ?? entity;
+      return code <= 0x10ffff ? String.fromCodePoint(code) : entity;
+    })
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 export function hit(title: unknown, url: unknown, snippet: unknown): SearchHit {
