@@ -195,6 +195,13 @@ describe('domain rules on the results', () => {
     );
   });
 
+  it('a domain: rule that names no host is refused when read, not left to match nothing', () => {
+    for (const rule of ['web_search(domain:example.com/path)', 'fetch(domain:)', 'fetch(domain:exa*mple.com)', 'fetch(domain:https://example.com)']) {
+      expect(() => createPermissionPolicy({ mode: 'ask', deny: [rule] }), rule).toThrow(`Permission rule "${rule}": after "domain:" comes a host name`);
+    }
+    expect(() => createPermissionPolicy({ mode: 'ask', deny: ['fetch(domain:*.Example.COM.)', 'fetch(domain:[::1])', 'fetch(domain:localhost)'] })).not.toThrow();
+  });
+
   it('the same domain: pattern works for fetch_url\'s URL, subdomains included, respellings too', () => {
     const policy = createPermissionPolicy({ mode: 'yolo', deny: ['fetch(domain:evil.example)'] });
     const tool = createFetchUrlTool();

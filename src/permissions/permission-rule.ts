@@ -25,6 +25,10 @@ export function parseRule(text: string): PermissionRule {
   if (!match) throw new Error(`Permission rule "${text}" is not of the form tool or tool(pattern), e.g. "shell(git status*)" or "edit(src/**)".`);
   const rule: PermissionRule = { text, name: match[1]! };
   if (match[2] !== undefined && match[2] !== '' && match[2] !== '*') rule.pattern = match[2];
+  // A deny rule whose domain can never match a host would hold for nothing, silently.
+  if (rule.pattern?.startsWith(DOMAIN_PREFIX) && !/^(\*\.)?[a-z0-9_-]+(\.[a-z0-9_-]+)*\.?$|^\[[0-9a-f:.]+\]$/i.test(rule.pattern.slice(DOMAIN_PREFIX.length).trim())) {
+    throw new Error(`Permission rule "${text}": after "domain:" comes a host name, e.g. "fetch(domain:example.com)" or "web_search(domain:*.example.com)".`);
+  }
   return rule;
 }
 

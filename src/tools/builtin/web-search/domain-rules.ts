@@ -16,7 +16,7 @@ export interface PermissionRuleTexts {
  * `fetch_url(domain:…)` takes its URL.
  */
 export interface DomainRules {
-  /** Domains to hand to a service that can filter (a pattern with a star other than a leading `*.` is kept to ourselves). */
+  /** Domains to hand to a service that can filter; the filter here holds whatever the service does. */
   includeDomains: string[];
   excludeDomains: string[];
   /** The hits the rules let through, and how many they dropped. */
@@ -47,15 +47,16 @@ export function domainRules(tool: Pick<Tool, 'name' | 'permission'>, rules: Perm
 }
 
 /**
- * The rules' domains as a service takes them (a domain and everything under it). `*.example.com`
- * may widen to `example.com` for an include list, whose results are filtered again here, but not
- * for an exclude list, which would drop results no rule denies.
+ * The rules' domains as a service takes them (a domain and everything under it; parseRule lets a
+ * star in only as a leading `*.`). `*.example.com` widens to `example.com` for an include list,
+ * whose results are filtered again here, but stays out of an exclude list, where it would drop
+ * results no rule denies.
  */
 function serviceDomains(rules: readonly PermissionRule[], widen: boolean): string[] {
   const domains = rules.flatMap((rule) => {
-    const written = rule.pattern!.slice(DOMAIN_PREFIX.length).trim().toLowerCase();
-    const domain = widen ? written.replace(/^\*\./, '') : written;
-    return domain && !domain.includes('*') ? [domain] : [];
+    const domain = rule.pattern!.slice(DOMAIN_PREFIX.length).trim().toLowerCase().replace(/\.$/, '');
+    if (!domain.startsWith('*.')) return [domain];
+    return widen ? [domain.slice(2)] : [];
   });
   return [...new Set(domains)];
 }
