@@ -271,6 +271,11 @@ describe('web_search from the CLI', { timeout: CLI_SESSION_TIMEOUT_MS }, () => {
     const bad = await home.run(['x', '--no-session'], { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: model.url, VIBE_MODEL: 'm' });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('"webSearch.service" must be one of searxng, brave, tavily, exa');
+
+    userConfig(home, { webSearch: { service: 'exa' }, permissions: { deny: ['web_search(domain:example.com/docs)'] } });
+    const badRule = await home.run(['x', '--no-session'], { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: model.url, VIBE_MODEL: 'm' });
+    expect(badRule.code).toBe(2);
+    expect(badRule.stderr).toBe('vibe-agent: Invalid permission rule in config: Permission rule "web_search(domain:example.com/docs)": after "domain:" comes a host name, e.g. "fetch(domain:example.com)" or "web_search(domain:*.example.com)".\n');
   });
 
   it('Tavily with its key held out of the environment, the config\'s domain rules, and a capped result paged back whole with read_output', async () => {
