@@ -17,6 +17,9 @@ export interface PermissionRule {
 /** What a rule needs of a tool: its name and how it is permitted. */
 export type RuleTarget = Pick<Tool, 'name' | 'permission'>;
 
+/** `tool(domain:example.com)`: a URL whose host is that domain or under it; other subjects never match. */
+export const DOMAIN_PREFIX = 'domain:';
+
 // An MCP server or tool as configured may hold any character but space and parentheses (`mcp__my.srv`).
 const RULE = /^(mcp__[^\s()]+|[A-Za-z0-9_*-]+)(?:\((.*)\))?$/s;
 
@@ -64,9 +67,6 @@ export function matchesRule(rule: PermissionRule, tool: RuleTarget, args: unknow
   if (rule.pattern.startsWith(DOMAIN_PREFIX)) return subject.kind === 'web-url' && matchesDomain(rule.pattern.slice(DOMAIN_PREFIX.length), subject.value);
   return wildcard(rule.pattern).test(subject.value);
 }
-
-/** `tool(domain:example.com)`: a URL whose host is that domain or under it; other subjects never match. */
-export const DOMAIN_PREFIX = 'domain:';
 
 function matchesDomain(pattern: string, url: string): boolean {
   let host: string;
