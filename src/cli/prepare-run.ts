@@ -227,7 +227,12 @@ async function optionalTools(settings: Settings, workspace: string, skills: Skil
     const [{ parseWebSearchConfig }, { createWebSearchTool }] = await Promise.all([import('../tools/builtin/web-search/search-service.js'), import('../tools/builtin/web-search/web-search-tool.js')]);
     const parsed = parseWebSearchConfig(settings.webSearch);
     if (!parsed.ok) throw new ConfigError(parsed.reason);
-    tools.push(createWebSearchTool({ ...parsed.config, env }));
+    try {
+      tools.push(createWebSearchTool({ ...parsed.config, env, rules: settings.permissions }));
+    } catch (error) {
+      // Its domain: rules are read here, before the permission policy reads them all.
+      throw new ConfigError(`Invalid permission rule in config: ${(error as Error).message}`);
+    }
   }
   return tools;
 }
