@@ -28,7 +28,7 @@ const SCALAR = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null/y;
 
 /** Parses strict JSON (what JSON.parse takes), keeping the offsets of every object's members. */
 export function scanJson(text: string): JsonNode {
-  let at = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  let at = 0;
   const fail = (reason: string): never => {
     const before = text.slice(0, at);
     const line = before.split('\n').length;
@@ -126,7 +126,8 @@ export function setMember(text: string, node: JsonNode & { kind: 'object' }, dep
   const style = textStyle(text);
   const existing = node.members.find((member) => member.key === key);
   const siblings = node.members.filter((member) => member !== existing);
-  const oneLine = siblings.length > 0 && siblings.every((member) => !spansLines(text, member.value));
+  const objects = siblings.filter((member) => member.value.kind === 'object');
+  const oneLine = !spansLines(text, node) || (objects.length > 0 && objects.every((member) => !spansLines(text, member.value)));
   const valueText = oneLine ? JSON.stringify(value) : indentJson(value, style, depth + 1);
   if (existing) return splice(text, existing.value.start, existing.value.end, valueText);
   const member = `${JSON.stringify(key)}: ${valueText}`;
