@@ -5,11 +5,12 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { startChatServer, type ChatServer } from './support/chat-server.js';
 import { spawnCli } from './support/cli-process.js';
 import { startMcpHttpServer, type McpHttpServer } from './support/mcp-http-server.js';
+import { startMcpOAuthServer, type McpOAuthServer } from './support/mcp-oauth-server.js';
 
 const SCRIPT = join(import.meta.dirname, 'support', 'mcp-test-server.mjs');
 const TOOLS = 'echo, add, big, hang, crash, picture, fails';
 const root = mkdtempSync(join(tmpdir(), 'vibe-mcp-add-'));
-const closers: Array<ChatServer | McpHttpServer> = [];
+const closers: Array<ChatServer | McpHttpServer | McpOAuthServer> = [];
 afterEach(async () => {
   await Promise.all(closers.splice(0).map((server) => server.close()));
 });
@@ -77,6 +78,45 @@ describe('vibe-agent mcp add | get | list | remove', () => {
     const bare = await cli(['mcp', 'add', 'web2', http.url]);
     expect(bare.code, bare.stderr).toBe(0);
     expect(json(userConfig).mcpServers.web2).toEqual({ type: 'http', url: http.url });
+
+    const sse = await startMcpHttpServer('sse-only');
+    closers.push(sse);
+    const legacy = await cli(['mcp', 'add', '-t', 'sse', 'legacy', sse.url]);
+    expect(legacy.code, legacy.stderr).toBe(0);
+    expect(legacy.stdout).toContain('added legacy (sse): 7 tools');
+
+    const before = readFileSync(userConfig, 'utf8');
+    const down = await cli(['mcp', 'add', '--transport', 'http', 'down', 'http://127.0.0.1:1/mcp']);
+    expect(down.code).toBe(1);
+    expect(down.stderr).toContain('down (http) did not start');
+    expect(readFileSync(userConfig, 'utf8')).toBe(before);
+  });
+
+  it('an HTTP server that asks for OAuth: add prints the sign-in address, lists the tools once signed in; mcp list then uses the kept token', async () => {
+    const oauth = await startMcpOAuthServer();
+    closers.push(oauth);
+    const { cli, workspace, env } = setup();
+    let visit: Promise<Response> | undefined;
+    const added = await spawnCli(['mcp', 'add', '--transport', 'http', 'secure', oauth.url], {
+      cwd: workspace,
+      env,
+      onSpawn: (child) => {
+        let seen = '';
+        child.stderr!.on('data', (data) => {
+          seen += data;
+          const url = /open this address to sign in: (\S+)/.exec(seen)?.[1];
+          if (url && !visit) visit = fetch(url, { redirect: 'manual' }).then((authorize) => fetch(authorize.headers.get('location') ?? ''));
+        });
+      },
+    });
+    expect(visit).toBeDefined();
+    expect((await visit!).status).toBe(200);
+    expect(added.code, added.stderr).toBe(0);
+    expect(added.stdout).toMatch(/added secure \(http\): \d+ tools/);
+    const listed = await cli(['mcp', 'list']);
+    expect(listed.stdout).toMatch(/secure\s+ready/);
+    expect(listed.stderr).not.toContain('sign in');
+    expect(oauth.provider.grants).toEqual(['authorization_code']);
   });
 
   it('add-json: an entry in .mcp.json shape, checked like add; JSON that does not parse is a usage error naming where', async () => {
