@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -170,6 +170,16 @@ describe('vibe-agent mcp add | get | list | remove', () => {
     expect(readdirSync(join(userConfig, '..'))).toEqual(['config.json']);
   });
 
+  it("a project's .mcp.json that is a link leading out of the workspace is not written through", async () => {
+    const outside = '{ "mcpServers": {} }\n';
+    const { dir, workspace, cli } = setup({ 'elsewhere.json': outside });
+    symlinkSync(join(dir, 'elsewhere.json'), join(workspace, '.mcp.json'));
+    const ran = await cli(['mcp', 'add', '--scope', 'project', '--no-verify', 'lint', '--', 'true']);
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toContain('leads outside');
+    expect(readFileSync(join(dir, 'elsewhere.json'), 'utf8')).toBe(outside);
+  });
+
   it('names: an invalid one is a usage error; one another file defines is refused; --force replaces in the same file', async () => {
     const { workspace, userConfig, cli } = setup({ 'workspace/.mcp.json': JSON.stringify({ mcpServers: { shared: { command: 'true' } } }) });
     for (const name of ['a b', 'two__parts', '_lead', 'x'.repeat(49)]) {
@@ -213,12 +223,13 @@ describe('vibe-agent mcp add | get | list | remove', () => {
 
   it('secrets: a literal key is written with a warning that suggests ${VAR}, and shown masked; a project server sending a key variable needs mcpPassEnv first', async () => {
     const { workspace, userConfig, cli } = setup();
-    const literal = await cli(['mcp', 'add', '-e', 'SERVICE_API_KEY=sk-live-0123456789abcdef', 'keyed', '--', process.execPath, SCRIPT]);
+    const literal = await cli(['mcp', 'add', '-e', 'SERVICE_API_KEY=sk-live-0123456789abcdef', 'keyed', '--', process.execPath, SCRIPT, '--key', 'sk-live-argument-0123456789']);
     expect(literal.code, literal.stderr).toBe(0);
     expect(literal.stderr).toContain("-e SERVICE_API_KEY looks like a secret");
     expect(literal.stderr).toContain("-e 'SERVICE_API_KEY=${SERVICE_API_KEY}'");
     const shown = await cli(['mcp', 'get', 'keyed']);
     expect(shown.stdout).toContain('SERVICE_API_KEY=****');
+    expect(shown.stdout).toContain(`${SCRIPT} --key '****'`);
     expect(shown.stdout).not.toContain('sk-live');
 
     const refused = await cli(['mcp', 'add', '--scope', 'project', '-e', 'DOCS_TOKEN=${DOCS_TOKEN}', 'docs', '--', process.execPath, SCRIPT]);

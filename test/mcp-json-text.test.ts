@@ -24,7 +24,7 @@ const scans = (text: string) => {
 /** A file as `mcp add` reads it. */
 function read(text: string): ReadServers {
   const parsed = JSON.parse(text) as { mcpServers?: Record<string, unknown> };
-  return { file: { path: 'config.json', scope: 'user', format: 'vibe-agent' }, text, root: scanJson(text) as JsonNode & { kind: 'object' }, servers: parsed.mcpServers ?? {} };
+  return { file: { path: 'config.json', scope: 'user', format: 'vibe-agent', within: 'anywhere' }, text, root: scanJson(text) as JsonNode & { kind: 'object' }, servers: parsed.mcpServers ?? {} };
 }
 
 const indent = fc.constantFrom(undefined, 2, 4, '\t');

@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, closeSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { chmodSync, closeSync, fsyncSync, mkdirSync, openSync, realpathSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { ConfigError } from '../providers/create-provider.js';
+import { userFileRoots } from '../workspace/own-file-roots.js';
+import { readOwnText, RefusedFileError, type ReadRule } from '../workspace/read-own-file.js';
 import { userConfigPath, projectConfigPath } from './config.js';
 import { memberOf, removeMember, scanJson, setMember, JsonTextError, type JsonNode } from './mcp-json-text.js';
 
@@ -12,16 +14,20 @@ export interface ServersFile {
   path: string;
   scope: McpScope;
   format: 'vibe-agent' | 'claude-code';
+  /** Where the file may really be, as a run reads it: a project's inside the workspace (a link out is refused). */
+  within: ReadRule['within'];
 }
 
 /** Where `mcp add --scope` writes: the user config, or the project's `.mcp.json` as Claude Code does. */
 export function fileForScope(scope: McpScope, workspace: string, env: NodeJS.ProcessEnv): ServersFile {
-  return scope === 'user' ? { path: userConfigPath(env), scope, format: 'vibe-agent' } : { path: join(workspace, '.mcp.json'), scope, format: 'claude-code' };
+  return scope === 'user'
+    ? { path: userConfigPath(env), scope, format: 'vibe-agent', within: userFileRoots(env) }
+    : { path: join(workspace, '.mcp.json'), scope, format: 'claude-code', within: [workspace] };
 }
 
 /** Every file vibe-agent may edit that holds servers: the two `mcp add` writes, and the project's own config. */
 export function editableFiles(workspace: string, env: NodeJS.ProcessEnv): ServersFile[] {
-  return [fileForScope('user', workspace, env), fileForScope('project', workspace, env), { path: projectConfigPath(workspace), scope: 'project', format: 'vibe-agent' }];
+  return [fileForScope('user', workspace, env), fileForScope('project', workspace, env), { path: projectConfigPath(workspace), scope: 'project', format: 'vibe-agent', within: [workspace] }];
 }
 
 /** A servers file as read for editing: its text (absent: no file yet) and its `mcpServers`. */
@@ -42,17 +48,11 @@ const MAX_BYTES = 1024 * 1024;
 export function readServersFile(file: ServersFile): ReadServers {
   let text: string;
   try {
-    const stat = statSync(file.path);
-    if (!stat.isFile()) throw new ConfigError(`${file.path} is not a regular file; nothing was written.`);
-    if (stat.size > MAX_BYTES) throw new ConfigError(`${file.path} is larger than ${MAX_BYTES} bytes; nothing was written.`);
-    text = readFileSync(file.path, 'utf8');
+    text = readOwnText(file.path, { within: file.within, maxBytes: MAX_BYTES });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-      if (isLink(file.path)) throw new ConfigError(`${file.path} is a link to a file that does not exist; nothing was written.`);
-      return { file, text: undefined, root: undefined, servers: {} };
-    }
-    if (error instanceof ConfigError) throw error;
-    throw new ConfigError(`Cannot read ${file.path}: ${(error as Error).message}`);
+    if (!(error instanceof RefusedFileError)) throw error;
+    if (error.code === 'ENOENT') return { file, text: undefined, root: undefined, servers: {} };
+    throw new ConfigError(`${file.path}: ${error.reason}; nothing was written.`);
   }
   let root: JsonNode;
   try {
@@ -120,13 +120,5 @@ export function writeAtomically(path: string, text: string, newMode = 0o600): vo
   } catch (error) {
     rmSync(temporary, { force: true });
     throw error;
-  }
-}
-
-function isLink(path: string): boolean {
-  try {
-    return lstatSync(path).isSymbolicLink();
-  } catch {
-    return false;
   }
 }

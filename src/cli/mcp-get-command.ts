@@ -12,7 +12,7 @@ import { safeStderr, safeStdout } from './display/safe-output.js';
 import { EXIT } from './exit-codes.js';
 import { checkServerName } from './mcp-entry.js';
 import { configuredServers, userSettings } from './mcp-known-servers.js';
-import { maskValue } from './mcp-secret-values.js';
+import { maskArgument, maskValue } from './mcp-secret-values.js';
 import { originWords } from './mcp-table.js';
 import { UsageError } from './usage-error.js';
 
@@ -51,7 +51,7 @@ function specLines({ spec }: ServerEntry): string[] {
     ...(spec.startupTimeoutMs !== undefined ? [`  start-up limit: ${spec.startupTimeoutMs} ms`] : []),
   ];
   if (spec.transport === 'stdio') {
-    const command = [spec.command, ...spec.args].map((word) => shellWord(maskValue('', word))).join(' ');
+    const command = [spec.command, ...spec.args].map((word) => shellWord(maskArgument(word))).join(' ');
     return ['  type:    stdio', `  command: ${command}`, ...(spec.cwd !== undefined ? [`  cwd:     ${spec.cwd}`] : []), ...named('env:', spec.env, '='), ...limits];
   }
   return [`  type:    ${spec.transport}`, `  url:     ${maskedUrl(spec.url)}`, ...named('headers:', spec.headers, ': '), ...limits];

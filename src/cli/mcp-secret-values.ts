@@ -4,8 +4,8 @@ import { isSecretVariable } from '../trust/secret-variables.js';
 
 /** Well-known key prefixes (OpenAI/Anthropic, GitHub, GitLab, Slack, AWS, Google), and `Bearer …`/`Basic …`. */
 const KEY_SHAPE = /^(?:sk-|ghp_|gho_|ghs_|github_pat_|glpat-|xox[abpr]-|AKIA|AIza)|^(?:Bearer|Basic|Token)\s+\S{8,}/i;
-/** A long run of letters and digits with both in it: what a generated key looks like. */
-const TOKEN_SHAPE = /^(?=.*\d)(?=.*[A-Za-z])[A-Za-z0-9_\-+/=.]{24,}$/;
+/** A long run of letters and digits with both in it (no slash or dot: not a path): what a generated key looks like. */
+const TOKEN_SHAPE = /^(?=.*\d)(?=.*[A-Za-z])[A-Za-z0-9_\-+=]{24,}$/;
 const SECRET_HEADER = /^(?:authorization|proxy-authorization|cookie)$/i;
 
 /** Whether a literal value (no `${VAR}` in it) given under this name looks like a key, token or password. */
@@ -15,11 +15,25 @@ export function looksSecret(name: string, value: string): boolean {
   return named || KEY_SHAPE.test(value) || TOKEN_SHAPE.test(value);
 }
 
+/** A command-line argument in a well-known key's shape (`sk-…`, `ghp_…`, `Bearer …`). */
+function looksLikeKey(value: string): boolean {
+  return variableReferences(value).length === 0 && KEY_SHAPE.test(value);
+}
+
 /** The value with its secret part hidden: `Bearer ****`, `sk-****`; a value that does not look secret as is. */
 export function maskValue(name: string, value: string): string {
   if (!looksSecret(name, value)) return value;
+  return masked(value);
+}
+
+function masked(value: string): string {
   const scheme = /^(Bearer|Basic|Token)\s+/i.exec(value)?.[0] ?? '';
   return `${scheme}****`;
+}
+
+/** A command-line argument as `mcp get` shows it: one in a key's shape hidden. */
+export function maskArgument(value: string): string {
+  return looksLikeKey(value) ? masked(value) : value;
 }
 
 /** A variable name to suggest for a value given under `name`: `Authorization` → `AUTHORIZATION`. */
