@@ -157,7 +157,7 @@ describe('vibe-agent mcp add | get | list | remove', () => {
     expect(readFileSync(userConfig, 'utf8')).toBe(original);
   });
 
-  it('a config that is not JSON is never overwritten: the error names the line and column', async () => {
+  it('a config that is not JSON (or names a server twice) is never overwritten: the error names the line and column', async () => {
     const original = '{\n  "model": "gpt-x",\n  "mcpServers": {\n    "a": { "command": "x" },\n  }\n}\n';
     const { userConfig, cli } = setup({ 'home/.config/vibe-agent/config.json': original });
     for (const args of [['mcp', 'add', 'notes', '--', process.execPath, SCRIPT], ['mcp', 'remove', 'a']]) {
@@ -168,6 +168,13 @@ describe('vibe-agent mcp add | get | list | remove', () => {
       expect(readFileSync(userConfig, 'utf8')).toBe(original);
     }
     expect(readdirSync(join(userConfig, '..'))).toEqual(['config.json']);
+
+    const twice = '{ "mcpServers": { "a": { "command": "x" }, "a": { "command": "y" } } }';
+    writeFileSync(userConfig, twice);
+    const ambiguous = await cli(['mcp', 'remove', 'a']);
+    expect(ambiguous.code).toBe(2);
+    expect(ambiguous.stderr).toContain('has "a" twice in "mcpServers"');
+    expect(readFileSync(userConfig, 'utf8')).toBe(twice);
   });
 
   it("a project's .mcp.json that is a link leading out of the workspace is not written through", async () => {

@@ -64,6 +64,12 @@ export function readServersFile(file: ServersFile): ReadServers {
   if (root.kind !== 'object') throw new ConfigError(`${file.path} does not hold a JSON object; nothing was written.`);
   const servers = memberOf(root, 'mcpServers');
   if (servers && servers.value.kind !== 'object') throw new ConfigError(`"mcpServers" in ${file.path} is not an object; nothing was written.`);
+  // JSON.parse keeps the last of two equal keys, an edit would change the first: the user decides which.
+  for (const node of [root, servers?.value]) {
+    const keys = node?.kind === 'object' ? node.members.map((member) => member.key) : [];
+    const twice = keys.find((key, index) => keys.indexOf(key) !== index && (node === root ? key === 'mcpServers' : true));
+    if (twice !== undefined) throw new ConfigError(`${file.path} has "${twice}" twice${node === root ? '' : ' in "mcpServers"'}; remove one first. Nothing was written.`);
+  }
   const parsed = JSON.parse(text) as { mcpServers?: Record<string, unknown> };
   return { file, text, root, servers: parsed.mcpServers ?? {} };
 }
