@@ -207,6 +207,28 @@ describe('vibe-agent mcp add | get | list | remove', () => {
     expect(json(userConfig).mcpServers).toEqual({ mine: { type: 'stdio', command: process.execPath, args: [SCRIPT] } });
   });
 
+  it('remove: from the only scope that has it; a name in both scopes needs --scope; a Codex server is named, not edited', async () => {
+    const entry = { command: 'true' };
+    const { workspace, userConfig, cli } = setup({
+      'home/.config/vibe-agent/config.json': JSON.stringify({ mcpServers: { both: entry, mine: entry } }),
+      'workspace/.mcp.json': JSON.stringify({ mcpServers: { both: entry } }),
+      'home/.codex/config.toml': '[mcp_servers.codexed]\ncommand = "true"\n',
+    });
+    const ambiguous = await cli(['mcp', 'remove', 'both']);
+    expect(ambiguous.code).toBe(2);
+    expect(ambiguous.stderr).toContain('say which with --scope user or --scope project');
+    const project = await cli(['mcp', 'remove', 'both', '--scope', 'project']);
+    expect(project.code, project.stderr).toBe(0);
+    expect(json(join(workspace, '.mcp.json')).mcpServers).toEqual({});
+    expect(json(userConfig).mcpServers).toEqual({ both: entry, mine: entry });
+    const only = await cli(['mcp', 'remove', 'mine']);
+    expect(only.code, only.stderr).toBe(0);
+    expect(json(userConfig).mcpServers).toEqual({ both: entry });
+    const foreign = await cli(['mcp', 'remove', 'codexed']);
+    expect(foreign.code).toBe(1);
+    expect(foreign.stderr).toContain('config.toml, which vibe-agent reads but does not edit');
+  });
+
   it('usage errors exit 2: a server flag before "--", a header on a stdio server, --scope local, a typo in a flag', async () => {
     const { cli } = setup();
     const cases: Array<[string[], string]> = [
