@@ -67,6 +67,8 @@ describe('editing a JSON config in place', () => {
   it('the new entry follows its siblings: one line each stays one line each, indented stays indented', () => {
     const compact = '{\n  "mcpServers": {\n    "a": { "command": "x" }\n  }\n}\n';
     expect(withServer(read(compact), 'b', { command: 'y' })).toBe('{\n  "mcpServers": {\n    "a": { "command": "x" },\n    "b": {"command":"y"}\n  }\n}\n');
+    const fresh = withServer({ ...read('{}'), text: undefined, root: undefined }, 'b', { command: 'y' });
+    expect(fresh).toBe('{\n  "mcpServers": {\n    "b": {\n      "command": "y"\n    }\n  }\n}\n');
     const crlf = '{\r\n\t"model": "m"\r\n}\r\n';
     expect(withServer(read(crlf), 'b', { command: 'y' })).toBe('{\r\n\t"model": "m",\r\n\t"mcpServers": {\r\n\t\t"b": {\r\n\t\t\t"command": "y"\r\n\t\t}\r\n\t}\r\n}\r\n');
   });

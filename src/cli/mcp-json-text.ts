@@ -127,7 +127,7 @@ export function setMember(text: string, node: JsonNode & { kind: 'object' }, dep
   const existing = node.members.find((member) => member.key === key);
   const siblings = node.members.filter((member) => member !== existing);
   const objects = siblings.filter((member) => member.value.kind === 'object');
-  const oneLine = !spansLines(text, node) || (objects.length > 0 && objects.every((member) => !spansLines(text, member.value)));
+  const oneLine = siblings.length > 0 && (!spansLines(text, node) || (objects.length > 0 && objects.every((member) => !spansLines(text, member.value))));
   const valueText = oneLine ? JSON.stringify(value) : indentJson(value, style, depth + 1);
   if (existing) return splice(text, existing.value.start, existing.value.end, valueText);
   const member = `${JSON.stringify(key)}: ${valueText}`;
