@@ -6,6 +6,7 @@ import { unknownOptionMessage } from './unknown-option.js';
 import { normalizeRewindTo, parseRewindArgs, rewindFlagsGiven, type RewindArgs } from './rewind-args.js';
 import { UsageError } from './usage-error.js';
 import { isTraceCommand, parseTraceArgs, traceFlagsGiven, type TraceArgs } from './trace-args.js';
+import { parseMcpManageArgs, type McpManageArgs } from './mcp-manage-args.js';
 
 export { PROTOCOLS, type Protocol } from './settings.js';
 export { UsageError } from './usage-error.js';
@@ -55,6 +56,8 @@ export interface CliArgs {
   mcpArgs?: string[];
   /** `mcp serve --http [HOST:]PORT`: streamable HTTP instead of stdio. */
   mcpHttp?: string;
+  /** `mcp add|add-json|remove|get`: parsed by their own flags (see mcp-manage-args.ts). */
+  mcpManage?: McpManageArgs;
   /** `rewind` options (see rewind-args.ts). */
   rewind?: RewindArgs;
   /** `trace` options (see trace-args.ts). */
@@ -78,6 +81,8 @@ export const PARSE_OPTIONS: Record<string, OptionSpec> = Object.fromEntries([
 const SEE_HELP = 'Run "vibe-agent --help" for the options.';
 
 export function parseCliArgs(argv: string[]): CliArgs {
+  const mcpManage = parseMcpManageArgs(argv, PARSE_OPTIONS);
+  if (mcpManage) return mcpManage;
   const words = normalizeRewindTo(normalizeResumeFlag(argv));
   let parsed;
   try {
