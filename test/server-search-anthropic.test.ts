@@ -91,6 +91,31 @@ describe("Anthropic's web search tool", () => {
     expect(assistantOf(target.requests[1]!.messages.at(-1)!).map((block) => block.type)).toEqual(['server_tool_use', 'web_search_tool_result', 'text', 'text']);
   });
 
+  it("once the session's maxSearches are made, later requests leave the server tool out", async () => {
+    const target = await server([
+      { kind: 'web_search', query: 'node 24', results: PAGES, reply: { text: 'Node 24 is out.', toolCalls: [{ id: 'toolu_m', name: 'echo', arguments: { v: 'x' } }] } },
+      { text: 'Done.' },
+    ]);
+    const provider = new AnthropicProvider({ apiKey: 'sk-ant-test', baseURL: target.url, webSearch: { maxUses: 5, maxSearches: 1 } });
+    await run({ provider, model: 'claude-test', input: 'go', tools: new ToolRegistry([echo]), retry: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1 } }, () => {});
+    expect(target.violations).toEqual([]);
+    expect(target.requests[0]!.tools!.map((tool) => tool.name)).toEqual(['echo', 'web_search']);
+    expect(target.requests[0]!.tools!.at(-1)).toMatchObject({ max_uses: 1 });
+    expect(target.requests[1]!.tools!.map((tool) => tool.name)).toEqual(['echo']);
+  });
+
+  it('sent to another model, a reply with search blocks is rebuilt from its text (the blocks stay with the model that made them)', async () => {
+    const first = await server([{ kind: 'web_search', query: 'node 24', results: PAGES, reply: { text: 'Node 24 is out.' } }]);
+    const { result } = await runAgent(first);
+    const second = await server([{ text: 'ok' }]);
+    const other = new AnthropicProvider({ apiKey: 'sk-ant-test', baseURL: second.url });
+    for await (const _event of other.stream({ model: 'claude-other', messages: [...result.messages, { role: 'user', content: 'and?' }], tools: [], temperature: 0 })) {
+      // drain
+    }
+    expect(second.violations).toEqual([]);
+    expect(second.requests[0]!.messages[1]!.content).toEqual([{ type: 'text', text: 'Here is what I found: Node 24 is out.' }]);
+  });
+
   describe('the server refuses, as the API does, a history whose search blocks were tampered with', () => {
     async function searched() {
       const target = await server([
