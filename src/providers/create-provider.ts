@@ -4,6 +4,7 @@ import { PRESET_ALIASES, PRESETS, type OpenAIWire, type ProviderPreset } from '.
 import { isOpenAIReasoningModel } from './openai-responses/reasoning-models.js';
 import { blockedPortAdvice, blockedPortOf } from './shared/blocked-ports.js';
 import { agentEnvironment } from '../secrets/held-secrets.js';
+import type { ServerSearchOptions } from './shared/server-search.js';
 
 export interface ProviderSettings {
   /** A preset name (openai, deepseek, ollama, …). Default "openai". */
@@ -27,6 +28,8 @@ export interface ProviderSettings {
 }
 
 export interface ResolvedProvider {
+  /** The provider's own server-side web search, when the user enabled it (see serverSearchWire). */
+  webSearch?: ServerSearchOptions;
   preset: ProviderPreset;
   model: string;
   apiKey: string;
@@ -97,6 +100,17 @@ function openaiWire(preset: ProviderPreset, model: string, baseURL: string, aske
 }
 
 /**
+ * Which server-side web search the resolved provider has: Anthropic's web search tool, OpenAI's
+ * `web_search` on the Responses wire, Gemini's Google Search grounding; undefined for the rest
+ * (Chat Completions has none), which take the web_search function tool instead.
+ */
+export function serverSearchWire(resolved: ResolvedProvider): 'anthropic' | 'responses' | 'google' | undefined {
+  if (resolved.preset.protocol === 'anthropic') return 'anthropic';
+  if (resolved.preset.protocol === 'google') return 'google';
+  return resolved.wire === 'responses' ? 'responses' : undefined;
+}
+
+/**
  * A URL the SDK cannot use would otherwise surface as a network error, retried four times: a
  * non-HTTP one, or a port Node's fetch refuses outright.
  */
@@ -114,6 +128,7 @@ function checkBaseUrl(url: string, source: string): void {
 
 export async function createProvider(resolved: ResolvedProvider): Promise<Provider> {
   const idle = resolved.idleTimeoutMs !== undefined ? { idleTimeoutMs: resolved.idleTimeoutMs } : {};
+  const search = resolved.webSearch ? { webSearch: resolved.webSearch } : {};
   // Loaded on demand: the SDK is the largest part of start-up.
   if (resolved.preset.protocol === 'anthropic') {
     const { AnthropicProvider } = await import('./anthropic/anthropic-provider.js');
@@ -124,6 +139,7 @@ export async function createProvider(resolved: ResolvedProvider): Promise<Provid
       ...(resolved.thinking !== undefined ? { thinkingBudget: resolved.thinking } : {}),
       promptCache: resolved.cacheTtl === 'off' ? false : (resolved.cacheTtl ?? '5m'),
       ...idle,
+      ...search,
     });
   }
   if (resolved.preset.protocol === 'google') {
@@ -134,6 +150,7 @@ export async function createProvider(resolved: ResolvedProvider): Promise<Provid
       baseURL: resolved.baseURL,
       ...(resolved.thinking !== undefined ? { thinkingBudget: resolved.thinking, includeThoughts: true } : {}),
       ...idle,
+      ...search,
     });
   }
   if (resolved.wire === 'responses') {
@@ -143,6 +160,7 @@ export async function createProvider(resolved: ResolvedProvider): Promise<Provid
       apiKey: resolved.apiKey,
       baseURL: resolved.baseURL,
       ...idle,
+      ...search,
       ...(resolved.preset.promptCacheFields && resolved.cacheTtl !== 'off' ? { promptCache: { key: true, extendedRetention: true } } : {}),
     });
   }
