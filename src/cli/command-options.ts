@@ -31,6 +31,7 @@ export const COMMAND_OPTIONS: readonly CommandOption[] = [
   { flag: 'concurrency', value: 'K', help: 'with eval: tasks run at once (default 1)' },
   { flag: 'shard', value: 'I/N', help: 'with eval: run only the I-th of N deterministic slices (for CI matrices, Kubernetes Indexed Jobs)' },
   { flag: 'suite', value: 'DIR', help: 'with eval: a folder of task files instead of the built-in suite' },
+  { flag: 'min-pass', value: 'RATE', help: 'with eval: exit 5 when fewer runs pass (0 to 1, or a percentage; default: every run must pass)' },
   { flag: 'output', short: 'o', value: 'FILE', help: 'with eval: write the results as JSON Lines to FILE' },
   { flag: 'http', value: '[HOST:]PORT', help: 'with mcp serve: streamable HTTP at /mcp on 127.0.0.1 (or HOST) instead of stdio; bearer token from VIBE_MCP_TOKEN, else printed' },
   { flag: 'version', short: 'v', help: 'print the version' },
