@@ -26,7 +26,7 @@ export class UnaskedCalls {
     const count = this.calls.length;
     const lines = [
       `vibe-agent: ${count === 1 ? '1 call needed' : `${count} calls needed`} approval and there was no terminal to ask, so ${count === 1 ? 'it was' : 'they were'} refused${exitCode === undefined ? '' : ` (exit ${exitCode})`}:`,
-      ...this.calls.slice(0, 10).map((call) => `  ${call.tool} ${oneLine(visibleText(call.summary), 100)}`),
+      ...this.calls.slice(0, 10).map((call) => `  ${call.tool}: ${oneLine(visibleText(call.summary), 100)}`),
       ...(count > 10 ? [`  … and ${count - 10} more`] : []),
     ];
     const rules = [...new Set(this.calls.map((call) => call.allow))];

@@ -22,7 +22,7 @@ export const COMMAND_OPTIONS: readonly CommandOption[] = [
   { flag: 'files-only', help: 'with rewind: restore the files, keep the conversation' },
   { flag: 'conversation-only', help: 'with rewind: rewind the conversation, keep the files' },
   { flag: 'force', help: 'with rewind: overwrite files changed since the agent left them, without asking' },
-  { flag: 'list', help: "with rewind: list the points: each prompt, its time and the files it changed" },
+  { flag: 'list', help: 'with rewind: list the points: each prompt, its time and the files it changed' },
   { flag: 'html', value: 'FILE', help: 'with trace: write the page to FILE (one self-contained HTML file) instead of serving it' },
   { flag: 'no-open', help: 'with trace: print the URL without opening a browser' },
   { flag: 'against', help: 'with replay: feed the recorded tool results to the configured live model and report the first turn its calls differ' },
