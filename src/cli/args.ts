@@ -51,7 +51,7 @@ export interface CliArgs {
   user?: boolean;
   /** `eval` subcommand words (e.g. ["merge", "a.jsonl", "b.jsonl"]) and its flags, unparsed. */
   evalArgs?: string[];
-  evalFlags?: { runs?: string; concurrency?: string; shard?: string; suite?: string; output?: string };
+  evalFlags?: { runs?: string; concurrency?: string; shard?: string; suite?: string; output?: string; 'min-pass'?: string };
   /** `mcp` subcommand words (e.g. ["list"]). */
   mcpArgs?: string[];
   /** `mcp serve --http [HOST:]PORT`: streamable HTTP instead of stdio. */
@@ -177,7 +177,7 @@ function applyRunFlags(args: CliArgs): void {
   args.permissionMode = 'yolo';
 }
 
-const EVAL_FLAGS = ['runs', 'concurrency', 'shard', 'suite', 'output'] as const;
+const EVAL_FLAGS = ['runs', 'concurrency', 'shard', 'suite', 'output', 'min-pass'] as const;
 
 /** `doctor` (no words) and `eval [merge FILES…]`: their own flags, checked where they are used. */
 function commandWithWords(args: CliArgs, positionals: string[], values: Record<string, string | boolean | string[] | undefined>): CliArgs {

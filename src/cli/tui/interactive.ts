@@ -18,6 +18,7 @@ import { CtrlCPolicy } from './ctrl-c.js';
 import { InputEditor } from './input-editor.js';
 import type { InputHistory } from './input-history.js';
 import { KeyParser, type Key } from './key-parser.js';
+import { KeyQueue, typeNumber } from './key-queue.js';
 import { LiveScreen } from './live-screen.js';
 import type { InteractiveServices } from './services.js';
 import { completeSlash, isBuiltinCommand, parseSlashCommand, runSlashCommand } from './slash-commands.js';
@@ -202,9 +203,17 @@ export class InteractiveSession {
     });
   }
 
+  private readonly keyQueue = new KeyQueue(
+    (key) => {
+      const asked = this.keyWaiter !== undefined;
+      this.onKey(key);
+      return asked;
+    },
+    () => this.render(),
+  );
+
   private onKeys(keys: Key[]): void {
-    for (const key of keys) this.onKey(key);
-    this.render();
+    this.keyQueue.push(keys);
   }
 
   private onKey(key: Key): void {
@@ -482,17 +491,26 @@ export class InteractiveSession {
     const t = this.options.theme;
     let index = Math.max(0, Math.min(items.length - 1, initial));
     let picked: number | undefined;
+    let typed = '';
     try {
       for (;;) {
         this.approval = [
           `${t.yellow('?')} ${t.bold(title)}`,
           ...items.map((item, i) => (i === index ? `${t.cyan('›')}${t.bold(item.replace(/^ /, ''))}` : item)),
-          t.dim('  ↑/↓ choose · Enter rewinds · Esc cancels'),
+          t.dim('  ↑/↓ or its number choose · Enter rewinds · Esc cancels'),
         ];
         const next = this.nextKey(signal);
         this.render();
         const key = await next;
         if (!key || key.name === 'escape' || (key.ctrl && key.name === 'c')) break;
+        const digit = key.name === 'char' && !key.ctrl && /^[0-9]$/.test(key.text ?? '') ? key.text! : undefined;
+        if (digit !== undefined) {
+          const number = typeNumber(typed, digit, items.length);
+          typed = number.typed;
+          if (number.index !== undefined) index = number.index;
+          continue;
+        }
+        typed = '';
         if (key.name === 'up') index = Math.max(0, index - 1);
         else if (key.name === 'down') index = Math.min(items.length - 1, index + 1);
         else if (key.name === 'return') {

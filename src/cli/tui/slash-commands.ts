@@ -176,17 +176,17 @@ export const SLASH_COMMANDS: SlashCommand[] = [
   {
     name: 'rewind',
     usage: '[N] [--force]',
-    help: 'list checkpoints; with N, go back to one (files and conversation)',
+    help: 'pick a prompt to go back before (files and conversation); /rewind N goes to point N',
     run: async (argument, c) => {
       if (!c.services.rewind || !c.services.checkpoints) return unavailable(c, 'Rewind');
       const words = argument.split(/\s+/).filter(Boolean);
       const number = words.find((word) => /^\d+$/.test(word));
       if (!number) {
-        const list = c.services.checkpoints();
-        if (!list.length) return c.print(["No checkpoints yet: none of this session's turns ran tools."]);
+        const list = await c.services.checkpoints();
+        if (!list.length) return c.print(['Nothing to rewind yet: this session has no prompts.']);
         const numbers = c.services.checkpointNumbers?.();
-        if (!c.choose || !numbers) return c.print([...list, c.theme.dim('  /rewind N goes back to checkpoint N; /undo to the last one.')]);
-        const picked = await c.choose('Rewind to which checkpoint? Files and conversation go back to before that turn.', list, list.length - 1);
+        if (!c.choose || !numbers) return c.print([...list, c.theme.dim('  /rewind N goes back to point N; /undo to before the last prompt.')]);
+        const picked = await c.choose('Rewind to which point? Files and conversation go back to before that prompt (type its number or use ↑/↓).', list, list.length - 1);
         if (picked === undefined) return c.print([c.theme.dim('Rewind cancelled; nothing was changed.')]);
         return rewindTo(numbers[picked], words.includes('--force'), c);
       }
@@ -196,7 +196,7 @@ export const SLASH_COMMANDS: SlashCommand[] = [
   {
     name: 'undo',
     usage: '[--force]',
-    help: "undo the last turn's changes (files and conversation)",
+    help: "undo the last prompt (its files and its part of the conversation)",
     run: async (argument, c) => {
       if (!c.services.rewind) return unavailable(c, 'Undo');
       await rewindTo(undefined, argument.includes('--force'), c);
