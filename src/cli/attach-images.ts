@@ -3,6 +3,7 @@ import type { ImageRef } from '../contracts/messages.js';
 import type { LoadedImage } from '../images/load-image.js';
 import { imagesRefusedBy } from '../providers/image-capability.js';
 import { resolveInWorkspace } from '../workspace/resolve-path.js';
+import { isImageMention, parseMentions } from '../mentions/parse-mentions.js';
 
 export interface AttachOptions {
   /** `--image` paths, relative to the current directory. */
@@ -18,11 +19,9 @@ export interface AttachOptions {
 
 export type Attached = { ok: true; images: ImageRef[]; notes: string[] } | { ok: false; reason: string };
 
-/** `@path.png` in a prompt: only image extensions count as a mention, so `@user` and `@file.ts` stay text. */
-const MENTION = /(?<=^|\s)@((?:[^\s"'`]|\\ )+\.(?:png|jpe?g|gif|webp))(?=$|[\s,.;:!?)])/gi;
-
+/** `@path.png` in a prompt: the mentions (see parseMentions) that name a picture; the rest are attached as text. */
 export function imageMentions(prompt: string): string[] {
-  return [...new Set([...prompt.matchAll(MENTION)].map((match) => match[1]!.replace(/\\ /g, ' ')))];
+  return [...new Set(parseMentions(prompt).map((mention) => mention.path).filter(isImageMention))];
 }
 
 /**

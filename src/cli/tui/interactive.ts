@@ -357,6 +357,7 @@ export class InteractiveSession {
         this.screen.commit([t.red(`✗ ${started.reason}`)]);
         return;
       }
+      if (started.notes?.length) this.screen.commit(started.notes.map((note) => t.dim(`  ⎿ ${note}`)));
       let input: string | undefined = started.prompt;
       for (let round = 0; input !== undefined; round++) {
         const outcome = await this.runOnce(view, { input, model: started.model, images: round === 0 ? started.images : undefined, planning, signal: controller.signal });
