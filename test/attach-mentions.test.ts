@@ -1,0 +1,46 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { attachMentionedFiles, MAX_ATTACHED_CHARS, MAX_GLOB_FILES, withAttachments } from '../src/mentions/attach-mentions.js';
+import { capNoteOf } from '../src/tools/cap-output.js';
+import { createFileTools } from '../src/tools/coding/file-tools.js';
+import { createSearchTools } from '../src/tools/coding/search-tools.js';
+import { ToolRegistry } from '../src/tools/registry.js';
+
+const workspace = mkdtempSync(join(tmpdir(), 'vibe-mentions-'));
+afterAll(() => rmSync(workspace, { recursive: true, force: true }));
+mkdirSync(join(workspace, 'many'));
+for (let i = 0; i < 30; i++) writeFileSync(join(workspace, 'many', `f${String(i).padStart(2, '0')}.txt`), `${'y'.repeat(3000)}\n`.repeat(8));
+
+const run = (tools = new ToolRegistry([...createFileTools(), ...createSearchTools()])) => ({ tools, workspace, signal: new AbortController().signal });
+
+describe('attachMentionedFiles', () => {
+  it(`a glob reads its first ${MAX_GLOB_FILES} files and lists the rest; past ${MAX_ATTACHED_CHARS} characters the middle is stored whole for read_output`, async () => {
+    const mention = run();
+    const attached = await attachMentionedFiles('all of @many/*.txt', mention);
+    if (!attached.ok) throw new Error(attached.reason);
+    expect(attached.attached).toEqual([{ mention: '@many/*.txt', what: `30 files; the first ${MAX_GLOB_FILES} read, the rest listed` }]);
+    const section = attached.section!;
+    expect(section).toContain('many/f29.txt\n</glob>');
+    const note = capNoteOf(`${section}`)!;
+    expect(note).toBeDefined();
+    const whole = (await mention.tools.outputs.get(note.id))!;
+    expect(whole.length).toBe(note.chars);
+    expect(whole.match(/<file path=/g)).toHaveLength(MAX_GLOB_FILES);
+    expect(whole).not.toContain('<file path="many/f20.txt"');
+    expect(section.length).toBeLessThan(MAX_ATTACHED_CHARS + 300);
+    expect(withAttachments('all of @many/*.txt', section).startsWith('all of @many/*.txt\n\n<attachments>\n')).toBe(true);
+  });
+
+  it('without read_file in the run, a mention is refused with the reason', async () => {
+    writeFileSync(join(workspace, 'a.txt'), 'a\n');
+    const attached = await attachMentionedFiles('@a.txt', run(new ToolRegistry(createSearchTools())));
+    expect(attached).toEqual({ ok: false, reason: '@a.txt: the read_file tool is not enabled in this run, so mentions cannot be attached. Nothing was sent.' });
+  });
+
+  it('pictures are left for the image attachment, and a glob that matches nothing stays text', async () => {
+    writeFileSync(join(workspace, 'shot.png'), 'not really');
+    expect(await attachMentionedFiles('@shot.png and @nothing/**/*.zz', run())).toEqual({ ok: true, section: undefined, attached: [] });
+  });
+});
