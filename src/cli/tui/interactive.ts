@@ -20,6 +20,7 @@ import type { InputHistory } from './input-history.js';
 import { KeyParser, type Key } from './key-parser.js';
 import { LiveScreen } from './live-screen.js';
 import type { InteractiveServices } from './services.js';
+import { completeMention, workspaceLister } from '../../mentions/complete-mention.js';
 import { completeSlash, isBuiltinCommand, parseSlashCommand, runSlashCommand } from './slash-commands.js';
 import { renderStatusLine } from './status-line.js';
 import { TurnView } from './turn-view.js';
@@ -234,7 +235,12 @@ export class InteractiveSession {
     // A pasted image path becomes a chip; the image goes with the prompt that holds it.
     const chip = key.name === 'paste' ? this.services.imagePaste?.(key.text ?? '') : undefined;
     const action = this.editor.handle(chip ? { ...key, text: `${chip} ` } : key);
-    if (action.type === 'complete') {
+    const mention = action.type === 'complete' ? completeMention(this.editor.text, this.editor.cursor, workspaceLister(this.options.workspace)) : undefined;
+    if (mention) {
+      this.editor.text = mention.text;
+      this.editor.cursor = mention.cursor;
+      this.hint = mention.candidates.length ? [this.options.theme.dim(mention.candidates.join('  '))] : [];
+    } else if (action.type === 'complete') {
       const completion = completeSlash(this.editor.text, this.services.models?.() ?? [], (this.services.customCommands?.() ?? []).map((command) => command.name));
       this.editor.set(completion.text);
       this.hint = completion.candidates.length ? [this.options.theme.dim(completion.candidates.join('  '))] : [];
