@@ -1,8 +1,9 @@
+import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { startChatServer, type ChatServer } from './support/chat-server.js';
-import { cliHome, CLI_SESSION_TIMEOUT_MS } from './support/cli-process.js';
+import { CLI, cliHome, CLI_SESSION_TIMEOUT_MS } from './support/cli-process.js';
 
 const home = cliHome();
 const servers: ChatServer[] = [];
@@ -101,5 +102,19 @@ describe('@ mentions in a one-shot prompt', () => {
     const replayed = second.server.requests[0]!.messages.filter((m) => m.role === 'user');
     expect(String(replayed[0]!.content)).toBe(first.user);
     expect(readFileSync(home.sessionPath(home.sessionFiles().at(-1)!), 'utf8')).toContain('export const a = 1;');
+  }, CLI_SESSION_TIMEOUT_MS);
+});
+
+describe('@ mentions in a piped prompt', () => {
+  it('a prompt on stdin attaches the file it mentions', async () => {
+    const server = await startChatServer([{ text: 'ok' }]);
+    servers.push(server);
+    const code = await new Promise<number | null>((done) => {
+      const child = spawn(process.execPath, [CLI, '--no-session'], { cwd: home.workspace, env: { ...home.env, OPENAI_API_KEY: 'k', OPENAI_BASE_URL: server.url, VIBE_MODEL: 'm' }, stdio: ['pipe', 'ignore', 'ignore'] });
+      child.on('close', done);
+      child.stdin.end('what does @src/a.test.ts test?\n');
+    });
+    expect(code).toBe(0);
+    expect(server.requests[0]!.messages.at(-1)!.content).toBe('what does @src/a.test.ts test?\n\n<attachments>\n<file path="src/a.test.ts" via="read_file">\n     1\ttest a\n[src/a.test.ts: 1 line, 7 bytes. Showing lines 1-1.]\n</file>\n</attachments>');
   }, CLI_SESSION_TIMEOUT_MS);
 });
