@@ -7,6 +7,7 @@ import { capNoteOf } from '../src/tools/cap-output.js';
 import { createFileTools } from '../src/tools/coding/file-tools.js';
 import { createSearchTools } from '../src/tools/coding/search-tools.js';
 import { ToolRegistry } from '../src/tools/registry.js';
+import { writePng } from './support/image-fixtures.js';
 
 const workspace = mkdtempSync(join(tmpdir(), 'vibe-mentions-'));
 afterAll(() => rmSync(workspace, { recursive: true, force: true }));
@@ -39,8 +40,21 @@ describe('attachMentionedFiles', () => {
     expect(attached).toEqual({ ok: false, reason: '@a.txt: the read_file tool is not enabled in this run, so mentions cannot be attached. Nothing was sent.' });
   });
 
-  it('pictures are left for the image attachment, and a glob that matches nothing stays text', async () => {
-    writeFileSync(join(workspace, 'shot.png'), 'not really');
-    expect(await attachMentionedFiles('@shot.png and @nothing/**/*.zz', run())).toEqual({ ok: true, section: undefined, attached: [] });
+  it('a picture (by its bytes) goes as read_file\'s image, a .png holding text as text; a glob that matches nothing stays text', async () => {
+    const png = await writePng(join(workspace, 'diagram'), 16, 8);
+    writeFileSync(join(workspace, 'fake.png'), 'not really\n');
+    const attached = await attachMentionedFiles('@diagram, @fake.png and @nothing/**/*.zz', run());
+    if (!attached.ok) throw new Error(attached.reason);
+    expect(attached.images.map((image) => [image.mediaType, image.width, image.height, image.data])).toEqual([['image/png', 16, 8, png.toString('base64')]]);
+    expect(attached.attached.map((note) => note.mention)).toEqual(['@diagram', '@fake.png']);
+    expect(attached.attached[0]!.what).toMatch(/^PNG image, 16×8, \d+ bytes; attached as an image\.$/);
+    expect(attached.section).toBe('<attachments>\n<file path="fake.png" via="read_file">\n     1\tnot really\n[fake.png: 1 line, 11 bytes. Showing lines 1-1.]\n</file>\n</attachments>');
+  });
+
+  it('a picture for a model known to take text only is refused with read_file\'s reason', async () => {
+    await writePng(join(workspace, 'shot.png'), 4, 4);
+    const attached = await attachMentionedFiles('see @shot.png', run(new ToolRegistry([...createFileTools({ acceptsImages: false }), ...createSearchTools()])));
+    expect(attached.ok).toBe(false);
+    if (!attached.ok) expect(attached.reason).toMatch(/^@shot\.png: shot\.png is a PNG image .*does not accept images.* Nothing was sent\.$/);
   });
 });

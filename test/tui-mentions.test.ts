@@ -13,7 +13,7 @@ import { waitFor } from './support/cli-process.js';
 const cleanups = cleanupAfterEach();
 requireTmux();
 
-const userText = (body: { messages: Array<{ role: string; content: unknown }> }) => String(body.messages.filter((m) => m.role === 'user').at(-1)!.content);
+const userText = (body: { messages: Array<{ role: string; content?: unknown }> }) => String(body.messages.filter((m) => m.role === 'user').at(-1)!.content);
 
 describe('mentions, ! commands and /init in the TUI (tmux)', () => {
   it('Tab completes @path (a list when ambiguous) and the sent prompt carries the file', async () => {

@@ -127,17 +127,14 @@ export async function createInteractiveServices(
       const hooked = await promptThroughHooks(prepared.hooks, started.prompt, { id: session?.id, path: session?.path, resumed: initialMessages !== undefined, starts: !hooksStarted, source: cleared ? 'clear' : undefined });
       hooksStarted = true;
       if ('blocked' in hooked) return { ok: false, reason: `the UserPromptSubmit hook blocked the prompt: ${hooked.blocked}` };
-      const attached = await attachImages(hooked.input, {
+      const attached = await attachImages({
         paths: pasted.pathsIn(text),
-        workspace,
         preset: prepared.resolved.preset.name,
         protocol: prepared.resolved.preset.protocol,
         model: started.model ?? prepared.resolved.model,
-        extraRoots: prepared.settings.addDirs,
-        allowSecrets: prepared.settings.allowSecrets,
       });
       if (!attached.ok) return { ok: false, reason: attached.reason };
-      return { ok: true, prompt: withAttachments(hooked.input, mentioned.section), model: started.model, ...(attached.images.length ? { images: attached.images } : {}), notes: attachedLines(mentioned.attached) };
+      return { ok: true, prompt: withAttachments(hooked.input, mentioned.section), model: started.model, ...(attached.images.length + mentioned.images.length ? { images: [...attached.images, ...mentioned.images] } : {}), notes: attachedLines(mentioned.attached) };
     },
     // The same Stop handling as a one-shot run: a block sends its reason back, at most 3 times a prompt.
     afterRun: (reason, round) => continueAfterStop(prepared.hooks, reason, round, warn),

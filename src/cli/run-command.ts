@@ -43,14 +43,11 @@ async function runPrepared(args: CliArgs, prompt: string, prepared: PreparedRun,
     return EXIT.providerError;
   }
   const model = start.model ?? resolved.model;
-  const attached = await attachImages(start.prompt, {
+  const attached = await attachImages({
     paths: settings.images,
-    workspace,
     preset: resolved.preset.name,
     protocol: resolved.preset.protocol,
     model,
-    extraRoots: settings.addDirs,
-    allowSecrets: settings.allowSecrets,
   });
   if (!attached.ok) {
     safeStderr.write(`vibe-agent: ${attached.reason}\n`);
@@ -82,7 +79,7 @@ async function runPrepared(args: CliArgs, prompt: string, prepared: PreparedRun,
     provider,
     model,
     input: withAttachments(approved ? promptWithPlan(hooked.input, approved.text) : hooked.input, mentioned.section),
-    ...(attached.images.length ? { images: attached.images } : {}),
+    ...(attached.images.length + mentioned.images.length ? { images: [...attached.images, ...mentioned.images] } : {}),
     tools,
     system: planning ? `${system}\n\n${PLAN_MODE_PROMPT}` : system,
     ...(planning ? { plan: true } : {}),

@@ -1,9 +1,10 @@
 import { lstat } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import type { ImageRef } from '../contracts/messages.js';
 import type { Authorize } from '../contracts/tool.js';
 import { capText } from '../tools/cap-output.js';
 import type { ToolRegistry } from '../tools/registry.js';
-import { isGlobMention, isImageMention, parseMentions } from './parse-mentions.js';
+import { isGlobMention, parseMentions } from './parse-mentions.js';
 
 /** A glob attaches at most this many files; the rest are named in the listing. */
 export const MAX_GLOB_FILES = 20;
@@ -24,23 +25,25 @@ export interface AttachedNote {
   what: string;
 }
 
-/** `section` goes after the prompt (see withAttachments); undefined when nothing was attached. */
-export type AttachedText = { ok: true; section: string | undefined; attached: AttachedNote[] } | { ok: false; reason: string };
+/** `section` goes after the prompt (see withAttachments), undefined when no text was attached; `images` ride beside it. */
+export type AttachedText = { ok: true; section: string | undefined; images: ImageRef[]; attached: AttachedNote[] } | { ok: false; reason: string };
 
 /**
  * The prompt with the text of the files its `@` mentions name, after the user's words and apart
  * from them: `@file` as read_file returns it (numbered lines, capped with its line count and the
  * offset to read on), `@folder/` and `@glob` as list_files lists them (a glob's first files read
  * too). Each goes through the registry as a call of that tool, so confinement, deny rules and
- * secret files are refused exactly as for the model's own calls. A mention of nothing on disk
- * stays text (`@user`, `me@example.com` is never one); pictures are attached as images elsewhere.
+ * secret files are refused exactly as for the model's own calls. A picture (by its bytes, as
+ * read_file tells) is attached as the image read_file returns. A mention of nothing on disk stays
+ * text (`@user`; `me@example.com` is never one).
  * Read before the prompt hooks run (nothing is recorded for a prompt refused here); the section
  * joins the prompt the hooks return.
  */
 export async function attachMentionedFiles(typed: string, run: MentionRun): Promise<AttachedText> {
-  const paths = [...new Set(parseMentions(typed).map((mention) => mention.path))].filter((path) => !isImageMention(path));
-  if (paths.length === 0) return { ok: true, section: undefined, attached: [] };
+  const paths = [...new Set(parseMentions(typed).map((mention) => mention.path))];
+  if (paths.length === 0) return { ok: true, section: undefined, images: [], attached: [] };
   const blocks: string[] = [];
+  const images: ImageRef[] = [];
   const attached: AttachedNote[] = [];
   const call = callTools(run);
   for (const path of paths) {
@@ -48,13 +51,14 @@ export async function attachMentionedFiles(typed: string, run: MentionRun): Prom
     if (block === undefined) continue;
     if (!block.ok) return { ok: false, reason: `@${path}: ${block.reason} Nothing was sent.` };
     blocks.push(...block.blocks);
+    images.push(...block.images);
     attached.push({ mention: `@${path}`, what: block.what });
   }
-  if (blocks.length === 0) return { ok: true, section: undefined, attached };
+  if (blocks.length === 0) return { ok: true, section: undefined, images, attached };
   const section = `<attachments>\n${blocks.join('\n')}\n</attachments>`;
   const { text, stored } = capText(section, MAX_ATTACHED_CHARS, { fresh: true });
   if (stored) await run.tools.outputs.put(stored.id, stored.text);
-  return { ok: true, section: text, attached };
+  return { ok: true, section: text, images, attached };
 }
 
 /** The user's words, then the attachments: one user message, stored as sent, so a resumed session sends the same bytes. */
@@ -67,15 +71,15 @@ export function attachedLines(attached: readonly AttachedNote[]): string[] {
   return attached.map((note) => `attached ${note.mention} (${note.what})`);
 }
 
-type Block = { ok: true; blocks: string[]; what: string } | { ok: false; reason: string };
-type CallTool = (name: string, args: Record<string, unknown>) => Promise<{ ok: true; text: string } | { ok: false; reason: string }>;
+type Block = { ok: true; blocks: string[]; images: ImageRef[]; what: string } | { ok: false; reason: string };
+type CallTool = (name: string, args: Record<string, unknown>) => Promise<{ ok: true; text: string; images: ImageRef[] } | { ok: false; reason: string }>;
 
 function callTools(run: MentionRun): CallTool {
   let count = 0;
   return async (name, args) => {
     if (!run.tools.get(name)) return { ok: false, reason: `the ${name} tool is not enabled in this run, so mentions cannot be attached.` };
     const result = await run.tools.invoke({ id: `mention-${++count}`, name, arguments: JSON.stringify(args) }, { workspace: run.workspace, signal: run.signal, ...(run.authorize ? { authorize: run.authorize } : {}) });
-    return result.isError ? { ok: false, reason: result.content } : { ok: true, text: result.content };
+    return result.isError ? { ok: false, reason: result.content } : { ok: true, text: result.content, images: result.images ?? [] };
   };
 }
 
@@ -85,11 +89,13 @@ async function pathBlock(path: string, workspace: string, call: CallTool): Promi
   if (info.isDirectory()) {
     const listed = await call('list_files', { path });
     if (!listed.ok) return listed;
-    return { ok: true, blocks: [element('folder', path, 'list_files', listed.text)], what: `folder, ${countOf(listed.text)}` };
+    return { ok: true, blocks: [element('folder', path, 'list_files', listed.text)], images: [], what: `folder, ${countOf(listed.text)}` };
   }
   const read = await call('read_file', { path });
   if (!read.ok) return read;
-  return { ok: true, blocks: [element('file', path, 'read_file', read.text)], what: linesOf(read.text) };
+  // A picture goes as the image itself; read_file's line about it (`[a.png: PNG image, 64×48 …]`) is what the user sees.
+  if (read.images.length) return { ok: true, blocks: [], images: read.images, what: read.text.replace(/^\[[^:]*: |\]$/g, '') };
+  return { ok: true, blocks: [element('file', path, 'read_file', read.text)], images: [], what: linesOf(read.text) };
 }
 
 async function globBlock(pattern: string, call: CallTool): Promise<Block | undefined> {
@@ -98,13 +104,15 @@ async function globBlock(pattern: string, call: CallTool): Promise<Block | undef
   if (!listed.ok || listed.text.startsWith('No files match')) return undefined;
   const files = listed.text.split('\n').filter((line) => line !== '' && !line.startsWith('['));
   const blocks = [element('glob', pattern, 'list_files', listed.text)];
+  const images: ImageRef[] = [];
   for (const file of files.slice(0, MAX_GLOB_FILES)) {
     const read = await call('read_file', { path: file });
     if (!read.ok) return { ok: false, reason: `${file}: ${read.reason}` };
-    blocks.push(element('file', file, 'read_file', read.text));
+    if (read.images.length) images.push(...read.images);
+    else blocks.push(element('file', file, 'read_file', read.text));
   }
   const more = files.length > MAX_GLOB_FILES ? `; the first ${MAX_GLOB_FILES} read, the rest listed` : '';
-  return { ok: true, blocks, what: `${files.length} file${files.length === 1 ? '' : 's'}${more}` };
+  return { ok: true, blocks, images, what: `${files.length} file${files.length === 1 ? '' : 's'}${more}` };
 }
 
 /**

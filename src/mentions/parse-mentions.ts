@@ -64,13 +64,6 @@ function bare(prompt: string, at: number): Mention | undefined {
   return { path: kept.replace(/\\ /g, ' '), start: at, end: at + 1 + kept.length };
 }
 
-const IMAGE = /\.(?:png|jpe?g|gif|webp)$/i;
-
-/** Whether a mention names a picture by its extension: those go with the prompt as images. */
-export function isImageMention(path: string): boolean {
-  return IMAGE.test(path);
-}
-
 /** Glob characters: `@src/**\/*.test.ts` names the files that match, not one path. */
 export function isGlobMention(path: string): boolean {
   return /[*?[{]/.test(path);
