@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -7,6 +7,7 @@ import { capNoteOf } from '../src/tools/cap-output.js';
 import { createFileTools } from '../src/tools/coding/file-tools.js';
 import { createSearchTools } from '../src/tools/coding/search-tools.js';
 import { ToolRegistry } from '../src/tools/registry.js';
+import { createPermissionPolicy } from '../src/permissions/permission-policy.js';
 import { writePng } from './support/image-fixtures.js';
 
 const workspace = mkdtempSync(join(tmpdir(), 'vibe-mentions-'));
@@ -56,5 +57,21 @@ describe('attachMentionedFiles', () => {
     const attached = await attachMentionedFiles('see @shot.png', run(new ToolRegistry([...createFileTools({ acceptsImages: false }), ...createSearchTools()])));
     expect(attached.ok).toBe(false);
     if (!attached.ok) expect(attached.reason).toMatch(/^@shot\.png: shot\.png is a PNG image .*does not accept images.* Nothing was sent\.$/);
+  });
+  it('a glob leaves out a file a deny rule refuses and says why; a link to a folder lists the folder', async () => {
+    mkdirSync(join(workspace, 'conf'));
+    writeFileSync(join(workspace, 'conf', 'a.txt'), 'open\n');
+    writeFileSync(join(workspace, 'conf', 'b.txt'), 'closed\n');
+    symlinkSync(join(workspace, 'conf'), join(workspace, 'conf-link'));
+    const authorize = createPermissionPolicy({ mode: 'ask', deny: ['read_file(conf/b.txt)'], protectedDirs: [] });
+    const attached = await attachMentionedFiles('@conf/*.txt and @conf-link', { ...run(), authorize });
+    if (!attached.ok) throw new Error(attached.reason);
+    expect(attached.attached).toEqual([
+      { mention: '@conf/*.txt', what: '2 files; 1 refused' },
+      { mention: '@conf-link', what: 'folder, 2 files' },
+    ]);
+    expect(attached.section).toContain('<refused path="conf/b.txt" via="read_file">\nDenied: the rule "read_file(conf/b.txt)" in permissions.deny forbids this call.\n</refused>');
+    expect(attached.section).toContain('<file path="conf/a.txt" via="read_file">\n     1\topen\n');
+    expect(attached.section).not.toContain('closed');
   });
 });

@@ -1,4 +1,4 @@
-import { lstat } from 'node:fs/promises';
+import { lstat, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { ImageRef } from '../contracts/messages.js';
 import type { Authorize } from '../contracts/tool.js';
@@ -84,7 +84,9 @@ function callTools(run: MentionRun): CallTool {
 }
 
 async function pathBlock(path: string, workspace: string, call: CallTool): Promise<Block | undefined> {
-  const info = await lstat(resolve(workspace, path)).catch(() => undefined);
+  // Followed, so a link to a folder is a folder; a dangling link exists, and read_file says what it is.
+  const absolute = resolve(workspace, path);
+  const info = await stat(absolute).catch(() => lstat(absolute).catch(() => undefined));
   if (!info) return undefined;
   if (info.isDirectory()) {
     const listed = await call('list_files', { path });
@@ -105,21 +107,26 @@ async function globBlock(pattern: string, call: CallTool): Promise<Block | undef
   const files = listed.text.split('\n').filter((line) => line !== '' && !line.startsWith('['));
   const blocks = [element('glob', pattern, 'list_files', listed.text)];
   const images: ImageRef[] = [];
+  let refused = 0;
   for (const file of files.slice(0, MAX_GLOB_FILES)) {
     const read = await call('read_file', { path: file });
-    if (!read.ok) return { ok: false, reason: `${file}: ${read.reason}` };
-    if (read.images.length) images.push(...read.images);
+    // One file the rules refuse (a .env among the matches) is left out, and says why; the others go.
+    if (!read.ok) {
+      refused++;
+      blocks.push(element('refused', file, 'read_file', read.reason));
+    } else if (read.images.length) images.push(...read.images);
     else blocks.push(element('file', file, 'read_file', read.text));
   }
   const more = files.length > MAX_GLOB_FILES ? `; the first ${MAX_GLOB_FILES} read, the rest listed` : '';
-  return { ok: true, blocks, images, what: `${files.length} file${files.length === 1 ? '' : 's'}${more}` };
+  const left = refused ? `; ${refused} refused` : '';
+  return { ok: true, blocks, images, what: `${files.length} file${files.length === 1 ? '' : 's'}${more}${left}` };
 }
 
 /**
  * One attachment. read_file numbers every line, so a file's own text never starts a line with
  * the closing tag; the path is quoted as JSON so a name cannot close the attribute.
  */
-function element(kind: 'file' | 'folder' | 'glob', path: string, via: string, text: string): string {
+function element(kind: 'file' | 'folder' | 'glob' | 'refused', path: string, via: string, text: string): string {
   return `<${kind} path=${JSON.stringify(path)} via="${via}">\n${text}\n</${kind}>`;
 }
 
