@@ -532,6 +532,10 @@ export class InteractiveSession {
         this.screen.commit([t.red(`✗ ${result.reason}`)]);
         return;
       }
+      if (controller.signal.aborted) {
+        this.screen.commit([t.yellow('⊘ Cancelled; nothing goes to the model.')]);
+        return;
+      }
       this.shellContext.push(typedCommandBlock(command, result.output));
       const lines = result.output.split('\n');
       const shown = lines.slice(0, TYPED_OUTPUT_LINES).map((line) => `  ${result.failed ? t.red(line) : t.dim(line)}`);
