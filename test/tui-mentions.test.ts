@@ -71,6 +71,20 @@ describe('mentions, ! commands and /init in the TUI (tmux)', () => {
     expect(server.requests).toHaveLength(0);
   });
 
+  it('Ctrl-C stops a running !command and nothing of it goes to the model', async () => {
+    const { server, pane } = await tuiSession(cleanups, [{ text: 'Nothing from the shell.' }], { args: ['--tools', 'bash'] });
+    await pane.waitFor('/help for commands');
+    await pane.send(['!echo started-it; sleep 60'], { literal: true });
+    await pane.send(['Enter']);
+    await pane.waitFor('! echo started-it; sleep 60');
+    await pane.send(['C-c']);
+    await pane.waitFor('⊘ Cancelled; nothing goes to the model.');
+    await pane.send(['hello'], { literal: true });
+    await pane.send(['Enter']);
+    await pane.waitFor('Nothing from the shell.');
+    expect(userText(server.requests[0]!)).toBe('hello');
+  });
+
   it('/init in auto-edit mode still shows the AGENTS.md write as a diff and writes it only on yes', async () => {
     const agents = '# Repository guidelines\n\n- Test with `npm test`.\n';
     const { server, pane, workspace } = await tuiSession(

@@ -528,12 +528,12 @@ export class InteractiveSession {
     try {
       this.typedAuthorize.setMode(this.authorize.mode, this.authorize.planScope);
       const result = await runTypedCommand(command, { tools: this.options.tools, authorize: this.typedAuthorize, workspace: this.options.workspace, signal: controller.signal });
-      if (!result.ran) {
-        this.screen.commit([t.red(`✗ ${result.reason}`)]);
-        return;
-      }
       if (controller.signal.aborted) {
         this.screen.commit([t.yellow('⊘ Cancelled; nothing goes to the model.')]);
+        return;
+      }
+      if (!result.ran) {
+        this.screen.commit([t.red(`✗ ${result.reason}`)]);
         return;
       }
       this.shellContext.push(typedCommandBlock(command, result.output));
