@@ -12,6 +12,7 @@ import { startRunPrompt } from './custom-command-prompt.js';
 import { continueAfterStop } from '../hooks/stop-hook.js';
 import { promptThroughHooks } from './prompt-hooks.js';
 import { attachImages } from './attach-images.js';
+import { attachedLines, attachMentionedFiles, withAttachments } from '../mentions/attach-mentions.js';
 import { prepareRun, type PreparedRun } from './prepare-run.js';
 import { createTextRenderer } from './render-text.js';
 import { colorEnabled } from './display/theme.js';
@@ -45,20 +46,24 @@ async function runPrepared(args: CliArgs, prompt: string, prepared: PreparedRun,
     return unasked.any ? refusedForApproval(unasked, EXIT.approvalNeeded) : EXIT.providerError;
   }
   const model = start.model ?? resolved.model;
-  const attached = await attachImages(start.prompt, {
+  const attached = await attachImages({
     paths: settings.images,
-    workspace,
     preset: resolved.preset.name,
     protocol: resolved.preset.protocol,
     model,
-    extraRoots: settings.addDirs,
-    allowSecrets: settings.allowSecrets,
   });
   if (!attached.ok) {
     safeStderr.write(`vibe-agent: ${attached.reason}\n`);
     return EXIT.usage;
   }
   for (const note of attached.notes) safeStderr.write(`vibe-agent: ${note}\n`);
+  // Mentions are the user's own: a custom command's or an MCP prompt's expansion is not searched.
+  const mentioned = await attachMentionedFiles(start.prompt === prompt ? prompt : '', { tools, authorize, workspace, signal });
+  if (!mentioned.ok) {
+    safeStderr.write(`vibe-agent: ${mentioned.reason}\n`);
+    return EXIT.usage;
+  }
+  for (const line of attachedLines(mentioned.attached)) safeStderr.write(`vibe-agent: ${line}\n`);
   // With --no-session none of the session store's (or the checkpoints') code loads; a resume with it is refused there.
   const unsaved = args.noSession && !args.continue && args.resume === undefined;
   const saving = unsaved ? undefined : await import('./session-run.js');
@@ -76,8 +81,8 @@ async function runPrepared(args: CliArgs, prompt: string, prepared: PreparedRun,
   const options: AgentOptions = {
     provider,
     model,
-    input: approved ? promptWithPlan(hooked.input, approved.text) : hooked.input,
-    ...(attached.images.length ? { images: attached.images } : {}),
+    input: withAttachments(approved ? promptWithPlan(hooked.input, approved.text) : hooked.input, mentioned.section),
+    ...(attached.images.length + mentioned.images.length ? { images: [...attached.images, ...mentioned.images] } : {}),
     tools,
     system: planning ? `${system}\n\n${PLAN_MODE_PROMPT}` : system,
     ...(planning ? { plan: true } : {}),

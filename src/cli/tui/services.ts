@@ -22,7 +22,7 @@ export interface CustomCommandEntry {
 }
 
 /** What a typed prompt becomes: itself, or a custom command's expanded prompt (and model). */
-export type StartedPrompt = { ok: true; prompt: string; model: string | undefined; images?: ImageRef[] } | { ok: false; reason: string };
+export type StartedPrompt = { ok: true; prompt: string; model: string | undefined; images?: ImageRef[]; /** Lines to show: what `@` mentions attached. */ notes?: string[] } | { ok: false; reason: string };
 
 export interface MemoryFile {
   path: string;

@@ -24,6 +24,8 @@ export interface CommandContext {
   /** A fresh conversation: the history replaced, tokens and cost counted from zero. */
   startOver(messages: Message[]): void;
   exit(): void;
+  /** /init: the next turn asks the model for AGENTS.md, its write shown as a diff before it is made. */
+  init?(): void;
   signal: AbortSignal;
   /** Lets the user pick one of `items` (↑/↓, Enter; Esc cancels): its index, or undefined. */
   choose?(title: string, items: string[], initial: number): Promise<number | undefined>;
@@ -62,6 +64,14 @@ export const SLASH_COMMANDS: SlashCommand[] = [
       if (!argument) return c.print([`Model: ${c.model}`]);
       c.setModel(argument);
       c.print([`Model switched to ${c.theme.bold(argument)}.`]);
+    },
+  },
+  {
+    name: 'init',
+    help: 'have the model write or improve AGENTS.md (you see the diff before it is written)',
+    run: (_, c) => {
+      if (!c.init) return unavailable(c, '/init');
+      c.init();
     },
   },
   {
