@@ -176,7 +176,7 @@ describe('vibe-agent "…" > answer.txt captures only the answer', () => {
 
 describe('--help', () => {
   it('names every option the parser accepts', async () => {
-    const { PARSE_OPTIONS } = await import('../src/cli/args.js');
+    const { PARSE_OPTIONS } = await import('../src/cli/parse-command-line.js');
     const HELP = (await import('../src/cli/help-text.js')).helpText();
     const options = Object.keys(PARSE_OPTIONS);
     expect(options.length).toBeGreaterThan(20);

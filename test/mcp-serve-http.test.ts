@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { parseCliArgs } from '../src/cli/args.js';
-import { parseAddress } from '../src/cli/mcp-serve-command.js';
+import { parseCliArgs } from '../src/cli/parse-command-line.js';
+import { parseAddress } from '../src/cli/commands/mcp/mcp-serve-command.js';
 import { CLI } from './support/cli-process.js';
 
 const TOKEN = 'test-token-for-mcp-http-0123456789';

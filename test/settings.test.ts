@@ -2,15 +2,15 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseCliArgs, PARSE_OPTIONS } from '../src/cli/args.js';
-import { loadConfig } from '../src/cli/config.js';
-import { configSchema } from '../src/cli/config-schema.js';
-import { resolveSettings } from '../src/cli/resolve-settings.js';
-import { selectTools } from '../src/cli/select-tools.js';
+import { parseCliArgs, PARSE_OPTIONS } from '../src/cli/parse-command-line.js';
+import { loadConfig } from '../src/cli/settings/config.js';
+import { configSchema } from '../src/cli/settings/config-schema.js';
+import { resolveSettings } from '../src/cli/setup/resolve-settings.js';
+import { selectTools } from '../src/cli/setup/select-tools.js';
 import { settingsMarkdown } from '../src/cli/settings-doc.js';
-import { CONFIG_KEYS, SETTINGS } from '../src/cli/settings.js';
-import { DEFAULT_TOOL_NAMES, TOOL_GROUPS } from '../src/cli/tool-names.js';
-import { closestOption, unknownOptionMessage } from '../src/cli/unknown-option.js';
+import { CONFIG_KEYS, SETTINGS } from '../src/cli/settings/settings.js';
+import { DEFAULT_TOOL_NAMES, TOOL_GROUPS } from '../src/cli/settings/tool-names.js';
+import { closestOption, unknownOptionMessage } from '../src/cli/args/unknown-option.js';
 import { courseTools } from '../src/tools/builtin/course.js';
 
 const temps: string[] = [];

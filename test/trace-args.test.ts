@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseCliArgs, UsageError } from '../src/cli/args.js';
+import { parseCliArgs } from '../src/cli/parse-command-line.js';
+import { UsageError } from '../src/cli/args/cli-args.js';
 
 describe('vibe-agent trace arguments', () => {
   it('takes an optional session (id or file) and its flags', () => {

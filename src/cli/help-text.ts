@@ -1,6 +1,6 @@
-import { COMMAND_OPTIONS } from './command-options.js';
-import { defaultWords, envWords, environmentOnlyKeys, flagWords } from './setting-words.js';
-import { SETTING_KEYS, settingRow } from './settings.js';
+import { COMMAND_OPTIONS } from './args/command-options.js';
+import { defaultWords, envWords, environmentOnlyKeys, flagWords } from './settings/setting-words.js';
+import { SETTING_KEYS, settingRow } from './settings/settings.js';
 
 const USAGE = `vibe-agent — a coding agent for the terminal
 

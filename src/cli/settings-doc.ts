@@ -1,7 +1,7 @@
 import { PRESETS } from '../providers/presets.js';
-import { COMMAND_OPTIONS } from './command-options.js';
-import { configTypeWords, defaultWords, envWords, flagWords } from './setting-words.js';
-import { SETTING_KEYS, settingRow, type ProjectRule } from './settings.js';
+import { COMMAND_OPTIONS } from './args/command-options.js';
+import { configTypeWords, defaultWords, envWords, flagWords } from './settings/setting-words.js';
+import { SETTING_KEYS, settingRow, type ProjectRule } from './settings/settings.js';
 
 const PROJECT_RULES: Record<ProjectRule, string> = {
   'user-only': 'ignored with a warning; only your user config or a flag sets it',
@@ -31,7 +31,7 @@ export function settingsMarkdown(): string {
   return [
     '# Settings',
     '',
-    '<!-- Generated from src/cli/settings.ts by `node scripts/settings-doc.mjs` (after a build); test/settings.test.ts fails when it is out of date. -->',
+    '<!-- Generated from src/cli/settings/settings.ts by `node scripts/settings-doc.mjs` (after a build); test/settings.test.ts fails when it is out of date. -->',
     '',
     'Each setting is taken from the first place that has it: a flag, then the environment variable, then the',
     "project's `.vibe-agent/config.json` in the workspace, then the user's `$XDG_CONFIG_HOME/vibe-agent/config.json`",
