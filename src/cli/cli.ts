@@ -1,32 +1,14 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ConfigError } from '../providers/create-provider.js';
-import { parseCliArgs, type ParsedArgs } from './parse-command-line.js';
+import { parseCliArgs } from './parse-command-line.js';
+import { findCommand } from './command-registry.js';
 import { UsageError } from './args/cli-args.js';
-import { helpText } from './help-text.js';
+import { helpFor } from './help-text.js';
 import { EXIT } from './settings/exit-codes.js';
 import { safeStdout, safeStderr } from './display/safe-output.js';
 
-type Subcommand = (args: ParsedArgs, signal: AbortSignal) => Promise<number>;
-
-/** Each subcommand's module, imported when it runs (literal paths: the bundler makes each a lazy chunk). */
-const SUBCOMMANDS: Partial<Record<ParsedArgs['command'], Subcommand>> = {
-  demo: async (args, signal) => (await import('./commands/demo/demo.js')).demoCommand(args, signal),
-  sessions: async (args) => (await import('./commands/sessions/sessions-command.js')).sessionsCommand(args),
-  memory: async (args) => (await import('./commands/memory/memory-command.js')).memoryCommand(args),
-  skills: async (args) => (await import('./commands/skills/skills-command.js')).skillsCommand(args),
-  index: async (args, signal) => (await import('./commands/index/index-command.js')).indexCommand(args, signal),
-  doctor: async (args, signal) => (await import('./commands/doctor/doctor-command.js')).doctorCommand(args, signal),
-  eval: async (args, signal) => (await import('./commands/eval/eval-command.js')).evalCommand(args, signal),
-  mcp: async (args) => (await import('./commands/mcp/mcp-command.js')).mcpCommand(args),
-  lsp: async (args) => (await import('./commands/lsp/lsp-command.js')).lspCommand(args),
-  acp: async (args, signal) => (await import('./commands/acp/acp-command.js')).acpCommand(args, signal),
-  rewind: async (args) => (await import('./commands/rewind/rewind-command.js')).rewindCommand(args),
-  trace: async (args, signal) => (await import('./commands/trace/trace-command.js')).traceCommand(args, signal),
-  replay: async (args, signal) => (await import('./commands/replay/replay-command.js')).replayCommand(args, signal),
-};
-
-// Only argument parsing is loaded up front; everything else is imported when it is needed.
+// Only argument parsing (the parser and the commands' specs) is loaded up front; everything else is imported when it is needed.
 async function main(argv: string[], packageVersion: () => string): Promise<number> {
   const args = parseCliArgs(argv);
   if (args.command === 'version') {
@@ -34,7 +16,7 @@ async function main(argv: string[], packageVersion: () => string): Promise<numbe
     return EXIT.answered;
   }
   if (args.command === 'help') {
-    safeStdout.write(`${helpText()}\n`);
+    safeStdout.write(`${helpFor(args.helpTopic)}\n`);
     return EXIT.answered;
   }
   if (args.cwd !== undefined) checkDirectory('--cwd', args.cwd);
@@ -53,8 +35,9 @@ async function main(argv: string[], packageVersion: () => string): Promise<numbe
     controller.abort();
   });
 
-  const subcommand = SUBCOMMANDS[args.command];
-  if (subcommand) return subcommand(args, controller.signal);
+  // Each command's run is a lazy import() in its spec (the bundler makes each a chunk).
+  const command = findCommand(args.command);
+  if (command) return command.run(args, controller.signal);
   if (args.resume === '') {
     const { pickSession } = await import('./commands/run/session-picker.js');
     const workspace = resolve(args.cwd ?? process.cwd());

@@ -1,146 +1,145 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { COMMAND_OPTIONS } from './args/command-options.js';
-import { normalizeResumeFlag } from './args/session-args.js';
-import { SETTING_KEYS, settingRow, type Settings } from './settings/settings.js';
-import { unknownOptionMessage } from './args/unknown-option.js';
-import { normalizeRewindTo, parseRewindArgs, rewindFlagsGiven, type RewindArgs } from './commands/rewind/rewind-args.js';
-import { UsageError } from './settings/usage-error.js';
-import { isTraceCommand, parseTraceArgs, traceFlagsGiven, type TraceArgs } from './commands/trace/trace-args.js';
-
 import type { CliArgs } from './args/cli-args.js';
-
-/** CliArgs with the options of the commands that have their own (rewind, trace). */
-export type ParsedArgs = CliArgs & { rewind?: RewindArgs; trace?: TraceArgs };
+import { SHARED_OPTIONS, type CommandOption } from './args/command-options.js';
+import type { Command, CommandWord, FlagValues } from './args/command-spec.js';
+import { normalizeResumeFlag } from './args/session-args.js';
+import { closestCommand, unknownOptionMessage } from './args/unknown-option.js';
+import { COMMANDS, findCommand } from './command-registry.js';
+import { RUN_OPTIONS } from './commands/run/run-options.js';
+import { SETTING_KEYS, settingRow, type Settings } from './settings/settings.js';
+import { UsageError } from './settings/usage-error.js';
 
 type OptionSpec = NonNullable<ParseArgsConfig['options']>[string];
 
-/** What node:util parseArgs accepts: every flag of the settings table and the command options. */
-export const PARSE_OPTIONS: Record<string, OptionSpec> = Object.fromEntries([
-  ...SETTING_KEYS.flatMap((key) => {
-    const row = settingRow(key);
-    if (row.flag === undefined) return [];
-    return [[row.flag, { type: row.value ? 'string' : 'boolean', ...(row.short ? { short: row.short } : {}), ...(row.repeatable ? { multiple: true } : {}) }]];
-  }),
-  ...COMMAND_OPTIONS.map((option) => [option.flag, { type: option.value ? 'string' : 'boolean', ...(option.short ? { short: option.short } : {}) }]),
-]);
+/** The settings table's flags, which every command takes (a command's run resolves its settings). */
+export const SETTING_OPTIONS: readonly CommandOption[] = SETTING_KEYS.flatMap((key) => {
+  const row = settingRow(key);
+  if (row.flag === undefined) return [];
+  return [{ flag: row.flag, help: row.help, ...(row.short ? { short: row.short } : {}), ...(row.value ? { value: row.value } : {}), ...(row.repeatable ? { multiple: true } : {}) }];
+});
 
-const SEE_HELP = 'Run "vibe-agent --help" for the options.';
+/** Every flag of every command, by name: a flag has one meaning wherever it is taken (test/cli-commands.test.ts). */
+export const ALL_OPTIONS: Record<string, OptionSpec> = parseOptions([...SETTING_OPTIONS, ...SHARED_OPTIONS, ...RUN_OPTIONS, ...COMMANDS.flatMap((command) => command.flags)]);
 
-export function parseCliArgs(argv: string[]): ParsedArgs {
-  const words = normalizeRewindTo(normalizeResumeFlag(argv));
-  let parsed;
-  try {
-    parsed = parseArgs({ args: words, allowPositionals: true, strict: true, options: PARSE_OPTIONS });
-  } catch (error) {
-    const typed = (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? firstUnknownOption(words) : undefined;
-    throw new UsageError(`${typed ? unknownOptionMessage(typed, Object.keys(PARSE_OPTIONS)) : (error as Error).message}\n${SEE_HELP}`);
-  }
-  const values = parsed.values as Record<string, string | boolean | string[] | undefined>;
-  const positionals = parsed.positionals;
-  const args: ParsedArgs = { command: 'run', yes: values.yes === true, json: values.json === true, addDirs: [], allowSecrets: false };
+/**
+ * The command line, strictly: a first word that names a command is that command, with its own
+ * words and flags; anything else is a task (`vibe-agent "prompt"`), except a lone word that looks
+ * like a mistyped command. Nothing the parser cannot place becomes a prompt.
+ */
+export function parseCliArgs(argv: string[]): CliArgs {
+  const words = normalizeResumeFlag(argv);
+  const at = commandWordAt(words);
+  const command = at === undefined ? undefined : findCommand(words[at]!);
+  const rest = at === undefined ? words : [...words.slice(0, at), ...words.slice(at + 1)];
+  const { values, positionals, passthrough } = strictParse(rest, command);
+  const args: CliArgs = { command: 'run', yes: values.yes === true, json: values.json === true, addDirs: [], allowSecrets: false };
   for (const key of SETTING_KEYS) Object.assign(args, flagSetting(key, values));
-  applyRunFlags(args);
-  if (values.help) return { ...args, command: 'help' };
+  applyYes(args);
+  if (typeof values.cwd === 'string') args.cwd = values.cwd;
+  if (values.help) return { ...args, command: 'help', ...helpTopic(command, positionals) };
   if (values.version) return { ...args, command: 'version' };
-  const cwd = values.cwd as string | undefined;
-  if (positionals[0] === 'demo') {
-    args.command = 'demo';
-    positionals.shift();
+  if (command) return { ...args, command: command.name, ...command.parse({ words: checkWords(command, positionals, passthrough), passthrough, flags: values }) };
+  return runArgs(args, positionals, passthrough, values);
+}
+
+/** Where the command word is: the first word that is not a flag or a flag's value, when it names a command. */
+function commandWordAt(words: string[]): number | undefined {
+  const { tokens } = parseArgs({ args: words, allowPositionals: true, strict: false, tokens: true, options: ALL_OPTIONS });
+  const first = tokens.find((token) => token.kind !== 'option');
+  return first?.kind === 'positional' && findCommand(first.value) ? first.index : undefined;
+}
+
+function strictParse(words: string[], command: Command | undefined): { values: FlagValues; positionals: string[]; passthrough: string[] } {
+  const options = parseOptions([...SETTING_OPTIONS, ...SHARED_OPTIONS, ...(command ? command.flags : RUN_OPTIONS)]);
+  try {
+    const { values, tokens } = parseArgs({ args: words, allowPositionals: true, strict: true, tokens: true, options });
+    const end = tokens.findIndex((token) => token.kind === 'option-terminator');
+    const positional = (from: number, to: number) => tokens.slice(from, to).flatMap((token) => (token.kind === 'positional' ? [token.value] : []));
+    return { values: values as FlagValues, positionals: positional(0, end < 0 ? tokens.length : end), passthrough: end < 0 ? [] : positional(end + 1, tokens.length) };
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    const typed = code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? firstUnknownOption(words, options) : undefined;
+    throw new UsageError(typed ? misplacedOptionMessage(typed, Object.keys(options), command) : `${(error as Error).message}\n${seeHelp(command)}`);
   }
-  if (positionals[0] === 'sessions' || positionals[0] === 'memory') {
-    args.command = positionals[0];
-    if (args.command === 'memory') args.memoryArgs = positionals.slice(1);
-    else if (positionals.length > 1) throw new UsageError('"vibe-agent sessions" takes no arguments (to ask about sessions, quote the prompt or use -p).');
-    if (values.user) args.user = true;
-    if (cwd) args.cwd = cwd;
-    return args;
-  }
-  if (isTraceCommand(positionals, values)) return { ...args, ...parseTraceArgs(positionals.slice(1), values), ...(cwd ? { cwd } : {}) };
-  if (positionals[0] === 'rewind') return { ...args, ...parseRewindArgs(positionals.slice(1), values), ...(cwd ? { cwd } : {}) };
-  // Only its own words make it the subcommand: "vibe-agent mcp servers explained" stays a prompt.
-  if (positionals[0] === 'mcp' && (positionals.length === 1 || (positionals.length === 2 && (positionals[1] === 'list' || positionals[1] === 'serve')))) {
-    args.command = 'mcp';
-    args.mcpArgs = positionals.slice(1);
-    if (values.http !== undefined) {
-      if (positionals[1] !== 'serve') throw new UsageError('--http only applies to "vibe-agent mcp serve".');
-      args.mcpHttp = values.http as string;
+}
+
+/** `--html` given to a command that has none: the command it belongs to, or the flag most likely meant. */
+function misplacedOptionMessage(typed: string, known: string[], command: Command | undefined): string {
+  const name = typed.replace(/^-+/, '').replace(/=.*$/, '');
+  const long = typed.startsWith('--') ? name : Object.entries(ALL_OPTIONS).find(([, option]) => option.short === name)?.[0];
+  const owners = long === undefined ? [] : ownersOf(long);
+  if (owners.length) return `${typed} only applies to ${owners.map((owner) => owner.said).join(' and ')}; see ${owners[0]!.help}.`;
+  return `${unknownOptionMessage(typed, known)}\n${seeHelp(command)}`;
+}
+
+/** The commands that take a flag (a task run too, for -p, --continue, …). */
+function ownersOf(flag: string): { said: string; help: string }[] {
+  const owners = COMMANDS.filter((command) => command.flags.some((option) => option.flag === flag)).map((command) => ({ said: `"vibe-agent ${command.name}"`, help: `vibe-agent ${command.name} --help` }));
+  return RUN_OPTIONS.some((option) => option.flag === flag) ? [{ said: 'a task (vibe-agent "prompt")', help: 'vibe-agent --help' }, ...owners] : owners;
+}
+
+const seeHelp = (command: Command | undefined): string => (command ? `Run "vibe-agent ${command.name} --help" for its options.` : 'Run "vibe-agent --help" for the options.');
+
+/** The words a command takes: one of its words first (when it has words), and no more than it takes. */
+function checkWords(command: Command, words: string[], passthrough: string[]): string[] {
+  const quoteHint = `To ask the model instead, quote the whole prompt: vibe-agent "${[command.name, ...words].join(' ')}"`;
+  let said: string = command.name;
+  let max = command.maxWords ?? 0;
+  let taken = words;
+  let word: CommandWord | undefined;
+  if (command.words && words.length) {
+    const known = command.words.map((one) => one.word);
+    word = command.words.find((one) => one.word === words[0]);
+    if (!word) {
+      const close = closestCommand(words[0]!, known);
+      throw new UsageError(`"vibe-agent ${command.name}" has no word "${words[0]}"${close ? ` (did you mean "${command.name} ${close}"?)` : ''}; it takes ${known.join(', ')} (see vibe-agent ${command.name} --help). ${quoteHint}`);
     }
-    if (cwd) args.cwd = cwd;
-    return args;
+    said = `${command.name} ${word.word}`;
+    max = word.maxWords ?? 0;
+    taken = words.slice(1);
   }
-  if (positionals[0] === 'lsp' && positionals.length === 1) {
-    args.command = 'lsp';
-    if (cwd) args.cwd = cwd;
-    return args;
-  }
-  if (positionals[0] === 'skills' || positionals[0] === 'index') {
-    if (positionals.length > 1) throw new UsageError(`"vibe-agent ${positionals[0]}" takes no arguments (to ask about ${positionals[0]}, quote the prompt or use -p).`);
-    args.command = positionals[0];
-    if (cwd) args.cwd = cwd;
-    return args;
-  }
-  if (positionals[0] === 'doctor' || positionals[0] === 'eval') return commandWithWords(args, positionals, values);
-  // The ACP server for editors; the run settings (provider, model, permission mode) apply to its sessions.
-  if (positionals[0] === 'acp' && positionals.length === 1) {
-    args.command = 'acp';
-    if (cwd) args.cwd = cwd;
-    return args;
-  }
-  if (positionals[0] === 'replay') return replayArgs(args, positionals, values);
-  if (values.against) throw new UsageError('--against only applies to "vibe-agent replay SESSION".');
-  if (values.user) throw new UsageError('--user only applies to "vibe-agent memory".');
-  if (values.http !== undefined) throw new UsageError('--http only applies to "vibe-agent mcp serve".');
-  const misplaced = rewindFlagsGiven(values);
-  if (misplaced.length) throw new UsageError(`--${misplaced[0]} only applies to "vibe-agent rewind".`);
-  const traceOnly = traceFlagsGiven(values);
-  if (traceOnly.length) throw new UsageError(`--${traceOnly[0]} only applies to "vibe-agent trace".`);
+  if (taken.length > max) throw new UsageError(`"vibe-agent ${said}" takes ${max === 0 ? 'no words' : `at most ${max} word${max > 1 ? 's' : ''}`} (got "${taken.join(' ')}"). ${quoteHint}`);
+  if (passthrough.length && !word?.passthrough) throw new UsageError(`"vibe-agent ${said}" takes nothing after "--" (got "${passthrough.join(' ')}").`);
+  return words;
+}
+
+/** `vibe-agent "prompt"`, `-p`, piped or interactive: the task run's own flags. */
+function runArgs(args: CliArgs, positionals: string[], passthrough: string[], values: FlagValues): CliArgs {
   if (values.continue) args.continue = true;
   if (values.resume !== undefined) args.resume = values.resume as string;
   if (values['no-session']) args.noSession = true;
-  if (cwd) args.cwd = cwd;
   const flagPrompt = values.prompt as string | undefined;
-  if (flagPrompt !== undefined && positionals.length) throw new UsageError('Give the prompt either with -p or as an argument, not both.');
-  const prompt = flagPrompt ?? (positionals.length ? positionals.join(' ') : undefined);
-  if (prompt !== undefined && args.command === 'demo') throw new UsageError(`"vibe-agent demo" runs its own four tasks and takes no prompt; to run "${prompt}", leave out "demo".`);
-  if (prompt !== undefined) args.prompt = prompt;
-  if (values['compare-protocols']) {
-    if (args.command !== 'demo') throw new UsageError('--compare-protocols goes with the demo: vibe-agent demo --compare-protocols');
-    if (args.protocol) throw new UsageError('--compare-protocols runs both protocols; leave out --protocol.');
-    args.compareProtocols = true;
+  const words = [...positionals, ...passthrough];
+  if (flagPrompt !== undefined && words.length) throw new UsageError('Give the prompt either with -p or as an argument, not both.');
+  if (flagPrompt === undefined && positionals.length === 1 && passthrough.length === 0) {
+    const lone = positionals[0]!;
+    if (lone === 'help') return { ...args, command: 'help' };
+    const meant = closestCommand(lone, COMMANDS.map((command) => command.name));
+    if (meant) throw new UsageError(`"${lone}" is not a command (did you mean "vibe-agent ${meant}"?). To send "${lone}" to the model as the task, use -p "${lone}".`);
   }
+  const prompt = flagPrompt ?? (words.length ? words.join(' ') : undefined);
+  if (prompt !== undefined) args.prompt = prompt;
   return args;
 }
 
-/**
- * The run flags every sub-command that runs tools shares (run, demo, acp, mcp serve, replay),
- * mapped once before any sub-command branch can return: `--yes` is `--permission-mode yolo`.
- */
-function applyRunFlags(args: CliArgs): void {
+/** `COMMAND --help`, `--help COMMAND` (the same: the command word comes first), `--help all` or the one screen. */
+function helpTopic(command: Command | undefined, positionals: string[]): { helpTopic?: string } {
+  if (command) return { helpTopic: command.name };
+  if (positionals.length === 0) return {};
+  if (positionals.length === 1 && positionals[0] === 'all') return { helpTopic: 'all' };
+  const meant = closestCommand(positionals[0]!, [...COMMANDS.map((known) => known.name), 'all']);
+  throw new UsageError(`--help takes a command or "all", not "${positionals.join(' ')}"${meant ? ` (did you mean "${meant}"?)` : ''}. Run "vibe-agent --help" for the commands.`);
+}
+
+/** `--yes` is `--permission-mode yolo`, for every command that runs tools. */
+function applyYes(args: CliArgs): void {
   if (!args.yes) return;
   if (args.permissionMode && args.permissionMode !== 'yolo') throw new UsageError(`--yes means --permission-mode yolo; it cannot be combined with --permission-mode ${args.permissionMode}.`);
   args.permissionMode = 'yolo';
 }
 
-const EVAL_FLAGS = ['runs', 'concurrency', 'shard', 'suite', 'output'] as const;
-
-/** `doctor` (no words) and `eval [merge FILES…]`: their own flags, checked where they are used. */
-function commandWithWords(args: CliArgs, positionals: string[], values: Record<string, string | boolean | string[] | undefined>): CliArgs {
-  const command = positionals[0] as 'doctor' | 'eval';
-  const evalFlags = Object.fromEntries(EVAL_FLAGS.flatMap((flag) => (typeof values[flag] === 'string' ? [[flag, values[flag]]] : [])));
-  if (command === 'doctor' && (positionals.length > 1 || Object.keys(evalFlags).length)) throw new UsageError('"vibe-agent doctor" takes no arguments; its flags are --provider, --base-url, --model, --json and --yes.');
-  if (values.cwd) args.cwd = values.cwd as string;
-  return { ...args, command, ...(command === 'eval' ? { evalArgs: positionals.slice(1), evalFlags } : {}) };
-}
-
-/** `replay SESSION [--against]`: exactly one session. */
-function replayArgs(args: CliArgs, positionals: string[], values: Record<string, string | boolean | string[] | undefined>): CliArgs {
-  if (positionals.length !== 2) throw new UsageError('Usage: vibe-agent replay SESSION [--against] (SESSION: an id or id prefix from "vibe-agent sessions", or a .jsonl file).');
-  if (values.cwd) args.cwd = values.cwd as string;
-  return { ...args, command: 'replay', replay: { session: positionals[1]!, against: values.against === true } };
-}
-
 /** A setting's flag, parsed by its row (`{}` when the flag is absent). */
-function flagSetting(key: keyof Settings, values: Record<string, string | boolean | string[] | undefined>): Partial<CliArgs> {
+function flagSetting(key: keyof Settings, values: FlagValues): Partial<CliArgs> {
   const row = settingRow(key);
   const raw = row.flag === undefined ? undefined : values[row.flag];
   if (raw === undefined || raw === false || row.flag === undefined) return {};
@@ -150,9 +149,13 @@ function flagSetting(key: keyof Settings, values: Record<string, string | boolea
   return { [key]: value } as Partial<CliArgs>;
 }
 
+function parseOptions(options: readonly CommandOption[]): Record<string, OptionSpec> {
+  return Object.fromEntries(options.map((option) => [option.flag, { type: option.value ? 'string' : 'boolean', ...(option.short ? { short: option.short } : {}), ...(option.multiple ? { multiple: true } : {}) }]));
+}
+
 /** The first word parseArgs does not know as an option, as typed (`--modle`, `-x`). */
-function firstUnknownOption(words: string[]): string | undefined {
-  const { tokens } = parseArgs({ args: words, allowPositionals: true, strict: false, tokens: true, options: PARSE_OPTIONS });
-  const unknown = tokens.find((token) => token.kind === 'option' && !(token.name in PARSE_OPTIONS));
+function firstUnknownOption(words: string[], options: Record<string, OptionSpec>): string | undefined {
+  const { tokens } = parseArgs({ args: words, allowPositionals: true, strict: false, tokens: true, options });
+  const unknown = tokens.find((token) => token.kind === 'option' && !(token.name in options));
   return unknown?.kind === 'option' ? unknown.rawName : undefined;
 }

@@ -1,5 +1,7 @@
 import { PRESETS } from '../providers/presets.js';
-import { COMMAND_OPTIONS } from './args/command-options.js';
+import { SHARED_OPTIONS } from './args/command-options.js';
+import { COMMANDS } from './command-registry.js';
+import { RUN_OPTIONS } from './commands/run/run-options.js';
 import { configTypeWords, defaultWords, envWords, flagWords } from './settings/setting-words.js';
 import { SETTING_KEYS, settingRow, type ProjectRule } from './settings/settings.js';
 
@@ -27,7 +29,11 @@ export function settingsMarkdown(): string {
   const providers = Object.values(PRESETS).map((preset) =>
     `| ${[code(preset.name), code([preset.keyVariable, ...(preset.altKeyVariables ?? [])].filter(Boolean).join('`, else `')) ?? 'none (local)', code(preset.baseUrlVariable), preset.baseURL, code(preset.defaultModel)].map(cell).join(' | ')} |`,
   );
-  const commands = COMMAND_OPTIONS.map((option) => `| ${cell(code(flagWords(option)))} | ${cell(option.help)} |`);
+  const commands = [
+    ...SHARED_OPTIONS.map((option) => ({ where: 'every command', option })),
+    ...RUN_OPTIONS.map((option) => ({ where: 'a task', option })),
+    ...COMMANDS.flatMap((command) => command.flags.map((option) => ({ where: `\`${command.name}\``, option }))),
+  ].map(({ where, option }) => `| ${cell(code(flagWords(option)))} | ${where} | ${cell(option.help)} |`);
   return [
     '# Settings',
     '',
@@ -54,10 +60,11 @@ export function settingsMarkdown(): string {
     '',
     '## Command options',
     '',
-    'Flags that say what to do in this run; they have no variable and no config key.',
+    'Flags that say what to do in this run; they have no variable and no config key. A command\'s own flags are',
+    'an error anywhere else (`vibe-agent COMMAND --help` lists them).',
     '',
-    '| flag | meaning |',
-    '|---|---|',
+    '| flag | taken by | meaning |',
+    '|---|---|---|',
     ...commands,
     '',
   ].join('\n');

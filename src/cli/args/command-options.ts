@@ -5,34 +5,16 @@ export interface CommandOption {
   short?: string;
   /** The flag's value in --help; none for a switch. */
   value?: string;
+  /** Given more than once, each adds a value (`--header A --header B`). */
+  multiple?: boolean;
   help: string;
 }
 
-/** The command line's own flags, in --help order after the settings. */
-export const COMMAND_OPTIONS: readonly CommandOption[] = [
-  { flag: 'prompt', short: 'p', value: 'TEXT', help: 'the task (or give it as the argument)' },
+/** The flags every command takes (beside the settings'); each command's own are in commands/NAME/spec.ts. */
+export const SHARED_OPTIONS: readonly CommandOption[] = [
   { flag: 'cwd', value: 'DIR', help: 'workspace directory (default: the current directory)' },
   { flag: 'yes', short: 'y', help: 'the same as --permission-mode yolo' },
-  { flag: 'continue', short: 'c', help: 'continue the latest session of this workspace' },
-  { flag: 'resume', value: '[ID]', help: 'continue a chosen session (id or prefix; without one, list them)' },
-  { flag: 'no-session', help: 'do not save this run as a session' },
   { flag: 'json', help: 'one JSON event per line on stdout; the last is {"type":"stop",...}' },
-  { flag: 'compare-protocols', help: 'with demo: run the four tasks both ways and print a table' },
-  { flag: 'rewind-to', value: 'N', help: 'rewind --to N: the checkpoint to go back to (default: the last, undoing the last turn)' },
-  { flag: 'files-only', help: 'with rewind: restore the files, keep the conversation' },
-  { flag: 'conversation-only', help: 'with rewind: rewind the conversation, keep the files' },
-  { flag: 'force', help: 'with rewind: overwrite files changed since the agent left them, without asking' },
-  { flag: 'list', help: 'with rewind: list the checkpoints' },
-  { flag: 'html', value: 'FILE', help: 'with trace: write the page to FILE (one self-contained HTML file) instead of serving it' },
-  { flag: 'no-open', help: 'with trace: print the URL without opening a browser' },
-  { flag: 'against', help: 'with replay: feed the recorded tool results to the configured live model and report the first turn its calls differ' },
-  { flag: 'user', help: 'with memory edit or forget: the user memory file instead of the project one' },
-  { flag: 'runs', value: 'N', help: 'with eval: runs of each task (default 1)' },
-  { flag: 'concurrency', value: 'K', help: 'with eval: tasks run at once (default 1)' },
-  { flag: 'shard', value: 'I/N', help: 'with eval: run only the I-th of N deterministic slices (for CI matrices, Kubernetes Indexed Jobs)' },
-  { flag: 'suite', value: 'DIR', help: 'with eval: a folder of task files instead of the built-in suite' },
-  { flag: 'output', short: 'o', value: 'FILE', help: 'with eval: write the results as JSON Lines to FILE' },
-  { flag: 'http', value: '[HOST:]PORT', help: 'with mcp serve: streamable HTTP at /mcp on 127.0.0.1 (or HOST) instead of stdio; bearer token from VIBE_MCP_TOKEN, else printed' },
   { flag: 'version', short: 'v', help: 'print the version' },
-  { flag: 'help', short: 'h', help: 'this help' },
+  { flag: 'help', short: 'h', help: 'this help; COMMAND --help for a command, --help all for every option' },
 ];

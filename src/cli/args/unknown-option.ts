@@ -12,9 +12,27 @@ export function closestOption(name: string, known: readonly string[]): string | 
   let best: { option: string; distance: number } | undefined;
   for (const option of known) {
     const distance = editDistance(name, option);
-    if (distance <= 2 && (!best || distance < best.distance)) best = { option, distance };
+    // Two edits turn any one letter into `--to`: an option must keep more than the edits change.
+    if (distance <= 2 && distance < option.length && (!best || distance < best.distance)) best = { option, distance };
   }
   return best?.option;
+}
+
+/**
+ * The command (or command word) a lone word most likely meant: one it begins (three letters at
+ * least), or one within an edit (two for names over four letters); undefined when none is close.
+ */
+export function closestCommand(word: string, names: readonly string[]): string | undefined {
+  if (word.length >= 3) {
+    const extending = names.filter((name) => name.startsWith(word.toLowerCase()));
+    if (extending.length === 1) return extending[0];
+  }
+  let best: { name: string; distance: number } | undefined;
+  for (const name of names) {
+    const distance = editDistance(word.toLowerCase(), name);
+    if (distance <= (name.length > 4 ? 2 : 1) && (!best || distance < best.distance)) best = { name, distance };
+  }
+  return best?.name;
 }
 
 /** Levenshtein distance, with a swap of neighbours counting as one edit (the usual typo). */

@@ -1,5 +1,6 @@
 import type { AgentEvent } from '../../../contracts/events.js';
 import type { CliArgs } from '../../args/cli-args.js';
+import type { DemoArgs } from './demo-args.js';
 import { serveDemoPage } from './demo-page.js';
 import { demoTasks } from './demo-tasks.js';
 import { exitCodeFor } from '../../settings/exit-codes.js';
@@ -13,7 +14,7 @@ import { safeStdout } from '../../display/safe-output.js';
 /** The demo shows calls, results and hiccups; streamed text is summed up in each task's answer line. */
 const SHOWN: ReadonlySet<AgentEvent['type']> = new Set(['tool_call_start', 'tool_call_end', 'protocol_error', 'retry']);
 
-export async function demoCommand(args: CliArgs, signal: AbortSignal): Promise<number> {
+export async function demoCommand(args: CliArgs & DemoArgs, signal: AbortSignal): Promise<number> {
   if (args.compareProtocols) {
     const { compareProtocolsCommand } = await import('./compare-protocols.js');
     return compareProtocolsCommand(args, signal);

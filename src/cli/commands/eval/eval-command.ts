@@ -8,13 +8,14 @@ import { runJob } from '../../../eval/run-job.js';
 import { summarize } from '../../../eval/summarize.js';
 import { loadSuite, SuiteError } from '../../../eval/task.js';
 import type { CliArgs } from '../../args/cli-args.js';
+import type { EvalArgs } from './eval-args.js';
 import { EXIT } from '../../settings/exit-codes.js';
 import { UsageError } from '../../settings/usage-error.js';
 import { safeStderr, safeStdout, sanitizeText } from '../../display/safe-output.js';
 import { agentEnvironment } from '../../../secrets/held-secrets.js';
 
 /** `vibe-agent eval [--suite DIR] [--runs N] [--concurrency K] [--shard I/N] [-o FILE]` and `eval merge FILES…`. */
-export async function evalCommand(args: CliArgs, signal: AbortSignal): Promise<number> {
+export async function evalCommand(args: CliArgs & EvalArgs, signal: AbortSignal): Promise<number> {
   const words = args.evalArgs ?? [];
   const flags = args.evalFlags ?? {};
   try {

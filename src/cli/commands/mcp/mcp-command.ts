@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { ToolRegistry } from '../../../tools/registry.js';
 import type { CliArgs } from '../../args/cli-args.js';
 import { loadConfig, readProjectConfig } from '../../settings/config.js';
+import type { McpArgs } from './mcp-args.js';
 import { EXIT } from '../../settings/exit-codes.js';
 import { startMcpServers } from '../../setup/mcp-setup.js';
 import { offeringsTable, serverTable } from './mcp-table.js';
@@ -17,7 +18,7 @@ const LIST_WAIT_MS = 60_000;
  * `vibe-agent mcp list`: starts every server a run would start (it asks nothing: a project
  * server not yet approved shows as such), waits for each to be ready or to fail, prints the table.
  */
-export async function mcpCommand(args: CliArgs, env: NodeJS.ProcessEnv = agentEnvironment()): Promise<number> {
+export async function mcpCommand(args: CliArgs & McpArgs, env: NodeJS.ProcessEnv = agentEnvironment()): Promise<number> {
   const words = args.mcpArgs ?? [];
   if (words[0] === 'serve' && words.length === 1) {
     const { mcpServeCommand } = await import('./mcp-serve-command.js');

@@ -10,6 +10,7 @@ import { collectSecrets, createRedactor } from '../../../session/redact.js';
 import { ToolRegistry } from '../../../tools/registry.js';
 import type { CliArgs } from '../../args/cli-args.js';
 import { loadConfig } from '../../settings/config.js';
+import type { McpArgs } from './mcp-args.js';
 import { EXIT } from '../../settings/exit-codes.js';
 import { UsageError } from '../../settings/usage-error.js';
 import { existingDirs, shellSandbox } from '../../setup/prepare-run.js';
@@ -39,7 +40,7 @@ const NOTES: Record<PermissionMode, string> = {
  * workspace and --add-dir folders, same redaction), served over stdio to another MCP client.
  * Stdout is the protocol's; warnings go to stderr. Ends when the client closes stdin.
  */
-export async function mcpServeCommand(args: CliArgs, env: NodeJS.ProcessEnv = agentEnvironment()): Promise<number> {
+export async function mcpServeCommand(args: CliArgs & McpArgs, env: NodeJS.ProcessEnv = agentEnvironment()): Promise<number> {
   const workspace = resolve(args.cwd ?? process.cwd());
   const warn = (message: string) => safeStderr.write(`vibe-agent: warning: ${message}\n`);
   const settings = resolveSettings(args, env, await loadConfig(workspace, env, warn)).values;

@@ -6,12 +6,13 @@ import { forgetFacts, readOrEmpty } from '../../../memory/memory-file.js';
 import { displayPath, memoryPath, type MemoryScope } from '../../../memory/memory-paths.js';
 import { collectMemorySources } from '../../../memory/memory-sources.js';
 import { UsageError, type CliArgs } from '../../args/cli-args.js';
+import type { MemoryArgs } from './memory-args.js';
 import { EXIT } from '../../settings/exit-codes.js';
 import { safeStdout, safeStderr } from '../../display/safe-output.js';
 import { agentEnvironment } from '../../../secrets/held-secrets.js';
 
 /** `vibe-agent memory [edit | forget TEXT] [--user]`. */
-export function memoryCommand(args: CliArgs, env: NodeJS.ProcessEnv = agentEnvironment()): number {
+export function memoryCommand(args: CliArgs & MemoryArgs, env: NodeJS.ProcessEnv = agentEnvironment()): number {
   const workspace = resolve(args.cwd ?? process.cwd());
   const [action, ...rest] = args.memoryArgs ?? [];
   const scope: MemoryScope = args.user ? 'user' : 'project';

@@ -9,6 +9,7 @@ import { findSession } from '../../../session/list-sessions.js';
 import { readSessionFile } from '../../../session/read-session.js';
 import { collectSecrets, createRedactor } from '../../../session/redact.js';
 import type { CliArgs } from '../../args/cli-args.js';
+import type { ReplayArgs } from './replay-args.js';
 import { EXIT } from '../../settings/exit-codes.js';
 import { prepareRun, type PreparedRun } from '../../setup/prepare-run.js';
 import { UsageError } from '../../settings/usage-error.js';
@@ -19,7 +20,7 @@ import { agentEnvironment } from '../../../secrets/held-secrets.js';
 const OFFLINE_KEY = 'replay-offline';
 
 /** `vibe-agent replay SESSION [--against]`: 0 identical, 1 differs (or diverges), 2 usage error. */
-export async function replayCommand(args: CliArgs, signal: AbortSignal, env: NodeJS.ProcessEnv = agentEnvironment()): Promise<number> {
+export async function replayCommand(args: CliArgs & ReplayArgs, signal: AbortSignal, env: NodeJS.ProcessEnv = agentEnvironment()): Promise<number> {
   const { session, against } = args.replay!;
   const path = sessionPath(session, resolve(args.cwd ?? process.cwd()), env);
   const read = readSessionFile(path);

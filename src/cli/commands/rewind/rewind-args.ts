@@ -1,3 +1,4 @@
+import type { CommandInput } from '../../args/command-spec.js';
 import { UsageError } from '../../settings/usage-error.js';
 
 export interface RewindArgs {
@@ -8,14 +9,11 @@ export interface RewindArgs {
   list: boolean;
 }
 
-const REWIND_ONLY = ['rewind-to', 'files-only', 'conversation-only', 'force', 'list'];
-
 /** `vibe-agent rewind [--to N] [--files-only | --conversation-only] [--force] [--list] [--resume ID]`. */
-export function parseRewindArgs(positionals: string[], values: Record<string, unknown>): { command: 'rewind'; rewind: RewindArgs; resume?: string } {
-  if (positionals.length) throw new UsageError(`"vibe-agent rewind" takes no words (got "${positionals.join(' ')}"); pick a checkpoint with --to N (see rewind --list).`);
+export function parseRewindArgs({ flags: values }: CommandInput): { command: 'rewind'; rewind: RewindArgs; resume?: string } {
   if (values['files-only'] && values['conversation-only']) throw new UsageError('Give --files-only or --conversation-only, not both.');
   let to: number | undefined;
-  const raw = values['rewind-to'];
+  const raw = values.to;
   if (raw !== undefined) {
     to = Number(raw);
     if (!Number.isInteger(to) || to < 1) throw new UsageError(`--to takes a checkpoint number (see vibe-agent rewind --list), not "${String(raw)}".`);
@@ -26,18 +24,4 @@ export function parseRewindArgs(positionals: string[], values: Record<string, un
     rewind: { ...(to !== undefined ? { to } : {}), files: !values['conversation-only'], conversation: !values['files-only'], force: values.force === true, list: values.list === true },
     ...(resume ? { resume } : {}),
   };
-}
-
-/**
- * `rewind --to N` as the parser knows it (`--rewind-to`): a two-letter option of its own would be
- * every typo's closest match.
- */
-export function normalizeRewindTo(words: string[]): string[] {
-  if (!words.includes('rewind')) return words;
-  return words.map((word) => (word === '--to' ? '--rewind-to' : word.startsWith('--to=') ? `--rewind-to=${word.slice(5)}` : word));
-}
-
-/** The rewind flags, which mean nothing to other commands. */
-export function rewindFlagsGiven(values: Record<string, unknown>): string[] {
-  return REWIND_ONLY.filter((flag) => values[flag] !== undefined && values[flag] !== false);
 }
