@@ -65,9 +65,9 @@ export function commandHelp(command: Command): string {
     ...command.usage.map((line) => `  vibe-agent ${line}`),
     ...(command.details ? ['', ...command.details.map((line) => wrap(line, ''))] : []),
     ...(words.length ? ['', 'Words:', ...words.map((word) => option(word.usage ?? word.word, word.help))] : []),
-    ...(command.flags.length ? ['', 'Flags:', ...command.flags.map((flag) => option(flagWords(flag), `${flag.help}.`))] : []),
+    ...(command.flags.length ? ['', 'Flags:', ...command.flags.map((flag) => option(flagWords(flag), flag.help))] : []),
     '',
-    wrap(`Also: --cwd DIR, --json, --yes and the run settings (--provider, --model, --permission-mode, …: vibe-agent --help all).`, ''),
+    'Also: --cwd DIR, --json, --yes and every setting (--provider, --model, …: vibe-agent --help all).',
   ].join('\n');
 }
 
