@@ -3,7 +3,7 @@
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { DEFAULT_SYSTEM_PROMPT } from '../dist/core/system-prompt.js';
 import { toOpenAITools } from '../dist/providers/openai/convert.js';
-import { selectTools } from '../dist/cli/select-tools.js';
+import { selectTools } from '../dist/cli/setup/select-tools.js';
 
 const BUDGET = 1500;
 

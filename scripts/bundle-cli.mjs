@@ -81,10 +81,10 @@ const openaiChatOnly = {
 // --help and usage errors load alone, and the listing commands below) also importing run-command
 // makes the run's static closure one entry-set again: a few chunks. The library, dist/index.js, is
 // not bundled and keeps its imports.
-const RUN_COMMAND = `${dist}cli/run-command.js`;
+const RUN_COMMAND = `${dist}cli/commands/run/run-command.js`;
 // The quick listing commands stay light (they would load the run's closure for ~35 ms more); the few
 // chunks they split off cost a run nothing measurable (bench/README.md).
-const LISTING_COMMANDS = ['sessions-command', 'memory-command', 'skills-command'].map((name) => `${dist}cli/${name}.js`);
+const LISTING_COMMANDS = ['sessions/sessions-command', 'memory/memory-command', 'skills/skills-command'].map((name) => `${dist}cli/commands/${name}.js`);
 const KEEP_ALONE = new Set([RUN_COMMAND, `${dist}cli/cli.js`, `${dist}cli/main.unbundled.js`, ...LISTING_COMMANDS]);
 function lazilyImported(dir) {
   const targets = new Set();
@@ -96,11 +96,11 @@ function lazilyImported(dir) {
   }
   return targets;
 }
-// What a saved run adds (cli/session-run.js: the session store, request records, checkpoints) is one
+// What a saved run adds (cli/prompt/session-run.js: the session store, request records, checkpoints) is one
 // lazy import of run-command's. The commands that use any of it (interactive, replay, rewind, ACP)
 // import it whole as well, so esbuild keeps it in one chunk instead of ~9, split by which command
 // shares which file (each a resolve and a load before a saved run's first request).
-const SESSION_RUN = `${dist}cli/session-run.js`;
+const SESSION_RUN = `${dist}cli/prompt/session-run.js`;
 function staticClosure(file, closure = new Set()) {
   if (closure.has(file)) return closure;
   closure.add(file);

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Writes docs/settings.md from the settings table (src/cli/settings.ts), as built in dist/: run `npm run build` first.
+// Writes docs/settings.md from the settings table (src/cli/settings/settings.ts), as built in dist/: run `npm run build` first.
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';

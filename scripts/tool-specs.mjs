@@ -2,7 +2,7 @@
 // taken from the tools themselves, so a run offers them without loading their code or zod.
 // Run `npm run tool-specs` after changing a tool; test/tool-specs.test.ts fails when the file is stale.
 import { writeFileSync } from 'node:fs';
-import { availableTools } from '../dist/cli/select-tools.js';
+import { availableTools } from '../dist/cli/setup/select-tools.js';
 import { specOf } from '../dist/tools/deferred-tool.js';
 import { createSkillTool } from '../dist/skills/skill-tool.js';
 import { ToolScope } from '../dist/skills/tool-scope.js';

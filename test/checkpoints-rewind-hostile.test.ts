@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { FileIo } from '../src/checkpoints/apply-file-ops.js';
 import { applyRewind, planRewind } from '../src/checkpoints/rewind.js';
 import { SessionCheckpoints } from '../src/checkpoints/session-checkpoints.js';
-import { rewindSummary } from '../src/cli/rewind-text.js';
+import { rewindSummary } from '../src/cli/commands/rewind/rewind-text.js';
 
 const LIMIT = 1024;
 const READS_ANYTHING = process.getuid?.() === 0;

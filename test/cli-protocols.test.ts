@@ -128,7 +128,7 @@ describe('the CLI with --protocol and demo --compare-protocols', () => {
 
   it.each([
     [['x', '--protocol', 'xml'], '--protocol must be one of native, prompt-json, got "xml".'],
-    [['x', '--compare-protocols'], '--compare-protocols goes with the demo'],
+    [['x', '--compare-protocols'], '--compare-protocols only applies to "vibe-agent demo"'],
     [['demo', '--compare-protocols', '--protocol', 'native'], 'leave out --protocol'],
   ])('refuses %j with a clear message (exit 2)', async (args, message) => {
     const ran = await cli(args);

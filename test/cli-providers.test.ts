@@ -5,9 +5,9 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { startChatServer, type ChatServer, type ServerStep } from './support/chat-server.js';
 import { startGeminiServer, type GeminiServer, type GeminiStep } from './support/gemini-server.js';
 import { homeEnv, spawnCli, type Ran } from './support/cli-process.js';
-import { parseCliArgs } from '../src/cli/args.js';
-import { providerSettings } from '../src/cli/provider-settings.js';
-import { resolveSettings } from '../src/cli/resolve-settings.js';
+import { parseCliArgs } from '../src/cli/parse-command-line.js';
+import { providerSettings } from '../src/cli/setup/provider-settings.js';
+import { resolveSettings } from '../src/cli/setup/resolve-settings.js';
 import { resolveProvider } from '../src/providers/create-provider.js';
 
 const home = mkdtempSync(join(tmpdir(), 'vibe-cli-providers-'));

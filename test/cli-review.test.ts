@@ -50,7 +50,7 @@ describe('flags with bad values exit 2 before anything runs', () => {
     expect(server.requests).toHaveLength(0);
   });
 
-  it('empty or non-decimal numbers are refused rather than read as 0 or hex; demo takes no prompt', async () => {
+  it('empty or non-decimal numbers are refused rather than read as 0 or hex; demo takes no words', async () => {
     const { server, run } = await setup([]);
     const temperature = await run(['task', '--temperature', '']);
     expect(temperature.code).toBe(2);
@@ -62,7 +62,7 @@ describe('flags with bad values exit 2 before anything runs', () => {
     expect(window.code).toBe(2);
     const demo = await run(['demo', 'what', 'is', '2+2']);
     expect(demo.code).toBe(2);
-    expect(demo.stderr).toContain('takes no prompt');
+    expect(demo.stderr).toContain('"vibe-agent demo" takes no words (got "what is 2+2")');
     expect(server.requests).toHaveLength(0);
   });
 });
@@ -175,13 +175,15 @@ describe('vibe-agent "…" > answer.txt captures only the answer', () => {
 });
 
 describe('--help', () => {
-  it('names every option the parser accepts', async () => {
-    const { PARSE_OPTIONS } = await import('../src/cli/args.js');
-    const HELP = (await import('../src/cli/help-text.js')).helpText();
-    const options = Object.keys(PARSE_OPTIONS);
+  it('names every option the parser accepts: in --help all, or in the help of the command that takes it', async () => {
+    const { ALL_OPTIONS } = await import('../src/cli/parse-command-line.js');
+    const { COMMANDS } = await import('../src/cli/command-registry.js');
+    const { commandHelp, fullHelp } = await import('../src/cli/help-text.js');
+    const HELP = [fullHelp(), ...COMMANDS.map(commandHelp)].join('\n');
+    const options = Object.keys(ALL_OPTIONS);
     expect(options.length).toBeGreaterThan(20);
     expect(options.filter((name) => !HELP.includes(`--${name}`))).toEqual([]);
-    const shorts = Object.values(PARSE_OPTIONS).flatMap((option) => option.short ?? []);
+    const shorts = Object.values(ALL_OPTIONS).flatMap((option) => option.short ?? []);
     expect(shorts.filter((short) => !HELP.includes(`, -${short} `))).toEqual([]);
   });
 

@@ -99,7 +99,10 @@ describe('the CLI', () => {
     expect((await cli(['--version'])).stdout).toMatch(/^vibe-agent \d+\.\d+\.\d+/);
     const help = await cli(['--help']);
     expect(help.code).toBe(0);
-    expect(help.stdout).toContain('--max-turns');
+    expect(help.stdout).toContain('--model');
+    const all = await cli(['--help', 'all']);
+    expect(all.code).toBe(0);
+    expect(all.stdout).toContain('--max-turns');
   });
 
   it('reports a malformed config file clearly (exit 2)', async () => {

@@ -18,8 +18,8 @@ import { capNoteOf, capToolResult } from '../src/context/tool-result-cap.js';
 import { ScriptedProvider } from '../src/providers/scripted.js';
 import { createReadOutputTool } from '../src/context/read-output.js';
 import { ToolRegistry } from '../src/tools/registry.js';
-import { parseCliArgs } from '../src/cli/args.js';
-import { configSchema } from '../src/cli/config-schema.js';
+import { parseCliArgs } from '../src/cli/parse-command-line.js';
+import { configSchema } from '../src/cli/settings/config-schema.js';
 import { bigOutput } from './support/context-session.js';
 
 const temps: string[] = [];

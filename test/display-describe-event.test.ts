@@ -5,7 +5,7 @@ import { parseCommandResult } from '../src/cli/display/command-result.js';
 import { describeEvent, paintLine, type DisplayLine } from '../src/cli/display/describe-event.js';
 import { expandTabs, previewLine } from '../src/cli/display/preview-line.js';
 import { createTheme } from '../src/cli/display/theme.js';
-import { createTextRenderer } from '../src/cli/render-text.js';
+import { createTextRenderer } from '../src/cli/commands/run/render-text.js';
 
 const text = (line: DisplayLine | undefined) => line?.map((span) => span.text).join('');
 const tones = (line: DisplayLine | undefined) => line?.filter((span) => span.text.trim()).map((span) => span.tone);

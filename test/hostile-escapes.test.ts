@@ -2,7 +2,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createTextRenderer } from '../src/cli/render-text.js';
+import { createTextRenderer } from '../src/cli/commands/run/render-text.js';
 import { safeWriter, sanitizeText } from '../src/cli/display/safe-output.js';
 import { startChatServer, type ChatServer } from './support/chat-server.js';
 import { cliHome, type CliHome } from './support/cli-process.js';

@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/cli/config.js';
+import { loadConfig } from '../src/cli/settings/config.js';
 import { buildSystemPrompt } from '../src/memory/build-system-prompt.js';
 import { createSearchTools } from '../src/tools/coding/search-tools.js';
 import { createFileTools } from '../src/tools/coding/file-tools.js';

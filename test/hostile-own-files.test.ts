@@ -11,7 +11,7 @@ import { basename, dirname, join, relative } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { loadAgents } from '../src/agents/load-agents.js';
-import { loadConfig } from '../src/cli/config.js';
+import { loadConfig } from '../src/cli/settings/config.js';
 import { discoverCommands } from '../src/commands/discover-commands.js';
 import { foreignHookSources } from '../src/hooks/foreign-hooks.js';
 import { DocsIndex } from '../src/knowledge/docs-index.js';

@@ -1,7 +1,7 @@
 /** Issue 19, class 7: a cloned repository's config never raises a limit past the default, nor picks where the key goes. */
 import { describe, expect, it } from 'vitest';
-import { parseCliArgs } from '../src/cli/args.js';
-import { resolveSettings } from '../src/cli/resolve-settings.js';
+import { parseCliArgs } from '../src/cli/parse-command-line.js';
+import { resolveSettings } from '../src/cli/setup/resolve-settings.js';
 import { loadConfigLayers } from './support/config-layers.js';
 import { tempLayouts } from './support/security-setup.js';
 

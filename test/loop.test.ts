@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { defineTool } from '../src/tools/define-tool.js';
 import { courseTools, createCourseTools } from '../src/tools/builtin/course.js';
 import { calculatorTool } from '../src/tools/builtin/calculator.js';
-import { serveDemoPage, DEMO_PAGE } from '../src/cli/demo-page.js';
+import { serveDemoPage, DEMO_PAGE } from '../src/cli/commands/demo/demo-page.js';
 import { ofType, runScenario } from './support/harness.js';
 
 function counterTool(name = 'probe', readOnly = true) {

@@ -247,7 +247,7 @@ describe('vibe-agent mcp add | get | list | remove', () => {
     }
     const help = await cli(['mcp', 'add', '--help']);
     expect(help.code).toBe(0);
-    expect(help.stdout).toContain('vibe-agent mcp add [options] NAME -- COMMAND [ARGS...]');
+    expect(help.stdout).toContain('vibe-agent mcp add [-s SCOPE] [-e KEY=value]... NAME -- COMMAND [ARGS...]');
   });
 
   it('secrets: a literal key is written with a warning that suggests ${VAR}, and shown masked; a project server sending a key variable needs mcpPassEnv first', async () => {

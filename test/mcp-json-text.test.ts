@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { withServer, type ReadServers } from '../src/cli/mcp-config-file.js';
-import { JsonTextError, scanJson, type JsonNode } from '../src/cli/mcp-json-text.js';
+import { withServer, type ReadServers } from '../src/cli/commands/mcp/mcp-config-file.js';
+import { JsonTextError, scanJson, type JsonNode } from '../src/cli/commands/mcp/mcp-json-text.js';
 
 const parses = (text: string) => {
   try {

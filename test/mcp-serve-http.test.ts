@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { parseCliArgs } from '../src/cli/args.js';
-import { parseAddress } from '../src/cli/mcp-serve-command.js';
+import { parseCliArgs } from '../src/cli/parse-command-line.js';
+import { parseAddress } from '../src/cli/commands/mcp/mcp-serve-command.js';
 import { CLI } from './support/cli-process.js';
 
 const TOKEN = 'test-token-for-mcp-http-0123456789';
@@ -101,7 +101,7 @@ describe('vibe-agent mcp serve --http', () => {
   it('--http belongs to mcp serve, and takes PORT or HOST:PORT', () => {
     expect(parseCliArgs(['mcp', 'serve', '--http', '8765'])).toMatchObject({ command: 'mcp', mcpHttp: '8765' });
     expect(() => parseCliArgs(['mcp', 'list', '--http', '1'])).toThrow('--http only applies to "vibe-agent mcp serve".');
-    expect(() => parseCliArgs(['task', '--http', '1'])).toThrow('--http only applies to "vibe-agent mcp serve".');
+    expect(() => parseCliArgs(['task', '--http', '1'])).toThrow('--http only applies to "vibe-agent mcp"; see vibe-agent mcp --help.');
     expect(parseAddress('8765')).toEqual({ host: '127.0.0.1', port: 8765 });
     expect(parseAddress('0.0.0.0:80')).toEqual({ host: '0.0.0.0', port: 80 });
     expect(parseAddress('[::1]:9000')).toEqual({ host: '::1', port: 9000 });

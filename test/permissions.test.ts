@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createTerminalApproval, parseApprovalAnswer } from '../src/cli/terminal-approval.js';
+import { createTerminalApproval, parseApprovalAnswer } from '../src/cli/setup/terminal-approval.js';
 import { alwaysScope } from '../src/permissions/always-scope.js';
 import { createPermissionPolicy, type PermissionOptions } from '../src/permissions/permission-policy.js';
 import { matchesRule, parseRule, ruleCovers } from '../src/permissions/permission-rule.js';

@@ -1,10 +1,10 @@
 /** What the terminal shows: approval questions, tool results and replies with escape sequences written out. */
 import { describe, expect, it } from 'vitest';
 import { PassThrough } from 'node:stream';
-import { createTerminalApproval } from '../src/cli/terminal-approval.js';
+import { createTerminalApproval } from '../src/cli/setup/terminal-approval.js';
 import { approvalLines } from '../src/cli/tui/approval-prompt.js';
 import { createTheme } from '../src/cli/display/theme.js';
-import { createTextRenderer } from '../src/cli/render-text.js';
+import { createTextRenderer } from '../src/cli/commands/run/render-text.js';
 import { toolLines } from '../src/cli/tui/tool-line.js';
 import { TurnView } from '../src/cli/tui/turn-view.js';
 

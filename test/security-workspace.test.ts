@@ -3,8 +3,8 @@ import { mkdirSync, renameSync, readFileSync, rmSync, symlinkSync, writeFileSync
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createPermissionPolicy } from '../src/permissions/permission-policy.js';
-import { parseCliArgs } from '../src/cli/args.js';
-import { memoryCommand } from '../src/cli/memory-command.js';
+import { parseCliArgs } from '../src/cli/parse-command-line.js';
+import { memoryCommand } from '../src/cli/commands/memory/memory-command.js';
 import { buildSystemPrompt } from '../src/memory/build-system-prompt.js';
 import { createRememberTool } from '../src/memory/remember-tool.js';
 import { createFileTools } from '../src/tools/coding/file-tools.js';

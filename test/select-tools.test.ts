@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { availableTools, selectTools, TOOL_FAMILIES } from '../src/cli/select-tools.js';
-import { TOOL_GROUPS } from '../src/cli/tool-names.js';
-import { UsageError } from '../src/cli/usage-error.js';
+import { availableTools, selectTools, TOOL_FAMILIES } from '../src/cli/setup/select-tools.js';
+import { TOOL_GROUPS } from '../src/cli/settings/tool-names.js';
+import { UsageError } from '../src/cli/settings/usage-error.js';
 
 describe('selectTools: only the families asked for are made', () => {
   it('each family makes exactly the tools its table row names, in order', async () => {

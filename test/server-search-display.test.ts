@@ -1,7 +1,7 @@
 /** The provider's web search: its config checked, its sources shown in the text output and the TUI. */
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../src/contracts/events.js';
-import { createTextRenderer } from '../src/cli/render-text.js';
+import { createTextRenderer } from '../src/cli/commands/run/render-text.js';
 import { createTheme } from '../src/cli/display/theme.js';
 import { TurnView } from '../src/cli/tui/turn-view.js';
 import { parseServerSearchConfig } from '../src/providers/shared/server-search.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { pickSession } from '../src/cli/session-picker.js';
+import { pickSession } from '../src/cli/commands/run/session-picker.js';
 import { createSession } from '../src/session/session-store.js';
 
 const temps: string[] = [];

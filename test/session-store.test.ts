@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Message } from '../src/contracts/messages.js';
 import { defineTool } from '../src/tools/define-tool.js';
 import { z } from 'zod';
-import { normalizeResumeFlag } from '../src/cli/session-args.js';
+import { normalizeResumeFlag } from '../src/cli/args/session-args.js';
 import { findSession, listSessions } from '../src/session/list-sessions.js';
 import { sessionsDir, workspaceKey } from '../src/session/paths.js';
 import { parseSessionText, readSessionFile } from '../src/session/read-session.js';

@@ -2,15 +2,15 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseCliArgs, PARSE_OPTIONS } from '../src/cli/args.js';
-import { loadConfig } from '../src/cli/config.js';
-import { configSchema } from '../src/cli/config-schema.js';
-import { resolveSettings } from '../src/cli/resolve-settings.js';
-import { selectTools } from '../src/cli/select-tools.js';
+import { ALL_OPTIONS, parseCliArgs } from '../src/cli/parse-command-line.js';
+import { loadConfig } from '../src/cli/settings/config.js';
+import { configSchema } from '../src/cli/settings/config-schema.js';
+import { resolveSettings } from '../src/cli/setup/resolve-settings.js';
+import { selectTools } from '../src/cli/setup/select-tools.js';
 import { settingsMarkdown } from '../src/cli/settings-doc.js';
-import { CONFIG_KEYS, SETTINGS } from '../src/cli/settings.js';
-import { DEFAULT_TOOL_NAMES, TOOL_GROUPS } from '../src/cli/tool-names.js';
-import { closestOption, unknownOptionMessage } from '../src/cli/unknown-option.js';
+import { CONFIG_KEYS, SETTINGS } from '../src/cli/settings/settings.js';
+import { DEFAULT_TOOL_NAMES, TOOL_GROUPS } from '../src/cli/settings/tool-names.js';
+import { closestOption, unknownOptionMessage } from '../src/cli/args/unknown-option.js';
 import { courseTools } from '../src/tools/builtin/course.js';
 
 const temps: string[] = [];
@@ -39,7 +39,7 @@ describe('docs/settings.md', () => {
 
   it('has a row for every setting and every flag the parser accepts', () => {
     const doc = settingsMarkdown();
-    for (const flag of Object.keys(PARSE_OPTIONS)) expect(doc).toContain(`\`--${flag}`);
+    for (const flag of Object.keys(ALL_OPTIONS)) expect(doc).toContain(`\`--${flag}`);
     for (const key of CONFIG_KEYS) expect(doc).toContain(`\`${key}\`:`);
     expect(doc).toContain('`VIBE_IDLE_TIMEOUT`');
   });
@@ -104,7 +104,7 @@ describe('resolveSettings: flag > environment > project config > user config > d
 });
 
 describe('an unknown option', () => {
-  const known = Object.keys(PARSE_OPTIONS);
+  const known = Object.keys(ALL_OPTIONS);
   it('suggests the option within two edits, or the only one it begins', () => {
     expect(closestOption('modle', known)).toBe('model');
     expect(closestOption('max-turn', known)).toBe('max-turns');

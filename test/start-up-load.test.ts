@@ -74,7 +74,7 @@ describe('what a one-shot run loads before its first request', () => {
       // hooks (their zod schema, the runner's child processes)
       '// dist/hooks/hooks.js', '// dist/hooks/hook-config.js', '// dist/hooks/run-hook.js', '// dist/hooks/hooked-registry.js', '// dist/hooks/foreign-hooks.js',
       // subagents, the config files' schema (no config file here), checkpoints (no session)
-      '// dist/agents/', '// dist/cli/config-schema.js', '// dist/checkpoints/with-checkpoints.js', '// dist/checkpoints/shadow-git.js', '// dist/checkpoints/session-checkpoints.js',
+      '// dist/agents/', '// dist/cli/settings/config-schema.js', '// dist/checkpoints/with-checkpoints.js', '// dist/checkpoints/shadow-git.js', '// dist/checkpoints/session-checkpoints.js',
       // the session store (--no-session), the edit checker and its line diff, prompt-json, images, knowledge, compaction
       '// dist/session/session-store.js', '// dist/session/session-writer.js', '// dist/diagnostics/diagnostics-observer.js', '// dist/diagnostics/run-checker.js', '// dist/diagnostics/tsc-server.js', 'node_modules/diff/',
       '// dist/providers/prompt-json/', '// dist/images/load-image.js', '// dist/images/image-limits.js', '// dist/knowledge/', '// dist/context/compact-history.js', '// dist/cli/display/json-lines.js',
@@ -95,7 +95,7 @@ describe('what a one-shot run loads before its first request', () => {
     const { chat, has } = await run(['--tools', 'calculator'], {}, { '.config/vibe-agent/config.json': JSON.stringify(config) });
     expect(chat.requests[0]!.tools!.map((tool) => tool.function.name)).toEqual(expect.arrayContaining(['calculator', 'mcp__notes__add']));
     expect(JSON.stringify(chat.requests[0]!.messages.at(-1))).toContain('the-hook-ran');
-    for (const marker of ['// dist/mcp/mcp-servers.js', '// dist/hooks/hooks.js', '// dist/cli/config-schema.js']) expect(has(marker), marker).toBe(true);
+    for (const marker of ['// dist/mcp/mcp-servers.js', '// dist/hooks/hooks.js', '// dist/cli/settings/config-schema.js']) expect(has(marker), marker).toBe(true);
   });
 
   it('a deny rule with a glob still holds: picomatch is required when the rule first meets a path', async () => {

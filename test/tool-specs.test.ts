@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { availableTools, selectTools } from '../src/cli/select-tools.js';
+import { availableTools, selectTools } from '../src/cli/setup/select-tools.js';
 import { TOOL_SPECS } from '../src/tools/tool-specs.js';
 import { TodoList } from '../src/tools/builtin/todo-list.js';
 import { calculatorTool } from '../src/tools/builtin/calculator.js';

@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createTerminalApproval } from '../src/cli/terminal-approval.js';
+import { createTerminalApproval } from '../src/cli/setup/terminal-approval.js';
 import { approvalLines, createApprovalPrompt, type ApprovalUi } from '../src/cli/tui/approval-prompt.js';
 import type { Key } from '../src/cli/tui/key-parser.js';
 import { stripAnsi } from '../src/cli/display/text-width.js';

@@ -1,31 +1,14 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ConfigError } from '../providers/create-provider.js';
-import { parseCliArgs, UsageError, type CliArgs } from './args.js';
-import { helpText } from './help-text.js';
-import { EXIT } from './exit-codes.js';
+import { parseCliArgs } from './parse-command-line.js';
+import { findCommand } from './command-registry.js';
+import { UsageError } from './args/cli-args.js';
+import { helpFor } from './help-text.js';
+import { EXIT } from './settings/exit-codes.js';
 import { safeStdout, safeStderr } from './display/safe-output.js';
 
-type Subcommand = (args: CliArgs, signal: AbortSignal) => Promise<number>;
-
-/** Each subcommand's module, imported when it runs (literal paths: the bundler makes each a lazy chunk). */
-const SUBCOMMANDS: Partial<Record<CliArgs['command'], Subcommand>> = {
-  demo: async (args, signal) => (await import('./demo.js')).demoCommand(args, signal),
-  sessions: async (args) => (await import('./sessions-command.js')).sessionsCommand(args),
-  memory: async (args) => (await import('./memory-command.js')).memoryCommand(args),
-  skills: async (args) => (await import('./skills-command.js')).skillsCommand(args),
-  index: async (args, signal) => (await import('./index-command.js')).indexCommand(args, signal),
-  doctor: async (args, signal) => (await import('./doctor-command.js')).doctorCommand(args, signal),
-  eval: async (args, signal) => (await import('./eval-command.js')).evalCommand(args, signal),
-  mcp: async (args) => (await import('./mcp-command.js')).mcpCommand(args),
-  lsp: async (args) => (await import('./lsp-command.js')).lspCommand(args),
-  acp: async (args, signal) => (await import('./acp-command.js')).acpCommand(args, signal),
-  rewind: async (args) => (await import('./rewind-command.js')).rewindCommand(args),
-  trace: async (args, signal) => (await import('./trace-command.js')).traceCommand(args, signal),
-  replay: async (args, signal) => (await import('./replay-command.js')).replayCommand(args, signal),
-};
-
-// Only argument parsing is loaded up front; everything else is imported when it is needed.
+// Only argument parsing (the parser and the commands' specs) is loaded up front; everything else is imported when it is needed.
 async function main(argv: string[], packageVersion: () => string): Promise<number> {
   const args = parseCliArgs(argv);
   if (args.command === 'version') {
@@ -33,7 +16,7 @@ async function main(argv: string[], packageVersion: () => string): Promise<numbe
     return EXIT.answered;
   }
   if (args.command === 'help') {
-    safeStdout.write(`${helpText()}\n`);
+    safeStdout.write(`${helpFor(args.helpTopic)}\n`);
     return EXIT.answered;
   }
   if (args.cwd !== undefined) checkDirectory('--cwd', args.cwd);
@@ -52,10 +35,11 @@ async function main(argv: string[], packageVersion: () => string): Promise<numbe
     controller.abort();
   });
 
-  const subcommand = SUBCOMMANDS[args.command];
-  if (subcommand) return subcommand(args, controller.signal);
+  // Each command's run is a lazy import() in its spec (the bundler makes each a chunk).
+  const command = findCommand(args.command);
+  if (command) return command.run(args, controller.signal);
   if (args.resume === '') {
-    const { pickSession } = await import('./session-picker.js');
+    const { pickSession } = await import('./commands/run/session-picker.js');
     const workspace = resolve(args.cwd ?? process.cwd());
     const interactive = process.stdin.isTTY === true && process.stderr.isTTY === true;
     const askPrompt = !(args.prompt === undefined && !args.json && process.stdout.isTTY && interactive);
@@ -66,17 +50,17 @@ async function main(argv: string[], packageVersion: () => string): Promise<numbe
   }
   let prompt = args.prompt;
   if (prompt === undefined && !args.json && process.stdin.isTTY && process.stdout.isTTY) {
-    const { interactiveCommand } = await import('./interactive-command.js');
+    const { interactiveCommand } = await import('./commands/interactive/interactive-command.js');
     return interactiveCommand(args, controller.signal);
   }
   if (prompt === undefined && !process.stdin.isTTY) {
-    const { readPipedPrompt } = await import('./read-piped-prompt.js');
+    const { readPipedPrompt } = await import('./prompt/read-piped-prompt.js');
     prompt = await readPipedPrompt();
   }
   if (prompt === undefined || prompt.trim() === '') {
     throw new UsageError('No prompt given. Usage: vibe-agent "your task", echo "task" | vibe-agent, or vibe-agent alone in a terminal (see vibe-agent --help).');
   }
-  const { runCommand } = await import('./run-command.js');
+  const { runCommand } = await import('./commands/run/run-command.js');
   return runCommand(args, prompt, controller.signal);
 }
 

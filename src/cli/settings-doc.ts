@@ -1,7 +1,9 @@
 import { PRESETS } from '../providers/presets.js';
-import { COMMAND_OPTIONS } from './command-options.js';
-import { configTypeWords, defaultWords, envWords, flagWords } from './setting-words.js';
-import { SETTING_KEYS, settingRow, type ProjectRule } from './settings.js';
+import { SHARED_OPTIONS } from './args/command-options.js';
+import { COMMANDS } from './command-registry.js';
+import { RUN_OPTIONS } from './commands/run/run-options.js';
+import { configTypeWords, defaultWords, envWords, flagWords } from './settings/setting-words.js';
+import { SETTING_KEYS, settingRow, type ProjectRule } from './settings/settings.js';
 
 const PROJECT_RULES: Record<ProjectRule, string> = {
   'user-only': 'ignored with a warning; only your user config or a flag sets it',
@@ -27,11 +29,15 @@ export function settingsMarkdown(): string {
   const providers = Object.values(PRESETS).map((preset) =>
     `| ${[code(preset.name), code([preset.keyVariable, ...(preset.altKeyVariables ?? [])].filter(Boolean).join('`, else `')) ?? 'none (local)', code(preset.baseUrlVariable), preset.baseURL, code(preset.defaultModel)].map(cell).join(' | ')} |`,
   );
-  const commands = COMMAND_OPTIONS.map((option) => `| ${cell(code(flagWords(option)))} | ${cell(option.help)} |`);
+  const commands = [
+    ...SHARED_OPTIONS.map((option) => ({ where: 'every command', option })),
+    ...RUN_OPTIONS.map((option) => ({ where: 'a task', option })),
+    ...COMMANDS.flatMap((command) => command.flags.map((option) => ({ where: `\`${command.name}\``, option }))),
+  ].map(({ where, option }) => `| ${cell(code(flagWords(option)))} | ${where} | ${cell(option.help)} |`);
   return [
     '# Settings',
     '',
-    '<!-- Generated from src/cli/settings.ts by `node scripts/settings-doc.mjs` (after a build); test/settings.test.ts fails when it is out of date. -->',
+    '<!-- Generated from src/cli/settings/settings.ts by `node scripts/settings-doc.mjs` (after a build); test/settings.test.ts fails when it is out of date. -->',
     '',
     'Each setting is taken from the first place that has it: a flag, then the environment variable, then the',
     "project's `.vibe-agent/config.json` in the workspace, then the user's `$XDG_CONFIG_HOME/vibe-agent/config.json`",
@@ -54,10 +60,11 @@ export function settingsMarkdown(): string {
     '',
     '## Command options',
     '',
-    'Flags that say what to do in this run; they have no variable and no config key.',
+    'Flags that say what to do in this run; they have no variable and no config key. A command\'s own flags are',
+    'an error anywhere else (`vibe-agent COMMAND --help` lists them).',
     '',
-    '| flag | meaning |',
-    '|---|---|',
+    '| flag | taken by | meaning |',
+    '|---|---|---|',
     ...commands,
     '',
   ].join('\n');

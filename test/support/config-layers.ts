@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadConfig } from '../../src/cli/config.js';
+import { loadConfig } from '../../src/cli/settings/config.js';
 import type { SecurityDirs } from './security-setup.js';
 
 /** Writes a user config (unless undefined) and a project config into fresh dirs, then loads them as the CLI does. */

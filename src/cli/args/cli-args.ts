@@ -1,0 +1,44 @@
+import type { Protocol, Settings } from '../settings/settings.js';
+
+export { PROTOCOLS, type Protocol } from '../settings/settings.js';
+export { UsageError } from '../settings/usage-error.js';
+
+/**
+ * What the command line said; settings given by flag are parsed, everything else is applied by resolveSettings.
+ * A command's own options are its spec's parse result (commands/NAME/spec.ts), merged in by the parser.
+ */
+export interface CliArgs {
+  command: 'run' | 'demo' | 'help' | 'version' | 'sessions' | 'memory' | 'skills' | 'index' | 'doctor' | 'eval' | 'mcp' | 'rewind' | 'trace' | 'acp' | 'replay' | 'lsp';
+  prompt?: string;
+  provider?: string;
+  model?: string;
+  baseUrl?: string;
+  apiKey?: string;
+  maxTurns?: number;
+  tokenBudget?: number;
+  agentDepth?: number;
+  /** US dollars a run may spend before it stops (exit 3). */
+  maxCost?: number;
+  /** Extended thinking budget in tokens (anthropic, google). */
+  thinking?: number;
+  temperature?: number;
+  tools?: string[];
+  contextWindow?: number;
+  yes: boolean;
+  json: boolean;
+  cwd?: string;
+  /** --permission-mode, or yolo for --yes. */
+  permissionMode?: Settings['permissionMode'];
+  /** --add-dir directories (absolute). */
+  addDirs: string[];
+  allowSecrets: boolean;
+  protocol?: Protocol;
+  /** --continue: resume the latest session of this workspace. */
+  continue?: boolean;
+  /** --resume [id]: an id or id prefix; "" when given without one (pick from the list). */
+  resume?: string;
+  /** --no-session: do not record this run. */
+  noSession?: boolean;
+  /** `--help COMMAND`, `COMMAND --help` or `--help all`: which help to print. */
+  helpTopic?: string;
+}

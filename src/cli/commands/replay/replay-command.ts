@@ -1,0 +1,104 @@
+import { existsSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { PLAN_MODE_PROMPT } from '../../../core/system-prompt.js';
+import { againstRun, type AgainstOutcome } from '../../../replay/against-run.js';
+import { NotReplayable, recordedRuns, type RecordedRun } from '../../../replay/recorded-run.js';
+import type { ReplayDifference } from '../../../replay/replay-provider.js';
+import { replayRun, type ReplaySetup } from '../../../replay/replay-run.js';
+import { findSession } from '../../../session/list-sessions.js';
+import { readSessionFile } from '../../../session/read-session.js';
+import { collectSecrets, createRedactor } from '../../../session/redact.js';
+import type { CliArgs } from '../../args/cli-args.js';
+import type { ReplayArgs } from './replay-args.js';
+import { EXIT } from '../../settings/exit-codes.js';
+import { prepareRun, type PreparedRun } from '../../setup/prepare-run.js';
+import { UsageError } from '../../settings/usage-error.js';
+import { safeStderr, safeStdout } from '../../display/safe-output.js';
+import { agentEnvironment } from '../../../secrets/held-secrets.js';
+
+// An offline replay never calls the provider; the key only lets the settings resolve without one configured.
+const OFFLINE_KEY = 'replay-offline';
+
+/** `vibe-agent replay SESSION [--against]`: 0 identical, 1 differs (or diverges), 2 usage error. */
+export async function replayCommand(args: CliArgs & ReplayArgs, signal: AbortSignal, env: NodeJS.ProcessEnv = agentEnvironment()): Promise<number> {
+  const { session, against } = args.replay!;
+  const path = sessionPath(session, resolve(args.cwd ?? process.cwd()), env);
+  const read = readSessionFile(path);
+  for (const warning of read.warnings) safeStderr.write(`vibe-agent: warning: ${warning}\n`);
+  let runs: RecordedRun[];
+  try {
+    runs = recordedRuns(read.records);
+  } catch (error) {
+    if (error instanceof NotReplayable) throw new UsageError(`Cannot replay ${path}: ${error.message}`);
+    throw error;
+  }
+  if (against && runs.length > 1) throw new UsageError(`Cannot replay ${path} --against a live model: the session holds ${runs.length} runs (it was continued); --against covers a session of one run.`);
+  const recorded = runs[0]!;
+  for (const warning of recorded.warnings) safeStderr.write(`vibe-agent: warning: ${warning}\n`);
+  const workspace = args.cwd ?? (read.header && existsSync(read.header.workspace) ? read.header.workspace : undefined);
+  const runArgs: CliArgs = { ...args, noSession: true, ...(workspace ? { cwd: workspace } : {}), ...(against ? {} : { model: args.model ?? recorded.model, apiKey: args.apiKey ?? OFFLINE_KEY }) };
+  const prepared = await prepareRun(runArgs, env);
+  try {
+    const setup = replaySetup(prepared, createRedactor(collectSecrets(env, [args.apiKey])));
+    if (against) return reportAgainst(await againstRun(recorded, { ...setup, provider: prepared.provider, model: prepared.resolved.model, signal }));
+    let requests = 0;
+    let turns = 0;
+    for (const [index, run] of runs.entries()) {
+      const outcome = await replayRun(run, setup);
+      if (!outcome.identical) return reportDifference(outcome.difference, run, runs.length > 1 ? index + 1 : undefined);
+      requests += outcome.requests;
+      turns += outcome.turns;
+    }
+    safeStdout.write(`identical: the ${requests} requests of ${turns} turns${runs.length > 1 ? ` in ${runs.length} runs` : ''} are byte for byte the recorded ones.\n`);
+    return EXIT.answered;
+  } finally {
+    await prepared.mcp.close();
+  }
+}
+
+function replaySetup(prepared: PreparedRun, redact: (text: string) => string): ReplaySetup {
+  const planning = prepared.settings.permissionMode === 'plan';
+  return {
+    system: planning ? `${prepared.system}\n\n${PLAN_MODE_PROMPT}` : prepared.system,
+    tools: prepared.tools.list(),
+    ...(prepared.contextWindow !== undefined ? { contextWindow: prepared.contextWindow } : {}),
+    maxTurns: prepared.maxTurns,
+    temperature: prepared.temperature,
+    workspace: prepared.workspace,
+    redact,
+    ...(prepared.subagents ? { subagents: prepared.subagents } : {}),
+    ...(planning ? { plan: true } : {}),
+  };
+}
+
+function sessionPath(word: string, workspace: string, env: NodeJS.ProcessEnv): string {
+  if (word.endsWith('.jsonl') || word.includes('/')) {
+    if (!statSync(word, { throwIfNoEntry: false })?.isFile()) throw new UsageError(`replay: no session file ${word}.`);
+    return resolve(word);
+  }
+  const found = findSession(workspace, word, env);
+  if (!found.ok) throw new UsageError(`${found.reason}${found.matches.length ? `\nMatching: ${found.matches.map((s) => s.id).join(', ')}` : '\nList them with: vibe-agent sessions'}`);
+  return found.session.path;
+}
+
+function reportDifference(difference: ReplayDifference, recorded: RecordedRun, run: number | undefined): number {
+  safeStdout.write(
+    `differs${run ? ` in run ${run}` : ''} at turn ${difference.turn}, request ${difference.request} of ${recorded.exchanges.length}: ${difference.path}\n` +
+      `  recorded: ${difference.recorded}\n` +
+      `  now:      ${difference.now}\n`,
+  );
+  return EXIT.providerError;
+}
+
+function reportAgainst(outcome: AgainstOutcome): number {
+  if (outcome.diverged === false) {
+    safeStdout.write(`no divergence: the live model made the recorded calls through turn ${outcome.turns - 1} and answered at turn ${outcome.turns}.\n`);
+    return EXIT.answered;
+  }
+  if (outcome.diverged === 'stopped') {
+    safeStdout.write(`the live run stopped at turn ${outcome.turn} before diverging or finishing (${outcome.reason}${outcome.error ? `: ${outcome.error}` : ''}).\n`);
+    return EXIT.providerError;
+  }
+  safeStdout.write(`diverges at turn ${outcome.turn}\n  recorded: ${outcome.recorded}\n  live:     ${outcome.now}\n`);
+  return EXIT.providerError;
+}

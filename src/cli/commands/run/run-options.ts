@@ -1,0 +1,9 @@
+import type { CommandOption } from '../../args/command-options.js';
+
+/** The flags of a task run (`vibe-agent "prompt"`, or an interactive session): no other command takes them. */
+export const RUN_OPTIONS: readonly CommandOption[] = [
+  { flag: 'prompt', short: 'p', value: 'TEXT', help: 'the task (or give it as the argument)' },
+  { flag: 'continue', short: 'c', help: 'continue the latest session of this workspace' },
+  { flag: 'resume', value: '[ID]', help: 'continue a chosen session (id or prefix; without one, list them)' },
+  { flag: 'no-session', help: 'do not save this run as a session' },
+];
