@@ -27,7 +27,7 @@ export function leftOutMessage(leftOut: readonly LeftOut[]): string {
   }
   const sentences = [...byRoute.values()].map((items) => {
     const what = items.map((item) => `${PART_NAMES[item.part]} from ${item.turns} earlier turn${item.turns === 1 ? '' : 's'}`).join(' and ');
-    const one = items.length === 1;
+    const one = items.length === 1 && items[0]!.part === 'reasoning';
     return `${what} ${one ? 'was' : 'were'} made by ${originText(items[0]!.from)} and cannot be sent to ${originText(items[0]!.to)}; ${one ? 'it is' : 'they are'} left out`;
   });
   return `${sentences.join('; ')} (the text, calls and results carry over).`;
