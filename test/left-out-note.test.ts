@@ -3,8 +3,11 @@
  * (reasoning, signatures, server-search blocks) is left out, and the run says so once. Through the
  * real SDKs against the strict local servers.
  */
+import { EventEmitter } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { createTheme } from '../src/cli/display/theme.js';
+import { InteractiveSession } from '../src/cli/tui/interactive.js';
 import { run } from '../src/core/loop.js';
 import { LeftOutNotes, leftOutMessage } from '../src/core/left-out-notes.js';
 import type { AgentEvent } from '../src/contracts/events.js';
@@ -20,6 +23,7 @@ import { startAnthropicServer, type AnthropicStep } from './support/anthropic-se
 import { startChatServer, type ServerStep as ChatStep } from './support/chat-server.js';
 import { startGeminiServer, type GeminiStep } from './support/gemini-server.js';
 import { ofType } from './support/harness.js';
+import { VirtualTerminal } from './support/virtual-terminal.js';
 import { startResponsesServer, type ResponsesStep } from './support/responses-server.js';
 
 const open: Array<{ close(): Promise<void> }> = [];
@@ -196,5 +200,59 @@ describe('the note is only a report', () => {
     ).toBe(
       'reasoning from 3 earlier turns was made by openai/o4-mini (responses) and cannot be sent to google/gemini-2.5-pro; it is left out; reasoning from 1 earlier turn was made by anthropic/claude-a and cannot be sent to google/gemini-2.5-pro; it is left out (the text, calls and results carry over).',
     );
+  });
+});
+
+/** A terminal's stdin: the test types into it. */
+class TypedInput extends EventEmitter {
+  setRawMode() {}
+  resume() {}
+  pause() {}
+  type(text: string) {
+    this.emit('data', Buffer.from(text));
+  }
+}
+
+describe('in the terminal UI', () => {
+  it('after /model, the notice line says once for the conversation what the requests leave out', async () => {
+    const { server, provider } = await anthropic([
+      { reasoning: 'A thinks.', toolCalls: [{ id: 'toolu_a', name: 'count', arguments: { word: 'ant' } }] },
+      { text: 'ant 3' },
+      { toolCalls: [{ id: 'toolu_b', name: 'count', arguments: { word: 'bat' } }] },
+      { text: 'bat 3' },
+      { text: 'all fine' },
+    ]);
+    const terminal = new VirtualTerminal(260, 40);
+    const input = new TypedInput();
+    const session = new InteractiveSession({
+      input,
+      output: terminal.output,
+      theme: createTheme(false),
+      provider,
+      model: 'claude-a',
+      tools: tools(),
+      system: 'You are a test.',
+      workspace: '/tmp/project',
+      maxTurns: 5,
+      temperature: 0,
+      services: { leftOutNotes: new LeftOutNotes() },
+    });
+    const exited = session.run();
+    const idle = (screen: string) => !/· working\b/.test(screen.split('\n').at(-1) ?? '');
+    input.type('Count ant.\r');
+    await terminal.waitFor((s) => s.includes('ant 3') && idle(s));
+    input.type('/model claude-b\r');
+    await terminal.waitFor('Model switched to claude-b.');
+    input.type('Count bat.\r');
+    await terminal.waitFor((s) => s.includes('bat 3') && idle(s));
+    input.type('Fine?\r');
+    await terminal.waitFor((s) => s.includes('all fine') && idle(s));
+    expect(server.violations).toEqual([]);
+    expect(server.requests).toHaveLength(5);
+    const shown = terminal.all();
+    expect(shown.split('left out').length - 1).toBe(1);
+    expect(shown).toContain('⚠ reasoning from 1 earlier turn was made by anthropic/claude-a and cannot be sent to anthropic/claude-b; it is left out (the text, calls and results carry over).');
+    input.type('/exit\r');
+    expect(await exited).toBe(0);
   });
 });
