@@ -54,13 +54,13 @@ export function resolveProvider(settings: ProviderSettings): ResolvedProvider {
   if (!preset) throw new ConfigError(`Unknown provider "${name}". Known providers: ${Object.keys(PRESETS).join(', ')}.`);
   const keyFromEnv = [preset.keyVariable, ...(preset.altKeyVariables ?? [])].map((variable) => (variable ? env[variable] : undefined)).find(Boolean);
   const apiKey = settings.apiKey ?? keyFromEnv ?? (preset.local || settings.baseUrl || settings.configBaseUrl ? 'not-needed' : undefined);
-  const model = settings.model ?? preset.defaultModel;
-  const missing: string[] = [];
-  if (!apiKey) missing.push(`${[preset.keyVariable, ...(preset.altKeyVariables ?? [])].join(' or ')} (your ${preset.name} API key)`);
-  if (!model) missing.push(`VIBE_MODEL or --model (the model name, e.g. ${preset.defaultModel ?? (preset.local ? 'qwen2.5-coder' : 'gpt-4.1-mini')})`);
-  if (missing.length) throw new ConfigError(setupMessage(preset, missing));
-  const fromEnv = preset.baseUrlVariable ? env[preset.baseUrlVariable] : undefined;
+  const fromEnv = preset.baseUrlVariable ? env[preset.baseUrlVariable] || undefined : undefined;
   const baseURL = settings.baseUrl ?? fromEnv ?? settings.configBaseUrl ?? preset.baseURL;
+  const model = settings.model ?? (preset.defaultModelAtOwnEndpointOnly && baseURL !== preset.baseURL ? undefined : preset.defaultModel);
+  const missing = { key: !apiKey, model: !model, text: [] as string[] };
+  if (!apiKey) missing.text.push(`${[preset.keyVariable, ...(preset.altKeyVariables ?? [])].join(' or ')} (your ${preset.name} API key${fromEnv ? `; if the server at ${preset.baseUrlVariable} takes none, any value works, e.g. ${preset.keyVariable}=local` : ''})`);
+  if (!model) missing.text.push(`VIBE_MODEL or --model (the model name, e.g. ${exampleModel(preset, baseURL)})`);
+  if (missing.text.length) throw new ConfigError(setupMessage(preset, missing, baseURL, fromEnv !== undefined));
   checkBaseUrl(baseURL, settings.baseUrl !== undefined ? '--base-url' : fromEnv !== undefined ? preset.baseUrlVariable! : settings.configBaseUrl !== undefined ? '"baseUrl" in the config file' : 'the base URL');
   if (settings.thinking !== undefined && preset.protocol !== 'anthropic' && preset.protocol !== 'google') {
     throw new ConfigError(
@@ -158,19 +158,33 @@ export async function createProvider(resolved: ResolvedProvider): Promise<Provid
   });
 }
 
-function setupMessage(preset: ProviderPreset, missing: string[]): string {
-  const exampleModel = preset.defaultModel ?? (preset.local ? 'qwen2.5-coder' : 'gpt-4.1-mini');
-  const baseUrlLine = preset.baseUrlVariable
-    ? `  export ${preset.baseUrlVariable}=http://...${' '.repeat(Math.max(1, 22 - preset.baseUrlVariable.length))}# optional: another endpoint (or --base-url)`
-    : `  # optional: another endpoint with --base-url URL (${preset.name} reads no base-URL variable)`;
+/** A model name to show in an example: the preset's own, a local server's usual one, else an OpenAI one. */
+function exampleModel(preset: ProviderPreset, baseURL: string): string {
+  if (preset.defaultModel && !(preset.defaultModelAtOwnEndpointOnly && baseURL !== preset.baseURL)) return preset.defaultModel;
+  return preset.local || baseURL !== preset.baseURL ? 'qwen2.5-coder' : 'gpt-4.1-mini';
+}
+
+/** What to set: only what is missing (a key or base URL already in the environment is not asked for again). */
+function setupMessage(preset: ProviderPreset, missing: { key: boolean; model: boolean; text: string[] }, baseURL: string, baseUrlFromEnv: boolean): string {
+  const keyLine = !missing.key || !preset.keyVariable
+    ? []
+    : baseUrlFromEnv
+      ? [`  export ${preset.keyVariable}=local${' '.repeat(Math.max(1, 27 - preset.keyVariable.length))}# any value, for a server that takes no key`]
+      : [`  export ${preset.keyVariable}=sk-...`];
+  const modelLine = missing.model ? [`  export VIBE_MODEL=${exampleModel(preset, baseURL)}            # or pass --model`] : [];
+  const baseUrlLine = baseUrlFromEnv
+    ? []
+    : preset.baseUrlVariable
+      ? [`  export ${preset.baseUrlVariable}=http://...${' '.repeat(Math.max(1, 22 - preset.baseUrlVariable.length))}# optional: another endpoint (or --base-url)`]
+      : [`  # optional: another endpoint with --base-url URL (${preset.name} reads no base-URL variable)`];
   return [
-    `Provider "${preset.name}" is not set up. Missing: ${missing.join('; ')}.`,
+    `Provider "${preset.name}" is not set up. Missing: ${missing.text.join('; ')}.`,
     '',
     'Set, for example:',
-    ...(preset.keyVariable ? [`  export ${preset.keyVariable}=sk-...`] : []),
-    `  export VIBE_MODEL=${exampleModel}            # or pass --model`,
-    baseUrlLine,
-    ...(preset.local
+    ...keyLine,
+    ...modelLine,
+    ...baseUrlLine,
+    ...(preset.local || baseUrlFromEnv
       ? []
       : ['', 'Or use a local Ollama (no key needed):', '  ollama pull qwen2.5-coder && vibe-agent --provider ollama --model qwen2.5-coder "your task"']),
     '',
