@@ -25,7 +25,7 @@ export function settingsMarkdown(): string {
     return `| ${[flag, env, config, defaultWords(key), row.project ? `${row.help}. In a project config: ${PROJECT_RULES[row.project]}.` : `${row.help}.`].map(cell).join(' | ')} |`;
   });
   const providers = Object.values(PRESETS).map((preset) =>
-    `| ${[code(preset.name), code([preset.keyVariable, ...(preset.altKeyVariables ?? [])].filter(Boolean).join('`, else `')) ?? 'none (local)', code(preset.baseUrlVariable), preset.baseURL, code(preset.defaultModel)].map(cell).join(' | ')} |`,
+    `| ${[code(preset.name), code([preset.keyVariable, ...(preset.altKeyVariables ?? [])].filter(Boolean).join('`, else `')) ?? 'none (local)', code(preset.baseUrlVariable), preset.baseURL, preset.defaultModel && preset.defaultModelAtOwnEndpointOnly ? `${code(preset.defaultModel)} (at this base URL only)` : code(preset.defaultModel)].map(cell).join(' | ')} |`,
   );
   const commands = COMMAND_OPTIONS.map((option) => `| ${cell(code(flagWords(option)))} | ${cell(option.help)} |`);
   return [
