@@ -51,7 +51,14 @@ describe('what the CLI says when the provider cannot be reached or refuses the k
     expect(ran.stderr).not.toMatch(/retry/i);
   });
 
-  it.each([
+  interface Case {
+    wire: string;
+    start: () => Promise<{ url: string; close: () => Promise<void> }>;
+    args: string[];
+    env: (url: string) => Record<string, string>;
+    says: string;
+  }
+  it.each<Case>([
     {
       wire: 'anthropic',
       start: () => startAnthropicServer([{ kind: 'http_error', status: 401, body: { ...apiError('authentication_error', 'invalid x-api-key'), request_id: 'req_011' } }]),
