@@ -4,6 +4,7 @@ import { PRESET_ALIASES, PRESETS, type OpenAIWire, type ProviderPreset } from '.
 import { isOpenAIReasoningModel } from './openai-responses/reasoning-models.js';
 import { blockedPortAdvice, blockedPortOf } from './shared/blocked-ports.js';
 import { agentEnvironment } from '../secrets/held-secrets.js';
+import { didYouMean } from '../contracts/did-you-mean.js';
 
 export interface ProviderSettings {
   /** A preset name (openai, deepseek, ollama, …). Default "openai". */
@@ -46,12 +47,21 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
+export function isKnownProvider(name: string): boolean {
+  return PRESETS[PRESET_ALIASES[name] ?? name] !== undefined;
+}
+
+/** 'Unknown provider "antropic" (did you mean "anthropic"?). Known providers: …' */
+export function unknownProviderMessage(name: string): string {
+  return `Unknown provider "${name}"${didYouMean(name, [...Object.keys(PRESETS), ...Object.keys(PRESET_ALIASES)])}. Known providers: ${Object.keys(PRESETS).join(', ')}`;
+}
+
 /** Works out which endpoint, model and key to use, or says exactly what is missing. */
 export function resolveProvider(settings: ProviderSettings): ResolvedProvider {
   const env = settings.env ?? agentEnvironment();
   const name = settings.provider ?? 'openai';
   const preset = PRESETS[PRESET_ALIASES[name] ?? name];
-  if (!preset) throw new ConfigError(`Unknown provider "${name}". Known providers: ${Object.keys(PRESETS).join(', ')}.`);
+  if (!preset) throw new ConfigError(`${unknownProviderMessage(name)}.`);
   const keyFromEnv = [preset.keyVariable, ...(preset.altKeyVariables ?? [])].map((variable) => (variable ? env[variable] : undefined)).find(Boolean);
   const apiKey = settings.apiKey ?? keyFromEnv ?? (preset.local || settings.baseUrl || settings.configBaseUrl ? 'not-needed' : undefined);
   const fromEnv = preset.baseUrlVariable ? env[preset.baseUrlVariable] || undefined : undefined;
@@ -114,12 +124,15 @@ function checkBaseUrl(url: string, source: string): void {
 
 export async function createProvider(resolved: ResolvedProvider): Promise<Provider> {
   const idle = resolved.idleTimeoutMs !== undefined ? { idleTimeoutMs: resolved.idleTimeoutMs } : {};
+  const variables = [resolved.preset.keyVariable, ...(resolved.preset.altKeyVariables ?? [])].filter(Boolean);
+  const keyVariable = variables.length ? { keyVariable: variables.join(' or ') } : {};
   // Loaded on demand: the SDK is the largest part of start-up.
   if (resolved.preset.protocol === 'anthropic') {
     const { AnthropicProvider } = await import('./anthropic/anthropic-provider.js');
     return new AnthropicProvider({
       name: resolved.preset.name,
       apiKey: resolved.apiKey,
+      ...keyVariable,
       baseURL: resolved.baseURL,
       ...(resolved.thinking !== undefined ? { thinkingBudget: resolved.thinking } : {}),
       promptCache: resolved.cacheTtl === 'off' ? false : (resolved.cacheTtl ?? '5m'),
@@ -131,6 +144,7 @@ export async function createProvider(resolved: ResolvedProvider): Promise<Provid
     return new GoogleProvider({
       name: resolved.preset.name,
       apiKey: resolved.apiKey,
+      ...keyVariable,
       baseURL: resolved.baseURL,
       ...(resolved.thinking !== undefined ? { thinkingBudget: resolved.thinking, includeThoughts: true } : {}),
       ...idle,
@@ -141,6 +155,7 @@ export async function createProvider(resolved: ResolvedProvider): Promise<Provid
     return new ResponsesProvider({
       name: resolved.preset.name,
       apiKey: resolved.apiKey,
+      ...keyVariable,
       baseURL: resolved.baseURL,
       ...idle,
       ...(resolved.preset.promptCacheFields && resolved.cacheTtl !== 'off' ? { promptCache: { key: true, extendedRetention: true } } : {}),
@@ -150,6 +165,7 @@ export async function createProvider(resolved: ResolvedProvider): Promise<Provid
   return new OpenAIProvider({
     name: resolved.preset.name,
     apiKey: resolved.apiKey,
+    ...keyVariable,
     baseURL: resolved.baseURL,
     replayReasoning: resolved.preset.replayReasoning ?? false,
     ...idle,

@@ -1,4 +1,4 @@
-import { PRESET_ALIASES, PRESETS } from '../presets.js';
+import { ProviderError } from '../../contracts/provider-error.js';
 
 /** Longest raw body shown when no message can be found in it. */
 const MAX_RAW = 300;
@@ -36,13 +36,18 @@ function cut(text: string): string {
   return text.length > MAX_RAW ? `${text.slice(0, MAX_RAW)}…` : text;
 }
 
-/**
- * "anthropic: authentication failed (401): invalid x-api-key — check ANTHROPIC_API_KEY": one
- * sentence for every provider's rejected key, naming the variable the key came from.
- */
+/** "anthropic: authentication failed (401): invalid x-api-key": one sentence for every provider's refused key. */
 export function authFailureMessage(label: string, status: number | string | undefined, detail: string): string {
-  const preset = PRESETS[PRESET_ALIASES[label] ?? label];
-  const variables = preset ? [preset.keyVariable, ...(preset.altKeyVariables ?? [])].filter(Boolean) : [];
-  const check = variables.length ? `check ${variables.join(' or ')}` : 'check the API key';
-  return `${label}: authentication failed${status !== undefined ? ` (${status})` : ''}: ${detail.replace(/\.$/, '')} — ${check}`;
+  return `${label}: authentication failed${status !== undefined ? ` (${status})` : ''}: ${detail.replace(/\.$/, '')}`;
+}
+
+/** An auth failure with the variable to check ("— check ANTHROPIC_API_KEY"); other errors as they are. */
+export function withKeyHint(error: ProviderError, keyVariable: string): ProviderError {
+  if (error.kind !== 'auth' || error.message.includes(' — check ')) return error;
+  return new ProviderError(error.kind, `${error.message} — check ${keyVariable}`, {
+    cause: error.cause,
+    retryable: error.retryable,
+    ...(error.status !== undefined ? { status: error.status } : {}),
+    ...(error.retryAfterMs !== undefined ? { retryAfterMs: error.retryAfterMs } : {}),
+  });
 }
