@@ -56,9 +56,8 @@ describe("the trace page's header", () => {
     await page.waitForSelector('.tool-head .permission');
     const heads = await page.locator('.tool-head').evaluateAll((nodes) =>
       nodes.map((node) => {
-        const permission = node.querySelector('.permission')!;
-        const status = node.querySelector('span:not(.permission)')!;
-        return { text: node.textContent, permission: getComputedStyle(permission).color, status: getComputedStyle(status).color, head: getComputedStyle(node).color };
+        const colour = (element: unknown) => (globalThis as unknown as { getComputedStyle(element: unknown): { color: string } }).getComputedStyle(element).color;
+        return { text: node.textContent, permission: colour(node.querySelector('.permission')), status: colour(node.querySelector('span:not(.permission)')), head: colour(node) };
       }),
     );
     const red = 'rgb(179, 38, 30)';
