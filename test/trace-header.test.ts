@@ -39,7 +39,7 @@ describe("the trace page's header", () => {
     expect(rows[1]).toContain(FINAL_ANSWER);
     expect(rows[1]).not.toContain(TRACE_SECRET);
     // The answer's hostile markup is text, not a script that ran.
-    expect(await page.evaluate(() => (window as unknown as { hostile?: number }).hostile)).toBeUndefined();
+    expect(await page.evaluate(() => (globalThis as { hostile?: number }).hostile)).toBeUndefined();
     const order = await page.locator('#app > table').evaluateAll((tables) => tables.map((table) => table.id));
     expect(order).toEqual(['outcome', 'totals']);
   });
