@@ -155,7 +155,7 @@ export const SETTINGS = {
     project: 'local-only',
     parse: text,
     default: 'openai',
-    defaultText: 'openai; when no OpenAI key or base URL is set, the first provider whose key variable is (providers table, docs/settings.md)',
+    defaultText: 'openai; with no OpenAI key or base URL set, the first provider whose key is set (ANTHROPIC_API_KEY: anthropic, …)',
     help: `the provider preset: ${providerNames.join(', ')}; gemini is google`,
   },
   model: {
