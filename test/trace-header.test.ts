@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -68,5 +68,30 @@ describe("the trace page's header", () => {
     expect(failed!.head).not.toBe(red);
     const fine = heads.find((head) => head.text!.includes(' ok ') || head.text!.includes('· ok ·'));
     expect(fine?.permission).toBe(failed!.permission);
+  });
+
+  it('"permission denied" is red: the same session with the failed call recorded as denied', async () => {
+    const lines = readFileSync(recorded.path, 'utf8').split('\n');
+    const denied = lines.map((line) => {
+      if (!line.includes('"tool_call_end"') || !line.includes('"call_missing"')) return line;
+      const record = JSON.parse(line) as Record<string, unknown>;
+      return JSON.stringify({ ...record, status: 'denied', output: 'Denied: the user said no.' });
+    });
+    expect(denied).not.toEqual(lines);
+    const session = join(recorded.home.root, 'denied.jsonl');
+    writeFileSync(session, denied.join('\n'));
+    const file = join(recorded.home.root, 'denied.html');
+    const exported = await recorded.home.run(['trace', session, '--html', file]);
+    expect(exported.code, exported.stderr).toBe(0);
+    const other = await browser.newPage();
+    await other.goto(`file://${file}`);
+    await other.locator('details.turn').first().locator('summary').click();
+    await other.waitForSelector('.tool-head .permission');
+    const permissions = await other.locator('.tool-head .permission').evaluateAll((nodes) =>
+      nodes.map((node) => ({ text: node.textContent, colour: (globalThis as unknown as { getComputedStyle(element: unknown): { color: string } }).getComputedStyle(node).color })),
+    );
+    expect(permissions).toContainEqual({ text: 'permission denied', colour: 'rgb(179, 38, 30)' });
+    expect(permissions.find((p) => p.text === 'permission allowed')?.colour).not.toBe('rgb(179, 38, 30)');
+    await other.close();
   });
 });
