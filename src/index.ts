@@ -10,7 +10,7 @@ export type { RetryPolicy } from './core/request-with-retry.js';
 export { DEFAULT_SYSTEM_PROMPT } from './core/system-prompt.js';
 
 // Provider-neutral messages, as the loop keeps them and the events carry them.
-export type { Message, SystemMessage, UserMessage, AssistantMessage, ToolMessage, ToolCall, Usage, ProviderData, ImageRef, ImageMediaType, StoredImageRef } from './contracts/messages.js';
+export type { Message, SystemMessage, UserMessage, AssistantMessage, ToolMessage, ToolCall, Usage, ProviderData, Citation, ImageRef, ImageMediaType, StoredImageRef } from './contracts/messages.js';
 export { loadImageFile, imageFromBytes, type LoadedImage } from './images/load-image.js';
 export { IMAGE_LIMITS, imageLimitsFor, type ImageLimits } from './images/image-limits.js';
 export { imagesRefusedBy } from './providers/image-capability.js';
@@ -61,6 +61,7 @@ export { PRESETS, type ProviderPreset, type ProviderProtocol, type OpenAIWire } 
 export { OpenAIProvider, type OpenAIProviderOptions } from './providers/openai/openai-provider.js';
 export { ResponsesProvider, type ResponsesProviderOptions } from './providers/openai-responses/responses-provider.js';
 export { AnthropicProvider, type AnthropicProviderOptions } from './providers/anthropic/anthropic-provider.js';
+export type { ServerSearchOptions } from './providers/shared/server-search.js';
 export { GoogleProvider, type GoogleProviderOptions } from './providers/google/google-provider.js';
 export { promptJsonProvider } from './providers/prompt-json/prompt-json-provider.js';
 export { ScriptedProvider, type ScriptedReply, type ScriptStep } from './providers/scripted.js';

@@ -44,7 +44,7 @@ describe('checkpoints and rewind from the CLI', () => {
     expect([read('a.txt'), read('keep.txt'), read('src/new.txt')]).toEqual(['two', undefined, 'created by the agent\n']);
 
     const listed = await run(['rewind', '--list']);
-    expect(listed.stdout).toMatch(/1 .*before turn 1 of prompt 1: change things\n.*2 .*before turn 2 of prompt 1: change things/);
+    expect(listed.stdout).toMatch(/^ {4}1 {2}\d{4}-\d\d-\d\d \d\d:\d\d:\d\d {2}"change things" · changed a\.txt, keep\.txt, src\/new\.txt\n$/);
 
     const rewound = await run(['rewind', '--to', '1']);
     expect(rewound.stderr).toBe('');

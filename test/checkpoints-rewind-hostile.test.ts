@@ -276,7 +276,7 @@ describe('a rewind checks before it touches anything', () => {
     const outcome = await applyRewind(store, plan);
     expect(outcome.files!.removed).toEqual(['\x1b[2Kred.txt']);
     expect(readFileSync(join(ws, 'two\nlines.txt'), 'utf8')).toBe('newline\n');
-    const summary = rewindSummary(plan, outcome, '/rewind').join('\n');
+    const summary = rewindSummary(plan, outcome, { target: 'checkpoint 1', undo: `/rewind ${outcome.undo.n}` }).join('\n');
     expect(summary).toContain('removed: \\e[2Kred.txt.');
     expect(summary).toContain('two\\nlines.txt (not made by the agent)');
     expect(summary).not.toMatch(/\x1b/);

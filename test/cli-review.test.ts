@@ -94,7 +94,7 @@ describe('setup messages name what this provider really needs', () => {
 describe('what a denied call tells the model', () => {
   it('points to the user config for allow rules, since a project config cannot allow', async () => {
     const { server, run } = await setup([{ toolCalls: [{ name: 'bash', arguments: { command: 'ls' } }] }, { text: 'I could not.' }]);
-    expect((await run(['list', '--tools', 'bash'])).code).toBe(0);
+    expect((await run(['list', '--tools', 'bash'])).code).toBe(4); // the call was refused for want of approval
     const denied = String(server.requests[1]!.messages.at(-1)!.content);
     expect(denied).toMatch(/^Denied: bash needs the user's approval/);
     expect(denied).toContain('~/.config/vibe-agent/config.json');

@@ -164,8 +164,9 @@ describe('the CLI asks before a call that executes', () => {
   it('with no terminal, denies it and tells the model, which answers (no hang, nothing run)', async () => {
     const { server, env } = await withServer([bashCall, { text: 'I could not run it.' }]);
     const ran = await cli(['make proof', '--tools', 'bash'], env);
-    expect(ran.code).toBe(0);
+    expect(ran.code).toBe(4);
     expect(ran.stderr).toContain('⊘');
+    expect(ran.stderr).toContain('"bash(echo ran > proof.txt)"');
     const result = server.requests[1]!.messages.at(-1)!;
     expect(result.role).toBe('tool');
     expect(String(result.content)).toMatch(/^Denied: bash needs the user's approval and there is no terminal to ask/);
@@ -187,7 +188,7 @@ describe('the CLI asks before a call that executes', () => {
     try {
       const { env } = await withServer([bashCall, { text: 'Done.' }]);
       const ran = await cli(['make proof', '--tools', 'bash'], env);
-      expect(ran.code).toBe(0);
+      expect(ran.code).toBe(4);
       expect(existsSync(join(home, 'proof.txt'))).toBe(false); // "echo ran > proof.txt" redirects: an allow rule never covers that
       const { server: second, env: env2 } = await withServer([{ toolCalls: [{ name: 'bash', arguments: { command: 'echo plain' } }] }, { text: 'Done.' }]);
       expect((await cli(['echo', '--tools', 'bash'], env2)).code).toBe(0);

@@ -35,11 +35,12 @@ function records(path: string): Array<EvalResult | EvalSummary> {
 const withoutTimes = (results: EvalResult[]) => results.map(({ wallMs: _wall, ...rest }) => rest);
 
 describe('vibe-agent eval on a scripted model', () => {
-  it('solves two tasks, fails one by its check and one by its turn budget, with reasons', async () => {
+  it('solves two tasks, fails one by its check and one by its turn budget, with reasons; below the default (every run passes) it exits 5 naming them', async () => {
     const { home, evalRun } = await setup();
     const out = join(home, 'results.jsonl');
     const ran = await evalRun(['--runs', '2', '--concurrency', '4', '-o', out]);
-    expect(ran.code, ran.stderr).toBe(0);
+    expect(ran.code, ran.stderr).toBe(5);
+    expect(ran.stderr).toContain('vibe-agent eval: 4 of 8 runs passed (50%), and every run must pass (--min-pass RATE sets a lower bar). Failed:\n  endless #1: turn budget: 2 turns used up\n  endless #2: turn budget: 2 turns used up\n  unsolved #1: check failed (exit 1): AssertionError');
     const all = records(out);
     const results = all.filter((record): record is EvalResult => record.type === 'result');
     expect(results.map((result) => [result.task, result.run, result.passed])).toEqual([
@@ -68,14 +69,17 @@ describe('vibe-agent eval on a scripted model', () => {
     const { home, evalRun } = await setup();
     const whole = join(home, 'whole.jsonl');
     const shards = [1, 2, 3].map((i) => join(home, `shard-${i}.jsonl`));
-    const runs = await Promise.all([evalRun(['--runs', '2', '-o', whole]), ...shards.map((file, i) => evalRun(['--runs', '2', '--shard', `${i + 1}/3`, '-o', file]))]);
+    const runs = await Promise.all([evalRun(['--runs', '2', '--min-pass', '0.5', '-o', whole]), ...shards.map((file, i) => evalRun(['--runs', '2', '--shard', `${i + 1}/3`, '--min-pass', '0', '-o', file]))]);
     for (const ran of runs) expect(ran.code, ran.stderr).toBe(0);
     const shardResults = shards.map((file) => records(file).filter((record): record is EvalResult => record.type === 'result'));
     expect(shardResults.map((results) => results.length)).toEqual([3, 3, 2]);
 
     const merged = join(home, 'merged.jsonl');
-    const merge = await spawnCli(['eval', 'merge', ...shards, '-o', merged], { cwd: home, env: homeEnv(home) });
+    const merge = await spawnCli(['eval', 'merge', ...shards, '--min-pass', '50%', '-o', merged], { cwd: home, env: homeEnv(home) });
     expect(merge.code, merge.stderr).toBe(0);
+    const strictMerge = await spawnCli(['eval', 'merge', ...shards, '--min-pass', '51%'], { cwd: home, env: homeEnv(home) });
+    expect(strictMerge.code).toBe(5);
+    expect(strictMerge.stderr).toContain('4 of 8 runs passed (50%), below --min-pass 51%. Failed:');
     const wholeRecords = records(whole);
     const mergedRecords = records(merged);
     const results = (list: Array<EvalResult | EvalSummary>) => list.filter((record): record is EvalResult => record.type === 'result');
@@ -94,17 +98,38 @@ describe('vibe-agent eval on a scripted model', () => {
     writeFileSync(join(suite, 'slow.json'), JSON.stringify({ prompt: 'TASK slow', check: 'true', limits: { timeoutSeconds: 2 } }));
     const out = join(home, 'out.jsonl');
     const ran = await spawnCli(['eval', '--suite', suite, '--base-url', server.url, '--model', 'test-model', '-o', out], { cwd: home, env: homeEnv(home) });
-    expect(ran.code, ran.stderr).toBe(0);
+    expect(ran.code, ran.stderr).toBe(5);
+    expect(ran.stderr).toContain('  slow #1: time budget: over 2 s');
     expect(records(out)[0]).toMatchObject({ task: 'slow', passed: false, reason: 'time budget: over 2 s' });
   }, EVAL_TIMEOUT_MS);
 
   it('refuses to merge shards that overlap', async () => {
     const { home, evalRun } = await setup();
     const file = join(home, 'one.jsonl');
-    expect((await evalRun(['--shard', '1/4', '-o', file])).code).toBe(0);
+    expect((await evalRun(['--shard', '1/4', '--min-pass', '0', '-o', file])).code).toBe(0);
     const merge = await spawnCli(['eval', 'merge', file, file], { cwd: home, env: homeEnv(home) });
     expect(merge.code).toBe(2);
     expect(merge.stderr).toContain('did two shards overlap?');
+  }, EVAL_TIMEOUT_MS);
+});
+
+describe('eval --min-pass', () => {
+  it('at 0 of N passed exits 5 listing every failed task with why; --min-pass 0 exits 0; a bad rate is a usage error before any run', async () => {
+    const { home, evalRun } = await setup();
+    const suite = join(home, 'failing');
+    cpSync(SUITE, suite, { recursive: true });
+    for (const solved of ['answer-file.json', 'fix-sum.json']) rmSync(join(suite, solved));
+    const run = (args: string[]) => evalRun(['--suite', suite, ...args]);
+    const failed = await run(['--json']);
+    expect(failed.code, failed.stderr).toBe(5);
+    expect(failed.stderr).toMatch(/0 of 2 runs passed \(0%\), and every run must pass[^\n]*Failed:\n {2}endless #1: turn budget: 2 turns used up\n {2}unsolved #1: check failed \(exit 1\): AssertionError[^\n]*solved\.txt is missing/);
+    expect(failed.stdout).toContain('"type":"summary"');
+
+    expect((await run(['--min-pass', '0'])).code).toBe(0);
+    const bad = await run(['--min-pass', '80']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--min-pass takes a pass rate from 0 to 1 or a percentage (0.8 or 80%), got "80".');
+    expect(bad.stderr).not.toContain('[1/');
   }, EVAL_TIMEOUT_MS);
 });
 

@@ -33,7 +33,10 @@ describe('carrying out an approved plan (--plan-file)', () => {
     writeFileSync(join(home.root, 'plan.md'), PLAN);
     const env = { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: server.url, VIBE_MODEL: 'test-model' };
     const ran = await home.run(['--permission-mode', 'yolo', '--sandbox', 'off', '--tools', 'coding', '--plan-file', join(home.root, 'plan.md'), 'carry it out'], env);
-    expect(ran.code).toBe(0);
+    // Calls outside the plan were refused with nobody to ask: exit 4, and only a rule or the plan covers them.
+    expect(ran.code).toBe(4);
+    expect(ran.stderr).toContain('outside the approved plan');
+    expect(ran.stderr).toContain('"edit(other.txt)"');
     expect(ran.stdout).toContain('Done as planned');
 
     expect(readFileSync(join(home.workspace, 'notes.txt'), 'utf8')).toBe('planned\n');

@@ -65,8 +65,9 @@ describe('skills and commands from the CLI', () => {
   it('a command’s !`cmd` is denied without approval (no terminal), and nothing is sent', async () => {
     setup();
     const { server, ran } = await cli(['/status']);
-    expect(ran.code).toBe(1);
+    expect(ran.code).toBe(4);
     expect(ran.stderr).toMatch(/\/status: the shell command `echo STATUS-OUTPUT` .* was not run: Denied/);
+    expect(ran.stderr).toContain('"bash(echo*)"');
     expect(server.requests).toEqual([]);
   });
 });

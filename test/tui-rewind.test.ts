@@ -28,7 +28,7 @@ async function type(pane: TmuxPane, text: string): Promise<void> {
 }
 
 describe('checkpoints in the terminal UI (tmux)', () => {
-  it('/undo puts back the last turn, /rewind goes back to a turn picked from the list, files and conversation', async () => {
+  it('/undo puts back the last prompt, /rewind goes back before a prompt picked from the list (keys sent in one burst), files and conversation', async () => {
     const { server, pane, workspace } = await tuiSession(cleanups, [bash('printf first > a.txt'), { text: 'one done' }, bash('printf second > a.txt'), { text: 'two done' }, { text: 'fresh start' }], { args: ARGS });
     const a = join(workspace, 'a.txt');
     writeFileSync(a, 'start');
@@ -42,19 +42,17 @@ describe('checkpoints in the terminal UI (tmux)', () => {
 
     await type(pane, '/undo');
     const undone = await pane.waitFor('Undo this rewind with: /rewind');
-    expect(undone).toMatch(/Rewound to checkpoint 2\.\nFiles: 1 restored, 0 removed: a\.txt\./);
+    expect(undone).toMatch(/Rewound to point 2, before the prompt "second task"\.\nFiles: 1 restored, 0 removed: a\.txt\./);
     expect(readFileSync(a, 'utf8')).toBe('first');
 
     await type(pane, '/rewind');
-    const list = await pane.waitFor('↑/↓ choose');
-    expect(list).toMatch(/1 .*before turn 1 of prompt 1: first task/);
-    expect(list).toMatch(/2 .*before turn 1 of prompt 2: second task/);
+    const list = await pane.waitFor('↑/↓ or its number choose');
+    expect(list).toMatch(/1 .*"first task" · changed a\.txt/);
+    expect(list).toMatch(/2 .*"second task" \(rewound\) · changed a\.txt/);
     expect(list).toMatch(/›\s*3 .*before a rewind/); // the latest is selected first
-    await pane.send(['Up']);
-    await pane.send(['Up']);
-    await pane.waitFor(/›\s*1 .*first task/);
-    await pane.send(['Enter']);
-    await pane.waitFor('Rewound to checkpoint 1.');
+    // Arrows and Enter back to back, as fast typing sends them: none of them falls through to the prompt.
+    await pane.send(['Up', 'Up', 'Enter']);
+    await pane.waitFor('Rewound to point 1, before the prompt "first task".');
     expect(readFileSync(a, 'utf8')).toBe('start');
 
     // The conversation went back to before the first prompt too.
@@ -86,7 +84,7 @@ describe('checkpoints in the terminal UI (tmux)', () => {
     await type(pane, '/undo');
     await pane.waitFor(/› \/undo[\s\S]*› \/undo[\s\S]*Overwrite them\?/);
     await pane.send(['y'], { literal: true });
-    await pane.waitFor('Rewound to checkpoint 1.');
+    await pane.waitFor('Rewound to point 1, before the prompt "edit both".');
     expect([readFileSync(file('a.txt'), 'utf8'), readFileSync(file('b.txt'), 'utf8')]).toEqual(['original a', 'original b']);
   });
 });

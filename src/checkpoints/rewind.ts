@@ -8,7 +8,10 @@ import type { SessionCheckpoints } from './session-checkpoints.js';
 import type { Snapshot } from './snapshot.js';
 
 export interface RewindRequest {
-  checkpoint: Checkpoint;
+  /** What the files go back to; absent: no file changed since the point, so only the conversation goes back. */
+  checkpoint?: Checkpoint;
+  /** The session records the conversation keeps, when the caller knows (a rewind point); else worked out from the checkpoint. */
+  keepRecords?: number | undefined;
   files: boolean;
   conversation: boolean;
   /** The session file (for the conversation's cut point). */
@@ -33,13 +36,14 @@ export interface RewindPlan extends RewindRequest {
 /** Works out what a rewind would do, without doing it. */
 export async function planRewind(store: SessionCheckpoints, request: RewindRequest): Promise<RewindPlan> {
   const current = await store.snapshot();
-  const restore = request.files ? await planRestore(store.git, store.log, request.checkpoint, current) : undefined;
+  const restore = request.files && request.checkpoint ? await planRestore(store.git, store.log, request.checkpoint, current) : undefined;
   const toChange = restore?.ops.map((op) => op.path) ?? [];
   const left = store.log.read().left;
   const sinceLeft = left && toChange.length ? new Set(await changedPaths(store.git, left, current.tree)) : new Set<string>();
   const records = readSessionFile(request.sessionPath).records;
   const { checkpoint } = request;
-  const keepRecords = checkpoint.kind === 'rewind' ? checkpoint.toRecord : rewindPoint(records, checkpoint.run ?? 0, checkpoint.turn ?? 0);
+  const keepRecords =
+    'keepRecords' in request ? request.keepRecords : checkpoint?.kind === 'rewind' ? checkpoint.toRecord : checkpoint && rewindPoint(records, checkpoint.run ?? 0, checkpoint.turn ?? 0);
   return {
     ...request,
     current,

@@ -6,6 +6,7 @@ import { unknownOptionMessage } from './unknown-option.js';
 import { normalizeRewindTo, parseRewindArgs, rewindFlagsGiven, type RewindArgs } from './rewind-args.js';
 import { UsageError } from './usage-error.js';
 import { isTraceCommand, parseTraceArgs, traceFlagsGiven, type TraceArgs } from './trace-args.js';
+import { parseMcpManageArgs, type McpManageArgs } from './mcp-manage-args.js';
 
 export { PROTOCOLS, type Protocol } from './settings.js';
 export { UsageError } from './usage-error.js';
@@ -50,11 +51,13 @@ export interface CliArgs {
   user?: boolean;
   /** `eval` subcommand words (e.g. ["merge", "a.jsonl", "b.jsonl"]) and its flags, unparsed. */
   evalArgs?: string[];
-  evalFlags?: { runs?: string; concurrency?: string; shard?: string; suite?: string; output?: string };
+  evalFlags?: { runs?: string; concurrency?: string; shard?: string; suite?: string; output?: string; 'min-pass'?: string };
   /** `mcp` subcommand words (e.g. ["list"]). */
   mcpArgs?: string[];
   /** `mcp serve --http [HOST:]PORT`: streamable HTTP instead of stdio. */
   mcpHttp?: string;
+  /** `mcp add|add-json|remove|get`: parsed by their own flags (see mcp-manage-args.ts). */
+  mcpManage?: McpManageArgs;
   /** `rewind` options (see rewind-args.ts). */
   rewind?: RewindArgs;
   /** `trace` options (see trace-args.ts). */
@@ -78,6 +81,8 @@ export const PARSE_OPTIONS: Record<string, OptionSpec> = Object.fromEntries([
 const SEE_HELP = 'Run "vibe-agent --help" for the options.';
 
 export function parseCliArgs(argv: string[]): CliArgs {
+  const mcpManage = parseMcpManageArgs(argv, PARSE_OPTIONS);
+  if (mcpManage) return mcpManage;
   const words = normalizeRewindTo(normalizeResumeFlag(argv));
   let parsed;
   try {
@@ -172,7 +177,7 @@ function applyRunFlags(args: CliArgs): void {
   args.permissionMode = 'yolo';
 }
 
-const EVAL_FLAGS = ['runs', 'concurrency', 'shard', 'suite', 'output'] as const;
+const EVAL_FLAGS = ['runs', 'concurrency', 'shard', 'suite', 'output', 'min-pass'] as const;
 
 /** `doctor` (no words) and `eval [merge FILES…]`: their own flags, checked where they are used. */
 function commandWithWords(args: CliArgs, positionals: string[], values: Record<string, string | boolean | string[] | undefined>): CliArgs {

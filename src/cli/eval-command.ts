@@ -6,6 +6,8 @@ import { sortResults, type EvalResult } from '../eval/result.js';
 import { mergeResultFiles, resultsJsonLines, writeResults } from '../eval/results-file.js';
 import { runJob } from '../eval/run-job.js';
 import { summarize } from '../eval/summarize.js';
+import { parseMinPass } from '../eval/min-pass.js';
+import { belowMinPass } from './eval-verdict.js';
 import { loadSuite, SuiteError } from '../eval/task.js';
 import type { CliArgs } from './args.js';
 import { EXIT } from './exit-codes.js';
@@ -13,14 +15,17 @@ import { UsageError } from './usage-error.js';
 import { safeStderr, safeStdout, sanitizeText } from './display/safe-output.js';
 import { agentEnvironment } from '../secrets/held-secrets.js';
 
-/** `vibe-agent eval [--suite DIR] [--runs N] [--concurrency K] [--shard I/N] [-o FILE]` and `eval merge FILES…`. */
+/** `vibe-agent eval [--suite DIR] [--runs N] [--concurrency K] [--shard I/N] [--min-pass RATE] [-o FILE]` and `eval merge FILES…`. */
 export async function evalCommand(args: CliArgs, signal: AbortSignal): Promise<number> {
   const words = args.evalArgs ?? [];
   const flags = args.evalFlags ?? {};
+  const minPass = parseMinPass(flags['min-pass']);
+  if (typeof minPass === 'string') throw new UsageError(minPass);
+  const gate = { minPass, given: flags['min-pass'] !== undefined };
   try {
     if (words[0] === 'merge') {
-      if (words.length < 2) throw new UsageError('Usage: vibe-agent eval merge FILE… [-o merged.jsonl]');
-      return report(mergeResultFiles(words.slice(1)), args.json, flags.output);
+      if (words.length < 2) throw new UsageError('Usage: vibe-agent eval merge FILE… [--min-pass RATE] [-o merged.jsonl]');
+      return report(mergeResultFiles(words.slice(1)), args.json, flags.output, gate);
     }
     if (words.length) throw new UsageError(`"vibe-agent eval" takes no words but "merge" (got "${words[0]}"); a suite is given with --suite DIR.`);
     const shard = flags.shard === undefined ? undefined : parseShard(flags.shard);
@@ -35,7 +40,7 @@ export async function evalCommand(args: CliArgs, signal: AbortSignal): Promise<n
       progress(result);
       return result;
     });
-    const code = report(ran.filter((result) => result !== undefined), args.json, flags.output);
+    const code = report(ran.filter((result) => result !== undefined), args.json, flags.output, gate);
     return signal.aborted ? EXIT.aborted : code;
   } catch (error) {
     if (error instanceof SuiteError) throw new UsageError(error.message);
@@ -43,10 +48,13 @@ export async function evalCommand(args: CliArgs, signal: AbortSignal): Promise<n
   }
 }
 
-function report(results: EvalResult[], json: boolean, output: string | undefined): number {
+function report(results: EvalResult[], json: boolean, output: string | undefined, gate: { minPass: number; given: boolean }): number {
   if (output) writeResults(output, results);
   safeStdout.write(json ? resultsJsonLines(results) : renderMarkdown(summarize(sortResults(results))));
-  return EXIT.answered;
+  const below = belowMinPass(sortResults(results), gate.minPass, gate.given);
+  if (!below) return EXIT.answered;
+  safeStderr.write(below);
+  return EXIT.belowMinPass;
 }
 
 function count(flag: string, text: string | undefined): number {

@@ -1,6 +1,7 @@
 import type { StopReason } from '../contracts/events.js';
 
-export const EXIT = { answered: 0, providerError: 1, usage: 2, brake: 3, aborted: 130 } as const;
+/** Every exit code of the CLI; docs/configuration.md#exit-codes says when each is used. */
+export const EXIT = { answered: 0, providerError: 1, usage: 2, brake: 3, approvalNeeded: 4, belowMinPass: 5, aborted: 130 } as const;
 
 export function exitCodeFor(reason: StopReason): number {
   switch (reason) {

@@ -6,7 +6,10 @@ import { readSessionFile } from '../session/read-session.js';
 import { rebuildHistory } from '../session/rebuild-history.js';
 import { imagesDirFor, loadImages } from '../session/session-images.js';
 import { withSystemPrompt } from '../session/session-store.js';
-import { describeCheckpoint, rewindSummary } from './rewind-text.js';
+import { rewindSummary } from './rewind-text.js';
+import { sessionRewindPoints } from '../checkpoints/rewind-points.js';
+import { describePoints, pointName } from './rewind-points-text.js';
+import { rewindTarget, undoPointNumber } from './rewind-target.js';
 import type { RunSession } from './run-session.js';
 import type { InteractiveServices } from './tui/services.js';
 
@@ -21,23 +24,28 @@ export function interactiveRewind(options: { workspace: string; system: string; 
   };
   return {
     wrapRun: (events) => withCheckpoints(events, { workspace: options.workspace, session: options.session, warn: options.warn, ...(options.mayChangeFiles ? { mayChangeFiles: options.mayChangeFiles } : {}) }),
-    checkpoints: () => store()?.store.list().map(describeCheckpoint) ?? [],
-    checkpointNumbers: () => store()?.store.list().map((checkpoint) => checkpoint.n) ?? [],
+    checkpoints: async () => {
+      const open = store();
+      return open ? describePoints(open.store, sessionRewindPoints(open.store, open.session.path)) : [];
+    },
+    checkpointNumbers: () => {
+      const open = store();
+      return open ? sessionRewindPoints(open.store, open.session.path).map((point) => point.n) : [];
+    },
     rewind: async (n, { force, confirm }) => {
       const open = store();
-      const checkpoints = open?.store.list() ?? [];
-      const checkpoint = n === undefined ? checkpoints.at(-1) : checkpoints.find((c) => c.n === n);
-      if (!open || !checkpoint) return { lines: [checkpoints.length ? `No checkpoint ${n}: this session has 1 to ${checkpoints.length}.` : 'Nothing to rewind: no turn of this session ran tools.'] };
-      const plan = await planRewind(open.store, { checkpoint, files: true, conversation: true, sessionPath: open.session.path });
+      const point = open ? rewindTarget(sessionRewindPoints(open.store, open.session.path), n, '/rewind N') : 'Nothing to rewind: this session has no prompts yet.';
+      if (!open || typeof point === 'string') return { lines: [point as string] };
+      const plan = await planRewind(open.store, { ...(point.checkpoint ? { checkpoint: point.checkpoint } : {}), keepRecords: point.keepRecords, files: true, conversation: true, sessionPath: open.session.path });
       if (plan.userChanged.length && !force && !(await confirm?.(plan.userChanged))) {
         if (confirm) return { lines: ['Nothing was changed: the files you changed are kept.'] };
-        return { lines: ['These files changed after the agent left them, and the rewind would overwrite them:', ...plan.userChanged.map((path) => `  ${path}`), `Nothing was changed. To overwrite them: /rewind ${checkpoint.n} --force`] };
+        return { lines: ['These files changed after the agent left them, and the rewind would overwrite them:', ...plan.userChanged.map((path) => `  ${path}`), `Nothing was changed. To overwrite them: /rewind ${point.n} --force`] };
       }
       const outcome = await applyRewind(open.store, plan);
       if (outcome.conversationRecord) open.session.rewind(outcome.conversationRecord.toRecord);
       const records = loadImages(readSessionFile(open.session.path).records, imagesDirFor(open.session.path), []);
       const messages = withSystemPrompt(rebuildHistory(records).messages, options.system);
-      return { lines: rewindSummary(plan, outcome, '/rewind'), messages };
+      return { lines: rewindSummary(plan, outcome, { target: pointName(point), undo: `/rewind ${undoPointNumber(open.store, open.session.path, outcome.undo)}` }), messages };
     },
   };
 }

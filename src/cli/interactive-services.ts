@@ -1,5 +1,6 @@
 import type { AgentEvent } from '../contracts/events.js';
 import { attachImages } from './attach-images.js';
+import { attachedLines, attachMentionedFiles, withAttachments } from '../mentions/attach-mentions.js';
 import { PastedImages } from './pasted-images.js';
 import type { ContextPolicy } from '../context/policy.js';
 import { knownWindow } from '../context/model-windows.js';
@@ -120,21 +121,20 @@ export async function createInteractiveServices(
         mcpPrompt: (typed) => prepared.mcp.expandPrompt(typed, prepared.settings.mcpWaitMs),
       });
       if (!started.ok) return started;
+      const mentioned = await attachMentionedFiles(started.prompt === text ? text : '', { tools: prepared.tools, authorize, workspace, signal });
+      if (!mentioned.ok) return mentioned;
       // SessionStart with the first prompt of each conversation, UserPromptSubmit with every one.
       const hooked = await promptThroughHooks(prepared.hooks, started.prompt, { id: session?.id, path: session?.path, resumed: initialMessages !== undefined, starts: !hooksStarted, source: cleared ? 'clear' : undefined });
       hooksStarted = true;
       if ('blocked' in hooked) return { ok: false, reason: `the UserPromptSubmit hook blocked the prompt: ${hooked.blocked}` };
-      const attached = await attachImages(hooked.input, {
+      const attached = await attachImages({
         paths: pasted.pathsIn(text),
-        workspace,
         preset: prepared.resolved.preset.name,
         protocol: prepared.resolved.preset.protocol,
         model: started.model ?? prepared.resolved.model,
-        extraRoots: prepared.settings.addDirs,
-        allowSecrets: prepared.settings.allowSecrets,
       });
       if (!attached.ok) return { ok: false, reason: attached.reason };
-      return { ok: true, prompt: hooked.input, model: started.model, ...(attached.images.length ? { images: attached.images } : {}) };
+      return { ok: true, prompt: withAttachments(hooked.input, mentioned.section), model: started.model, ...(attached.images.length + mentioned.images.length ? { images: [...attached.images, ...mentioned.images] } : {}), notes: attachedLines(mentioned.attached) };
     },
     // The same Stop handling as a one-shot run: a block sends its reason back, at most 3 times a prompt.
     afterRun: (reason, round) => continueAfterStop(prepared.hooks, reason, round, warn),

@@ -7,6 +7,7 @@ import { startMcpServers } from './mcp-setup.js';
 import { offeringsTable, serverTable } from './mcp-table.js';
 import { resolveSettings } from './resolve-settings.js';
 import { UsageError } from './usage-error.js';
+import { MCP_USAGE } from './mcp-usage.js';
 import { safeStderr, safeStdout } from './display/safe-output.js';
 import { agentEnvironment } from '../secrets/held-secrets.js';
 
@@ -19,11 +20,12 @@ const LIST_WAIT_MS = 60_000;
  */
 export async function mcpCommand(args: CliArgs, env: NodeJS.ProcessEnv = agentEnvironment()): Promise<number> {
   const words = args.mcpArgs ?? [];
+  if (args.mcpManage) return mcpManageCommand(args, env);
   if (words[0] === 'serve' && words.length === 1) {
     const { mcpServeCommand } = await import('./mcp-serve-command.js');
     return mcpServeCommand(args, env);
   }
-  if (words[0] !== 'list' || words.length > 1) throw new UsageError('Usage: vibe-agent mcp list | vibe-agent mcp serve');
+  if (words[0] !== 'list' || words.length > 1) throw new UsageError(MCP_USAGE);
   const workspace = resolve(args.cwd ?? process.cwd());
   const warnings: string[] = [];
   const warn = (message: string) => warnings.push(message);
@@ -38,5 +40,21 @@ export async function mcpCommand(args: CliArgs, env: NodeJS.ProcessEnv = agentEn
     return statuses.some((server) => server.state === 'failed') ? EXIT.providerError : EXIT.answered;
   } finally {
     await servers.close();
+  }
+}
+
+/** `mcp add|add-json|remove|get`, and `mcp --help`. */
+async function mcpManageCommand(args: CliArgs, env: NodeJS.ProcessEnv): Promise<number> {
+  switch (args.mcpManage!.action) {
+    case 'help':
+      safeStdout.write(`${MCP_USAGE}\n`);
+      return EXIT.answered;
+    case 'add':
+    case 'add-json':
+      return (await import('./mcp-add-command.js')).mcpAddCommand(args, env);
+    case 'remove':
+      return (await import('./mcp-remove-command.js')).mcpRemoveCommand(args, env);
+    case 'get':
+      return (await import('./mcp-get-command.js')).mcpGetCommand(args, env);
   }
 }

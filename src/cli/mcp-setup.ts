@@ -1,8 +1,8 @@
 import { foreignServerFiles } from '../mcp/foreign-server-files.js';
 import { DeferredMcpServers, type RunMcpServers } from '../mcp/run-mcp-servers.js';
-import { userDataDir } from '../session/paths.js';
 import { anyPresent } from '../workspace/any-present.js';
 import { readProjectConfig } from './config.js';
+import { mcpOAuthOptions } from './mcp-oauth-options.js';
 import type { McpSetupOptions } from './mcp-start.js';
 
 export type { McpSetupOptions } from './mcp-start.js';
@@ -16,12 +16,7 @@ export async function startMcpServers(options: McpSetupOptions): Promise<RunMcpS
   const { workspace, env, warn } = options;
   const create = async () => {
     const { McpServers } = await import('../mcp/mcp-servers.js');
-    // OAuth's browser step: the URL is always shown; a browser is opened only for a run at a terminal.
-    const oauth = {
-      dataDir: userDataDir(env),
-      openBrowser: options.ask !== undefined && process.stderr.isTTY === true,
-      announce: (url: string) => warn(`an MCP server asks you to authorize vibe-agent; open this address to sign in: ${url}`),
-    };
+    const oauth = mcpOAuthOptions(env, options.ask !== undefined && process.stderr.isTTY === true, warn);
     return new McpServers({ registry: options.registry, warn, env, oauth, ...(options.version ? { clientVersion: options.version } : {}) });
   };
   const project = options.project ?? (await readProjectConfig(workspace));

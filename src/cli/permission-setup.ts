@@ -1,5 +1,6 @@
 import { createPermissionPolicy, type PermissionPolicy } from '../permissions/permission-policy.js';
 import type { PlanScope } from '../permissions/plan-scope.js';
+import type { UnaskedCall } from '../permissions/unasked-call.js';
 import { ConfigError } from '../providers/create-provider.js';
 import type { AskApproval } from '../tools/approval.js';
 import type { Settings } from './settings.js';
@@ -10,7 +11,12 @@ import { createTerminalApproval } from './terminal-approval.js';
  * The CLI's permission check. A one-shot run asks on the terminal when stdin and stderr are
  * both terminals; otherwise (CI, pipes) calls that need approval are denied, never left hanging.
  */
-export function createCliAuthorize(settings: Pick<Settings, 'permissionMode' | 'permissions'>, ask: AskApproval | undefined = terminalAsk(), planScope?: PlanScope): PermissionPolicy {
+export function createCliAuthorize(
+  settings: Pick<Settings, 'permissionMode' | 'permissions'>,
+  ask: AskApproval | undefined = terminalAsk(),
+  planScope?: PlanScope,
+  onUnasked?: (call: UnaskedCall) => void,
+): PermissionPolicy {
   try {
     return createPermissionPolicy({
       mode: settings.permissionMode,
@@ -18,6 +24,7 @@ export function createCliAuthorize(settings: Pick<Settings, 'permissionMode' | '
       allow: settings.permissions.allow,
       deny: settings.permissions.deny,
       ...(ask ? { ask } : {}),
+      ...(onUnasked ? { onUnasked } : {}),
     });
   } catch (error) {
     throw new ConfigError(`Invalid permission rule in config: ${(error as Error).message}`);

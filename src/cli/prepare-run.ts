@@ -32,6 +32,7 @@ import { startMcpServers } from './mcp-setup.js';
 import type { Hooks } from '../hooks/hooks.js';
 import { hookedRegistry, loadHooks } from './hooks-setup.js';
 import { providerSettings } from './provider-settings.js';
+import { serverSearchOptions } from './server-search-setup.js';
 import { resolveSettings } from './resolve-settings.js';
 import { selectTools } from './select-tools.js';
 import { DEFAULT_TOOL_NAMES, expandToolGroups } from './tool-names.js';
@@ -91,7 +92,9 @@ export async function prepareRun(args: CliArgs, env: NodeJS.ProcessEnv = agentEn
   const resolvedSettings = resolveSettings(args, env, config);
   const settings = resolvedSettings.values;
   setModelPrices(settings.modelPrices);
-  const resolved = resolveProvider(providerSettings(resolvedSettings, env));
+  const plain = resolveProvider(providerSettings(resolvedSettings, env));
+  const webSearch = serverSearchOptions(settings, plain, warn);
+  const resolved: ResolvedProvider = webSearch ? { ...plain, webSearch } : plain;
   // Tool output is redacted of the user's keys before the model sees it; bash children never get them.
   const redact = createRedactor(collectSecrets(env, [settings.apiKey]));
   const ask = terminalTrust();
@@ -223,11 +226,17 @@ async function optionalTools(settings: Settings, workspace: string, skills: Skil
     const [{ indexPath }, { createSearchDocsTool }] = await Promise.all([import('../knowledge/knowledge-source.js'), import('../knowledge/search-docs-tool.js')]);
     tools.push(createSearchDocsTool({ sources: settings.knowledge, indexPath: indexPath(settings.knowledge, env), workspace }));
   }
-  if (settings.webSearch !== undefined && wanted('web_search')) {
+  // "service": "provider" is the provider's own search (server-search-setup.ts), not this tool.
+  if (settings.webSearch !== undefined && settings.webSearch.service !== 'provider' && wanted('web_search')) {
     const [{ parseWebSearchConfig }, { createWebSearchTool }] = await Promise.all([import('../tools/builtin/web-search/search-service.js'), import('../tools/builtin/web-search/web-search-tool.js')]);
     const parsed = parseWebSearchConfig(settings.webSearch);
     if (!parsed.ok) throw new ConfigError(parsed.reason);
-    tools.push(createWebSearchTool({ ...parsed.config, env }));
+    try {
+      tools.push(createWebSearchTool({ ...parsed.config, env, rules: settings.permissions }));
+    } catch (error) {
+      // Its domain: rules are read here, before the permission policy reads them all.
+      throw new ConfigError(`Invalid permission rule in config: ${(error as Error).message}`);
+    }
   }
   return tools;
 }

@@ -3,6 +3,7 @@ import { describeEvent, paintLine } from './display/describe-event.js';
 import { createTheme } from './display/theme.js';
 import { sanitizeText } from './display/safe-output.js';
 import { visibleText } from './display/visible-text.js';
+import { formatSources } from './display/format-sources.js';
 
 export interface TextRendererOptions {
   /** Where the answer goes. */
@@ -63,17 +64,25 @@ export function createTextRenderer(options: TextRendererOptions): (event: AgentE
         answerOpen = true;
         options.out.write(answerText(event.text));
         break;
-      case 'assistant_message':
-        if (!held) break;
-        if (event.message.toolCalls.length) {
+      case 'assistant_message': {
+        const sources = formatSources(event.message.citations);
+        if (held && event.message.toolCalls.length) {
           // The model's own colours are dropped too: its text must not hide or restyle the process lines.
           options.info.write(`${sanitizeText(held, false)}\n`);
-        } else {
+        } else if (held) {
           options.out.write(held);
           answerOpen = true;
         }
         held = '';
+        if (sources) {
+          // The answer's sources follow it on its own output; a tool turn's go with the process lines.
+          const target = event.message.toolCalls.length ? options.info : options.out;
+          if (answerOpen) options.out.write('\n');
+          answerOpen = false;
+          target.write(`\n${visibleText(sources)}`);
+        }
         break;
+      }
       // The call's line follows as soon as its arguments are whole; output that is only appended has no line to update.
       case 'tool_call_delta':
         break;

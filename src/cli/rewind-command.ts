@@ -6,35 +6,43 @@ import { readSessionFile } from '../session/read-session.js';
 import { resumeSession } from '../session/resume-session.js';
 import type { CliArgs } from './args.js';
 import { EXIT } from './exit-codes.js';
-import { describeCheckpoint, rewindSummary } from './rewind-text.js';
+import { rewindSummary } from './rewind-text.js';
+import { sessionRewindPoints } from '../checkpoints/rewind-points.js';
+import { describePoints, pointName } from './rewind-points-text.js';
+import { rewindTarget, undoPointNumber } from './rewind-target.js';
 import { busyAsUsage, chooseSessionPath } from './run-session.js';
 import { UsageError } from './usage-error.js';
 import { safeStderr, safeStdout } from './display/safe-output.js';
 import { agentEnvironment } from '../secrets/held-secrets.js';
 
-/** `vibe-agent rewind`: back to a checkpoint of the latest session (or --resume ID), files and/or conversation. */
+/** `vibe-agent rewind`: back to before a prompt of the latest session (or --resume ID), files and/or conversation. */
 export async function rewindCommand(args: CliArgs, env: NodeJS.ProcessEnv = agentEnvironment()): Promise<number> {
   const options = args.rewind ?? { files: true, conversation: true, force: false, list: false };
   const workspace = resolve(args.cwd ?? process.cwd());
   const sessionPath = chooseSessionPath({ ...args, continue: args.resume === undefined }, workspace, env);
   const sessionId = readSessionFile(sessionPath).header?.id ?? sessionPath.replace(/^.*[\\/]/, '').replace(/\.jsonl$/, '');
   const store = new SessionCheckpoints({ workspace, sessionId, env });
-  const checkpoints = store.list();
-  if (options.list || checkpoints.length === 0) {
-    safeStdout.write(checkpoints.length ? `${checkpoints.map(describeCheckpoint).join('\n')}\n` : `Session ${sessionId} has no checkpoints (none of its turns ran tools).\n`);
-    return checkpoints.length || options.list ? EXIT.answered : EXIT.providerError;
+  const points = sessionRewindPoints(store, sessionPath);
+  if (options.list || points.length === 0) {
+    safeStdout.write(points.length ? `${(await describePoints(store, points)).join('\n')}\n` : `Session ${sessionId} has nothing to rewind to (no prompts yet).\n`);
+    return points.length || options.list ? EXIT.answered : EXIT.providerError;
   }
-  const checkpoint = options.to === undefined ? checkpoints.at(-1)! : checkpoints.find((c) => c.n === options.to);
-  if (!checkpoint) throw new UsageError(`Session ${sessionId} has checkpoints 1 to ${checkpoints.length}; there is no ${options.to}.`);
+  const point = rewindTarget(points, options.to, '--to N');
+  if (typeof point === 'string') {
+    if (options.to !== undefined) throw new UsageError(`Session ${sessionId}: ${point}`);
+    safeStderr.write(`vibe-agent: ${point}\n`);
+    return EXIT.providerError;
+  }
 
   // Held from the plan to the last record, so no run appends to the session in between.
   const session = busyAsUsage(() => resumeSession(sessionPath));
   try {
-    const plan = await planRewind(store, { checkpoint, files: options.files, conversation: options.conversation, sessionPath });
+    const plan = await planRewind(store, { ...(point.checkpoint ? { checkpoint: point.checkpoint } : {}), keepRecords: point.keepRecords, files: options.files, conversation: options.conversation, sessionPath });
     if (plan.userChanged.length && !options.force && !(await confirmOverwrite(plan))) return EXIT.providerError;
     const outcome = await applyRewind(store, plan);
     if (outcome.conversationRecord) session.writer.append(outcome.conversationRecord);
-    safeStdout.write(`${rewindSummary(plan, outcome, 'vibe-agent rewind --to').join('\n')}\n`);
+    const undo = `vibe-agent rewind --to ${undoPointNumber(store, sessionPath, outcome.undo)}`;
+    safeStdout.write(`${rewindSummary(plan, outcome, { target: pointName(point), undo }).join('\n')}\n`);
     return EXIT.answered;
   } finally {
     session.close();

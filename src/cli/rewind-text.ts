@@ -1,21 +1,12 @@
-import type { Checkpoint } from '../checkpoints/checkpoint-log.js';
 import type { LeftAlone } from '../checkpoints/restore.js';
 import type { RewindOutcome, RewindPlan } from '../checkpoints/rewind.js';
-import { oneLine } from './display/summarize.js';
 import { visibleText } from './display/visible-text.js';
 
-/** One row of a checkpoint list (`rewind --list`, `/rewind`). */
-export function describeCheckpoint(checkpoint: Checkpoint): string {
-  const when = checkpoint.at.slice(0, 19).replace('T', ' ');
-  const what =
-    checkpoint.kind === 'rewind' ? 'before a rewind (going here undoes it)' : `before turn ${checkpoint.turn} of prompt ${checkpoint.run}: ${oneLine(checkpoint.prompt ?? '', 60)}`;
-  return `  ${String(checkpoint.n).padStart(3)}  ${when}  ${what}`;
-}
-
-/** What a rewind did, in lines; `undoCommand` is how to go back ("vibe-agent rewind --to" or "/rewind"). */
-export function rewindSummary(plan: RewindPlan, outcome: RewindOutcome, undoCommand: string): string[] {
-  const lines = [`Rewound to checkpoint ${plan.checkpoint.n}.`];
+/** What a rewind did, in lines: `target` names where it went, `undo` is the command that goes back. */
+export function rewindSummary(plan: RewindPlan, outcome: RewindOutcome, where: { target: string; undo: string }): string[] {
+  const lines = [`Rewound to ${where.target}.`];
   const files = outcome.files;
+  if (!files && plan.files) lines.push('Files: none changed since, so none was touched.');
   if (files) {
     const touched = [...files.restored, ...files.removed];
     lines.push(`Files: ${files.restored.length} restored, ${files.removed.length} removed${touched.length ? `: ${touched.slice(0, 20).map(shownPath).join(', ')}${touched.length > 20 ? ', …' : ''}` : ''}.`);
@@ -23,7 +14,7 @@ export function rewindSummary(plan: RewindPlan, outcome: RewindOutcome, undoComm
   if (plan.conversation) lines.push(plan.keepRecords === undefined ? 'The conversation could not be rewound: the session has no record of that turn.' : 'The conversation continues from there.');
   const leftAlone = outcome.files?.leftAlone ?? [];
   if (leftAlone.length) lines.push(describeLeftAlone(leftAlone));
-  lines.push(`Undo this rewind with: ${undoCommand} ${outcome.undo.n}`);
+  lines.push(`Undo this rewind with: ${where.undo}`);
   return lines;
 }
 

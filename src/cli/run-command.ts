@@ -12,11 +12,14 @@ import { startRunPrompt } from './custom-command-prompt.js';
 import { continueAfterStop } from '../hooks/stop-hook.js';
 import { promptThroughHooks } from './prompt-hooks.js';
 import { attachImages } from './attach-images.js';
+import { attachedLines, attachMentionedFiles, withAttachments } from '../mentions/attach-mentions.js';
 import { prepareRun, type PreparedRun } from './prepare-run.js';
 import { createTextRenderer } from './render-text.js';
 import { colorEnabled } from './display/theme.js';
 import { safeStderr, safeStdout } from './display/safe-output.js';
 import { cacheTtlMsOf } from '../context/cache-prices.js';
+import { UnaskedCalls } from './approval-needed.js';
+import { userConfigPath } from './config.js';
 
 export { DEFAULT_MAX_TURNS } from './prepare-run.js';
 
@@ -33,29 +36,34 @@ export async function runCommand(args: CliArgs, prompt: string, signal: AbortSig
 async function runPrepared(args: CliArgs, prompt: string, prepared: PreparedRun, signal: AbortSignal): Promise<number> {
   const { workspace, settings, resolved, provider, tools, context, system, maxCost, maxTurns, temperature, skills, commands, subagents, todos } = prepared;
   const approved = settings.planFile !== undefined ? readApprovedPlan(settings.planFile) : undefined;
-  const authorize = createCliAuthorize(settings, undefined, approved?.scope);
+  const unasked = new UnaskedCalls();
+  const authorize = createCliAuthorize(settings, undefined, approved?.scope, unasked.record);
   const planning = settings.permissionMode === 'plan';
   const mcpPrompt = (text: string) => prepared.mcp.expandPrompt(text, settings.mcpWaitMs);
   const start = await startRunPrompt(prompt, { commands: commands.commands, tools, scope: skills.scope, authorize, workspace, signal, mcpPrompt });
   if (!start.ok) {
     safeStderr.write(`vibe-agent: ${start.reason}\n`);
-    return EXIT.providerError;
+    return unasked.any ? refusedForApproval(unasked, EXIT.approvalNeeded) : EXIT.providerError;
   }
   const model = start.model ?? resolved.model;
-  const attached = await attachImages(start.prompt, {
+  const attached = await attachImages({
     paths: settings.images,
-    workspace,
     preset: resolved.preset.name,
     protocol: resolved.preset.protocol,
     model,
-    extraRoots: settings.addDirs,
-    allowSecrets: settings.allowSecrets,
   });
   if (!attached.ok) {
     safeStderr.write(`vibe-agent: ${attached.reason}\n`);
     return EXIT.usage;
   }
   for (const note of attached.notes) safeStderr.write(`vibe-agent: ${note}\n`);
+  // Mentions are the user's own: a custom command's or an MCP prompt's expansion is not searched.
+  const mentioned = await attachMentionedFiles(start.prompt === prompt ? prompt : '', { tools, authorize, workspace, signal });
+  if (!mentioned.ok) {
+    safeStderr.write(`vibe-agent: ${mentioned.reason}\n`);
+    return EXIT.usage;
+  }
+  for (const line of attachedLines(mentioned.attached)) safeStderr.write(`vibe-agent: ${line}\n`);
   // With --no-session none of the session store's (or the checkpoints') code loads; a resume with it is refused there.
   const unsaved = args.noSession && !args.continue && args.resume === undefined;
   const saving = unsaved ? undefined : await import('./session-run.js');
@@ -73,8 +81,8 @@ async function runPrepared(args: CliArgs, prompt: string, prepared: PreparedRun,
   const options: AgentOptions = {
     provider,
     model,
-    input: approved ? promptWithPlan(hooked.input, approved.text) : hooked.input,
-    ...(attached.images.length ? { images: attached.images } : {}),
+    input: withAttachments(approved ? promptWithPlan(hooked.input, approved.text) : hooked.input, mentioned.section),
+    ...(attached.images.length + mentioned.images.length ? { images: [...attached.images, ...mentioned.images] } : {}),
     tools,
     system: planning ? `${system}\n\n${PLAN_MODE_PROMPT}` : system,
     ...(planning ? { plan: true } : {}),
@@ -106,7 +114,7 @@ async function runPrepared(args: CliArgs, prompt: string, prepared: PreparedRun,
       let step: IteratorResult<AgentEvent, RunResult> = await events.next();
       for (; !step.done; step = await events.next()) {
         session?.record(step.value);
-        render(step.value);
+        render(step.value.type === 'stop' && unasked.any ? { ...step.value, approvalNeeded: unasked.forJson() } : step.value);
         if (step.value.type === 'stop') reason = step.value.reason;
       }
       // A Stop hook that blocks sends the agent back to work with its reason, a bounded number of times.
@@ -119,7 +127,14 @@ async function runPrepared(args: CliArgs, prompt: string, prepared: PreparedRun,
   }
   // Every record is already written; closing only fsyncs. A crash before this loses nothing recorded.
   session?.close();
-  return exitCodeFor(reason);
+  const code = exitCodeFor(reason);
+  // The run went on after the refusal (the model may have found another way), but CI must not see success.
+  return unasked.any ? refusedForApproval(unasked, code === EXIT.answered ? EXIT.approvalNeeded : code) : code;
+}
+
+function refusedForApproval(unasked: UnaskedCalls, code: number): number {
+  safeStderr.write(unasked.explain(code === EXIT.approvalNeeded ? code : undefined, userConfigPath()));
+  return code;
 }
 
 function textRenderer(): (event: AgentEvent) => void {

@@ -368,11 +368,11 @@ export const SETTINGS = {
     help: 'folders search_docs searches (repeatable); in a config file [{ "name", "path", "glob" }], paths relative to the workspace',
   },
   webSearch: {
-    config: { type: 'object', words: 'object: { service: "searxng", url } or { service: "brave" } (key in BRAVE_SEARCH_API_KEY), maxSearches' },
+    config: { type: 'object', words: 'object: { service: "searxng", url } or { service: "brave" | "tavily" | "exa", url? } (keys in BRAVE_SEARCH_API_KEY, TAVILY_API_KEY, EXA_API_KEY) or { service: "provider", maxUses, allowedDomains | blockedDomains }, maxSearches' },
     project: 'user-only',
     default: undefined,
     defaultText: 'none (web_search is offered once there is one)',
-    help: 'the search service web_search asks: a SearXNG instance (its JSON API) or Brave Search; at most maxSearches (default 20) searches a session (see docs/tools.md)',
+    help: 'the search service web_search asks: a SearXNG instance (its JSON API), Brave Search, Tavily or Exa (url replaces the service\'s address), or "provider" for the provider\'s own server-side search (Anthropic, OpenAI Responses, Gemini); at most maxSearches (default 20) searches a session (see docs/tools.md)',
   },
   mcpServers: {
     config: { type: 'object', words: 'object: name → { command, args, env, cwd } or { type: "http" | "sse", url, headers }' },

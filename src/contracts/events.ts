@@ -119,6 +119,11 @@ type AgentEventBody =
       cost?: number;
       /** With subagents: `usage` and `cost` are the whole tree's, and this is what each agent spent. */
       agents?: AgentSpend[];
+      /**
+       * Set by the CLI on a headless run: calls refused because they needed approval and nobody could
+       * be asked, each with an allow rule that would let it run (the run then exits 4).
+       */
+      approvalNeeded?: Array<{ tool: string; summary: string; allow: string }>;
     };
 
 export type AgentEventType = AgentEvent['type'];

@@ -18,6 +18,14 @@ export interface ProviderData {
   [key: string]: unknown;
 }
 
+/** A source a provider's own web search cited for the reply (shown as "Sources:", kept in the session). */
+export interface Citation {
+  url: string;
+  title?: string;
+  /** The passage the reply quotes from the page, when the provider says. */
+  citedText?: string;
+}
+
 export interface SystemMessage {
   role: 'system';
   content: string;
@@ -60,6 +68,8 @@ export interface AssistantMessage {
   toolCalls: ToolCall[];
   /** Reasoning the model showed, if any (for display; replay goes through providerData). */
   reasoning?: string;
+  /** Sources of a provider's server-side web search, in first-cited order, each URL once. */
+  citations?: Citation[];
   providerData?: ProviderData;
 }
 

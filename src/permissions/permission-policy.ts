@@ -4,6 +4,7 @@ import { matchesRule, parseRule, type PermissionRule } from './permission-rule.j
 import { agentHomeDirs, touchesProtectedPath } from './protected-paths.js';
 import { alwaysScope } from './always-scope.js';
 import { planDeviation, type PlanScope } from './plan-scope.js';
+import { allowRuleFor, type UnaskedCall } from './unasked-call.js';
 
 export { PERMISSION_MODES, type PermissionMode } from './permission-modes.js';
 import type { PermissionMode } from './permission-modes.js';
@@ -25,6 +26,8 @@ export interface PermissionOptions {
    * mode (yolo included), and is denied without a terminal. See parsePlanScope.
    */
   planScope?: PlanScope;
+  /** Told of each call denied because it needed asking and there was no `ask` (a headless run's exit code says so). */
+  onUnasked?: (call: UnaskedCall) => void;
 }
 
 /** The check itself, whose mode (and approved plan) the interactive session can change between runs. */
@@ -59,7 +62,10 @@ export function createPermissionPolicy(options: PermissionOptions): PermissionPo
     // Outside the approved plan: asked again whatever the mode, an "always" for it included.
     const deviation = planScope && planDeviation(planScope, tool, args, workspace);
     if (deviation) {
-      if (!options.ask) return { allowed: false, reason: `${deviation}, and there is no terminal to ask the user. Do not retry it; say what you wanted to do and why the plan needs it.` };
+      if (!options.ask) {
+        options.onUnasked?.({ tool: tool.name, summary: preview.summary, category: tool.permission.category, allow: allowRuleFor(tool, args, workspace), outsidePlan: true });
+        return { allowed: false, reason: `${deviation}, and there is no terminal to ask the user. Do not retry it; say what you wanted to do and why the plan needs it.` };
+      }
       const answer = await options.ask({ call, tool: tool.name, summary: `${preview.summary} (outside the approved plan)`, detail: [`Not in the plan: ${deviation}.`, ...(preview.detail !== undefined ? [preview.detail] : [])].join('\n') }, signal);
       if (signal.aborted) return { allowed: false, reason: 'the run was cancelled before the user answered.' };
       return answer === 'no' ? { allowed: false, reason: `the user declined this call: ${deviation}.` } : { allowed: true };
@@ -73,6 +79,7 @@ export function createPermissionPolicy(options: PermissionOptions): PermissionPo
     if (!guarded && mode === 'auto-edit' && tool.permission.category === 'edit') return { allowed: true };
 
     if (!options.ask) {
+      options.onUnasked?.({ tool: tool.name, summary: preview.summary, category: tool.permission.category, allow: allowRuleFor(tool, args, workspace), outsidePlan: false });
       return {
         allowed: false,
         reason:

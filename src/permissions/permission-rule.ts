@@ -17,6 +17,9 @@ export interface PermissionRule {
 /** What a rule needs of a tool: its name and how it is permitted. */
 export type RuleTarget = Pick<Tool, 'name' | 'permission'>;
 
+/** `tool(domain:example.com)`: a URL whose host is that domain or under it; other subjects never match. */
+export const DOMAIN_PREFIX = 'domain:';
+
 // An MCP server or tool as configured may hold any character but space and parentheses (`mcp__my.srv`).
 const RULE = /^(mcp__[^\s()]+|[A-Za-z0-9_*-]+)(?:\((.*)\))?$/s;
 
@@ -25,6 +28,10 @@ export function parseRule(text: string): PermissionRule {
   if (!match) throw new Error(`Permission rule "${text}" is not of the form tool or tool(pattern), e.g. "shell(git status*)" or "edit(src/**)".`);
   const rule: PermissionRule = { text, name: match[1]! };
   if (match[2] !== undefined && match[2] !== '' && match[2] !== '*') rule.pattern = match[2];
+  // A deny rule whose domain can never match a host would hold for nothing, silently.
+  if (rule.pattern?.startsWith(DOMAIN_PREFIX) && !/^(\*\.)?[a-z0-9_-]+(\.[a-z0-9_-]+)*\.?$|^\[[0-9a-f:.]+\]$/i.test(rule.pattern.slice(DOMAIN_PREFIX.length).trim())) {
+    throw new Error(`Permission rule "${text}": after "domain:" comes a host name, e.g. "fetch(domain:example.com)" or "web_search(domain:*.example.com)".`);
+  }
   return rule;
 }
 
@@ -57,7 +64,20 @@ export function matchesRule(rule: PermissionRule, tool: RuleTarget, args: unknow
     return use === 'deny' ? paths.some((path) => matcher(path)) : paths.every((path) => matcher(path));
   }
   if (subject.kind === 'shell-command') return matchesCommand(rule.pattern, subject.value, use);
+  if (rule.pattern.startsWith(DOMAIN_PREFIX)) return subject.kind === 'web-url' && matchesDomain(rule.pattern.slice(DOMAIN_PREFIX.length), subject.value);
   return wildcard(rule.pattern).test(subject.value);
+}
+
+function matchesDomain(pattern: string, url: string): boolean {
+  let host: string;
+  try {
+    host = new URL(url).hostname.replace(/\.$/, '');
+  } catch {
+    return false;
+  }
+  const domain = pattern.trim().toLowerCase().replace(/\.$/, '');
+  if (domain === '') return false;
+  return wildcard(domain).test(host) || wildcard(`*.${domain}`).test(host);
 }
 
 /** The realpath of a path that may not exist yet (its deepest existing ancestor, resolved). */

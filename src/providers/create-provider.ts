@@ -5,6 +5,7 @@ import { isOpenAIReasoningModel } from './openai-responses/reasoning-models.js';
 import { blockedPortAdvice, blockedPortOf } from './shared/blocked-ports.js';
 import { agentEnvironment } from '../secrets/held-secrets.js';
 import { didYouMean } from '../contracts/did-you-mean.js';
+import type { ServerSearchOptions } from './shared/server-search.js';
 
 export interface ProviderSettings {
   /** A preset name (openai, deepseek, ollama, …). Default "openai". */
@@ -28,6 +29,8 @@ export interface ProviderSettings {
 }
 
 export interface ResolvedProvider {
+  /** The provider's own server-side web search, when the user enabled it (see serverSearchWire). */
+  webSearch?: ServerSearchOptions;
   preset: ProviderPreset;
   model: string;
   apiKey: string;
@@ -107,6 +110,17 @@ function openaiWire(preset: ProviderPreset, model: string, baseURL: string, aske
 }
 
 /**
+ * Which server-side web search the resolved provider has: Anthropic's web search tool, OpenAI's
+ * `web_search` on the Responses wire, Gemini's Google Search grounding; undefined for the rest
+ * (Chat Completions has none), which take the web_search function tool instead.
+ */
+export function serverSearchWire(resolved: ResolvedProvider): 'anthropic' | 'responses' | 'google' | undefined {
+  if (resolved.preset.protocol === 'anthropic') return 'anthropic';
+  if (resolved.preset.protocol === 'google') return 'google';
+  return resolved.wire === 'responses' ? 'responses' : undefined;
+}
+
+/**
  * A URL the SDK cannot use would otherwise surface as a network error, retried four times: a
  * non-HTTP one, or a port Node's fetch refuses outright.
  */
@@ -126,6 +140,7 @@ export async function createProvider(resolved: ResolvedProvider): Promise<Provid
   const idle = resolved.idleTimeoutMs !== undefined ? { idleTimeoutMs: resolved.idleTimeoutMs } : {};
   const variables = [resolved.preset.keyVariable, ...(resolved.preset.altKeyVariables ?? [])].filter(Boolean);
   const keyVariable = variables.length ? { keyVariable: variables.join(' or ') } : {};
+  const search = resolved.webSearch ? { webSearch: resolved.webSearch } : {};
   // Loaded on demand: the SDK is the largest part of start-up.
   if (resolved.preset.protocol === 'anthropic') {
     const { AnthropicProvider } = await import('./anthropic/anthropic-provider.js');
@@ -137,6 +152,7 @@ export async function createProvider(resolved: ResolvedProvider): Promise<Provid
       ...(resolved.thinking !== undefined ? { thinkingBudget: resolved.thinking } : {}),
       promptCache: resolved.cacheTtl === 'off' ? false : (resolved.cacheTtl ?? '5m'),
       ...idle,
+      ...search,
     });
   }
   if (resolved.preset.protocol === 'google') {
@@ -148,6 +164,7 @@ export async function createProvider(resolved: ResolvedProvider): Promise<Provid
       baseURL: resolved.baseURL,
       ...(resolved.thinking !== undefined ? { thinkingBudget: resolved.thinking, includeThoughts: true } : {}),
       ...idle,
+      ...search,
     });
   }
   if (resolved.wire === 'responses') {
@@ -158,6 +175,7 @@ export async function createProvider(resolved: ResolvedProvider): Promise<Provid
       ...keyVariable,
       baseURL: resolved.baseURL,
       ...idle,
+      ...search,
       ...(resolved.preset.promptCacheFields && resolved.cacheTtl !== 'off' ? { promptCache: { key: true, extendedRetention: true } } : {}),
     });
   }

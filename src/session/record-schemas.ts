@@ -19,6 +19,7 @@ const assistantMessageSchema: z.ZodType<AssistantMessage> = z.object({
   content: z.string(),
   toolCalls: z.array(toolCallSchema),
   reasoning: z.string().optional(),
+  citations: z.array(z.object({ url: z.string(), title: z.string().optional(), citedText: z.string().optional() })).optional(),
   providerData: z.object({ provider: z.string(), model: z.string() }).catchall(z.unknown()).optional(),
 });
 

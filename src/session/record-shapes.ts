@@ -57,7 +57,7 @@ const usage = object({ inputTokens: number, outputTokens: number, cachedInputTok
 const MESSAGES: Record<string, Check> = {
   system: object({ content: text }),
   user: object({ content: text, images }),
-  assistant: object({ content: text, toolCalls: arrayOf(toolCall), reasoning: optional(text), providerData: optional(anObject) }),
+  assistant: object({ content: text, toolCalls: arrayOf(toolCall), reasoning: optional(text), citations: optional(arrayOf(object({ url: text, title: optional(text), citedText: optional(text) }))), providerData: optional(anObject) }),
   tool: object({ toolCallId: text, name: text, content: text, isError: boolean, images }),
 };
 

@@ -258,6 +258,7 @@ class TraceBuilder {
       ...(message.reasoning ? { reasoning: message.reasoning } : {}),
       finishReason: typeof raw.finishReason === 'string' ? raw.finishReason : '',
       toolCalls: message.toolCalls.length,
+      ...(message.citations?.length ? { citations: message.citations } : {}),
     };
     for (const call of message.toolCalls) {
       if (!agent.findCall(call.id)) agent.current.tools.push({ id: call.id, name: call.name, arguments: call.arguments, permission: 'not run' });

@@ -41,6 +41,13 @@ function el(tag, attrs, ...children) {
   return node;
 }
 
+/** A reply's web sources; only http(s) addresses become links. */
+function sourcesList(citations) {
+  if (!citations || !citations.length) return '';
+  const item = (c) => el('li', {}, /^https?:\/\//i.test(c.url) ? el('a', { href: c.url, rel: 'noreferrer noopener', target: '_blank' }, c.title || c.url) : (c.title || c.url), c.title ? ' ' + c.url : '', c.citedText ? el('div', { class: 'note' }, '“' + c.citedText + '”') : '');
+  return el('details', { open: '' }, el('summary', {}, 'Sources (' + citations.length + ')'), el('ol', {}, citations.map(item)));
+}
+
 /** A block of text, cut at PREVIEW characters with a button for the rest. */
 function textBlock(text, cls) {
   const pre = el('pre', { class: cls || 'text' }, text.length > PREVIEW ? text.slice(0, PREVIEW) : text);
@@ -113,7 +120,7 @@ function turnBody(turn, previous) {
     turn.compactions.map(compactionView),
     usageLine(turn),
     requestView(turn, previous),
-    turn.reply ? el('section', { class: 'reply' }, el('h4', {}, 'Reply (' + (turn.reply.finishReason || 'no finish reason') + ')'), turn.reply.reasoning ? el('details', {}, el('summary', {}, 'reasoning'), textBlock(turn.reply.reasoning)) : '', replyText(turn.reply) ? textBlock(replyText(turn.reply)) : '') : el('div', { class: 'note' }, 'No reply was recorded for this turn.'),
+    turn.reply ? el('section', { class: 'reply' }, el('h4', {}, 'Reply (' + (turn.reply.finishReason || 'no finish reason') + ')'), turn.reply.reasoning ? el('details', {}, el('summary', {}, 'reasoning'), textBlock(turn.reply.reasoning)) : '', replyText(turn.reply) ? textBlock(replyText(turn.reply)) : '', sourcesList(turn.reply.citations)) : el('div', { class: 'note' }, 'No reply was recorded for this turn.'),
     turn.tools.length ? el('section', { class: 'tools' }, el('h4', {}, 'Tool calls'), turn.tools.map(toolView)) : '',
     turn.stop ? el('div', { class: turn.stop.error ? 'bad' : 'note' }, 'stopped: ' + turn.stop.reason + (turn.stop.error ? ': ' + turn.stop.error : '')) : '',
   ];

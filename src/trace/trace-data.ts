@@ -1,5 +1,5 @@
 import type { ToolCallStatus } from '../contracts/tool.js';
-import type { Usage } from '../contracts/messages.js';
+import type { Citation, Usage } from '../contracts/messages.js';
 import type { SessionOutcome } from './session-outcome.js';
 
 /**
@@ -61,7 +61,7 @@ export interface TraceTurn {
   extraUsage?: Usage;
   cost?: number;
   /** The reply; its text is the message `messageId` of `messages` once the turn ended (stored once). */
-  reply?: { text?: string; messageId?: number; reasoning?: string; finishReason: string; toolCalls: number };
+  reply?: { text?: string; messageId?: number; reasoning?: string; finishReason: string; toolCalls: number; citations?: Citation[] };
   tools: TraceToolCall[];
   retries: { attempt: number; delayMs: number; error: string }[];
   repairs: string[];

@@ -15,11 +15,16 @@ export interface TrustRequest {
  * Undefined when never answered and no one can be asked.
  */
 export async function decideTrust(store: TrustStore, request: TrustRequest, ask: AskTrust | undefined): Promise<boolean | undefined> {
-  const known = store.decision(request.key, boundTo(request));
+  const known = rememberedTrust(store, request);
   if (known !== undefined || !ask) return known;
   const approved = await ask(request.question);
   rememberTrust(store, request, approved);
   return approved;
+}
+
+/** The answer given before for exactly this question and configuration, if any; never asks. */
+export function rememberedTrust(store: TrustStore, request: TrustRequest): boolean | undefined {
+  return store.decision(request.key, boundTo(request));
 }
 
 /** Files the answer for exactly this question and configuration. */

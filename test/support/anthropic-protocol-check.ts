@@ -47,6 +47,8 @@ export function checkAnthropicProtocol(body: AnthropicRequestBody, state: Protoc
   }
   for (const [i, tool] of (body.tools ?? []).entries()) {
     if (typeof tool.name !== 'string' || !tool.name) problems.push(`tools.${i}.name: field required`);
+    // A server tool (web_search_20250305…) has a type and no schema.
+    if (typeof (tool as { type?: unknown }).type === 'string' && (tool as { type: string }).type !== 'custom') continue;
     if (tool.input_schema?.type !== 'object') problems.push(`tools.${i}.input_schema: type must be "object"`);
   }
 

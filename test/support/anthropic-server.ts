@@ -9,8 +9,9 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { ScriptedReply } from '../../src/providers/scripted.js';
 import { jsonMessage, sseFrame, stopReasonOf, streamEvents, type PlannedReply, type PromptUsage, type SseEvent } from './anthropic-frames.js';
 import { PromptCacheSimulator } from '../../bench/prompt-cache.mjs';
-import { checkAnthropicProtocol, type AnthropicRequestBody, type ProtocolState } from './anthropic-protocol-check.js';
+import { checkAnthropicProtocol, type AnthropicRequestBody, type ProtocolState, type WireBlock } from './anthropic-protocol-check.js';
 import { json, readBody, startSse, listenOnLoopback } from './http-replies.js';
+import { buildSearchReply, checkSearchBlocks, checkSearchEcho, newWebSearchState, searchEvents, type WebSearchStep } from './anthropic-web-search.js';
 
 export type AnthropicFault =
   | { kind: 'http_error'; status: number; body?: unknown; headers?: Record<string, string> }
@@ -29,7 +30,9 @@ export type AnthropicFault =
   /** Streams the reply's first `afterEvents` events, then one event whose data is not JSON, then ends. */
   | { kind: 'garbled'; reply: ScriptedReply; afterEvents: number }
   /** A reply whose thinking comes back redacted (`redacted_thinking` with opaque data). */
-  | { kind: 'redacted'; reply: ScriptedReply; data: string };
+  | { kind: 'redacted'; reply: ScriptedReply; data: string }
+  /** A reply whose web search ran server-side, with cited text (see anthropic-web-search.ts). */
+  | WebSearchStep;
 
 export type AnthropicStep = ScriptedReply | AnthropicFault | ((body: AnthropicRequestBody) => ScriptedReply | AnthropicFault);
 
@@ -53,6 +56,9 @@ export async function startAnthropicServer(script: AnthropicStep[], options: { n
   const headers: IncomingMessage['headers'][] = [];
   const violations: string[] = [];
   const state: ProtocolState = { signatures: new Map(), redacted: new Set(), previous: undefined };
+  const search = newWebSearchState();
+  /** The last reply's blocks when it searched: the next request must send them back as they were. */
+  let searchSent: WireBlock[] = [];
   const waiters: Array<{ n: number; resolve: (body: AnthropicRequestBody) => void }> = [];
   let position = 0;
   let counter = 0;
@@ -74,8 +80,9 @@ export async function startAnthropicServer(script: AnthropicStep[], options: { n
     headers.push(req.headers);
     for (const waiter of waiters.filter((w) => w.n <= requests.length)) waiter.resolve(body);
 
-    const problems = checkAnthropicProtocol(body, state);
+    const problems = [...checkAnthropicProtocol(body, state), ...checkSearchBlocks(body, search), ...checkSearchEcho(body, searchSent)];
     state.previous = undefined;
+    searchSent = [];
     if (problems.length) {
       violations.push(...problems.map((problem) => `request ${requests.length}: ${problem}`));
       return json(res, 400, apiError('invalid_request_error', problems.join('; ')));
@@ -109,6 +116,14 @@ export async function startAnthropicServer(script: AnthropicStep[], options: { n
         return res.end();
       case 'silent':
         return;
+      case 'web_search': {
+        const built = buildSearchReply(step, search, () => ++counter);
+        state.previous = { toolUses: built.toolUses, thinking: [] };
+        searchSent = built.content;
+        startSse(res);
+        for (const event of searchEvents(body.model, built, prompt as unknown as Record<string, unknown>)) res.write(sseFrame(event));
+        return res.end();
+      }
       case 'cut':
       case 'stall':
       case 'garbled':

@@ -16,7 +16,7 @@ export interface GeminiPart {
 export interface GeminiRequestBody {
   contents?: Array<{ role?: string; parts?: GeminiPart[] }>;
   systemInstruction?: { role?: string; parts?: GeminiPart[] };
-  tools?: Array<{ functionDeclarations?: Array<{ name: string; description?: string; parameters?: Record<string, unknown> }> }>;
+  tools?: Array<{ functionDeclarations?: Array<{ name: string; description?: string; parameters?: Record<string, unknown> }>; googleSearch?: unknown; [key: string]: unknown }>;
   generationConfig?: Record<string, unknown>;
   [key: string]: unknown;
 }
@@ -33,6 +33,10 @@ const SCHEMA_KEYS = new Set([
 ]);
 const TYPES = new Set(['string', 'number', 'integer', 'boolean', 'array', 'object']);
 const NAME = /^[a-zA-Z_][a-zA-Z0-9_.-]{0,63}$/;
+/** The Tool fields the Gemini API knows (an unknown one is "Invalid JSON payload received. Unknown name"). */
+const TOOL_KEYS = new Set(['functionDeclarations', 'googleSearch', 'googleSearchRetrieval', 'codeExecution', 'urlContext', 'retrieval', 'computerUse', 'fileSearch', 'googleMaps']);
+/** What a content part may hold: grounding metadata belongs to the response's candidate, never to a part sent back. */
+const PART_KEYS = new Set(['text', 'thought', 'thoughtSignature', 'functionCall', 'functionResponse', 'inlineData', 'fileData', 'executableCode', 'codeExecutionResult', 'videoMetadata', 'partMetadata']);
 
 export function checkGeminiRequest(body: GeminiRequestBody, previous: { calls: number; signatures: SentSignature[] }): string[] {
   const problems: string[] = [];
@@ -43,6 +47,7 @@ export function checkGeminiRequest(body: GeminiRequestBody, previous: { calls: n
     if (content.role !== 'user' && content.role !== 'model') problems.push(`contents[${i}].role is ${JSON.stringify(content.role)} (must be user or model)`);
     if (!Array.isArray(content.parts) || content.parts.length === 0) problems.push(`contents[${i}].parts must not be empty`);
     (content.parts ?? []).forEach((part, j) => {
+      for (const key of Object.keys(part)) if (!PART_KEYS.has(key)) problems.push(`contents[${i}].parts[${j}]: Invalid JSON payload received. Unknown name "${key}"`);
       if (part.inlineData === undefined) return;
       const inline = part.inlineData as { mimeType?: unknown; data?: unknown };
       if (content.role !== 'user') problems.push(`contents[${i}].parts[${j}]: inlineData is only allowed in user turns here`);
@@ -92,6 +97,8 @@ export function checkGeminiRequest(body: GeminiRequestBody, previous: { calls: n
   }
 
   for (const [t, tool] of (body.tools ?? []).entries()) {
+    for (const key of Object.keys(tool)) if (!TOOL_KEYS.has(key)) problems.push(`tools[${t}]: Invalid JSON payload received. Unknown name "${key}"`);
+    if (tool.googleSearch !== undefined && (typeof tool.googleSearch !== 'object' || tool.googleSearch === null || Array.isArray(tool.googleSearch))) problems.push(`tools[${t}].googleSearch must be an object ({} to turn it on)`);
     for (const [d, declaration] of (tool.functionDeclarations ?? []).entries()) {
       const where = `tools[${t}].functionDeclarations[${d}]`;
       if (!NAME.test(declaration.name ?? '')) problems.push(`${where}.name ${JSON.stringify(declaration.name)} does not match ${NAME}`);

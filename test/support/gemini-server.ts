@@ -37,6 +37,12 @@ export interface GeminiReply extends ScriptedReply {
   signed?: boolean;
   /** Reported as thoughtsTokenCount (excluded from candidatesTokenCount, as Gemini does). */
   thoughtsTokens?: number;
+  /**
+   * Google Search grounding: the last chunk's candidate carries groundingMetadata (the queries,
+   * a groundingChunk per page, a support tying the whole text to every page, the search entry
+   * point). The request must have turned googleSearch on, or it is a violation.
+   */
+  grounding?: { queries: string[]; pages: Array<{ url: string; title: string }> };
 }
 
 export type GeminiStep = GeminiReply | GeminiFault | ((body: GeminiRequestBody) => GeminiReply | GeminiFault);
@@ -132,6 +138,10 @@ export async function startGeminiServer(script: GeminiStep[], options: { now?: (
       return step.kind === 'stall' ? undefined : res.socket?.destroy();
     }
 
+    if (step.grounding && !(body.tools ?? []).some((tool) => tool.googleSearch !== undefined)) {
+      violations.push(`request ${requests.length}: a grounded reply was scripted, but the request did not turn googleSearch on`);
+      return json(res, 500, rpcError(500, 'INTERNAL', 'grounding without googleSearch'));
+    }
     const built = buildReply(model!, step, body, () => `sig_${++signatureCounter}`, cache);
     previous = { calls: built.calls, signatures: built.signatures };
     if (!streaming) return json(res, 200, mergeChunks(built.chunks));
@@ -205,13 +215,22 @@ function buildReply(model: string, reply: GeminiReply, body: GeminiRequestBody, 
     if (thoughts) usage.thoughtsTokenCount = thoughts;
     if (cached) usage.cachedContentTokenCount = cached;
     return {
-      candidates: [{ content: { role: 'model', parts }, index: 0, ...(last ? { finishReason: finish } : {}) }],
+      candidates: [{ content: { role: 'model', parts }, index: 0, ...(last ? { finishReason: finish } : {}), ...(last && reply.grounding ? { groundingMetadata: groundingOf(reply.grounding, reply.text ?? '') } : {}) }],
       usageMetadata: usage,
       modelVersion: model,
       responseId: 'resp-test',
     };
   });
   return { chunks, calls: calls.length, signatures };
+}
+
+function groundingOf(grounding: NonNullable<GeminiReply['grounding']>, text: string): Record<string, unknown> {
+  return {
+    webSearchQueries: grounding.queries,
+    searchEntryPoint: { renderedContent: '<div class="container">search suggestions</div>' },
+    groundingChunks: grounding.pages.map((page) => ({ web: { uri: page.url, title: page.title } })),
+    groundingSupports: [{ segment: { startIndex: 0, endIndex: text.length, text }, groundingChunkIndices: grounding.pages.map((_, i) => i), confidenceScores: grounding.pages.map(() => 0.9) }],
+  };
 }
 
 /** Gemini's labels: STOP even when the reply calls tools. */
@@ -232,8 +251,7 @@ function mergeChunks(chunks: Array<Record<string, unknown>>): Record<string, unk
   type Candidate = { content: { parts: GeminiPart[] }; finishReason?: string };
   const parts = chunks.flatMap((chunk) => (chunk.candidates as Candidate[])[0]!.content.parts);
   const last = chunks[chunks.length - 1]!;
-  const finishReason = (last.candidates as Candidate[])[0]!.finishReason;
-  return { ...last, candidates: [{ content: { role: 'model', parts }, index: 0, finishReason }] };
+  return { ...last, candidates: [{ ...(last.candidates as Candidate[])[0]!, content: { role: 'model', parts }, index: 0 }] };
 }
 
 function pieces(text: string, size: number): string[] {

@@ -8,6 +8,7 @@
  * function_call_output matching no call, a call rewritten, an unknown field.
  */
 import { createServer } from 'node:http';
+import { isDeepStrictEqual } from 'node:util';
 import type { ScriptedReply } from '../../src/providers/scripted.js';
 import { checkDataUrl } from './image-check.js';
 import { json, listenOnLoopback, readBody, startSse } from './http-replies.js';
@@ -37,7 +38,12 @@ export type ResponsesFault =
   /** Sends the reply's first `afterEvents` events, then one whose data is not JSON, then ends. */
   | { kind: 'garbled'; reply: ScriptedReply; afterEvents: number }
   /** Sends the reply's first `afterEvents` events, then an `error` event with this code, then ends. */
-  | { kind: 'stream_error'; reply: ScriptedReply; afterEvents: number; code: string; message: string };
+  | { kind: 'stream_error'; reply: ScriptedReply; afterEvents: number; code: string; message: string }
+  /**
+   * A reply whose model searched the web (OpenAI's `web_search` tool): a `web_search_call` item
+   * after the reasoning, then the text with `url_citation` annotations on each source.
+   */
+  | { kind: 'web_search'; reply: ScriptedReply; query: string; sources: Array<{ url: string; title: string }> };
 
 export type ResponsesStep = ScriptedReply | ResponsesFault | ((body: ResponsesRequestBody) => ScriptedReply | ResponsesFault);
 
@@ -64,6 +70,7 @@ const ITEM_FIELDS: Record<string, Set<string>> = {
   function_call: new Set(['type', 'call_id', 'name', 'arguments', 'id', 'status']),
   function_call_output: new Set(['type', 'call_id', 'output', 'id', 'status']),
   reasoning: new Set(['type', 'id', 'summary', 'encrypted_content', 'content', 'status']),
+  web_search_call: new Set(['type', 'id', 'status', 'action']),
 };
 
 interface IssuedReasoning {
@@ -71,6 +78,8 @@ interface IssuedReasoning {
   encrypted: string;
   /** The calls of the same turn: each must come after this item. */
   callIds: string[];
+  /** The web search that came right after it, which must follow it in the input too. */
+  search?: string;
 }
 
 interface IssuedCall {
@@ -84,6 +93,8 @@ export async function startResponsesServer(script: ResponsesStep[], options: Res
   const requests: ResponsesRequestBody[] = [];
   const violations: string[] = [];
   const issuedReasoning = new Map<string, IssuedReasoning>();
+  /** web_search_call id → the item as sent: with `store: false` it can only come back whole and unchanged. */
+  const issuedSearches = new Map<string, Record<string, unknown>>();
   let pendingCalls: IssuedCall[] = [];
   let position = 0;
   let counter = 0;
@@ -97,7 +108,7 @@ export async function startResponsesServer(script: ResponsesStep[], options: Res
       return json(res, 400, apiError('We could not parse the JSON body of your request.', 'invalid_request_error'));
     }
     requests.push(body);
-    const problems = checkRequest(body, issuedReasoning, pendingCalls, reasoningModel(body.model));
+    const problems = checkRequest(body, issuedReasoning, pendingCalls, reasoningModel(body.model), issuedSearches);
     pendingCalls = [];
     if (problems.length) {
       violations.push(...problems.map((p) => `request ${requests.length}: ${p.message}`));
@@ -116,6 +127,14 @@ export async function startResponsesServer(script: ResponsesStep[], options: Res
         return json(res, step.status, step.body ?? apiError(step.message ?? defaultMessage(step.status), step.status === 429 ? 'requests' : step.status >= 500 || step.status === 200 ? 'server_error' : 'invalid_request_error', null, step.status === 429 ? 'rate_limit_exceeded' : null));
       }
       if (step.kind === 'silent') return;
+      if (step.kind === 'web_search') {
+        const reply = buildReply(step.reply, body, () => ++counter, { query: step.query, sources: step.sources });
+        remember(reply);
+        if (reply.search) issuedSearches.set(String(reply.search.id), reply.search);
+        startSse(res);
+        for (const frame of reply.frames) res.write(frame);
+        return res.end();
+      }
       const reply = buildReply(step.reply, body, () => ++counter);
       startSse(res);
       if (step.kind === 'slow') {
@@ -174,7 +193,7 @@ interface Problem {
   code?: string | null;
 }
 
-function checkRequest(body: ResponsesRequestBody, issued: Map<string, IssuedReasoning>, previousCalls: IssuedCall[], reasons: boolean): Problem[] {
+function checkRequest(body: ResponsesRequestBody, issued: Map<string, IssuedReasoning>, previousCalls: IssuedCall[], reasons: boolean, searches: Map<string, Record<string, unknown>>): Problem[] {
   const problems: Problem[] = [];
   for (const key of Object.keys(body)) if (!KNOWN_FIELDS.has(key)) problems.push({ message: `Unknown parameter: '${key}'.`, param: key, code: 'unknown_parameter' });
   if (typeof body.model !== 'string' || !body.model) problems.push({ message: "Missing required parameter: 'model'.", param: 'model', code: 'missing_required_parameter' });
@@ -195,8 +214,14 @@ function checkRequest(body: ResponsesRequestBody, issued: Map<string, IssuedReas
       else if (item.encrypted_content !== known.encrypted) problems.push({ message: `The encrypted content for item ${known.id} could not be verified.`, param: 'input', code: 'invalid_encrypted_content' });
       seenReasoning.add(String(item.id));
       const following = body.input[i + 1];
-      const followed = following && (following.type === 'function_call' || following.type === 'reasoning' || (following.type === 'message' && following.role === 'assistant'));
-      if (!followed) problems.push({ message: `Item '${String(item.id)}' of type 'reasoning' was provided without its required following item.`, param: 'input' });
+      const followed = following && (following.type === 'function_call' || following.type === 'reasoning' || following.type === 'web_search_call' || (following.type === 'message' && following.role === 'assistant'));
+      if (known?.search && (following?.type !== 'web_search_call' || following.id !== known.search)) problems.push({ message: `Item '${String(item.id)}' of type 'reasoning' was provided without its required following item: '${known.search}'.`, param: 'input' });
+      else if (!followed) problems.push({ message: `Item '${String(item.id)}' of type 'reasoning' was provided without its required following item.`, param: 'input' });
+    }
+    if (type === 'web_search_call') {
+      const sent = searches.get(String(item.id));
+      if (!sent) problems.push({ message: `Item with id '${String(item.id)}' not found. Items are not persisted when \`store\` is set to false. Try again with \`store\` set to true, or remove this item from your input.`, param: 'input' });
+      else if (!isDeepStrictEqual(sent, item)) problems.push({ message: `Invalid web_search_call item '${String(item.id)}': it differs from the one the API returned.`, param: `input[${i}]` });
     }
     if (type === 'function_call') {
       if (typeof item.call_id !== 'string' || typeof item.name !== 'string' || typeof item.arguments !== 'string') problems.push({ message: `Invalid function_call at input[${i}]: call_id, name and arguments must be strings.`, param: `input[${i}]` });
@@ -219,6 +244,11 @@ function checkRequest(body: ResponsesRequestBody, issued: Map<string, IssuedReas
     if (!answered) problems.push({ message: `No tool output found for function call ${id} (${String(call.name)}).`, param: 'input' });
   }
   for (const tool of body.tools ?? []) {
+    if (tool.type === 'web_search') {
+      const extra = Object.keys(tool).filter((key) => !['type', 'filters', 'search_context_size', 'user_location'].includes(key));
+      if (extra.length) problems.push({ message: `Unknown parameter: 'tools[].${extra[0]}'.`, param: 'tools', code: 'unknown_parameter' });
+      continue;
+    }
     if (tool.type !== 'function' || typeof tool.name !== 'string' || 'function' in tool) problems.push({ message: `Invalid tool ${JSON.stringify(tool).slice(0, 80)}: Responses tools are { type: 'function', name, parameters } (not nested under 'function').`, param: 'tools' });
   }
   return problems;
@@ -239,6 +269,7 @@ interface BuiltReply {
   frames: string[];
   calls: IssuedCall[];
   reasoning: IssuedReasoning | undefined;
+  search?: Record<string, unknown>;
 }
 
 function sse(event: string, data: Record<string, unknown>): string {
@@ -251,7 +282,7 @@ function fragments(text: string, size: number): string[] {
   return out;
 }
 
-function buildReply(reply: ScriptedReply, body: ResponsesRequestBody, next: () => number): BuiltReply {
+function buildReply(reply: ScriptedReply, body: ResponsesRequestBody, next: () => number, web?: { query: string; sources: Array<{ url: string; title: string }> }): BuiltReply {
   const n = next();
   const responseId = `resp_${n}`;
   let sequence = 0;
@@ -286,6 +317,19 @@ function buildReply(reply: ScriptedReply, body: ResponsesRequestBody, next: () =
     output.push(item);
     reasoning = { id, encrypted, callIds: calls.map((call) => call.call_id) };
   }
+  let search: Record<string, unknown> | undefined;
+  if (web) {
+    const index = output.length;
+    const id = `ws_${n}`;
+    emit('response.output_item.added', { output_index: index, item: { id, type: 'web_search_call', status: 'in_progress' } });
+    emit('response.web_search_call.in_progress', { item_id: id, output_index: index });
+    emit('response.web_search_call.searching', { item_id: id, output_index: index });
+    emit('response.web_search_call.completed', { item_id: id, output_index: index });
+    search = { id, type: 'web_search_call', status: 'completed', action: { type: 'search', query: web.query } };
+    emit('response.output_item.done', { output_index: index, item: search });
+    output.push(search);
+    if (reasoning) reasoning.search = id;
+  }
   if (reply.text) {
     const index = output.length;
     const id = `msg_${n}`;
@@ -293,7 +337,10 @@ function buildReply(reply: ScriptedReply, body: ResponsesRequestBody, next: () =
     emit('response.content_part.added', { item_id: id, output_index: index, content_index: 0, part: { type: 'output_text', text: '', annotations: [] } });
     for (const piece of fragments(reply.text, 5)) emit('response.output_text.delta', { item_id: id, output_index: index, content_index: 0, delta: piece, logprobs: [] });
     emit('response.output_text.done', { item_id: id, output_index: index, content_index: 0, text: reply.text, logprobs: [] });
-    const part = { type: 'output_text', text: reply.text, annotations: [] };
+    // Each source cited over the whole text, as url_citation annotations do (start/end index into the text).
+    const annotations = (web?.sources ?? []).map((source) => ({ type: 'url_citation', start_index: 0, end_index: reply.text!.length, url: source.url, title: source.title }));
+    annotations.forEach((annotation, k) => emit('response.output_text.annotation.added', { item_id: id, output_index: index, content_index: 0, annotation_index: k, annotation }));
+    const part = { type: 'output_text', text: reply.text, annotations };
     emit('response.content_part.done', { item_id: id, output_index: index, content_index: 0, part });
     const item = { id, type: 'message', role: 'assistant', status: 'completed', content: [part] };
     emit('response.output_item.done', { output_index: index, item });
@@ -321,5 +368,5 @@ function buildReply(reply: ScriptedReply, body: ResponsesRequestBody, next: () =
   };
   if (incomplete) emit('response.incomplete', { response: { ...shell('incomplete'), incomplete_details: { reason: 'max_output_tokens' }, usage } });
   else emit('response.completed', { response: { ...shell('completed'), usage } });
-  return { frames, calls, reasoning };
+  return { frames, calls, reasoning, ...(search ? { search } : {}) };
 }

@@ -13,13 +13,19 @@ import { childBlockLines, type ChildBlock } from './child-blocks.js';
 import { EXECUTE_PLAN_PROMPT, modeCycle, modeLabel, nextMode, planChoice, planQuestionLines } from './plan-mode.js';
 import type { ToolRegistry } from '../../tools/registry.js';
 import { createApprovalPrompt } from './approval-prompt.js';
+import type { AskApproval } from '../../tools/approval.js';
+import type { Authorize } from '../../contracts/tool.js';
+import { INIT_PROMPT, initAuthorize } from './init-command.js';
 import { ConversationState } from './conversation-state.js';
 import { CtrlCPolicy } from './ctrl-c.js';
 import { InputEditor } from './input-editor.js';
 import type { InputHistory } from './input-history.js';
 import { KeyParser, type Key } from './key-parser.js';
+import { KeyQueue, typeNumber } from './key-queue.js';
 import { LiveScreen } from './live-screen.js';
 import type { InteractiveServices } from './services.js';
+import { runTypedCommand, typedCommand, typedCommandBlock } from './shell-escape.js';
+import { completeMention, workspaceLister } from '../../mentions/complete-mention.js';
 import { completeSlash, isBuiltinCommand, parseSlashCommand, runSlashCommand } from './slash-commands.js';
 import { renderStatusLine } from './status-line.js';
 import { TurnView } from './turn-view.js';
@@ -71,6 +77,8 @@ export interface InteractiveOptions {
 
 const PROMPT = '› ';
 const TICK_MS = 80;
+/** A `!command`'s output shown on screen; the model gets it all (capped losslessly by the registry). */
+const TYPED_OUTPUT_LINES = 30;
 const ESCAPE_WAIT_MS = 30;
 
 /**
@@ -83,6 +91,15 @@ export class InteractiveSession {
   private readonly editor: InputEditor;
   private readonly services: InteractiveServices;
   private readonly authorize: PermissionPolicy;
+  /** The same rules for a command the user typed after `!`: typing it is the answer to "allow?". */
+  private readonly typedAuthorize: PermissionPolicy;
+  private readonly ask: AskApproval;
+  /** The calls the user was asked about in this turn (/init asks about its write when the rules did not). */
+  private readonly askedCalls = new Set<string>();
+  /** The next turn's own authorization (/init's), instead of the session's. */
+  private turnAuthorize: Authorize | undefined;
+  /** `!command` runs since the last prompt: they go to the model with the next one. */
+  private readonly shellContext: string[] = [];
   private readonly modes: PermissionMode[];
   /** The mode /plan returns to. */
   private beforePlan: PermissionMode = 'ask';
@@ -112,7 +129,7 @@ export class InteractiveSession {
     this.conversation = new ConversationState(options.model, options.messages ?? [], this.services);
     this.todos = new TodoPin(options.messages);
     this.ctrlC = new CtrlCPolicy(options.doubleInterruptMs ?? 1000);
-    const ask = createApprovalPrompt(
+    const prompt = createApprovalPrompt(
       {
         show: (lines) => {
           this.approval = lines;
@@ -124,7 +141,14 @@ export class InteractiveSession {
       },
       options.theme,
     );
+    const ask: AskApproval = (request, signal) => {
+      this.askedCalls.add(request.call.id);
+      return prompt(request, signal);
+    };
+    this.ask = ask;
     this.authorize = this.services.authorize ? this.services.authorize(ask) : createPermissionPolicy({ mode: 'ask', ask });
+    const typed = async () => 'yes' as const;
+    this.typedAuthorize = this.services.authorize ? this.services.authorize(typed) : createPermissionPolicy({ mode: 'ask', ask: typed });
     this.modes = modeCycle(this.authorize.mode);
     if (this.authorize.mode !== 'plan') this.beforePlan = this.authorize.mode;
   }
@@ -158,7 +182,9 @@ export class InteractiveSession {
       for (;;) {
         const text = await this.readPrompt();
         if (text === undefined || this.exiting) break;
+        const command = typedCommand(text);
         if (text.trim().startsWith('/') && (isBuiltinCommand(text) || !this.isCustomCommand(text))) await this.runCommand(text);
+        else if (command !== undefined) await this.runTyped(command);
         else await this.runTurn(text);
         if (this.exiting) break;
       }
@@ -202,9 +228,17 @@ export class InteractiveSession {
     });
   }
 
+  private readonly keyQueue = new KeyQueue(
+    (key) => {
+      const asked = this.keyWaiter !== undefined;
+      this.onKey(key);
+      return asked;
+    },
+    () => this.render(),
+  );
+
   private onKeys(keys: Key[]): void {
-    for (const key of keys) this.onKey(key);
-    this.render();
+    this.keyQueue.push(keys);
   }
 
   private onKey(key: Key): void {
@@ -234,7 +268,12 @@ export class InteractiveSession {
     // A pasted image path becomes a chip; the image goes with the prompt that holds it.
     const chip = key.name === 'paste' ? this.services.imagePaste?.(key.text ?? '') : undefined;
     const action = this.editor.handle(chip ? { ...key, text: `${chip} ` } : key);
-    if (action.type === 'complete') {
+    const mention = action.type === 'complete' ? completeMention(this.editor.text, this.editor.cursor, workspaceLister(this.options.workspace)) : undefined;
+    if (mention) {
+      this.editor.text = mention.text;
+      this.editor.cursor = mention.cursor;
+      this.hint = mention.candidates.length ? [this.options.theme.dim(mention.candidates.join('  '))] : [];
+    } else if (action.type === 'complete') {
       const completion = completeSlash(this.editor.text, this.services.models?.() ?? [], (this.services.customCommands?.() ?? []).map((command) => command.name));
       this.editor.set(completion.text);
       this.hint = completion.candidates.length ? [this.options.theme.dim(completion.candidates.join('  '))] : [];
@@ -341,7 +380,11 @@ export class InteractiveSession {
 
   private async runTurn(text: string): Promise<void> {
     const t = this.options.theme;
-    this.screen.commit(['', ...text.split('\n').map((line, i) => `${t.cyan(i === 0 ? PROMPT : '  ')}${t.bold(line)}`), '']);
+    const shown = text === INIT_PROMPT ? '/init: write or improve AGENTS.md' : text;
+    this.screen.commit(['', ...shown.split('\n').map((line, i) => `${t.cyan(i === 0 ? PROMPT : '  ')}${t.bold(line)}`), '']);
+    const authorize = this.turnAuthorize ?? this.authorize;
+    this.turnAuthorize = undefined;
+    this.askedCalls.clear();
     const controller = new AbortController();
     this.running = controller;
     const view = new TurnView((lines) => this.screen.commit(lines), t);
@@ -352,14 +395,15 @@ export class InteractiveSession {
     let plan: string | undefined;
     const ticker = setInterval(() => this.render(), TICK_MS);
     try {
-      const started = this.services.startPrompt ? await this.services.startPrompt(text, { authorize: this.authorize, signal: controller.signal }) : { ok: true as const, prompt: text, model: undefined };
+      const started = this.services.startPrompt ? await this.services.startPrompt(text, { authorize, signal: controller.signal }) : { ok: true as const, prompt: text, model: undefined };
       if (!started.ok) {
         this.screen.commit([t.red(`✗ ${started.reason}`)]);
         return;
       }
-      let input: string | undefined = started.prompt;
+      if (started.notes?.length) this.screen.commit(started.notes.map((note) => t.dim(`  ⎿ ${note}`)));
+      let input: string | undefined = [...this.shellContext.splice(0), started.prompt].join('\n\n');
       for (let round = 0; input !== undefined; round++) {
-        const outcome = await this.runOnce(view, { input, model: started.model, images: round === 0 ? started.images : undefined, planning, signal: controller.signal });
+        const outcome = await this.runOnce(view, { input, model: started.model, images: round === 0 ? started.images : undefined, planning, signal: controller.signal, authorize });
         if (outcome.plan) plan = outcome.plan;
         // A Stop hook that blocks sends the agent back to work with its reason, a bounded number of times.
         input = this.services.afterRun && !this.exiting ? await this.services.afterRun(outcome.reason, round) : undefined;
@@ -378,7 +422,7 @@ export class InteractiveSession {
   }
 
   /** One run of the loop from `input` on the conversation so far; the conversation then holds its messages. */
-  private async runOnce(view: TurnView, run: { input: string; model: string | undefined; images: ImageRef[] | undefined; planning: boolean; signal: AbortSignal }): Promise<{ reason: StopReason; plan?: string }> {
+  private async runOnce(view: TurnView, run: { input: string; model: string | undefined; images: ImageRef[] | undefined; planning: boolean; signal: AbortSignal; authorize: Authorize }): Promise<{ reason: StopReason; plan?: string }> {
     const options: AgentOptions = {
       provider: this.options.provider,
       model: run.model ?? this.conversation.model,
@@ -393,7 +437,7 @@ export class InteractiveSession {
       ...(this.options.maxCost !== undefined ? { maxCost: this.options.maxCost } : {}),
       workspace: this.options.workspace,
       signal: run.signal,
-      authorize: this.authorize,
+      authorize: run.authorize,
       ...(this.services.prepareMessages ? { prepareMessages: this.services.prepareMessages } : {}),
       ...(this.services.cacheWatch ? { cacheWatch: this.services.cacheWatch } : {}),
       ...(this.services.onContextOverflow ? { onContextOverflow: this.services.onContextOverflow } : {}),
@@ -465,8 +509,15 @@ export class InteractiveSession {
         setModel: (model) => (this.conversation.model = model),
         togglePlan: () => this.togglePlan(),
         setMessages: (messages) => this.conversation.replaceMessages(messages),
-        startOver: (messages) => this.conversation.clear(messages),
+        startOver: (messages) => {
+          this.conversation.clear(messages);
+          this.shellContext.length = 0;
+        },
         exit: () => this.exit(),
+        init: () => {
+          this.turnAuthorize = initAuthorize(this.authorize, this.ask, (id) => this.askedCalls.has(id));
+          this.queued.unshift(INIT_PROMPT);
+        },
         signal: controller.signal,
         choose: (title, items, initial) => this.choose(title, items, initial, controller.signal),
         confirm: (lines) => this.confirm(lines, controller.signal),
@@ -477,22 +528,59 @@ export class InteractiveSession {
     if (!this.exiting) this.screen.commit(['']);
   }
 
+  /** `!command`: run now, shown, and handed to the model with the next prompt (the model is not called). */
+  private async runTyped(command: string): Promise<void> {
+    const t = this.options.theme;
+    this.screen.commit(['', `${t.magenta('! ')}${t.bold(command)}`]);
+    const controller = new AbortController();
+    this.running = controller;
+    try {
+      this.typedAuthorize.setMode(this.authorize.mode, this.authorize.planScope);
+      const result = await runTypedCommand(command, { tools: this.options.tools, authorize: this.typedAuthorize, workspace: this.options.workspace, signal: controller.signal });
+      if (controller.signal.aborted) {
+        this.screen.commit([t.yellow('⊘ Cancelled; nothing goes to the model.')]);
+        return;
+      }
+      if (!result.ran) {
+        this.screen.commit([t.red(`✗ ${result.reason}`)]);
+        return;
+      }
+      this.shellContext.push(typedCommandBlock(command, result.output));
+      const lines = result.output.split('\n');
+      const shown = lines.slice(0, TYPED_OUTPUT_LINES).map((line) => `  ${result.failed ? t.red(line) : t.dim(line)}`);
+      const more = lines.length > TYPED_OUTPUT_LINES ? [t.dim(`  … ${lines.length - TYPED_OUTPUT_LINES} more lines`)] : [];
+      this.screen.commit([...shown, ...more, t.dim('  ⎿ goes to the model with your next prompt')]);
+    } finally {
+      this.running = undefined;
+      this.screen.commit(['']);
+    }
+  }
+
   /** A list in the live area: ↑/↓ move, Enter picks, Esc or Ctrl-C cancels. */
   private async choose(title: string, items: string[], initial: number, signal: AbortSignal): Promise<number | undefined> {
     const t = this.options.theme;
     let index = Math.max(0, Math.min(items.length - 1, initial));
     let picked: number | undefined;
+    let typed = '';
     try {
       for (;;) {
         this.approval = [
           `${t.yellow('?')} ${t.bold(title)}`,
           ...items.map((item, i) => (i === index ? `${t.cyan('›')}${t.bold(item.replace(/^ /, ''))}` : item)),
-          t.dim('  ↑/↓ choose · Enter rewinds · Esc cancels'),
+          t.dim('  ↑/↓ or its number choose · Enter rewinds · Esc cancels'),
         ];
         const next = this.nextKey(signal);
         this.render();
         const key = await next;
         if (!key || key.name === 'escape' || (key.ctrl && key.name === 'c')) break;
+        const digit = key.name === 'char' && !key.ctrl && /^[0-9]$/.test(key.text ?? '') ? key.text! : undefined;
+        if (digit !== undefined) {
+          const number = typeNumber(typed, digit, items.length);
+          typed = number.typed;
+          if (number.index !== undefined) index = number.index;
+          continue;
+        }
+        typed = '';
         if (key.name === 'up') index = Math.max(0, index - 1);
         else if (key.name === 'down') index = Math.min(items.length - 1, index + 1);
         else if (key.name === 'return') {

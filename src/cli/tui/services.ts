@@ -22,7 +22,7 @@ export interface CustomCommandEntry {
 }
 
 /** What a typed prompt becomes: itself, or a custom command's expanded prompt (and model). */
-export type StartedPrompt = { ok: true; prompt: string; model: string | undefined; images?: ImageRef[] } | { ok: false; reason: string };
+export type StartedPrompt = { ok: true; prompt: string; model: string | undefined; images?: ImageRef[]; /** Lines to show: what `@` mentions attached. */ notes?: string[] } | { ok: false; reason: string };
 
 export interface MemoryFile {
   path: string;
@@ -94,12 +94,12 @@ export interface InteractiveServices {
   afterRun?(reason: StopReason, round: number): Promise<string | undefined>;
   /** Wraps each run's events (checkpoints are taken this way, outside the loop). */
   wrapRun?(events: AsyncGenerator<AgentEvent, RunResult>): AsyncGenerator<AgentEvent, RunResult>;
-  /** /rewind without a number: the checkpoints of this session, one line each. */
-  checkpoints?(): string[];
-  /** The checkpoints' numbers, in the order of `checkpoints()` (for the /rewind picker). */
+  /** /rewind without a number: the rewind points of this session (one per prompt, and one before each rewind), one line each. */
+  checkpoints?(): string[] | Promise<string[]>;
+  /** The points' numbers, in the order of `checkpoints()` (for the /rewind picker). */
   checkpointNumbers?(): number[];
   /**
-   * /rewind N and /undo (N undefined: the last checkpoint). `messages`: the rewound conversation.
+   * /rewind N and /undo (N undefined: before the last prompt still in the conversation). `messages`: the rewound conversation.
    * Files the user changed since the agent left them are overwritten only with `force`, or when
    * `confirm` (given the paths) answers yes.
    */

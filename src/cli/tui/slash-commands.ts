@@ -24,6 +24,8 @@ export interface CommandContext {
   /** A fresh conversation: the history replaced, tokens and cost counted from zero. */
   startOver(messages: Message[]): void;
   exit(): void;
+  /** /init: the next turn asks the model for AGENTS.md, its write shown as a diff before it is made. */
+  init?(): void;
   signal: AbortSignal;
   /** Lets the user pick one of `items` (↑/↓, Enter; Esc cancels): its index, or undefined. */
   choose?(title: string, items: string[], initial: number): Promise<number | undefined>;
@@ -62,6 +64,14 @@ export const SLASH_COMMANDS: SlashCommand[] = [
       if (!argument) return c.print([`Model: ${c.model}`]);
       c.setModel(argument);
       c.print([`Model switched to ${c.theme.bold(argument)}.`]);
+    },
+  },
+  {
+    name: 'init',
+    help: 'have the model write or improve AGENTS.md (you see the diff before it is written)',
+    run: (_, c) => {
+      if (!c.init) return unavailable(c, '/init');
+      c.init();
     },
   },
   {
@@ -176,17 +186,17 @@ export const SLASH_COMMANDS: SlashCommand[] = [
   {
     name: 'rewind',
     usage: '[N] [--force]',
-    help: 'list checkpoints; with N, go back to one (files and conversation)',
+    help: 'pick a prompt to go back before (files and conversation); /rewind N goes to point N',
     run: async (argument, c) => {
       if (!c.services.rewind || !c.services.checkpoints) return unavailable(c, 'Rewind');
       const words = argument.split(/\s+/).filter(Boolean);
       const number = words.find((word) => /^\d+$/.test(word));
       if (!number) {
-        const list = c.services.checkpoints();
-        if (!list.length) return c.print(["No checkpoints yet: none of this session's turns ran tools."]);
+        const list = await c.services.checkpoints();
+        if (!list.length) return c.print(['Nothing to rewind yet: this session has no prompts.']);
         const numbers = c.services.checkpointNumbers?.();
-        if (!c.choose || !numbers) return c.print([...list, c.theme.dim('  /rewind N goes back to checkpoint N; /undo to the last one.')]);
-        const picked = await c.choose('Rewind to which checkpoint? Files and conversation go back to before that turn.', list, list.length - 1);
+        if (!c.choose || !numbers) return c.print([...list, c.theme.dim('  /rewind N goes back to point N; /undo to before the last prompt.')]);
+        const picked = await c.choose('Rewind to which point? Files and conversation go back to before that prompt (type its number or use ↑/↓).', list, list.length - 1);
         if (picked === undefined) return c.print([c.theme.dim('Rewind cancelled; nothing was changed.')]);
         return rewindTo(numbers[picked], words.includes('--force'), c);
       }
@@ -196,7 +206,7 @@ export const SLASH_COMMANDS: SlashCommand[] = [
   {
     name: 'undo',
     usage: '[--force]',
-    help: "undo the last turn's changes (files and conversation)",
+    help: "undo the last prompt (its files and its part of the conversation)",
     run: async (argument, c) => {
       if (!c.services.rewind) return unavailable(c, 'Undo');
       await rewindTo(undefined, argument.includes('--force'), c);

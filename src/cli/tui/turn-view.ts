@@ -1,3 +1,4 @@
+import { formatSources } from '../display/format-sources.js';
 import type { AgentEvent } from '../../contracts/events.js';
 import { describeEvent, paintLine } from '../display/describe-event.js';
 import { formatDuration } from '../display/format-duration.js';
@@ -86,12 +87,15 @@ export class TurnView {
         if (!this.pending.has(event.id)) this.pending.set(event.id, { event, since: this.now() });
         else this.pending.get(event.id)!.event = event;
         break;
-      case 'assistant_message':
+      case 'assistant_message': {
         this.streamedText = false;
         this.pending.clear();
         this.flushText();
         this.waitingSince = undefined;
+        const sources = formatSources(event.message.citations);
+        if (sources) this.commit(['', ...shownText(sources).trimEnd().split('\n').map((line) => t.dim(line))]);
         break;
+      }
       case 'tool_call_start':
         this.pending.delete(event.call.id);
         this.flushText();

@@ -1,5 +1,5 @@
 import type { ContentBlockParam, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
-import type { ToolCall, Usage } from '../../contracts/messages.js';
+import type { Citation, ToolCall, Usage } from '../../contracts/messages.js';
 import type { ProviderEvent } from '../../contracts/provider.js';
 import type { ThinkingBlock } from './convert.js';
 import { jsonText } from '../../contracts/canonical-json.js';
@@ -7,7 +7,8 @@ import { parseJson } from '../../contracts/bounded-json.js';
 
 /** One content block being rebuilt from its start event and deltas. */
 type Block =
-  | { type: 'text'; text: string }
+  /** `citations` as received (web_search_result_location with its encrypted_index): echoed unchanged. */
+  | { type: 'text'; text: string; citations: Array<Record<string, unknown>> }
   | { type: 'thinking'; thinking: string; signature: string }
   | { type: 'redacted_thinking'; data: string }
   | { type: 'tool_use'; id: string; name: string; json: string; startInput: unknown }
@@ -83,7 +84,7 @@ export class MessageAccumulator {
     const text = (key: string) => (typeof raw[key] === 'string' ? (raw[key] as string) : '');
     switch (raw.type) {
       case 'text':
-        this.blocks.set(index, { type: 'text', text: '' });
+        this.blocks.set(index, { type: 'text', text: '', citations: Array.isArray(raw.citations) ? [...(raw.citations as Array<Record<string, unknown>>)] : [] });
         return [];
       case 'thinking':
         this.blocks.set(index, { type: 'thinking', thinking: '', signature: text('signature') });
@@ -114,6 +115,7 @@ export class MessageAccumulator {
       block.thinking += value('thinking');
       return value('thinking') ? [{ type: 'reasoning_delta', text: value('thinking') }] : [];
     }
+    if (delta.type === 'citations_delta' && block.type === 'text' && delta.citation && typeof delta.citation === 'object') block.citations.push(delta.citation as Record<string, unknown>);
     if (delta.type === 'signature_delta' && block.type === 'thinking') block.signature += value('signature');
     if (delta.type === 'input_json_delta' && (block.type === 'tool_use' || block.type === 'other')) block.json += value('partial_json');
     return [];
@@ -158,7 +160,8 @@ export class MessageAccumulator {
     return [...this.ordered()].flatMap(([, block]): ContentBlockParam[] => {
       switch (block.type) {
         case 'text':
-          return block.text.trim() ? [{ type: 'text', text: block.text }] : [];
+          if (!block.text.trim()) return [];
+          return [(block.citations.length ? { type: 'text', text: block.text, citations: block.citations } : { type: 'text', text: block.text }) as ContentBlockParam];
         case 'thinking':
         case 'redacted_thinking':
           return [block];
@@ -168,6 +171,25 @@ export class MessageAccumulator {
           return [(block.json ? { ...block.raw, input: safeParse(block.json) } : block.raw) as unknown as ContentBlockParam];
       }
     });
+  }
+
+  /** Server-side blocks (a search and its results) or citations: the reply must go back as it came. */
+  hasServerContent(): boolean {
+    return [...this.blocks.values()].some((block) => block.type === 'other' || (block.type === 'text' && block.citations.length > 0));
+  }
+
+  /** The web searches the server ran for this reply. */
+  searches(): number {
+    return [...this.blocks.values()].filter((block) => block.type === 'other' && block.raw.type === 'server_tool_use' && block.raw.name === 'web_search').length;
+  }
+
+  /** The web pages the text cites. */
+  citations(): Citation[] {
+    return [...this.ordered()].flatMap(([, block]) =>
+      block.type === 'text'
+        ? block.citations.filter((c) => c.type === 'web_search_result_location' && typeof c.url === 'string').map((c) => ({ url: c.url as string, ...(typeof c.title === 'string' ? { title: c.title } : {}), ...(typeof c.cited_text === 'string' ? { citedText: c.cited_text } : {}) }))
+        : [],
+    );
   }
 
   /** input + cache writes + cache reads is the whole prompt; cache reads are the cached part. */

@@ -13,6 +13,8 @@ import { toAnthropicConversation, toAnthropicTools, type AnthropicProviderData, 
 import { toProviderError } from './errors.js';
 import { withCacheBreakpoints, type CacheTtl } from './cache-breakpoints.js';
 import { sdkClientOptions } from '../shared/sdk-client-options.js';
+import { SearchAllowance, uniqueCitations, type ServerSearchOptions } from '../shared/server-search.js';
+import { anthropicWebSearchTool } from './web-search-tool.js';
 
 /** Anthropic requires `max_tokens`; this is used when the request sets none. */
 export const DEFAULT_MAX_TOKENS = 8192;
@@ -42,6 +44,12 @@ export interface AnthropicProviderOptions {
    * hour); false sends none.
    */
   promptCache?: CacheTtl | false;
+  /**
+   * Anthropic's own web search tool, added to every request that has tools. Its blocks (the
+   * search, its encrypted results, the text's citations) are kept on the reply's providerData
+   * and sent back unchanged.
+   */
+  webSearch?: ServerSearchOptions;
 }
 
 /** The Anthropic Messages API through the official SDK. */
@@ -53,6 +61,7 @@ export class AnthropicProvider implements Provider {
   private readonly thinkingBudget: number | undefined;
   private readonly idleTimeoutMs: number;
   private readonly promptCache: CacheTtl | false;
+  private readonly search: SearchAllowance | undefined;
 
   /** Kept only to cut it out of error messages. */
   private readonly apiKey: string;
@@ -66,6 +75,7 @@ export class AnthropicProvider implements Provider {
     this.thinkingBudget = options.thinkingBudget;
     this.idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
     this.promptCache = options.promptCache ?? '5m';
+    this.search = options.webSearch ? new SearchAllowance(options.webSearch) : undefined;
     this.clientOptions = sdkClientOptions(options, 'ANTHROPIC_LOG');
   }
 
@@ -139,7 +149,7 @@ export class AnthropicProvider implements Provider {
       params.thinking = { type: 'enabled', budget_tokens: this.thinkingBudget };
     }
     if (system) params.system = system;
-    if (request.tools.length) params.tools = toAnthropicTools(request.tools);
+    if (request.tools.length) params.tools = [...toAnthropicTools(request.tools), ...(this.search?.open ? [anthropicWebSearchTool(this.search.options)] : [])];
     return this.promptCache ? withCacheBreakpoints(params, this.promptCache) : params;
   }
 
@@ -149,8 +159,14 @@ export class AnthropicProvider implements Provider {
     const message: AssistantMessage = { role: 'assistant', content: parts.map((part) => part.text()).join(''), toolCalls };
     const reasoning = thinking.map((block) => (block.type === 'thinking' ? block.thinking : '')).join('');
     if (reasoning) message.reasoning = reasoning;
-    if (thinking.length) {
-      const data: AnthropicProviderData = { provider: this.name, model, thinking };
+    const citations = uniqueCitations(parts.flatMap((part) => part.citations()));
+    if (citations.length) message.citations = citations;
+    this.search?.record(parts.reduce((sum, part) => sum + part.searches(), 0));
+    // With server blocks the reply goes back whole, as received (the API runs a search left
+    // pending beside a client call only when its server_tool_use comes back).
+    const content = parts.some((part) => part.hasServerContent()) ? parts.flatMap((part) => part.echo()) : undefined;
+    if (thinking.length || content) {
+      const data: AnthropicProviderData = { provider: this.name, model, thinking, ...(content ? { content } : {}) };
       message.providerData = data;
     }
     const usages = parts.map((part) => part.normalisedUsage()).filter((usage): usage is Usage => usage !== undefined);

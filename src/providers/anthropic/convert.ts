@@ -9,6 +9,8 @@ export type ThinkingBlock = { type: 'thinking'; thinking: string; signature: str
 /** What an Anthropic reply keeps in `providerData`. */
 export interface AnthropicProviderData extends ProviderData {
   thinking: ThinkingBlock[];
+  /** The reply's blocks exactly as received, when it holds server-tool blocks or citations. */
+  content?: ContentBlockParam[];
 }
 
 export interface ConvertOptions {
@@ -80,12 +82,29 @@ function textBlocks(text: string): ContentBlockParam[] {
 }
 
 function assistantBlocks(message: AssistantMessage, options: ConvertOptions): ContentBlockParam[] {
+  const exact = receivedBlocks(message, options);
+  if (exact) return exact;
   const blocks: ContentBlockParam[] = [...replayableThinking(message.providerData, options)];
   blocks.push(...textBlocks(message.content));
   for (const call of message.toolCalls) {
     blocks.push({ type: 'tool_use', id: call.id, name: call.name, input: toolInput(call.arguments) });
   }
   return blocks;
+}
+
+/**
+ * A reply with server-tool blocks goes back as it came, to the provider and model that sent it,
+ * so long as its calls are still the message's calls. Elsewhere it is rebuilt from the neutral
+ * message: the searches and the text's citations are dropped, the text kept.
+ */
+function receivedBlocks(message: AssistantMessage, options: ConvertOptions): ContentBlockParam[] | undefined {
+  const data = message.providerData;
+  if (!data || data.provider !== options.provider || data.model !== options.model) return undefined;
+  const content = (data as Partial<AnthropicProviderData>).content;
+  if (!Array.isArray(content)) return undefined;
+  const uses = content.filter((block) => block.type === 'tool_use').map((block) => (block as { id: string }).id);
+  const calls = message.toolCalls.map((call) => call.id);
+  return uses.length === calls.length && uses.every((id, i) => id === calls[i]) ? content : undefined;
 }
 
 /** Signed thinking is valid only for the provider and model that signed it; elsewhere it is dropped. */

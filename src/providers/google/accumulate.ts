@@ -1,5 +1,5 @@
-import type { GenerateContentResponse, GenerateContentResponseUsageMetadata, Part } from '@google/genai';
-import type { Usage } from '../../contracts/messages.js';
+import type { GenerateContentResponse, GenerateContentResponseUsageMetadata, GroundingMetadata, Part } from '@google/genai';
+import type { Citation, Usage } from '../../contracts/messages.js';
 import type { FinishReason } from '../../contracts/provider.js';
 
 /** What one chunk adds, for the provider to yield as it arrives. */
@@ -32,6 +32,8 @@ export class GeminiReplyAccumulator {
   thoughts = '';
   finishReason: string | undefined;
   blockReason: string | undefined;
+  /** Google Search grounding: the pages the reply rests on and the queries run (the last chunk's, which holds them all). */
+  grounding: GroundingMetadata | undefined;
   private usageMetadata: GenerateContentResponseUsageMetadata | undefined;
   private open: Part | undefined;
 
@@ -55,6 +57,7 @@ export class GeminiReplyAccumulator {
         this.addText({ text: '', thoughtSignature: part.thoughtSignature, ...(part.thought ? { thought: true } : {}) });
       }
     }
+    if (candidate?.groundingMetadata) this.grounding = candidate.groundingMetadata;
     if (candidate?.finishReason) this.finishReason = candidate.finishReason;
     return events;
   }
@@ -80,6 +83,22 @@ export class GeminiReplyAccumulator {
   /** True when the parts hold something only a replay can give back (thoughts, signatures, Gemini's ids). */
   get needsReplay(): boolean {
     return this.parts.some((part) => part.thought || part.thoughtSignature || part.functionCall?.id);
+  }
+
+  /** The pages the grounding supports cite, each with the passage it supports, then any others it lists. */
+  citations(): Citation[] {
+    const chunks = this.grounding?.groundingChunks ?? [];
+    const page = (index: number, citedText?: string): Citation[] => {
+      const web = chunks[index]?.web;
+      return web?.uri ? [{ url: web.uri, ...(web.title ? { title: web.title } : {}), ...(citedText ? { citedText } : {}) }] : [];
+    };
+    const supported = (this.grounding?.groundingSupports ?? []).flatMap((support) => (support.groundingChunkIndices ?? []).flatMap((index) => page(index, support.segment?.text)));
+    return [...supported, ...chunks.flatMap((_, index) => page(index))];
+  }
+
+  /** Google searches run for this reply. */
+  searches(): number {
+    return this.grounding?.webSearchQueries?.length ?? 0;
   }
 
   /** The finish, normalised. Gemini says STOP even when the reply calls tools. */

@@ -11,6 +11,7 @@ import { GeminiReplyAccumulator } from './accumulate.js';
 import { toGeminiContents, toGeminiTools } from './convert.js';
 import { toProviderError } from './errors.js';
 import { jsonText } from '../../contracts/canonical-json.js';
+import { SearchAllowance, uniqueCitations, type ServerSearchOptions } from '../shared/server-search.js';
 
 export interface GoogleProviderOptions {
   /** Shown in events and errors; also the key for replaying provider data. Default "google". */
@@ -35,6 +36,11 @@ export interface GoogleProviderOptions {
   timeoutMs?: number;
   /** A streamed reply that sends nothing for this long is given up and retried (default 5 minutes). */
   idleTimeoutMs?: number;
+  /**
+   * Google Search grounding (`googleSearch`), added to every request that has tools; the
+   * response's groundingMetadata becomes the reply's citations (nothing of it goes back).
+   */
+  webSearch?: ServerSearchOptions;
 }
 
 /** Google Gemini (the Gemini API, not Vertex) through the official `@google/genai` SDK. */
@@ -45,6 +51,7 @@ export class GoogleProvider implements Provider {
   private readonly streaming: boolean;
   private readonly includeThoughts: boolean;
   private readonly thinkingBudget: number | undefined;
+  private readonly search: SearchAllowance | undefined;
   private readonly idleTimeoutMs: number;
   private replies = 0;
 
@@ -59,6 +66,7 @@ export class GoogleProvider implements Provider {
     this.streaming = options.stream ?? true;
     this.includeThoughts = options.includeThoughts ?? false;
     this.thinkingBudget = options.thinkingBudget;
+    this.search = options.webSearch ? new SearchAllowance(options.webSearch) : undefined;
     this.idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
     // vertexai is explicit so GOOGLE_GENAI_USE_VERTEXAI in the environment cannot reroute us.
     // No retryOptions: retries are ours, visible as events.
@@ -91,7 +99,7 @@ export class GoogleProvider implements Provider {
       // The SDK's own resumption of dropped streams would hide cuts from our retry policy.
       automaticContinuation: false,
       ...(systemInstruction ? { systemInstruction } : {}),
-      ...(tools.length ? { tools: [{ functionDeclarations: tools }] } : {}),
+      ...(tools.length ? { tools: [{ functionDeclarations: tools }, ...(this.search?.open ? [{ googleSearch: {} }] : [])] } : {}),
       ...(request.maxTokens !== undefined ? { maxOutputTokens: request.maxTokens } : {}),
       ...(this.includeThoughts || this.thinkingBudget !== undefined
         ? { thinkingConfig: { ...(this.includeThoughts ? { includeThoughts: true } : {}), ...(this.thinkingBudget !== undefined ? { thinkingBudget: this.thinkingBudget } : {}) } }
@@ -146,6 +154,9 @@ export class GoogleProvider implements Provider {
       toolCalls: reply.calls.map((call, i) => ({ id: idOf(i), name: wire.nameFromWire(call.name), arguments: jsonText(call.args) })),
     };
     if (reply.thoughts) message.reasoning = reply.thoughts;
+    const citations = uniqueCitations(reply.citations());
+    if (citations.length) message.citations = citations;
+    this.search?.record(reply.searches());
     if (reply.needsReplay) {
       const data: ProviderData = { provider: this.name, model, parts: reply.parts };
       message.providerData = data;

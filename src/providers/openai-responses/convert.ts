@@ -1,6 +1,7 @@
 import type { ImageRef, Message, ToolMessage } from '../../contracts/messages.js';
 import type { ToolSchema } from '../../contracts/provider.js';
 import { replayedReasoningItems } from './reasoning-items.js';
+import type { ServerSearchOptions } from '../shared/server-search.js';
 
 type InputPart = { type: 'input_text'; text: string } | { type: 'input_image'; image_url: string; detail: 'auto' };
 /** One item of a Responses request's `input` (the subset this adapter sends). */
@@ -55,6 +56,11 @@ export function toResponsesInput(messages: Message[], target: { provider: string
 
 export function toResponsesTools(tools: ToolSchema[]): InputItem[] {
   return tools.map((tool) => ({ type: 'function', name: tool.name, description: tool.description, parameters: tool.parameters, strict: false }));
+}
+
+/** OpenAI's own web search; allowed domains go in its filters (it has no blocked list nor per-reply cap). */
+export function responsesWebSearchTool(options: ServerSearchOptions): InputItem {
+  return { type: 'web_search', ...(options.allowedDomains?.length ? { filters: { allowed_domains: options.allowedDomains } } : {}) };
 }
 
 function textPart(text: string): InputPart[] {

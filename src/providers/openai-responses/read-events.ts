@@ -1,7 +1,7 @@
-import type { ToolCall, Usage } from '../../contracts/messages.js';
+import type { Citation, ToolCall, Usage } from '../../contracts/messages.js';
 import type { FinishReason, ProviderEvent } from '../../contracts/provider.js';
 import { ProviderError } from '../../contracts/provider-error.js';
-import type { ReasoningItem } from './reasoning-items.js';
+import type { ReasoningItem, ReplayItem, WebSearchCallItem } from './reasoning-items.js';
 
 /** A streamed Responses event, as far as this adapter reads it. */
 export interface StreamEvent {
@@ -26,8 +26,12 @@ interface PartialCall {
 export interface ReadReply {
   text: string;
   reasoning: string;
-  reasoningItems: ReasoningItem[];
+  reasoningItems: ReplayItem[];
   toolCalls: ToolCall[];
+  /** The `url_citation` annotations of the reply's text. */
+  citations: Citation[];
+  /** Web searches the server ran for this reply. */
+  searches: number;
   finishReason: FinishReason;
   usage: Usage | undefined;
 }
@@ -41,7 +45,9 @@ export class ResponseReader {
   private text = '';
   private reasoning = '';
   private lastSummary: string | undefined;
-  private readonly reasoningItems: ReasoningItem[] = [];
+  private readonly reasoningItems: ReplayItem[] = [];
+  private readonly citations: Citation[] = [];
+  private searches = 0;
   private readonly calls = new Map<number, PartialCall>();
   private finished: { finishReason: FinishReason; usage: Usage | undefined } | undefined;
 
@@ -109,6 +115,13 @@ export class ResponseReader {
       // Without its encrypted content an item cannot go back when nothing is stored ("item not found").
       if (typeof item.encrypted_content !== 'string') return;
       this.reasoningItems.push({ type: 'reasoning', id: String(item.id), summary: (item.summary as ReasoningItem['summary'] | undefined) ?? [], encrypted_content: item.encrypted_content });
+    } else if (item?.type === 'web_search_call' && typeof item.id === 'string') {
+      this.searches++;
+      this.reasoningItems.push({ ...item } as WebSearchCallItem);
+    } else if (item?.type === 'message' && Array.isArray(item.content)) {
+      for (const part of item.content as Array<{ type?: string; annotations?: unknown }>) {
+        if (part.type === 'output_text' && Array.isArray(part.annotations)) this.citations.push(...urlCitations(part.annotations));
+      }
     } else if (item?.type === 'function_call' && event.output_index !== undefined) {
       const call = this.calls.get(event.output_index) ?? { callId: '', name: '', arguments: '', done: false };
       this.calls.set(event.output_index, { callId: String(item.call_id ?? call.callId), name: String(item.name ?? call.name), arguments: typeof item.arguments === 'string' ? item.arguments : call.arguments, done: true });
@@ -121,8 +134,16 @@ export class ResponseReader {
     // A call the server never finished (an incomplete reply) is kept so the loop can answer it as cut off.
     const toolCalls = [...this.calls.entries()].sort(([a], [b]) => a - b).map(([, call]) => ({ id: call.callId, name: call.name, arguments: call.arguments }));
     const finishReason = this.finished.finishReason === 'stop' && toolCalls.length ? 'tool_calls' : this.finished.finishReason;
-    return { text: this.text, reasoning: this.reasoning, reasoningItems: this.reasoningItems, toolCalls, finishReason, usage: this.finished.usage };
+    return { text: this.text, reasoning: this.reasoning, reasoningItems: this.reasoningItems, toolCalls, finishReason, usage: this.finished.usage, citations: this.citations, searches: this.searches };
   }
+}
+
+function urlCitations(annotations: unknown[]): Citation[] {
+  return annotations.flatMap((raw): Citation[] => {
+    const annotation = raw as { type?: unknown; url?: unknown; title?: unknown };
+    if (annotation.type !== 'url_citation' || typeof annotation.url !== 'string') return [];
+    return [{ url: annotation.url, ...(typeof annotation.title === 'string' && annotation.title ? { title: annotation.title } : {}) }];
+  });
 }
 
 function finishOf(response: Record<string, unknown> | undefined): FinishReason {

@@ -8,10 +8,20 @@ export interface ReasoningItem {
   encrypted_content?: string;
 }
 
+/**
+ * A web search the server ran (`web_search_call`), kept as received: with `store: false` it goes
+ * back as an input item, in its place among the turn's reasoning items (a reasoning item must be
+ * followed by the item that came after it).
+ */
+export type WebSearchCallItem = Record<string, unknown> & { type: 'web_search_call'; id: string };
+
+/** The items of a turn that go back before its calls, in the order they came. */
+export type ReplayItem = ReasoningItem | WebSearchCallItem;
+
 /** The providerData key the Responses wire keeps its reasoning items under. */
 const KEY = 'responsesReasoning';
 
-export function reasoningItemsData(provider: string, model: string, items: ReasoningItem[]): ProviderData {
+export function reasoningItemsData(provider: string, model: string, items: ReplayItem[]): ProviderData {
   return { provider, model, [KEY]: items };
 }
 
@@ -20,13 +30,13 @@ export function reasoningItemsData(provider: string, model: string, items: Reaso
  * produced them (another model cannot read them; OpenAI rejects them). `dropped` says the message
  * carried reasoning this wire cannot replay (another provider, model or wire), which the caller notes.
  */
-export function replayedReasoningItems(message: AssistantMessage, target: { provider: string; model: string }): { items: ReasoningItem[]; dropped: boolean } {
+export function replayedReasoningItems(message: AssistantMessage, target: { provider: string; model: string }): { items: ReplayItem[]; dropped: boolean } {
   const data = message.providerData;
   const items = data?.[KEY];
   const ours = data && data.provider === target.provider && data.model === target.model && Array.isArray(items);
   // Reasoning matters to the calls it led to; a turn that only answered has its reasoning discarded
   // by the model anyway, and a reasoning item must be followed by its own output item.
   if (ours && message.toolCalls.length === 0) return { items: [], dropped: false };
-  if (ours) return { items: items as ReasoningItem[], dropped: false };
+  if (ours) return { items: items as ReplayItem[], dropped: false };
   return { items: [], dropped: Boolean(message.reasoning || data) };
 }

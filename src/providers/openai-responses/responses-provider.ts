@@ -10,12 +10,13 @@ import { promptCacheFields, type PromptCacheOptions } from '../openai/prompt-cac
 import { DEFAULT_IDLE_TIMEOUT_MS } from '../shared/idle-timer.js';
 import { jsonInsteadOfStream, unexpectedJson } from '../shared/json-instead-of-stream.js';
 import { RequestScope } from '../shared/request-scope.js';
-import { toResponsesInput, toResponsesTools } from './convert.js';
+import { responsesWebSearchTool, toResponsesInput, toResponsesTools } from './convert.js';
 import { ResponseReader, type StreamEvent } from './read-events.js';
 import { isOpenAIReasoningModel } from './reasoning-models.js';
 import { reasoningItemsData } from './reasoning-items.js';
 import { responsesResource } from './sdk.js';
 import { sdkClientOptions } from '../shared/sdk-client-options.js';
+import { SearchAllowance, uniqueCitations, type ServerSearchOptions } from '../shared/server-search.js';
 
 export interface ResponsesProviderOptions {
   /** Shown in events and errors; also the key for replaying reasoning items. Default "openai". */
@@ -36,6 +37,11 @@ export interface ResponsesProviderOptions {
    * `temperature`). Default: OpenAI's o-series and gpt-5 models.
    */
   reasoning?: (model: string) => boolean;
+  /**
+   * OpenAI's own `web_search` tool, added to every request that has tools. Its `web_search_call`
+   * items go back with the turn's reasoning; its `url_citation` annotations become the reply's citations.
+   */
+  webSearch?: ServerSearchOptions;
 }
 
 /**
@@ -52,6 +58,7 @@ export class ResponsesProvider implements Provider {
   private readonly reasons: (model: string) => boolean;
   private readonly apiKey: string;
   private readonly keyVariable: string;
+  private readonly search: SearchAllowance | undefined;
   /** Assistant messages whose reasoning could not be carried, over this provider's requests (for the trace and tests). */
   droppedReasoning = 0;
 
@@ -63,6 +70,7 @@ export class ResponsesProvider implements Provider {
     this.promptCache = { key: options.promptCache?.key ?? false, extendedRetention: options.promptCache?.extendedRetention ?? false };
     this.reasons = options.reasoning ?? isOpenAIReasoningModel;
     this.clientOptions = sdkClientOptions(options, 'OPENAI_LOG');
+    this.search = options.webSearch ? new SearchAllowance(options.webSearch) : undefined;
   }
 
   /** The `responses` resource on an SDK client, made on the first request. */
@@ -79,7 +87,7 @@ export class ResponsesProvider implements Provider {
       input,
       stream: true as const,
       store: false,
-      ...(request.tools.length ? { tools: toResponsesTools(request.tools) } : {}),
+      ...(request.tools.length ? { tools: [...toResponsesTools(request.tools), ...(this.search?.open ? [responsesWebSearchTool(this.search.options)] : [])] } : {}),
       ...(request.maxTokens !== undefined ? { max_output_tokens: request.maxTokens } : {}),
       ...(reasons ? { include: ['reasoning.encrypted_content'], reasoning: { summary: 'auto' } } : { temperature: request.temperature }),
       ...promptCacheFields(request.messages, request.model, this.promptCache),
@@ -123,6 +131,9 @@ export class ResponsesProvider implements Provider {
     const reply = reader.result();
     const message: AssistantMessage = { role: 'assistant', content: reply.text, toolCalls: reply.toolCalls };
     if (reply.reasoning) message.reasoning = reply.reasoning;
+    const citations = uniqueCitations(reply.citations);
+    if (citations.length) message.citations = citations;
+    this.search?.record(reply.searches);
     if (reply.reasoningItems.length) message.providerData = reasoningItemsData(this.name, model, reply.reasoningItems);
     const response: ModelResponse = { message, finishReason: reply.finishReason };
     if (reply.usage) response.usage = reply.usage;
