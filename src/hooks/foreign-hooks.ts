@@ -1,5 +1,6 @@
 import { readOwnText, RefusedFileError, type ReadRule } from '../workspace/read-own-file.js';
-import { parse as parseToml } from 'smol-toml';
+import { parseJsonText } from '../contracts/config-text.js';
+import { parseTomlText } from '../contracts/toml-text.js';
 import { foreignHookFiles, type HookDirs } from './foreign-hook-files.js';
 import { parseHooks, type HookEvent, type HookGroup, type HooksConfig } from './hook-config.js';
 
@@ -69,12 +70,12 @@ export function foreignHookSources(dirs: HookDirs, level: 'user' | 'project', wi
   };
   const hooksOf = (value: unknown) => (value && typeof value === 'object' ? (value as { hooks?: unknown }).hooks : undefined);
   const files = foreignHookFiles(dirs, level);
-  add(files.claude, 'claude-code', (text) => hooksOf(JSON.parse(text)), parseHooks);
-  if (files.claudeLocal) add(files.claudeLocal, 'claude-code', (text) => hooksOf(JSON.parse(text)), parseHooks);
-  add(files.gemini, 'gemini-cli', (text) => hooksOf(JSON.parse(text)), parseGeminiHooks);
-  add(files.codexJson, 'codex', (text) => hooksOf(JSON.parse(text)), parseHooks);
+  add(files.claude, 'claude-code', (text) => hooksOf(parseJsonText(text)), parseHooks);
+  if (files.claudeLocal) add(files.claudeLocal, 'claude-code', (text) => hooksOf(parseJsonText(text)), parseHooks);
+  add(files.gemini, 'gemini-cli', (text) => hooksOf(parseJsonText(text)), parseGeminiHooks);
+  add(files.codexJson, 'codex', (text) => hooksOf(parseJsonText(text)), parseHooks);
   // [hooks.state] is Codex's own bookkeeping, not an event.
-  add(files.codexToml, 'codex', (text) => withoutState(hooksOf(parseToml(text))), parseHooks);
+  add(files.codexToml, 'codex', (text) => withoutState(hooksOf(parseTomlText(text))), parseHooks);
   return sources;
 }
 

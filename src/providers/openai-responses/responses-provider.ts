@@ -22,6 +22,8 @@ export interface ResponsesProviderOptions {
   /** Shown in events and errors; also the key for replaying reasoning items. Default "openai". */
   name?: string;
   apiKey: string;
+  /** Where the key came from, named when the provider refuses it (\"check ANTHROPIC_API_KEY\"); default the vendor's own variable. */
+  keyVariable?: string;
   baseURL?: string;
   /** Per-request time limit in ms (default 10 minutes); the SDK stops counting at the response headers. */
   timeoutMs?: number;
@@ -55,12 +57,14 @@ export class ResponsesProvider implements Provider {
   private readonly promptCache: PromptCacheOptions;
   private readonly reasons: (model: string) => boolean;
   private readonly apiKey: string;
+  private readonly keyVariable: string;
   private readonly search: SearchAllowance | undefined;
   /** Assistant messages whose reasoning could not be carried, over this provider's requests (for the trace and tests). */
   droppedReasoning = 0;
 
   constructor(options: ResponsesProviderOptions) {
     this.apiKey = options.apiKey;
+    this.keyVariable = options.keyVariable ?? 'OPENAI_API_KEY';
     this.name = options.name ?? 'openai';
     this.idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
     this.promptCache = { key: options.promptCache?.key ?? false, extendedRetention: options.promptCache?.extendedRetention ?? false };
@@ -108,7 +112,7 @@ export class ResponsesProvider implements Provider {
       }
       yield { type: 'response', response: this.response(reader, request.model) };
     } catch (error) {
-      throw scope.failure(error, { label: this.name, opened, apiKey: this.apiKey, toProviderError: (e) => this.toProviderError(e, opened) });
+      throw scope.failure(error, { label: this.name, opened, apiKey: this.apiKey, keyVariable: this.keyVariable, toProviderError: (e) => this.toProviderError(e, opened) });
     } finally {
       scope.close(true);
     }
