@@ -21,6 +21,7 @@ import { safeStderr } from './display/safe-output.js';
 import { createCliAuthorize } from './permission-setup.js';
 import { prepareRun, type PreparedRun } from './prepare-run.js';
 import { promptThroughHooks } from './prompt-hooks.js';
+import { endSession } from '../hooks/session-end.js';
 
 const warn = (text: string) => safeStderr.write(`vibe-agent: warning: ${text}\n`);
 
@@ -112,6 +113,7 @@ export async function openAcpSession(args: CliArgs, setup: AcpSessionSetup, env:
     },
     async close() {
       try {
+        await endSession(prepared.hooks, 'other');
         opened?.close();
       } finally {
         await prepared.mcp.close();

@@ -18,6 +18,7 @@ import { formatTokens } from './tui/status-line.js';
 import { startRunPrompt } from './custom-command-prompt.js';
 import { promptThroughHooks } from './prompt-hooks.js';
 import { continueAfterStop } from '../hooks/stop-hook.js';
+import { endSession } from '../hooks/session-end.js';
 import { commandUsage, formatSkills } from './format-skills.js';
 import type { InteractiveServices } from './tui/services.js';
 import { safeStderr } from './display/safe-output.js';
@@ -34,7 +35,7 @@ export async function createInteractiveServices(
   args: CliArgs,
   prepared: PreparedRun,
   context: ContextPolicy,
-): Promise<{ services: InteractiveServices; initialMessages: RunSession['messages']; recordRequest: RunSession['recordRequest'] }> {
+): Promise<{ services: InteractiveServices; initialMessages: RunSession['messages']; recordRequest: RunSession['recordRequest']; endSession(): Promise<void> }> {
   const { workspace, settings, system } = prepared;
   let notify: ((text: string) => void) | undefined;
   const warn = (text: string) => (notify ? notify(`warning: ${text}`) : safeStderr.write(`vibe-agent: warning: ${text}\n`));
@@ -99,6 +100,7 @@ export async function createInteractiveServices(
     // The cleared conversation stays in its file as it was; what follows is a session of its own,
     // so --continue picks up the new conversation instead of replaying the cleared one.
     clear: () => {
+      if (hooksStarted) void endSession(prepared.hooks, 'clear');
       session?.close();
       session = undefined;
       hooksStarted = false;
@@ -153,5 +155,11 @@ export async function createInteractiveServices(
     close: () => session?.close(),
   };
   // A request comes after its run's first event, which opened the file.
-  return { services, initialMessages: session?.messages, recordRequest: (request) => session?.recordRequest(request) };
+  return {
+    services,
+    initialMessages: session?.messages,
+    recordRequest: (request) => session?.recordRequest(request),
+    // SessionEnd pairs with the SessionStart that ran with the conversation's first prompt.
+    endSession: () => (hooksStarted ? endSession(prepared.hooks, 'prompt_input_exit') : Promise.resolve()),
+  };
 }

@@ -9,6 +9,7 @@ import { promptWithPlan, readApprovedPlan } from './approved-plan.js';
 import { startTelemetryIfWanted } from './telemetry-setup.js';
 import { EXIT, exitCodeFor } from './exit-codes.js';
 import { startRunPrompt } from './custom-command-prompt.js';
+import { endSession } from '../hooks/session-end.js';
 import { continueAfterStop } from '../hooks/stop-hook.js';
 import { promptThroughHooks } from './prompt-hooks.js';
 import { attachImages } from './attach-images.js';
@@ -114,6 +115,7 @@ async function runPrepared(args: CliArgs, prompt: string, prepared: PreparedRun,
       next = more === undefined ? undefined : { ...options, messages: step.value.messages, input: more };
     }
   } finally {
+    await endSession(prepared.hooks, 'other');
     // Spans are sent before the process exits, also after an interrupt or an error.
     await telemetry?.shutdown().catch((error: unknown) => warn(`the OpenTelemetry spans could not be sent (${(error as Error).message}).`));
   }

@@ -21,5 +21,8 @@ export const GEMINI_EVENT_NAMES: Record<HookEvent, string> = {
   UserPromptSubmit: 'BeforeAgent',
   PreToolUse: 'BeforeTool',
   PostToolUse: 'AfterTool',
+  // Gemini CLI's AfterTool follows every call, failed or not.
+  PostToolUseFailure: 'AfterTool',
   Stop: 'AfterAgent',
+  SessionEnd: 'SessionEnd',
 };
