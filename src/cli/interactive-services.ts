@@ -67,7 +67,7 @@ export async function createInteractiveServices(
   let cleared = false;
   const pasted = new PastedImages(process.cwd());
   const services: InteractiveServices = {
-    authorize: (ask) => createCliAuthorize(settings, ask),
+    authorize: (ask) => createCliAuthorize(settings, ask, undefined, prepared.hooks),
     prepareMessages: context.prepareMessages,
     cacheWatch: new CacheWatch({ ttlMs: cacheTtlMsOf(settings.cacheTtl) }),
     onContextOverflow: context.onContextOverflow,

@@ -5,19 +5,22 @@ import type { AskApproval } from '../tools/approval.js';
 import type { Settings } from './settings.js';
 import { colorEnabled } from './display/theme.js';
 import { createTerminalApproval } from './terminal-approval.js';
+import type { Hooks } from '../hooks/hooks.js';
+import { askThroughHooks } from '../hooks/permission-hooks.js';
 
 /**
  * The CLI's permission check. A one-shot run asks on the terminal when stdin and stderr are
  * both terminals; otherwise (CI, pipes) calls that need approval are denied, never left hanging.
  */
-export function createCliAuthorize(settings: Pick<Settings, 'permissionMode' | 'permissions'>, ask: AskApproval | undefined = terminalAsk(), planScope?: PlanScope): PermissionPolicy {
+export function createCliAuthorize(settings: Pick<Settings, 'permissionMode' | 'permissions'>, ask: AskApproval | undefined = terminalAsk(), planScope?: PlanScope, hooks?: Hooks): PermissionPolicy {
+  const asking = askThroughHooks(hooks, ask);
   try {
     return createPermissionPolicy({
       mode: settings.permissionMode,
       ...(planScope ? { planScope } : {}),
       allow: settings.permissions.allow,
       deny: settings.permissions.deny,
-      ...(ask ? { ask } : {}),
+      ...(asking ? { ask: asking } : {}),
     });
   } catch (error) {
     throw new ConfigError(`Invalid permission rule in config: ${(error as Error).message}`);

@@ -34,7 +34,7 @@ export async function runCommand(args: CliArgs, prompt: string, signal: AbortSig
 async function runPrepared(args: CliArgs, prompt: string, prepared: PreparedRun, signal: AbortSignal): Promise<number> {
   const { workspace, settings, resolved, provider, tools, context, system, maxCost, maxTurns, temperature, skills, commands, subagents, todos } = prepared;
   const approved = settings.planFile !== undefined ? readApprovedPlan(settings.planFile) : undefined;
-  const authorize = createCliAuthorize(settings, undefined, approved?.scope);
+  const authorize = createCliAuthorize(settings, undefined, approved?.scope, prepared.hooks);
   const planning = settings.permissionMode === 'plan';
   const mcpPrompt = (text: string) => prepared.mcp.expandPrompt(text, settings.mcpWaitMs);
   const start = await startRunPrompt(prompt, { commands: commands.commands, tools, scope: skills.scope, authorize, workspace, signal, mcpPrompt });

@@ -11,6 +11,7 @@ const GEMINI_EVENTS: Record<string, HookEvent> = {
   AfterTool: 'PostToolUse',
   AfterAgent: 'Stop',
   SessionEnd: 'SessionEnd',
+  Notification: 'Notification',
 };
 
 export interface HookSource {

@@ -25,4 +25,7 @@ export const GEMINI_EVENT_NAMES: Record<HookEvent, string> = {
   PostToolUseFailure: 'AfterTool',
   Stop: 'AfterAgent',
   SessionEnd: 'SessionEnd',
+  Notification: 'Notification',
+  // Gemini CLI has no such event: none of its groups is run at it.
+  PermissionRequest: 'PermissionRequest',
 };

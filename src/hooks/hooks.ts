@@ -16,6 +16,8 @@ export interface HookOutcome {
   updatedInput?: Record<string, unknown>;
   /** `continue: false`: its `stopReason` (shown to the user). */
   stopped?: string;
+  /** PermissionRequest's `decision.behavior`: the question answered without asking. */
+  answered?: 'allow' | 'deny';
 }
 
 /** The tool a tool event is about, in our names. */
@@ -40,7 +42,7 @@ interface HookJson {
   continue?: boolean;
   stopReason?: string;
   systemMessage?: string;
-  hookSpecificOutput?: { permissionDecision?: string; permissionDecisionReason?: string; additionalContext?: string; updatedInput?: unknown };
+  hookSpecificOutput?: { permissionDecision?: string; permissionDecisionReason?: string; additionalContext?: string; updatedInput?: unknown; decision?: { behavior?: string } };
 }
 
 /** Whose names a group's hook sees: Gemini CLI's for its groups, Claude Code's for every other. */
@@ -123,6 +125,10 @@ export class Hooks {
     if (specific.permissionDecision === 'allow' || json.decision === 'approve') outcome.permissionDecision ??= 'allow';
     if (specific.permissionDecision === 'ask') outcome.permissionDecision = 'ask';
     if (specific.additionalContext) outcome.context.push(specific.additionalContext);
+    if (event === 'PermissionRequest' && (specific.decision?.behavior === 'allow' || specific.decision?.behavior === 'deny')) {
+      // A deny from any hook wins, as with permissionDecision.
+      outcome.answered = outcome.answered === 'deny' ? 'deny' : specific.decision.behavior;
+    }
     if (event === 'PreToolUse' && tool && specific.updatedInput !== undefined) {
       const updated = specific.updatedInput;
       if (!updated || typeof updated !== 'object' || Array.isArray(updated)) return warn('gave an updatedInput that is not an object');
