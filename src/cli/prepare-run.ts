@@ -130,6 +130,8 @@ export async function prepareRun(args: CliArgs, env: NodeJS.ProcessEnv = agentEn
     offerReadOutput: (tool) => tools.register(tool),
     cacheTtlMs: cacheTtlMsOf(settings.cacheTtl),
     ...(settings.contextWindow !== undefined ? { contextWindow: settings.contextWindow } : {}),
+    // Claude Code's PreCompact: it sees the compaction coming; nothing it prints stops one.
+    ...(hooks?.has('PreCompact') ? { beforeCompact: async (trigger: 'auto' | 'manual', focus?: string) => void (await hooks.run('PreCompact', { trigger, custom_instructions: focus ?? '' }, undefined, trigger)) } : {}),
   });
   // The first request waits for servers still starting, up to mcpWaitMs; later ones join at a later turn.
   let waited = false;

@@ -12,6 +12,7 @@ const GEMINI_EVENTS: Record<string, HookEvent> = {
   AfterAgent: 'Stop',
   SessionEnd: 'SessionEnd',
   Notification: 'Notification',
+  PreCompress: 'PreCompact',
 };
 
 export interface HookSource {

@@ -28,4 +28,5 @@ export const GEMINI_EVENT_NAMES: Record<HookEvent, string> = {
   Notification: 'Notification',
   // Gemini CLI has no such event: none of its groups is run at it.
   PermissionRequest: 'PermissionRequest',
+  PreCompact: 'PreCompress',
 };

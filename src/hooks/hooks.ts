@@ -69,10 +69,11 @@ export class Hooks {
 
   /**
    * Runs the event's hooks (for tool events, those whose matcher fits the tool) in parallel. Each
-   * sees its own CLI's names: the event, `tool_name`, `tool_input` and its matcher.
+   * sees its own CLI's names: the event, `tool_name`, `tool_input` and its matcher. Other events
+   * match on `subject` when given (PreCompact's `trigger`, Notification's `notification_type`).
    */
-  async run(event: HookEvent, fields: Record<string, unknown>, tool?: HookTool): Promise<HookOutcome> {
-    const commands = (this.config[event] ?? []).filter((group) => matches(group, tool ? [peerOf(group).toolName(tool.name), tool.name] : [])).flatMap((group) => group.hooks.map((hook) => ({ hook, peer: peerOf(group), gemini: group.dialect === 'gemini-cli' })));
+  async run(event: HookEvent, fields: Record<string, unknown>, tool?: HookTool, subject?: string): Promise<HookOutcome> {
+    const commands = (this.config[event] ?? []).filter((group) => matches(group, tool ? [peerOf(group).toolName(tool.name), tool.name] : subject !== undefined ? [subject] : [])).flatMap((group) => group.hooks.map((hook) => ({ hook, peer: peerOf(group), gemini: group.dialect === 'gemini-cli' })));
     const outcome: HookOutcome = { context: [] };
     if (commands.length === 0) return outcome;
     const common = { session_id: this.sessionId, transcript_path: this.transcriptPath, cwd: this.options.cwd, permission_mode: CLAUDE_PERMISSION_MODES[this.options.permissionMode ?? 'ask'] ?? 'default' };

@@ -17,7 +17,7 @@ export function askThroughHooks(hooks: Hooks | undefined, ask: AskApproval | und
     const decided = await hooks.run('PermissionRequest', { tool_use_id: request.call.id, permission_suggestions: [] }, { name: request.tool, input });
     if (decided.answered === 'deny' || decided.blocked !== undefined) return 'no';
     if (decided.answered === 'allow') return 'yes';
-    await hooks.run('Notification', { message: `vibe-agent needs your permission to use ${CLAUDE_SHAPE.toolName(request.tool)}`, notification_type: 'permission_prompt' });
+    await hooks.run('Notification', { message: `vibe-agent needs your permission to use ${CLAUDE_SHAPE.toolName(request.tool)}`, notification_type: 'permission_prompt' }, undefined, 'permission_prompt');
     return ask(request, signal);
   };
 }
