@@ -156,9 +156,15 @@ export async function prepareRun(args: CliArgs, env: NodeJS.ProcessEnv = agentEn
     maxCost: settings.maxCost,
     maxTurns: settings.maxTurns,
     temperature: settings.temperature,
-    subagents: await subagentOptions(settings, workspace, env),
+    subagents: withSubagentStop(await subagentOptions(settings, workspace, env), hooks, warn),
     todos,
   };
+}
+
+/** Claude Code's SubagentStop hooks, with Stop's rules: a block sends the subagent back to work, at most 3 times. */
+function withSubagentStop(subagents: SubagentOptions | undefined, hooks: Hooks | undefined, warn: (message: string) => void): SubagentOptions | undefined {
+  if (!subagents || !hooks?.has('SubagentStop')) return subagents;
+  return { ...subagents, onStop: async ({ path, agent, reason, round }) => (await import('../hooks/stop-hook.js')).continueAfterStop(hooks, reason, round, warn, { agent_id: path, agent_type: agent }) };
 }
 
 async function subagentOptions(settings: Settings, workspace: string, env: NodeJS.ProcessEnv): Promise<SubagentOptions | undefined> {

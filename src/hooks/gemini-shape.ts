@@ -29,4 +29,5 @@ export const GEMINI_EVENT_NAMES: Record<HookEvent, string> = {
   // Gemini CLI has no such event: none of its groups is run at it.
   PermissionRequest: 'PermissionRequest',
   PreCompact: 'PreCompress',
+  SubagentStop: 'SubagentStop',
 };
