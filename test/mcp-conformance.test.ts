@@ -36,7 +36,7 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 beforeAll(() => {
   if (!existsSync(NODE_22) || !existsSync(SUITE)) {
-    throw new Error('the MCP conformance suite is not installed: run `npm ci --prefix .ci/mcp-conformance` (.ci/run does)');
+    throw new Error('the MCP conformance suite is not installed: run `npm ci --prefix .ci/mcp-conformance --ignore-scripts` (.ci/run does)');
   }
 });
 
