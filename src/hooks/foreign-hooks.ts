@@ -11,6 +11,9 @@ const GEMINI_EVENTS: Record<string, HookEvent> = {
   BeforeTool: 'PreToolUse',
   AfterTool: 'PostToolUse',
   AfterAgent: 'Stop',
+  SessionEnd: 'SessionEnd',
+  Notification: 'Notification',
+  PreCompress: 'PreCompact',
 };
 
 export interface HookSource {
@@ -35,10 +38,13 @@ export function parseGeminiHooks(raw: unknown, file: string): { hooks: HooksConf
       warnings.push(`hooks in ${file}: Gemini CLI's ${event} is not run by vibe-agent (it runs ${Object.keys(GEMINI_EVENTS).join(', ')}).`);
       continue;
     }
-    claudeShaped[ours] = groups.map((group: { hooks?: Array<{ timeout?: unknown }> }) => ({
+    const shaped = groups.map((group: { hooks?: Array<{ timeout?: unknown }> }) => ({
       ...group,
       hooks: (group.hooks ?? []).map((hook) => ({ ...hook, ...(typeof hook.timeout === 'number' ? { timeout: hook.timeout / 1000 } : {}) })),
     }));
+    claudeShaped[ours] = shaped;
+    // AfterTool follows failed calls too, which we run as PostToolUseFailure.
+    if (ours === 'PostToolUse') claudeShaped.PostToolUseFailure = shaped;
   }
   const parsed = parseHooks(claudeShaped, file);
   for (const groups of Object.values(parsed.hooks)) for (const group of groups) (group as HookGroup).dialect = 'gemini-cli';
