@@ -2,7 +2,7 @@
  * Issue 26 point 8, end to end: a one-shot run at a terminal (tmux) takes the TUI's single keys at
  * an approval question, in raw mode — no Enter — and puts the terminal back however it ends.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -19,13 +19,17 @@ const DENIED = 'Denied: the user declined this call.';
 const write = (path: string, content: string): ServerStep => ({ toolCalls: [{ name: 'write_file', arguments: { path, content } }] });
 
 /** `vibe-agent "write notes"` in a tmux pane; after it, the shell prints the terminal's modes (`stty -a`). */
-async function oneShot(script: ServerStep[]) {
+async function oneShot(script: ServerStep[], projectConfig?: object) {
   const server = await startChatServer(script);
   cleanups.push(() => server.close());
   const home = mkdtempSync(join(tmpdir(), 'vibe-oneshot-keys-'));
   cleanups.push(() => rmSync(home, { recursive: true, force: true }));
   const workspace = join(home, 'project');
   mkdirSync(workspace);
+  if (projectConfig) {
+    mkdirSync(join(workspace, '.vibe-agent'));
+    writeFileSync(join(workspace, '.vibe-agent', 'config.json'), JSON.stringify(projectConfig));
+  }
   const run = `"$0" "$1" 'write notes' --tools write_file --no-session; status=$?; echo '--- stty'; stty -a; exit $status`;
   const pane = await startInTmux(['sh', '-c', run, process.execPath, CLI], { cwd: workspace, width: 160, height: 50, env: terminalEnv(home, server.url) });
   cleanups.push(() => pane.kill());
@@ -93,6 +97,18 @@ describe('one-shot approvals take a single key', () => {
     expect(server.requests).toHaveLength(1);
     const after = await modes();
     expect(after).toContain('isig');
+    expect(hasFlag(after, 'icanon') && hasFlag(after, 'echo') && hasFlag(after, 'isig')).toBe(true);
+  });
+
+  it('a trust question takes the same keys: Ctrl-C there stops the run (130) before the model is asked, the terminal sane', async () => {
+    const hooks = { hooks: { Stop: [{ hooks: [{ type: 'command', command: 'touch hook-ran' }] }] } };
+    const { server, pane, workspace, modes } = await oneShot([{ text: 'never asked for' }], hooks);
+    await pane.waitFor(`Approve?  y yes   n no   ${KEYS}`);
+    await pane.send(['C-c']);
+    expect(await pane.waitForExit()).toBe(130);
+    expect(server.requests).toHaveLength(0);
+    expect(existsSync(join(workspace, 'hook-ran'))).toBe(false);
+    const after = await modes();
     expect(hasFlag(after, 'icanon') && hasFlag(after, 'echo') && hasFlag(after, 'isig')).toBe(true);
   });
 });
