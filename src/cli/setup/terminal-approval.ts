@@ -13,7 +13,7 @@ export interface TerminalApprovalOptions {
   maxDetailLines?: number;
   /** Where Ctrl-C arrives as SIGINT (the terminal is in line mode); default `process`. */
   interrupts?: NodeJS.EventEmitter;
-  /** What Ctrl-C does in raw mode (it arrives as a key, not a signal); default: SIGINT to this process, which stops the run. */
+  /** What Ctrl-C does in raw mode (it arrives as a key, not a signal); default: interruptThisProcess, which stops the run. */
   interrupt?: () => void;
 }
 
