@@ -16,8 +16,18 @@ describe('connectionError', () => {
   it('a refused or failed connection to another machine stays retryable (it may be a blip)', () => {
     const remote = connectionError('openai', new Error('Connection error.', { cause: fetchFailed({ code: 'ECONNREFUSED', address: '203.0.113.7', port: 443 }) }));
     expect(remote).toMatchObject({ kind: 'network', retryable: true, message: 'openai: could not connect (ECONNREFUSED).' });
-    const dns = connectionError('openai', new Error('Connection error.', { cause: fetchFailed({ code: 'ENOTFOUND' }) }));
-    expect(dns).toMatchObject({ kind: 'network', retryable: true, message: 'openai: could not connect (ENOTFOUND).' });
+    const slowDns = connectionError('openai', new Error('Connection error.', { cause: fetchFailed({ code: 'EAI_AGAIN', hostname: 'api.openai.com' }) }));
+    expect(slowDns).toMatchObject({ kind: 'network', retryable: true, message: 'openai: could not connect to api.openai.com (EAI_AGAIN).' });
+  });
+
+  it('a host name that does not resolve (ENOTFOUND) is named and not retried: the name is wrong, waiting will not mend it', async () => {
+    const real = await fetch('http://no-such-host.invalid/v1').then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    const dns = connectionError('openai', new Error('Connection error.', { cause: real }));
+    expect(dns).toMatchObject({ kind: 'network', retryable: false });
+    expect(dns.message).toBe('openai: could not connect (ENOTFOUND): the host no-such-host.invalid does not resolve. Check the base URL (a typo in the host name?) and your DNS.');
   });
 });
 

@@ -53,10 +53,10 @@ describe('describeEvent: one line per event, for every renderer', () => {
     expect(tones(end('denied', 3))).toEqual(['warning', 'dim']);
   });
 
-  it("sums up a command's result by its exit code and its last line, not its banner", () => {
+  it("sums up a command's result by its exit code and the line naming the failure, not its banner", () => {
     const output = '\n> vibe-agent@0.1.0 test\n> vitest run\n\nFAIL test/loop.test.ts\nTests  1 failed | 212 passed\n\nexit code: 1';
     const line = describeEvent({ type: 'tool_call_end', turn: 1, id: 'b', name: 'bash', status: 'error', isError: true, output, durationMs: 2400 });
-    expect(text(line)).toBe('✗ exit code: 1 · Tests 1 failed | 212 passed (2.4 s)');
+    expect(text(line)).toBe('✗ exit code: 1 · FAIL test/loop.test.ts (2.4 s)');
     const quiet = describeEvent({ type: 'tool_call_end', turn: 1, id: 'b', name: 'bash', status: 'ok', isError: false, output: 'exit code: 0', durationMs: 5 });
     expect(text(quiet)).toBe('✓ exit code: 0 (5 ms)');
   });

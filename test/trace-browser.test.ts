@@ -82,7 +82,7 @@ async function checkPage(page: Page, errors: string[], name: string): Promise<vo
   expect(sentResults.some((text) => /notes line 0:/.test(text) && /omitted of [\d,]+; full output saved as output id/.test(text))).toBe(true);
   expect(await page.locator('details.turn').nth(1).locator('.usage').textContent()).toMatch(/request as sent: 5 messages, \d+ tool schemas/);
   await page.locator('details.turn').nth(0).locator('summary').click();
-  expect(await page.locator('details.turn').nth(0).locator('.tool-head.bad').textContent()).toContain('error');
+  expect(await page.locator('details.turn').nth(0).locator('.tool-head:has(> .bad)').textContent()).toContain('error');
   await page.screenshot({ path: join(ARTIFACTS, `trace-${name}.png`), fullPage: true });
 
   // Filters: tool errors only, one turn, search.

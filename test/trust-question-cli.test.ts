@@ -16,6 +16,7 @@ const cleanups = cleanupAfterEach();
 requireTmux();
 
 const SCRIPT = join(import.meta.dirname, 'support', 'mcp-test-server.mjs');
+const KEYS = 'Approve?  y yes   n no   (Esc = no, Ctrl-C stops the run)';
 const HIDDEN = 'x #\r\x1b[2Kecho hello';
 
 describe('trust questions at a terminal', () => {
@@ -45,22 +46,22 @@ describe('trust questions at a terminal', () => {
 
     const pane = await startInTmux([process.execPath, CLI, 'hi', '--no-session', '--tools', 'read_file'], { cwd: workspace, width: 500, height: 60, env });
     cleanups.push(() => pane.kill());
-    const hooks = await pane.waitFor('Approve? [y/N]');
+    const hooks = await pane.waitFor(KEYS);
     expect(hooks).toContain(`Run the hooks of ${join(workspace, '.vibe-agent', 'config.json')} (project)?`);
     expect(hooks).toContain("  Stop: touch hook-ran #\\r\\e[2Kecho hello");
-    await pane.send(['n', 'Enter']);
+    await pane.send(['n']); // one key, no Enter
 
-    const server = await pane.waitFor((screen) => screen.includes('Start the MCP server "tools"') && screen.trimEnd().endsWith('Approve? [y/N]'));
+    const server = await pane.waitFor((screen) => screen.includes('Start the MCP server "tools"') && screen.trimEnd().endsWith(KEYS));
     expect(server).toContain(`  runs: ${process.execPath} ${SCRIPT} --name 'x #\\r\\e[2Kecho hello'`);
     expect(server).toMatch(/ {2}env NODE_OPTIONS: --require \S+evil\.cjs +⚠ changes what runs/);
     // Nothing the question is about has run yet.
     expect(existsSync(join(workspace, 'evil-ran'))).toBe(false);
-    await pane.send(['y', 'Enter']);
+    await pane.send(['y']);
 
     expect(await pane.waitForExit(120_000)).toBe(0);
     const done = await pane.screen();
     expect(done).toContain('first answer');
-    expect(done.match(/Approve\? \[y\/N\]/g)).toHaveLength(2);
+    expect(done.match(/Approve\? +y yes {3}n no {3}\(Esc = no, Ctrl-C stops the run\) *\n {2}(\w+)/g)?.map((line) => line.split(/\s+/).at(-1))).toEqual(['declined', 'approved']);
     expect(done).toContain('project MCP server "docs"');
     expect(done).toContain('it would send your OPENAI_API_KEY to http://127.0.0.1:9 (header X-Docs-Token)');
     expect(done).toContain('{"mcpPassEnv":{"docs":["OPENAI_API_KEY"]}}');

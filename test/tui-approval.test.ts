@@ -100,7 +100,7 @@ describe('the approval prompt', () => {
 });
 
 describe('the one-shot terminal approval', () => {
-  it("answers no on Ctrl-C while the question waits, without reaching the run's own Ctrl-C handler, which is given back after", async () => {
+  it("when stdin is not a terminal (lines are read), answers no on Ctrl-C while the question waits, without reaching the run's own Ctrl-C handler, which is given back after", async () => {
     const input = new PassThrough();
     const output = new PassThrough();
     let shown = '';
@@ -127,5 +127,112 @@ describe('the one-shot terminal approval', () => {
     input.write('y\n');
     expect(await typed).toBe('yes');
     expect(interrupts.listenerCount('SIGINT')).toBe(2);
+  });
+});
+
+/**
+ * A terminal's input as the approval sees it: a stream whose raw mode is recorded. (The real
+ * terminal is driven in tmux by one-shot-approval-keys.test.ts; these are the paths a pty cannot
+ * be made to take on demand: a read error, a hang-up.)
+ */
+function fakeTerminal() {
+  const events: string[] = [];
+  const input = Object.assign(new PassThrough(), {
+    isTTY: true,
+    isRaw: false,
+    setRawMode(mode: boolean) {
+      input.isRaw = mode;
+      events.push(mode ? 'raw' : 'line');
+      return input;
+    },
+  });
+  const output = new PassThrough();
+  let shown = '';
+  output.on('data', (chunk: Buffer) => (shown += chunk.toString()));
+  const ask = createTerminalApproval({ input, output, color: false, interrupt: () => events.push(`interrupt (${input.isRaw ? 'raw' : 'line'})`) });
+  const asking = async () => {
+    while (!shown.trimEnd().endsWith('Ctrl-C stops the run)')) await new Promise((resolve) => output.once('data', resolve));
+  };
+  return { input, ask, events, asking, shown: () => shown, reset: () => (shown = '') };
+}
+
+describe('the one-shot terminal approval on a terminal (single keys, raw mode)', () => {
+  const exitListeners = () => process.listenerCount('exit');
+
+  it("takes the TUI's keys without Enter, and shows its labels", async () => {
+    for (const [typed, answer] of [['y', 'yes'], ['N', 'no'], ['a', 'always'], ['\x1b', 'no']] as const) {
+      const t = fakeTerminal();
+      const before = exitListeners();
+      const answered = t.ask(request, new AbortController().signal);
+      await t.asking();
+      expect(t.shown()).toContain('  y yes   n no   a always allow bash(rm -rf build*) this session   (Esc = no, Ctrl-C stops the run)');
+      expect(t.events).toEqual(['raw']);
+      t.input.write(typed);
+      expect(await answered).toBe(answer);
+      expect(t.events).toEqual(['raw', 'line']);
+      expect(exitListeners()).toBe(before);
+    }
+  });
+
+  it('ignores Enter, other keys and a (when no rule is offered): nothing is approved by accident', async () => {
+    const t = fakeTerminal();
+    const answered = t.ask({ ...request, always: undefined }, new AbortController().signal);
+    await t.asking();
+    for (const key of ['\r', 'x', 'a', '\x1b[A', '\x1by']) t.input.write(key);
+    t.input.write('y');
+    expect(await answered).toBe('yes');
+    expect(t.events).toEqual(['raw', 'line']);
+  });
+
+  it('a burst answers only the question shown: the rest of the read is dropped, the next question waits', async () => {
+    const t = fakeTerminal();
+    const first = t.ask(request, new AbortController().signal);
+    const second = t.ask({ ...request, summary: 'rm -rf dist' }, new AbortController().signal);
+    await t.asking();
+    t.reset();
+    t.input.write('yyy');
+    expect(await first).toBe('yes');
+    await t.asking();
+    expect(t.shown()).toContain('rm -rf dist');
+    t.input.write('n');
+    expect(await second).toBe('no');
+    expect(t.events).toEqual(['raw', 'line', 'raw', 'line']);
+  });
+
+  it('Ctrl-C puts the terminal back, then interrupts the run; the call is denied', async () => {
+    const t = fakeTerminal();
+    const answered = t.ask(request, new AbortController().signal);
+    await t.asking();
+    t.input.write('\x03');
+    expect(await answered).toBe('no');
+    expect(t.events).toEqual(['raw', 'line', 'interrupt (line)']);
+    expect(t.shown()).toContain('denied (Ctrl-C: the run stops)');
+  });
+
+  it('end of input, a read error and an aborted call each deny, with the terminal put back', async () => {
+    const ended = fakeTerminal();
+    const first = ended.ask(request, new AbortController().signal);
+    await ended.asking();
+    ended.input.end();
+    expect(await first).toBe('no');
+    expect(ended.shown()).toContain('no input left: no');
+    expect(await ended.ask(request, new AbortController().signal)).toBe('no'); // at once, never left pending
+    expect(ended.events).toEqual(['raw', 'line']);
+
+    const failing = fakeTerminal();
+    const second = failing.ask(request, new AbortController().signal);
+    await failing.asking();
+    failing.input.destroy(new Error('EIO'));
+    expect(await second).toBe('no');
+    expect(failing.shown()).toContain('cannot read the terminal (EIO): no');
+    expect(failing.events).toEqual(['raw', 'line']);
+
+    const aborted = fakeTerminal();
+    const controller = new AbortController();
+    const third = aborted.ask(request, controller.signal);
+    await aborted.asking();
+    controller.abort();
+    expect(await third).toBe('no');
+    expect(aborted.events).toEqual(['raw', 'line']);
   });
 });

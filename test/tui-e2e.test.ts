@@ -121,12 +121,12 @@ describe('the interactive terminal UI (tmux)', () => {
     expect(await pane.waitForExit()).toBe(0);
   });
 
-  it('a one-shot run: Ctrl-C at the approval question denies the call and the run goes on to its answer', async () => {
+  it('a one-shot run: Esc at the approval question denies the call and the run goes on to its answer (Ctrl-C: one-shot-approval-keys.test.ts)', async () => {
     const { server, pane } = await session([{ toolCalls: [{ name: 'bash', arguments: { command: 'rm -rf build' } }] }, { text: 'Left build alone.' }], { args: ['clean up', '--tools', 'bash', '--no-session'] });
-    await pane.waitFor('Enter = no]:');
-    await pane.send(['C-c']);
+    await pane.waitFor('(Esc = no, Ctrl-C stops the run)');
+    await pane.send(['Escape']);
     const screen = await pane.waitFor('Left build alone.');
-    expect(screen).toContain('Ctrl-C: no');
+    expect(screen).toMatch(/Ctrl-C stops the run\) *\n {2}denied\n/);
     expect(await pane.waitForExit()).toBe(0);
     expect(server.requests[1]!.messages.at(-1)).toMatchObject({ role: 'tool', content: 'Denied: the user declined this call.' });
   });

@@ -1,3 +1,4 @@
+import type { StopReason } from '../contracts/events.js';
 import type { Budget } from '../core/budget.js';
 import type { AgentOptions } from '../core/agent-options.js';
 import type { EventRelay } from '../core/event-relay.js';
@@ -5,11 +6,18 @@ import type { ToolRegistry } from '../tools/registry.js';
 import type { AgentDefinition } from './agent-definition.js';
 import type { Semaphore } from './semaphore.js';
 
+/**
+ * Asked when a subagent's run ends (Claude Code's SubagentStop hooks): a reason sends it back to
+ * work with that reason as its next message; `round` counts such continuations so far.
+ */
+export type SubagentStopHandler = (stop: { path: string; agent: string; reason: StopReason; round: number }) => Promise<string | undefined>;
+
 /** What every agent of one tree shares. */
 export interface AgentTree {
   /** The top-level run's options: provider, model, permissions and the rest children inherit. */
   base: AgentOptions;
   agents: readonly AgentDefinition[];
+  onStop?: SubagentStopHandler;
   /** How many levels below the top agent may exist (1: children, no grandchildren). */
   maxDepth: number;
   /**

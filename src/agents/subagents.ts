@@ -8,7 +8,7 @@ import { DEFAULT_SYSTEM_PROMPT } from '../core/system-prompt.js';
 import { priceOf } from '../providers/pricing.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { BUILTIN_AGENTS, type AgentDefinition } from './agent-definition.js';
-import type { AgentNode, AgentTree } from './agent-tree.js';
+import type { AgentNode, AgentTree, SubagentStopHandler } from './agent-tree.js';
 import { childOutcome } from './child-outcome.js';
 import { childTools } from './child-tools.js';
 import { Semaphore } from './semaphore.js';
@@ -23,6 +23,7 @@ export interface SubagentOptions {
   concurrency?: number;
   /** Input plus output tokens the whole tree may use. */
   tokenBudget?: number;
+  onStop?: SubagentStopHandler;
 }
 
 const SUBAGENT_NOTE =
@@ -42,6 +43,7 @@ export function withSubagents(options: AgentOptions, subagents: SubagentOptions 
     maxDepth: subagents.maxDepth ?? 1,
     slots: [],
     concurrency: subagents.concurrency ?? 4,
+    ...(subagents.onStop ? { onStop: subagents.onStop } : {}),
   };
   const limits = { maxCost: options.maxCost, maxTurns: options.maxTurns, maxTokens: subagents.tokenBudget };
   const budget = options.budget ?? new Budget(Object.fromEntries(Object.entries(limits).filter(([, value]) => value !== undefined)));
@@ -90,11 +92,14 @@ async function runChild(tree: AgentTree, parent: AgentNode, definition: AgentDef
       ...(price ? { price } : {}),
     };
     const node: AgentNode = { path, depth: parent.depth + 1, budget, tools: new ToolRegistry(childTools(parent.tools.list(), definition), { outputs: parent.tools.outputs }), relay: new EventRelay(), started: 0 };
-    const run = runAgent(attach(child, tree, node));
-    for (;;) {
-      const next = await run.next();
-      if (next.done) return childOutcome(path, next.value);
-      parent.relay.push(tagged(next.value, path));
+    let options = attach(child, tree, node);
+    for (let round = 0; ; round++) {
+      const run = runAgent(options);
+      let next = await run.next();
+      for (; !next.done; next = await run.next()) parent.relay.push(tagged(next.value, path));
+      const more = await tree.onStop?.({ path, agent: definition.name, reason: next.value.stopReason, round });
+      if (more === undefined) return childOutcome(path, next.value);
+      options = { ...options, messages: next.value.messages, input: more };
     }
   } finally {
     budget.release();

@@ -27,7 +27,7 @@ export function settingsMarkdown(): string {
     return `| ${[flag, env, config, defaultWords(key), row.project ? `${row.help}. In a project config: ${PROJECT_RULES[row.project]}.` : `${row.help}.`].map(cell).join(' | ')} |`;
   });
   const providers = Object.values(PRESETS).map((preset) =>
-    `| ${[code(preset.name), code([preset.keyVariable, ...(preset.altKeyVariables ?? [])].filter(Boolean).join('`, else `')) ?? 'none (local)', code(preset.baseUrlVariable), preset.baseURL, code(preset.defaultModel)].map(cell).join(' | ')} |`,
+    `| ${[code(preset.name), code([preset.keyVariable, ...(preset.altKeyVariables ?? [])].filter(Boolean).join('`, else `')) ?? 'none (local)', code(preset.baseUrlVariable), preset.baseURL, preset.defaultModel && preset.defaultModelAtOwnEndpointOnly ? `${code(preset.defaultModel)} (at this base URL only)` : code(preset.defaultModel)].map(cell).join(' | ')} |`,
   );
   const commands = [
     ...SHARED_OPTIONS.map((option) => ({ where: 'every command', option })),
@@ -43,8 +43,9 @@ export function settingsMarkdown(): string {
     "project's `.vibe-agent/config.json` in the workspace, then the user's `$XDG_CONFIG_HOME/vibe-agent/config.json`",
     '(default `~/.config/vibe-agent/config.json`), then the default. A repeatable flag adds to the config files’ list.',
     "A config file's `model` and `baseUrl` go with its `provider`: choosing another provider by flag or",
-    "environment uses that provider's defaults. Config files are JSON; an unknown key or a wrong type is an error",
-    'naming the file and the key. An empty environment variable counts as unset.',
+    "environment uses that provider's defaults. Config files are JSON; a syntax error, an unknown key, a wrong type",
+    'or an unknown provider is an error naming the file, the line and column, and the nearest known key or',
+    'provider ("did you mean"). An empty environment variable counts as unset.',
     '',
     '| flag | environment | config key: type | default | meaning |',
     '|---|---|---|---|---|',

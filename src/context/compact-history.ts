@@ -19,6 +19,8 @@ export interface CompactOptions {
   signal?: AbortSignal;
   /** Tokens of the newest turns kept whole (at least the newest turn is always kept). */
   keepRecentTokens: number;
+  /** Awaited once older turns are known to be summarised, before the summary is asked for. */
+  beforeSummary?(): Promise<void>;
   /** The largest prompt the summary request may send (default 24,000 tokens). */
   maxRequestTokens?: number;
   /** Longest summary asked for (default 2,048 tokens). */
@@ -60,6 +62,7 @@ export async function compactHistory(messages: readonly Message[], options: Comp
   const latest = latestUserRequest(messages);
   const pinned = range.filter((message, offset) => message.role === 'system' || from + offset === latest);
   if (range.length === pinned.length) return { messages: [...messages] };
+  await options.beforeSummary?.();
 
   const tokensBefore = counter.messages(messages);
   const replacedCount = range.length;

@@ -31,6 +31,8 @@ export interface ContextPolicyOptions extends Omit<ContextSettingsInput, 'model'
   store?: OutputStore;
   /** The agent's tools: their schemas are counted with each prompt (the policy never changes them). */
   registry?: ToolRegistry;
+  /** Awaited before each compaction that summarises something: `auto` when the window asks for one, `manual` for `compact` (with its focus). */
+  beforeCompact?(trigger: 'auto' | 'manual', focus?: string): Promise<void>;
   /**
    * Called once, when the policy is created, with `read_output` over this policy's store (its code
    * loads on the first call): register it then (`registry.register(tool)`), so the tool list is the
@@ -277,9 +279,11 @@ export function createContextPolicy(options: ContextPolicyOptions): ContextPolic
     };
   }
 
-  const compact: ContextPolicy['compact'] = (messages, call) => {
+  const beforeSummary = (trigger: 'auto' | 'manual', focus?: string) => (options.beforeCompact ? { beforeSummary: () => options.beforeCompact!(trigger, focus) } : {});
+  const compactAs = (trigger: 'auto' | 'manual', messages: Message[], call: Parameters<ContextPolicy['compact']>[1]) => {
     const s = settings(call.model);
     return compactHistory(messages, {
+      ...beforeSummary(trigger, call.focus),
       provider: options.provider,
       model: call.model,
       keepRecentTokens: s.keepRecentTokens,
@@ -306,7 +310,7 @@ export function createContextPolicy(options: ContextPolicyOptions): ContextPolic
     const forced = events.some((event) => event.type === 'context_rewrite' && event.reason === 'window');
     const limit = forced ? Math.floor(s.compactAt * WINDOW_LOW_WATER) : s.compactAt;
     if ((await estimate(out, limit, context.signal)) > limit && !context.signal?.aborted) {
-      const result = await compact(out, { model: context.model, signal: context.signal, turn: context.turn });
+      const result = await compactAs('auto', out, { model: context.model, signal: context.signal, turn: context.turn });
       if (result.event) events.push(result.event);
       // A compaction is a rewrite point too: what was carried is gone.
       if (result.event) carried = 0;
@@ -333,6 +337,7 @@ export function createContextPolicy(options: ContextPolicyOptions): ContextPolic
     const batch = await planStubBatch(out, s, batchMemo, context.signal);
     if (batch) out = await rewrite(batch, 'overflow', context.turn, events);
     const result = await compactHistory(out, {
+      ...beforeSummary('auto'),
       provider: options.provider,
       model: context.model,
       // The server's window is smaller than we thought: keep only the newest turn whole.
@@ -361,7 +366,7 @@ export function createContextPolicy(options: ContextPolicyOptions): ContextPolic
   return {
     prepareMessages,
     onContextOverflow,
-    compact,
+    compact: (messages, call) => compactAs('manual', messages, call),
     settings,
     store,
   };

@@ -1,5 +1,6 @@
 import { readOwnText, RefusedFileError, type ReadRule } from '../workspace/read-own-file.js';
-import { parse as parseToml } from 'smol-toml';
+import { parseJsonText } from '../contracts/config-text.js';
+import { parseTomlText } from '../contracts/toml-text.js';
 import { foreignHookFiles, type HookDirs } from './foreign-hook-files.js';
 import { parseHooks, type HookEvent, type HookGroup, type HooksConfig } from './hook-config.js';
 
@@ -10,6 +11,9 @@ const GEMINI_EVENTS: Record<string, HookEvent> = {
   BeforeTool: 'PreToolUse',
   AfterTool: 'PostToolUse',
   AfterAgent: 'Stop',
+  SessionEnd: 'SessionEnd',
+  Notification: 'Notification',
+  PreCompress: 'PreCompact',
 };
 
 export interface HookSource {
@@ -34,10 +38,13 @@ export function parseGeminiHooks(raw: unknown, file: string): { hooks: HooksConf
       warnings.push(`hooks in ${file}: Gemini CLI's ${event} is not run by vibe-agent (it runs ${Object.keys(GEMINI_EVENTS).join(', ')}).`);
       continue;
     }
-    claudeShaped[ours] = groups.map((group: { hooks?: Array<{ timeout?: unknown }> }) => ({
+    const shaped = groups.map((group: { hooks?: Array<{ timeout?: unknown }> }) => ({
       ...group,
       hooks: (group.hooks ?? []).map((hook) => ({ ...hook, ...(typeof hook.timeout === 'number' ? { timeout: hook.timeout / 1000 } : {}) })),
     }));
+    claudeShaped[ours] = shaped;
+    // AfterTool follows failed calls too, which we run as PostToolUseFailure.
+    if (ours === 'PostToolUse') claudeShaped.PostToolUseFailure = shaped;
   }
   const parsed = parseHooks(claudeShaped, file);
   for (const groups of Object.values(parsed.hooks)) for (const group of groups) (group as HookGroup).dialect = 'gemini-cli';
@@ -69,12 +76,12 @@ export function foreignHookSources(dirs: HookDirs, level: 'user' | 'project', wi
   };
   const hooksOf = (value: unknown) => (value && typeof value === 'object' ? (value as { hooks?: unknown }).hooks : undefined);
   const files = foreignHookFiles(dirs, level);
-  add(files.claude, 'claude-code', (text) => hooksOf(JSON.parse(text)), parseHooks);
-  if (files.claudeLocal) add(files.claudeLocal, 'claude-code', (text) => hooksOf(JSON.parse(text)), parseHooks);
-  add(files.gemini, 'gemini-cli', (text) => hooksOf(JSON.parse(text)), parseGeminiHooks);
-  add(files.codexJson, 'codex', (text) => hooksOf(JSON.parse(text)), parseHooks);
+  add(files.claude, 'claude-code', (text) => hooksOf(parseJsonText(text)), parseHooks);
+  if (files.claudeLocal) add(files.claudeLocal, 'claude-code', (text) => hooksOf(parseJsonText(text)), parseHooks);
+  add(files.gemini, 'gemini-cli', (text) => hooksOf(parseJsonText(text)), parseGeminiHooks);
+  add(files.codexJson, 'codex', (text) => hooksOf(parseJsonText(text)), parseHooks);
   // [hooks.state] is Codex's own bookkeeping, not an event.
-  add(files.codexToml, 'codex', (text) => withoutState(hooksOf(parseToml(text))), parseHooks);
+  add(files.codexToml, 'codex', (text) => withoutState(hooksOf(parseTomlText(text))), parseHooks);
   return sources;
 }
 

@@ -21,5 +21,13 @@ export const GEMINI_EVENT_NAMES: Record<HookEvent, string> = {
   UserPromptSubmit: 'BeforeAgent',
   PreToolUse: 'BeforeTool',
   PostToolUse: 'AfterTool',
+  // Gemini CLI's AfterTool follows every call, failed or not.
+  PostToolUseFailure: 'AfterTool',
   Stop: 'AfterAgent',
+  SessionEnd: 'SessionEnd',
+  Notification: 'Notification',
+  // Gemini CLI has no such event: none of its groups is run at it.
+  PermissionRequest: 'PermissionRequest',
+  PreCompact: 'PreCompress',
+  SubagentStop: 'SubagentStop',
 };

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-export const HOOK_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop'] as const;
+export const HOOK_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'PermissionRequest', 'Notification', 'PreCompact', 'Stop', 'SubagentStop', 'SessionEnd'] as const;
 export type HookEvent = (typeof HOOK_EVENTS)[number];
 
 const makeGroup = () => z.object({ matcher: z.string().optional(), hooks: z.array(z.object({ type: z.literal('command'), command: z.string().min(1), timeout: z.number().positive().optional() })) });

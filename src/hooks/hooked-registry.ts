@@ -6,7 +6,9 @@ import type { Hooks } from './hooks.js';
 /**
  * A registry whose calls pass the PreToolUse and PostToolUse hooks: before, a hook may block
  * the call (its reason goes to the model) or allow it without the permission prompt; after, it
- * sees the result and may add to it. The loop knows nothing of hooks.
+ * sees the result and may add to it — PostToolUse after a call that worked, PostToolUseFailure
+ * (with `error`) after one that failed, neither after one that was denied (it did not run), as in
+ * Claude Code. The loop knows nothing of hooks.
  */
 export class HookedRegistry extends ToolRegistry {
   constructor(
@@ -18,7 +20,7 @@ export class HookedRegistry extends ToolRegistry {
   }
 
   override async invoke(call: ToolCall, options: InvokeOptions = {}): Promise<ToolResult> {
-    if (!this.get(call.name) || (!this.hooks.has('PreToolUse') && !this.hooks.has('PostToolUse'))) return super.invoke(call, options);
+    if (!this.get(call.name) || (!this.hooks.has('PreToolUse') && !this.hooks.has('PostToolUse') && !this.hooks.has('PostToolUseFailure'))) return super.invoke(call, options);
     const parsed = parseArguments(call.arguments);
     const input = parsed.ok && parsed.value && typeof parsed.value === 'object' && !Array.isArray(parsed.value) ? (parsed.value as Record<string, unknown>) : {};
     const fields = { tool_use_id: call.id };
@@ -31,8 +33,11 @@ export class HookedRegistry extends ToolRegistry {
     const allowed = pre.permissionDecision === 'allow' && authorize ? Object.assign((request: AuthorizeRequest) => authorize({ ...request, hookAllowed: true }), { checksEveryCall: authorize.checksEveryCall }) : authorize;
     const result = await super.invoke(ran, allowed ? { ...options, authorize: allowed } : options);
     const ranInput = pre.updatedInput ? { ...input, ...pre.updatedInput } : input;
-    const post = await this.hooks.run('PostToolUse', { ...fields, tool_response: { content: result.content, is_error: result.isError } }, { name: call.name, input: ranInput });
-    const notes = [...pre.context, ...post.context, ...(post.blocked !== undefined ? [`PostToolUse hook: ${post.blocked}`] : [])];
+    if (result.status === 'denied') return pre.context.length ? { ...result, content: `${result.content}\n\n${pre.context.join('\n')}` } : result;
+    const post = result.isError
+      ? await this.hooks.run('PostToolUseFailure', { ...fields, error: result.content, is_interrupt: options.signal?.aborted === true }, { name: call.name, input: ranInput })
+      : await this.hooks.run('PostToolUse', { ...fields, tool_response: { content: result.content, is_error: false } }, { name: call.name, input: ranInput });
+    const notes = [...pre.context, ...post.context, ...(post.blocked !== undefined ? [`${result.isError ? 'PostToolUseFailure' : 'PostToolUse'} hook: ${post.blocked}`] : [])];
     return notes.length ? { ...result, content: `${result.content}\n\n${notes.join('\n')}` } : result;
   }
 }

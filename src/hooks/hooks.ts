@@ -16,6 +16,8 @@ export interface HookOutcome {
   updatedInput?: Record<string, unknown>;
   /** `continue: false`: its `stopReason` (shown to the user). */
   stopped?: string;
+  /** PermissionRequest's `decision.behavior`: the question answered without asking. */
+  answered?: 'allow' | 'deny';
 }
 
 /** The tool a tool event is about, in our names. */
@@ -40,7 +42,7 @@ interface HookJson {
   continue?: boolean;
   stopReason?: string;
   systemMessage?: string;
-  hookSpecificOutput?: { permissionDecision?: string; permissionDecisionReason?: string; additionalContext?: string; updatedInput?: unknown };
+  hookSpecificOutput?: { permissionDecision?: string; permissionDecisionReason?: string; additionalContext?: string; updatedInput?: unknown; decision?: { behavior?: string } };
 }
 
 /** Whose names a group's hook sees: Gemini CLI's for its groups, Claude Code's for every other. */
@@ -67,10 +69,11 @@ export class Hooks {
 
   /**
    * Runs the event's hooks (for tool events, those whose matcher fits the tool) in parallel. Each
-   * sees its own CLI's names: the event, `tool_name`, `tool_input` and its matcher.
+   * sees its own CLI's names: the event, `tool_name`, `tool_input` and its matcher. Other events
+   * match on `subject` when given (PreCompact's `trigger`, Notification's `notification_type`).
    */
-  async run(event: HookEvent, fields: Record<string, unknown>, tool?: HookTool): Promise<HookOutcome> {
-    const commands = (this.config[event] ?? []).filter((group) => matches(group, tool ? [peerOf(group).toolName(tool.name), tool.name] : [])).flatMap((group) => group.hooks.map((hook) => ({ hook, peer: peerOf(group), gemini: group.dialect === 'gemini-cli' })));
+  async run(event: HookEvent, fields: Record<string, unknown>, tool?: HookTool, subject?: string): Promise<HookOutcome> {
+    const commands = (this.config[event] ?? []).filter((group) => matches(group, tool ? [peerOf(group).toolName(tool.name), tool.name] : subject !== undefined ? [subject] : [])).flatMap((group) => group.hooks.map((hook) => ({ hook, peer: peerOf(group), gemini: group.dialect === 'gemini-cli' })));
     const outcome: HookOutcome = { context: [] };
     if (commands.length === 0) return outcome;
     const common = { session_id: this.sessionId, transcript_path: this.transcriptPath, cwd: this.options.cwd, permission_mode: CLAUDE_PERMISSION_MODES[this.options.permissionMode ?? 'ask'] ?? 'default' };
@@ -123,6 +126,10 @@ export class Hooks {
     if (specific.permissionDecision === 'allow' || json.decision === 'approve') outcome.permissionDecision ??= 'allow';
     if (specific.permissionDecision === 'ask') outcome.permissionDecision = 'ask';
     if (specific.additionalContext) outcome.context.push(specific.additionalContext);
+    if (event === 'PermissionRequest' && (specific.decision?.behavior === 'allow' || specific.decision?.behavior === 'deny')) {
+      // A deny from any hook wins, as with permissionDecision.
+      outcome.answered = outcome.answered === 'deny' ? 'deny' : specific.decision.behavior;
+    }
     if (event === 'PreToolUse' && tool && specific.updatedInput !== undefined) {
       const updated = specific.updatedInput;
       if (!updated || typeof updated !== 'object' || Array.isArray(updated)) return warn('gave an updatedInput that is not an object');

@@ -74,6 +74,8 @@ export class McpConnection {
   private protocolError: string | undefined;
   /** The transport being connected, closed when the start fails or times out. */
   private opening: Transport | undefined;
+  /** An HTTP server's OAuth provider and the transport it signs, for an authorization asked for mid-call (a scope step-up). */
+  private oauth: { provider: LoopbackOAuthProvider; transport: { finishAuth(code: string): Promise<void> } } | undefined;
 
   constructor(
     readonly name: string,
@@ -92,7 +94,7 @@ export class McpConnection {
     const client = this.client;
     if (this.state !== 'ready' || !client) return { output: `The MCP server "${this.name}" is not running${this.error ? `: ${this.error}` : ''}.`, isError: true };
     try {
-      const result = await client.callTool({ name: tool, arguments: args }, undefined, { signal, timeout: NO_SDK_TIMEOUT });
+      const result = await this.withAuthorization(() => client.callTool({ name: tool, arguments: args }, undefined, { signal, timeout: NO_SDK_TIMEOUT }), signal);
       // A server that changed its tools during the call said so before answering: the new list
       // is in the registry before the loop builds its next request.
       if (this.refreshing) await this.refreshing;
@@ -104,6 +106,32 @@ export class McpConnection {
         return { output: `The MCP server "${this.name}" exited during the call${this.detail()}. ${state === 'failed' ? 'It is not running any more.' : 'It is being restarted; call again only if repeating the action is safe.'}`, isError: true };
       }
       return { output: `The MCP server "${this.name}" answered with an error: ${errorText(error)}`, isError: true };
+    }
+  }
+
+  /**
+   * An operation an HTTP server refuses until the user signs in (401), or signs in again for a
+   * wider scope (403 insufficient_scope), sends the user to the browser as at start-up; once the
+   * browser brings the code back, the operation is made once more.
+   */
+  private async withAuthorization<T>(operation: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    try {
+      return await operation();
+    } catch (error) {
+      const sdk = await mcpClientSdk();
+      if (!(error instanceof sdk.UnauthorizedError) || !this.oauth?.provider.authorizing) throw error;
+      await this.completeAuthorization(signal);
+      return operation();
+    }
+  }
+
+  /** Waits for the browser's code (the start-up limit, or until `signal`), exchanges it, closes the loopback listener. */
+  private async completeAuthorization(signal?: AbortSignal): Promise<void> {
+    const { provider, transport } = this.oauth!;
+    try {
+      await transport.finishAuth(await provider.waitForCode(this.spec.startupTimeoutMs ?? this.options.startupTimeoutMs ?? DEFAULT_STARTUP_MS, signal));
+    } finally {
+      provider.close();
     }
   }
 
@@ -132,6 +160,7 @@ export class McpConnection {
     this.state = 'stopped';
     const client = this.client;
     this.client = undefined;
+    this.oauth?.provider.close();
     await Promise.all([client?.close(), this.opening?.close()].map((closing) => closing?.catch(() => {})));
   }
 
@@ -149,8 +178,8 @@ export class McpConnection {
       });
       const sdk = await mcpClientSdk();
       const attempt = (async () => {
-        client = await this.openClient(sdk);
-        return { tools: await listAllTools(client), ...(await listExtras(client)) };
+        const opened = (client = await this.openClient(sdk));
+        return { tools: await this.withAuthorization(() => listAllTools(opened)), ...(await listExtras(opened)) };
       })();
       const { tools, prompts, resources } = await Promise.race([attempt, deadline]);
       if (this.stopping) {
@@ -190,18 +219,17 @@ export class McpConnection {
     // A server given its own Authorization header is not sent through OAuth.
     const ownAuthorization = Object.keys(spec.headers ?? {}).some((name) => name.toLowerCase() === 'authorization');
     const authProvider = this.options.oauth && !ownAuthorization ? new LoopbackOAuthProvider(spec.url, this.options.oauth) : undefined;
-    const streamable = () => new StreamableHTTPClientTransport(new URL(spec.url), { requestInit: headers, ...(authProvider ? { authProvider } : {}) });
-    const first = streamable();
+    const streamable = () => {
+      const transport = new StreamableHTTPClientTransport(new URL(spec.url), { requestInit: headers, ...(authProvider ? { authProvider } : {}) });
+      if (authProvider) this.oauth = { provider: authProvider, transport };
+      return transport;
+    };
     try {
-      return await this.attach(sdk, first);
+      return await this.attach(sdk, streamable());
     } catch (error) {
       if (authProvider && error instanceof sdk.UnauthorizedError) {
         // The browser was sent to the authorization server; its redirect brings the code back.
-        try {
-          await first.finishAuth(await authProvider.waitForCode(this.spec.startupTimeoutMs ?? this.options.startupTimeoutMs ?? DEFAULT_STARTUP_MS));
-        } finally {
-          authProvider.close();
-        }
+        await this.completeAuthorization();
         return this.attach(sdk, streamable());
       }
       // Older servers speak only the HTTP+SSE transport: the MCP specification's fallback.

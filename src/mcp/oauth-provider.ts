@@ -107,13 +107,26 @@ export class LoopbackOAuthProvider implements OAuthClientProvider {
     child.unref();
   }
 
-  /** The code the browser brought back to the loopback port; rejects after `ms`. Call `close` once the code is exchanged. */
-  async waitForCode(ms: number): Promise<string> {
+  /** An authorization was started and its loopback listener waits for the browser. */
+  get authorizing(): boolean {
+    return this.listener !== undefined;
+  }
+
+  /** The code the browser brought back to the loopback port; rejects after `ms` or on `signal`. Call `close` once the code is exchanged. */
+  async waitForCode(ms: number, signal?: AbortSignal): Promise<string> {
     let timer: NodeJS.Timeout | undefined;
+    let onAbort: (() => void) | undefined;
     try {
-      return await Promise.race([this.code ?? Promise.reject(new Error('no authorization was started')), new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`the authorization in the browser was not completed within ${Math.round(ms / 1000)} s`)), ms)))]);
+      const limit = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`the authorization in the browser was not completed within ${Math.round(ms / 1000)} s`)), ms);
+        onAbort = () => reject(signal!.reason instanceof Error ? signal!.reason : new Error('the authorization was abandoned'));
+        if (signal?.aborted) onAbort();
+        else signal?.addEventListener('abort', onAbort, { once: true });
+      });
+      return await Promise.race([this.code ?? Promise.reject(new Error('no authorization was started')), limit]);
     } finally {
       clearTimeout(timer);
+      if (onAbort) signal?.removeEventListener('abort', onAbort);
     }
   }
 

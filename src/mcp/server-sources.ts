@@ -1,6 +1,7 @@
 import { readOwnText, RefusedFileError, type ReadRule } from '../workspace/read-own-file.js';
 import { userFileRoots } from '../workspace/own-file-roots.js';
-import { parse as parseToml } from 'smol-toml';
+import { parseJsonText } from '../contracts/config-text.js';
+import { parseTomlText } from '../contracts/toml-text.js';
 import { parseCodexEntry, parseGeminiEntry } from './foreign-entries.js';
 import { foreignServerFiles } from './foreign-server-files.js';
 import { parseClaudeEntry, type ServerEntry, type ServerOrigin, type ServerSpec } from './server-spec.js';
@@ -82,7 +83,7 @@ function jsonServers(path: string, key: string, within: ReadRule['within'], warn
   const text = readText(path, within, warn);
   if (text === undefined) return undefined;
   try {
-    return asTable(asTable(JSON.parse(text))?.[key]);
+    return asTable(asTable(parseJsonText(text))?.[key]);
   } catch (error) {
     warn(`${path} is not valid JSON (${(error as Error).message}); its MCP servers are skipped.`);
     return undefined;
@@ -93,7 +94,7 @@ function tomlServers(path: string, within: ReadRule['within'], warn: (message: s
   const text = readText(path, within, warn);
   if (text === undefined) return undefined;
   try {
-    return asTable(asTable(parseToml(text))?.mcp_servers);
+    return asTable(asTable(parseTomlText(text))?.mcp_servers);
   } catch (error) {
     warn(`${path} is not valid TOML (${(error as Error).message}); its MCP servers are skipped.`);
     return undefined;

@@ -4,6 +4,7 @@ import { PRESET_ALIASES, PRESETS, type OpenAIWire, type ProviderPreset } from '.
 import { isOpenAIReasoningModel } from './openai-responses/reasoning-models.js';
 import { blockedPortAdvice, blockedPortOf } from './shared/blocked-ports.js';
 import { agentEnvironment } from '../secrets/held-secrets.js';
+import { didYouMean } from '../contracts/did-you-mean.js';
 import type { ServerSearchOptions } from './shared/server-search.js';
 
 export interface ProviderSettings {
@@ -49,21 +50,30 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
+export function isKnownProvider(name: string): boolean {
+  return PRESETS[PRESET_ALIASES[name] ?? name] !== undefined;
+}
+
+/** 'Unknown provider "antropic" (did you mean "anthropic"?). Known providers: …' */
+export function unknownProviderMessage(name: string): string {
+  return `Unknown provider "${name}"${didYouMean(name, [...Object.keys(PRESETS), ...Object.keys(PRESET_ALIASES)])}. Known providers: ${Object.keys(PRESETS).join(', ')}`;
+}
+
 /** Works out which endpoint, model and key to use, or says exactly what is missing. */
 export function resolveProvider(settings: ProviderSettings): ResolvedProvider {
   const env = settings.env ?? agentEnvironment();
   const name = settings.provider ?? 'openai';
   const preset = PRESETS[PRESET_ALIASES[name] ?? name];
-  if (!preset) throw new ConfigError(`Unknown provider "${name}". Known providers: ${Object.keys(PRESETS).join(', ')}.`);
+  if (!preset) throw new ConfigError(`${unknownProviderMessage(name)}.`);
   const keyFromEnv = [preset.keyVariable, ...(preset.altKeyVariables ?? [])].map((variable) => (variable ? env[variable] : undefined)).find(Boolean);
   const apiKey = settings.apiKey ?? keyFromEnv ?? (preset.local || settings.baseUrl || settings.configBaseUrl ? 'not-needed' : undefined);
-  const model = settings.model ?? preset.defaultModel;
-  const missing: string[] = [];
-  if (!apiKey) missing.push(`${[preset.keyVariable, ...(preset.altKeyVariables ?? [])].join(' or ')} (your ${preset.name} API key)`);
-  if (!model) missing.push(`VIBE_MODEL or --model (the model name, e.g. ${preset.defaultModel ?? (preset.local ? 'qwen2.5-coder' : 'gpt-4.1-mini')})`);
-  if (missing.length) throw new ConfigError(setupMessage(preset, missing));
-  const fromEnv = preset.baseUrlVariable ? env[preset.baseUrlVariable] : undefined;
+  const fromEnv = preset.baseUrlVariable ? env[preset.baseUrlVariable] || undefined : undefined;
   const baseURL = settings.baseUrl ?? fromEnv ?? settings.configBaseUrl ?? preset.baseURL;
+  const model = settings.model ?? (preset.defaultModelAtOwnEndpointOnly && baseURL !== preset.baseURL ? undefined : preset.defaultModel);
+  const missing = { key: !apiKey, model: !model, text: [] as string[] };
+  if (!apiKey) missing.text.push(`${[preset.keyVariable, ...(preset.altKeyVariables ?? [])].join(' or ')} (your ${preset.name} API key${fromEnv ? `; if the server at ${preset.baseUrlVariable} takes none, any value works, e.g. ${preset.keyVariable}=local` : ''})`);
+  if (!model) missing.text.push(`VIBE_MODEL or --model (the model name, e.g. ${exampleModel(preset, baseURL)})`);
+  if (missing.text.length) throw new ConfigError(setupMessage(preset, missing, baseURL, fromEnv !== undefined));
   checkBaseUrl(baseURL, settings.baseUrl !== undefined ? '--base-url' : fromEnv !== undefined ? preset.baseUrlVariable! : settings.configBaseUrl !== undefined ? '"baseUrl" in the config file' : 'the base URL');
   if (settings.thinking !== undefined && preset.protocol !== 'anthropic' && preset.protocol !== 'google') {
     throw new ConfigError(
@@ -128,6 +138,8 @@ function checkBaseUrl(url: string, source: string): void {
 
 export async function createProvider(resolved: ResolvedProvider): Promise<Provider> {
   const idle = resolved.idleTimeoutMs !== undefined ? { idleTimeoutMs: resolved.idleTimeoutMs } : {};
+  const variables = [resolved.preset.keyVariable, ...(resolved.preset.altKeyVariables ?? [])].filter(Boolean);
+  const keyVariable = variables.length ? { keyVariable: variables.join(' or ') } : {};
   const search = resolved.webSearch ? { webSearch: resolved.webSearch } : {};
   // Loaded on demand: the SDK is the largest part of start-up.
   if (resolved.preset.protocol === 'anthropic') {
@@ -135,6 +147,7 @@ export async function createProvider(resolved: ResolvedProvider): Promise<Provid
     return new AnthropicProvider({
       name: resolved.preset.name,
       apiKey: resolved.apiKey,
+      ...keyVariable,
       baseURL: resolved.baseURL,
       ...(resolved.thinking !== undefined ? { thinkingBudget: resolved.thinking } : {}),
       promptCache: resolved.cacheTtl === 'off' ? false : (resolved.cacheTtl ?? '5m'),
@@ -147,6 +160,7 @@ export async function createProvider(resolved: ResolvedProvider): Promise<Provid
     return new GoogleProvider({
       name: resolved.preset.name,
       apiKey: resolved.apiKey,
+      ...keyVariable,
       baseURL: resolved.baseURL,
       ...(resolved.thinking !== undefined ? { thinkingBudget: resolved.thinking, includeThoughts: true } : {}),
       ...idle,
@@ -158,6 +172,7 @@ export async function createProvider(resolved: ResolvedProvider): Promise<Provid
     return new ResponsesProvider({
       name: resolved.preset.name,
       apiKey: resolved.apiKey,
+      ...keyVariable,
       baseURL: resolved.baseURL,
       ...idle,
       ...search,
@@ -168,6 +183,7 @@ export async function createProvider(resolved: ResolvedProvider): Promise<Provid
   return new OpenAIProvider({
     name: resolved.preset.name,
     apiKey: resolved.apiKey,
+    ...keyVariable,
     baseURL: resolved.baseURL,
     replayReasoning: resolved.preset.replayReasoning ?? false,
     ...idle,
@@ -176,19 +192,33 @@ export async function createProvider(resolved: ResolvedProvider): Promise<Provid
   });
 }
 
-function setupMessage(preset: ProviderPreset, missing: string[]): string {
-  const exampleModel = preset.defaultModel ?? (preset.local ? 'qwen2.5-coder' : 'gpt-4.1-mini');
-  const baseUrlLine = preset.baseUrlVariable
-    ? `  export ${preset.baseUrlVariable}=http://...${' '.repeat(Math.max(1, 22 - preset.baseUrlVariable.length))}# optional: another endpoint (or --base-url)`
-    : `  # optional: another endpoint with --base-url URL (${preset.name} reads no base-URL variable)`;
+/** A model name to show in an example: the preset's own, a local server's usual one, else an OpenAI one. */
+function exampleModel(preset: ProviderPreset, baseURL: string): string {
+  if (preset.defaultModel && !(preset.defaultModelAtOwnEndpointOnly && baseURL !== preset.baseURL)) return preset.defaultModel;
+  return preset.local || baseURL !== preset.baseURL ? 'qwen2.5-coder' : 'gpt-4.1-mini';
+}
+
+/** What to set: only what is missing (a key or base URL already in the environment is not asked for again). */
+function setupMessage(preset: ProviderPreset, missing: { key: boolean; model: boolean; text: string[] }, baseURL: string, baseUrlFromEnv: boolean): string {
+  const keyLine = !missing.key || !preset.keyVariable
+    ? []
+    : baseUrlFromEnv
+      ? [`  export ${preset.keyVariable}=local${' '.repeat(Math.max(1, 27 - preset.keyVariable.length))}# any value, for a server that takes no key`]
+      : [`  export ${preset.keyVariable}=sk-...`];
+  const modelLine = missing.model ? [`  export VIBE_MODEL=${exampleModel(preset, baseURL)}            # or pass --model`] : [];
+  const baseUrlLine = baseUrlFromEnv
+    ? []
+    : preset.baseUrlVariable
+      ? [`  export ${preset.baseUrlVariable}=http://...${' '.repeat(Math.max(1, 22 - preset.baseUrlVariable.length))}# optional: another endpoint (or --base-url)`]
+      : [`  # optional: another endpoint with --base-url URL (${preset.name} reads no base-URL variable)`];
   return [
-    `Provider "${preset.name}" is not set up. Missing: ${missing.join('; ')}.`,
+    `Provider "${preset.name}" is not set up. Missing: ${missing.text.join('; ')}.`,
     '',
     'Set, for example:',
-    ...(preset.keyVariable ? [`  export ${preset.keyVariable}=sk-...`] : []),
-    `  export VIBE_MODEL=${exampleModel}            # or pass --model`,
-    baseUrlLine,
-    ...(preset.local
+    ...keyLine,
+    ...modelLine,
+    ...baseUrlLine,
+    ...(preset.local || baseUrlFromEnv
       ? []
       : ['', 'Or use a local Ollama (no key needed):', '  ollama pull qwen2.5-coder && vibe-agent --provider ollama --model qwen2.5-coder "your task"']),
     '',

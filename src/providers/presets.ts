@@ -20,6 +20,8 @@ export interface ProviderPreset {
   /** Environment variable that overrides the base URL. */
   baseUrlVariable?: string;
   defaultModel?: string;
+  /** The default model is one of the preset's own endpoint: another base URL (a local server) must be told its model. */
+  defaultModelAtOwnEndpointOnly?: true;
   /** Reasoning must be sent back on later requests when tools are in play. */
   replayReasoning?: boolean;
   local?: boolean;
@@ -38,7 +40,7 @@ export interface ProviderPreset {
 
 export const PRESETS: Record<string, ProviderPreset> = {
   anthropic: { name: 'anthropic', protocol: 'anthropic', baseURL: 'https://api.anthropic.com', keyVariable: 'ANTHROPIC_API_KEY', baseUrlVariable: 'ANTHROPIC_BASE_URL', defaultModel: 'claude-sonnet-4-5' },
-  openai: { name: 'openai', baseURL: 'https://api.openai.com/v1', keyVariable: 'OPENAI_API_KEY', baseUrlVariable: 'OPENAI_BASE_URL', idFormat: 'max40', promptCacheFields: true, wire: 'auto' },
+  openai: { name: 'openai', baseURL: 'https://api.openai.com/v1', keyVariable: 'OPENAI_API_KEY', baseUrlVariable: 'OPENAI_BASE_URL', defaultModel: 'gpt-4.1', defaultModelAtOwnEndpointOnly: true, idFormat: 'max40', promptCacheFields: true, wire: 'auto' },
   deepseek: { name: 'deepseek', baseURL: 'https://api.deepseek.com/v1', keyVariable: 'DEEPSEEK_API_KEY', defaultModel: 'deepseek-chat', replayReasoning: true, images: false },
   qwen: { name: 'qwen', baseURL: 'https://dashscope.aliyuncs.com/compatible-mode/v1', keyVariable: 'DASHSCOPE_API_KEY', defaultModel: 'qwen-plus' },
   moonshot: { name: 'moonshot', baseURL: 'https://api.moonshot.ai/v1', keyVariable: 'MOONSHOT_API_KEY', defaultModel: 'kimi-k2-0905-preview', replayReasoning: true },

@@ -4,6 +4,7 @@ import { knownWindow } from '../context/model-windows.js';
 import { TokenCounter } from '../context/token-count.js';
 import { costOf } from '../providers/pricing.js';
 import type { RawRecord, ReadSession } from '../session/read-session.js';
+import { sessionOutcome } from './session-outcome.js';
 import type { ModelRequest } from '../contracts/provider.js';
 import { rebuildHistory } from '../session/rebuild-history.js';
 import { rebuildRequests } from '../session/request-record.js';
@@ -40,6 +41,7 @@ export async function buildTrace(read: ReadSession, options: TraceOptions): Prom
   const window = contextWindow(options.contextWindow, builder.reportedWindow, builder.main.model);
   return {
     session: { id: read.header?.id ?? '', workspace: read.header?.workspace ?? '', createdAt: read.header?.createdAt ?? '', file: options.file },
+    outcome: sessionOutcome(read.records),
     ...(window.tokens !== undefined ? { contextWindow: window.tokens } : {}),
     contextWindowSource: window.source,
     requests: sent.size > 0 ? 'recorded' : 'rebuilt',

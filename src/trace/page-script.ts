@@ -27,6 +27,8 @@ const callOutput = (call) => (call.output !== undefined ? call.output : call.out
 const fmt = (n) => (n === undefined || n === null ? '-' : Number(n).toLocaleString('en-US'));
 const money = (n) => (n === undefined ? 'unknown' : '$' + (n < 0.01 ? n.toFixed(4) : n.toFixed(2)));
 const PREVIEW = 2000;
+/** "1 turn", "2 turns", "1 retry", "3 retries". */
+const count = (n, one, many) => fmt(n) + ' ' + (n === 1 ? one : many || one + 's');
 
 function el(tag, attrs, ...children) {
   const node = document.createElement(tag);
@@ -92,18 +94,21 @@ function requestView(turn, previous) {
 
 function compactionView(c) {
   return el('section', { class: 'compaction' },
-    el('h4', {}, 'Compaction: ' + fmt(c.tokensBefore) + ' → ' + fmt(c.tokensAfter) + ' tokens, ' + fmt(c.dropped) + ' messages dropped' + (c.fallback ? ' (fallback: ' + c.fallback + ')' : '')),
-    el('details', {}, el('summary', {}, 'replaced (' + c.replaced.length + ' messages)'), c.replaced.map(messageView)),
-    el('details', {}, el('summary', {}, 'by (' + c.inserted.length + ' messages)'), c.inserted.map(messageView)));
+    el('h4', {}, 'Compaction: ' + fmt(c.tokensBefore) + ' → ' + fmt(c.tokensAfter) + ' tokens, ' + count(c.dropped, 'message') + ' dropped' + (c.fallback ? ' (fallback: ' + c.fallback + ')' : '')),
+    el('details', {}, el('summary', {}, 'replaced (' + count(c.replaced.length, 'message') + ')'), c.replaced.map(messageView)),
+    el('details', {}, el('summary', {}, 'by (' + count(c.inserted.length, 'message') + ')'), c.inserted.map(messageView)));
 }
 
 function toolView(call) {
   const bad = call.isError || call.status === 'denied';
-  const head = el('div', { class: 'tool-head' + (bad ? ' bad' : '') }, el('b', {}, call.name), ' · ' + (call.status || 'no result') + ' · permission ' + call.permission + (call.durationMs !== undefined ? ' · ' + fmt(call.durationMs) + ' ms' : ''));
+  const permission = String(call.permission);
+  const head = el('div', { class: 'tool-head' }, el('b', {}, call.name), ' · ', el('span', { class: bad ? 'bad' : 'good' }, call.status || 'no result'), ' · ',
+    el('span', { class: 'permission ' + (permission === 'denied' ? 'bad' : permission === 'allowed' ? 'good' : 'neutral') }, 'permission ' + permission),
+    call.durationMs !== undefined ? ' · ' + fmt(call.durationMs) + ' ms' : '');
   const parts = [head, el('div', { class: 'label' }, 'arguments'), textBlock(call.arguments, 'args')];
   const output = callOutput(call);
   if (output !== undefined) parts.push(el('div', { class: 'label' }, 'result'), textBlock(output, bad ? 'text bad-text' : 'text'));
-  if (call.subagent) parts.push(el('div', { class: 'subagent' }, el('h4', {}, 'Subagent ' + call.subagent.agent + ': ' + call.subagent.turns.length + ' turns'), call.subagent.turns.map((t, i) => turnView(t, call.subagent.turns[i - 1]))));
+  if (call.subagent) parts.push(el('div', { class: 'subagent' }, el('h4', {}, 'Subagent ' + call.subagent.agent + ': ' + count(call.subagent.turns.length, 'turn')), call.subagent.turns.map((t, i) => turnView(t, call.subagent.turns[i - 1]))));
   return el('div', { class: 'tool' }, parts);
 }
 
@@ -132,8 +137,8 @@ function turnSummary(turn) {
     turn.usage ? ' · ' + fmt(turn.usage.outputTokens) + ' out' : '',
     turn.cost !== undefined ? ' · ' + money(turn.cost) : '',
     turn.tools.length ? ' · ' + turn.tools.map((c) => c.name).join(', ') : '',
-    errors ? el('span', { class: 'bad' }, ' · ' + errors + ' tool error' + (errors > 1 ? 's' : '')) : '',
-    turn.retries.length ? el('span', { class: 'warn' }, ' · ' + turn.retries.length + ' retr' + (turn.retries.length > 1 ? 'ies' : 'y')) : '',
+    errors ? el('span', { class: 'bad' }, ' · ' + count(errors, 'tool error')) : '',
+    turn.retries.length ? el('span', { class: 'warn' }, ' · ' + count(turn.retries.length, 'retry', 'retries')) : '',
     turn.compactions.length ? el('span', { class: 'warn' }, ' · compacted') : '',
     turn.repairs.length ? el('span', { class: 'warn' }, ' · repaired') : '',
     turn.stop && turn.stop.error ? el('span', { class: 'bad' }, ' · ' + turn.stop.reason) : '',
@@ -180,17 +185,28 @@ function header() {
     ['requests', data.requests === 'recorded'
       ? 'as sent (from the request records)'
       : 'rebuilt from the history (this session has no request records): tool outputs the context policy capped or stubbed are shown whole'],
-    ['runs', fmt(t.runs)], ['turns', fmt(t.turns) + (t.subagentTurns ? ' (+' + fmt(t.subagentTurns) + ' in subagents)' : '')],
+    ['runs', fmt(t.runs)], ['turns', fmt(t.turns) + (t.subagentTurns ? ' (+' + count(t.subagentTurns, 'turn') + ' in subagents)' : '')],
     ['input tokens', fmt(t.inputTokens) + ' (' + fmt(t.cachedInputTokens) + ' cached, ' + fmt(t.inputTokens - t.cachedInputTokens) + ' new)'],
     ['output tokens', fmt(t.outputTokens) + (t.reasoningTokens ? ' (' + fmt(t.reasoningTokens) + ' reasoning)' : '')],
-    ['cost', money(t.cost)], ['tool calls', fmt(t.toolCalls) + ' (' + fmt(t.toolErrors) + ' errors or denied)'],
+    ['cost', money(t.cost)], ['tool calls', fmt(t.toolCalls) + ' (' + fmt(t.toolErrors) + ' failed or denied)'],
     ['retries', fmt(t.retries)], ['compactions', fmt(t.compactions)],
   ];
   const table = el('table', { id: 'totals' }, rows.map(([k, v]) => el('tr', {}, el('th', {}, k), el('td', {}, v))));
   const skipped = data.skipped.count || data.skipped.notes.length
-    ? el('div', { id: 'skipped', class: 'bad' }, el('b', {}, data.skipped.count + ' unreadable lines or records were skipped; the rest is shown.'), el('ul', {}, data.skipped.notes.map((n) => el('li', {}, n))))
+    ? el('div', { id: 'skipped', class: 'bad' }, el('b', {}, (data.skipped.count === 1 ? '1 unreadable line or record was' : fmt(data.skipped.count) + ' unreadable lines or records were') + ' skipped; the rest is shown.'), el('ul', {}, data.skipped.notes.map((n) => el('li', {}, n))))
     : '';
-  return [table, skipped];
+  return [outcomeView(data.outcome), table, skipped];
+}
+
+/** The task and how it ended, first: what a reader opens a trace to find out. */
+function outcomeView(o) {
+  const stop = o.stop;
+  const ended = !stop ? el('td', { class: 'note' }, 'no stop was recorded (the run was cut off, or is still going)')
+    : o.answer !== undefined ? el('td', {}, textBlock(o.answer, 'text answer'))
+    : el('td', { class: stop.reason === 'answered' || stop.reason === 'plan' ? '' : 'bad' }, 'stopped: ' + stop.reason + (stop.error ? ': ' + stop.error : ''));
+  return el('table', { id: 'outcome' },
+    el('tr', {}, el('th', {}, 'task'), o.task !== undefined ? el('td', {}, textBlock(o.task, 'text task')) : el('td', { class: 'note' }, 'no prompt was recorded')),
+    el('tr', {}, el('th', {}, o.answer !== undefined ? 'answer' : 'outcome'), ended));
 }
 
 function drawChart(target) {

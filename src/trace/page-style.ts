@@ -17,6 +17,11 @@ h4 { margin: 10px 0 4px; font-size: 13px; }
 .turn .body { padding: 4px 12px 12px; border-top: 1px solid #eef; }
 .seq { font-weight: 700; }
 .bad, .bad-text { color: #b3261e; }
+.good { color: #2e7d32; }
+.neutral { color: #555; }
+#outcome { border-collapse: collapse; margin-bottom: 12px; width: 100%; }
+#outcome th { text-align: left; vertical-align: top; font-weight: 600; padding: 2px 12px 2px 0; color: #555; width: 1%; }
+#outcome pre { margin: 2px 0; max-height: 240px; }
 .warn { color: #a15c00; }
 .note { color: #555; font-style: italic; margin: 4px 0; }
 .retry { color: #a15c00; margin: 2px 0; }

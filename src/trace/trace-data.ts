@@ -1,5 +1,6 @@
 import type { ToolCallStatus } from '../contracts/tool.js';
 import type { Citation, Usage } from '../contracts/messages.js';
+import type { SessionOutcome } from './session-outcome.js';
 
 /**
  * What the trace page shows, as plain JSON embedded in the page. Every message of the session is
@@ -8,6 +9,8 @@ import type { Citation, Usage } from '../contracts/messages.js';
  */
 export interface TraceData {
   session: { id: string; workspace: string; createdAt: string; file: string };
+  /** The task (the first prompt) and how the session ended: its answer, or why it stopped. */
+  outcome: SessionOutcome;
   /** The model's context window in tokens, and where that figure came from; undefined: unknown. */
   contextWindow?: number;
   contextWindowSource: string;

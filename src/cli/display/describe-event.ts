@@ -6,6 +6,7 @@ import type { DisplayLine, Span } from './display-line.js';
 import { formatDuration } from './format-duration.js';
 import { imageChip } from '../../images/image-chip.js';
 import { oneLine, summarizeArguments } from './summarize.js';
+import { failureLine } from './failure-line.js';
 import { toned, type Theme, type Tone } from './theme.js';
 import { visibleText } from './visible-text.js';
 
@@ -91,13 +92,13 @@ export function paintLine(line: DisplayLine, theme: Theme): string {
 }
 
 /**
- * A result in one line. A command's ending comes first, then its last line of output: that is
- * where a failure says what failed, while the first lines are a banner.
+ * A result in one line. A command's ending comes first, then its last line of output, or for a
+ * failure the line that says what failed (failure-line.ts): the first lines are a banner.
  */
 function summarizeResult(tool: string, output: string, isError: boolean, width: number): string {
   const command = isCommandTool(tool) ? parseCommandResult(output, isError) : undefined;
   if (!command) return oneLine(shown(output), width);
-  const last = command.output.findLast((line) => line.trim() !== '');
+  const last = command.succeeded ? command.output.findLast((line) => line.trim() !== '') : failureLine(command.output);
   return oneLine(shown(last === undefined ? command.ending : `${command.ending} · ${last}`), width);
 }
 

@@ -7,6 +7,8 @@ import { PRESET_ALIASES, PRESETS } from '../../providers/presets.js';
 import { CONFIG_KEYS, settingRow, type ConfigKey, type FileConfig, type ProjectRule } from './settings.js';
 import { expandToolGroups } from './tool-names.js';
 import { agentEnvironment } from '../../secrets/held-secrets.js';
+import { ConfigTextError, parseJsonText } from '../../contracts/config-text.js';
+import { configProblems } from './config-problems.js';
 
 export type { FileConfig } from './settings.js';
 
@@ -152,15 +154,15 @@ export async function readConfigFile(path: string, place: ConfigPlace, warn: (me
   }
   let raw: unknown;
   try {
-    raw = JSON.parse(text);
+    raw = parseJsonText(text);
   } catch (error) {
-    throw new ConfigError(`Config file ${path} is not valid JSON: ${(error as Error).message}`);
+    if (!(error instanceof ConfigTextError)) throw error;
+    throw new ConfigError(`Config file ${path} is not valid JSON at line ${error.line}, column ${error.column}: ${error.reason}\n${error.excerpt}`);
   }
   const { configSchema } = await import('./config-schema.js');
-  const parsed = configSchema().safeParse(raw);
-  if (!parsed.success) {
-    const issues = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`).join('; ');
-    throw new ConfigError(`Config file ${path} is invalid: ${issues}`);
-  }
+  const schema = configSchema();
+  const parsed = schema.safeParse(raw);
+  const problems = configProblems(text, raw, schema, parsed.success ? [] : parsed.error.issues, place.user === true);
+  if (problems.length) throw new ConfigError(`Config file ${path} is invalid:\n${problems.map((problem) => `  ${problem}`).join('\n')}`);
   return parsed.data as FileConfig;
 }

@@ -155,6 +155,7 @@ export const SETTINGS = {
     project: 'local-only',
     parse: text,
     default: 'openai',
+    defaultText: 'openai; with no OpenAI key or base URL set, the first provider whose key is set (ANTHROPIC_API_KEY: anthropic, …)',
     help: `the provider preset: ${providerNames.join(', ')}; gemini is google`,
   },
   model: {
@@ -166,7 +167,7 @@ export const SETTINGS = {
     followsProvider: true,
     parse: text,
     default: undefined,
-    defaultText: "the provider's default model; openai has none",
+    defaultText: "the provider's default model; openai's only at OpenAI's own endpoint",
     help: 'model name',
   },
   baseUrl: {

@@ -1,26 +1,28 @@
 import { renderTrustQuestion, type AskTrust } from '../../trust/trust-question.js';
 import { safeStderr } from '../display/safe-output.js';
+import { colorEnabled, createTheme } from '../display/theme.js';
+import { keyChoice, keysLine } from '../tui/approval-keys.js';
+import { readKeyAnswer, takesSingleKeys } from './read-key-answer.js';
+import { interruptThisProcess, ONE_SHOT_CANCEL } from './terminal-approval.js';
 
 /**
  * A trust question on the terminal (stderr), rendered by renderTrustQuestion (what the
- * repository wrote is made visible, never passed raw); Enter alone or end of input means no.
- * Undefined without a terminal.
+ * repository wrote is made visible, never passed raw), answered by one key as an approval is:
+ * y or n; Esc or end of input means no, Ctrl-C stops the run. Undefined without a terminal.
  */
 export function terminalTrust(): AskTrust | undefined {
-  if (!process.stdin.isTTY || !process.stderr.isTTY) return undefined;
+  const input = process.stdin;
+  if (!takesSingleKeys(input) || !process.stderr.isTTY) return undefined;
+  const t = createTheme(colorEnabled(process.stderr));
   return async (question) => {
-    // readline loads with the first question: most runs ask none.
-    const { createInterface } = await import('node:readline');
-    safeStderr.write(`${renderTrustQuestion(question).join('\n')}\n`);
-    return new Promise((resolve) => {
-      const reader = createInterface({ input: process.stdin, output: process.stderr });
-      let answered = false;
-      reader.question('Approve? [y/N] ', (answer) => {
-        answered = true;
-        reader.close();
-        resolve(/^y(es)?$/i.test(answer.trim()));
-      });
-      reader.once('close', () => (answered ? undefined : resolve(false)));
-    });
+    safeStderr.write(`${renderTrustQuestion(question).join('\n')}\nApprove?${keysLine(undefined, t, ONE_SHOT_CANCEL)} `);
+    const read = await readKeyAnswer(input, (key) => keyChoice(key, false));
+    if ('ended' in read) {
+      safeStderr.write(`\n  ${t.dim(`${read.ended}: no`)}\n`);
+      return false;
+    }
+    safeStderr.write(`\n  ${read.chosen === 'yes' ? t.green('approved') : t.yellow('declined')}\n`);
+    if (read.chosen === 'interrupt') interruptThisProcess();
+    return read.chosen === 'yes';
   };
 }

@@ -6,6 +6,8 @@ import type { AskApproval } from '../../tools/approval.js';
 import type { Settings } from '../settings/settings.js';
 import { colorEnabled } from '../display/theme.js';
 import { createTerminalApproval } from './terminal-approval.js';
+import type { Hooks } from '../../hooks/hooks.js';
+import { askThroughHooks } from '../../hooks/permission-hooks.js';
 
 /**
  * The CLI's permission check. A one-shot run asks on the terminal when stdin and stderr are
@@ -15,15 +17,17 @@ export function createCliAuthorize(
   settings: Pick<Settings, 'permissionMode' | 'permissions'>,
   ask: AskApproval | undefined = terminalAsk(),
   planScope?: PlanScope,
-  onUnasked?: (call: UnaskedCall) => void,
+  extras: { onUnasked?: (call: UnaskedCall) => void; hooks?: Hooks } = {},
 ): PermissionPolicy {
+  const { onUnasked, hooks } = extras;
+  const asking = askThroughHooks(hooks, ask);
   try {
     return createPermissionPolicy({
       mode: settings.permissionMode,
       ...(planScope ? { planScope } : {}),
       allow: settings.permissions.allow,
       deny: settings.permissions.deny,
-      ...(ask ? { ask } : {}),
+      ...(asking ? { ask: asking } : {}),
       ...(onUnasked ? { onUnasked } : {}),
     });
   } catch (error) {

@@ -133,6 +133,8 @@ export async function prepareRun(args: CliArgs, env: NodeJS.ProcessEnv = agentEn
     offerReadOutput: (tool) => tools.register(tool),
     cacheTtlMs: cacheTtlMsOf(settings.cacheTtl),
     ...(settings.contextWindow !== undefined ? { contextWindow: settings.contextWindow } : {}),
+    // Claude Code's PreCompact: it sees the compaction coming; nothing it prints stops one.
+    ...(hooks?.has('PreCompact') ? { beforeCompact: async (trigger: 'auto' | 'manual', focus?: string) => void (await hooks.run('PreCompact', { trigger, custom_instructions: focus ?? '' }, undefined, trigger)) } : {}),
   });
   // The first request waits for servers still starting, up to mcpWaitMs; later ones join at a later turn.
   let waited = false;
@@ -157,9 +159,15 @@ export async function prepareRun(args: CliArgs, env: NodeJS.ProcessEnv = agentEn
     maxCost: settings.maxCost,
     maxTurns: settings.maxTurns,
     temperature: settings.temperature,
-    subagents: await subagentOptions(settings, workspace, env),
+    subagents: withSubagentStop(await subagentOptions(settings, workspace, env), hooks, warn),
     todos,
   };
+}
+
+/** Claude Code's SubagentStop hooks, with Stop's rules: a block sends the subagent back to work, at most 3 times. */
+function withSubagentStop(subagents: SubagentOptions | undefined, hooks: Hooks | undefined, warn: (message: string) => void): SubagentOptions | undefined {
+  if (!subagents || !hooks?.has('SubagentStop')) return subagents;
+  return { ...subagents, onStop: async ({ path, agent, reason, round }) => (await import('../../hooks/stop-hook.js')).continueAfterStop(hooks, reason, round, warn, { agent_id: path, agent_type: agent }) };
 }
 
 async function subagentOptions(settings: Settings, workspace: string, env: NodeJS.ProcessEnv): Promise<SubagentOptions | undefined> {

@@ -1,5 +1,6 @@
 import { PRESET_ALIASES } from '../../providers/presets.js';
 import type { CliArgs } from '../args/cli-args.js';
+import { providerFromKeys } from './provider-from-keys.js';
 import { SETTING_KEYS, settingRow, type FileConfig, type SettingKey, type Settings } from '../settings/settings.js';
 
 export type SettingSource = 'flag' | 'environment' | 'config' | 'default';
@@ -34,7 +35,7 @@ export function resolveSettings(args: CliArgs, env: Record<string, string | unde
       continue;
     }
     const [value, source] = fromFlag !== undefined ? [fromFlag, 'flag' as const] : fromEnv !== undefined ? [fromEnv, 'environment' as const] : fromConfig !== undefined ? [fromConfig, 'config' as const] : [row.default, 'default' as const];
-    values[key] = value;
+    values[key] = key === 'provider' && source === 'default' ? providerFromKeys(env, value as string) : value;
     sources[key] = source;
   }
   return { values: values as unknown as Settings, sources };

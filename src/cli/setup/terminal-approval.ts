@@ -1,7 +1,9 @@
-import type { ApprovalAnswer, AskApproval } from '../../tools/approval.js';
+import type { ApprovalAnswer, ApprovalRequest, AskApproval } from '../../tools/approval.js';
 import { colourDiffLine, looksLikeDiff } from '../display/diff-colour.js';
-import { createTheme } from '../display/theme.js';
+import { createTheme, type Theme } from '../display/theme.js';
 import { visibleLines, visibleText } from '../display/visible-text.js';
+import { keyChoice, keysLine, verdict } from '../tui/approval-keys.js';
+import { readKeyAnswer, takesSingleKeys, type KeyInput } from './read-key-answer.js';
 
 export interface TerminalApprovalOptions {
   input: NodeJS.ReadableStream;
@@ -11,6 +13,21 @@ export interface TerminalApprovalOptions {
   maxDetailLines?: number;
   /** Where Ctrl-C arrives as SIGINT (the terminal is in line mode); default `process`. */
   interrupts?: NodeJS.EventEmitter;
+  /** What Ctrl-C does in raw mode (it arrives as a key, not a signal); default: interruptThisProcess, which stops the run. */
+  interrupt?: () => void;
+}
+
+/** The hint at a one-shot question: Ctrl-C stops the run, as it does anywhere else in it. */
+export const ONE_SHOT_CANCEL = '(Esc = no, Ctrl-C stops the run)';
+
+/**
+ * Ctrl-C as the terminal would send it in line mode. The run's handlers are called at once, so the
+ * run is aborted before the denied call returns to it (a real signal lands a loop turn later, after
+ * the next request may have gone out); with no handler, the signal itself ends the process.
+ */
+export function interruptThisProcess(): void {
+  if (process.listenerCount('SIGINT') > 0) process.emit('SIGINT', 'SIGINT');
+  else process.kill(process.pid, 'SIGINT');
 }
 
 export function parseApprovalAnswer(text: string): ApprovalAnswer | undefined {
@@ -22,33 +39,75 @@ export function parseApprovalAnswer(text: string): ApprovalAnswer | undefined {
 }
 
 /**
- * Asks on the terminal (stderr, so stdout keeps only the answer). Enter alone means no, and so
- * does Ctrl-C while the question waits: the call is denied and the run goes on, as in the
- * interactive session; a Ctrl-C at any other time aborts the run.
+ * Asks on the terminal (stderr, so stdout keeps only the answer). On a terminal it takes single keys,
+ * the TUI's (y, n, a; Esc is no; see readKeyAnswer for a burst of keys), and Ctrl-C stops the run.
+ * When stdin is not a terminal it reads lines: Enter alone means no, and so does Ctrl-C while the
+ * question waits (the call is denied and the run goes on).
  */
 export function createTerminalApproval(options: TerminalApprovalOptions): AskApproval {
   const style = createTheme(options.color);
-  const interrupts = options.interrupts ?? process;
   const maxLines = options.maxDetailLines ?? 60;
   let queue = Promise.resolve<unknown>(undefined);
+  const showQuestion = (request: ApprovalRequest) => {
+    const out = options.output;
+    const [first, ...more] = visibleLines(request.summary);
+    out.write(`\n${style.yellow('?')} ${style.bold(request.tool)} ${first}\n${more.map((line) => `  ${line}\n`).join('')}`);
+    if (request.detail) {
+      const lines = visibleText(request.detail).replace(/\n$/, '').split('\n');
+      const diff = looksLikeDiff(lines);
+      out.write(`${lines.slice(0, maxLines).map((line) => (diff ? colourDiffLine(line, style) : line)).join('\n')}\n`);
+      if (lines.length > maxLines) out.write(style.dim(`… ${lines.length - maxLines} more lines\n`));
+    }
+  };
+  const input = options.input;
+  const askOnce = takesSingleKeys(input) ? askByKey(input, options, style, showQuestion) : askByLine(options, style, showQuestion);
+
+  // One question at a time, even if calls were ever asked about concurrently.
+  return (request, signal) => {
+    const next = queue.then(() => askOnce(request, signal));
+    queue = next.catch(() => undefined);
+    return next;
+  };
+}
+
+type Show = (request: ApprovalRequest) => void;
+
+function askByKey(input: KeyInput, options: TerminalApprovalOptions, style: Theme, show: Show): AskApproval {
+  const out = options.output;
+  const interrupt = options.interrupt ?? interruptThisProcess;
+  return async (request, signal) => {
+    if (signal.aborted) return 'no';
+    show(request);
+    out.write(`${keysLine(request.always, style, ONE_SHOT_CANCEL)} `);
+    const read = await readKeyAnswer(input, (key) => keyChoice(key, Boolean(request.always)), signal);
+    if ('ended' in read) {
+      out.write(`\n  ${style.dim(`${read.ended}: no`)}\n`);
+      return 'no';
+    }
+    if (read.chosen === 'interrupt') {
+      out.write(`\n  ${style.yellow('denied')} ${style.dim('(Ctrl-C: the run stops)')}\n`);
+      interrupt();
+      return 'no';
+    }
+    const answer = read.chosen === 'escape' ? 'no' : read.chosen;
+    out.write(`\n  ${verdict(answer, request.always, style)}\n`);
+    return answer;
+  };
+}
+
+function askByLine(options: TerminalApprovalOptions, style: Theme, show: Show): AskApproval {
+  const interrupts = options.interrupts ?? process;
   // After end of input (Ctrl-D) a new readline never closes, so a question would wait forever.
   let ended = (options.input as Partial<NodeJS.ReadStream>).readableEnded === true;
   options.input.once('end', () => (ended = true));
 
   // readline loads with the first question: most runs ask none.
-  const askOnce: AskApproval = async (request, signal) => {
+  return async (request, signal) => {
     const { createInterface } = await import('node:readline');
     return new Promise<ApprovalAnswer>((resolve) => {
       if (signal.aborted) return resolve('no');
       const out = options.output;
-      const [first, ...more] = visibleLines(request.summary);
-      out.write(`\n${style.yellow('?')} ${style.bold(request.tool)} ${first}\n${more.map((line) => `  ${line}\n`).join('')}`);
-      if (request.detail) {
-        const lines = visibleText(request.detail).replace(/\n$/, '').split('\n');
-        const diff = looksLikeDiff(lines);
-        out.write(`${lines.slice(0, maxLines).map((line) => (diff ? colourDiffLine(line, style) : line)).join('\n')}\n`);
-        if (lines.length > maxLines) out.write(style.dim(`… ${lines.length - maxLines} more lines\n`));
-      }
+      show(request);
       if (ended) {
         out.write(`  ${style.dim('no input left to answer: no')}\n`);
         return resolve('no');
@@ -81,13 +140,6 @@ export function createTerminalApproval(options: TerminalApprovalOptions): AskApp
       };
       prompt();
     });
-  };
-
-  // One question at a time, even if calls were ever asked about concurrently.
-  return (request, signal) => {
-    const next = queue.then(() => askOnce(request, signal));
-    queue = next.catch(() => undefined);
-    return next;
   };
 }
 

@@ -1,5 +1,6 @@
 import type { ApprovalAnswer, ApprovalRequest, AskApproval } from '../../tools/approval.js';
 import type { Key } from './key-parser.js';
+import { keyChoice, keysLine, verdict } from './approval-keys.js';
 import type { Theme } from '../display/theme.js';
 import { colourDiffLine, looksLikeDiff } from '../display/diff-colour.js';
 import { visibleLines, visibleText } from '../display/visible-text.js';
@@ -16,8 +17,6 @@ export interface ApprovalUi {
   maxDetailLines(): number;
 }
 
-const ANSWERS: Record<string, ApprovalAnswer> = { y: 'yes', n: 'no', a: 'always' };
-
 /** The lines of the question: the tool and summary, the detail (a command, a coloured diff), the keys. */
 export function approvalLines(request: ApprovalRequest, t: Theme, maxDetailLines: number): string[] {
   const [first, ...more] = visibleLines(request.summary);
@@ -29,8 +28,7 @@ export function approvalLines(request: ApprovalRequest, t: Theme, maxDetailLines
     for (const line of shown) lines.push(`  ${diff ? colourDiffLine(line, t) : t.dim(line)}`);
     if (detail.length > shown.length) lines.push(`  ${t.dim(`… ${detail.length - shown.length} more lines`)}`);
   }
-  const always = request.always ? `   ${t.bold('a')} always allow ${visibleText(request.always).replaceAll('\n', '\\n')} this session` : '';
-  lines.push(`  ${t.bold('y')} yes   ${t.bold('n')} no${always}   ${t.dim('(Esc or Ctrl-C = no)')}`);
+  lines.push(keysLine(request.always, t));
   return lines;
 }
 
@@ -47,9 +45,9 @@ export function createApprovalPrompt(ui: ApprovalUi, t: Theme): AskApproval {
     try {
       for (;;) {
         const key = await ui.nextKey(signal);
-        if (!key || key.name === 'escape' || (key.ctrl && key.name === 'c')) break;
-        const chosen = key.name === 'char' && !key.ctrl ? ANSWERS[(key.text ?? '').toLowerCase()] : undefined;
-        if (chosen && (chosen !== 'always' || request.always)) {
+        const chosen = key && keyChoice(key, Boolean(request.always));
+        if (!key || chosen === 'escape' || chosen === 'interrupt') break;
+        if (chosen) {
           answer = chosen;
           break;
         }
@@ -57,9 +55,8 @@ export function createApprovalPrompt(ui: ApprovalUi, t: Theme): AskApproval {
     } finally {
       ui.show(undefined);
     }
-    const verdict = answer === 'no' ? t.yellow('denied') : answer === 'always' ? t.green(`allowed (always: ${request.always})`) : t.green('allowed');
     const [shown, ...rest] = visibleLines(request.summary);
-    ui.commit([`${t.dim('?')} ${request.tool} ${t.dim(rest.length ? `${shown} …` : shown!)} ${verdict}`]);
+    ui.commit([`${t.dim('?')} ${request.tool} ${t.dim(rest.length ? `${shown} …` : shown!)} ${verdict(answer, request.always, t)}`]);
     return answer;
   };
   // One question on screen at a time, should calls ever be asked about concurrently.

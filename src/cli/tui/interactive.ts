@@ -20,7 +20,7 @@ import { ConversationState } from './conversation-state.js';
 import { CtrlCPolicy } from './ctrl-c.js';
 import { InputEditor } from './input-editor.js';
 import type { InputHistory } from './input-history.js';
-import { KeyParser, type Key } from './key-parser.js';
+import { ESCAPE_WAIT_MS, KeyParser, type Key } from './key-parser.js';
 import { KeyQueue, typeNumber } from './key-queue.js';
 import { LiveScreen } from './live-screen.js';
 import type { InteractiveServices } from './services.js';
@@ -79,7 +79,6 @@ const PROMPT = '› ';
 const TICK_MS = 80;
 /** A `!command`'s output shown on screen; the model gets it all (capped losslessly by the registry). */
 const TYPED_OUTPUT_LINES = 30;
-const ESCAPE_WAIT_MS = 30;
 
 /**
  * The interactive session. Each user turn is one `runAgent` call given the conversation so far;

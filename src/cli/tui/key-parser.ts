@@ -8,6 +8,9 @@ export interface Key {
   shift?: boolean;
 }
 
+/** How long a lone ESC waits for the rest of a sequence split across reads before it is the Escape key. */
+export const ESCAPE_WAIT_MS = 30;
+
 const PASTE_START = '\x1b[200~';
 const PASTE_END = '\x1b[201~';
 

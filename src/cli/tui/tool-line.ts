@@ -1,6 +1,7 @@
 import type { ToolCall } from '../../contracts/messages.js';
 import type { ToolCallStatus } from '../../contracts/tool.js';
 import { parseCommandResult, isCommandTool } from '../display/command-result.js';
+import { failureLine } from '../display/failure-line.js';
 import { STATUS_MARKS, paintLine, shown } from '../display/describe-event.js';
 import { colourDiffLine, looksLikeDiff } from '../display/diff-colour.js';
 import { formatDuration } from '../display/format-duration.js';
@@ -53,6 +54,9 @@ export function toolLines(view: ToolCallView, now: number, t: Theme, width = 100
     const tail = command.output.slice(-RESULT_LINES);
     const folded = command.output.length - tail.length;
     if (folded > 0) lines.push(`  ${t.dim(`… ${folded} earlier lines`)}`);
+    // A runner's summary fills the tail; the line naming the failure is kept above it.
+    const failure = command.succeeded ? undefined : failureLine(command.output);
+    if (failure !== undefined && !tail.includes(failure)) lines.push(preview(failure));
     lines.push(...tail.map(preview), row((command.succeeded ? t.dim : t.red)(command.ending)));
     return lines;
   }

@@ -26,6 +26,8 @@ export interface AnthropicProviderOptions {
   /** Shown in events and errors; also the key for replaying thinking. Default "anthropic". */
   name?: string;
   apiKey: string;
+  /** Where the key came from, named when the provider refuses it (\"check ANTHROPIC_API_KEY\"); default the vendor's own variable. */
+  keyVariable?: string;
   /** Without the `/v1` suffix, as the SDK expects (ANTHROPIC_BASE_URL). */
   baseURL?: string;
   /** Stream replies (default true). */
@@ -64,9 +66,11 @@ export class AnthropicProvider implements Provider {
 
   /** Kept only to cut it out of error messages. */
   private readonly apiKey: string;
+  private readonly keyVariable: string;
 
   constructor(options: AnthropicProviderOptions) {
     this.apiKey = options.apiKey;
+    this.keyVariable = options.keyVariable ?? 'ANTHROPIC_API_KEY';
     this.name = options.name ?? 'anthropic';
     this.streaming = options.stream ?? true;
     this.thinkingBudget = options.thinkingBudget;
@@ -87,7 +91,7 @@ export class AnthropicProvider implements Provider {
     try {
       yield* this.reply(request, scope.signal, scope.idle, progress);
     } catch (error) {
-      throw scope.failure(error, { label: this.name, opened: progress.opened, apiKey: this.apiKey, toProviderError: (e) => toProviderError(e, this.name) });
+      throw scope.failure(error, { label: this.name, opened: progress.opened, apiKey: this.apiKey, keyVariable: this.keyVariable, toProviderError: (e) => toProviderError(e, this.name) });
     } finally {
       scope.close();
     }

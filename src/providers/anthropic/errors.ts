@@ -5,6 +5,7 @@ import { connectionError } from '../shared/connection-error.js';
 import { isContextLengthMessage } from '../shared/context-length.js';
 import { ProviderError } from '../../contracts/provider-error.js';
 import { retryAfterMs } from '../shared/retry-hints.js';
+import { authFailureMessage, errorBodyMessage } from '../shared/error-body.js';
 
 /**
  * Maps whatever the Anthropic SDK threw to the one ProviderError the loop understands. An HTTP
@@ -32,7 +33,7 @@ function fromApiError(error: APIError, label: string, statusless: string): Provi
   const message = `${where}: ${type ? `${type}: ` : ''}${detail}`;
   const options = { status, retryAfterMs: retryAfterMs(error.headers, detail), cause: error };
   if (status === 401 || status === 403 || type === 'authentication_error' || type === 'permission_error') {
-    return new ProviderError('auth', `${message} (check ANTHROPIC_API_KEY)`, options);
+    return new ProviderError('auth', authFailureMessage(label, status, detail), options);
   }
   if (status === 429 || type === 'rate_limit_error') return new ProviderError('rate_limit', message, options);
   if (/credit balance|billing|quota/i.test(detail)) return new ProviderError('quota', message, options);
@@ -49,7 +50,6 @@ function errorBody(error: APIError): { type: string | undefined; message: string
   const inner = body?.error ?? body;
   const type = typeof inner?.type === 'string' && inner.type !== 'error' ? inner.type : undefined;
   if (typeof inner?.message === 'string') return { type, message: inner.message };
-  if (body && typeof body === 'object') return { type, message: JSON.stringify(body) };
-  return { type, message: typeof body === 'string' ? body : error.message };
+  return { type, message: errorBodyMessage(body) ?? error.message };
 }
 

@@ -5,6 +5,7 @@ import { connectionError } from '../shared/connection-error.js';
 import { isContextLengthMessage } from '../shared/context-length.js';
 import { ProviderError } from '../../contracts/provider-error.js';
 import { retryAfterMs } from '../shared/retry-hints.js';
+import { authFailureMessage } from '../shared/error-body.js';
 
 /** The `error` object of a Gemini error body (google.rpc.Status). */
 interface RpcStatus {
@@ -40,7 +41,7 @@ function fromApiError(error: ApiError, label: string): ProviderError {
   const reasons = (rpc?.details ?? []).map((detail) => detail.reason ?? '');
   // A bad key is a 400 INVALID_ARGUMENT with reason API_KEY_INVALID, not a 401.
   if (status === 401 || status === 403 || reasons.includes('API_KEY_INVALID') || /API key not valid/i.test(body)) {
-    return new ProviderError('auth', `${message} (check GEMINI_API_KEY)`, options);
+    return new ProviderError('auth', authFailureMessage(label, `${status}${rpc?.status ? ` ${rpc.status}` : ''}`, body), options);
   }
   if (status === 429) return new ProviderError(isQuota(rpc, body) ? 'quota' : 'rate_limit', message, options);
   if (isContextLengthMessage(body)) return new ProviderError('context_length', message, options);

@@ -18,6 +18,8 @@ export interface GoogleProviderOptions {
   /** Shown in events and errors; also the key for replaying provider data. Default "google". */
   name?: string;
   apiKey: string;
+  /** Where the key came from, named when the provider refuses it (\"check ANTHROPIC_API_KEY\"); default the vendor's own variable. */
+  keyVariable?: string;
   /** Root of the API (default https://generativelanguage.googleapis.com); the SDK adds /v1beta/models/... */
   baseURL?: string;
   apiVersion?: string;
@@ -56,9 +58,11 @@ export class GoogleProvider implements Provider {
 
   /** Kept only to cut it out of error messages. */
   private readonly apiKey: string;
+  private readonly keyVariable: string;
 
   constructor(options: GoogleProviderOptions) {
     this.apiKey = options.apiKey;
+    this.keyVariable = options.keyVariable ?? 'GEMINI_API_KEY or GOOGLE_API_KEY';
     this.name = options.name ?? 'google';
     this.streaming = options.stream ?? true;
     this.includeThoughts = options.includeThoughts ?? false;
@@ -129,7 +133,7 @@ export class GoogleProvider implements Provider {
     } catch (error) {
       // A whole reply whose connection the server held open: closing it was ours, and the reply stands.
       if (!(idle?.closedAfterFinish && !signal?.aborted)) {
-        throw scope.failure(error, { label: this.name, opened, apiKey: this.apiKey, toProviderError: (e) => toProviderError(e, this.name, opened) });
+        throw scope.failure(error, { label: this.name, opened, apiKey: this.apiKey, keyVariable: this.keyVariable, toProviderError: (e) => toProviderError(e, this.name, opened) });
       }
     } finally {
       // Also closes the connection when the consumer stopped reading early; a no-op after a whole reply.

@@ -23,6 +23,8 @@ export interface ResponsesProviderOptions {
   /** Shown in events and errors; also the key for replaying reasoning items. Default "openai". */
   name?: string;
   apiKey: string;
+  /** Where the key came from, named when the provider refuses it (\"check ANTHROPIC_API_KEY\"); default the vendor's own variable. */
+  keyVariable?: string;
   baseURL?: string;
   /** Per-request time limit in ms (default 10 minutes); the SDK stops counting at the response headers. */
   timeoutMs?: number;
@@ -56,10 +58,12 @@ export class ResponsesProvider implements Provider {
   private readonly promptCache: PromptCacheOptions;
   private readonly reasons: (model: string) => boolean;
   private readonly apiKey: string;
+  private readonly keyVariable: string;
   private readonly search: SearchAllowance | undefined;
 
   constructor(options: ResponsesProviderOptions) {
     this.apiKey = options.apiKey;
+    this.keyVariable = options.keyVariable ?? 'OPENAI_API_KEY';
     this.name = options.name ?? 'openai';
     this.idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
     this.promptCache = { key: options.promptCache?.key ?? false, extendedRetention: options.promptCache?.extendedRetention ?? false };
@@ -106,7 +110,7 @@ export class ResponsesProvider implements Provider {
       }
       yield { type: 'response', response: this.response(reader, request) };
     } catch (error) {
-      throw scope.failure(error, { label: this.name, opened, apiKey: this.apiKey, toProviderError: (e) => this.toProviderError(e, opened) });
+      throw scope.failure(error, { label: this.name, opened, apiKey: this.apiKey, keyVariable: this.keyVariable, toProviderError: (e) => this.toProviderError(e, opened) });
     } finally {
       scope.close(true);
     }

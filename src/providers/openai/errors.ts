@@ -5,6 +5,7 @@ import { connectionError } from '../shared/connection-error.js';
 import { isContextLengthMessage } from '../shared/context-length.js';
 import { ProviderError } from '../../contracts/provider-error.js';
 import { retryAfterMs } from '../shared/retry-hints.js';
+import { authFailureMessage, errorBodyMessage } from '../shared/error-body.js';
 
 /** Maps whatever the SDK threw to the one ProviderError the loop understands. */
 /** `where` describes an error without an HTTP status (default: an error frame inside a 200 stream). */
@@ -21,7 +22,7 @@ export function toProviderError(error: unknown, label: string, where = 'reported
     const body = bodyText(error);
     const message = status === undefined ? `${label} ${where}: ${body}` : `${label} returned HTTP ${status}: ${body}`;
     const options = { status, retryAfterMs: retryAfterMs(error.headers, body), cause: error };
-    if (status === 401 || status === 403) return new ProviderError('auth', `${message} (check the API key)`, options);
+    if (status === 401 || status === 403) return new ProviderError('auth', authFailureMessage(label, status, body), options);
     if (status === 429) {
       const quota = /insufficient_quota|quota|billing|spend|credit/i.test(body);
       return new ProviderError(quota ? 'quota' : 'rate_limit', message, options);
@@ -36,10 +37,8 @@ export function toProviderError(error: unknown, label: string, where = 'reported
   return new ProviderError('stream_cut', `${label}: the stream broke off (${text}).`, { cause: error });
 }
 
+/** The SDK keeps the body's `error` field; a body without one is only in the message, as text. */
 function bodyText(error: APIError): string {
-  const inner = error.error as { message?: unknown } | undefined;
-  if (inner && typeof inner.message === 'string') return inner.message;
-  if (inner) return JSON.stringify(inner);
-  return error.message;
+  return errorBodyMessage(error.error) ?? error.message;
 }
 

@@ -24,6 +24,8 @@ export interface OpenAIProviderOptions {
   /** Shown in events and errors; also the key for replaying provider data. Default "openai". */
   name?: string;
   apiKey: string;
+  /** Where the key came from, named when the provider refuses it (\"check ANTHROPIC_API_KEY\"); default the vendor's own variable. */
+  keyVariable?: string;
   baseURL?: string;
   /** Stream replies (default true). */
   stream?: boolean;
@@ -65,9 +67,11 @@ export class OpenAIProvider implements Provider {
 
   /** Kept only to cut it out of error messages. */
   private readonly apiKey: string;
+  private readonly keyVariable: string;
 
   constructor(options: OpenAIProviderOptions) {
     this.apiKey = options.apiKey;
+    this.keyVariable = options.keyVariable ?? 'OPENAI_API_KEY';
     this.name = options.name ?? 'openai';
     this.streaming = options.stream ?? true;
     this.replayReasoning = options.replayReasoning ?? false;
@@ -122,7 +126,7 @@ export class OpenAIProvider implements Provider {
       if (!Array.isArray(json.choices)) throw unexpectedJson(this.name, json);
       yield* this.fromCompletion(json as unknown as ChatCompletion, request, idPrefix, wire);
     } catch (error) {
-      throw scope.failure(error, { label: this.name, opened, apiKey: this.apiKey, toProviderError: (e) => toProviderError(e, this.name) });
+      throw scope.failure(error, { label: this.name, opened, apiKey: this.apiKey, keyVariable: this.keyVariable, toProviderError: (e) => toProviderError(e, this.name) });
     } finally {
       scope.close();
     }

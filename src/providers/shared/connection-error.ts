@@ -6,6 +6,8 @@ interface SocketCause {
   message?: string;
   address?: string;
   port?: number;
+  /** getaddrinfo's errors name the host they could not resolve. */
+  hostname?: string;
 }
 
 /** The first error in the `cause` chain that names a socket error (fetch hides it two levels down). */
@@ -35,7 +37,9 @@ const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+|localhost)$
 /**
  * A request that never reached a server. Retried like any network failure, except a refused
  * connection on this machine: nothing is listening there (Ollama not started, a wrong port), and
- * waiting 10 s through back-off only hides that; and a port fetch refuses, which no retry can change.
+ * waiting 10 s through back-off only hides that; a host name the DNS says does not exist (ENOTFOUND:
+ * a typo in the base URL; EAI_AGAIN, a resolver that did not answer, stays retryable); and a port
+ * fetch refuses, which no retry can change.
  */
 export function connectionError(label: string, error: unknown): ProviderError {
   if (isBadPort(error)) return new ProviderError('network', `${label}: could not connect (bad port). ${blockedPortAdvice()}`, { cause: error, retryable: false });
@@ -49,5 +53,9 @@ export function connectionError(label: string, error: unknown): ProviderError {
       { cause: error, retryable: false },
     );
   }
-  return new ProviderError('network', `${label}: could not connect (${code}).`, { cause: error });
+  if (cause?.code === 'ENOTFOUND' && cause.hostname !== undefined) {
+    return new ProviderError('network', `${label}: could not connect (ENOTFOUND): the host ${cause.hostname} does not resolve. Check the base URL (a typo in the host name?) and your DNS.`, { cause: error, retryable: false });
+  }
+  const host = cause?.hostname !== undefined ? ` to ${cause.hostname}` : '';
+  return new ProviderError('network', `${label}: could not connect${host} (${code}).`, { cause: error });
 }

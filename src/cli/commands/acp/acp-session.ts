@@ -21,6 +21,7 @@ import { safeStderr } from '../../display/safe-output.js';
 import { createCliAuthorize } from '../../setup/permission-setup.js';
 import { prepareRun, type PreparedRun } from '../../setup/prepare-run.js';
 import { promptThroughHooks } from '../../prompt/prompt-hooks.js';
+import { endSession } from '../../../hooks/session-end.js';
 
 const warn = (text: string) => safeStderr.write(`vibe-agent: warning: ${text}\n`);
 
@@ -50,7 +51,7 @@ export async function openAcpSession(args: CliArgs, setup: AcpSessionSetup, env:
   if (messages) (await import('../../../tools/builtin/todo.js')).restoreTodos(prepared.todos, messages);
   opened?.writer.append({ type: 'system_prompt', content: system });
   const id = opened?.id ?? setup.loadId ?? randomUUID();
-  const authorize = createCliAuthorize(settings, setup.ask);
+  const authorize = createCliAuthorize(settings, setup.ask, undefined, { hooks: prepared.hooks });
   const planning = settings.permissionMode === 'plan';
   let recording = opened !== undefined;
   const record = (event: AgentEvent) => {
@@ -112,6 +113,7 @@ export async function openAcpSession(args: CliArgs, setup: AcpSessionSetup, env:
     },
     async close() {
       try {
+        await endSession(prepared.hooks, 'other');
         opened?.close();
       } finally {
         await prepared.mcp.close();

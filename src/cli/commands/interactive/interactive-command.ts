@@ -13,7 +13,7 @@ import { agentEnvironment } from '../../../secrets/held-secrets.js';
 export async function interactiveCommand(args: CliArgs, signal: AbortSignal): Promise<number> {
   const prepared = await prepareRun(args);
   const { workspace, provider, tools } = prepared;
-  const { services, initialMessages, recordRequest } = await createInteractiveServices(args, prepared, prepared.context);
+  const { services, initialMessages, recordRequest, endSession } = await createInteractiveServices(args, prepared, prepared.context);
   const telemetry = await startTelemetryIfWanted(prepared.settings, {});
   const rewindable = services.wrapRun?.bind(services);
   // Each prompt's run becomes a trace of its own.
@@ -41,6 +41,7 @@ export async function interactiveCommand(args: CliArgs, signal: AbortSignal): Pr
   try {
     return await session.run();
   } finally {
+    await endSession();
     await telemetry?.shutdown().catch(() => undefined);
     await prepared.mcp.close();
   }

@@ -25,6 +25,7 @@ import { safeStderr } from '../../display/safe-output.js';
 import { CacheWatch } from '../../../core/cache-watch.js';
 import { LeftOutNotes } from '../../../core/left-out-notes.js';
 import { cacheTtlMsOf } from '../../../context/cache-prices.js';
+import { endSession } from '../../../hooks/session-end.js';
 
 /**
  * The interactive session's services, from the same modules the one-shot CLI uses: the
@@ -36,7 +37,7 @@ export async function createInteractiveServices(
   args: CliArgs,
   prepared: PreparedRun,
   context: ContextPolicy,
-): Promise<{ services: InteractiveServices; initialMessages: RunSession['messages']; recordRequest: RunSession['recordRequest'] }> {
+): Promise<{ services: InteractiveServices; initialMessages: RunSession['messages']; recordRequest: RunSession['recordRequest']; endSession(): Promise<void> }> {
   const { workspace, settings, system } = prepared;
   let notify: ((text: string) => void) | undefined;
   const warn = (text: string) => (notify ? notify(`warning: ${text}`) : safeStderr.write(`vibe-agent: warning: ${text}\n`));
@@ -68,7 +69,7 @@ export async function createInteractiveServices(
   let cleared = false;
   const pasted = new PastedImages(process.cwd());
   const services: InteractiveServices = {
-    authorize: (ask) => createCliAuthorize(settings, ask),
+    authorize: (ask) => createCliAuthorize(settings, ask, undefined, { hooks: prepared.hooks }),
     prepareMessages: context.prepareMessages,
     cacheWatch: new CacheWatch({ ttlMs: cacheTtlMsOf(settings.cacheTtl) }),
     leftOutNotes: new LeftOutNotes(),
@@ -102,6 +103,7 @@ export async function createInteractiveServices(
     // The cleared conversation stays in its file as it was; what follows is a session of its own,
     // so --continue picks up the new conversation instead of replaying the cleared one.
     clear: () => {
+      if (hooksStarted) void endSession(prepared.hooks, 'clear');
       session?.close();
       session = undefined;
       hooksStarted = false;
@@ -155,5 +157,11 @@ export async function createInteractiveServices(
     close: () => session?.close(),
   };
   // A request comes after its run's first event, which opened the file.
-  return { services, initialMessages: session?.messages, recordRequest: (request) => session?.recordRequest(request) };
+  return {
+    services,
+    initialMessages: session?.messages,
+    recordRequest: (request) => session?.recordRequest(request),
+    // SessionEnd pairs with the SessionStart that ran with the conversation's first prompt.
+    endSession: () => (hooksStarted ? endSession(prepared.hooks, 'prompt_input_exit') : Promise.resolve()),
+  };
 }

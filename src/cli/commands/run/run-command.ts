@@ -14,6 +14,7 @@ import { promptThroughHooks } from '../../prompt/prompt-hooks.js';
 import { attachImages } from '../../prompt/attach-images.js';
 import { attachedLines, attachMentionedFiles, withAttachments } from '../../../mentions/attach-mentions.js';
 import { prepareRun, type PreparedRun } from '../../setup/prepare-run.js';
+import { endSession } from '../../../hooks/session-end.js';
 import { createTextRenderer } from './render-text.js';
 import { colorEnabled } from '../../display/theme.js';
 import { safeStderr, safeStdout } from '../../display/safe-output.js';
@@ -37,7 +38,7 @@ async function runPrepared(args: CliArgs, prompt: string, prepared: PreparedRun,
   const { workspace, settings, resolved, provider, tools, context, system, maxCost, maxTurns, temperature, skills, commands, subagents, todos } = prepared;
   const approved = settings.planFile !== undefined ? readApprovedPlan(settings.planFile) : undefined;
   const unasked = new UnaskedCalls();
-  const authorize = createCliAuthorize(settings, undefined, approved?.scope, unasked.record);
+  const authorize = createCliAuthorize(settings, undefined, approved?.scope, { onUnasked: unasked.record, hooks: prepared.hooks });
   const planning = settings.permissionMode === 'plan';
   const mcpPrompt = (text: string) => prepared.mcp.expandPrompt(text, settings.mcpWaitMs);
   const start = await startRunPrompt(prompt, { commands: commands.commands, tools, scope: skills.scope, authorize, workspace, signal, mcpPrompt });
@@ -122,6 +123,7 @@ async function runPrepared(args: CliArgs, prompt: string, prepared: PreparedRun,
       next = more === undefined ? undefined : { ...options, messages: step.value.messages, input: more };
     }
   } finally {
+    await endSession(prepared.hooks, 'other');
     // Spans are sent before the process exits, also after an interrupt or an error.
     await telemetry?.shutdown().catch((error: unknown) => warn(`the OpenTelemetry spans could not be sent (${(error as Error).message}).`));
   }

@@ -1,0 +1,33 @@
+import type { ApprovalAnswer } from '../../tools/approval.js';
+import type { Theme } from '../display/theme.js';
+import { visibleText } from '../display/visible-text.js';
+import type { Key } from './key-parser.js';
+
+/** What a key means at a question: an answer, Esc (no to this question), Ctrl-C, or nothing. */
+export type KeyChoice = ApprovalAnswer | 'escape' | 'interrupt';
+
+const ANSWERS: Record<string, ApprovalAnswer> = { y: 'yes', n: 'no', a: 'always' };
+
+/**
+ * The one table of keys for every approval and yes/no question, in the TUI and in a one-shot run:
+ * y, n, and a when `offersAlways`. Anything else (Enter included) means nothing, so a stray key
+ * never approves.
+ */
+export function keyChoice(key: Key, offersAlways: boolean): KeyChoice | undefined {
+  if (key.name === 'escape') return 'escape';
+  if (key.ctrl && key.name === 'c') return 'interrupt';
+  if (key.name !== 'char' || key.ctrl || key.meta) return undefined;
+  const answer = ANSWERS[(key.text ?? '').toLowerCase()];
+  return answer === 'always' && !offersAlways ? undefined : answer;
+}
+
+/** The keys line under a question; `cancel` says what Esc and Ctrl-C do where it is asked. */
+export function keysLine(always: string | undefined, t: Theme, cancel = '(Esc or Ctrl-C = no)'): string {
+  const offer = always ? `   ${t.bold('a')} always allow ${visibleText(always).replaceAll('\n', '\\n')} this session` : '';
+  return `  ${t.bold('y')} yes   ${t.bold('n')} no${offer}   ${t.dim(cancel)}`;
+}
+
+/** What was decided, as the question's last word. */
+export function verdict(answer: ApprovalAnswer, always: string | undefined, t: Theme): string {
+  return answer === 'no' ? t.yellow('denied') : answer === 'always' ? t.green(`allowed (always: ${always})`) : t.green('allowed');
+}
