@@ -54,7 +54,7 @@ export { parsePlanScope, planDeviation, type PlanScope } from './permissions/pla
 export type { AskApproval, ApprovalRequest, ApprovalAnswer } from './tools/approval.js';
 
 // Providers: one interface, one class per wire protocol, presets for the known services.
-export type { Provider, ProviderEvent, ModelRequest, ModelResponse, ToolSchema, FinishReason } from './contracts/provider.js';
+export type { Provider, ProviderEvent, ModelRequest, ModelResponse, ToolSchema, FinishReason, LeftOut, ReplyOrigin } from './contracts/provider.js';
 export { ProviderError, type ProviderErrorKind } from './contracts/provider-error.js';
 export { resolveProvider, createProvider, ConfigError, type ProviderSettings } from './providers/create-provider.js';
 export { PRESETS, type ProviderPreset, type ProviderProtocol, type OpenAIWire } from './providers/presets.js';
@@ -72,6 +72,7 @@ export type { PromptCacheOptions } from './providers/openai/prompt-cache-fields.
 // Context: cap, stub and compact the history before each request.
 export { createContextPolicy, type ContextPolicy, type ContextPolicyOptions } from './context/policy.js';
 export { CacheWatch, type CacheReport } from './core/cache-watch.js';
+export { LeftOutNotes } from './core/left-out-notes.js';
 export { explainMiss, type MissReason, type MissKind } from './core/explain-miss.js';
 export { compactHistory, type CompactOptions, type CompactResult, type CompactionEvent } from './context/compact-history.js';
 export { MemoryOutputStore, DirectoryOutputStore, type OutputStore } from './tools/output-store.js';

@@ -51,6 +51,7 @@ const PUBLIC_API = [
   'createBashTool',
   'createContextPolicy',
   'CacheWatch',
+  'LeftOutNotes',
   'explainMiss',
   'costOf',
   'priceOf',

@@ -98,13 +98,14 @@ describe('the Responses wire', () => {
     const { tools } = counter();
     const provider = new ResponsesProvider({ apiKey: 'k', baseURL: server.url });
     const first = await run({ provider, model: 'o4-mini', input: 'Count the letters.', tools });
-    const second = await run({ provider, model: 'o4-mini', messages: first.messages, input: 'Sure?', tools });
+    const events: AgentEvent[] = [];
+    const second = await run({ provider, model: 'o4-mini', messages: first.messages, input: 'Sure?', tools }, (event) => events.push(event));
     expect(second.answer).toBe('Yes.');
     expect(server.violations).toEqual([]);
     const input = server.requests[3]!.input;
     expect(input.filter((item) => item.type === 'reasoning').map((item) => item.id)).toEqual(['rs_1', 'rs_2']);
     expect(input.slice(-2).map((item) => [item.role, item.content])).toEqual([['assistant', 'cat 3, giraffe 7, ox 2.'], ['user', 'Sure?']]);
-    expect(provider.droppedReasoning).toBe(0);
+    expect(ofType(events, 'context_warning')).toEqual([]);
   });
 
   it('sends a user’s image and a tool’s image as input_image data URLs, the tool’s after its results', async () => {
@@ -146,7 +147,6 @@ describe('the Responses wire', () => {
     expect(error).toBeInstanceOf(ProviderError);
     expect(error).toMatchObject({ kind: 'bad_request', status: 400 });
     expect((error as Error).message).toContain("was provided without its required 'reasoning' item: 'rs_1'");
-    expect(provider.droppedReasoning).toBe(1);
   });
 
   it('the server refuses a function_call_output that answers no call, and an unknown field', async () => {
@@ -220,13 +220,16 @@ describe('a history moves between the wires', () => {
     const first = await run({ provider: new OpenAIProvider({ apiKey: 'k', baseURL: chat.url, replayReasoning: true }), model: 'o4-mini', input: 'Count yak.', tools });
     const responses = await responsesServer([{ reasoning: 'Now the gnu.', toolCalls: [{ name: 'count', arguments: { word: 'gnu' } }] }, { text: 'gnu 3' }]);
     const provider = new ResponsesProvider({ apiKey: 'k', baseURL: responses.url });
-    const second = await run({ provider, model: 'o4-mini', messages: first.messages, input: 'And gnu?', tools });
+    const events: AgentEvent[] = [];
+    const second = await run({ provider, model: 'o4-mini', messages: first.messages, input: 'And gnu?', tools }, (event) => events.push(event));
     expect(responses.violations).toEqual([]);
     expect(second.answer).toBe('gnu 3');
     expect(JSON.stringify(responses.requests[0]!.input)).not.toContain('Chat thoughts.');
     expect(responses.requests[0]!.input.map((item) => item.type)).toEqual(['message', 'function_call', 'function_call_output', 'message', 'message']);
-    // The chat turn's reasoning, once per request (2 requests).
-    expect(provider.droppedReasoning).toBe(2);
+    // Left out of both requests, noted once.
+    expect(ofType(events, 'context_warning').map((warning) => warning.leftOut)).toEqual([
+      [{ part: 'reasoning', from: { provider: 'openai', model: 'o4-mini', wire: 'chat' }, to: { provider: 'openai', model: 'o4-mini', wire: 'responses' }, turns: 1 }],
+    ]);
   });
 });
 

@@ -1,4 +1,5 @@
 import type { AssistantMessage, ImageRef, Message, ToolCall, ToolMessage, Usage } from './messages.js';
+import type { LeftOut } from './provider.js';
 
 /** Why the context policy rewrote the prompt's prefix: the saving pays for the miss, the cache had expired, or the window. */
 export type RewriteReason = 'cost' | 'cold_cache' | 'window' | 'overflow';
@@ -71,6 +72,8 @@ type AgentEventBody =
       reportedTokens?: number;
       /** The window the policy uses from now on, when the provider revealed a smaller one. */
       contextWindow?: number;
+      /** Parts of earlier replies the requests leave out (another provider, model or wire made them); given once per run. */
+      leftOut?: LeftOut[];
     }
   | { type: 'turn_start'; turn: number }
   | { type: 'text_delta'; turn: number; text: string }

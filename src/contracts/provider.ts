@@ -28,6 +28,28 @@ export interface ModelResponse {
   usage?: Usage;
   /** How many of the reply's tool calls were recovered from its text (a server that leaked them). */
   leakedToolCalls?: number;
+  /** Provider-specific parts of earlier replies this request could not send (another provider, model or wire made them). */
+  leftOut?: LeftOut[];
+}
+
+/** Who made a reply, or is sent one: the wire is named where one provider speaks more than one ("chat", "responses"). */
+export interface ReplyOrigin {
+  provider: string;
+  model: string;
+  wire?: string;
+}
+
+/**
+ * Parts of earlier replies a request left out because only their maker accepts them: `reasoning`
+ * (thinking and its signatures, reasoning items, reasoning text) or `web_search` (a server tool's
+ * searches and their results). The replies' text, calls and results are still sent.
+ */
+export interface LeftOut {
+  part: 'reasoning' | 'web_search';
+  from: ReplyOrigin;
+  to: ReplyOrigin;
+  /** How many earlier replies held it. */
+  turns: number;
 }
 
 /**

@@ -9,6 +9,7 @@ import type { Budget } from './budget.js';
 import type { EventRelay } from './event-relay.js';
 import type { RetryPolicy } from './request-with-retry.js';
 import type { CacheWatch } from './cache-watch.js';
+import type { LeftOutNotes } from './left-out-notes.js';
 
 export interface AgentOptions {
   provider: Provider;
@@ -50,6 +51,8 @@ export interface AgentOptions {
   cacheTtlMs?: number;
   /** Explains prompt-cache misses; pass the same one to each run of a conversation so a new task's first request is compared with the last. */
   cacheWatch?: CacheWatch;
+  /** Notes what the requests leave out of the history; pass the same one to each run of a conversation so a note is given once. */
+  leftOutNotes?: LeftOutNotes;
   /** The model's price, when the built-in table does not know it. */
   price?: ModelPrice;
   /**

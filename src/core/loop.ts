@@ -6,6 +6,7 @@ import type { AgentOptions, RunResult } from './agent-options.js';
 import { aborted, costLimit, firstStop, repeatedCall, treeBudget, turnLimit, type RunProgress, type Stop } from './brakes.js';
 import { callModel, contextChanges } from './call-model.js';
 import { CacheWatch } from './cache-watch.js';
+import { LeftOutNotes } from './left-out-notes.js';
 import type { ContextChanges } from './explain-miss.js';
 import { emptyReplyError } from './empty-reply.js';
 import { HistoryRepairer } from './repair-history.js';
@@ -40,6 +41,7 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
   let messages = startingHistory(options);
   let lastUsage: Usage | undefined;
   const watch = options.cacheWatch ?? new CacheWatch({ ...(options.cacheTtlMs !== undefined ? { ttlMs: options.cacheTtlMs } : {}) });
+  const leftOutNotes = options.leftOutNotes ?? new LeftOutNotes();
   const stop = (how: Stop) => stopRun(how, { messages, turns: run.turns, totals });
 
   yield { type: 'run_start', provider: options.provider.name, model: options.model, tools: registry.names(), input: options.input, ...(options.images?.length ? { images: options.images } : {}) };
@@ -76,6 +78,8 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
     if (!call.ok) return yield* stop(call.stop);
     const { message, finishReason, leakedToolCalls } = call.response;
     lastUsage = call.response.usage;
+    const note = leftOutNotes.note(call.response.leftOut, turn);
+    if (note) yield note;
     const empty = emptyReplyError(call.response, options.provider.name);
     // An empty reply is kept out of the history: repairHistory would drop it from every later request (and resume).
     if (!empty) messages.push(message);

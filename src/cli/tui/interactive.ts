@@ -439,6 +439,7 @@ export class InteractiveSession {
       authorize: run.authorize,
       ...(this.services.prepareMessages ? { prepareMessages: this.services.prepareMessages } : {}),
       ...(this.services.cacheWatch ? { cacheWatch: this.services.cacheWatch } : {}),
+      ...(this.services.leftOutNotes ? { leftOutNotes: this.services.leftOutNotes } : {}),
       ...(this.services.onContextOverflow ? { onContextOverflow: this.services.onContextOverflow } : {}),
     };
     const agentRun = runAgent(this.options.subagents ? withSubagents(options, this.options.subagents) : options);

@@ -72,6 +72,8 @@ export interface InteractiveServices {
   prepareMessages?: AgentOptions['prepareMessages'];
   /** One for the conversation: each prompt's first request is compared with the previous prompt's last. */
   cacheWatch?: AgentOptions['cacheWatch'];
+  /** One for the conversation: what the requests leave out of the history (after a /model switch, a resume elsewhere) is noted once. */
+  leftOutNotes?: AgentOptions['leftOutNotes'];
   /** Shrinks the history after the provider said it is too long. */
   onContextOverflow?: AgentOptions['onContextOverflow'];
   /** Sees every event (the session store appends them). */

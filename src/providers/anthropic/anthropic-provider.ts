@@ -9,7 +9,8 @@ import { DEFAULT_IDLE_TIMEOUT_MS, IdleTimer } from '../shared/idle-timer.js';
 import { jsonInsteadOfStream, unexpectedJson } from '../shared/json-instead-of-stream.js';
 import { ProviderError } from '../../contracts/provider-error.js';
 import { MessageAccumulator, type WireUsage } from './accumulate.js';
-import { toAnthropicConversation, toAnthropicTools, type AnthropicProviderData, type ThinkingBlock } from './convert.js';
+import { isOwnData, toAnthropicConversation, toAnthropicTools, type AnthropicProviderData, type ThinkingBlock } from './convert.js';
+import { leftOutOf } from '../shared/left-out.js';
 import { toProviderError } from './errors.js';
 import { withCacheBreakpoints, type CacheTtl } from './cache-breakpoints.js';
 import { sdkClientOptions } from '../shared/sdk-client-options.js';
@@ -109,7 +110,10 @@ export class AnthropicProvider implements Provider {
       parts.push(part);
       if (part.stopReason !== 'pause_turn' || part.calls().length > 0 || pauses >= MAX_PAUSE_CONTINUATIONS) break;
     }
-    yield { type: 'response', response: this.response(parts, request.model) };
+    const response = this.response(parts, request.model);
+    const leftOut = leftOutOf(request.messages, { provider: this.name, model: request.model }, (data) => isOwnData(data, { provider: this.name, model: request.model }));
+    if (leftOut) response.leftOut = leftOut;
+    yield { type: 'response', response };
   }
 
   private async *exchange(

@@ -99,7 +99,7 @@ function assistantBlocks(message: AssistantMessage, options: ConvertOptions): Co
  */
 function receivedBlocks(message: AssistantMessage, options: ConvertOptions): ContentBlockParam[] | undefined {
   const data = message.providerData;
-  if (!data || data.provider !== options.provider || data.model !== options.model) return undefined;
+  if (!data || !isOwnData(data, options)) return undefined;
   const content = (data as Partial<AnthropicProviderData>).content;
   if (!Array.isArray(content)) return undefined;
   const uses = content.filter((block) => block.type === 'tool_use').map((block) => (block as { id: string }).id);
@@ -109,9 +109,12 @@ function receivedBlocks(message: AssistantMessage, options: ConvertOptions): Con
 
 /** Signed thinking is valid only for the provider and model that signed it; elsewhere it is dropped. */
 function replayableThinking(data: ProviderData | undefined, options: ConvertOptions): ThinkingBlock[] {
-  if (!data || data.provider !== options.provider || data.model !== options.model) return [];
-  const thinking = (data as Partial<AnthropicProviderData>).thinking;
-  return Array.isArray(thinking) ? thinking : [];
+  return data && isOwnData(data, options) ? (data as AnthropicProviderData).thinking : [];
+}
+
+/** Blocks this provider and model returned (thinking signed by it, its server-tool blocks): the only ones it may send back. */
+export function isOwnData(data: ProviderData, options: { provider: string; model: string }): boolean {
+  return data.provider === options.provider && data.model === options.model && Array.isArray(data.thinking);
 }
 
 /**

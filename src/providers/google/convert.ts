@@ -1,6 +1,6 @@
 import type { Content, FunctionDeclaration, Part } from '@google/genai';
 import { canonicalJson } from '../../contracts/canonical-json.js';
-import type { AssistantMessage, ImageRef, Message } from '../../contracts/messages.js';
+import type { AssistantMessage, ImageRef, Message, ProviderData } from '../../contracts/messages.js';
 import type { ToolSchema } from '../../contracts/provider.js';
 import type { ToolWireMap } from '../shared/tool-ids.js';
 import { cleanSchemaForGemini } from './clean-schema.js';
@@ -120,7 +120,7 @@ function modelParts(message: AssistantMessage, options: ConvertOptions): { parts
 /** The parts the reply arrived as, when they are ours to replay and still match the message. */
 function storedParts(message: AssistantMessage, options: ConvertOptions): Part[] | undefined {
   const data = message.providerData;
-  if (!data || data.provider !== options.provider || data.model !== options.model || !Array.isArray(data.parts)) return undefined;
+  if (!data || !isOwnParts(data, options)) return undefined;
   const parts = data.parts as Part[];
   const wireCalls = parts.filter((part) => part.functionCall);
   const text = parts.filter((part) => typeof part.text === 'string' && !part.thought).map((part) => part.text).join('');
@@ -131,6 +131,11 @@ function storedParts(message: AssistantMessage, options: ConvertOptions): Part[]
     return part.functionCall!.name === options.wire.name(call.name) && canonicalJson(part.functionCall!.args ?? {}) === canonicalJson(argsObject(call.arguments));
   });
   return same ? parts : undefined;
+}
+
+/** Parts this provider and model sent (thoughts, signatures): the only ones it may send back. */
+export function isOwnParts(data: ProviderData, options: { provider: string; model: string }): boolean {
+  return data.provider === options.provider && data.model === options.model && Array.isArray(data.parts);
 }
 
 /** Gemini wants `args` as an object; anything else (a malformed reply from another model) is wrapped. */

@@ -8,7 +8,8 @@ import { DEFAULT_IDLE_TIMEOUT_MS } from '../shared/idle-timer.js';
 import { ProviderError } from '../../contracts/provider-error.js';
 import { alnumHash, GEMINI_NAME, ToolWireMap } from '../shared/tool-ids.js';
 import { GeminiReplyAccumulator } from './accumulate.js';
-import { toGeminiContents, toGeminiTools } from './convert.js';
+import { isOwnParts, toGeminiContents, toGeminiTools } from './convert.js';
+import { leftOutOf } from '../shared/left-out.js';
 import { toProviderError } from './errors.js';
 import { jsonText } from '../../contracts/canonical-json.js';
 import { SearchAllowance, uniqueCitations, type ServerSearchOptions } from '../shared/server-search.js';
@@ -144,10 +145,10 @@ export class GoogleProvider implements Provider {
     if (MALFORMED.has(reply.finishReason ?? '') && !reply.calls.length && !reply.text) {
       throw new ProviderError('server', `${this.name}: the model produced a malformed tool call (${reply.finishReason}).`);
     }
-    yield { type: 'response', response: this.response(reply, wire, request.model, idOf) };
+    yield { type: 'response', response: this.response(reply, wire, request, idOf) };
   }
 
-  private response(reply: GeminiReplyAccumulator, wire: ToolWireMap, model: string, idOf: (position: number) => string): ModelResponse {
+  private response(reply: GeminiReplyAccumulator, wire: ToolWireMap, { model, messages }: ModelRequest, idOf: (position: number) => string): ModelResponse {
     const message: AssistantMessage = {
       role: 'assistant',
       content: reply.text,
@@ -164,6 +165,8 @@ export class GoogleProvider implements Provider {
     const response: ModelResponse = { message, finishReason: reply.normalisedFinish() };
     const usage = reply.usage();
     if (usage) response.usage = usage;
+    const leftOut = leftOutOf(messages, { provider: this.name, model }, (data) => isOwnParts(data, { provider: this.name, model }));
+    if (leftOut) response.leftOut = leftOut;
     return response;
   }
 }

@@ -7,21 +7,14 @@ type InputPart = { type: 'input_text'; text: string } | { type: 'input_image'; i
 /** One item of a Responses request's `input` (the subset this adapter sends). */
 export type InputItem = Record<string, unknown> & { type: string };
 
-export interface ConvertedInput {
-  input: InputItem[];
-  /** Assistant messages whose reasoning could not be carried (another provider, model or wire). */
-  droppedReasoning: number;
-}
-
 /**
  * The provider-neutral history as Responses input items. Each assistant turn becomes its reasoning
  * items (same provider and model only), its text, then its function calls: the API requires a
  * turn's reasoning item before the calls it led to. Images a tool returned follow its results in
  * one user message, as on the Chat wire (a function_call_output carries text here).
  */
-export function toResponsesInput(messages: Message[], target: { provider: string; model: string }): ConvertedInput {
+export function toResponsesInput(messages: Message[], target: { provider: string; model: string }): InputItem[] {
   const input: InputItem[] = [];
-  let droppedReasoning = 0;
   let held: ToolMessage[] = [];
   const flush = () => {
     if (held.length) input.push(toolImagesMessage(held));
@@ -37,9 +30,7 @@ export function toResponsesInput(messages: Message[], target: { provider: string
         input.push({ type: 'message', role: 'user', content: message.images?.length ? [...textPart(message.content), ...message.images.map(imagePart)] : message.content });
         break;
       case 'assistant': {
-        const { items, dropped } = replayedReasoningItems(message, target);
-        if (dropped) droppedReasoning++;
-        input.push(...items.map((item) => ({ ...item })));
+        input.push(...replayedReasoningItems(message, target).map((item) => ({ ...item })));
         if (message.content) input.push({ type: 'message', role: 'assistant', content: message.content });
         for (const call of message.toolCalls) input.push({ type: 'function_call', call_id: call.id, name: call.name, arguments: call.arguments });
         break;
@@ -51,7 +42,7 @@ export function toResponsesInput(messages: Message[], target: { provider: string
     }
   }
   flush();
-  return { input, droppedReasoning };
+  return input;
 }
 
 export function toResponsesTools(tools: ToolSchema[]): InputItem[] {

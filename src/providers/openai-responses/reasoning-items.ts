@@ -25,18 +25,18 @@ export function reasoningItemsData(provider: string, model: string, items: Repla
   return { provider, model, [KEY]: items };
 }
 
+/** Items this provider and model made on this wire: the only ones it may send back (another model cannot read them; OpenAI rejects them). */
+export function isOwnReasoning(data: ProviderData, target: { provider: string; model: string }): boolean {
+  return data.provider === target.provider && data.model === target.model && Array.isArray(data[KEY]);
+}
+
 /**
- * The reasoning items to send back before a message's calls (a turn with calls only): only to the provider and model that
- * produced them (another model cannot read them; OpenAI rejects them). `dropped` says the message
- * carried reasoning this wire cannot replay (another provider, model or wire), which the caller notes.
+ * The reasoning items to send back before a message's calls: its own (see isOwnReasoning), for a
+ * turn with calls only. Reasoning matters to the calls it led to; a turn that only answered has
+ * its reasoning discarded by the model anyway, and a reasoning item must be followed by its own output item.
  */
-export function replayedReasoningItems(message: AssistantMessage, target: { provider: string; model: string }): { items: ReplayItem[]; dropped: boolean } {
+export function replayedReasoningItems(message: AssistantMessage, target: { provider: string; model: string }): ReplayItem[] {
   const data = message.providerData;
-  const items = data?.[KEY];
-  const ours = data && data.provider === target.provider && data.model === target.model && Array.isArray(items);
-  // Reasoning matters to the calls it led to; a turn that only answered has its reasoning discarded
-  // by the model anyway, and a reasoning item must be followed by its own output item.
-  if (ours && message.toolCalls.length === 0) return { items: [], dropped: false };
-  if (ours) return { items: items as ReplayItem[], dropped: false };
-  return { items: [], dropped: Boolean(message.reasoning || data) };
+  if (!data || !isOwnReasoning(data, target) || message.toolCalls.length === 0) return [];
+  return data[KEY] as ReplayItem[];
 }

@@ -13,7 +13,8 @@ import { RequestScope } from '../shared/request-scope.js';
 import { responsesWebSearchTool, toResponsesInput, toResponsesTools } from './convert.js';
 import { ResponseReader, type StreamEvent } from './read-events.js';
 import { isOpenAIReasoningModel } from './reasoning-models.js';
-import { reasoningItemsData } from './reasoning-items.js';
+import { isOwnReasoning, reasoningItemsData } from './reasoning-items.js';
+import { leftOutOf } from '../shared/left-out.js';
 import { responsesResource } from './sdk.js';
 import { sdkClientOptions } from '../shared/sdk-client-options.js';
 import { SearchAllowance, uniqueCitations, type ServerSearchOptions } from '../shared/server-search.js';
@@ -59,8 +60,6 @@ export class ResponsesProvider implements Provider {
   private readonly apiKey: string;
   private readonly keyVariable: string;
   private readonly search: SearchAllowance | undefined;
-  /** Assistant messages whose reasoning could not be carried, over this provider's requests (for the trace and tests). */
-  droppedReasoning = 0;
 
   constructor(options: ResponsesProviderOptions) {
     this.apiKey = options.apiKey;
@@ -79,8 +78,7 @@ export class ResponsesProvider implements Provider {
   }
 
   async *stream(request: ModelRequest, outer?: AbortSignal): AsyncGenerator<ProviderEvent> {
-    const { input, droppedReasoning } = toResponsesInput(request.messages, { provider: this.name, model: request.model });
-    this.droppedReasoning += droppedReasoning;
+    const input = toResponsesInput(request.messages, { provider: this.name, model: request.model });
     const reasons = this.reasons(request.model);
     const body = {
       model: request.model,
@@ -110,7 +108,7 @@ export class ResponsesProvider implements Provider {
         // Nothing after the final event matters; a server holding the connection open is not waited for.
         if (reader.complete) break;
       }
-      yield { type: 'response', response: this.response(reader, request.model) };
+      yield { type: 'response', response: this.response(reader, request) };
     } catch (error) {
       throw scope.failure(error, { label: this.name, opened, apiKey: this.apiKey, keyVariable: this.keyVariable, toProviderError: (e) => this.toProviderError(e, opened) });
     } finally {
@@ -127,7 +125,8 @@ export class ResponsesProvider implements Provider {
     return toProviderError(error, this.name);
   }
 
-  private response(reader: ResponseReader, model: string): ModelResponse {
+  private response(reader: ResponseReader, request: ModelRequest): ModelResponse {
+    const { model } = request;
     const reply = reader.result();
     const message: AssistantMessage = { role: 'assistant', content: reply.text, toolCalls: reply.toolCalls };
     if (reply.reasoning) message.reasoning = reply.reasoning;
@@ -137,6 +136,8 @@ export class ResponsesProvider implements Provider {
     if (reply.reasoningItems.length) message.providerData = reasoningItemsData(this.name, model, reply.reasoningItems);
     const response: ModelResponse = { message, finishReason: reply.finishReason };
     if (reply.usage) response.usage = reply.usage;
+    const leftOut = leftOutOf(request.messages, { provider: this.name, model, wire: 'responses' }, (data) => isOwnReasoning(data, { provider: this.name, model }));
+    if (leftOut) response.leftOut = leftOut;
     return response;
   }
 }

@@ -13,7 +13,8 @@ import { ToolCallAccumulator, type ToolCallFragment } from './accumulate.js';
 import { toOpenAIMessages, toOpenAITools, WireMessages, type ConvertOptions } from './convert.js';
 import { toProviderError } from './errors.js';
 import { readUsage } from './read-usage.js';
-import { readReasoning, reasoningData, type ReasoningField } from './reasoning.js';
+import { isOwnReasoning, readReasoning, reasoningData, type ReasoningField } from './reasoning.js';
+import { leftOutOf } from '../shared/left-out.js';
 import { unsupportedParameter, withoutParameters } from './unsupported-parameters.js';
 import { ToolWireMap, type ToolIdFormat } from '../shared/tool-ids.js';
 import { promptCacheFields, type PromptCacheOptions } from './prompt-cache-fields.js';
@@ -238,6 +239,8 @@ export class OpenAIProvider implements Provider {
     const response: ModelResponse = { message, finishReason: normaliseFinish(finish, toolCalls.length > 0) };
     if (usage) response.usage = usage;
     if (leaked) response.leakedToolCalls = leaked.calls.length;
+    const leftOut = leftOutOf(request.messages, { provider: this.name, model, wire: 'chat' }, (data) => isOwnReasoning(data, { provider: this.name, model }));
+    if (leftOut) response.leftOut = leftOut;
     return response;
   }
 }

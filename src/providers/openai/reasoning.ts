@@ -25,8 +25,13 @@ export function reasoningData(provider: string, model: string, text: string, fie
  */
 export function replayedReasoning(message: AssistantMessage, target: { provider: string; model: string; replayReasoning: boolean }): Partial<Record<ReasoningField, string>> | undefined {
   const data = message.providerData;
-  if (!target.replayReasoning || !data || data.provider !== target.provider || data.model !== target.model) return undefined;
+  if (!target.replayReasoning || !data || !isOwnReasoning(data, target)) return undefined;
   if (typeof data.reasoning_content === 'string') return { reasoning_content: data.reasoning_content };
   if (typeof data.reasoning === 'string') return { reasoning: data.reasoning };
   return undefined;
+}
+
+/** Reasoning text this provider and model made on this wire: the only kind it may send back. */
+export function isOwnReasoning(data: ProviderData, target: { provider: string; model: string }): boolean {
+  return data.provider === target.provider && data.model === target.model && (typeof data.reasoning_content === 'string' || typeof data.reasoning === 'string');
 }

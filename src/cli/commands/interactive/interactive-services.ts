@@ -23,6 +23,7 @@ import { commandUsage, formatSkills } from '../skills/format-skills.js';
 import type { InteractiveServices } from '../../tui/services.js';
 import { safeStderr } from '../../display/safe-output.js';
 import { CacheWatch } from '../../../core/cache-watch.js';
+import { LeftOutNotes } from '../../../core/left-out-notes.js';
 import { cacheTtlMsOf } from '../../../context/cache-prices.js';
 import { endSession } from '../../../hooks/session-end.js';
 
@@ -71,6 +72,7 @@ export async function createInteractiveServices(
     authorize: (ask) => createCliAuthorize(settings, ask, undefined, { hooks: prepared.hooks }),
     prepareMessages: context.prepareMessages,
     cacheWatch: new CacheWatch({ ttlMs: cacheTtlMsOf(settings.cacheTtl) }),
+    leftOutNotes: new LeftOutNotes(),
     onContextOverflow: context.onContextOverflow,
     onEvent: record,
     compact: async (messages, { model, signal }) => {
