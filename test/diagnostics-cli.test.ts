@@ -45,9 +45,11 @@ describe('diagnostics after edits through the built CLI', () => {
     expect(toolResult).not.toContain('src/a.ts:1:');
   });
 
-  it('in auto-edit mode with nobody to ask, the edit runs but the checker (an execute action) does not', { timeout: 240_000 }, async () => {
+  it('in auto-edit mode with nobody to ask, the edit runs but the checker (an execute action) does not, and the run exits 4 naming it', { timeout: 240_000 }, async () => {
     const { ran, ws, toolResult } = await run(['--permission-mode', 'auto-edit'], { diagnostics: { command: 'touch checker-ran' } });
-    expect(ran.code).toBe(0);
+    expect(ran.code, ran.stderr).toBe(4);
+    expect(ran.stderr).toContain('needed approval and there was no terminal to ask');
+    expect(ran.stderr).toContain('diagnostics');
     expect(toolResult).toContain('Edited src/a.ts');
     expect(toolResult).toContain('(Diagnostics: diagnostics was not run:');
     expect(existsSync(join(ws, 'checker-ran'))).toBe(false);

@@ -12,7 +12,8 @@ export function closestOption(name: string, known: readonly string[]): string | 
 
 /**
  * The command (or command word) a lone word most likely meant: one it begins (three letters at
- * least), or one within an edit (two for names over four letters); undefined when none is close.
+ * least), or one within an edit (two for names of seven letters or more: `deploy` is a task, not a
+ * mistyped `replay`); undefined when none is close.
  * Stricter than closestName: a lone word that is not a command is sent as a task, so only a near miss is refused.
  */
 export function closestCommand(word: string, names: readonly string[]): string | undefined {
@@ -23,7 +24,7 @@ export function closestCommand(word: string, names: readonly string[]): string |
   let best: { name: string; distance: number } | undefined;
   for (const name of names) {
     const distance = editDistance(word.toLowerCase(), name);
-    if (distance <= (name.length > 4 ? 2 : 1) && (!best || distance < best.distance)) best = { name, distance };
+    if (distance <= (name.length >= 7 ? 2 : 1) && (!best || distance < best.distance)) best = { name, distance };
   }
   return best?.name;
 }
