@@ -1,26 +1,8 @@
-import { existsSync, lstatSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startChatServer, type ChatServer, type ServerStep } from './support/chat-server.js';
-import { cliHome, type CliHome } from './support/cli-process.js';
+import { existsSync, lstatSync, mkdirSync, writeFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { useChatCli } from './support/chat-cli.js';
 
-const servers: ChatServer[] = [];
-const homes: CliHome[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-  for (const home of homes.splice(0)) home.cleanup();
-});
-
-async function setup(script: ServerStep[]) {
-  const server = await startChatServer(script);
-  servers.push(server);
-  const home = cliHome();
-  homes.push(home);
-  const env = { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: server.url, VIBE_MODEL: 'test-model' };
-  const file = (name: string) => join(home.workspace, name);
-  const read = (name: string) => (existsSync(file(name)) ? readFileSync(file(name), 'utf8') : undefined);
-  return { server, home, file, read, run: (args: string[]) => home.run(args, env) };
-}
+const setup = useChatCli();
 
 const bash = (command: string) => ({ toolCalls: [{ name: 'bash', arguments: { command } }] });
 const write = (path: string, content: string) => ({ toolCalls: [{ name: 'write_file', arguments: { path, content } }] });

@@ -4,25 +4,10 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startChatServer, type ChatServer, type ServerStep } from './support/chat-server.js';
-import { cliHome, type CliHome } from './support/cli-process.js';
+import { describe, expect, it } from 'vitest';
+import { useChatCli } from './support/chat-cli.js';
 
-const servers: ChatServer[] = [];
-const homes: CliHome[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-  for (const home of homes.splice(0)) home.cleanup();
-});
-
-async function setup(script: ServerStep[]) {
-  const server = await startChatServer(script);
-  servers.push(server);
-  const home = cliHome();
-  homes.push(home);
-  const env = { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: server.url, VIBE_MODEL: 'test-model' };
-  return { server, home, run: (args: string[]) => home.run(['--sandbox', 'off', ...args], env) };
-}
+const setup = useChatCli(['--sandbox', 'off']);
 
 const writeAnswer = { toolCalls: [{ name: 'write_file', arguments: { path: 'answer.txt', content: '42\n' } }] };
 const echo = { toolCalls: [{ name: 'bash', arguments: { command: 'echo checked' } }] };

@@ -200,24 +200,25 @@ function exampleModel(preset: ProviderPreset, baseURL: string): string {
 
 /** What to set: only what is missing (a key or base URL already in the environment is not asked for again). */
 function setupMessage(preset: ProviderPreset, missing: { key: boolean; model: boolean; text: string[] }, baseURL: string, baseUrlFromEnv: boolean): string {
-  const keyLine = !missing.key || !preset.keyVariable
+  const keyLine: Array<[string, string]> = !missing.key || !preset.keyVariable
     ? []
     : baseUrlFromEnv
-      ? [`  export ${preset.keyVariable}=local${' '.repeat(Math.max(1, 27 - preset.keyVariable.length))}# any value, for a server that takes no key`]
-      : [`  export ${preset.keyVariable}=sk-...`];
-  const modelLine = missing.model ? [`  export VIBE_MODEL=${exampleModel(preset, baseURL)}            # or pass --model`] : [];
-  const baseUrlLine = baseUrlFromEnv
+      ? [[`export ${preset.keyVariable}=local`, 'any value, for a server that takes no key']]
+      : [[`export ${preset.keyVariable}=sk-...`, '']];
+  const modelLine: Array<[string, string]> = missing.model ? [[`export VIBE_MODEL=${exampleModel(preset, baseURL)}`, 'or pass --model']] : [];
+  const baseUrlLine: Array<[string, string]> = baseUrlFromEnv
     ? []
     : preset.baseUrlVariable
-      ? [`  export ${preset.baseUrlVariable}=http://...${' '.repeat(Math.max(1, 22 - preset.baseUrlVariable.length))}# optional: another endpoint (or --base-url)`]
-      : [`  # optional: another endpoint with --base-url URL (${preset.name} reads no base-URL variable)`];
+      ? [[`export ${preset.baseUrlVariable}=http://...`, 'optional: another endpoint (or --base-url)']]
+      : [[`# optional: another endpoint with --base-url URL (${preset.name} reads no base-URL variable)`, '']];
+  const examples = [...keyLine, ...modelLine, ...baseUrlLine];
+  const width = Math.max(...examples.map(([command, comment]) => (comment ? command.length : 0)));
+  const exampleLines = examples.map(([command, comment]) => `  ${comment ? `${command.padEnd(width)}  # ${comment}` : command}`);
   return [
     `Provider "${preset.name}" is not set up. Missing: ${missing.text.join('; ')}.`,
     '',
     'Set, for example:',
-    ...keyLine,
-    ...modelLine,
-    ...baseUrlLine,
+    ...exampleLines,
     ...(preset.local || baseUrlFromEnv
       ? []
       : ['', 'Or use a local Ollama (no key needed):', '  ollama pull qwen2.5-coder && vibe-agent --provider ollama --model qwen2.5-coder "your task"']),
