@@ -5,24 +5,35 @@ import { keyChoice, keysLine } from '../tui/approval-keys.js';
 import { readKeyAnswer, takesSingleKeys } from './read-key-answer.js';
 import { interruptThisProcess, ONE_SHOT_CANCEL } from './terminal-approval.js';
 
+/** Whether a yes/no question can be asked here: stdin takes single keys and stderr is a terminal. */
+export function canAskYesNo(): boolean {
+  return takesSingleKeys(process.stdin) && process.stderr.isTTY === true;
+}
+
 /**
- * A trust question on the terminal (stderr), rendered by renderTrustQuestion (what the
- * repository wrote is made visible, never passed raw), answered by one key as an approval is:
- * y or n; Esc or end of input means no, Ctrl-C stops the run. Undefined without a terminal.
+ * A yes/no question on the terminal (stderr), answered by one key as an approval is: y or n; Esc or
+ * end of input means no, Ctrl-C stops the run. Call only when canAskYesNo() holds.
+ */
+export async function askYesNo(question: string, said: { yes: string; no: string } = { yes: 'yes', no: 'no' }): Promise<boolean> {
+  const input = process.stdin;
+  if (!takesSingleKeys(input)) return false;
+  const t = createTheme(colorEnabled(process.stderr));
+  safeStderr.write(`${question}${keysLine(undefined, t, ONE_SHOT_CANCEL)} `);
+  const read = await readKeyAnswer(input, (key) => keyChoice(key, false));
+  if ('ended' in read) {
+    safeStderr.write(`\n  ${t.dim(`${read.ended}: ${said.no}`)}\n`);
+    return false;
+  }
+  safeStderr.write(`\n  ${read.chosen === 'yes' ? t.green(said.yes) : t.yellow(said.no)}\n`);
+  if (read.chosen === 'interrupt') interruptThisProcess();
+  return read.chosen === 'yes';
+}
+
+/**
+ * A trust question on the terminal, rendered by renderTrustQuestion (what the repository wrote is
+ * made visible, never passed raw), answered by askYesNo. Undefined without a terminal.
  */
 export function terminalTrust(): AskTrust | undefined {
-  const input = process.stdin;
-  if (!takesSingleKeys(input) || !process.stderr.isTTY) return undefined;
-  const t = createTheme(colorEnabled(process.stderr));
-  return async (question) => {
-    safeStderr.write(`${renderTrustQuestion(question).join('\n')}\nApprove?${keysLine(undefined, t, ONE_SHOT_CANCEL)} `);
-    const read = await readKeyAnswer(input, (key) => keyChoice(key, false));
-    if ('ended' in read) {
-      safeStderr.write(`\n  ${t.dim(`${read.ended}: no`)}\n`);
-      return false;
-    }
-    safeStderr.write(`\n  ${read.chosen === 'yes' ? t.green('approved') : t.yellow('declined')}\n`);
-    if (read.chosen === 'interrupt') interruptThisProcess();
-    return read.chosen === 'yes';
-  };
+  if (!canAskYesNo()) return undefined;
+  return (question) => askYesNo(`${renderTrustQuestion(question).join('\n')}\nApprove?`, { yes: 'approved', no: 'declined' });
 }

@@ -1,5 +1,4 @@
 import { existsSync } from 'node:fs';
-import { createInterface } from 'node:readline/promises';
 import { resolve } from 'node:path';
 import { describeEstimate, estimateCost } from '../../../doctor/estimate-cost.js';
 import { localChecks, type ConfigFileCheck } from '../../../doctor/local-checks.js';
@@ -11,6 +10,7 @@ import { detectBubblewrap } from '../../../sandbox/detect-bubblewrap.js';
 import type { CliArgs } from '../../args/cli-args.js';
 import { loadConfig, pointsAtThisMachine, projectConfigPath, readConfigFile, userConfigPath, type ConfigPlace, type FileConfig } from '../../settings/config.js';
 import { EXIT } from '../../settings/exit-codes.js';
+import { askYesNo, canAskYesNo } from '../../setup/ask-yes-no.js';
 import { providerSettings } from '../../setup/provider-settings.js';
 import { resolveSettings } from '../../setup/resolve-settings.js';
 import { secondsAsMs } from '../../settings/setting-parsers.js';
@@ -76,15 +76,9 @@ async function checkConfigFile(path: string, place: ConfigPlace): Promise<Config
 
 /** A paid endpoint is only used after a yes: asked on a terminal, refused without one (pass --yes). */
 async function askToSpend(estimate: string): Promise<'yes' | 'no' | 'refused'> {
-  if (!process.stdin.isTTY) {
+  if (!canAskYesNo()) {
     safeStderr.write(`vibe-agent: ${estimate}\nvibe-agent: not a terminal, so not asking: pass --yes to run doctor against this paid endpoint.\n`);
     return 'refused';
   }
-  const prompt = createInterface({ input: process.stdin, output: process.stderr });
-  try {
-    const answer = await prompt.question(`${estimate}\nGo ahead? [y/N] `);
-    return /^y(es)?$/i.test(answer.trim()) ? 'yes' : 'no';
-  } finally {
-    prompt.close();
-  }
+  return (await askYesNo(`${estimate}\nGo ahead?`)) ? 'yes' : 'no';
 }

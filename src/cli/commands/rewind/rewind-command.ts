@@ -1,4 +1,3 @@
-import { createInterface } from 'node:readline/promises';
 import { resolve } from 'node:path';
 import { applyRewind, planRewind, type RewindPlan } from '../../../checkpoints/rewind.js';
 import { SessionCheckpoints } from '../../../checkpoints/session-checkpoints.js';
@@ -15,6 +14,7 @@ import { busyAsUsage, chooseSessionPath } from '../../prompt/run-session.js';
 import { UsageError } from '../../settings/usage-error.js';
 import { safeStderr, safeStdout } from '../../display/safe-output.js';
 import { agentEnvironment } from '../../../secrets/held-secrets.js';
+import { askYesNo, canAskYesNo } from '../../setup/ask-yes-no.js';
 
 /** `vibe-agent rewind`: back to before a prompt of the latest session (or --resume ID), files and/or conversation. */
 export async function rewindCommand(args: CliArgs & { rewind?: RewindArgs }, env: NodeJS.ProcessEnv = agentEnvironment()): Promise<number> {
@@ -52,16 +52,9 @@ export async function rewindCommand(args: CliArgs & { rewind?: RewindArgs }, env
 
 async function confirmOverwrite(plan: RewindPlan): Promise<boolean> {
   const list = plan.userChanged.map((path) => `  ${path}`).join('\n');
-  const interactive = process.stdin.isTTY === true && process.stderr.isTTY === true;
-  if (!interactive) {
+  if (!canAskYesNo()) {
     safeStderr.write(`vibe-agent: these files changed after the agent left them, and the rewind would overwrite them:\n${list}\nNothing was changed. Run again with --force to overwrite them (or --conversation-only to keep the files).\n`);
     return false;
   }
-  const readline = createInterface({ input: process.stdin, output: process.stderr });
-  try {
-    const answer = await readline.question(`These files changed after the agent left them:\n${list}\nOverwrite them? [y/N] `);
-    return /^y(es)?$/i.test(answer.trim());
-  } finally {
-    readline.close();
-  }
+  return askYesNo(`These files changed after the agent left them:\n${list}\nOverwrite them?`);
 }
