@@ -49,6 +49,8 @@ const DEFAULT_STARTUP_MS = 30_000;
 const MAX_LINE_BYTES = 128 * 1024 * 1024;
 /** The registry's time limit (through the signal) is the one that applies to a call. */
 const NO_SDK_TIMEOUT = 24 * 60 * 60 * 1000;
+/** How long stopping waits for an HTTP server to acknowledge the end of its session. */
+const END_SESSION_MS = 2_000;
 
 /**
  * One MCP server: started (connect, initialize, list tools) with a time limit, called through
@@ -161,6 +163,7 @@ export class McpConnection {
     const client = this.client;
     this.client = undefined;
     this.oauth?.provider.close();
+    if (client) await endHttpSession(client);
     await Promise.all([client?.close(), this.opening?.close()].map((closing) => closing?.catch(() => {})));
   }
 
@@ -302,6 +305,20 @@ export class McpConnection {
     if (stderr) parts.push(`stderr: ${stderr}`);
     return parts.length ? ` (${parts.join('; ')})` : '';
   }
+}
+
+/**
+ * A streamable HTTP server keeps a session per client until told it is over (the specification's
+ * DELETE, which the SDK sends only when asked): without it every run left one behind. A server
+ * that does not answer in time is left as it is; closing the client then aborts the request.
+ */
+async function endHttpSession(client: Client): Promise<void> {
+  const transport = client.transport as (Transport & { terminateSession?: () => Promise<void> }) | undefined;
+  if (typeof transport?.terminateSession !== 'function') return;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, END_SESSION_MS)));
+  await Promise.race([transport.terminateSession().catch(() => {}), late]);
+  clearTimeout(timer);
 }
 
 async function listAllTools(client: Client): Promise<ListedTool[]> {
