@@ -4,11 +4,10 @@ import { ConfigError } from '../providers/create-provider.js';
 import { parseCliArgs } from './parse-command-line.js';
 import { findCommand } from './command-registry.js';
 import { UsageError } from './args/cli-args.js';
-import { helpFor } from './help-text.js';
 import { EXIT } from './settings/exit-codes.js';
 import { safeStdout, safeStderr } from './display/safe-output.js';
 
-// Only argument parsing (the parser and the commands' specs) is loaded up front; everything else is imported when it is needed.
+// Only argument parsing (the parser and the commands' specs) is loaded up front; everything else, help included, is imported when it is needed.
 async function main(argv: string[], packageVersion: () => string): Promise<number> {
   const args = parseCliArgs(argv);
   if (args.command === 'version') {
@@ -16,6 +15,7 @@ async function main(argv: string[], packageVersion: () => string): Promise<numbe
     return EXIT.answered;
   }
   if (args.command === 'help') {
+    const { helpFor } = await import('./help-text.js');
     safeStdout.write(`${helpFor(args.helpTopic)}\n`);
     return EXIT.answered;
   }
