@@ -3,6 +3,7 @@ import { acpSpec } from './commands/acp/spec.js';
 import { demoSpec } from './commands/demo/spec.js';
 import { doctorSpec } from './commands/doctor/spec.js';
 import { evalSpec } from './commands/eval/spec.js';
+import { importSpec } from './commands/import/spec.js';
 import { indexSpec } from './commands/index/spec.js';
 import { lspSpec } from './commands/lsp/spec.js';
 import { mcpSpec } from './commands/mcp/spec.js';
@@ -14,7 +15,7 @@ import { skillsSpec } from './commands/skills/spec.js';
 import { traceSpec } from './commands/trace/spec.js';
 
 /** Every sub-command, in the order of `vibe-agent --help`; a first word naming one runs it. */
-export const COMMANDS: readonly Command[] = [demoSpec, sessionsSpec, rewindSpec, traceSpec, replaySpec, memorySpec, skillsSpec, indexSpec, doctorSpec, evalSpec, mcpSpec, lspSpec, acpSpec];
+export const COMMANDS: readonly Command[] = [demoSpec, sessionsSpec, importSpec, rewindSpec, traceSpec, replaySpec, memorySpec, skillsSpec, indexSpec, doctorSpec, evalSpec, mcpSpec, lspSpec, acpSpec];
 
 export function findCommand(name: string): Command | undefined {
   return COMMANDS.find((command) => command.name === name);
