@@ -79,7 +79,7 @@ function buildTree(lines: SourceLine[], stats: ImportStats): { entries: ImportEn
         byMessageId.set(messageId, entry);
         entries.push(entry);
         stats.messages++;
-      } else stats.skip('streamed duplicate of one reply (merged)');
+      } else stats.skip('another record of the same reply (its blocks merged into one message)');
       addAssistantBlocks(entry, message, seenBlocks, callOwner, stats);
       if (uuid) alias.set(uuid, entry.id);
       previous = entry.id;

@@ -7,7 +7,10 @@ import { obj, str } from './source-lines.js';
  */
 export function detectFormat(text: string): ForeignAgent | undefined {
   const head = text.trimStart();
-  if (head.startsWith('{') && !/\n\s*\{/.test(head.slice(0, 1 << 16)) && /"messages"\s*:/.test(head) && /"sessionId"/.test(head)) return 'gemini-cli';
+  if (head.startsWith('{') && /"sessionId"/.test(head.slice(0, 4096))) {
+    const whole = parse(head.replace(/\s*\n\s*/g, ' '));
+    if (whole && Array.isArray(whole.messages)) return 'gemini-cli';
+  }
   let seen = 0;
   for (const line of head.split('\n', 40)) {
     const record = parse(line);

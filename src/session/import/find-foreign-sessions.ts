@@ -62,7 +62,8 @@ function summarize(agent: ForeignAgent, path: string): ForeignSessionSummary {
       const record = parse(line);
       named = String(record?.summary ?? record?.customTitle ?? record?.aiTitle ?? record?.title ?? '');
     }
-    if (!PROMPT[agent](line)) continue;
+    // A torn last line (the agent was writing it) is not a prompt yet.
+    if (!PROMPT[agent](line) || !line.trimEnd().endsWith('}')) continue;
     turns++;
     if (!title) title = titleOf(agent, parse(line));
   }

@@ -25,7 +25,7 @@ export function parseGeminiCli(text: string, file: string): ParsedForeignSession
     messages.set(id, { record, line });
   };
   const trimmed = text.trimStart();
-  const whole = trimmed.startsWith('{') && !trimmed.includes('\n{') ? safeParse(trimmed) : undefined;
+  const whole = trimmed.startsWith('{') ? safeParse(trimmed) : undefined;
   if (whole && Array.isArray(whole.messages)) {
     stats.lines = 1;
     meta = whole;

@@ -15,7 +15,7 @@ export interface ImportOrigin {
 /** The history as the records so far make it: its length (system prompt included), each message's role and source entry. */
 interface HistoryState {
   roles: Array<Message['role']>;
-  entries: Array<string | undefined>;
+  entries: string[][];
   /** The turn number within the current prompt. */
   turn: number;
 }
@@ -48,7 +48,7 @@ export function writeImportedSession(writer: SessionWriter, parsed: ParsedForeig
     let shared = 0;
     while (shared < units.length && written.has(units[shared]!.key)) shared++;
     if (shared === units.length && !first) continue;
-    const state: HistoryState = { roles: ['system'], entries: [undefined], turn: 0 };
+    const state: HistoryState = { roles: ['system'], entries: [[]], turn: 0 };
     for (const unit of units.slice(0, shared)) apply(unit, state, undefined);
     if (!first) append({ type: 'rewind', toRecord: shared ? written.get(units[shared - 1]!.key)! : base });
     first = false;
@@ -74,7 +74,7 @@ function apply(unit: ImportUnit, state: HistoryState, sink: Sink | undefined, ag
   const tag = agent ? { agent } : {};
   if (unit.kind === 'run') {
     state.roles.push('user');
-    state.entries.push(unit.entryIds[0]);
+    state.entries.push(unit.entryIds);
     state.turn = 0;
     sink?.append({ type: 'run_start', provider: 'import', model: '', tools: [], input: unit.text, ...(unit.images.length ? { images: unit.images } : {}), origin: sink.origin(unit.line), ...tag });
     return;
@@ -83,7 +83,7 @@ function apply(unit: ImportUnit, state: HistoryState, sink: Sink | undefined, ag
     const turn = ++state.turn;
     const { kind: _kind, model: _model, calls, text, reasoning, providerData } = unit.assistant;
     state.roles.push('assistant', ...calls.map(() => 'tool' as const));
-    state.entries.push(unit.entryIds[0], ...unit.results.map(() => undefined));
+    state.entries.push([unit.entryIds[0]!], ...unit.results.map(() => []));
     if (!sink) return;
     sink.append({ type: 'turn_start', turn, origin: sink.origin(unit.line), ...tag });
     const message = { role: 'assistant', content: text, toolCalls: calls, ...(reasoning ? { reasoning } : {}), ...(providerData ? { providerData } : {}) };
@@ -95,20 +95,20 @@ function apply(unit: ImportUnit, state: HistoryState, sink: Sink | undefined, ag
     return;
   }
   // A compaction: the summary takes the place of everything before the first message it keeps.
-  let keep = unit.keepFrom ? state.entries.indexOf(unit.keepFrom) : -1;
+  let keep = unit.keepFrom ? state.entries.findIndex((ids) => ids.includes(unit.keepFrom!)) : -1;
   if (keep < 1) keep = state.roles.length;
   while (keep < state.roles.length && state.roles[keep] === 'tool') keep--;
   const count = keep - 1;
   const summary: Message = { role: 'user', content: `Summary of the conversation before this point (compacted earlier):\n\n${unit.summary}` };
   state.roles.splice(1, count, 'user');
-  state.entries.splice(1, count, undefined);
+  state.entries.splice(1, count, []);
   sink?.append({ type: 'compaction', turn: state.turn, tokensBefore: 0, tokensAfter: 0, summary: unit.summary, dropped: count, replaced: { from: 1, count }, inserted: [summary], origin: sink.origin(unit.line), ...tag });
 }
 
 /** A subagent's conversation: its records carry `agent`, so they are kept but are not this history. */
 function writeSidechain(name: string, entries: ImportEntry[], sink: Sink): void {
   const units = importUnits(entries, { skip: () => undefined } as never, new Set());
-  const state: HistoryState = { roles: ['system'], entries: [undefined], turn: 0 };
+  const state: HistoryState = { roles: ['system'], entries: [[]], turn: 0 };
   for (const unit of units) apply(unit, state, sink, `main/import-${name}`);
 }
 
