@@ -82,6 +82,8 @@ export { createSession, withSystemPrompt, type OpenedSession, type SessionStoreO
 export { resumeSession } from './session/resume-session.js';
 export type { SessionWriter } from './session/session-writer.js';
 export { listSessions, findSession, type SessionSummary, type SessionLookup } from './session/list-sessions.js';
+export { importForeignSession, parseForeignSession, NotASessionError, type ImportOptions, type ImportOutcome } from './session/import/import-session.js';
+export { findForeignSessions, type ForeignSessionSummary } from './session/import/find-foreign-sessions.js';
 export { readSessionFile, type ReadSession } from './session/read-session.js';
 export { buildTrace, type TraceOptions } from './trace/build-trace.js';
 export { tracePageHtml } from './trace/page-html.js';
