@@ -55,8 +55,8 @@ describe('import', () => {
     const before = statSync(files.claude);
     const out = importForeignSession(files.claude, { workspace, env });
     const s = out.stats!;
-    expect({ messages: s.messages, toolCalls: s.toolCalls, mapped: s.mappedCalls, foreign: s.foreignCalls, results: s.results, reasoning: s.reasoning, images: s.images, compactions: s.compactions, branches: s.branches, sidechains: s.sidechains }).toEqual({ messages: 11, toolCalls: 4, mapped: 3, foreign: 1, results: 4, reasoning: 1, images: 2, compactions: 1, branches: 2, sidechains: 2 });
-    expect(s.skipped).toEqual({ 'broken line (not JSON)': 1, 'record type "mystery-record"': 1, 'another record of the same reply (its blocks merged into one message)': 4 });
+    expect({ messages: s.messages, toolCalls: s.toolCalls, mapped: s.mappedCalls, foreign: s.foreignCalls, results: s.results, reasoning: s.reasoning, images: s.images, compactions: s.compactions, branches: s.branches, sidechains: s.sidechains }).toEqual({ messages: 11, toolCalls: 4, mapped: 3, foreign: 1, results: 4, reasoning: 2, images: 2, compactions: 1, branches: 2, sidechains: 2 });
+    expect(s.skipped).toEqual({ 'broken line (not JSON)': 1, 'record type "mystery-record"': 1, 'another record of the same reply (its blocks merged into one message)': 5 });
     expect(statSync(files.claude).mtimeMs).toBe(before.mtimeMs);
     const messages = resumed(out.path);
     checkHistory(messages);
@@ -75,7 +75,7 @@ describe('import', () => {
     expect(records.filter((record) => record.agent).length).toBeGreaterThan(0);
     expect(records.some((record) => record.type === 'usage' || record.type === 'stop')).toBe(false);
     const thinking = first.find((record) => record.type === 'assistant_message')!.message as Message & { providerData?: { thinking: unknown[] } };
-    expect(thinking.providerData).toEqual({ provider: 'anthropic', model: 'claude-sonnet-4-5', thinking: [{ type: 'thinking', thinking: 'Run the tests first.', signature: 'sig-1' }] });
+    expect(thinking.providerData).toEqual({ provider: 'claude-code', model: 'claude-sonnet-4-5', thinking: [{ type: 'thinking', thinking: 'Run the tests first.', signature: 'sig-1' }] });
   });
 
   it('Codex: calls and outputs paired, apply_patch kept foreign, the compacted history, an unanswered call stood in for', () => {
@@ -105,7 +105,7 @@ describe('import', () => {
   it('pi: the id/parentId tree as branches, the aborted reply left out, the compaction keeping its first kept entry; v1 files too', () => {
     const out = importForeignSession(files.pi, { workspace, env });
     const s = out.stats!;
-    expect({ messages: s.messages, toolCalls: s.toolCalls, mapped: s.mappedCalls, foreign: s.foreignCalls, results: s.results, reasoning: s.reasoning, images: s.images, compactions: s.compactions, branches: s.branches }).toEqual({ messages: 10, toolCalls: 3, mapped: 2, foreign: 1, results: 3, reasoning: 1, images: 1, compactions: 1, branches: 2 });
+    expect({ messages: s.messages, toolCalls: s.toolCalls, mapped: s.mappedCalls, foreign: s.foreignCalls, results: s.results, reasoning: s.reasoning, images: s.images, compactions: s.compactions, branches: s.branches }).toEqual({ messages: 10, toolCalls: 3, mapped: 2, foreign: 1, results: 3, reasoning: 2, images: 1, compactions: 1, branches: 2 });
     expect(s.skipped).toEqual({ 'empty assistant reply (aborted)': 1, 'entry type "future_entry"': 1 });
     const messages = resumed(out.path);
     checkHistory(messages);

@@ -150,7 +150,7 @@ function addAssistantBlocks(entry: ImportEntry, message: Record<string, unknown>
     } else if (block.type === 'thinking' || block.type === 'redacted_thinking') {
       if (typeof block.thinking === 'string') body.reasoning = body.reasoning ? `${body.reasoning}\n\n${block.thinking}` : block.thinking;
       if (typeof block.signature === 'string' || typeof block.data === 'string') {
-        const data = (body.providerData ?? { provider: 'anthropic', model: body.model ?? '', thinking: [] }) as ProviderData & { thinking: unknown[] };
+        const data = (body.providerData ?? { provider: 'claude-code', model: body.model ?? '', thinking: [] }) as ProviderData & { thinking: unknown[] };
         data.thinking.push(block.type === 'thinking' ? { type: 'thinking', thinking: block.thinking, signature: block.signature } : { type: 'redacted_thinking', data: block.data });
         body.providerData = data;
       }

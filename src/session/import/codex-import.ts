@@ -105,9 +105,8 @@ class CodexHistory {
     const content = arr(item.content).map((part) => str(obj(part)?.text) ?? '').filter(Boolean);
     const text = [...summary, ...content].join('\n\n');
     if (text) open.reasoning = text;
-    const id = str(item.id);
-    if (id && typeof item.encrypted_content === 'string') {
-      open.providerData = { provider: 'openai', model: this.model, responsesReasoning: [{ type: 'reasoning', id, summary: arr(item.summary), encrypted_content: item.encrypted_content }] };
+    if (typeof item.encrypted_content === 'string') {
+      open.providerData = { provider: 'codex', model: this.model, responsesReasoning: [{ type: 'reasoning', ...(str(item.id) ? { id: str(item.id) } : {}), summary: arr(item.summary), encrypted_content: item.encrypted_content }] };
     }
     this.stats.reasoning++;
   }

@@ -126,6 +126,6 @@ function assistant(message: Record<string, unknown>, stats: ImportStats, calls: 
     return undefined;
   }
   stats.messages++;
-  const providerData: ProviderData | undefined = thinking.length ? { provider: 'anthropic', model, thinking } : undefined;
+  const providerData: ProviderData | undefined = thinking.length ? { provider: 'pi', model, thinking } : undefined;
   return { kind: 'assistant', text: texts.join('\n\n'), calls: toolCalls, ...(reasoning.length ? { reasoning: reasoning.join('\n\n') } : {}), ...(providerData ? { providerData } : {}), ...(model ? { model } : {}) };
 }
