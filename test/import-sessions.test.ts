@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -49,6 +49,13 @@ describe('import', () => {
     expect(listed.find((session) => session.path.endsWith('.json'))).toMatchObject({ title: 'Hello', turns: 1 });
     const times = listed.map((session) => session.updatedAt.getTime());
     expect([...times].sort((a, b) => b - a)).toEqual(times);
+    // Newer Gemini CLI versions name the project's folder and write its path in `.project_root`.
+    const named = join(home, '.gemini', 'tmp', 'workspace', 'chats');
+    mkdirSync(named, { recursive: true });
+    writeFileSync(join(home, '.gemini', 'tmp', 'workspace', '.project_root'), realpathSync(workspace));
+    writeFileSync(join(named, 'session-named.json'), readFileSync(files.geminiLegacy));
+    expect(findForeignSessions(workspace, env).filter((session) => session.agent === 'gemini-cli')).toHaveLength(3);
+    rmSync(join(home, '.gemini', 'tmp', 'workspace'), { recursive: true });
   });
 
   it('Claude Code: one message per reply, results with their calls, the edited prompt as a branch, the compaction, sidechains', () => {

@@ -143,14 +143,26 @@ function codexCwd(path: string): string | undefined {
   }
 }
 
-/** Gemini CLI's chats folders for a workspace: `tmp/<sha256 of the path>/chats`, and `tmp/<name>/chats` for a name `projects.json` gives it. */
+/**
+ * Gemini CLI's chats folders for a workspace: `tmp/<sha256 of the path>/chats` (older versions), and
+ * a named `tmp/<name>/chats` whose `.project_root` holds the path or that `projects.json` maps it to.
+ */
 function geminiDirs(root: string, workspace: string): string[] {
   const dirs = [join(root, 'tmp', createHash('sha256').update(workspace).digest('hex'), 'chats')];
+  for (const name of subdirectories(join(root, 'tmp'))) if (safeRead(join(root, 'tmp', name, '.project_root')).trim() === workspace) dirs.push(join(root, 'tmp', name, 'chats'));
   const projects = parse(safeRead(join(root, 'projects.json')));
   const map = (projects?.projects ?? projects) as Record<string, unknown> | undefined;
   const name = map?.[workspace];
   if (typeof name === 'string' && /^[\w.-]+$/.test(name)) dirs.push(join(root, 'tmp', name, 'chats'));
-  return dirs;
+  return [...new Set(dirs)];
+}
+
+function subdirectories(dir: string): string[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+  } catch {
+    return [];
+  }
 }
 
 function safeRead(path: string): string {
