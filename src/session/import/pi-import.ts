@@ -38,7 +38,7 @@ export function parsePi(text: string, file: string): ParsedForeignSession {
     byIndex.push(id);
     const rawParent = 'parentId' in value ? value.parentId : undefined;
     const parentId = rawParent === null ? null : typeof rawParent === 'string' ? (alias.has(rawParent) ? alias.get(rawParent)! : previous) : previous;
-    const body = entryBody(value, type, stats, calls, byIndex, lines.length);
+    const body = entryBody(value, type, stats, calls);
     if (!body) {
       alias.set(id, parentId);
       if (!PASS_THROUGH.has(type) && type !== 'message') stats.skip(`entry type "${type || 'none'}"`);
@@ -59,7 +59,7 @@ export function parsePi(text: string, file: string): ParsedForeignSession {
   return { agent: 'pi', version, sourceId: str(header?.id) ?? basename(file).replace(/\.jsonl$/, ''), ...(str(header?.cwd) ? { cwd: str(header?.cwd)! } : {}), entries, ...(activeLeaf ? { activeLeaf } : {}), sidechains: [], stats };
 }
 
-function entryBody(value: Record<string, unknown>, type: string, stats: ImportStats, calls: Map<string, string>, byIndex: string[], _count: number): EntryBody | undefined {
+function entryBody(value: Record<string, unknown>, type: string, stats: ImportStats, calls: Map<string, string>): EntryBody | undefined {
   if (type === 'compaction') {
     stats.compactions++;
     const keepFrom = str(value.firstKeptEntryId) ?? (typeof value.firstKeptEntryIndex === 'number' ? `#${value.firstKeptEntryIndex}` : undefined);
@@ -71,7 +71,6 @@ function entryBody(value: Record<string, unknown>, type: string, stats: ImportSt
     return { kind: 'user', text, ...(images.length ? { images } : {}) };
   }
   if (type !== 'message') return undefined;
-  void byIndex;
   const message = obj(value.message);
   const role = str(message?.role);
   if (!message || !role) {
