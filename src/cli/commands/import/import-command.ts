@@ -13,6 +13,7 @@ import { EXIT } from '../../settings/exit-codes.js';
 import { UsageError } from '../../settings/usage-error.js';
 import type { ImportArgs } from './import-args.js';
 import { formatForeignSessions } from './format-foreign-sessions.js';
+import { visibleValue } from '../../display/visible-text.js';
 
 /** `vibe-agent import`: list the other agents' sessions of this workspace, import one or all, and maybe continue it. */
 export async function importCommand(args: CliArgs & { import?: ImportArgs }, signal: AbortSignal, env: NodeJS.ProcessEnv = agentEnvironment()): Promise<number> {
@@ -37,7 +38,7 @@ export async function importCommand(args: CliArgs & { import?: ImportArgs }, sig
         report(importForeignSession(session.path, { workspace, env, redact }));
       } catch (error) {
         failed++;
-        safeStderr.write(`vibe-agent: ${session.path}: ${(error as Error).message}\n`);
+        safeStderr.write(`vibe-agent: ${visibleValue((error as Error).message)}\n`);
       }
     }
     return failed ? EXIT.providerError : EXIT.answered;
@@ -67,13 +68,14 @@ function sourcePath(source: string, workspace: string, env: NodeJS.ProcessEnv): 
 }
 
 function report(outcome: ImportOutcome): void {
-  const from = `${AGENT_NAMES[outcome.agent]} session ${outcome.sourceId}`;
+  // Ids and record types come from the file: shown with any control character written out.
+  const from = `${AGENT_NAMES[outcome.agent]} session ${visibleValue(outcome.sourceId)}`;
   if (outcome.already) {
     safeStdout.write(`${from} was imported before, as ${outcome.sessionId}; nothing changed.\n`);
     return;
   }
   const s = outcome.stats!;
-  const skipped = Object.entries(s.skipped).map(([reason, count]) => `${count} ${reason}`);
+  const skipped = Object.entries(s.skipped).map(([reason, count]) => `${count} ${visibleValue(reason)}`);
   safeStdout.write(
     `Imported ${from} as ${outcome.sessionId}: ${s.messages} messages, ${s.toolCalls} tool calls (${s.mappedCalls} as Vibe tools, ${s.foreignCalls} kept foreign), ${s.results} results, ${s.branches} branch${s.branches === 1 ? '' : 'es'}, ${s.compactions} compaction${s.compactions === 1 ? '' : 's'}${s.sidechains ? `, ${s.sidechains} subagent conversation${s.sidechains === 1 ? '' : 's'}` : ''}.\n` +
       (skipped.length ? `Left out or stood in for: ${skipped.join('; ')}.\n` : '') +
