@@ -45,7 +45,7 @@ export async function openConversation(parts: ConversationParts): Promise<Conver
     return file;
   };
   const log = new EventLog(fileNow, (error) => parts.warn(`a front end's event listener failed and was detached (${error.message}).`), file?.lastSeq ?? 0);
-  if (file?.inFlight) log.publish({ type: 'interrupted', reason: 'the process ended before the last run stopped; its unfinished turn is not in the history' });
+  if (file?.inFlight) log.publish({ type: 'interrupted', reason: 'the process ended before the last run stopped' });
   const questions = new Questions((notice) => log.publish(notice));
   const authorize = parts.authorize(parts.asks ? questions.ask : undefined);
   let history: Message[] | undefined = file?.messages;
