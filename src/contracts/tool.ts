@@ -102,6 +102,11 @@ export interface Tool {
    * validating a call, and starts it as soon as a reply names the tool.
    */
   load?(): Promise<Tool>;
+  /**
+   * Present on a tool tool search may defer (an MCP server's): what its search matches besides
+   * the name and description, and whether the server asked for it to be always loaded.
+   */
+  readonly search?: { server: string; tool: string; title?: string; alwaysLoad?: boolean };
 }
 
 export type ToolCallStatus = 'ok' | 'error' | 'denied';
