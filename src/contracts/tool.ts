@@ -20,7 +20,7 @@ export interface ToolContext {
 }
 
 /** What `execute` may return: plain text, or text flagged as an error the model should see. */
-export type ToolOutput = string | { output: string; isError?: boolean; images?: ImageRef[] };
+export type ToolOutput = string | { output: string; isError?: boolean; images?: ImageRef[]; toolReferences?: string[] };
 
 /**
  * What the user sees when asked to approve a call: a one-line summary (the command, the path)
@@ -120,6 +120,8 @@ export interface ToolResult {
   /** How long `execute` ran, in ms (not the wait for approval); absent when it never ran. */
   durationMs?: number;
   images?: ImageRef[];
+  /** Tools a tool search found, referenced for a wire that loads them itself (see ToolMessage). */
+  toolReferences?: string[];
 }
 
 /** Asked before a call that needs approval runs. Returning a reason denies the call. */

@@ -66,6 +66,7 @@ export async function* runToolCalls(calls: ToolCall[], context: ToolRunContext):
     content: results[index]!.content,
     isError: results[index]!.isError,
     ...(results[index]!.images?.length ? { images: results[index]!.images } : {}),
+    ...(results[index]!.toolReferences?.length ? { toolReferences: results[index]!.toolReferences } : {}),
   }));
 }
 

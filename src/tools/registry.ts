@@ -228,9 +228,10 @@ export class ToolRegistry {
       const text = typeof output === 'string' ? output : output.output;
       const isError = typeof output === 'string' ? false : output.isError === true;
       const images = typeof output === 'string' ? undefined : output.images;
+      const toolReferences = typeof output === 'string' ? undefined : output.toolReferences;
       // Redacted before the cap, so a cut never leaves part of a secret behind.
       const content = await this.capped(this.redact(text));
-      return ran({ content, isError, status: isError ? 'error' : 'ok', args, ...(images?.length ? { images } : {}) });
+      return ran({ content, isError, status: isError ? 'error' : 'ok', args, ...(images?.length ? { images } : {}), ...(toolReferences?.length ? { toolReferences } : {}) });
     } catch (error) {
       if (error instanceof CallTimedOut) return ran({ ...failure(`${tool.name} timed out after ${timeoutMs} ms and was stopped.`), args });
       if (error instanceof CallAborted) return ran({ ...failure(`${tool.name} was cancelled by the user.`), args });

@@ -1,5 +1,6 @@
 import { lazyModule } from '../../contracts/lazy-module.js';
 import type { Tool } from '../../contracts/tool.js';
+import type { ToolSchema } from '../../contracts/provider.js';
 
 export interface OwnToolSpec {
   name: string;
@@ -15,6 +16,7 @@ export interface OwnToolSpec {
  */
 export function lazyOwnTool(spec: OwnToolSpec, load: () => Promise<Tool>): Tool {
   const implementation = lazyModule(load);
+  let schema: ToolSchema | undefined;
   const real = (): Tool => {
     const loaded = implementation.loaded();
     if (!loaded) throw new Error(`The ${spec.name} tool is not loaded yet: await its load() first.`);
@@ -26,7 +28,10 @@ export function lazyOwnTool(spec: OwnToolSpec, load: () => Promise<Tool>): Tool 
       return spec.description();
     },
     get schema() {
-      return { name: spec.name, description: spec.description(), parameters: spec.parameters };
+      // The same object while the description is the same: the registry holds the offer by identity.
+      const description = spec.description();
+      if (schema?.description !== description) schema = { name: spec.name, description, parameters: spec.parameters };
+      return schema;
     },
     get parameters() {
       return real().parameters;

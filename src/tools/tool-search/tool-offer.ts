@@ -40,11 +40,13 @@ export const CALL_DESCRIPTION =
   'Calls a tool that tool_search loaded in an earlier reply: name is the tool, arguments its arguments as its schema asks. ' +
   'Tools offered directly are called directly, not through this.';
 
-export function searchDescription(listing: string): string {
+export function searchDescription(listing: string, native = false): string {
+  const found = native
+    ? 'The tools found are loaded: call them by their own names in your next reply.'
+    : `The result gives each tool's name, description and JSON Schema; call a loaded tool in a later reply with ${CALL_TOOL} {"name": ..., "arguments": {...}}, not in the same reply as the search.`;
   return (
     `Finds and loads tools that are not offered directly. Search with words (ranked over each tool's name, server, title, description and argument names), ` +
-    `require a word with +word, or load tools by name with select:name,name. The result gives each tool's name, description and JSON Schema; ` +
-    `call a loaded tool in a later reply with ${CALL_TOOL} {"name": ..., "arguments": {...}}, not in the same reply as the search.\n` +
+    `require a word with +word, or load tools by name with select:name,name. ${found}\n` +
     `Tools available through this search:\n${listing}`
   );
 }

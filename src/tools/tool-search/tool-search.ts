@@ -7,12 +7,27 @@ import type { ToolSearchIndex } from './search-index.js';
 import { CALL_DESCRIPTION, CALL_PARAMETERS, CALL_TOOL, DEFAULT_RESULTS, SEARCH_PARAMETERS, TOOL_SEARCH, oneLine, schemaTokens, searchDescription } from './tool-offer.js';
 import type { ToolSearchMode } from './tool-search-mode.js';
 
+const deferredSchemas = new WeakMap<Tool, ToolSchema>();
+
+/** The tool's schema marked for the provider to load (one object per tool, so the held offer stays the same objects). */
+function deferredSchema(tool: Tool): ToolSchema {
+  let schema = deferredSchemas.get(tool);
+  if (!schema) deferredSchemas.set(tool, (schema = { ...tool.schema, deferLoading: true }));
+  return schema;
+}
+
 export interface ToolSearchOptions {
   mode: ToolSearchMode;
   /** The model's context window in tokens: `auto` defers once the deferrable schemas pass its share of it. */
   contextWindow: number;
   /** Results per search (default 8). */
   results?: number;
+  /**
+   * The provider loads deferred tools itself (Anthropic's `defer_loading`, where the endpoint
+   * accepts it): every tool is sent, the deferred ones marked, and a search's result references
+   * the tools it found instead of carrying their schemas; there is no call_tool.
+   */
+  native?: boolean;
 }
 
 /**
@@ -33,11 +48,11 @@ export class ToolSearch implements ToolOffer {
   private readonly own: Map<string, Tool>;
 
   constructor(private readonly options: ToolSearchOptions) {
-    const description = () => searchDescription(this.listing());
-    this.own = new Map([
-      [TOOL_SEARCH, lazyOwnTool({ name: TOOL_SEARCH, description, parameters: SEARCH_PARAMETERS, readOnly: true }, async () => (await import('./search-tool.js')).makeSearchTool((query, limit) => this.search(query, limit), description))],
-      [CALL_TOOL, lazyOwnTool({ name: CALL_TOOL, description: () => CALL_DESCRIPTION, parameters: CALL_PARAMETERS, readOnly: false }, async () => (await import('./call-tool-bridge.js')).makeCallTool())],
-    ]);
+    const native = options.native === true;
+    const description = () => searchDescription(this.listing(), native);
+    const search = lazyOwnTool({ name: TOOL_SEARCH, description, parameters: SEARCH_PARAMETERS, readOnly: true }, async () => (await import('./search-tool.js')).makeSearchTool((query, limit) => this.search(query, limit), description, native));
+    const call = lazyOwnTool({ name: CALL_TOOL, description: () => CALL_DESCRIPTION, parameters: CALL_PARAMETERS, readOnly: false }, async () => (await import('./call-tool-bridge.js')).makeCallTool());
+    this.own = new Map(native ? [[TOOL_SEARCH, search]] : [[TOOL_SEARCH, search], [CALL_TOOL, call]]);
   }
 
   get mode(): ToolSearchMode {
@@ -73,12 +88,16 @@ export class ToolSearch implements ToolOffer {
     if (!this.deferring) return all;
     this.deferred = new Map(candidates.map((tool) => [tool.name, tool]));
     this.index = undefined;
-    const offered = [...tools.filter((tool) => !this.deferred.has(tool.name)).map((tool) => tool.schema), ...[...this.own.values()].map((tool) => tool.schema)];
+    const kept = tools.filter((tool) => !this.deferred.has(tool.name)).map((tool) => tool.schema);
+    const own = [...this.own.values()].map((tool) => tool.schema);
+    // Native: every tool is sent, the deferred ones marked (the API leaves them out of the prompt
+    // until a result references them); tool_search last, so the tools' cache breakpoint is on a tool that is not deferred.
+    const offered = this.options.native ? [...kept, ...candidates.map(deferredSchema), ...own] : [...kept, ...own];
     const key = [...this.deferred.keys()].join('\n');
     if (key !== this.reported) {
       this.reported = key;
       const fullTokens = all.reduce((sum, schema) => sum + schemaTokens(schema), 0);
-      const offeredTokens = offered.reduce((sum, schema) => sum + schemaTokens(schema), 0);
+      const offeredTokens = offered.filter((schema) => !schema.deferLoading).reduce((sum, schema) => sum + schemaTokens(schema), 0);
       const alwaysLoaded = tools.filter((tool) => tool.search?.alwaysLoad).map((tool) => tool.name);
       this.notes.push({ type: 'tool_search', action: 'deferred', deferred: [...this.deferred.keys()], ...(alwaysLoaded.length ? { alwaysLoaded } : {}), fullTokens, offeredTokens, savedTokens: fullTokens - offeredTokens });
     }
@@ -90,7 +109,7 @@ export class ToolSearch implements ToolOffer {
    * runs: a tool that a search in the same reply loads is refused (the model has not seen its schema).
    */
   async resolveCalls(calls: readonly ToolCall[], offered: (name: string) => Tool | undefined): Promise<ResolvedCall[]> {
-    if (!this.deferring || !calls.some((call) => call.name === CALL_TOOL)) return calls.map(() => ({}));
+    if (!this.deferring || this.options.native || !calls.some((call) => call.name === CALL_TOOL)) return calls.map(() => ({}));
     const { resolveBridgedCall } = await import('./call-tool-bridge.js');
     const loadedBefore = this.loaded();
     const state = { deferredTool: (name: string) => this.deferred.get(name), offeredTool: (name: string) => (this.deferred.has(name) || this.own.has(name) ? undefined : offered(name)) };
