@@ -174,7 +174,21 @@ function toolSearchFor(settings: Settings, resolved: ResolvedProvider): ToolSear
   if (typeof mode === 'string') throw new UsageError(`toolSearch: ${mode}.`);
   if (mode.kind === 'never') return undefined;
   const contextWindow = contextWindowFor({ model: resolved.model, provider: resolved.preset.name, ...(settings.contextWindow !== undefined ? { override: settings.contextWindow } : {}) });
-  return new ToolSearch({ mode, contextWindow });
+  return new ToolSearch({ mode, contextWindow, native: anthropicToolSearch(resolved, settings) });
+}
+
+/**
+ * Anthropic's own endpoint loads deferred tools itself (defer_loading + tool_reference); a proxy
+ * or gateway in between may refuse the format (`vibe-agent doctor` probes it), so every other
+ * endpoint, and every other wire, gets the bridge.
+ */
+function anthropicToolSearch(resolved: ResolvedProvider, settings: Settings): boolean {
+  if (resolved.preset.protocol !== 'anthropic' || settings.protocol === 'prompt-json') return false;
+  try {
+    return new URL(resolved.baseURL).hostname === 'api.anthropic.com';
+  } catch {
+    return false;
+  }
 }
 
 function withSubagentStop(subagents: SubagentOptions | undefined, hooks: Hooks | undefined, warn: (message: string) => void): SubagentOptions | undefined {
