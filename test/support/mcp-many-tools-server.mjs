@@ -2,7 +2,9 @@
 // tests, bench and eval: `--domain crm|billing|calendar|tickets|inventory` picks its eight
 // entities; each gets create, get, list, update and delete, with realistic descriptions and
 // argument schemas. A call answers `<domain>.<tool> <arguments as JSON>`. `--always-load TOOL`
-// marks one tool `_meta: {"vibe-agent/alwaysLoad": true}`.
+// marks one tool `_meta: {"vibe-agent/alwaysLoad": true}`. `--log-calls` appends each call, as
+// `<domain>.<tool> <arguments>`, to mcp-calls.log in its working directory (the eval's checks read it).
+import { appendFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
@@ -48,13 +50,15 @@ export function domainTools(domain) {
   });
 }
 
-export function createManyToolsServer(domain, { alwaysLoad } = {}) {
+export function createManyToolsServer(domain, { alwaysLoad, logCalls = false } = {}) {
   const server = new McpServer({ name: domain, version: '1.0.0' });
   for (const [name, description, shape] of domainTools(domain)) {
     const title = `${name.replace(/_/g, ' ')} (${domain})`;
-    server.registerTool(name, { title, description, inputSchema: shape, ...(name === alwaysLoad ? { _meta: { 'vibe-agent/alwaysLoad': true } } : {}) }, async (args) => ({
-      content: [{ type: 'text', text: `${domain}.${name} ${JSON.stringify(args)}` }],
-    }));
+    server.registerTool(name, { title, description, inputSchema: shape, ...(name === alwaysLoad ? { _meta: { 'vibe-agent/alwaysLoad': true } } : {}) }, async (args) => {
+      const line = `${domain}.${name} ${JSON.stringify(args)}`;
+      if (logCalls) appendFileSync('mcp-calls.log', `${line}\n`);
+      return { content: [{ type: 'text', text: line }] };
+    });
   }
   return server;
 }
@@ -67,5 +71,5 @@ function flag(name) {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const domain = flag('--domain') ?? 'crm';
   if (!DOMAINS[domain]) throw new Error(`unknown domain ${domain}`);
-  await createManyToolsServer(domain, { alwaysLoad: flag('--always-load') }).connect(new StdioServerTransport());
+  await createManyToolsServer(domain, { alwaysLoad: flag('--always-load'), logCalls: process.argv.includes('--log-calls') }).connect(new StdioServerTransport());
 }
