@@ -6,7 +6,7 @@ import { createServer } from 'node:http';
 import { PromptCacheSimulator } from './prompt-cache.mjs';
 
 /**
- * @param {{ rounds: number, call: (round: number, toolNames: string[]) => { name: string, arguments: object } }} script
+ * @param {{ rounds: number, call: (round: number, toolNames: string[], body: any) => { name: string, arguments: object } }} script
  *   `rounds` tool rounds after each user message, then an answer.
  */
 export function startSessionServer(script) {
@@ -28,7 +28,7 @@ export function startSessionServer(script) {
       }
       const round = roundsSinceUser(provider, body);
       const toolNames = (body.tools ?? []).map((tool) => tool.name ?? tool.function?.name);
-      const reply = round < script.rounds ? { call: { id: `call_${requests.length}`, ...script.call(round, toolNames) } } : { text: 'done' };
+      const reply = round < script.rounds ? { call: { id: `call_${requests.length}`, ...script.call(round, toolNames, body) } } : { text: 'done' };
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.end(provider === 'anthropic' ? anthropicStream(body.model, reply, outcome.wire) : openaiStream(body.model, reply, outcome.wire));
     });

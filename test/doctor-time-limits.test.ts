@@ -49,8 +49,8 @@ describe('doctor against a server that accepts and never answers', { timeout: CL
     expect(ran.code).toBe(130);
   });
 
-  it('bounds the adapter probe too (an Anthropic endpoint is checked through its adapter only)', async () => {
-    const server = await startAnthropicServer([{ kind: 'silent' }]);
+  it('bounds the adapter and deferred-tools probes too (an Anthropic endpoint is checked through its adapter only)', async () => {
+    const server = await startAnthropicServer([{ kind: 'silent' }, { kind: 'silent' }]);
     const home = mkdtempSync(join(tmpdir(), 'vibe-doctor-limits-'));
     cleanups.push(() => server.close(), () => rmSync(home, { recursive: true, force: true }));
     const env = { ...homeEnv(home), ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: server.url, VIBE_DOCTOR_TIMEOUT: '0.5' };
@@ -58,6 +58,7 @@ describe('doctor against a server that accepts and never answers', { timeout: CL
     const report = JSON.parse(ran.stdout) as DoctorReport;
     expect(report.probes.map((probe) => [probe.id, probe.status, probe.detail])).toEqual([
       ['wire', 'skip', expect.any(String)],
+      ['tool-search', 'fail', 'no answer in 0.5 s'],
       ['adapter', 'fail', 'no answer in 0.5 s'],
     ]);
     expect(ran.code).toBe(1);

@@ -139,16 +139,33 @@ describe('vibe-agent doctor against a local OpenAI-compatible server', { timeout
   });
 
   it('checks an Anthropic endpoint through its adapter (the wire probes speak Chat Completions)', async () => {
-    const server = await startAnthropicServer([{ toolCalls: [{ name: 'get_weather', arguments: { city: 'Paris' } }] }]);
+    const server = await startAnthropicServer([{ text: 'tool_search and get_weather' }, { toolCalls: [{ name: 'get_weather', arguments: { city: 'Paris' } }] }]);
     const home = mkdtempSync(join(tmpdir(), 'vibe-doctor-'));
     cleanups.push(() => server.close(), () => rmSync(home, { recursive: true, force: true }));
     const ran = await spawnCli(['doctor', '--provider', 'anthropic', '--json'], { cwd: home, env: { ...homeEnv(home), ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: server.url } });
     const report = JSON.parse(ran.stdout) as DoctorReport;
     expect(report.probes.map((one) => [one.id, one.status])).toEqual([
       ['wire', 'skip'],
+      ['tool-search', 'pass'],
       ['adapter', 'pass'],
     ]);
     expect(probe(report, 'adapter').detail).toContain('get_weather({"city":"Paris"})');
+    // The probe sent the weather tool deferred and the search's result as a tool_reference block.
+    const sent = server.requests[0]!;
+    expect(sent.tools).toEqual([expect.objectContaining({ name: 'tool_search' }), expect.objectContaining({ name: 'get_weather', defer_loading: true })]);
+    expect(JSON.stringify(sent.messages.at(-1))).toContain('{"type":"tool_reference","tool_name":"get_weather"}');
+    expect(server.violations).toEqual([]);
     expect(ran.code).toBe(0);
+  });
+
+  it('finds an Anthropic proxy that refuses deferred tools, and says tool search uses its bridge there', async () => {
+    const server = await startAnthropicServer([{ toolCalls: [{ name: 'get_weather', arguments: { city: 'Paris' } }] }], { refuseToolSearch: true });
+    const home = mkdtempSync(join(tmpdir(), 'vibe-doctor-'));
+    cleanups.push(() => server.close(), () => rmSync(home, { recursive: true, force: true }));
+    const ran = await spawnCli(['doctor', '--provider', 'anthropic', '--json'], { cwd: home, env: { ...homeEnv(home), ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: server.url } });
+    const report = JSON.parse(ran.stdout) as DoctorReport;
+    expect(probe(report, 'tool-search')).toMatchObject({ status: 'warn', data: { native: false } });
+    expect(probe(report, 'tool-search').detail).toContain('defer_loading: Extra inputs are not permitted');
+    expect(report.recommendation.notes.join('\n')).toContain('MCP tool search uses its bridge');
   });
 });

@@ -84,7 +84,14 @@ type AgentEventBody =
   | { type: 'protocol_error'; turn: number; reason: string; error: string; count: number }
   /** A call's name is known and its arguments are streaming: a UI can show it before it runs. Paired with `tool_call_start` by id. */
   | { type: 'tool_call_delta'; turn: number; index: number; id: string; name: string }
-  | { type: 'tool_call_start'; turn: number; call: ToolCall }
+  | { type: 'tool_call_start'; turn: number; call: ToolCall; via?: string }
+  /**
+   * Tool search: `deferred` when the offer is fixed with tools left out of it (the tokens of the
+   * schemas that would have been sent, of those sent, and the difference, saved on every request);
+   * `search` for each tool_search call, what it found and which of those it newly loaded.
+   */
+  | { type: 'tool_search'; turn: number; action: 'deferred'; deferred: string[]; alwaysLoaded?: string[]; fullTokens: number; offeredTokens: number; savedTokens: number }
+  | { type: 'tool_search'; turn: number; action: 'search'; query: string; results: string[]; loaded: string[] }
   | {
       type: 'tool_call_end';
       turn: number;

@@ -83,6 +83,11 @@ export interface ToolMessage {
   isError: boolean;
   /** Images the tool returned (read_file on a picture); providers that cannot carry them in a result attach them right after. */
   images?: ImageRef[];
+  /**
+   * Tools a tool search found, for a wire that loads deferred tools itself (Anthropic's
+   * `tool_reference` blocks); every other wire sends `content`.
+   */
+  toolReferences?: string[];
 }
 
 export type Message = SystemMessage | UserMessage | AssistantMessage | ToolMessage;

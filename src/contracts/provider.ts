@@ -5,6 +5,8 @@ export interface ToolSchema {
   name: string;
   description: string;
   parameters: Record<string, unknown>;
+  /** Sent to be loaded by the provider's own tool search when a result references it (Anthropic's `defer_loading`). */
+  deferLoading?: boolean;
 }
 
 export interface ModelRequest {

@@ -20,7 +20,7 @@ export interface ToolContext {
 }
 
 /** What `execute` may return: plain text, or text flagged as an error the model should see. */
-export type ToolOutput = string | { output: string; isError?: boolean; images?: ImageRef[] };
+export type ToolOutput = string | { output: string; isError?: boolean; images?: ImageRef[]; toolReferences?: string[] };
 
 /**
  * What the user sees when asked to approve a call: a one-line summary (the command, the path)
@@ -102,6 +102,11 @@ export interface Tool {
    * validating a call, and starts it as soon as a reply names the tool.
    */
   load?(): Promise<Tool>;
+  /**
+   * Present on a tool tool search may defer (an MCP server's): what its search matches besides
+   * the name and description, and whether the server asked for it to be always loaded.
+   */
+  readonly search?: { server: string; tool: string; title?: string; alwaysLoad?: boolean };
 }
 
 export type ToolCallStatus = 'ok' | 'error' | 'denied';
@@ -115,6 +120,8 @@ export interface ToolResult {
   /** How long `execute` ran, in ms (not the wait for approval); absent when it never ran. */
   durationMs?: number;
   images?: ImageRef[];
+  /** Tools a tool search found, referenced for a wire that loads them itself (see ToolMessage). */
+  toolReferences?: string[];
 }
 
 /** Asked before a call that needs approval runs. Returning a reason denies the call. */

@@ -49,7 +49,24 @@ function toolChange(previous: ModelRequest, next: ModelRequest): string | undefi
   const added = [...has].filter((name) => !had.has(name));
   const removed = [...had].filter((name) => !has.has(name));
   const parts = [...(added.length ? [`added ${added.join(', ')}`] : []), ...(removed.length ? [`removed ${removed.join(', ')}`] : [])];
+  if (!parts.length) parts.push(...deferredChange(before, after));
   return `tool list changed: ${parts.length ? parts.join('; ') : 'a schema or the order differs'}`;
+}
+
+/** The tools listed by tool_search (each `- name: …` line of its description), which deferral keeps out of the offer. */
+function deferredNames(tools: ModelRequest['tools']): Set<string> | undefined {
+  const search = tools.find((tool) => tool.name === 'tool_search');
+  if (!search) return undefined;
+  return new Set([...search.description.matchAll(/^- ([A-Za-z0-9_-]+): /gm)].map((match) => match[1]!));
+}
+
+/** What changed among the deferred tools, when that is what changed the offer. */
+function deferredChange(before: ModelRequest['tools'], after: ModelRequest['tools']): string[] {
+  const [had, has] = [deferredNames(before), deferredNames(after)];
+  if (!had || !has) return [];
+  const added = [...has].filter((name) => !had.has(name));
+  const removed = [...had].filter((name) => !has.has(name));
+  return [...(added.length ? [`deferred behind tool_search: ${added.join(', ')}`] : []), ...(removed.length ? [`no longer deferred: ${removed.join(', ')}`] : [])];
 }
 
 function messageChange(before: Message, after: Message, index: number, changes: ContextChanges): MissReason {

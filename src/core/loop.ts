@@ -14,6 +14,7 @@ import { RepeatDetector } from './repeat-detector.js';
 import { requestHandoff } from './request-handoff.js';
 import { DEFAULT_RETRY } from './request-with-retry.js';
 import { runToolCalls } from './run-tool-calls.js';
+import { offerEvents } from './bridged-calls.js';
 import { RunTotals } from './run-totals.js';
 import { stopRun } from './stop-run.js';
 
@@ -75,6 +76,8 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
     options.budget?.countTurn();
     const call = yield* callModel(messages, { ...stream, model: options.model, turn, totals, request, onContextOverflow: options.onContextOverflow, onToolNamed: (name) => registry.prepare(name), cache: { watch, changes } });
     messages = call.messages;
+    // The offer fixed for this request, when tool search deferred tools in it.
+    yield* offerEvents(registry, turn);
     if (!call.ok) return yield* stop(call.stop);
     const { message, finishReason, leakedToolCalls } = call.response;
     lastUsage = call.response.usage;

@@ -4,6 +4,7 @@ import type { FinishReason } from '../contracts/provider.js';
 import { parseArguments, type ToolRegistry } from '../tools/registry.js';
 import type { Authorize, ToolResult } from '../contracts/tool.js';
 import type { EventRelay } from './event-relay.js';
+import { bridgeCalls, offerEvents } from './bridged-calls.js';
 
 export interface ToolRunContext {
   registry: ToolRegistry;
@@ -23,10 +24,18 @@ export interface ToolRunContext {
  */
 export async function* runToolCalls(calls: ToolCall[], context: ToolRunContext): AsyncGenerator<AgentEvent, ToolMessage[]> {
   const results: ToolResult[] = new Array(calls.length);
-  for (const batch of batches(calls, context.registry)) {
-    for (const index of batch) yield { type: 'tool_call_start', turn: context.turn, call: calls[index]! };
+  // call_tool calls become the calls of the tools they name, all before any runs: a tool that a
+  // search in this same reply loads is refused (the model has not seen its schema).
+  const bridged = await bridgeCalls(calls, context.registry);
+  const ran = bridged.map((entry, index) => entry.call ?? calls[index]!);
+  for (const batch of batches(ran, context.registry)) {
+    for (const index of batch) yield { type: 'tool_call_start', turn: context.turn, call: ran[index]!, ...(ran[index] !== calls[index] ? { via: calls[index]!.name } : {}) };
     const pending = new Map<number, Promise<{ index: number; result: ToolResult }>>();
-    for (const index of batch) pending.set(index, invokeOne(calls[index]!, context).then((result) => ({ index, result })));
+    for (const index of batch) {
+      const entry = bridged[index]!;
+      const result = entry.error !== undefined ? Promise.resolve<ToolResult>({ content: entry.error, isError: true, status: 'error' }) : invokeOne(ran[index]!, context);
+      pending.set(index, result.then((result) => ({ index, result })));
+    }
     while (pending.size > 0) {
       const settled = await Promise.race([...pending.values(), ...(context.relay ? [context.relay.arrival()] : [])]);
       if (context.relay) yield* context.relay.drain();
@@ -34,7 +43,7 @@ export async function* runToolCalls(calls: ToolCall[], context: ToolRunContext):
       const { index, result } = settled;
       pending.delete(index);
       results[index] = result;
-      const call = calls[index]!;
+      const call = ran[index]!;
       yield {
         type: 'tool_call_end',
         turn: context.turn,
@@ -47,6 +56,7 @@ export async function* runToolCalls(calls: ToolCall[], context: ToolRunContext):
         durationMs: result.durationMs ?? 0,
         ...(result.images?.length ? { images: result.images } : {}),
       };
+      yield* offerEvents(context.registry, context.turn);
     }
   }
   return calls.map((call, index) => ({
@@ -56,6 +66,7 @@ export async function* runToolCalls(calls: ToolCall[], context: ToolRunContext):
     content: results[index]!.content,
     isError: results[index]!.isError,
     ...(results[index]!.images?.length ? { images: results[index]!.images } : {}),
+    ...(results[index]!.toolReferences?.length ? { toolReferences: results[index]!.toolReferences } : {}),
   }));
 }
 

@@ -18,6 +18,9 @@ export function recommend(endpoint: DoctorEndpoint, probes: ProbeResult[]): Reco
   if (byId('arguments')?.data?.withoutIndex) notes.push('Streamed tool-call fragments come without an index; the adapter copes, other clients may not.');
   const rejected = (byId('parameters')?.data?.rejected as string[] | undefined) ?? [];
   if (rejected.length) notes.push(`The server refuses ${rejected.join(', ')}: the first request of each run fails once and is sent again without it.`);
+  const toolSearch = byId('tool-search');
+  if (toolSearch?.data?.native === false) notes.push('The endpoint refuses deferred tools (defer_loading, tool_reference), as proxies often do: MCP tool search uses its bridge (tool_search and call_tool), which works on any endpoint.');
+  if (toolSearch?.data?.native === true && !isAnthropicsOwn(endpoint.baseURL)) notes.push("The endpoint accepts deferred tools; runs load them natively only at Anthropic's own URL and use the bridge (tool_search and call_tool) here, which costs about the same.");
   if (byId('parallel')?.status === 'warn') notes.push('The model makes one call per reply: expect more turns (raise maxTurns for long tasks).');
 
   let preset = presetFor(endpoint);
@@ -31,6 +34,14 @@ export function recommend(endpoint: DoctorEndpoint, probes: ProbeResult[]): Reco
   if (endpoint.baseURL !== presetRow?.baseURL) config.baseUrl = endpoint.baseURL;
   if (contextWindow !== undefined) config.contextWindow = contextWindow;
   return { protocol: native ? 'native' : 'prompt-json', preset, ...(contextWindow !== undefined ? { contextWindow } : {}), config, notes };
+}
+
+function isAnthropicsOwn(baseURL: string): boolean {
+  try {
+    return new URL(baseURL).hostname === 'api.anthropic.com';
+  } catch {
+    return false;
+  }
 }
 
 /** A preset that sends reasoning back with tool results, the model's own family when its name says it. */

@@ -7,6 +7,7 @@ import { probeLatency, probeReach } from './probe-reach.js';
 import { probeReasoning } from './probe-reasoning.js';
 import { probeParallel, probeTools } from './probe-tools.js';
 import { recommend } from './recommend.js';
+import { probeToolSearch } from './probe-tool-search.js';
 import type { DoctorEndpoint, DoctorReport, ProbeBounds, ProbeResult } from './types.js';
 
 export interface DoctorOptions {
@@ -57,6 +58,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   } else {
     add({ id: 'wire', label: 'wire probes', status: 'skip', detail: `the raw-wire probes speak Chat Completions; ${endpoint.protocol} is checked through its adapter only` });
   }
+  if (endpoint.protocol === 'anthropic') steps.push(async () => add(await probeToolSearch(options.provider, endpoint.model, bounds)));
   steps.push(async () => add(await probeAdapter(options.provider, endpoint.model, bounds)));
   for (const step of steps) {
     if (signal?.aborted) break;

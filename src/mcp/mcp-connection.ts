@@ -14,7 +14,9 @@ export interface ListedTool {
   name: string;
   description?: string;
   inputSchema: Record<string, unknown>;
+  title?: string;
   annotations?: { readOnlyHint?: boolean };
+  _meta?: Record<string, unknown>;
 }
 
 export interface ListedPrompt {

@@ -21,6 +21,12 @@ export interface McpToolOptions {
 
 const PREVIEW_ARGS = 400;
 
+/** A server marks a tool never deferred by tool search with `_meta: {"vibe-agent/alwaysLoad": true}` (Claude Code's `anthropic/alwaysLoad` is read too). */
+function alwaysLoaded(listed: ListedTool): boolean {
+  const meta = listed._meta;
+  return meta?.['vibe-agent/alwaysLoad'] === true || meta?.['anthropic/alwaysLoad'] === true;
+}
+
 /**
  * An MCP server's tool as one of ours: its JSON Schema passed through as written (each provider
  * adapter cleans it for its API), validated by the server, never by us. Permission: read when
@@ -46,6 +52,7 @@ export function mcpTool(options: McpToolOptions): Tool {
       aliases: [serverPrefix(connection.name)],
     },
     timeoutMs: options.timeoutMs,
+    search: { server: connection.name, tool: listed.name, ...(listed.title ? { title: listed.title } : {}), ...(alwaysLoaded(listed) ? { alwaysLoad: true } : {}) },
     execute: (args, context) => connection.callTool(listed.name, args as Record<string, unknown>, context.signal),
     preview: async (args) => {
       const text = JSON.stringify(args);

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { errorText } from '../contracts/error-text.js';
 import type { ToolCall } from '../contracts/messages.js';
+import type { AgentEvent } from '../contracts/events.js';
 import type { ToolSchema } from '../contracts/provider.js';
 import { capText } from './cap-output.js';
 import { MemoryOutputStore, type OutputStore } from './output-store.js';
@@ -12,6 +13,27 @@ export interface InvokeOptions {
   workspace?: string;
   authorize?: Authorize;
 }
+
+/**
+ * What shapes the registry's offer (tool search): the schemas to send for the tools it holds, and
+ * the tools of its own (tool_search, call_tool) by name. Narrow, so that whoever holds the offer
+ * (the context policy) sees tools only through the registry.
+ */
+export interface ToolOffer {
+  schemas(tools: readonly Tool[]): ToolSchema[];
+  tool(name: string): Tool | undefined;
+  /**
+   * A reply's calls as they are to run: a call made through the offer's own tools (call_tool) as
+   * the call of the tool it names, or why it cannot be made; `{}` for a call that runs as it is.
+   */
+  resolveCalls?(calls: readonly ToolCall[], offered: (name: string) => Tool | undefined): Promise<ResolvedCall[]>;
+  /** What the offer did since last asked (tools deferred, searches), as events without their turn. */
+  takeNotes?(): OfferNote[];
+}
+
+export type ResolvedCall = { call?: ToolCall; error?: string };
+type WithoutTurn<T> = T extends unknown ? Omit<T, 'turn' | 'agent'> : never;
+export type OfferNote = WithoutTurn<Extract<AgentEvent, { type: 'tool_search' }>>;
 
 export interface RegistryOptions {
   /** Default per-call time limit. */
@@ -34,6 +56,8 @@ export interface RegistryOptions {
    * `allowed-tools` narrow what may be called, and with which arguments, through this.
    */
   gate?: (tool: Tool, args?: unknown) => string | undefined;
+  /** Shapes what is offered (tool search defers tools past a threshold); absent, every tool's schema. */
+  offer?: ToolOffer;
 }
 
 export class ToolRegistry {
@@ -43,6 +67,8 @@ export class ToolRegistry {
   private readonly redact: (text: string) => string;
   private readonly gate: RegistryOptions['gate'];
   private held: ToolSchema[] | undefined;
+  /** Tool search, when the run uses it (see ToolOffer). */
+  readonly offer: ToolOffer | undefined;
   /** The whole text of every cut result (the context policy and read_output use the same store). */
   readonly outputs: OutputStore;
 
@@ -52,6 +78,7 @@ export class ToolRegistry {
     this.redact = options.redact ?? ((text) => text);
     this.gate = options.gate;
     this.outputs = options.outputs ?? new MemoryOutputStore();
+    this.offer = options.offer;
     for (const tool of tools) this.register(tool);
   }
 
@@ -67,7 +94,7 @@ export class ToolRegistry {
   }
 
   get(name: string): Tool | undefined {
-    return this.tools.get(name);
+    return this.tools.get(name) ?? this.offer?.tool(name);
   }
 
   names(): string[] {
@@ -81,12 +108,12 @@ export class ToolRegistry {
   /** Starts loading the code of a tool a reply is naming (see Tool.load), so its call does not wait for it. */
   prepare(name: string): void {
     // A load that fails is tried again, and reported, by the call itself.
-    this.tools.get(name)?.load?.().catch(() => undefined);
+    this.get(name)?.load?.().catch(() => undefined);
   }
 
   /** The tool by name with its code loaded (see Tool.load); undefined when there is none. Rejects when loading fails. */
   async loaded(name: string): Promise<Tool | undefined> {
-    const tool = this.tools.get(name);
+    const tool = this.get(name);
     if (tool?.load) await tool.load();
     return tool;
   }
@@ -110,7 +137,7 @@ export class ToolRegistry {
   }
 
   private current(): ToolSchema[] {
-    return this.list().map((tool) => tool.schema);
+    return this.offer ? this.offer.schemas(this.list()) : this.list().map((tool) => tool.schema);
   }
 
   /** Runs one call. Never throws: every failure comes back as a result the model can act on. */
@@ -120,7 +147,7 @@ export class ToolRegistry {
   }
 
   private async run(call: ToolCall, options: InvokeOptions): Promise<ToolResult> {
-    const tool = this.tools.get(call.name);
+    const tool = this.get(call.name);
     if (!tool) {
       const available = this.names();
       return failure(
@@ -201,9 +228,10 @@ export class ToolRegistry {
       const text = typeof output === 'string' ? output : output.output;
       const isError = typeof output === 'string' ? false : output.isError === true;
       const images = typeof output === 'string' ? undefined : output.images;
+      const toolReferences = typeof output === 'string' ? undefined : output.toolReferences;
       // Redacted before the cap, so a cut never leaves part of a secret behind.
       const content = await this.capped(this.redact(text));
-      return ran({ content, isError, status: isError ? 'error' : 'ok', args, ...(images?.length ? { images } : {}) });
+      return ran({ content, isError, status: isError ? 'error' : 'ok', args, ...(images?.length ? { images } : {}), ...(toolReferences?.length ? { toolReferences } : {}) });
     } catch (error) {
       if (error instanceof CallTimedOut) return ran({ ...failure(`${tool.name} timed out after ${timeoutMs} ms and was stopped.`), args });
       if (error instanceof CallAborted) return ran({ ...failure(`${tool.name} was cancelled by the user.`), args });

@@ -17,6 +17,8 @@ export class AgentState {
   compactionUsageNext = false;
   /** `task` calls of this agent whose subagent has not shown up yet, in start order. */
   readonly pendingTasks: TraceToolCall[] = [];
+  /** Schema tokens tool search keeps out of every request since it deferred tools. */
+  toolSearchSaved: number | undefined;
   /** Said before the next turn starts (e.g. a rewind). */
   pendingNotes: string[] = [];
 
@@ -39,6 +41,7 @@ export class AgentState {
       compactions: [],
       notes: this.pendingNotes,
       complete: false,
+      ...(this.toolSearchSaved !== undefined ? { toolSearch: { savedTokens: this.toolSearchSaved } } : {}),
     };
     this.pendingNotes = [];
     this.turns.push(started);

@@ -229,6 +229,9 @@ class TraceBuilder {
       case 'context_rewrite':
         if (Array.isArray(raw.stubbed)) turn?.notes.push(`Rewrite point (${String(raw.reason ?? '')}): ${raw.stubbed.length} older outputs stubbed, ${numberOr0(raw.savedTokens)} tokens out of every later request; ${numberOr0(raw.rewrittenTokens)} tokens sent past the cached prefix once.`);
         return;
+      case 'tool_search':
+        if (turn) addToolSearch(agent, turn, raw);
+        return;
       case 'context_warning':
         if (typeof raw.contextWindow === 'number' && agent === this.main) this.reportedWindow = raw.contextWindow;
         turn?.notes.push(String(raw.message ?? ''));
@@ -345,4 +348,21 @@ function cacheOf(value: unknown): TraceTurn['cache'] | undefined {
   const { read, written, uncached, why } = value as Record<string, unknown>;
   if (typeof read !== 'number' || typeof written !== 'number' || typeof uncached !== 'number') return undefined;
   return { read, written, uncached, ...(typeof why === 'string' ? { why } : {}) };
+}
+
+const strings = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : []);
+
+/** A tool_search event: the deferral (saved on this and every later request) or one search, as the turn's data and a note. */
+function addToolSearch(agent: AgentState, turn: TraceTurn, raw: RawRecord): void {
+  if (raw.action === 'deferred') {
+    const deferred = strings(raw.deferred);
+    agent.toolSearchSaved = numberOr0(raw.savedTokens);
+    turn.toolSearch = { ...turn.toolSearch, savedTokens: agent.toolSearchSaved, deferred };
+    turn.notes.push(`Tool search: ${deferred.length} tools deferred (${deferred.slice(0, 5).join(', ')}${deferred.length > 5 ? ', …' : ''}); about ${agent.toolSearchSaved.toLocaleString('en-US')} tokens of schemas (of ${numberOr0(raw.fullTokens).toLocaleString('en-US')}) not sent on this and every later request.`);
+    return;
+  }
+  if (raw.action !== 'search') return;
+  const search = { query: String(raw.query ?? ''), results: strings(raw.results), loaded: strings(raw.loaded) };
+  turn.toolSearch = { savedTokens: turn.toolSearch?.savedTokens ?? agent.toolSearchSaved ?? 0, ...turn.toolSearch, searches: [...(turn.toolSearch?.searches ?? []), search] };
+  turn.notes.push(`tool_search "${search.query}": ${search.results.length ? search.results.join(', ') : 'nothing found'}${search.loaded.length ? `; loaded ${search.loaded.length}` : ''}.`);
 }

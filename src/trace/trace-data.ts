@@ -67,6 +67,12 @@ export interface TraceTurn {
   repairs: string[];
   compactions: TraceCompaction[];
   notes: string[];
+  /**
+   * Tool search: the schema tokens its deferral kept out of this request (the offer is fixed, so
+   * every request from the deferral on saves as much), the tools it deferred (on the turn it did),
+   * and the searches made in this turn with what each found and newly loaded.
+   */
+  toolSearch?: { savedTokens: number; deferred?: string[]; searches?: Array<{ query: string; results: string[]; loaded: string[] }> };
   /** Set when the run stopped during or right after this turn. */
   stop?: { reason: string; error?: string };
   /** False when the turn never ended (the process died or the request failed). */

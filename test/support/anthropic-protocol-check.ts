@@ -114,6 +114,7 @@ function checkResults(blocks: WireBlock[], previous: { role: string; content: st
       (content as WireBlock[]).forEach((inner, k) => {
         const where = `messages.${i}.content.${j}.content.${k}`;
         if (inner.type === 'image') problems.push(...checkImageBlock(inner, where));
+        else if (inner.type === 'tool_reference') return; // checked by checkToolSearch
         else if (inner.type !== 'text' || typeof inner.text !== 'string' || !inner.text.trim()) problems.push(`${where}: tool_result content holds text and image blocks only`);
       });
     }

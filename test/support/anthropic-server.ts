@@ -9,6 +9,7 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { ScriptedReply } from '../../src/providers/scripted.js';
 import { jsonMessage, sseFrame, stopReasonOf, streamEvents, type PlannedReply, type PromptUsage, type SseEvent } from './anthropic-frames.js';
 import { PromptCacheSimulator } from '../../bench/prompt-cache.mjs';
+import { checkToolSearch } from './anthropic-tool-search.js';
 import { checkAnthropicProtocol, type AnthropicRequestBody, type ProtocolState, type WireBlock } from './anthropic-protocol-check.js';
 import { json, readBody, startSse, listenOnLoopback } from './http-replies.js';
 import { buildSearchReply, checkSearchBlocks, checkSearchEcho, newWebSearchState, searchEvents, type WebSearchStep } from './anthropic-web-search.js';
@@ -50,7 +51,8 @@ export interface AnthropicServer {
   close(): Promise<void>;
 }
 
-export async function startAnthropicServer(script: AnthropicStep[], options: { now?: () => number } = {}): Promise<AnthropicServer> {
+/** `refuseToolSearch`: answer like a proxy that does not know `defer_loading` and `tool_reference` (400). */
+export async function startAnthropicServer(script: AnthropicStep[], options: { now?: () => number; refuseToolSearch?: boolean } = {}): Promise<AnthropicServer> {
   const cache = new PromptCacheSimulator(options.now ? { now: options.now } : {});
   const requests: AnthropicRequestBody[] = [];
   const headers: IncomingMessage['headers'][] = [];
@@ -80,7 +82,7 @@ export async function startAnthropicServer(script: AnthropicStep[], options: { n
     headers.push(req.headers);
     for (const waiter of waiters.filter((w) => w.n <= requests.length)) waiter.resolve(body);
 
-    const problems = [...checkAnthropicProtocol(body, state), ...checkSearchBlocks(body, search), ...checkSearchEcho(body, searchSent)];
+    const problems = [...checkAnthropicProtocol(body, state), ...checkToolSearch(body, options.refuseToolSearch === true), ...checkSearchBlocks(body, search), ...checkSearchEcho(body, searchSent)];
     state.previous = undefined;
     searchSent = [];
     if (problems.length) {

@@ -2,6 +2,8 @@ import { PERMISSION_MODES, type PermissionMode } from '../../permissions/permiss
 import { OPENAI_WIRES, PRESETS, type OpenAIWire } from '../../providers/presets.js';
 import { atLeast, commaList, wholeNumber, directory, docsFolder, dollars, oneOf, positiveInteger, secondsAsMs, temperature, text, trueOrFalse, type ParseSetting } from './setting-parsers.js';
 import { DEFAULT_TOOL_NAMES } from './tool-names.js';
+import { parseToolSearchMode } from '../../tools/tool-search/tool-search-mode.js';
+import { UsageError } from './usage-error.js';
 import type { KnowledgeSource } from '../../knowledge/knowledge-source.js';
 import type { DiagnosticsSetting } from '../../diagnostics/diagnostics-observer.js';
 import type { PriceSetting } from '../../providers/pricing.js';
@@ -60,6 +62,8 @@ export interface Settings {
   mcpPassEnv: Record<string, string[]>;
   /** How long the first request waits for MCP servers still starting, in ms. */
   mcpWaitMs: number;
+  /** When MCP tools are deferred behind tool_search: auto, auto:N, always, never (read by src/tools/tool-search). */
+  toolSearch: string;
   /** The shell's OS sandbox: auto (bubblewrap where it works), on (required), off. */
   sandbox: SandboxMode;
   /** Let sandboxed commands use the network. */
@@ -72,6 +76,12 @@ export interface Settings {
   cacheTtl: CacheTtlSetting;
   /** Prices (US dollars per million tokens) that beat the model catalog's, by model name. */
   modelPrices: Record<string, PriceSetting>;
+}
+
+function toolSearchSetting(raw: string, name: string): string {
+  const mode = parseToolSearchMode(raw);
+  if (typeof mode === 'string') throw new UsageError(`${name}: ${mode}.`);
+  return raw.trim();
 }
 
 export const CACHE_TTL_SETTINGS = ['5m', '1h', 'off'] as const;
@@ -415,6 +425,15 @@ export const SETTINGS = {
     default: 5000,
     defaultText: '5 s',
     help: 'seconds the first request waits for MCP servers still starting; later ones join at the next turn',
+  },
+  toolSearch: {
+    flag: 'tool-search',
+    value: 'MODE',
+    env: 'VIBE_TOOL_SEARCH',
+    config: { type: 'string' },
+    parse: toolSearchSetting,
+    default: 'auto',
+    help: 'defer MCP tools behind tool_search (the model sees each by name and one line, and loads what it needs): auto (once their schemas pass 10% of the context window), auto:N (past N%), always or never',
   },
   sandbox: {
     flag: 'sandbox',

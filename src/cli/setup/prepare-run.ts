@@ -13,6 +13,9 @@ import { collectSecrets, createRedactor } from '../../session/redact.js';
 import { setUpShellSandbox } from '../../sandbox/shell-sandbox-setup.js';
 import { lazySandbox, noSandbox, type ShellSandbox } from '../../tools/coding/shell/shell-sandbox.js';
 import { ToolRegistry } from '../../tools/registry.js';
+import { ToolSearch } from '../../tools/tool-search/tool-search.js';
+import { parseToolSearchMode } from '../../tools/tool-search/tool-search-mode.js';
+import { contextWindowFor } from '../../context/model-windows.js';
 import { lazyDiagnosticsObserver } from '../../diagnostics/lazy-diagnostics-observer.js';
 import { discoverCommands, type CommandCatalog } from '../../commands/discover-commands.js';
 import { setUpSkills, type SkillSetup } from '../../skills/skill-setup.js';
@@ -116,7 +119,7 @@ export async function prepareRun(args: CliArgs, env: NodeJS.ProcessEnv = agentEn
   const fileOptions = { extraRoots: existingDirs(settings.addDirs), allowSecrets: settings.allowSecrets, privateHosts: settings.fetchPrivate, readRoots: skills.readRoots, todos, acceptsImages, tracker, observeWrite, ...(surroundings.files ? { files: surroundings.files } : {}) };
   codeNav = await codeNavTool(settings, workspace, env, project, ask, fileOptions);
   const selected = [...(await selectTools(wanted, fileOptions, { passEnv: settings.passEnv, secrets: [settings.apiKey], ...(sandbox ? { sandbox } : {}) })), ...(await optionalTools(settings, workspace, skills, env)), ...(codeNav ? [codeNav.tool] : [])];
-  const registryOptions = { redact, gate: skills.gate };
+  const registryOptions = { redact, gate: skills.gate, offer: toolSearchFor(settings, resolved) };
   const tools = hooks ? await hookedRegistry(hooks, selected, registryOptions) : new ToolRegistry(selected, registryOptions);
   const mcp = withClosing(await startMcpServers({ workspace, env, settings, registry: tools, warn, project, ...(ask ? { ask } : {}) }), codeNav);
   const provider = await loadProtocol(await createProvider(resolved), settings.protocol);
@@ -165,6 +168,29 @@ export async function prepareRun(args: CliArgs, env: NodeJS.ProcessEnv = agentEn
 }
 
 /** Claude Code's SubagentStop hooks, with Stop's rules: a block sends the subagent back to work, at most 3 times. */
+/** Tool search for the run's MCP tools, unless the setting turns it off (see src/tools/tool-search). */
+function toolSearchFor(settings: Settings, resolved: ResolvedProvider): ToolSearch | undefined {
+  const mode = parseToolSearchMode(settings.toolSearch);
+  if (typeof mode === 'string') throw new UsageError(`toolSearch: ${mode}.`);
+  if (mode.kind === 'never') return undefined;
+  const contextWindow = contextWindowFor({ model: resolved.model, provider: resolved.preset.name, ...(settings.contextWindow !== undefined ? { override: settings.contextWindow } : {}) });
+  return new ToolSearch({ mode, contextWindow, native: anthropicToolSearch(resolved, settings) });
+}
+
+/**
+ * Anthropic's own endpoint loads deferred tools itself (defer_loading + tool_reference); a proxy
+ * or gateway in between may refuse the format (`vibe-agent doctor` probes it), so every other
+ * endpoint, and every other wire, gets the bridge.
+ */
+function anthropicToolSearch(resolved: ResolvedProvider, settings: Settings): boolean {
+  if (resolved.preset.protocol !== 'anthropic' || settings.protocol === 'prompt-json') return false;
+  try {
+    return new URL(resolved.baseURL).hostname === 'api.anthropic.com';
+  } catch {
+    return false;
+  }
+}
+
 function withSubagentStop(subagents: SubagentOptions | undefined, hooks: Hooks | undefined, warn: (message: string) => void): SubagentOptions | undefined {
   if (!subagents || !hooks?.has('SubagentStop')) return subagents;
   return { ...subagents, onStop: async ({ path, agent, reason, round }) => (await import('../../hooks/stop-hook.js')).continueAfterStop(hooks, reason, round, warn, { agent_id: path, agent_type: agent }) };

@@ -57,7 +57,12 @@ export function toAnthropicConversation(messages: Message[], options: ConvertOpt
       case 'tool': {
         const text = message.content.trim() ? message.content : EMPTY_RESULT;
         // A tool_result may hold image blocks beside its text (read_file on a picture).
-        const content = message.images?.length ? [{ type: 'text' as const, text }, ...message.images.map(imageBlock)] : text;
+        // A tool search's result names the deferred tools the API is to load (tool_reference blocks).
+        const content = message.toolReferences?.length
+          ? message.toolReferences.map((name) => ({ type: 'tool_reference' as const, tool_name: name }))
+          : message.images?.length
+            ? [{ type: 'text' as const, text }, ...message.images.map(imageBlock)]
+            : text;
         append('user', [], [{ type: 'tool_result', tool_use_id: message.toolCallId, content, ...(message.isError ? { is_error: true } : {}) }]);
         break;
       }
@@ -133,6 +138,7 @@ export function toAnthropicTools(tools: ToolSchema[]): Tool[] {
     name: tool.name,
     description: tool.description,
     input_schema: { type: 'object', ...withoutDialect(tool.parameters) } as Tool['input_schema'],
+    ...(tool.deferLoading ? { defer_loading: true } : {}),
   }));
 }
 
