@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { AcpSession, AcpSessionSetup } from '../../../acp/acp-host.js';
 import { CredentialsMissing } from '../../../acp/acp-host.js';
 import { withSubagents } from '../../../agents/subagents.js';
+import { mayChangeFiles } from '../../../checkpoints/may-change-files.js';
 import { withCheckpoints } from '../../../checkpoints/with-checkpoints.js';
 import type { AgentEvent } from '../../../contracts/events.js';
 import type { Message } from '../../../contracts/messages.js';
@@ -97,6 +98,8 @@ export async function openAcpSession(args: CliArgs, setup: AcpSessionSetup, env:
         session: () => (opened && recording ? { id: opened.id, path: opened.path } : undefined),
         warn,
         env,
+        // Only a turn that may change files waits for a snapshot (the other front ends say the same).
+        mayChangeFiles: (call) => mayChangeFiles(prepared.tools, call),
       });
       let reason = 'aborted';
       for (;;) {

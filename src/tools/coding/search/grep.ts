@@ -21,6 +21,9 @@ export const MAX_GREP_CONTEXT = 10;
 export const MAX_GREP_CHARS = 24_000;
 
 export function createGrepTool(options: SearchToolOptions = {}): Tool {
+  // The tool is made when its first call is named (its code loads then): the version check runs
+  // while the rest of the reply streams, not after it.
+  findRipgrep(options.ripgrep).catch(() => undefined);
   return defineTool({
     name: 'grep',
     description:
