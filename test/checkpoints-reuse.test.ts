@@ -68,7 +68,7 @@ describe('checkpoints reuse the last snapshot while nothing could have changed a
       seen.push(event);
 
     expect(seen.filter((e) => e.type !== 'turn_start').map((e) => e.type)).toEqual(['run_start', 'assistant_message', 'assistant_message', 'assistant_message', 'assistant_message', 'stop']);
-    // Turn 1 (first of the run) and turn 4 (after the write); the run's end follows a read, so it is turn 4's tree: two, not five.
+    // Turn 3 (the write; turns 1 and 2 only read, so they share its tree) and the run's end (turn 4 read after the write): two, not five.
     expect(snapshots).toHaveBeenCalledTimes(2);
     const store = new SessionCheckpoints({ workspace, sessionId: 's1', env });
     const [t1, t2, t3, t4] = store.list();
@@ -125,6 +125,48 @@ describe('checkpoints reuse the last snapshot while nothing could have changed a
   });
 });
 
+describe('a run that changes nothing takes no snapshot', () => {
+  it('text only, or calls that only read: no git process, no store, no checkpoint; the next run with a write records its own', async () => {
+    const { workspace, env, sessionPath } = sessionWorkspace('s6', `${JSON.stringify({ type: 'run_start', provider: 'p', model: 'm', tools: [], input: 'look' })}\n`);
+    writeFileSync(join(workspace, 'a.txt'), 'one');
+    const snapshots = vi.spyOn(SessionCheckpoints.prototype, 'snapshot');
+    const stop: AgentEvent = { type: 'stop', reason: 'answered', answer: 'ok', turns: 2, usage: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 } };
+    async function* readOnly(): AsyncGenerator<AgentEvent, void> {
+      yield { type: 'run_start', provider: 'p', model: 'm', tools: [], input: 'look' };
+      yield { type: 'turn_start', turn: 1 };
+      yield { type: 'text_delta', turn: 1, text: 'Looking' };
+      yield { type: 'tool_call_delta', turn: 1, index: 0, id: 'c-grep', name: 'grep' };
+      yield reply(1, [call('grep'), call('read_file')]);
+      yield { type: 'turn_start', turn: 2 };
+      yield { type: 'text_delta', turn: 2, text: 'Done' };
+      yield stop;
+    }
+    const target = { workspace, env, session: () => ({ id: 's6', path: sessionPath }), warn: (text: string) => { throw new Error(text); }, mayChangeFiles: (c: ToolCall) => c.name === 'write_file' };
+    for await (const _ of withCheckpoints(readOnly(), target));
+    expect(snapshots).not.toHaveBeenCalled();
+    const store = new SessionCheckpoints({ workspace, sessionId: 's6', env });
+    expect(existsSync(store.git.gitDir)).toBe(false);
+    expect(store.list()).toEqual([]);
+
+    writeFileSync(sessionPath, `${JSON.stringify({ type: 'run_start', provider: 'p', model: 'm', tools: [], input: 'write' })}\n`, { flag: 'a' });
+    async function* writes(): AsyncGenerator<AgentEvent, void> {
+      yield { type: 'run_start', provider: 'p', model: 'm', tools: [], input: 'write' };
+      yield reply(1, [call('read_file')]);
+      yield reply(2, [call('write_file')]);
+      writeFileSync(join(workspace, 'a.txt'), 'two');
+      yield stop;
+    }
+    for await (const _ of withCheckpoints(writes(), target));
+    // One before the write (turn 1, a read, shares it), one at the run's end.
+    expect(snapshots).toHaveBeenCalledTimes(2);
+    const [t1, t2] = store.list();
+    expect([t1!.run, t1!.turn, t2!.run, t2!.turn]).toEqual([2, 1, 2, 2]);
+    expect(t1!.tree).toBe(t2!.tree);
+    expect(await store.git.must(['show', `${t1!.tree}:a.txt`])).toBe('one');
+    expect(await store.git.must(['show', `${store.log.read().left}:a.txt`])).toBe('two');
+  });
+});
+
 describe('a snapshot begun for a turn that ran no tool', () => {
   it('has finished by the time the run\'s stop passes: no git process outlives the run', async () => {
     const { workspace, env, sessionPath } = sessionWorkspace('s5');
@@ -132,7 +174,8 @@ describe('a snapshot begun for a turn that ran no tool', () => {
     const treeCache = join(new SessionCheckpoints({ workspace, sessionId: 's5', env }).git.gitDir, 'vibe-agent-last-tree');
     async function* events(): AsyncGenerator<AgentEvent, void> {
       yield { type: 'turn_start', turn: 1 };
-      yield { type: 'text_delta', turn: 1, text: 'Hel' };
+      // A call that may change files begins to stream, then the provider fails before the reply is whole.
+      yield { type: 'tool_call_delta', turn: 1, index: 0, id: 'c-write_file', name: 'write_file' };
       yield { type: 'stop', reason: 'provider_error', turns: 1, usage: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 } } as AgentEvent;
     }
     let finishedAtStop: boolean | undefined;

@@ -390,3 +390,50 @@ describe('parity: ripgrep and the JavaScript engine print the same bytes', () =>
     }
   });
 });
+
+describe('ripgrep with ignore files it must not open, and its detection', () => {
+  it('a FIFO .gitignore or one linked to /dev/zero below the root: both tools give the JavaScript walker\'s answer, with its warning', async () => {
+    const hostile = await makeSearchTree({ 'a/kept.txt': 'needle\n', 'b/kept.txt': 'needle\n' });
+    try {
+      const { execFileSync } = await import('node:child_process');
+      const { symlinkSync } = await import('node:fs');
+      execFileSync('mkfifo', [join(hostile.workspace, 'a', '.gitignore')]);
+      symlinkSync('/dev/zero', join(hostile.workspace, 'b', '.ignore'));
+      for (const [name, args] of [['list_files', {}], ['grep', { pattern: 'needle' }]] as const) {
+        const js = await call('js', name, args, {}, hostile.workspace);
+        const rg = await call('rg', name, args, {}, hostile.workspace);
+        expect(js.content, name).toContain('[Skipped');
+        expect(rg.content, name).toBe(js.content);
+      }
+    } finally {
+      await rm(hostile.base, { recursive: true, force: true });
+    }
+  });
+
+  it('decides "missing" only from an answer, never from waiting: a slow `rg --version` is waited for, and a caller may stop waiting', async () => {
+    const slow = await makeSearchTree({});
+    const saved = process.env.VIBE_AGENT_RG;
+    try {
+      const started = join(slow.base, 'started');
+      const release = join(slow.base, 'release');
+      const fake = join(slow.base, 'slow-rg');
+      // Answers only once the test says so: a machine so loaded that the version check takes as long as it takes.
+      await writeFile(fake, `#!/bin/sh\ntouch '${started}'\nwhile [ ! -e '${release}' ]; do sleep 0.05; done\nexec '${rgBinary}' "$@"\n`);
+      await chmod(fake, 0o755);
+      process.env.VIBE_AGENT_RG = fake;
+      const stopped = new AbortController();
+      const first = findRipgrep('auto', stopped.signal);
+      const { existsSync } = await import('node:fs');
+      while (!existsSync(started)) await new Promise((resolve) => setTimeout(resolve, 20));
+      stopped.abort(new Error('the caller stopped'));
+      await expect(first).rejects.toThrow('the caller stopped');
+      const second = findRipgrep('auto');
+      await writeFile(release, '');
+      expect(await second).toBe(fake);
+    } finally {
+      if (saved === undefined) delete process.env.VIBE_AGENT_RG;
+      else process.env.VIBE_AGENT_RG = saved;
+      await rm(slow.base, { recursive: true, force: true });
+    }
+  });
+});

@@ -26,6 +26,11 @@ export class SessionCheckpoints {
     this.log = new CheckpointLog(options.workspace, options.sessionId, options.env);
   }
 
+  /** Whether this object has taken (or reused) a snapshot for a turn whose tree a run's end can still stand on. */
+  hasSnapshot(): boolean {
+    return this.lastTree !== undefined;
+  }
+
   snapshot(): Promise<Snapshot> {
     return takeSnapshot(this.git, this.options.maxFileBytes);
   }

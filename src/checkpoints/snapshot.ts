@@ -31,12 +31,17 @@ export async function takeSnapshot(git: ShadowGit, maxFileBytes = DEFAULT_MAX_FI
   const candidates = [...new Set(tagged.map((entry) => entry.slice(2)))];
   const indexed = new Set(tagged.filter((entry) => !entry.startsWith('? ')).map((entry) => entry.slice(2)));
   const tooLarge: string[] = [];
-  await Promise.all(
-    candidates.map(async (path) => {
+  // A few stats at a time: a first snapshot names every file of the tree, and 80,000 pending
+  // promises (each with its request and closure) cost more memory and GC than the stats themselves.
+  let next = 0;
+  const worker = async () => {
+    while (next < candidates.length) {
+      const path = candidates[next++]!;
       const stat = await lstat(join(git.workTree, path)).catch(() => undefined);
       if (stat?.isFile() && stat.size > maxFileBytes) tooLarge.push(path);
-    }),
-  );
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(STAT_PARALLELISM, candidates.length) }, worker));
   tooLarge.sort();
   const secret = candidates.filter(isSecretPath);
   if (tooLarge.length + secret.length === candidates.length) {
@@ -69,6 +74,8 @@ export async function takeSnapshot(git: ShadowGit, maxFileBytes = DEFAULT_MAX_FI
 }
 
 const MAX_NAMED_PATHS = 200;
+/** libuv runs 4 file-system threads; a few more requests in flight keep them busy. */
+const STAT_PARALLELISM = 16;
 
 /**
  * What git add reports for a path it skips, the rest added: a file vanishing or unreadable

@@ -1,5 +1,3 @@
-import { basename } from 'node:path';
-
 const ENV_TEMPLATES = new Set(['.env.example', '.env.sample', '.env.template', 'example.env', 'sample.env', 'template.env']);
 const SECRET_NAMES = new Set([
   '.env', '.envrc', '.npmrc', '.netrc', '.pgpass', '.my.cnf', 'credentials.json', '.git-credentials', '.pypirc', '.htpasswd',
@@ -23,21 +21,37 @@ const SSH_KEY_PREFIXES = ['id_rsa', 'id_dsa', 'id_ed25519', 'id_ecdsa'];
 /** Files such as `my-project-service-account-1234.json` (a cloud service account's private key). */
 const SERVICE_ACCOUNT = /service[-_]?account.*\.json$/;
 
+/** Every name SECRET_IN_DIR lists: only a path ending in one of them needs its parent looked at. */
+const NAMES_SECRET_IN_DIR = new Set(Object.values(SECRET_IN_DIR).flat());
+
+function isSeparator(code: number): boolean {
+  return code === 0x2f || code === 0x5c;
+}
+
 /**
  * True when the path names a file that usually holds credentials. Case-insensitive: on macOS and
- * Windows `.ENV` is `.env`, and `SERVER.PEM` is a key wherever it is.
+ * Windows `.ENV` is `.env`, and `SERVER.PEM` is a key wherever it is. Called for every file a
+ * search or a snapshot meets, so the common answer (an ordinary name, no secret folder in the
+ * path) is found without splitting the path.
  */
 export function isSecretPath(relativeOrAbsolute: string): boolean {
-  const segments = relativeOrAbsolute.toLowerCase().split(/[\\/]+/).filter((s) => s.length > 0);
-  const name = basename(segments[segments.length - 1] ?? '');
+  const lower = relativeOrAbsolute.toLowerCase();
+  let end = lower.length;
+  while (end > 0 && isSeparator(lower.charCodeAt(end - 1))) end--;
+  let start = end;
+  while (start > 0 && !isSeparator(lower.charCodeAt(start - 1))) start--;
+  const name = lower.slice(start, end);
   if (name === '') return false;
   if (ENV_TEMPLATES.has(name)) return false;
   if (SECRET_NAMES.has(name) || name.startsWith('.env.')) return true;
   if (SECRET_EXTENSIONS.some((ext) => name.endsWith(ext))) return true;
   if (SSH_KEY_PREFIXES.some((prefix) => name.startsWith(prefix))) return true;
   if (SERVICE_ACCOUNT.test(name)) return true;
-  const parent = segments[segments.length - 2];
-  if (segments.slice(0, -1).some((segment) => SECRET_DIRS.has(segment))) return true;
+  const inSecretDir = [...SECRET_DIRS].some((dir) => lower.includes(dir));
+  if (!inSecretDir && !NAMES_SECRET_IN_DIR.has(name)) return false;
+  const segments = lower.slice(0, start).split(/[\\/]+/).filter((s) => s.length > 0);
+  if (segments.some((segment) => SECRET_DIRS.has(segment))) return true;
+  const parent = segments[segments.length - 1];
   return parent !== undefined && (SECRET_IN_DIR[parent] ?? []).includes(name);
 }
 

@@ -11,6 +11,7 @@ import { jsonInsteadOfStream, unexpectedJson } from '../shared/json-instead-of-s
 import { ProviderError } from '../../contracts/provider-error.js';
 import { ToolCallAccumulator, type ToolCallFragment } from './accumulate.js';
 import { toOpenAIMessages, toOpenAITools, WireMessages, type ConvertOptions } from './convert.js';
+import { EncodedBodies } from './encoded-body.js';
 import { toProviderError } from './errors.js';
 import { readUsage } from './read-usage.js';
 import { isOwnReasoning, readReasoning, reasoningData, type ReasoningField } from './reasoning.js';
@@ -83,6 +84,7 @@ export class OpenAIProvider implements Provider {
   }
 
   private readonly converted = new WireMessages();
+  private readonly encoded = new EncodedBodies();
 
   private wireMessages(messages: Message[], options: ConvertOptions): ChatCompletionMessageParam[] {
     return this.idFormat === 'verbatim' ? this.converted.convert(messages, options) : toOpenAIMessages(messages, options);
@@ -110,13 +112,13 @@ export class OpenAIProvider implements Provider {
     try {
       const client = await this.sdkClient();
       if (!this.streaming) {
-        const completion = await this.sendDroppingRefused({ ...body, stream: false as const }, (sent) => client.chat.completions.create(sent, { signal }));
+        const completion = await this.sendDroppingRefused({ ...body, stream: false as const }, (sent) => client.chat.completions.create(sent, { signal, ...this.preEncoded(sent) }));
         yield* this.fromCompletion(completion, request, idPrefix, wire);
         return;
       }
       idle?.touch();
       const { data: stream, response } = await this.sendDroppingRefused({ ...body, stream: true as const, stream_options: { include_usage: true } }, (sent) =>
-        client.chat.completions.create(sent, { signal }).withResponse(),
+        client.chat.completions.create(sent, { signal, ...this.preEncoded(sent) }).withResponse(),
       );
       opened = true;
       warmCatalog(request.model);
@@ -130,6 +132,16 @@ export class OpenAIProvider implements Provider {
     } finally {
       scope.close();
     }
+  }
+
+  /**
+   * The body as the SDK would encode it, each earlier message's JSON reused (EncodedBodies): given
+   * as a string with its content type, the SDK sends it as it is. Only for ids sent as they are
+   * (remapped ids are converted afresh each request, so there is nothing to reuse).
+   */
+  private preEncoded(sent: { messages: ChatCompletionMessageParam[] }): { body?: string; headers?: Record<string, string> } {
+    if (this.idFormat !== 'verbatim') return {};
+    return { body: this.encoded.encode(sent), headers: { 'content-type': 'application/json' } };
   }
 
   /** Optional fields this endpoint refused (learned from its 400s). */

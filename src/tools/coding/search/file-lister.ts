@@ -1,4 +1,6 @@
 import { walkFiles } from './gitignore-walker.js';
+import { ripgrepMayWalk } from './ignore-file-guard.js';
+import { listWithRipgrep } from './rg-list.js';
 import type { SearchTarget } from './search-target.js';
 
 export interface Listing {
@@ -9,10 +11,23 @@ export interface Listing {
 }
 
 /**
- * Every reported file under the target, always through the JavaScript walker: ripgrep 13 blocks
- * for good on a .gitignore that is a FIFO and reads one that links to /dev/zero until memory runs
- * out, and the walker lists as fast as `rg --files` (bench/search.bench.mjs).
+ * Every reported file under the target: through `rg --files` when ripgrep is given and may walk
+ * the tree (ripgrepMayWalk, run beside it), else through the JavaScript walker, which reports the
+ * ignore files it refused.
  */
+export async function listFilesWith(ripgrep: string | undefined, target: SearchTarget, signal: AbortSignal): Promise<Listing> {
+  if (ripgrep) {
+    const stop = new AbortController();
+    const both = AbortSignal.any([signal, stop.signal]);
+    const listed = listWithRipgrep(ripgrep, target, both);
+    listed.catch(() => undefined);
+    if (await ripgrepMayWalk(target.absolute, signal)) return { files: await listed, warnings: [] };
+    stop.abort(new Error('an ignore file ripgrep must not open'));
+  }
+  return listFiles(target, signal);
+}
+
+/** Every reported file under the target, through the JavaScript walker. */
 export async function listFiles(target: SearchTarget, signal: AbortSignal): Promise<Listing> {
   const listing: Listing = { files: [], warnings: [] };
   await walkFiles(target.absolute, {

@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { defineTool } from '../../define-tool.js';
 import type { Tool } from '../../../contracts/tool.js';
-import { listFiles, withWarnings } from './file-lister.js';
+import { withWarnings } from './file-lister.js';
 import { formatGrep } from './grep-format.js';
 import { translatePattern } from './grep-pattern.js';
+import { ripgrepMayWalk } from './ignore-file-guard.js';
 import { grepWithJs } from './js-grep.js';
 import { MatchCollector } from './match-collector.js';
 import { grepWithRipgrep } from './rg-grep.js';
@@ -20,6 +21,9 @@ export const MAX_GREP_CONTEXT = 10;
 export const MAX_GREP_CHARS = 24_000;
 
 export function createGrepTool(options: SearchToolOptions = {}): Tool {
+  // The tool is made when its first call is named (its code loads then): the version check runs
+  // while the rest of the reply streams, not after it.
+  findRipgrep(options.ripgrep).catch(() => undefined);
   return defineTool({
     name: 'grep',
     description:
@@ -46,21 +50,30 @@ export function createGrepTool(options: SearchToolOptions = {}): Tool {
       const { target } = resolved;
       const maxResults = args.max_results ?? DEFAULT_GREP_RESULTS;
       const context = args.context ?? 0;
-      const collector = new MatchCollector(maxResults, context);
+      let collector = new MatchCollector(maxResults, context);
       const ignoreCase = args.ignore_case ?? false;
       // A single file is searched by the JavaScript engine: no walk to speed up, and ripgrep
       // treats an explicitly named file differently (binary handling, memory maps).
-      const ripgrep = target.isFile ? undefined : await findRipgrep(options.ripgrep);
-      // ripgrep 13 blocks for good on an ignore file that is a FIFO and reads one linked to
-      // /dev/zero until memory runs out; the walker finds them first, and then searches instead.
-      const warnings = ripgrep ? (await listFiles(target, signal)).warnings : [];
-      if (ripgrep && warnings.length === 0) {
+      const ripgrep = target.isFile ? undefined : await findRipgrep(options.ripgrep, signal);
+      let searched = false;
+      if (ripgrep) {
+        // Beside ripgrep: whether every ignore file it could open is safe to (ripgrepMayWalk); if not, it is stopped and the walker searches.
+        const stop = new AbortController();
         const typeGlob = args.glob === undefined ? undefined : ripgrepTypeGlob(args.glob);
         const lineRegex = new RegExp(translated.js, ignoreCase ? 'iu' : 'u');
-        await grepWithRipgrep(ripgrep, target, { source: translated.rust, ignoreCase, context, typeGlob, lineRegex }, collector, signal);
-      } else {
-        const collect = ripgrep ? undefined : (message: string) => warnings.push(message);
-        await grepWithJs(target, { source: translated.js, required: translated.required, ignoreCase, context }, collector, signal, collect);
+        const run = grepWithRipgrep(ripgrep, target, { source: translated.rust, ignoreCase, context, typeGlob, lineRegex }, collector, AbortSignal.any([signal, stop.signal]));
+        run.catch(() => undefined);
+        if (await ripgrepMayWalk(target.absolute, signal)) {
+          await run;
+          searched = true;
+        } else {
+          stop.abort(new Error('an ignore file ripgrep must not open'));
+          collector = new MatchCollector(maxResults, context);
+        }
+      }
+      const warnings: string[] = [];
+      if (!searched) {
+        await grepWithJs(target, { source: translated.js, required: translated.required, ignoreCase, context }, collector, signal, (message: string) => warnings.push(message));
       }
       if (collector.totalMatches === 0) return withWarnings(`No matches for ${JSON.stringify(args.pattern)} in ${args.path ?? 'the workspace'}.`, warnings);
       return withWarnings(formatGrep(collector.sorted(), { maxResults, context, maxChars: MAX_GREP_CHARS, totalMatches: collector.totalMatches, totalFiles: collector.totalFiles }), warnings);

@@ -4,7 +4,7 @@ import ignore, { type Ignore } from 'ignore';
 import { ANYWHERE, readOwnText, readOwnTextIfPresent, RefusedFileError } from '../../../workspace/read-own-file.js';
 
 /** ripgrep has no cap; this is far above any real ignore file, and keeps /dev/zero out. */
-const MAX_IGNORE_FILE_BYTES = 4 * 1024 * 1024;
+export const MAX_IGNORE_FILE_BYTES = 4 * 1024 * 1024;
 
 /** Told about an ignore file that was refused (a FIFO, a device, too large): its rules were not applied. */
 export type IgnoreWarn = (message: string) => void;
@@ -35,7 +35,7 @@ export interface IgnoreDir {
 type Matcher = (path: string) => 'ignore' | 'keep' | undefined;
 
 const KINDS = ['custom', 'dot', 'git', 'exclude'] as const;
-const IGNORE_FILE_NAMES = { custom: '.rgignore', dot: '.ignore', git: '.gitignore' } as const;
+export const IGNORE_FILE_NAMES = { custom: '.rgignore', dot: '.ignore', git: '.gitignore' } as const;
 
 interface SelfTestingRules {
   _rules: { test(path: string, mode: string): { ignored: boolean; unignored: boolean } };
@@ -75,6 +75,11 @@ function makeDir(parent: IgnoreDir | undefined, fields: Omit<IgnoreDir, 'parent'
   const relevant = dir.hasGit || KINDS.some((kind) => dir[kind]);
   dir.chain = relevant ? [dir, ...(parent?.chain ?? [])] : [...(parent?.chain ?? [])];
   return dir;
+}
+
+/** Reads (and so vets) the `info/exclude` of the repository whose `.git` is in `dir`; `warn` hears of a refused one. */
+export function checkGitExclude(dir: string, warn: IgnoreWarn): void {
+  gitExclude(dir, warn);
 }
 
 function gitExclude(dir: string, warn: IgnoreWarn): Matcher | undefined {

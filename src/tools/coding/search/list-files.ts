@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { defineTool } from '../../define-tool.js';
 import type { Tool } from '../../../contracts/tool.js';
-import { listFiles, withWarnings } from './file-lister.js';
+import { listFilesWith, withWarnings } from './file-lister.js';
+import { findRipgrep } from './ripgrep-detect.js';
 import { compileGlob } from './search-glob.js';
 import { searchPermission } from './search-permission.js';
 import { resolveSearchTarget } from './search-target.js';
@@ -31,7 +32,7 @@ export function createListFilesTool(options: SearchToolOptions = {}): Tool {
       if (!resolved.ok) return { output: resolved.reason, isError: true };
       const { target } = resolved;
       if (target.isFile) return { output: `${path} is a file, not a directory; list_files lists directories (use grep or read the file).`, isError: true };
-      const { files, warnings } = await listFiles(target, signal);
+      const { files, warnings } = await listFilesWith(await findRipgrep(options.ripgrep, signal), target, signal);
       files.sort();
       if (files.length === 0) return withWarnings(`No files match ${JSON.stringify(pattern ?? '**/*')} in ${path ?? 'the workspace'}.`, warnings);
       return withWarnings(formatList(files, limit), warnings);

@@ -38,17 +38,41 @@ function checkVersion(binary: string): Promise<string | undefined> {
   return result;
 }
 
+/**
+ * No timeout: on a loaded machine `rg --version` can take seconds, and a timeout would make an
+ * installed ripgrep look missing for the rest of the process. Only an answer decides: the binary
+ * failed to start, exited with an error, or printed a version below the minimum. A caller that
+ * must not wait races it with its own abort signal (`findRipgrep`'s `signal`).
+ */
 function runVersion(binary: string): Promise<string | undefined> {
   return new Promise((resolve) => {
-    execFile(binary, ['--version'], { timeout: 5_000 }, (error, stdout) => {
+    execFile(binary, ['--version'], (error, stdout) => {
       const major = /ripgrep (\d+)\./.exec(stdout)?.[1];
       resolve(!error && major !== undefined && Number(major) >= MIN_MAJOR ? binary : undefined);
     });
   });
 }
 
-/** The ripgrep binary to run, or undefined for the JavaScript engine. Each binary is checked once per process. */
-export function findRipgrep(setting: RipgrepSetting = 'auto'): Promise<string | undefined> {
+/** `found`, or a rejection with the signal's reason once it aborts (the check itself goes on for the next caller). */
+function untilAborted<T>(found: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return found;
+  signal.throwIfAborted();
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    found.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+/**
+ * The ripgrep binary to run, or undefined for the JavaScript engine. Each binary is checked once
+ * per process; `signal` stops this caller's wait, never the check.
+ */
+export function findRipgrep(setting: RipgrepSetting = 'auto', signal?: AbortSignal): Promise<string | undefined> {
+  return untilAborted(resolveRipgrep(setting), signal);
+}
+
+function resolveRipgrep(setting: RipgrepSetting): Promise<string | undefined> {
   if (setting === false) return Promise.resolve(undefined);
   if (setting !== 'auto') return checkVersion(setting);
   const fromEnv = process.env.VIBE_AGENT_RG;

@@ -1,0 +1,22 @@
+import { runRipgrep } from './rg-runner.js';
+import { walkFlags } from './rg-grep.js';
+import type { SearchTarget } from './search-target.js';
+
+/** `rg --files` over the target with the walk both engines share: the files the JavaScript walker would report, as display paths, unsorted. */
+export async function listWithRipgrep(binary: string, target: SearchTarget, signal: AbortSignal): Promise<string[]> {
+  const files: string[] = [];
+  const run = await runRipgrep(binary, ['--files', '--null', ...walkFlags(), '--', '.'], {
+    cwd: target.absolute,
+    signal,
+    separator: 0,
+    onRecord(buffer, start, end) {
+      // "./" and the path: ripgrep names what it found below the "." it was given.
+      const raw = buffer.toString('utf8', buffer[start] === 0x2e && buffer[start + 1] === 0x2f ? start + 2 : start, end);
+      if (raw !== '' && target.accepts(raw)) files.push(target.display(raw));
+    },
+  });
+  // 1: no file at all; 2 with output: some folder could not be read, the rest is listed (the walker skips those too).
+  if (run.code === 2 && files.length === 0 && run.stderr.trim() !== '') throw new Error(`ripgrep failed: ${run.stderr.trim()}`);
+  if (run.code !== 0 && run.code !== 1 && run.code !== 2) throw new Error(`ripgrep stopped unexpectedly (exit ${run.code}): ${run.stderr.trim()}`);
+  return files;
+}
