@@ -139,6 +139,7 @@ export class InteractiveSession {
         maxDetailLines: () => Math.max(3, (options.output.rows ?? 24) - 10),
       },
       options.theme,
+      () => this.stopTurnAtQuestion(),
     );
     const ask: AskApproval = (request, signal) => {
       this.askedCalls.add(request.call.id);
@@ -312,6 +313,13 @@ export class InteractiveSession {
     } else if (action === 'clear_input') this.editor.clear();
     else if (action === 'exit') this.exit();
     // confirm_exit: render() shows the question while the policy is armed.
+  }
+
+  /** Esc or Ctrl-C at a question: the turn stops; prompts queued during it come back to the editor, unsent. */
+  private stopTurnAtQuestion(): void {
+    this.view?.markCancelling();
+    this.running?.abort();
+    if (this.queued.length) this.editor.set([this.editor.text, ...this.queued.splice(0)].filter(Boolean).join('\n'));
   }
 
   /** A mode chosen by Shift-Tab or /plan: an approved plan's bounds end with it. */

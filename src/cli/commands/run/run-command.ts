@@ -15,9 +15,8 @@ import { attachImages } from '../../prompt/attach-images.js';
 import { attachedLines, attachMentionedFiles, withAttachments } from '../../../mentions/attach-mentions.js';
 import { prepareRun, type PreparedRun } from '../../setup/prepare-run.js';
 import { endSession } from '../../../hooks/session-end.js';
-import { createTextRenderer } from './render-text.js';
-import { colorEnabled } from '../../display/theme.js';
-import { safeStderr, safeStdout } from '../../display/safe-output.js';
+import { oneShotRenderer } from './one-shot-renderer.js';
+import { safeStderr } from '../../display/safe-output.js';
 import { cacheTtlMsOf } from '../../../context/cache-prices.js';
 import { UnaskedCalls } from './approval-needed.js';
 import { userConfigPath } from '../../settings/config.js';
@@ -77,7 +76,7 @@ async function runPrepared(args: CliArgs, prompt: string, prepared: PreparedRun,
     session?.close();
     return EXIT.providerError;
   }
-  const render = args.json ? (await import('../../display/json-lines.js')).createJsonLinesRenderer(process.stdout, args.apiKey) : textRenderer();
+  const render = args.json ? (await import('../../display/json-lines.js')).createJsonLinesRenderer(process.stdout, args.apiKey) : oneShotRenderer();
   let reason: StopReason = 'aborted';
   const options: AgentOptions = {
     provider,
@@ -137,14 +136,4 @@ async function runPrepared(args: CliArgs, prompt: string, prepared: PreparedRun,
 function refusedForApproval(unasked: UnaskedCalls, code: number): number {
   safeStderr.write(unasked.explain(code === EXIT.approvalNeeded ? code : undefined, userConfigPath()));
   return code;
-}
-
-function textRenderer(): (event: AgentEvent) => void {
-  const stdoutIsTty = process.stdout.isTTY === true;
-  return createTextRenderer({
-    out: safeStdout,
-    info: stdoutIsTty ? safeStdout : safeStderr,
-    color: colorEnabled(stdoutIsTty ? process.stdout : process.stderr),
-    holdUntilWhole: !stdoutIsTty,
-  });
 }
