@@ -319,7 +319,7 @@ export class InteractiveSession {
   private stopTurnAtQuestion(): void {
     this.view?.markCancelling();
     this.running?.abort();
-    if (this.queued.length) this.editor.set([this.editor.text, ...this.queued.splice(0)].filter(Boolean).join('\n'));
+    if (this.queued.length) this.editor.set([...this.queued.splice(0), this.editor.text].filter(Boolean).join('\n'));
   }
 
   /** A mode chosen by Shift-Tab or /plan: an approved plan's bounds end with it. */
