@@ -13,6 +13,7 @@ import { childBlockLines, type ChildBlock } from './child-blocks.js';
 import { EXECUTE_PLAN_PROMPT, modeCycle, modeLabel, nextMode, planChoice, planQuestionLines } from './plan-mode.js';
 import type { ToolRegistry } from '../../tools/registry.js';
 import { createApprovalPrompt } from './approval-prompt.js';
+import { PastedTexts } from '../prompt/pasted-text.js';
 import type { AskApproval } from '../../tools/approval.js';
 import type { Authorize } from '../../contracts/tool.js';
 import { INIT_PROMPT, initAuthorize } from './init-command.js';
@@ -117,6 +118,8 @@ export class InteractiveSession {
   /** Prompts typed while a turn was running: they run next, in order. */
   private readonly queued: string[] = [];
   private readonly ctrlC: CtrlCPolicy;
+  /** Long pastes, shown as chips and sent as attachments. */
+  private readonly pastes = new PastedTexts();
   private exiting = false;
   /** Between Ctrl-Z and the continue: nothing is drawn. */
   private suspended = false;
@@ -266,7 +269,7 @@ export class InteractiveSession {
     }
     this.hint = [];
     // A pasted image path becomes a chip; the image goes with the prompt that holds it.
-    const chip = key.name === 'paste' ? this.services.imagePaste?.(key.text ?? '') : undefined;
+    const chip = key.name === 'paste' ? (this.services.imagePaste?.(key.text ?? '') ?? this.pastes.paste(key.text ?? '')) : undefined;
     const action = this.editor.handle(chip ? { ...key, text: `${chip} ` } : key);
     const mention = action.type === 'complete' ? completeMention(this.editor.text, this.editor.cursor, workspaceLister(this.options.workspace)) : undefined;
     if (mention) {
@@ -402,7 +405,9 @@ export class InteractiveSession {
     let plan: string | undefined;
     const ticker = setInterval(() => this.render(), TICK_MS);
     try {
-      const started = this.services.startPrompt ? await this.services.startPrompt(text, { authorize, signal: controller.signal }) : { ok: true as const, prompt: text, model: undefined };
+      const long = await this.pastes.prepare(text, this.options.tools.outputs);
+      if (long.note) this.screen.commit([t.dim(`  ⎿ ${long.note}`)]);
+      const started = this.services.startPrompt ? await this.services.startPrompt(long.text, { authorize, signal: controller.signal }) : { ok: true as const, prompt: long.text, model: undefined };
       if (!started.ok) {
         this.screen.commit([t.red(`✗ ${started.reason}`)]);
         return;

@@ -16,6 +16,7 @@ import { attachedLines, attachMentionedFiles, withAttachments } from '../../../m
 import { prepareRun, type PreparedRun } from '../../setup/prepare-run.js';
 import { endSession } from '../../../hooks/session-end.js';
 import { oneShotRenderer } from './one-shot-renderer.js';
+import { attachLongPrompt } from '../../prompt/pasted-text.js';
 import { safeStderr } from '../../display/safe-output.js';
 import { cacheTtlMsOf } from '../../../context/cache-prices.js';
 import { UnaskedCalls } from './approval-needed.js';
@@ -76,12 +77,14 @@ async function runPrepared(args: CliArgs, prompt: string, prepared: PreparedRun,
     session?.close();
     return EXIT.providerError;
   }
+  const long = await attachLongPrompt(hooked.input, tools.outputs);
+  if (long.note) safeStderr.write(`vibe-agent: ${long.note}\n`);
   const render = args.json ? (await import('../../display/json-lines.js')).createJsonLinesRenderer(process.stdout, args.apiKey) : oneShotRenderer();
   let reason: StopReason = 'aborted';
   const options: AgentOptions = {
     provider,
     model,
-    input: withAttachments(approved ? promptWithPlan(hooked.input, approved.text) : hooked.input, mentioned.section),
+    input: withAttachments(approved ? promptWithPlan(long.text, approved.text) : long.text, mentioned.section),
     ...(attached.images.length + mentioned.images.length ? { images: [...attached.images, ...mentioned.images] } : {}),
     tools,
     system: planning ? `${system}\n\n${PLAN_MODE_PROMPT}` : system,
