@@ -189,7 +189,9 @@ describe('the interactive terminal UI (tmux)', () => {
     await first.pane.kill();
 
     const second = await session([{ text: 'You said 42.' }], { args: ['--continue'], home: first.home });
-    await second.pane.waitFor('Continuing a conversation of 3 messages.');
+    const resumed = await second.pane.waitFor('Continuing a conversation of 3 messages.');
+    // The earlier exchange is drawn again above the note, as it was shown.
+    expect(resumed).toMatch(/\n› remember 42\n\nNoted: the answer is 42\.\n\nContinuing a conversation of 3 messages\./);
     await second.pane.send(['what did I say?'], { literal: true });
     await second.pane.send(['Enter']);
     await second.pane.waitFor('You said 42.');
@@ -199,6 +201,13 @@ describe('the interactive terminal UI (tmux)', () => {
     await second.pane.send(['/sessions'], { literal: true });
     await second.pane.send(['Enter']);
     await second.pane.waitFor(new RegExp(`${id} {2}remember 42 {2}.* · 2 turns · `));
+    // /resume alone opens a picker of the saved sessions.
+    await second.pane.send(['/resume'], { literal: true });
+    await second.pane.send(['Enter']);
+    const picker = await second.pane.waitFor('Resume which session?');
+    expect(picker).toMatch(new RegExp(`${id} {2}remember 42`));
+    await second.pane.send(['Escape']);
+    await second.pane.waitFor(/Resume which session\? .*cancelled/);
     await second.pane.send(['C-d']);
     expect(await second.pane.waitForExit()).toBe(0);
   });

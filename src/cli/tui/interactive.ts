@@ -14,6 +14,7 @@ import { EXECUTE_PLAN_PROMPT, modeCycle, modeLabel, nextMode, planChoice, planQu
 import type { ToolRegistry } from '../../tools/registry.js';
 import { createApprovalPrompt } from './approval-prompt.js';
 import { PastedTexts } from '../prompt/pasted-text.js';
+import { earlierTurnLines } from './earlier-turns.js';
 import type { AskApproval } from '../../tools/approval.js';
 import type { Authorize } from '../../contracts/tool.js';
 import { INIT_PROMPT, initAuthorize } from './init-command.js';
@@ -177,7 +178,7 @@ export class InteractiveSession {
     try {
       this.screen.commit([
         `${t.bold('vibe-agent')} ${t.dim(`· ${this.options.provider.name} · ${this.conversation.model} · ${this.options.workspace}`)}`,
-        ...(this.conversation.messages.length ? [t.dim(`Continuing a conversation of ${this.conversation.messages.length} messages.`)] : []),
+        ...(this.conversation.messages.length ? [...earlierTurnLines(this.conversation.messages, t, this.screen.width), '', t.dim(`Continuing a conversation of ${this.conversation.messages.length} messages.`)] : []),
         t.dim('/help for commands · Enter sends · Shift+Enter or \\ for a new line · Shift+Tab cycles modes · Ctrl-C cancels · Ctrl-D exits'),
       ]);
       this.services.setNotify?.((text) => this.screen.commit([t.yellow(`⚠ ${text}`)]));
