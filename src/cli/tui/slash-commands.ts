@@ -65,7 +65,7 @@ export const SLASH_COMMANDS: SlashCommand[] = [
         ...customCommandHelp(c),
         c.theme.dim('  Enter sends · Shift+Enter, Alt+Enter or a trailing \\ adds a line · ↑/↓ history · Tab completes'),
         c.theme.dim('  Shift+Tab cycles the permission mode (ask, auto-edit, plan) · Ctrl-O expands or folds subagent blocks'),
-        c.theme.dim('  Ctrl-C cancels the running turn, answers no to a question, clears the prompt; twice at an empty prompt exits · Ctrl-D exits'),
+        c.theme.dim('  Ctrl-C cancels the running turn, answers no to a question and stops the turn (so does Esc), clears the prompt; twice at an empty prompt exits · Ctrl-D exits'),
       ]),
   },
   {
