@@ -63,3 +63,13 @@ describe("a failed command's one-line summary names the failure", () => {
     expect(failureLine(npm)).toBe('Error: boom');
   });
 });
+
+describe('the line of a command that succeeded (issue 41 point 8)', () => {
+  it('sums up a passing TAP run by its counts, not its last line "# duration_ms"', async () => {
+    const { successLine } = await import('../src/cli/display/failure-line.js');
+    const tap = ['TAP version 13', 'ok 1 - sum adds', '1..1', '# tests 1', '# suites 0', '# pass 1', '# fail 0', '# cancelled 0', '# skipped 0', '# todo 0', '# duration_ms 137.6'];
+    expect(successLine(tap)).toBe('1 of 1 test passed');
+    expect(successLine(['built in 2 s', 'Duration 1.2s'])).toBe('built in 2 s');
+    expect(successLine(['hello', ''])).toBe('hello');
+  });
+});

@@ -14,7 +14,9 @@ import { terminalEnv } from './support/tui-session.js';
 const cleanups = cleanupAfterEach();
 requireTmux();
 
-const KEYS = '(Esc = no, Ctrl-C stops the run)';
+const KEYS = '(Esc or Ctrl-C = no and stop the run)';
+/** A yes/no question (trust) keeps Esc as a plain no. */
+const YES_NO_KEYS = '(Esc = no, Ctrl-C stops the run)';
 const DENIED = 'Denied: the user declined this call.';
 const write = (path: string, content: string): ServerStep => ({ toolCalls: [{ name: 'write_file', arguments: { path, content } }] });
 
@@ -50,7 +52,7 @@ describe('one-shot approvals take a single key', () => {
     await pane.send(['y']);
     expect(await pane.waitForExit()).toBe(0);
     expect(readFileSync(join(workspace, 'notes.txt'), 'utf8')).toBe('hello\n');
-    expect(await pane.screen()).toMatch(/Ctrl-C stops the run\) *\n {2}allowed\n/);
+    expect(await pane.screen()).toMatch(/no and stop the run\) *\n {2}allowed\n/);
     expect(server.requests[1]!.messages.at(-1)).toMatchObject({ role: 'tool' });
     expect(server.requests[1]!.messages.at(-1)!.content).not.toBe(DENIED);
     const after = await modes();
@@ -88,10 +90,14 @@ describe('one-shot approvals take a single key', () => {
     expect(results[0]).not.toBe(DENIED);
   });
 
-  it('Ctrl-C at the question stops the run with exit 130 and leaves the terminal sane (echo, icanon)', async () => {
+  it.each([
+    ['Ctrl-C', 'C-c'],
+    ['Esc', 'Escape'],
+  ])('%s at the question denies, stops the run with exit 130 and leaves the terminal sane (echo, icanon)', async (name, key) => {
     const { server, pane, workspace, modes } = await oneShot([write('notes.txt', 'hello\n'), { text: 'never asked for' }]);
     await pane.waitFor(KEYS);
-    await pane.send(['C-c']);
+    await pane.send([key]);
+    expect(await pane.waitFor(`denied (${name}: the run stops)`)).toMatch(/no and stop the run\) *\n {2}denied \((Esc|Ctrl-C): the run stops\)\n/);
     expect(await pane.waitForExit()).toBe(130);
     expect(existsSync(join(workspace, 'notes.txt'))).toBe(false);
     expect(server.requests).toHaveLength(1);
@@ -103,7 +109,7 @@ describe('one-shot approvals take a single key', () => {
   it('a trust question takes the same keys: Ctrl-C there stops the run (130) before the model is asked, the terminal sane', async () => {
     const hooks = { hooks: { Stop: [{ hooks: [{ type: 'command', command: 'touch hook-ran' }] }] } };
     const { server, pane, workspace, modes } = await oneShot([{ text: 'never asked for' }], hooks);
-    await pane.waitFor(`Approve?  y yes   n no   ${KEYS}`);
+    await pane.waitFor(`Approve?  y yes   n no   ${YES_NO_KEYS}`);
     await pane.send(['C-c']);
     expect(await pane.waitForExit()).toBe(130);
     expect(server.requests).toHaveLength(0);

@@ -58,7 +58,7 @@ describe('the approval prompt', () => {
 
   it('offers "always" only when the policy gives a rule for it', async () => {
     const { always: _always, ...withoutAlways } = request;
-    expect(approvalLines(withoutAlways, plain, 10).at(-1)).toBe('  y yes   n no   (Esc or Ctrl-C = no)');
+    expect(approvalLines(withoutAlways, plain, 10).at(-1)).toBe('  y yes   n no   (Esc or Ctrl-C = no and stop)');
     const { ui } = scriptedUi([char('a'), char('n')]);
     expect(await createApprovalPrompt(ui, plain)(withoutAlways, new AbortController().signal)).toBe('no');
   });
@@ -151,7 +151,7 @@ function fakeTerminal() {
   output.on('data', (chunk: Buffer) => (shown += chunk.toString()));
   const ask = createTerminalApproval({ input, output, color: false, interrupt: () => events.push(`interrupt (${input.isRaw ? 'raw' : 'line'})`) });
   const asking = async () => {
-    while (!shown.trimEnd().endsWith('Ctrl-C stops the run)')) await new Promise((resolve) => output.once('data', resolve));
+    while (!shown.trimEnd().endsWith('no and stop the run)')) await new Promise((resolve) => output.once('data', resolve));
   };
   return { input, ask, events, asking, shown: () => shown, reset: () => (shown = '') };
 }
@@ -160,12 +160,12 @@ describe('the one-shot terminal approval on a terminal (single keys, raw mode)',
   const exitListeners = () => process.listenerCount('exit');
 
   it("takes the TUI's keys without Enter, and shows its labels", async () => {
-    for (const [typed, answer] of [['y', 'yes'], ['N', 'no'], ['a', 'always'], ['\x1b', 'no']] as const) {
+    for (const [typed, answer] of [['y', 'yes'], ['N', 'no'], ['a', 'always']] as const) {
       const t = fakeTerminal();
       const before = exitListeners();
       const answered = t.ask(request, new AbortController().signal);
       await t.asking();
-      expect(t.shown()).toContain('  y yes   n no   a always allow bash(rm -rf build*) this session   (Esc = no, Ctrl-C stops the run)');
+      expect(t.shown()).toContain('  y yes   n no   a always allow bash(rm -rf build*) this session   (Esc or Ctrl-C = no and stop the run)');
       expect(t.events).toEqual(['raw']);
       t.input.write(typed);
       expect(await answered).toBe(answer);
@@ -199,14 +199,17 @@ describe('the one-shot terminal approval on a terminal (single keys, raw mode)',
     expect(t.events).toEqual(['raw', 'line', 'raw', 'line']);
   });
 
-  it('Ctrl-C puts the terminal back, then interrupts the run; the call is denied', async () => {
+  it.each([
+    ['Ctrl-C', '\x03'],
+    ['Esc', '\x1b'],
+  ])('%s puts the terminal back, then interrupts the run; the call is denied (the same meaning as at the TUI)', async (name, typed) => {
     const t = fakeTerminal();
     const answered = t.ask(request, new AbortController().signal);
     await t.asking();
-    t.input.write('\x03');
+    t.input.write(typed);
     expect(await answered).toBe('no');
     expect(t.events).toEqual(['raw', 'line', 'interrupt (line)']);
-    expect(t.shown()).toContain('denied (Ctrl-C: the run stops)');
+    expect(t.shown()).toContain(`denied (${name}: the run stops)`);
   });
 
   it('end of input, a read error and an aborted call each deny, with the terminal put back', async () => {

@@ -91,7 +91,7 @@ describe('the interactive session (in-process, virtual terminal)', () => {
     expect(terminal.screen()).toContain('Tools: noop');
     expect(terminal.screen()).toContain('Tokens: 0 in (0 read from cache, 0 written to it), 0 out (0 reasoning).');
     input.type('/help\r');
-    await terminal.waitFor('/resume <id>');
+    await terminal.waitFor('/resume [id]');
     input.type('/exit\r');
     expect(await exited).toBe(0);
   });
@@ -164,11 +164,7 @@ describe('the interactive session (in-process, virtual terminal)', () => {
     expect(await exited).toBe(0);
   });
 
-  it.each([
-    ['n', 'n'],
-    ['Esc', '\x1b'],
-    ['Ctrl-C', '\x03'],
-  ])('asks in the UI before a call that needs approval; %s denies it and the model sees why', async (_name, answer) => {
+  it('asks in the UI before a call that needs approval; n denies it, the model sees why and goes on', async () => {
     let ran = false;
     const tools = new ToolRegistry([
       defineTool({ name: 'deploy', description: 'x', parameters: z.object({ env: z.string() }), execute: async () => ((ran = true), 'deployed'), preview: async ({ env }) => ({ summary: `deploy to ${env}` }) }),
@@ -178,7 +174,7 @@ describe('the interactive session (in-process, virtual terminal)', () => {
     input.type('ship it\r');
     await terminal.waitFor('Allow deploy? deploy to prod');
     expect(terminal.screen()).toContain('approval');
-    input.type(answer);
+    input.type('n');
     await terminal.waitFor('Understood, not deploying.');
     expect(ran).toBe(false);
     expect(terminal.screen()).toContain('⊘ deploy env="prod"');
@@ -187,32 +183,77 @@ describe('the interactive session (in-process, virtual terminal)', () => {
     expect(await exited).toBe(0);
   });
 
-  it('Ctrl-C at an approval denies that call and the turn goes on; a second Ctrl-C then cancels the turn, not the session', async () => {
-    let asked!: () => void;
-    const secondRequest = new Promise<void>((resolve) => (asked = resolve));
+  it.each([
+    ['Esc', '\x1b'],
+    ['Ctrl-C', '\x03'],
+  ])('%s at an approval denies the call and stops the turn: the call never runs and the model is not asked again', async (_name, answer) => {
+    let ran = false;
+    const tools = new ToolRegistry([
+      defineTool({ name: 'deploy', description: 'x', parameters: z.object({ env: z.string() }), execute: async () => ((ran = true), 'deployed'), preview: async ({ env }) => ({ summary: `deploy to ${env}` }) }),
+    ]);
+    const provider = scripted({ toolCalls: [{ name: 'deploy', arguments: { env: 'prod' } }] }, { text: 'never asked for' });
+    const { terminal, input, exited } = start(provider, { tools });
+    input.type('ship it\r');
+    await terminal.waitFor('Allow deploy? deploy to prod');
+    input.type(answer);
+    const screen = await terminal.waitFor((s) => s.includes('⊘ Aborted.') && idle(s));
+    expect(ran).toBe(false);
+    expect(screen).toContain('? deploy deploy to prod denied · the turn stops');
+    expect(provider.requests).toHaveLength(1);
+    input.type('/exit\r');
+    expect(await exited).toBe(0);
+  });
+
+  it('Ctrl-C at an approval denies that call and stops the turn (no further request); a second Ctrl-C soon after exits', async () => {
     const requests: ModelRequest[] = [];
     const tools = new ToolRegistry([defineTool({ name: 'deploy', description: 'x', parameters: z.object({}), execute: async () => 'deployed', preview: async () => ({ summary: 'deploy' }) })]);
     const provider: Provider = {
-      name: 'denied-then-hanging',
-      async *stream(request: ModelRequest, signal?: AbortSignal): AsyncGenerator<ProviderEvent> {
+      name: 'asks-once',
+      async *stream(request: ModelRequest): AsyncGenerator<ProviderEvent> {
         requests.push(request);
-        if (requests.length === 1) {
-          yield { type: 'response', response: { message: { role: 'assistant', content: '', toolCalls: [{ id: 'd1', name: 'deploy', arguments: '{}' }] }, finishReason: 'tool_calls' } };
-          return;
-        }
-        yield* textUntilAborted('Then I will explain instead', signal, asked);
+        yield { type: 'response', response: { message: { role: 'assistant', content: '', toolCalls: [{ id: 'd1', name: 'deploy', arguments: '{}' }] }, finishReason: 'tool_calls' } };
       },
     };
     const { terminal, input, exited } = start(provider, { tools, doubleInterruptMs: 60_000 });
     input.type('ship it\r');
     await terminal.waitFor('Allow deploy? deploy');
     input.type('\x03');
-    await secondRequest;
-    await terminal.waitFor('Then I will explain instead');
-    expect(terminal.screen()).toContain('? deploy deploy denied');
-    expect(requests[1]!.messages.at(-1)).toMatchObject({ role: 'tool', content: 'Denied: the user declined this call.', isError: true });
-    input.type('\x03'); // within the double-press window of the first: it still only cancels
-    await terminal.waitFor((s) => s.includes('⊘ Aborted.') && idle(s));
+    const stopped = await terminal.waitFor((s) => s.includes('⊘ Aborted.') && idle(s));
+    expect(stopped).toContain('? deploy deploy denied · the turn stops');
+    expect(requests).toHaveLength(1); // the model was not asked again
+    input.type('\x03'); // the second Ctrl-C, soon after the first
+    expect(await exited).toBe(0);
+  });
+
+  it('Esc at an approval denies and stops the turn; what was typed meanwhile comes back to the prompt, unsent', async () => {
+    const requests: ModelRequest[] = [];
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const tools = new ToolRegistry([defineTool({ name: 'deploy', description: 'x', parameters: z.object({}), execute: async () => 'deployed', preview: async () => ({ summary: 'deploy' }) })]);
+    const provider: Provider = {
+      name: 'asks-when-released',
+      async *stream(request: ModelRequest): AsyncGenerator<ProviderEvent> {
+        requests.push(request);
+        await held;
+        yield { type: 'response', response: { message: { role: 'assistant', content: '', toolCalls: [{ id: 'd1', name: 'deploy', arguments: '{}' }] }, finishReason: 'tool_calls' } };
+      },
+    };
+    const { terminal, input, exited } = start(provider, { tools });
+    input.type('ship it\r');
+    await terminal.waitFor('Working…');
+    input.type('then tell me the version\r'); // sent while the turn runs: queued
+    input.type('and the date'); // still being typed
+    await terminal.waitFor('1 queued');
+    release();
+    await terminal.waitFor('Allow deploy? deploy');
+    input.type('\x1b');
+    const screen = await terminal.waitFor((s) => s.includes('⊘ Aborted.') && idle(s));
+    expect(screen).toContain('? deploy deploy denied · the turn stops');
+    expect(screen).not.toContain('queued');
+    const prompt = screen.split('\n').slice(-3, -1);
+    expect(prompt).toEqual(['› then tell me the version', '  and the date']);
+    expect(requests).toHaveLength(1); // neither the model nor the queued prompt was sent
+    input.type('\x03'); // clears the prompt
     input.type('/exit\r');
     expect(await exited).toBe(0);
   });

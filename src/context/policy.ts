@@ -317,7 +317,9 @@ export function createContextPolicy(options: ContextPolicyOptions): ContextPolic
       out = result.messages;
       const after = await estimate(out, s.inputBudget, context.signal);
       if (after > s.inputBudget) {
-        events.push({ type: 'context_warning', turn: context.turn, message: `The prompt is still about ${format(after)} tokens after compaction, over the ${format(s.inputBudget)} budget: the system prompt or the latest request is too large.`, estimatedTokens: after });
+        // Say what happened: a compaction that left it too large, or nothing there was to compact.
+        const what = result.event ? `still about ${format(after)} tokens after compaction` : `about ${format(after)} tokens and nothing earlier could be compacted`;
+        events.push({ type: 'context_warning', turn: context.turn, message: `The prompt is ${what}, over the ${format(s.inputBudget)} budget: the system prompt or the latest request is too large.`, estimatedTokens: after });
       }
     }
     // A new task, a rewrite point or an expired cache: where tools that came or went join the offer.

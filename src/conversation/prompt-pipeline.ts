@@ -1,6 +1,7 @@
 import type { ImageRef } from '../contracts/messages.js';
 import type { Authorize } from '../contracts/tool.js';
 import { attachedLines, attachMentionedFiles, withAttachments } from '../mentions/attach-mentions.js';
+import { attachLongPrompt } from '../mentions/long-prompt.js';
 import { promptWithPlan } from './approved-plan-prompt.js';
 import { attachImages } from './attach-images.js';
 import { startRunPrompt } from './command-prompt.js';
@@ -39,8 +40,10 @@ export async function preparePrompt(parts: ConversationParts, step: PromptStep):
   const model = started.model ?? parts.model;
   const attached = await attachImages({ paths: step.imagePaths ?? [], preset: parts.preset.name, protocol: parts.preset.protocol, model });
   if (!attached.ok) return refused('images', attached.reason);
-  const input = withAttachments(step.plan ? promptWithPlan(hooked.input, step.plan) : hooked.input, mentioned.section);
-  return { ok: true, input, model: started.model, images: [...(step.images ?? []), ...attached.images, ...mentioned.images], notes: [...attached.notes, ...attachedLines(mentioned.attached)] };
+  // A huge prompt (a paste) goes as an attachment, not whole in every later request.
+  const long = await attachLongPrompt(hooked.input, parts.tools.outputs);
+  const input = withAttachments(step.plan ? promptWithPlan(long.text, step.plan) : long.text, mentioned.section);
+  return { ok: true, input, model: started.model, images: [...(step.images ?? []), ...attached.images, ...mentioned.images], notes: [...attached.notes, ...attachedLines(mentioned.attached), ...(long.note ? [long.note] : [])] };
 }
 
 const refused = (stage: PromptRefusal['stage'], reason: string): PreparedPrompt => ({ ok: false, refusal: { stage, reason } });

@@ -22,6 +22,8 @@ export interface ProviderSettings {
   thinking?: number;
   /** How long a streamed reply may send nothing (the CLI's `VIBE_IDLE_TIMEOUT`); default the adapter's, longer for local servers. */
   idleTimeoutMs?: number;
+  /** How long the server may send nothing at all before its first byte (`VIBE_FIRST_BYTE_TIMEOUT`); unset: the idle limit. */
+  firstByteTimeoutMs?: number;
   /** The OpenAI wire (`--wire`): chat or responses; default the preset's choice for the model. */
   wire?: OpenAIWire;
   /** Anthropic's cache lifetime for the tools and system prompt, or "off" for no breakpoints (default "5m"). */
@@ -38,6 +40,8 @@ export interface ResolvedProvider {
   thinking?: number;
   /** How long a streamed reply may send nothing before it is given up (`VIBE_IDLE_TIMEOUT`); unset: the adapter's default. */
   idleTimeoutMs?: number;
+  /** How long the server may send nothing at all before its first byte; unset: the idle limit. */
+  firstByteTimeoutMs?: number;
   /** For the 'openai' protocol: which of its wires (unset for the others). */
   wire?: OpenAIWire;
   cacheTtl?: CacheTtl | 'off';
@@ -89,6 +93,7 @@ export function resolveProvider(settings: ProviderSettings): ResolvedProvider {
     apiKey: apiKey!,
     baseURL,
     ...(idleTimeoutMs !== undefined ? { idleTimeoutMs } : {}),
+    ...(settings.firstByteTimeoutMs !== undefined ? { firstByteTimeoutMs: settings.firstByteTimeoutMs } : {}),
     ...(settings.thinking !== undefined ? { thinking: settings.thinking } : {}),
     ...(settings.cacheTtl !== undefined ? { cacheTtl: settings.cacheTtl } : {}),
   };
@@ -137,7 +142,10 @@ function checkBaseUrl(url: string, source: string): void {
 }
 
 export async function createProvider(resolved: ResolvedProvider): Promise<Provider> {
-  const idle = resolved.idleTimeoutMs !== undefined ? { idleTimeoutMs: resolved.idleTimeoutMs } : {};
+  const idle = {
+    ...(resolved.idleTimeoutMs !== undefined ? { idleTimeoutMs: resolved.idleTimeoutMs } : {}),
+    ...(resolved.firstByteTimeoutMs !== undefined ? { firstByteTimeoutMs: resolved.firstByteTimeoutMs } : {}),
+  };
   const variables = [resolved.preset.keyVariable, ...(resolved.preset.altKeyVariables ?? [])].filter(Boolean);
   const keyVariable = variables.length ? { keyVariable: variables.join(' or ') } : {};
   const search = resolved.webSearch ? { webSearch: resolved.webSearch } : {};

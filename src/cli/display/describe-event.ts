@@ -6,7 +6,7 @@ import type { DisplayLine, Span } from './display-line.js';
 import { formatDuration } from './format-duration.js';
 import { imageChip } from '../../images/image-chip.js';
 import { oneLine, summarizeArguments } from './summarize.js';
-import { failureLine } from './failure-line.js';
+import { failureLine, successLine } from './failure-line.js';
 import { toned, type Theme, type Tone } from './theme.js';
 import { visibleText } from './visible-text.js';
 
@@ -98,7 +98,7 @@ export function paintLine(line: DisplayLine, theme: Theme): string {
 function summarizeResult(tool: string, output: string, isError: boolean, width: number): string {
   const command = isCommandTool(tool) ? parseCommandResult(output, isError) : undefined;
   if (!command) return oneLine(shown(output), width);
-  const last = command.succeeded ? command.output.findLast((line) => line.trim() !== '') : failureLine(command.output);
+  const last = command.succeeded ? successLine(command.output) : failureLine(command.output);
   return oneLine(shown(last === undefined ? command.ending : `${command.ending} · ${last}`), width);
 }
 

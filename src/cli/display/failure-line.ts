@@ -28,3 +28,17 @@ function withTapError(output: readonly string[], index: number): string {
   }
   return line;
 }
+
+/** Timing lines say nothing about what happened. */
+const TIMING = /^\s*(?:#\s*duration_ms\b|Duration\b|Start at\b)/;
+
+/**
+ * The line that sums up a command that succeeded: a TAP run's counts (`3 of 3 tests passed`, where
+ * its last line is `# duration_ms 137.6`), else the last line that is not a timing line.
+ */
+export function successLine(output: readonly string[]): string | undefined {
+  const count = (name: string) => output.map((line) => new RegExp(`^#\\s*${name}\\s+(\\d+)\\s*$`).exec(line.trim())?.[1]).find((n) => n !== undefined);
+  const [tests, pass] = [count('tests'), count('pass')];
+  if (tests !== undefined && pass !== undefined) return `${pass} of ${tests} test${tests === '1' ? '' : 's'} passed`;
+  return output.findLast((line) => line.trim() !== '' && !TIMING.test(line));
+}

@@ -4,6 +4,7 @@ import { atLeast, commaList, wholeNumber, directory, docsFolder, dollars, oneOf,
 import { DEFAULT_TOOL_NAMES } from './tool-names.js';
 import { parseToolSearchMode } from '../../tools/tool-search/tool-search-mode.js';
 import { UsageError } from './usage-error.js';
+import { DEFAULT_FIRST_BYTE_TIMEOUT_MS } from '../../providers/shared/idle-timer.js';
 import type { KnowledgeSource } from '../../knowledge/knowledge-source.js';
 import type { DiagnosticsSetting } from '../../diagnostics/diagnostics-observer.js';
 import type { PriceSetting } from '../../providers/pricing.js';
@@ -46,6 +47,8 @@ export interface Settings {
   /** OpenAI's wire: Chat Completions or the Responses API. */
   wire: OpenAIWire | undefined;
   idleTimeoutMs: number | undefined;
+  /** How long a reply may send nothing at all before it is given up (a silent endpoint), in ms. */
+  firstByteTimeoutMs: number;
   /** Folders search_docs covers (absolute paths). */
   knowledge: KnowledgeSource[];
   /** The search service web_search uses (checked by src/tools/builtin/web-search); undefined: no web_search. */
@@ -366,6 +369,15 @@ export const SETTINGS = {
     default: undefined,
     defaultText: '300 s, 600 s for local servers',
     help: 'seconds a streamed reply may send nothing before it is retried',
+  },
+  firstByteTimeoutMs: {
+    flag: 'first-byte-timeout',
+    value: 'S',
+    env: 'VIBE_FIRST_BYTE_TIMEOUT',
+    parse: secondsAsMs,
+    default: DEFAULT_FIRST_BYTE_TIMEOUT_MS,
+    defaultText: '60 s',
+    help: 'seconds a streamed request may wait for the first byte of the reply before the run stops with the reason (not retried); once the reply streams, only the idle limit applies, so a slow model is never cut',
   },
   knowledge: {
     flag: 'docs',

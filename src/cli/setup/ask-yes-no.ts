@@ -1,9 +1,10 @@
 import { renderTrustQuestion, type AskTrust } from '../../trust/trust-question.js';
 import { safeStderr } from '../display/safe-output.js';
+import { holdWaitStatus } from '../display/wait-status.js';
 import { colorEnabled, createTheme } from '../display/theme.js';
 import { keyChoice, keysLine } from '../tui/approval-keys.js';
 import { readKeyAnswer, takesSingleKeys } from './read-key-answer.js';
-import { interruptThisProcess, ONE_SHOT_CANCEL } from './terminal-approval.js';
+import { interruptThisProcess, YES_NO_CANCEL } from './terminal-approval.js';
 
 /** Whether a yes/no question can be asked here: stdin takes single keys and stderr is a terminal. */
 export function canAskYesNo(): boolean {
@@ -18,15 +19,21 @@ export async function askYesNo(question: string, said: { yes: string; no: string
   const input = process.stdin;
   if (!takesSingleKeys(input)) return false;
   const t = createTheme(colorEnabled(process.stderr));
-  safeStderr.write(`${question}${keysLine(undefined, t, ONE_SHOT_CANCEL)} `);
-  const read = await readKeyAnswer(input, (key) => keyChoice(key, false));
-  if ('ended' in read) {
-    safeStderr.write(`\n  ${t.dim(`${read.ended}: ${said.no}`)}\n`);
-    return false;
+  // A one-shot run's wait line is erased while the question is on the terminal, and drawn again after its answer.
+  const release = holdWaitStatus();
+  try {
+    safeStderr.write(`${question}${keysLine(undefined, t, YES_NO_CANCEL)} `);
+    const read = await readKeyAnswer(input, (key) => keyChoice(key, false));
+    if ('ended' in read) {
+      safeStderr.write(`\n  ${t.dim(`${read.ended}: ${said.no}`)}\n`);
+      return false;
+    }
+    safeStderr.write(`\n  ${read.chosen === 'yes' ? t.green(said.yes) : t.yellow(said.no)}\n`);
+    if (read.chosen === 'interrupt') interruptThisProcess();
+    return read.chosen === 'yes';
+  } finally {
+    release();
   }
-  safeStderr.write(`\n  ${read.chosen === 'yes' ? t.green(said.yes) : t.yellow(said.no)}\n`);
-  if (read.chosen === 'interrupt') interruptThisProcess();
-  return read.chosen === 'yes';
 }
 
 /**

@@ -15,6 +15,7 @@ export function providerSettings({ values, sources }: ResolvedSettings, env: Rec
     ...(values.baseUrl !== undefined ? (sources.baseUrl === 'config' ? { configBaseUrl: values.baseUrl } : { baseUrl: values.baseUrl }) : {}),
     ...(values.thinking !== undefined ? { thinking: values.thinking } : {}),
     ...(values.idleTimeoutMs !== undefined ? { idleTimeoutMs: values.idleTimeoutMs } : {}),
+    firstByteTimeoutMs: values.firstByteTimeoutMs,
     ...(values.wire !== undefined ? { wire: values.wire } : {}),
     cacheTtl: values.cacheTtl,
   };

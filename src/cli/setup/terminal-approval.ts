@@ -3,6 +3,7 @@ import { colourDiffLine, looksLikeDiff } from '../display/diff-colour.js';
 import { createTheme, type Theme } from '../display/theme.js';
 import { visibleLines, visibleText } from '../display/visible-text.js';
 import { keyChoice, keysLine, verdict } from '../tui/approval-keys.js';
+import { holdWaitStatus } from '../display/wait-status.js';
 import { readKeyAnswer, takesSingleKeys, type KeyInput } from './read-key-answer.js';
 
 export interface TerminalApprovalOptions {
@@ -17,8 +18,10 @@ export interface TerminalApprovalOptions {
   interrupt?: () => void;
 }
 
-/** The hint at a one-shot question: Ctrl-C stops the run, as it does anywhere else in it. */
-export const ONE_SHOT_CANCEL = '(Esc = no, Ctrl-C stops the run)';
+/** The hint at a one-shot question: Esc and Ctrl-C are no and stop the run, as at the TUI's (where they stop the turn). */
+export const ONE_SHOT_CANCEL = '(Esc or Ctrl-C = no and stop the run)';
+/** The hint at a one-shot yes/no question (trust, overwrite): Esc is no and the command goes on; Ctrl-C stops it. */
+export const YES_NO_CANCEL = '(Esc = no, Ctrl-C stops the run)';
 
 /**
  * Ctrl-C as the terminal would send it in line mode. The run's handlers are called at once, so the
@@ -64,7 +67,15 @@ export function createTerminalApproval(options: TerminalApprovalOptions): AskApp
 
   // One question at a time, even if calls were ever asked about concurrently.
   return (request, signal) => {
-    const next = queue.then(() => askOnce(request, signal));
+    const next = queue.then(async () => {
+      // A one-shot run's wait line is erased while the question is on the terminal.
+      const release = holdWaitStatus();
+      try {
+        return await askOnce(request, signal);
+      } finally {
+        release();
+      }
+    });
     queue = next.catch(() => undefined);
     return next;
   };
@@ -84,12 +95,12 @@ function askByKey(input: KeyInput, options: TerminalApprovalOptions, style: Them
       out.write(`\n  ${style.dim(`${read.ended}: no`)}\n`);
       return 'no';
     }
-    if (read.chosen === 'interrupt') {
-      out.write(`\n  ${style.yellow('denied')} ${style.dim('(Ctrl-C: the run stops)')}\n`);
+    if (read.chosen === 'interrupt' || read.chosen === 'escape') {
+      out.write(`\n  ${style.yellow('denied')} ${style.dim(`(${read.chosen === 'escape' ? 'Esc' : 'Ctrl-C'}: the run stops)`)}\n`);
       interrupt();
       return 'no';
     }
-    const answer = read.chosen === 'escape' ? 'no' : read.chosen;
+    const answer = read.chosen;
     out.write(`\n  ${verdict(answer, request.always, style)}\n`);
     return answer;
   };

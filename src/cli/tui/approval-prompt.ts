@@ -34,19 +34,25 @@ export function approvalLines(request: ApprovalRequest, t: Theme, maxDetailLines
 
 /**
  * The terminal's `AskApproval`: shows the request and waits for y / n (and a, when the policy
- * offers an "always" rule). Esc and Ctrl-C mean no to this call (the model is told, the turn goes
- * on), and so does an aborted run. Other keys are ignored, so a stray Enter never approves.
+ * offers an "always" rule). `n` is no and the turn goes on (the model is told); Esc and Ctrl-C are
+ * no and `stopTurn` is called (STOP_KEYS); an aborted run is no. Other keys are ignored, so a stray
+ * Enter never approves.
  */
-export function createApprovalPrompt(ui: ApprovalUi, t: Theme): AskApproval {
+export function createApprovalPrompt(ui: ApprovalUi, t: Theme, stopTurn: () => void = () => {}): AskApproval {
   const askOnce: AskApproval = async (request, signal) => {
     if (signal.aborted) return 'no';
     ui.show(approvalLines(request, t, ui.maxDetailLines()));
     let answer: ApprovalAnswer = 'no';
+    let stopped = false;
     try {
       for (;;) {
         const key = await ui.nextKey(signal);
         const chosen = key && keyChoice(key, Boolean(request.always));
-        if (!key || chosen === 'escape' || chosen === 'interrupt') break;
+        if (!key) break;
+        if (chosen === 'escape' || chosen === 'interrupt') {
+          stopped = true;
+          break;
+        }
         if (chosen) {
           answer = chosen;
           break;
@@ -56,7 +62,8 @@ export function createApprovalPrompt(ui: ApprovalUi, t: Theme): AskApproval {
       ui.show(undefined);
     }
     const [shown, ...rest] = visibleLines(request.summary);
-    ui.commit([`${t.dim('?')} ${request.tool} ${t.dim(rest.length ? `${shown} …` : shown!)} ${verdict(answer, request.always, t)}`]);
+    ui.commit([`${t.dim('?')} ${request.tool} ${t.dim(rest.length ? `${shown} …` : shown!)} ${verdict(stopped ? 'stopped' : answer, request.always, t)}`]);
+    if (stopped) stopTurn();
     return answer;
   };
   // One question on screen at a time, should calls ever be asked about concurrently.

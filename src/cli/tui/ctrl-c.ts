@@ -10,8 +10,8 @@ export interface CtrlCState {
 }
 
 /**
- * Ctrl-C as other terminal agents have it: at an approval it answers no (the turn goes on), during
- * a turn it cancels (a second one soon after exits), with text at the prompt it clears it, and at
+ * Ctrl-C as other terminal agents have it: at an approval it answers no and stops the turn (a second
+ * one soon after exits), during a turn it cancels (a second one soon after exits), with text at the prompt it clears it, and at
  * an empty prompt it asks for a second press before exiting. Any other key takes that back.
  */
 export class CtrlCPolicy {
@@ -25,9 +25,12 @@ export class CtrlCPolicy {
   ) {}
 
   press(state: CtrlCState): CtrlCAction {
-    if (state.approval) return 'deny_approval';
     const soonAfterCancel = this.now() - this.lastCancel < this.doubleWithinMs;
-    if (state.running) {
+    if (state.approval && !soonAfterCancel) {
+      this.lastCancel = this.now();
+      return 'deny_approval';
+    }
+    if (state.running || state.approval) {
       if (soonAfterCancel) return 'exit';
       this.lastCancel = this.now();
       return 'cancel_turn';

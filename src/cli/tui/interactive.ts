@@ -13,6 +13,8 @@ import { childBlockLines, type ChildBlock } from './child-blocks.js';
 import { EXECUTE_PLAN_PROMPT, modeCycle, modeLabel, nextMode, planChoice, planQuestionLines } from './plan-mode.js';
 import type { ToolRegistry } from '../../tools/registry.js';
 import { createApprovalPrompt } from './approval-prompt.js';
+import { PastedTexts } from '../prompt/pasted-text.js';
+import { earlierTurnLines } from './earlier-turns.js';
 import type { AskApproval } from '../../tools/approval.js';
 import type { Authorize } from '../../contracts/tool.js';
 import { INIT_PROMPT, initAuthorize } from './init-command.js';
@@ -117,6 +119,8 @@ export class InteractiveSession {
   /** Prompts typed while a turn was running: they run next, in order. */
   private readonly queued: string[] = [];
   private readonly ctrlC: CtrlCPolicy;
+  /** Long pastes, shown as chips and sent as attachments. */
+  private readonly pastes = new PastedTexts();
   private exiting = false;
   /** Between Ctrl-Z and the continue: nothing is drawn. */
   private suspended = false;
@@ -139,6 +143,7 @@ export class InteractiveSession {
         maxDetailLines: () => Math.max(3, (options.output.rows ?? 24) - 10),
       },
       options.theme,
+      () => this.stopTurnAtQuestion(),
     );
     const ask: AskApproval = (request, signal) => {
       this.askedCalls.add(request.call.id);
@@ -173,7 +178,7 @@ export class InteractiveSession {
     try {
       this.screen.commit([
         `${t.bold('vibe-agent')} ${t.dim(`· ${this.options.provider.name} · ${this.conversation.model} · ${this.options.workspace}`)}`,
-        ...(this.conversation.messages.length ? [t.dim(`Continuing a conversation of ${this.conversation.messages.length} messages.`)] : []),
+        ...(this.conversation.messages.length ? [...earlierTurnLines(this.conversation.messages, t, this.screen.width), '', t.dim(`Continuing a conversation of ${this.conversation.messages.length} messages.`)] : []),
         t.dim('/help for commands · Enter sends · Shift+Enter or \\ for a new line · Shift+Tab cycles modes · Ctrl-C cancels · Ctrl-D exits'),
       ]);
       this.services.setNotify?.((text) => this.screen.commit([t.yellow(`⚠ ${text}`)]));
@@ -265,7 +270,7 @@ export class InteractiveSession {
     }
     this.hint = [];
     // A pasted image path becomes a chip; the image goes with the prompt that holds it.
-    const chip = key.name === 'paste' ? this.services.imagePaste?.(key.text ?? '') : undefined;
+    const chip = key.name === 'paste' ? (this.services.imagePaste?.(key.text ?? '') ?? this.pastes.paste(key.text ?? '')) : undefined;
     const action = this.editor.handle(chip ? { ...key, text: `${chip} ` } : key);
     const mention = action.type === 'complete' ? completeMention(this.editor.text, this.editor.cursor, workspaceLister(this.options.workspace)) : undefined;
     if (mention) {
@@ -312,6 +317,13 @@ export class InteractiveSession {
     } else if (action === 'clear_input') this.editor.clear();
     else if (action === 'exit') this.exit();
     // confirm_exit: render() shows the question while the policy is armed.
+  }
+
+  /** Esc or Ctrl-C at a question: the turn stops; prompts queued during it come back to the editor, unsent. */
+  private stopTurnAtQuestion(): void {
+    this.view?.markCancelling();
+    this.running?.abort();
+    if (this.queued.length) this.editor.set([...this.queued.splice(0), this.editor.text].filter(Boolean).join('\n'));
   }
 
   /** A mode chosen by Shift-Tab or /plan: an approved plan's bounds end with it. */
@@ -394,7 +406,9 @@ export class InteractiveSession {
     let plan: string | undefined;
     const ticker = setInterval(() => this.render(), TICK_MS);
     try {
-      const started = this.services.startPrompt ? await this.services.startPrompt(text, { authorize, signal: controller.signal }) : { ok: true as const, prompt: text, model: undefined };
+      const long = await this.pastes.prepare(text, this.options.tools.outputs);
+      if (long.note) this.screen.commit([t.dim(`  ⎿ ${long.note}`)]);
+      const started = this.services.startPrompt ? await this.services.startPrompt(long.text, { authorize, signal: controller.signal }) : { ok: true as const, prompt: long.text, model: undefined };
       if (!started.ok) {
         this.screen.commit([t.red(`✗ ${started.reason}`)]);
         return;

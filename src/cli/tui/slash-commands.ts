@@ -3,6 +3,7 @@ import { oneLine } from '../display/summarize.js';
 import { visibleText } from '../display/visible-text.js';
 import type { InteractiveServices } from './services.js';
 import { formatTokens } from './status-line.js';
+import { earlierTurnLines } from './earlier-turns.js';
 import type { Theme } from '../display/theme.js';
 import { cacheShare } from './cache-share.js';
 
@@ -41,6 +42,17 @@ export interface SlashCommand {
   run(argument: string, context: CommandContext): Promise<void> | void;
 }
 
+/** /resume alone: the saved sessions, newest first as /sessions lists them, to pick from. */
+async function pickSessionId(c: CommandContext): Promise<string | undefined> {
+  const sessions = (await c.services.listSessions?.()) ?? [];
+  if (!sessions.length || !c.choose) {
+    c.print([c.theme.yellow(sessions.length ? 'Usage: /resume <id> (see /sessions).' : 'No saved sessions to resume.')]);
+    return undefined;
+  }
+  const picked = await c.choose('Resume which session?', sessions.map((s) => `${s.id}  ${oneLine(s.title ?? '', 60)}${s.detail ? `  ${s.detail}` : ''}`), 0);
+  return picked === undefined ? undefined : sessions[picked]!.id;
+}
+
 const unavailable = (context: CommandContext, what: string) => context.print([context.theme.yellow(`${what} is not available in this build.`)]);
 
 export const SLASH_COMMANDS: SlashCommand[] = [
@@ -53,7 +65,7 @@ export const SLASH_COMMANDS: SlashCommand[] = [
         ...customCommandHelp(c),
         c.theme.dim('  Enter sends · Shift+Enter, Alt+Enter or a trailing \\ adds a line · ↑/↓ history · Tab completes'),
         c.theme.dim('  Shift+Tab cycles the permission mode (ask, auto-edit, plan) · Ctrl-O expands or folds subagent blocks'),
-        c.theme.dim('  Ctrl-C cancels the running turn, answers no to a question, clears the prompt; twice at an empty prompt exits · Ctrl-D exits'),
+        c.theme.dim('  Ctrl-C cancels the running turn, answers no to a question and stops the turn (so does Esc), clears the prompt; twice at an empty prompt exits · Ctrl-D exits'),
       ]),
   },
   {
@@ -109,14 +121,16 @@ export const SLASH_COMMANDS: SlashCommand[] = [
   },
   {
     name: 'resume',
-    usage: '<id>',
-    help: 'continue a saved session',
+    usage: '[id]',
+    help: 'continue a saved session (without an id: pick one)',
     run: async (argument, c) => {
       if (!c.services.resume) return unavailable(c, 'The session store');
-      if (!argument) return c.print([c.theme.yellow('Usage: /resume <id> (see /sessions).')]);
-      const session = await c.services.resume(argument);
+      const id = argument || (await pickSessionId(c));
+      if (!id) return;
+      const session = await c.services.resume(id);
       c.setMessages(session.messages);
-      c.print([`Resumed session ${c.theme.bold(session.id)} (${session.messages.length} messages).`]);
+      // The earlier turns are drawn again, folded as they were.
+      c.print([...earlierTurnLines(session.messages, c.theme, 100), '', `Resumed session ${c.theme.bold(session.id)} (${session.messages.length} messages).`]);
     },
   },
   {

@@ -9,7 +9,9 @@ import { previewLine } from '../display/preview-line.js';
 import { summarizeArguments } from '../display/summarize.js';
 import type { Theme } from '../display/theme.js';
 
-const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+import { spinnerFrame } from '../display/spinner.js';
+
+export { spinnerFrame };
 /** Result lines shown under a finished call; the rest is folded into "… N more lines". */
 export const RESULT_LINES = 4;
 
@@ -17,10 +19,6 @@ export interface ToolCallView {
   call: ToolCall;
   startedAt: number;
   end?: { status: ToolCallStatus; output: string; durationMs: number };
-}
-
-export function spinnerFrame(elapsedMs: number): string {
-  return SPINNER[Math.floor(elapsedMs / 80) % SPINNER.length]!;
 }
 
 /** The header line of a call: a spinner and elapsed time while it runs, then ✓ / ✗ / ⊘ and its duration. */

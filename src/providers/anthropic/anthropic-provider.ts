@@ -38,6 +38,8 @@ export interface AnthropicProviderOptions {
   timeoutMs?: number;
   /** A streamed reply that sends nothing for this long (before or after the headers) is given up and retried (default 5 minutes). */
   idleTimeoutMs?: number;
+  /** How long the server may send nothing at all before its first byte; unset: `idleTimeoutMs`. */
+  firstByteTimeoutMs?: number;
   defaultHeaders?: Record<string, string>;
   /**
    * Prompt caching: "5m" (default) or "1h" marks the tools, system prompt and newest messages as
@@ -61,6 +63,7 @@ export class AnthropicProvider implements Provider {
   private readonly streaming: boolean;
   private readonly thinkingBudget: number | undefined;
   private readonly idleTimeoutMs: number;
+  private readonly firstByteTimeoutMs: number | undefined;
   private readonly promptCache: CacheTtl | false;
   private readonly search: SearchAllowance | undefined;
 
@@ -75,6 +78,7 @@ export class AnthropicProvider implements Provider {
     this.streaming = options.stream ?? true;
     this.thinkingBudget = options.thinkingBudget;
     this.idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+    this.firstByteTimeoutMs = options.firstByteTimeoutMs;
     this.promptCache = options.promptCache ?? '5m';
     this.search = options.webSearch ? new SearchAllowance(options.webSearch) : undefined;
     this.clientOptions = sdkClientOptions(options, 'ANTHROPIC_LOG');
@@ -86,7 +90,7 @@ export class AnthropicProvider implements Provider {
   }
 
   async *stream(request: ModelRequest, outer?: AbortSignal): AsyncGenerator<ProviderEvent> {
-    const scope = new RequestScope(outer, this.streaming ? this.idleTimeoutMs : undefined);
+    const scope = new RequestScope(outer, this.streaming ? this.idleTimeoutMs : undefined, this.firstByteTimeoutMs);
     const progress = { opened: false };
     try {
       yield* this.reply(request, scope.signal, scope.idle, progress);

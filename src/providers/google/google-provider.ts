@@ -37,6 +37,8 @@ export interface GoogleProviderOptions {
   timeoutMs?: number;
   /** A streamed reply that sends nothing for this long is given up and retried (default 5 minutes). */
   idleTimeoutMs?: number;
+  /** How long the server may send nothing at all before its first byte; unset: `idleTimeoutMs`. */
+  firstByteTimeoutMs?: number;
   /**
    * Google Search grounding (`googleSearch`), added to every request that has tools; the
    * response's groundingMetadata becomes the reply's citations (nothing of it goes back).
@@ -54,6 +56,7 @@ export class GoogleProvider implements Provider {
   private readonly thinkingBudget: number | undefined;
   private readonly search: SearchAllowance | undefined;
   private readonly idleTimeoutMs: number;
+  private readonly firstByteTimeoutMs: number | undefined;
   private replies = 0;
 
   /** Kept only to cut it out of error messages. */
@@ -69,6 +72,7 @@ export class GoogleProvider implements Provider {
     this.thinkingBudget = options.thinkingBudget;
     this.search = options.webSearch ? new SearchAllowance(options.webSearch) : undefined;
     this.idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+    this.firstByteTimeoutMs = options.firstByteTimeoutMs;
     // vertexai is explicit so GOOGLE_GENAI_USE_VERTEXAI in the environment cannot reroute us.
     // No retryOptions: retries are ours, visible as events.
     this.clientOptions = {
@@ -89,7 +93,7 @@ export class GoogleProvider implements Provider {
 
   async *stream(request: ModelRequest, signal?: AbortSignal): AsyncGenerator<ProviderEvent> {
     if (signal?.aborted) throw new ProviderError('aborted', 'Request aborted.');
-    const scope = new RequestScope(signal, this.streaming ? this.idleTimeoutMs : undefined);
+    const scope = new RequestScope(signal, this.streaming ? this.idleTimeoutMs : undefined, this.firstByteTimeoutMs);
     const { idle } = scope;
     const wire = new ToolWireMap({ namePattern: GEMINI_NAME });
     const tools = toGeminiTools(request.tools, wire);

@@ -30,6 +30,8 @@ export interface ResponsesProviderOptions {
   timeoutMs?: number;
   /** A streamed reply that sends nothing for this long is given up and retried (default 5 minutes). */
   idleTimeoutMs?: number;
+  /** How long the server may send nothing at all before its first byte; unset: `idleTimeoutMs`. */
+  firstByteTimeoutMs?: number;
   defaultHeaders?: Record<string, string>;
   /** `prompt_cache_key` and `prompt_cache_retention`, as on the Chat wire (default: neither sent). */
   promptCache?: Partial<PromptCacheOptions>;
@@ -55,6 +57,7 @@ export class ResponsesProvider implements Provider {
   private resource: Promise<Responses> | undefined;
   private readonly clientOptions: ConstructorParameters<typeof OpenAI>[0];
   private readonly idleTimeoutMs: number;
+  private readonly firstByteTimeoutMs: number | undefined;
   private readonly promptCache: PromptCacheOptions;
   private readonly reasons: (model: string) => boolean;
   private readonly apiKey: string;
@@ -66,6 +69,7 @@ export class ResponsesProvider implements Provider {
     this.keyVariable = options.keyVariable ?? 'OPENAI_API_KEY';
     this.name = options.name ?? 'openai';
     this.idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+    this.firstByteTimeoutMs = options.firstByteTimeoutMs;
     this.promptCache = { key: options.promptCache?.key ?? false, extendedRetention: options.promptCache?.extendedRetention ?? false };
     this.reasons = options.reasoning ?? isOpenAIReasoningModel;
     this.clientOptions = sdkClientOptions(options, 'OPENAI_LOG');
@@ -90,7 +94,7 @@ export class ResponsesProvider implements Provider {
       ...(reasons ? { include: ['reasoning.encrypted_content'], reasoning: { summary: 'auto' } } : { temperature: request.temperature }),
       ...promptCacheFields(request.messages, request.model, this.promptCache),
     };
-    const scope = new RequestScope(outer, this.idleTimeoutMs);
+    const scope = new RequestScope(outer, this.idleTimeoutMs, this.firstByteTimeoutMs);
     const { signal, idle } = scope;
     let opened = false;
     try {

@@ -36,6 +36,8 @@ export interface OpenAIProviderOptions {
   timeoutMs?: number;
   /** A streamed reply that sends nothing for this long (before or after the headers) is given up and retried (default 5 minutes). */
   idleTimeoutMs?: number;
+  /** How long the server may send nothing at all before its first byte; unset: `idleTimeoutMs`. */
+  firstByteTimeoutMs?: number;
   defaultHeaders?: Record<string, string>;
   /**
    * Turn tool calls that a server left in the text (`<tool_call>…`, `<function=…>`) into calls
@@ -63,6 +65,7 @@ export class OpenAIProvider implements Provider {
   private readonly refused = new Set<string>();
   private readonly idFormat: ToolIdFormat;
   private readonly idleTimeoutMs: number;
+  private readonly firstByteTimeoutMs: number | undefined;
   private readonly promptCache: PromptCacheOptions;
   private calls = 0;
 
@@ -79,6 +82,7 @@ export class OpenAIProvider implements Provider {
     this.recoverLeaked = options.recoverLeakedToolCalls ?? true;
     this.idFormat = options.idFormat ?? 'verbatim';
     this.idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+    this.firstByteTimeoutMs = options.firstByteTimeoutMs;
     this.promptCache = { key: options.promptCache?.key ?? false, extendedRetention: options.promptCache?.extendedRetention ?? false };
     this.clientOptions = sdkClientOptions(options, 'OPENAI_LOG');
   }
@@ -106,7 +110,7 @@ export class OpenAIProvider implements Provider {
       ...promptCacheFields(request.messages, request.model, this.promptCache),
     };
     const idPrefix = `call_${++this.calls}`;
-    const scope = new RequestScope(outer, this.streaming ? this.idleTimeoutMs : undefined);
+    const scope = new RequestScope(outer, this.streaming ? this.idleTimeoutMs : undefined, this.firstByteTimeoutMs);
     const { signal, idle } = scope;
     let opened = false;
     try {

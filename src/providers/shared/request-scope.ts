@@ -17,10 +17,12 @@ export class RequestScope {
     private readonly outer: AbortSignal | undefined,
     /** Undefined for a request that is not streamed (the SDK's own time limit covers it). */
     idleTimeoutMs: number | undefined,
+    /** How long the server may send nothing at all before its first byte (IdleTimer's `firstByteMs`). */
+    firstByteTimeoutMs?: number,
   ) {
     if (outer?.aborted) this.forward();
     outer?.addEventListener('abort', this.forward, { once: true });
-    this.idle = idleTimeoutMs === undefined ? undefined : new IdleTimer(idleTimeoutMs, this.controller);
+    this.idle = idleTimeoutMs === undefined ? undefined : new IdleTimer(idleTimeoutMs, this.controller, firstByteTimeoutMs);
   }
 
   get signal(): AbortSignal {

@@ -1,12 +1,11 @@
-import type { AgentEvent } from '../../../contracts/events.js';
 import type { CliArgs } from '../../args/cli-args.js';
 import { createCliAuthorize } from '../../setup/permission-setup.js';
 import { readApprovedPlan } from '../../prompt/approved-plan.js';
 import { EXIT, exitCodeFor } from '../../settings/exit-codes.js';
 import { prepareRun, type PreparedRun } from '../../setup/prepare-run.js';
-import { createTextRenderer } from './render-text.js';
+import { oneShotRenderer } from './one-shot-renderer.js';
 import { colorEnabled } from '../../display/theme.js';
-import { safeStderr, safeStdout } from '../../display/safe-output.js';
+import { safeStderr } from '../../display/safe-output.js';
 import { UnaskedCalls } from './approval-needed.js';
 import { userConfigPath } from '../../settings/config.js';
 import { UsageError } from '../../settings/usage-error.js';
@@ -49,7 +48,7 @@ async function runPrepared(args: CliArgs, prompt: string, prepared: PreparedRun,
     throw session.kind === 'resume' ? (await import('../../prompt/session-choice.js')).asUsage(error) : error;
   });
   if (terminal) conversation.questions.attach(terminal);
-  const render = args.json ? (await import('../../display/json-lines.js')).createJsonLinesRenderer(process.stdout, args.apiKey) : textRenderer();
+  const render = args.json ? (await import('../../display/json-lines.js')).createJsonLinesRenderer(process.stdout, args.apiKey) : oneShotRenderer();
   let outcome: PromptOutcome = { reason: 'aborted' };
   try {
     const events = promptEvents(conversation, prompt, { signal, imagePaths: settings.images });
@@ -99,14 +98,4 @@ function terminalAnswerer(): Answerer | undefined {
 function refusedForApproval(unasked: UnaskedCalls, code: number): number {
   safeStderr.write(unasked.explain(code === EXIT.approvalNeeded ? code : undefined, userConfigPath()));
   return code;
-}
-
-function textRenderer(): (event: AgentEvent) => void {
-  const stdoutIsTty = process.stdout.isTTY === true;
-  return createTextRenderer({
-    out: safeStdout,
-    info: stdoutIsTty ? safeStdout : safeStderr,
-    color: colorEnabled(stdoutIsTty ? process.stdout : process.stderr),
-    holdUntilWhole: !stdoutIsTty,
-  });
 }
