@@ -58,15 +58,17 @@ export const sessionInfoSchema = named(
 export type SessionInfo = z.infer<typeof sessionInfoSchema>;
 
 /**
- * One event of a session, as the session file holds it and `vibe-agent --json` prints it: `seq`
- * numbers it in the session (1, 2, …, no gaps), `event` is the AgentEvent (see docs/loop.md) or a
- * session event (an approval request and its answer, a prompt, an interruption).
+ * One event of a session, as `vibe-agent --json` prints it and the session file holds it: the
+ * AgentEvent (see docs/loop.md) or the conversation's own notice (`question`, `question_answered`,
+ * `interrupted`, …) with `seq`, its number in the session. Numbers count on across resumes and a
+ * restart of the server; deltas are numbered but not stored, so a replay from the file skips theirs.
  */
 export const apiEventSchema = named(
   'Event',
-  z.object({
+  z.looseObject({
     seq: z.number().int().min(1),
-    event: z.looseObject({ type: z.string(), agent: z.string().optional() }),
+    type: z.string(),
+    agent: z.string().optional().describe('Set on a subagent\'s events: its path, e.g. "main/task-2".'),
   }),
 );
 export type ApiEvent = z.infer<typeof apiEventSchema>;

@@ -13,14 +13,14 @@ export interface StreamLimits {
 
 /** One event as Server-Sent Events: `id:` is its sequence number, so a reconnect's Last-Event-ID resumes after it. */
 export function sseFrame(event: ApiEvent): string {
-  return `id: ${event.seq}\nevent: ${event.event.type}\ndata: ${JSON.stringify(event)}\n\n`;
+  return `id: ${event.seq}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
 }
 
 /**
  * Streams a session's events after `after` until the client goes. It catches up from the session
- * file, then follows live events through a bounded buffer; a client too slow for the buffer (or
- * one that finds a gap) goes back to the file, so a stalled client costs at most `buffer` events
- * in memory and never misses or repeats one.
+ * file, then follows live events through a bounded buffer; a client too slow for the buffer goes
+ * back to the file, so a stalled client costs at most `buffer` events in memory and never misses
+ * or repeats a stored one (deltas it was too slow for are gone: the stored message holds their text).
  */
 export async function streamEvents(session: HostedSession, after: number, response: ServerResponse, limits: StreamLimits): Promise<void> {
   response.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-accel-buffering': 'no' });
@@ -39,6 +39,7 @@ export async function streamEvents(session: HostedSession, after: number, respon
   response.on('close', onClose);
   let live: ApiEvent[] = [];
   let overflowed = false;
+  // Subscribed before the first read of the file: whatever is published after that read is in `live`.
   const unsubscribe = session.subscribe((event) => {
     if (live.length >= limits.buffer) {
       live = [];
@@ -71,7 +72,7 @@ export async function streamEvents(session: HostedSession, after: number, respon
       }
       if (page.length === limits.page) continue;
       overflowed = false;
-      // Live: each next event in order; a gap or an overflow sends the client back to the file.
+      // Live, in order; what the file already gave is skipped. An overflow sends the client back to the file.
       for (;;) {
         const next = live.shift();
         if (closed || overflowed) break;
@@ -79,9 +80,7 @@ export async function streamEvents(session: HostedSession, after: number, respon
           await new Promise<void>((resolve) => (wake = resolve));
           continue;
         }
-        if (next.seq <= cursor) continue;
-        if (next.seq !== cursor + 1) break;
-        await send(next);
+        if (next.seq > cursor) await send(next);
       }
       live = [];
     }
