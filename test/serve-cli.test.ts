@@ -59,6 +59,8 @@ describe('vibe-agent serve (the built server, the typed client and plain HTTP)',
 
     const first = createVibeClient({ baseUrl: server.url, token });
     const second = createVibeClient({ baseUrl: server.url, token });
+    const nowhere = await first.POST('/v1/sessions', { body: { workspace: join(home.root, 'no-such-folder') } });
+    expect([nowhere.response.status, nowhere.error?.error]).toEqual([400, expect.stringMatching(/is not a folder/)]);
     const created = await first.POST('/v1/sessions', { body: { workspace: home.workspace, permissionMode: 'ask' } });
     expect(created.response.status).toBe(201);
     const id = created.data!.id;

@@ -5,7 +5,9 @@ import type { SessionChoice } from '../../../conversation/session-file.js';
 import { ConfigError } from '../../../providers/create-provider.js';
 import type { ApiEvent, CreateSessionBody, Decision, SessionInfo } from '../../../server/api-schemas.js';
 import { OpenRefused, type HostedSession, type SessionHost } from '../../../server/session-port.js';
+import { eventJson } from '../../../session/event-json.js';
 import { findSession } from '../../../session/list-sessions.js';
+import { collectSecrets, createRedactor } from '../../../session/redact.js';
 import type { ApprovalAnswer } from '../../../tools/approval.js';
 import type { CliArgs } from '../../args/cli-args.js';
 import { conversationParts } from '../../setup/conversation-parts.js';
@@ -76,8 +78,14 @@ async function hostConversation(args: CliArgs, session: SessionChoice, env: Node
   }
   // Questions asked in this process: an id seen but no longer pending was answered (409), any other is unknown (404).
   const asked = new Set<string>();
+  // One subscription to the core per session: each event redacted once (as --json prints it), then handed to every client's stream.
+  const redact = createRedactor(collectSecrets(env, [args.apiKey]));
+  const listeners = new Set<(event: ApiEvent) => void>();
   conversation.subscribe((event) => {
     if (event.type === 'question') asked.add(event.id);
+    if (listeners.size === 0) return;
+    const shown = JSON.parse(eventJson(event, redact)) as ApiEvent;
+    for (const listener of listeners) listener(shown);
   });
   let closed = false;
   return {
@@ -108,7 +116,10 @@ async function hostConversation(args: CliArgs, session: SessionChoice, env: Node
       return asked.has(requestId) ? 'answered' : 'unknown';
     },
     readAfter: async (after, limit) => conversation.events(after).slice(0, limit) as unknown as ApiEvent[],
-    subscribe: (listener) => conversation.subscribe((event) => listener(event as unknown as ApiEvent)),
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
     async close() {
       closed = true;
       try {
