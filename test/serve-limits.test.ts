@@ -27,7 +27,7 @@ describe('vibe-agent serve: limits and bad requests (the built server)', () => {
     const full = await call('/v1/sessions', { method: 'POST', body: JSON.stringify({ workspace: home.workspace }) });
     expect(full.status).toBe(503);
     expect(full.headers.get('retry-after')).toMatch(/^\d+$/);
-    expect((await full.json()).error).toMatch(/--max-sessions/);
+    expect(((await full.json()) as { error: string }).error).toMatch(/--max-sessions/);
 
     const stream = await call(`/v1/sessions/${id}/events`);
     expect(stream.status).toBe(200);
@@ -39,7 +39,7 @@ describe('vibe-agent serve: limits and bad requests (the built server)', () => {
     expect(huge.status).toBe(413);
     const badMode = await call(`/v1/sessions/${id}/prompts`, { method: 'POST', body: JSON.stringify({ text: 'hi', mode: 'later' }) });
     expect(badMode.status).toBe(400);
-    expect((await badMode.json()).error).toMatch(/^mode: /);
+    expect(((await badMode.json()) as { error: string }).error).toMatch(/^mode: /);
     const notJson = await call(`/v1/sessions/${id}/prompts`, { method: 'POST', body: 'text=hi', headers: { 'content-type': 'text/plain' } });
     expect(notJson.status).toBe(415);
     expect((await call('/v1/sessions/20260101-000000-beef')).status).toBe(404);
