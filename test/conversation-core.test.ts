@@ -42,7 +42,7 @@ async function setUp(script: Parameters<typeof startChatServer>[0]): Promise<{ s
     maxTurns: 5,
     temperature: 0,
     cacheTtlMs: 300_000,
-    authorize: (ask) => createPermissionPolicy({ mode: 'default', ...(ask ? { ask } : {}), protectedDirs: [] }),
+    authorize: (ask) => createPermissionPolicy({ mode: 'ask', ...(ask ? { ask } : {}), protectedDirs: [] }),
     asks: true,
     planning: false,
     session: { kind: 'new' },
