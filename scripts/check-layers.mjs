@@ -52,6 +52,8 @@ export const LAYERS = [
   'eval',
   'doctor',
   'conversation',
+  'server',
+  'client',
   'cli',
   'index',
 ];

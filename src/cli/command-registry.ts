@@ -12,10 +12,11 @@ import { replaySpec } from './commands/replay/spec.js';
 import { rewindSpec } from './commands/rewind/spec.js';
 import { sessionsSpec } from './commands/sessions/spec.js';
 import { skillsSpec } from './commands/skills/spec.js';
+import { serveSpec } from './commands/serve/spec.js';
 import { traceSpec } from './commands/trace/spec.js';
 
 /** Every sub-command, in the order of `vibe-agent --help`; a first word naming one runs it. */
-export const COMMANDS: readonly Command[] = [demoSpec, sessionsSpec, importSpec, rewindSpec, traceSpec, replaySpec, memorySpec, skillsSpec, indexSpec, doctorSpec, evalSpec, mcpSpec, lspSpec, acpSpec];
+export const COMMANDS: readonly Command[] = [demoSpec, sessionsSpec, importSpec, rewindSpec, traceSpec, replaySpec, memorySpec, skillsSpec, indexSpec, doctorSpec, evalSpec, mcpSpec, lspSpec, acpSpec, serveSpec];
 
 export function findCommand(name: string): Command | undefined {
   return COMMANDS.find((command) => command.name === name);

@@ -8,7 +8,7 @@ export { UsageError } from '../settings/usage-error.js';
  * A command's own options are its spec's parse result (commands/NAME/spec.ts), merged in by the parser.
  */
 export interface CliArgs {
-  command: 'run' | 'demo' | 'help' | 'version' | 'sessions' | 'import' | 'memory' | 'skills' | 'index' | 'doctor' | 'eval' | 'mcp' | 'rewind' | 'trace' | 'acp' | 'replay' | 'lsp';
+  command: 'run' | 'demo' | 'help' | 'version' | 'sessions' | 'import' | 'memory' | 'skills' | 'index' | 'doctor' | 'eval' | 'mcp' | 'rewind' | 'trace' | 'acp' | 'replay' | 'lsp' | 'serve';
   prompt?: string;
   provider?: string;
   model?: string;

@@ -1,6 +1,6 @@
 import type { AgentEvent } from '../../contracts/events.js';
-import { collectSecrets, createRedactor, redactedJson } from '../../session/redact.js';
-import { dropImageBytes } from '../../session/session-images.js';
+import { eventJson } from '../../session/event-json.js';
+import { collectSecrets, createRedactor } from '../../session/redact.js';
 import { agentEnvironment } from '../../secrets/held-secrets.js';
 
 /**
@@ -9,6 +9,6 @@ import { agentEnvironment } from '../../secrets/held-secrets.js';
  */
 export function createJsonLinesRenderer(out: { write(text: string): unknown }, apiKey?: string): (event: AgentEvent) => void {
   const redact = createRedactor(collectSecrets(agentEnvironment(), [apiKey]));
-  // Image bytes are left out (their hash, type and size stay): a line per event must stay a line.
-  return (event) => out.write(`${redactedJson(event, redact, dropImageBytes)}\n`);
+  // The same text a server's client gets for the event (without its number): a line per event must stay a line.
+  return (event) => out.write(`${eventJson(event, redact)}\n`);
 }

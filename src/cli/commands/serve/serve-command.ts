@@ -1,0 +1,38 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { packageRoot } from '../../../eval/package-root.js';
+import { agentEnvironment } from '../../../secrets/held-secrets.js';
+import { startServer } from '../../../server/http-server.js';
+import { loadOrCreateToken } from '../../../server/server-token.js';
+import { userDataDir } from '../../../session/paths.js';
+import type { CliArgs } from '../../args/cli-args.js';
+import { safeStderr, safeStdout } from '../../display/safe-output.js';
+import { EXIT } from '../../settings/exit-codes.js';
+import type { ServeArgs } from './serve-args.js';
+import { servedSessions } from './served-sessions.js';
+import { ServedIds } from './served-ids.js';
+
+/** `vibe-agent serve`: many sessions in one process over HTTP, until Ctrl-C or SIGTERM. */
+export async function serveCommand(args: CliArgs & { serve?: ServeArgs }, signal: AbortSignal, env: NodeJS.ProcessEnv = agentEnvironment()): Promise<number> {
+  const options = args.serve ?? { host: '127.0.0.1', port: 4317, allowOrigins: [] };
+  const stateDir = join(userDataDir(env), 'serve');
+  const tokenFile = options.tokenFile ?? join(stateDir, 'token');
+  const { token, created } = loadOrCreateToken(tokenFile);
+  const version = (JSON.parse(readFileSync(`${packageRoot(import.meta.url)}/package.json`, 'utf8')) as { version: string }).version;
+  const warn = (text: string) => safeStderr.write(`vibe-agent: warning: ${text}\n`);
+  const server = await startServer({
+    host: options.host,
+    port: options.port,
+    version,
+    token,
+    allowOrigins: options.allowOrigins,
+    sessions: servedSessions(args, new ServedIds(join(stateDir, 'sessions.jsonl')), env, warn),
+    limits: { ...(options.maxSessions ? { sessions: options.maxSessions } : {}), ...(options.maxStreams ? { streams: options.maxStreams } : {}) },
+  });
+  safeStdout.write(`Listening on ${server.url}\n`);
+  // The token is printed the one time it is made; afterwards only where it is.
+  safeStdout.write(created ? `Token (saved in ${tokenFile}, shown only now): ${token}\n` : `Token: in ${tokenFile}\n`);
+  if (!signal.aborted) await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
+  await server.close();
+  return EXIT.answered;
+}

@@ -1,0 +1,87 @@
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { checkAccess, type AccessRules } from './access.js';
+import { BadRequest } from './read-body.js';
+import { handleRoute, type RouteContext } from './route-handlers.js';
+import { ROUTES, type RouteSpec } from './route-specs.js';
+import { AtCapacity, SessionRegistry } from './session-registry.js';
+import type { SessionHost } from './session-port.js';
+import { OpenRefused } from './session-port.js';
+import { DEFAULT_LIMITS, reply, type ServerLimits } from './replies.js';
+
+export interface ServerOptions extends AccessRules {
+  host: string;
+  port: number;
+  version: string;
+  sessions: SessionHost;
+  limits?: Partial<ServerLimits>;
+}
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+const RETRY_AFTER_SECONDS = 5;
+
+/** The session server: the route table over node:http, every request checked by checkAccess first. */
+export async function startServer(options: ServerOptions): Promise<RunningServer> {
+  const limits: ServerLimits = { ...DEFAULT_LIMITS, ...options.limits, stream: { ...DEFAULT_LIMITS.stream, ...options.limits?.stream } };
+  const registry = new SessionRegistry(options.sessions, limits.sessions);
+  const context: RouteContext = { registry, limits, version: options.version, streams: { open: 0 } };
+  const matchers = ROUTES.map((route) => ({ route, pattern: pathPattern(route.path) }));
+
+  const server: Server = createServer((request, response) => {
+    const path = new URL(request.url ?? '/', 'http://server').pathname;
+    const matched = matchers.map(({ route, pattern }) => ({ route, match: pattern.exec(path) })).filter((entry) => entry.match);
+    const found = matched.find((entry) => entry.route.method === request.method);
+    // A preflight carries no token: an allowed origin gets its answer, any other is refused by checkAccess.
+    const preflight = request.method === 'OPTIONS' && matched.length > 0;
+    const access = checkAccess(request, options, preflight || found?.route.open === true);
+    if (!access.ok) return reply(response, access.status, { error: access.error }, access.status === 401 ? { 'www-authenticate': 'Bearer' } : {});
+    if (access.origin) corsHeaders(response, access.origin);
+    if (preflight) return reply(response, access.origin ? 204 : 405);
+    if (!found) return reply(response, matched.length ? 405 : 404, { error: matched.length ? `${request.method} is not allowed here` : 'no such route' });
+    handleRoute(found.route, found.match!.groups ?? {}, request, response, context).catch((error: unknown) => failed(response, error));
+  });
+  server.requestTimeout = 0;
+  server.headersTimeout = 30_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const shownHost = options.host.includes(':') ? `[${options.host}]` : options.host;
+  return {
+    url: `http://${shownHost}:${port}`,
+    port,
+    close: async () => {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      await registry.closeAll();
+    },
+  };
+}
+
+function failed(response: ServerResponse, error: unknown): void {
+  if (error instanceof BadRequest) return reply(response, error.status, { error: error.message });
+  if (error instanceof OpenRefused) return reply(response, error.status, { error: error.message });
+  if (error instanceof AtCapacity) return reply(response, 503, { error: error.message }, { 'retry-after': String(RETRY_AFTER_SECONDS) });
+  reply(response, 500, { error: error instanceof Error ? error.message : String(error) });
+}
+
+function corsHeaders(response: ServerResponse, origin: string): void {
+  response.setHeader('access-control-allow-origin', origin);
+  response.setHeader('vary', 'Origin');
+  response.setHeader('access-control-allow-headers', 'authorization, content-type, last-event-id');
+  response.setHeader('access-control-allow-methods', 'GET, POST, DELETE');
+}
+
+/** `/v1/sessions/{id}` → a pattern with named groups. */
+function pathPattern(path: RouteSpec['path']): RegExp {
+  const source = path.replace(/[.]/g, '\\.').replace(/\{(\w+)\}/g, '(?<$1>[^/]+)');
+  return new RegExp(`^${source}$`);
+}

@@ -1,0 +1,49 @@
+import type { ApiEvent, CreateSessionBody, Decision, PromptMode, SessionInfo } from './api-schemas.js';
+
+/**
+ * What the server asks of the conversation core: sessions that take prompts, interrupts and answers,
+ * and whose events are numbered and already in the session file when a listener hears of them. The
+ * server holds no agent and numbers nothing; an adapter (cli/commands/serve/served-sessions.ts) makes
+ * the core's session object fit this.
+ */
+export interface HostedSession {
+  readonly id: string;
+  readonly workspace: string;
+  /** What GET /v1/sessions/{id} shows. */
+  info(): SessionInfo;
+  /** `queue` runs after what is running; `steer` reaches the model with the running turn's next request. */
+  prompt(text: string, mode: PromptMode): void;
+  /** Stops the running turn (recorded as interrupted); false when nothing was running. */
+  interrupt(): boolean;
+  /** The first answer to a request wins; a later one (from any front end) is `answered`. */
+  answer(requestId: string, decision: Decision): 'accepted' | 'answered' | 'unknown';
+  /** Up to `limit` events numbered after `after`, read from the session file. */
+  readAfter(after: number, limit: number): Promise<ApiEvent[]>;
+  /** Each event as it is persisted, in order; returns the unsubscribe. */
+  subscribe(listener: (event: ApiEvent) => void): () => void;
+  /** Stops a running turn and closes the session file. */
+  close(): Promise<void>;
+}
+
+export interface SessionHost {
+  /** A new session, or (`resume`) a stored one reopened; throws OpenRefused for a request that cannot be met. */
+  open(request: CreateSessionBody): Promise<HostedSession>;
+  /**
+   * A session this server hosted before (a restart): reopened from its file, a turn that was in
+   * flight recorded as interrupted. Undefined when the id is not one of this server's.
+   */
+  reopen(id: string): Promise<HostedSession | undefined>;
+  /** Every session id this server has hosted, newest last. */
+  known(): string[];
+}
+
+/** A create request the host cannot meet (no such workspace or session, bad settings): a 400/404 with this message. */
+export class OpenRefused extends Error {
+  override name = 'OpenRefused';
+  constructor(
+    message: string,
+    readonly status: 400 | 404 | 409 = 400,
+  ) {
+    super(message);
+  }
+}
