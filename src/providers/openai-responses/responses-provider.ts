@@ -68,7 +68,7 @@ export class ResponsesProvider implements Provider {
     this.idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
     this.promptCache = { key: options.promptCache?.key ?? false, extendedRetention: options.promptCache?.extendedRetention ?? false };
     this.reasons = options.reasoning ?? isOpenAIReasoningModel;
-    this.clientOptions = sdkClientOptions(options, 'OPENAI_LOG');
+    this.clientOptions = sdkClientOptions(options, 'OPENAI_LOG', this.name);
     this.search = options.webSearch ? new SearchAllowance(options.webSearch) : undefined;
   }
 

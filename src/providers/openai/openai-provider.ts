@@ -79,7 +79,7 @@ export class OpenAIProvider implements Provider {
     this.idFormat = options.idFormat ?? 'verbatim';
     this.idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
     this.promptCache = { key: options.promptCache?.key ?? false, extendedRetention: options.promptCache?.extendedRetention ?? false };
-    this.clientOptions = sdkClientOptions(options, 'OPENAI_LOG');
+    this.clientOptions = sdkClientOptions(options, 'OPENAI_LOG', this.name);
   }
 
   private readonly converted = new WireMessages();
