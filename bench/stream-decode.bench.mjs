@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import OpenAI from 'openai';
-import { boundedFetch } from '../dist/providers/shared/bounded-fetch.js';
+import { boundedFetch } from '../dist/contracts/bounded-fetch.js';
 
 const MB = 1024 * 1024;
 

@@ -1,5 +1,5 @@
 import { deadline } from './deadline.js';
-import { boundedFetch } from '../providers/shared/bounded-fetch.js';
+import { boundedFetch } from '../contracts/bounded-fetch.js';
 
 /** The probes' bytes are bounded like a provider's (bounded-fetch.ts). */
 const fetch = boundedFetch('the endpoint');

@@ -1,10 +1,13 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { ByteCounter } from '../../contracts/byte-budget.js';
+import { ByteCounter } from './byte-budget.js';
 
 /** How much one model reply may send: per server-sent event and for the whole reply (reasoning included). */
 export interface ReplyBudget {
   maxEventBytes: number;
+  /** The whole event stream (Infinity for a stream meant to stay open, each event bounded). */
   maxReplyBytes: number;
+  /** A body that is not an event stream (default maxReplyBytes). */
+  maxBodyBytes?: number;
 }
 
 export const DEFAULT_REPLY_BUDGET: ReplyBudget = { maxEventBytes: 16 * 1024 * 1024, maxReplyBytes: 64 * 1024 * 1024 };
