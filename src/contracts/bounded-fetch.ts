@@ -1,5 +1,8 @@
 import { countingStream } from './byte-budget.js';
-import { DEFAULT_REPLY_BUDGET, sseReframe, type ReplyBudget } from './sse-reframe.js';
+import { sseReframe, type ReplyBudget } from './sse-reframe.js';
+
+/** Per server-sent event, and for a whole reply (reasoning included). */
+export const DEFAULT_REPLY_BUDGET: ReplyBudget = { maxEventBytes: 16 * 1024 * 1024, maxReplyBytes: 64 * 1024 * 1024 };
 
 type Fetch = typeof globalThis.fetch;
 

@@ -10,7 +10,6 @@ export interface ReplyBudget {
   maxBodyBytes?: number;
 }
 
-export const DEFAULT_REPLY_BUDGET: ReplyBudget = { maxEventBytes: 16 * 1024 * 1024, maxReplyBytes: 64 * 1024 * 1024 };
 
 /**
  * Reads a server-sent event stream with a parser that is linear in its input (eventsource-parser)
@@ -19,7 +18,7 @@ export const DEFAULT_REPLY_BUDGET: ReplyBudget = { maxEventBytes: 16 * 1024 * 10
  * chunks took quadratic time (100 MB never finished); given whole events they scan each byte once.
  * Bytes are counted as they arrive: past the event's or the reply's budget the stream errors.
  */
-export function sseReframe(peer: string, budget: ReplyBudget = DEFAULT_REPLY_BUDGET): TransformStream<Uint8Array, Uint8Array> {
+export function sseReframe(peer: string, budget: ReplyBudget): TransformStream<Uint8Array, Uint8Array> {
   const reply = new ByteCounter(peer, budget.maxReplyBytes, 'one reply');
   const event = new ByteCounter(peer, budget.maxEventBytes, 'one event');
   const decoder = new TextDecoder('utf-8');

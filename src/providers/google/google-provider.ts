@@ -4,7 +4,7 @@ import type { GoogleGenAI, GenerateContentConfig, GenerateContentResponse, Googl
 import { googleSdk } from './sdk.js';
 import type { AssistantMessage, ProviderData } from '../../contracts/messages.js';
 import type { ModelRequest, ModelResponse, Provider, ProviderEvent } from '../../contracts/provider.js';
-import { boundedFetch } from '../shared/bounded-fetch.js';
+import { boundedFetch } from '../../contracts/bounded-fetch.js';
 import { DEFAULT_IDLE_TIMEOUT_MS } from '../shared/idle-timer.js';
 import { ProviderError } from '../../contracts/provider-error.js';
 import { alnumHash, GEMINI_NAME, ToolWireMap } from '../shared/tool-ids.js';

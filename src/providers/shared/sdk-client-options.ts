@@ -1,4 +1,4 @@
-import { boundedFetch } from './bounded-fetch.js';
+import { boundedFetch } from '../../contracts/bounded-fetch.js';
 
 /** What every provider takes for its SDK client. */
 export interface SdkConnection {
