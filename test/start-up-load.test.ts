@@ -54,7 +54,10 @@ describe('what a one-shot run loads before its first request', () => {
     expect(chat.requests[0]!.tools![0]!.function.parameters).toMatchObject({ type: 'object', properties: { expression: { type: 'string' } }, required: ['expression'] });
     // A few chunks hold the run's whole static closure; before, it was cut into ~60 (bundle-cli.mjs).
     expect(files.length).toBeGreaterThan(5);
-    expect(files.length).toBeLessThanOrEqual(25);
+    // 28 since issue 34: the byte budget, the SSE re-framer with eventsource-parser and the error-code
+    // classer are shared by every provider, doctor, MCP, search and the language servers, so esbuild
+    // gives them chunks of their own (~0.6 ms of load each, bench/README.md's start-up figures).
+    expect(files.length).toBeLessThanOrEqual(28);
     // The bundle's openai client builds chat alone (scripts/bundle-cli.mjs, openai-chat-only).
     expect(has('node_modules/openai/resources/chat/completions/completions.mjs')).toBe(true);
     for (const resource of ['beta/', 'responses/', 'realtime/', 'vector-stores/', 'fine-tuning/', 'audio/', 'embeddings.mjs', 'batches.mjs']) {

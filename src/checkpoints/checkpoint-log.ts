@@ -1,3 +1,5 @@
+import { ownRedactor } from '../secrets/own-redactor.js';
+import { redactedJson } from '../session/redact.js';
 import { appendFileSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { userDataDir, workspaceKey } from '../session/paths.js';
@@ -48,8 +50,12 @@ export class CheckpointLog {
   private known: { size: number; count: number } | undefined;
   private dirMade = false;
 
+  private readonly redact: (text: string) => string;
+
   constructor(workspace: string, sessionId: string, env: NodeJS.ProcessEnv = process.env) {
     this.path = join(checkpointsDir(workspace, env), 'sessions', `${sessionId}.jsonl`);
+    // The prompts recorded here are redacted like the session file beside it.
+    this.redact = ownRedactor(env);
   }
 
   read(): { checkpoints: Checkpoint[]; left: string | undefined; lefts: Left[] } {
@@ -106,7 +112,7 @@ export class CheckpointLog {
   private write(line: LogLine, count: number): void {
     if (!this.dirMade) mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
     this.dirMade = true;
-    const text = `${JSON.stringify(line)}\n`;
+    const text = `${redactedJson(line, this.redact)}\n`;
     appendFileSync(this.path, text, { mode: 0o600 });
     this.known = { size: (this.known?.size ?? 0) + Buffer.byteLength(text), count };
   }

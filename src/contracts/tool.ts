@@ -145,4 +145,6 @@ export interface AuthorizeRequest {
   signal: AbortSignal;
   /** A PreToolUse hook allowed the call: deny rules and plan mode still hold, but nobody is asked. */
   hookAllowed?: boolean;
+  /** A PreToolUse hook answered "ask" (its reason): the user is asked even where a rule, a grant or the mode would allow. */
+  hookAsks?: string;
 }

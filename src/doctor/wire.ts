@@ -1,4 +1,8 @@
 import { deadline } from './deadline.js';
+import { boundedFetch } from '../contracts/bounded-fetch.js';
+
+/** The probes' bytes are bounded like a provider's (bounded-fetch.ts). */
+const fetch = boundedFetch('the endpoint');
 import type { DoctorEndpoint, ProbeBounds } from './types.js';
 
 /** A Chat Completions answer as it came off the wire: HTTP status, body or SSE chunks, timings. */

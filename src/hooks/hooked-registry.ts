@@ -29,9 +29,14 @@ export class HookedRegistry extends ToolRegistry {
     // A rewritten call is validated and (unless the hook allowed it) asked about as rewritten, like any call.
     const ran = pre.updatedInput ? { ...call, arguments: JSON.stringify({ ...input, ...pre.updatedInput }) } : call;
     const { authorize } = options;
-    // "allow" skips the question, as in Claude Code, not the deny rules or plan mode.
-    const allowed = pre.permissionDecision === 'allow' && authorize ? Object.assign((request: AuthorizeRequest) => authorize({ ...request, hookAllowed: true }), { checksEveryCall: authorize.checksEveryCall }) : authorize;
-    const result = await super.invoke(ran, allowed ? { ...options, authorize: allowed } : options);
+    // As in Claude Code: "allow" skips the question, "ask" asks even where a rule, a grant or the
+    // mode would allow; neither passes the deny rules or plan mode.
+    const decision = pre.permissionDecision;
+    const hooked =
+      decision && authorize
+        ? Object.assign((request: AuthorizeRequest) => authorize({ ...request, ...(decision === 'allow' ? { hookAllowed: true } : { hookAsks: pre.askReason ?? 'a PreToolUse hook asks for this call to be confirmed' }) }), { checksEveryCall: authorize.checksEveryCall })
+        : authorize;
+    const result = await super.invoke(ran, hooked ? { ...options, authorize: hooked } : options);
     const ranInput = pre.updatedInput ? { ...input, ...pre.updatedInput } : input;
     if (result.status === 'denied') return pre.context.length ? { ...result, content: `${result.content}\n\n${pre.context.join('\n')}` } : result;
     const post = result.isError

@@ -10,6 +10,8 @@ export interface HookOutcome {
   blocked?: string;
   /** PreToolUse: "allow" skips the permission prompt, "ask" asks even where a rule would allow. */
   permissionDecision?: 'allow' | 'ask';
+  /** The `permissionDecisionReason` given with "ask", shown with the question. */
+  askReason?: string;
   /** `additionalContext`, and for SessionStart and UserPromptSubmit plain stdout too. */
   context: string[];
   /** PreToolUse `updatedInput`, in our argument names: the call runs with these instead. */
@@ -124,7 +126,10 @@ export class Hooks {
       outcome.blocked = join(outcome.blocked, json.reason ?? specific.permissionDecisionReason ?? `blocked by the ${event} hook`);
     }
     if (specific.permissionDecision === 'allow' || json.decision === 'approve') outcome.permissionDecision ??= 'allow';
-    if (specific.permissionDecision === 'ask') outcome.permissionDecision = 'ask';
+    if (specific.permissionDecision === 'ask') {
+      outcome.permissionDecision = 'ask';
+      if (typeof specific.permissionDecisionReason === 'string' && specific.permissionDecisionReason) outcome.askReason = join(outcome.askReason, specific.permissionDecisionReason);
+    }
     if (specific.additionalContext) outcome.context.push(specific.additionalContext);
     if (event === 'PermissionRequest' && (specific.decision?.behavior === 'allow' || specific.decision?.behavior === 'deny')) {
       // A deny from any hook wins, as with permissionDecision.

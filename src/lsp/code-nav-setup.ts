@@ -87,13 +87,13 @@ async function admit(lookup: ServerLookup, options: Omit<CodeNavSetupOptions, 'f
 
 /** A server that would load the workspace's TypeScript does so only once trusted; else one from outside it. */
 async function admitWorkspaceTypescript(found: FoundServer, options: Omit<CodeNavSetupOptions, 'files' | 'childEnv'>): Promise<FoundServer | undefined> {
-  const { workspaceTsserver, workspaceTsserverTrust, withOutsideTsserver } = await import('./workspace-typescript.js');
-  const tsserver = workspaceTsserver(found, options.workspace);
-  if (!tsserver || options.trustAll || found.fromProject) return found;
+  const { workspaceTsservers, workspaceTsserverTrust, withOutsideTsserver } = await import('./workspace-typescript.js');
+  const tsservers = workspaceTsservers(found, options.workspace);
+  if (!tsservers.length || options.trustAll || found.fromProject) return found;
   const [{ TrustStore }, { decideTrust }] = await Promise.all([import('../trust/trust-store.js'), import('../trust/decide-trust.js')]);
-  if (await decideTrust(new TrustStore(options.workspace, options.env), workspaceTsserverTrust(tsserver), options.ask)) return found;
-  const outside = withOutsideTsserver(found, options.workspace);
-  if (!outside) options.warn(`language server ${found.spec.name} not started: it would load this workspace's TypeScript (${tsserver}), which is not approved, and no TypeScript is installed beside ${found.executable}.`);
+  if (await decideTrust(new TrustStore(options.workspace, options.env), workspaceTsserverTrust(tsservers), options.ask)) return found;
+  const outside = withOutsideTsserver(found, options.workspace, tsservers);
+  if (!outside) options.warn(`language server ${found.spec.name} not started: it would load a TypeScript from this workspace or a folder above it (${tsservers.join(', ')}), which is not approved, and no other TypeScript is installed beside ${found.executable}.`);
   return outside;
 }
 

@@ -1,4 +1,5 @@
-import { readFile } from 'node:fs/promises';
+import { realpathSync } from 'node:fs';
+import { readOwnTextAsync } from '../workspace/read-own-file.js';
 import { isAbsolute, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CallHierarchyIncomingCall, CallHierarchyOutgoingCall, DocumentSymbol, Hover, Location, LocationLink, MarkedString, MarkupContent, SymbolInformation, WorkspaceSymbol } from 'vscode-languageserver-protocol';
@@ -6,6 +7,8 @@ import type { CallHierarchyIncomingCall, CallHierarchyOutgoingCall, DocumentSymb
 /** At most this many places are listed; the rest are counted. */
 export const MAX_PLACES = 500;
 const MAX_LINE_CHARS = 200;
+/** A file larger than this shows its places without their text. */
+const MAX_FILE_BYTES = 16 * 1024 * 1024;
 
 const SYMBOL_KINDS = ['', 'file', 'module', 'namespace', 'package', 'class', 'method', 'property', 'field', 'constructor', 'enum', 'interface', 'function', 'variable', 'constant', 'string', 'number', 'boolean', 'array', 'object', 'key', 'null', 'enum member', 'struct', 'event', 'operator', 'type parameter'];
 
@@ -13,13 +16,27 @@ const SYMBOL_KINDS = ['', 'file', 'module', 'namespace', 'package', 'class', 'me
 export class LineReader {
   private readonly files = new Map<string, Promise<string[] | undefined>>();
 
-  constructor(readonly workspace: string) {}
+  private readonly realWorkspace: string;
 
-  /** The line's text; none for a file outside the workspace (a library's), which the tools would not read unasked. */
+  constructor(readonly workspace: string) {
+    let real = workspace;
+    try {
+      real = realpathSync(workspace);
+    } catch {
+      // A workspace that is gone confines to its name: nothing resolves inside it.
+    }
+    this.realWorkspace = real;
+  }
+
+  /**
+   * The line's text; none for a file outside the workspace (a library's), which the tools would not
+   * read unasked. Read through the confined opener, as read_file would: a path inside the workspace
+   * by name that a link takes outside (`vendor -> ../outside`), a secret file, a FIFO show no text.
+   */
   async line(absolute: string, line: number): Promise<string> {
     if (isAbsolute(this.shown(absolute))) return '';
     let lines = this.files.get(absolute);
-    if (!lines) this.files.set(absolute, (lines = readFile(absolute, 'utf8').then((text) => text.split('\n'), () => undefined)));
+    if (!lines) this.files.set(absolute, (lines = readOwnTextAsync(absolute, { within: [this.realWorkspace], maxBytes: MAX_FILE_BYTES, refuseSecrets: true }).then((text) => text.split('\n'), () => undefined)));
     const text = (await lines)?.[line]?.trim() ?? '';
     return text.length > MAX_LINE_CHARS ? `${text.slice(0, MAX_LINE_CHARS)}…` : text;
   }

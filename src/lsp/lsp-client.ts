@@ -5,6 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { CancellationTokenSource, createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
 import type { ConfigurationParams, Diagnostic, InitializeParams, InitializeResult, PublishDiagnosticsParams, ServerCapabilities } from 'vscode-languageserver-protocol';
 import { languageId, type ServerSpec } from './server-catalog.js';
+import { BoundedMessages } from './bounded-messages.js';
 
 export interface StartOptions {
   spec: ServerSpec;
@@ -32,6 +33,8 @@ interface OpenDocument {
 }
 
 const STDERR_KEPT = 2000;
+/** The most one message from a language server may hold (a project's references fit many times over). */
+const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
 
 /**
  * One running language server over stdio, spoken to through vscode-jsonrpc. It answers the
@@ -46,6 +49,7 @@ export class LspClient {
   private readonly publishWaiters = new Set<() => void>();
   private stderr = '';
   private exit: string | undefined;
+  private overBudget: string | undefined;
   private readonly exited: Promise<void>;
   capabilities: ServerCapabilities = {};
 
@@ -61,8 +65,14 @@ export class LspClient {
   static async start(options: StartOptions): Promise<LspClient> {
     const { spec, workspace } = options;
     const child = spawn(options.executable, spec.args, { cwd: workspace, env: options.env, stdio: ['pipe', 'pipe', 'pipe'] });
-    const connection = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
+    const stdout = child.stdout!.pipe(new BoundedMessages(spec.name, MAX_MESSAGE_BYTES));
+    const connection = createMessageConnection(new StreamMessageReader(stdout), new StreamMessageWriter(child.stdin!));
     const client = new LspClient(spec, child, connection, options.timeoutMs);
+    // A server past its byte budget is stopped; its requests fail naming why.
+    stdout.on('error', (error) => {
+      client.overBudget = error.message;
+      child.kill('SIGKILL');
+    });
     child.stderr!.on('data', (chunk: Buffer) => {
       client.stderr = (client.stderr + chunk.toString('utf8')).slice(-STDERR_KEPT);
     });
@@ -72,7 +82,7 @@ export class LspClient {
       child.once('error', (error) => reject(new LspError(`${spec.name} could not start: ${error.message}`, 'stopped')));
     });
     child.once('exit', (code, signal) => {
-      client.exit = signal ? `killed by ${signal}` : `exit code ${code}`;
+      client.exit = client.overBudget ?? (signal ? `killed by ${signal}` : `exit code ${code}`);
       connection.dispose();
     });
     client.answerServerRequests(workspace);

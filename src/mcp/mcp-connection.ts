@@ -5,6 +5,7 @@ import { resultText } from './result-text.js';
 import { LoopbackOAuthProvider, type OAuthOptions } from './oauth-provider.js';
 import { mcpClientSdk, type McpClientSdk } from './client-sdk.js';
 import { StdioTransport } from './stdio-transport.js';
+import { boundedFetch } from '../contracts/bounded-fetch.js';
 import type { ServerSpec } from './server-spec.js';
 import { childEnvironment } from '../tools/coding/shell/shell-env.js';
 
@@ -219,13 +220,14 @@ export class McpConnection {
     const spec = this.spec;
     if (spec.transport === 'stdio') return this.attach(sdk, this.stdioTransport(spec, sdk));
     const { SSEClientTransport, StreamableHTTPClientTransport } = sdk;
-    const headers = { headers: spec.headers };
-    if (spec.transport === 'sse') return this.attach(sdk, new SSEClientTransport(new URL(spec.url), { requestInit: headers }));
+    // Each message bounded as it arrives (a session's event stream stays open, so only its events are).
+    const fetch = boundedFetch(`MCP server "${this.name}"`, { maxEventBytes: MAX_LINE_BYTES, maxReplyBytes: Infinity, maxBodyBytes: MAX_LINE_BYTES });
+    if (spec.transport === 'sse') return this.attach(sdk, new SSEClientTransport(new URL(spec.url), { requestInit: { headers: spec.headers }, fetch }));
     // A server given its own Authorization header is not sent through OAuth.
     const ownAuthorization = Object.keys(spec.headers ?? {}).some((name) => name.toLowerCase() === 'authorization');
     const authProvider = this.options.oauth && !ownAuthorization ? new LoopbackOAuthProvider(spec.url, this.options.oauth) : undefined;
     const streamable = () => {
-      const transport = new StreamableHTTPClientTransport(new URL(spec.url), { requestInit: headers, ...(authProvider ? { authProvider } : {}) });
+      const transport = new StreamableHTTPClientTransport(new URL(spec.url), { requestInit: { headers: spec.headers }, fetch, ...(authProvider ? { authProvider } : {}) });
       if (authProvider) this.oauth = { provider: authProvider, transport };
       return transport;
     };
@@ -239,7 +241,7 @@ export class McpConnection {
       }
       // Older servers speak only the HTTP+SSE transport: the MCP specification's fallback.
       try {
-        return await this.attach(sdk, new SSEClientTransport(new URL(spec.url), { requestInit: headers }));
+        return await this.attach(sdk, new SSEClientTransport(new URL(spec.url), { requestInit: { headers: spec.headers }, fetch }));
       } catch {
         throw error;
       }

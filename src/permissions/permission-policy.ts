@@ -50,12 +50,13 @@ export function createPermissionPolicy(options: PermissionOptions): PermissionPo
   const grants: PermissionRule[] = [];
   const protectedDirs = options.protectedDirs ?? agentHomeDirs();
 
-  const authorize = async ({ tool, args, call, preview, workspace, signal, hookAllowed }: AuthorizeRequest): ReturnType<Authorize> => {
+  const authorize = async ({ tool, args, call, preview, workspace, signal, hookAllowed, hookAsks }: AuthorizeRequest): ReturnType<Authorize> => {
     const denied = deny.find((rule) => matchesRule(rule, tool, args, workspace, 'deny'));
     if (denied) return { allowed: false, reason: `the rule "${denied.text}" in permissions.deny forbids this call.` };
     if (mode === 'plan' && !runsInPlanMode(tool)) {
       return { allowed: false, reason: `plan mode: only read-only tools run, and ${tool.name} is not one. Do not retry it; put it in your plan.` };
     }
+    if (hookAsks !== undefined) return askForHook(tool, args, call, preview, workspace, signal, hookAsks);
     // Reads come here only for the deny rules above; they never ask.
     if (!tool.needsApproval || hookAllowed) return { allowed: true };
     if (allow.some((rule) => matchesRule(rule, tool, args, workspace, 'allow'))) return { allowed: true };
@@ -98,6 +99,17 @@ export function createPermissionPolicy(options: PermissionOptions): PermissionPo
     }
     if (answer === 'yes') return { allowed: true };
     return { allowed: false, reason: 'the user declined this call.' };
+  };
+  /** A hook's "ask": the question, with no rule, grant or mode answering it; without a terminal, refused. */
+  const askForHook = async (tool: Tool, args: unknown, call: AuthorizeRequest['call'], preview: AuthorizeRequest['preview'], workspace: string, signal: AbortSignal, reason: string): ReturnType<Authorize> => {
+    if (!options.ask) {
+      options.onUnasked?.({ tool: tool.name, summary: preview.summary, category: tool.permission.category, allow: allowRuleFor(tool, args, workspace), outsidePlan: false });
+      return { allowed: false, reason: `a PreToolUse hook asks for the user's confirmation (${reason}) and there is no terminal to ask. Do not retry it; tell the user what you wanted to run.` };
+    }
+    const detail = [`A PreToolUse hook asks: ${reason}`, ...(preview.detail !== undefined ? [preview.detail] : [])].join('\n');
+    const answer = await options.ask({ call, tool: tool.name, summary: preview.summary, detail }, signal);
+    if (signal.aborted) return { allowed: false, reason: 'the run was cancelled before the user answered.' };
+    return answer === 'no' ? { allowed: false, reason: 'the user declined this call.' } : { allowed: true };
   };
   const policy = Object.assign(authorize, {
     checksEveryCall: true,

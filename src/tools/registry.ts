@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { withoutEmptyOptionals } from './empty-optionals.js';
 import { errorText } from '../contracts/error-text.js';
 import type { ToolCall } from '../contracts/messages.js';
 import type { AgentEvent } from '../contracts/events.js';
@@ -168,7 +169,7 @@ export class ToolRegistry {
 
     const parsed = parseArguments(call.arguments);
     if (!parsed.ok) return failure(`Arguments for ${tool.name} are not valid JSON (${parsed.error}). Send a JSON object matching the tool's schema.`);
-    const validated = tool.parameters.safeParse(parsed.value);
+    const validated = tool.parameters.safeParse(withoutEmptyOptionals(parsed.value, tool.schema.parameters));
     if (!validated.success) {
       return failure(`Invalid arguments for ${tool.name}: ${describeIssues(validated.error)}. Expected schema: ${JSON.stringify(tool.schema.parameters)}`);
     }

@@ -11,10 +11,11 @@ import { jsonMessage, sseFrame, stopReasonOf, streamEvents, type PlannedReply, t
 import { PromptCacheSimulator } from '../../bench/prompt-cache.mjs';
 import { checkToolSearch } from './anthropic-tool-search.js';
 import { checkAnthropicProtocol, type AnthropicRequestBody, type ProtocolState, type WireBlock } from './anthropic-protocol-check.js';
-import { json, readBody, startSse, listenOnLoopback } from './http-replies.js';
+import { json, readBody, startSse, listenOnLoopback, sendRaw, type RawFault } from './http-replies.js';
 import { buildSearchReply, checkSearchBlocks, checkSearchEcho, newWebSearchState, searchEvents, type WebSearchStep } from './anthropic-web-search.js';
 
 export type AnthropicFault =
+  | RawFault
   | { kind: 'http_error'; status: number; body?: unknown; headers?: Record<string, string> }
   /** Sends the reply's first `afterEvents` SSE events, then destroys the socket. */
   | { kind: 'cut'; reply: ScriptedReply; afterEvents: number }
@@ -118,6 +119,9 @@ export async function startAnthropicServer(script: AnthropicStep[], options: { n
         return res.end();
       case 'silent':
         return;
+      case 'raw_bytes':
+      case 'endless':
+        return sendRaw(res, step);
       case 'web_search': {
         const built = buildSearchReply(step, search, () => ++counter);
         state.previous = { toolUses: built.toolUses, thinking: [] };

@@ -7,7 +7,7 @@ import { PromptCacheSimulator } from '../../bench/prompt-cache.mjs';
 import { checkDataUrl } from './image-check.js';
 import { createServer } from 'node:http';
 import type { ScriptedReply } from '../../src/providers/scripted.js';
-import { json, readBody, startSse, listenOnLoopback } from './http-replies.js';
+import { json, readBody, startSse, listenOnLoopback, sendRaw, type RawFault } from './http-replies.js';
 
 export interface WireToolCall {
   id: string;
@@ -26,6 +26,7 @@ export interface ChatRequestBody {
 
 /** Faults and raw frames, for the misbehaviour scenarios. */
 export type Fault =
+  | RawFault
   | { kind: 'http_error'; status: number; body?: unknown; headers?: Record<string, string> }
   /** Sends the reply's first `afterChunks` frames, then destroys the socket. */
   | { kind: 'cut'; reply: ScriptedReply; afterChunks: number }
@@ -129,6 +130,7 @@ export async function startChatServer(script: ServerStep[], options: ChatServerO
         return json(res, step.status, step.body ?? { error: { message: `HTTP ${step.status}` } });
       }
       if (step.kind === 'silent') return;
+      if (step.kind === 'raw_bytes' || step.kind === 'endless') return sendRaw(res, step);
       if (step.kind === 'raw_chunks') {
         startSse(res);
         for (const chunk of step.chunks) res.write(`data: ${JSON.stringify(chunk)}\n\n`);

@@ -45,3 +45,27 @@ function patientKeepAlive(server: Server): void {
   server.keepAliveTimeout = 120_000;
   server.headersTimeout = 121_000;
 }
+
+/**
+ * Bytes a real provider sent, replayed verbatim (`raw_bytes`), or a peer that never stops
+ * (`endless`: `head`, then `repeat` for as long as the client reads, written as the socket drains).
+ */
+export type RawFault = { kind: 'raw_bytes'; bytes: string; status?: number } | { kind: 'endless'; head: string; repeat: string; contentType?: string };
+
+export function sendRaw(res: ServerResponse, step: RawFault): void {
+  if (step.kind === 'raw_bytes') {
+    res.writeHead(step.status ?? 200, { 'content-type': 'text/event-stream' });
+    res.end(step.bytes);
+    return;
+  }
+  res.writeHead(200, { 'content-type': step.contentType ?? 'text/event-stream' });
+  const repeat = Buffer.from(step.repeat.repeat(Math.max(1, Math.floor(65536 / step.repeat.length))));
+  let open = true;
+  res.on('close', () => (open = false));
+  const pump = (): void => {
+    while (open && res.write(repeat));
+    if (open) res.once('drain', pump);
+  };
+  res.write(step.head);
+  pump();
+}

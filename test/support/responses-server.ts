@@ -11,7 +11,7 @@ import { createServer } from 'node:http';
 import { isDeepStrictEqual } from 'node:util';
 import type { ScriptedReply } from '../../src/providers/scripted.js';
 import { checkDataUrl } from './image-check.js';
-import { json, listenOnLoopback, readBody, startSse } from './http-replies.js';
+import { json, listenOnLoopback, readBody, startSse, sendRaw, type RawFault } from './http-replies.js';
 
 export interface ResponsesRequestBody {
   model: string;
@@ -27,6 +27,7 @@ export interface ResponsesRequestBody {
 }
 
 export type ResponsesFault =
+  | RawFault
   | { kind: 'http_error'; status: number; body?: unknown; headers?: Record<string, string>; message?: string }
   /** Sends the reply's first `afterEvents` events, then destroys the socket. */
   | { kind: 'cut'; reply: ScriptedReply; afterEvents: number }
@@ -127,6 +128,7 @@ export async function startResponsesServer(script: ResponsesStep[], options: Res
         return json(res, step.status, step.body ?? apiError(step.message ?? defaultMessage(step.status), step.status === 429 ? 'requests' : step.status >= 500 || step.status === 200 ? 'server_error' : 'invalid_request_error', null, step.status === 429 ? 'rate_limit_exceeded' : null));
       }
       if (step.kind === 'silent') return;
+      if (step.kind === 'raw_bytes' || step.kind === 'endless') return sendRaw(res, step);
       if (step.kind === 'web_search') {
         const reply = buildReply(step.reply, body, () => ++counter, { query: step.query, sources: step.sources });
         remember(reply);

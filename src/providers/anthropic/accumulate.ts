@@ -4,6 +4,7 @@ import type { ProviderEvent } from '../../contracts/provider.js';
 import type { ThinkingBlock } from './convert.js';
 import { jsonText } from '../../contracts/canonical-json.js';
 import { parseJson } from '../../contracts/bounded-json.js';
+import { ProviderError } from '../../contracts/provider-error.js';
 
 /** One content block being rebuilt from its start event and deltas. */
 type Block =
@@ -34,12 +35,16 @@ export class MessageAccumulator {
   private readonly blocks = new Map<number, Block>();
   private usage: WireUsage = {};
   stopReason: string | null = null;
+  private started = false;
   /** True once message_stop arrived: a stream that ends before it was cut. */
   stopped = false;
 
   add(event: RawMessageStreamEvent): ProviderEvent[] {
     switch (event.type) {
       case 'message_start':
+        // A second message_start inside one reply is two replies spliced together: neither can be trusted.
+        if (this.started) throw new ProviderError('stream_cut', 'The stream began a second message inside one reply (a second message_start); the reply was refused.');
+        this.started = true;
         this.mergeUsage(event.message.usage as WireUsage);
         return [];
       case 'message_delta':

@@ -81,7 +81,7 @@ export class AnthropicProvider implements Provider {
     this.firstByteTimeoutMs = options.firstByteTimeoutMs;
     this.promptCache = options.promptCache ?? '5m';
     this.search = options.webSearch ? new SearchAllowance(options.webSearch) : undefined;
-    this.clientOptions = sdkClientOptions(options, 'ANTHROPIC_LOG');
+    this.clientOptions = sdkClientOptions(options, 'ANTHROPIC_LOG', this.name);
   }
 
   /** The SDK client, made on the first request (constructing a provider loads no SDK). */

@@ -6,6 +6,7 @@ import { isContextLengthMessage } from '../shared/context-length.js';
 import { ProviderError } from '../../contracts/provider-error.js';
 import { retryAfterMs } from '../shared/retry-hints.js';
 import { authFailureMessage, errorBodyMessage } from '../shared/error-body.js';
+import { kindOfCodes } from '../shared/error-code.js';
 
 /**
  * Maps whatever the Anthropic SDK threw to the one ProviderError the loop understands. An HTTP
@@ -40,6 +41,9 @@ function fromApiError(error: APIError, label: string, statusless: string): Provi
   if (status === 413 || type === 'request_too_large' || isContextLengthMessage(detail)) return new ProviderError('context_length', message, options);
   // 529 and overloaded_error: Anthropic is busy, which passes.
   if (status === 529 || type === 'overloaded_error' || type === 'api_error') return new ProviderError('server', message, options);
+  // An error event inside a 200 stream: its type says what it is (invalid_request_error is not retried).
+  const coded = status === undefined ? kindOfCodes(type) : undefined;
+  if (coded) return new ProviderError(coded.kind, message, options);
   if (status === undefined || status >= 500 || status === 408 || status === 409) return new ProviderError('server', message, options);
   return new ProviderError('bad_request', message, options);
 }

@@ -4,6 +4,7 @@ import type { GoogleGenAI, GenerateContentConfig, GenerateContentResponse, Googl
 import { googleSdk } from './sdk.js';
 import type { AssistantMessage, ProviderData } from '../../contracts/messages.js';
 import type { ModelRequest, ModelResponse, Provider, ProviderEvent } from '../../contracts/provider.js';
+import { boundedFetch } from '../../contracts/bounded-fetch.js';
 import { DEFAULT_IDLE_TIMEOUT_MS } from '../shared/idle-timer.js';
 import { ProviderError } from '../../contracts/provider-error.js';
 import { alnumHash, GEMINI_NAME, ToolWireMap } from '../shared/tool-ids.js';
@@ -81,6 +82,7 @@ export class GoogleProvider implements Provider {
       httpOptions: {
         ...(options.baseURL ? { baseUrl: options.baseURL } : {}),
         apiVersion: options.apiVersion ?? 'v1beta',
+        fetch: boundedFetch(this.name),
         ...(this.streaming ? {} : { timeout: options.timeoutMs ?? 600_000 }),
       },
     };

@@ -1,6 +1,7 @@
 import type { Citation, ToolCall, Usage } from '../../contracts/messages.js';
 import type { FinishReason, ProviderEvent } from '../../contracts/provider.js';
 import { ProviderError } from '../../contracts/provider-error.js';
+import { kindOfCodes } from '../shared/error-code.js';
 import type { ReasoningItem, ReplayItem, WebSearchCallItem } from './reasoning-items.js';
 
 /** A streamed Responses event, as far as this adapter reads it. */
@@ -168,9 +169,5 @@ export function readUsage(raw: unknown): Usage | undefined {
 function streamError(label: string, error: { code?: string | null; message?: string }): ProviderError {
   const code = error.code ?? '';
   const message = `${label} reported an error mid-stream: ${error.message ?? code ?? 'unknown error'}${code ? ` (${code})` : ''}`;
-  if (/rate_limit/.test(code)) return new ProviderError('rate_limit', message);
-  if (/quota|billing/.test(code)) return new ProviderError('quota', message);
-  if (/context_length/.test(code)) return new ProviderError('context_length', message);
-  if (/invalid|not_found|unsupported/.test(code)) return new ProviderError('bad_request', message);
-  return new ProviderError('server', message);
+  return new ProviderError(kindOfCodes(code)?.kind ?? 'server', message);
 }

@@ -72,7 +72,7 @@ export class ResponsesProvider implements Provider {
     this.firstByteTimeoutMs = options.firstByteTimeoutMs;
     this.promptCache = { key: options.promptCache?.key ?? false, extendedRetention: options.promptCache?.extendedRetention ?? false };
     this.reasons = options.reasoning ?? isOpenAIReasoningModel;
-    this.clientOptions = sdkClientOptions(options, 'OPENAI_LOG');
+    this.clientOptions = sdkClientOptions(options, 'OPENAI_LOG', this.name);
     this.search = options.webSearch ? new SearchAllowance(options.webSearch) : undefined;
   }
 

@@ -6,6 +6,7 @@ import { isContextLengthMessage } from '../shared/context-length.js';
 import { ProviderError } from '../../contracts/provider-error.js';
 import { retryAfterMs } from '../shared/retry-hints.js';
 import { authFailureMessage, errorBodyMessage } from '../shared/error-body.js';
+import { kindOfCodes } from '../shared/error-code.js';
 
 /** Maps whatever the SDK threw to the one ProviderError the loop understands. */
 /** `where` describes an error without an HTTP status (default: an error frame inside a 200 stream). */
@@ -18,10 +19,14 @@ export function toProviderError(error: unknown, label: string, where = 'reported
     return connectionError(label, error);
   }
   if (isInstance(error, sdk?.APIError)) {
-    const status = error.status;
     const body = bodyText(error);
-    const message = status === undefined ? `${label} ${where}: ${body}` : `${label} returned HTTP ${status}: ${body}`;
+    // Without an HTTP status (an error event or frame inside a 200 stream) the codes on the error say what it is.
+    const coded = error.status === undefined ? kindOfCodes(error.code, error.type, (error.error as { code?: unknown } | undefined)?.code) : undefined;
+    const status = error.status ?? coded?.status;
+    const message = error.status === undefined ? `${label} ${where}: ${body}${typeof error.code === 'string' ? ` (${error.code})` : ''}` : `${label} returned HTTP ${status}: ${body}`;
     const options = { status, retryAfterMs: retryAfterMs(error.headers, body), cause: error };
+    if (coded?.kind === 'auth') return new ProviderError('auth', authFailureMessage(label, status, body), options);
+    if (coded && !(coded.kind === 'bad_request' && isContextLengthMessage(body))) return new ProviderError(coded.kind, message, options);
     if (status === 401 || status === 403) return new ProviderError('auth', authFailureMessage(label, status, body), options);
     if (status === 429) {
       const quota = /insufficient_quota|quota|billing|spend|credit/i.test(body);

@@ -14,6 +14,7 @@ import { toOpenAIMessages, toOpenAITools, WireMessages, type ConvertOptions } fr
 import { EncodedBodies } from './encoded-body.js';
 import { toProviderError } from './errors.js';
 import { readUsage } from './read-usage.js';
+import { readContent } from './content-parts.js';
 import { isOwnReasoning, readReasoning, reasoningData, type ReasoningField } from './reasoning.js';
 import { leftOutOf } from '../shared/left-out.js';
 import { unsupportedParameter, withoutParameters } from './unsupported-parameters.js';
@@ -84,7 +85,7 @@ export class OpenAIProvider implements Provider {
     this.idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
     this.firstByteTimeoutMs = options.firstByteTimeoutMs;
     this.promptCache = { key: options.promptCache?.key ?? false, extendedRetention: options.promptCache?.extendedRetention ?? false };
-    this.clientOptions = sdkClientOptions(options, 'OPENAI_LOG');
+    this.clientOptions = sdkClientOptions(options, 'OPENAI_LOG', this.name);
   }
 
   private readonly converted = new WireMessages();
@@ -187,15 +188,16 @@ export class OpenAIProvider implements Provider {
       const choice = chunk.choices?.[0];
       if (!choice) continue;
       const delta = (choice.delta ?? {}) as Record<string, unknown>;
-      const thought = readReasoning(delta);
+      const content = readContent(delta.content);
+      const thought = readReasoning(delta) ?? (content.thinking ? { text: content.thinking, field: 'reasoning_content' as const } : undefined);
       if (thought) {
         reasoning += thought.text;
         reasoningField = thought.field;
         yield { type: 'reasoning_delta', text: thought.text };
       }
-      if (typeof delta.content === 'string' && delta.content) {
-        text += delta.content;
-        const shown = guard ? guard.push(delta.content) : delta.content;
+      if (content.text) {
+        text += content.text;
+        const shown = guard ? guard.push(content.text) : content.text;
         if (shown) yield { type: 'text_delta', text: shown };
       }
       for (const fragment of (delta.tool_calls as ToolCallFragment[] | undefined) ?? []) {
@@ -220,8 +222,9 @@ export class OpenAIProvider implements Provider {
     const choice = completion.choices?.[0];
     if (!choice) throw new ProviderError('server', `${this.name} returned no choices.`);
     const message = choice.message as unknown as Record<string, unknown>;
-    const text = typeof message.content === 'string' ? message.content : '';
-    const reasoning = readReasoning(message) ?? { text: '', field: 'reasoning_content' as const };
+    const content = readContent(message.content);
+    const text = content.text;
+    const reasoning = readReasoning(message) ?? { text: content.thinking, field: 'reasoning_content' as const };
     const calls = new ToolCallAccumulator();
     ((message.tool_calls as ToolCallFragment[] | undefined) ?? []).forEach((call, index) => calls.add({ ...call, index }));
     const usage = completion.usage ? readUsage(completion.usage) : undefined;

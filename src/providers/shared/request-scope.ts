@@ -1,6 +1,7 @@
 import { IdleTimer } from './idle-timer.js';
 import { ProviderError, withoutKey } from '../../contracts/provider-error.js';
 import { withKeyHint } from './error-body.js';
+import { budgetProviderError } from './bounded-fetch.js';
 
 /**
  * One model request's lifetime, the same for every adapter: its own abort signal (the SDKs
@@ -31,6 +32,8 @@ export class RequestScope {
 
   /** What a failure is: our idle time-out, the user's abort, or the provider's error with the key cut out. */
   failure(error: unknown, context: { label: string; opened: boolean; apiKey: string; keyVariable: string; toProviderError: (error: unknown) => ProviderError }): ProviderError {
+    const tooMuch = budgetProviderError(error);
+    if (tooMuch) return withoutKey(tooMuch, context.apiKey);
     if (this.idle?.expired && !this.outer?.aborted) return this.idle.error(context.label, context.opened, error);
     if (this.controller.signal.aborted) return new ProviderError('aborted', 'Request aborted.', { cause: error });
     return withoutKey(withKeyHint(context.toProviderError(error), context.keyVariable), context.apiKey);

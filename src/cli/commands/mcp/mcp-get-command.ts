@@ -13,7 +13,7 @@ import { safeStderr, safeStdout } from '../../display/safe-output.js';
 import { EXIT } from '../../settings/exit-codes.js';
 import { checkServerName } from './mcp-entry.js';
 import { configuredServers, userSettings } from './mcp-known-servers.js';
-import { maskArgument, maskValue } from './mcp-secret-values.js';
+import { isSecretOption, maskArgument, maskKeysIn, maskValue } from './mcp-secret-values.js';
 import { originWords } from './mcp-table.js';
 import { UsageError } from '../../settings/usage-error.js';
 
@@ -52,20 +52,25 @@ function specLines({ spec }: ServerEntry): string[] {
     ...(spec.startupTimeoutMs !== undefined ? [`  start-up limit: ${spec.startupTimeoutMs} ms`] : []),
   ];
   if (spec.transport === 'stdio') {
-    const command = [spec.command, ...spec.args].map((word) => shellWord(maskArgument(word))).join(' ');
+    const words = [spec.command, ...spec.args];
+    const command = words.map((word, at) => shellWord(maskArgument(word, at > 0 && isSecretOption(words[at - 1]!)))).join(' ');
     return ['  type:    stdio', `  command: ${command}`, ...(spec.cwd !== undefined ? [`  cwd:     ${spec.cwd}`] : []), ...named('env:', spec.env, '='), ...limits];
   }
   return [`  type:    ${spec.transport}`, `  url:     ${maskedUrl(spec.url)}`, ...named('headers:', spec.headers, ': '), ...limits];
 }
 
 /** The URL with the values of query parameters that look like keys masked. */
-function maskedUrl(url: string): string {
+export function maskedUrl(url: string): string {
   try {
     const parsed = new URL(url);
+    const unchanged = parsed.toString();
     for (const [key, value] of parsed.searchParams) parsed.searchParams.set(key, maskValue(key, value));
-    return parsed.search ? parsed.toString() : url;
+    if (parsed.password) parsed.password = '****';
+    parsed.pathname = parsed.pathname.split('/').map((segment) => maskKeysIn(decodeURIComponent(segment)) === decodeURIComponent(segment) ? segment : '****').join('/');
+    const shown = maskKeysIn(parsed.toString());
+    return shown === unchanged ? url : shown;
   } catch {
-    return url;
+    return maskKeysIn(url);
   }
 }
 

@@ -22,7 +22,7 @@ function looksLikeKey(value: string): boolean {
 
 /** The value with its secret part hidden: `Bearer ****`, `sk-****`; a value that does not look secret as is. */
 export function maskValue(name: string, value: string): string {
-  if (!looksSecret(name, value)) return value;
+  if (!looksSecret(name, value)) return maskKeysIn(value);
   return masked(value);
 }
 
@@ -31,9 +31,30 @@ function masked(value: string): string {
   return `${scheme}****`;
 }
 
-/** A command-line argument as `mcp get` shows it: one in a key's shape hidden. */
-export function maskArgument(value: string): string {
-  return looksLikeKey(value) ? masked(value) : value;
+/** A key's shape or a generated token's anywhere in a text, not only as the whole of it. */
+const KEY_ANYWHERE = /(?:sk-|ghp_|gho_|ghs_|github_pat_|glpat-|xox[abpr]-|AKIA|AIza)[A-Za-z0-9_\-]{6,}/g;
+const TOKEN_ANYWHERE = /(?<![A-Za-z0-9_\-+=])(?=[A-Za-z0-9_\-+=]*\d)(?=[A-Za-z0-9_\-+=]*[A-Za-z])[A-Za-z0-9_\-+=]{24,}(?![A-Za-z0-9_\-+=])/g;
+/** `--api-key=…`, `--token=…`, `password=…`: an option whose name says its value is a secret. */
+const SECRET_OPTION = /^(-{0,2}[A-Za-z0-9_.-]*(?:key|token|secret|password|passwd|credential|auth)[A-Za-z0-9_.-]*[=:])(.+)$/i;
+
+/** Every key- or token-shaped run in the text hidden, wherever it stands (`--api-key=sk-…`, a URL path). */
+export function maskKeysIn(text: string): string {
+  if (variableReferences(text).length > 0) return text.replace(/\$\{[^}]*\}|[^$]+|\$/g, (part) => (part.startsWith('${') ? part : maskKeysIn(part)));
+  return text.replace(KEY_ANYWHERE, '****').replace(TOKEN_ANYWHERE, '****');
+}
+
+/** Whether an argument is an option that takes a secret as the next argument (`--api-key VALUE`). */
+export function isSecretOption(value: string): boolean {
+  return /^-{1,2}[A-Za-z0-9_.-]*(?:key|token|secret|password|passwd|credential)$/i.test(value);
+}
+
+/** A command-line argument as `mcp get` shows it: one in a key's shape hidden, and any key inside it. */
+export function maskArgument(value: string, afterSecretOption = false): string {
+  if (looksLikeKey(value)) return masked(value);
+  if (afterSecretOption && value !== '' && variableReferences(value).length === 0) return '****';
+  const option = SECRET_OPTION.exec(value);
+  if (option && variableReferences(option[2]!).length === 0) return `${option[1]}****`;
+  return maskKeysIn(value);
 }
 
 /** A variable name to suggest for a value given under `name`: `Authorization` → `AUTHORIZATION`. */

@@ -1,4 +1,5 @@
 import type { SearchHit } from './search-request.js';
+import { ByteBudgetError, readTextWithin } from '../../../../contracts/byte-budget.js';
 
 const MAX_RESPONSE_BYTES = 2 * 1024 * 1024;
 
@@ -10,8 +11,10 @@ export async function requestJson(service: string, url: URL, init: { method?: 'G
     ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
     ...(init.signal ? { signal: init.signal } : {}),
   });
-  const text = await response.text();
-  if (text.length > MAX_RESPONSE_BYTES) throw new Error(`${service} answered with more than ${MAX_RESPONSE_BYTES} bytes.`);
+  // Counted as it arrives: a service that sends without end is cut off at the limit, not read whole first.
+  const text = await readTextWithin(response, MAX_RESPONSE_BYTES, service).catch((error: unknown) => {
+    throw error instanceof ByteBudgetError ? new Error(`${service} answered with more than ${MAX_RESPONSE_BYTES} bytes; stopped reading.`) : error;
+  });
   if (!response.ok) throw new Error(`${service} answered HTTP ${response.status}: ${text.slice(0, 300)}`);
   try {
     return JSON.parse(text);

@@ -1,0 +1,10 @@
+import { collectSecrets, createRedactor } from '../session/redact.js';
+import { agentEnvironment, apiKeyArguments } from './held-secrets.js';
+
+/**
+ * The redactor for everything this process writes that has no run's redactor at hand: the user's
+ * secret variables (held ones included) and the `--api-key` values on its own command line.
+ */
+export function ownRedactor(env: NodeJS.ProcessEnv = process.env, extra: Array<string | undefined> = []): (text: string) => string {
+  return createRedactor(collectSecrets(agentEnvironment(env), [...apiKeyArguments(process.argv), ...extra]));
+}
