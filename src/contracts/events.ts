@@ -3,7 +3,7 @@ import type { LeftOut } from './provider.js';
 
 /** Why the context policy rewrote the prompt's prefix: the saving pays for the miss, the cache had expired, or the window. */
 export type RewriteReason = 'cost' | 'cold_cache' | 'window' | 'overflow';
-import type { ToolCallStatus } from './tool.js';
+import type { PermissionReview, ToolCallStatus } from './tool.js';
 
 /** Why a run ended. Exactly one `stop` event carries it. */
 export type StopReason = 'answered' | 'turn_limit' | 'repeated_call' | 'aborted' | 'provider_error' | 'cost_limit' | 'token_limit' | 'plan';
@@ -85,6 +85,8 @@ type AgentEventBody =
   /** A call's name is known and its arguments are streaming: a UI can show it before it runs. Paired with `tool_call_start` by id. */
   | { type: 'tool_call_delta'; turn: number; index: number; id: string; name: string }
   | { type: 'tool_call_start'; turn: number; call: ToolCall }
+  /** How the auto permission mode decided a call (tier, reviewer, input digest, verdict, reason, cost); just before its `tool_call_end`. */
+  | ({ type: 'permission_review'; turn: number; id: string; name: string } & PermissionReview)
   | {
       type: 'tool_call_end';
       turn: number;
