@@ -129,6 +129,8 @@ type AgentEventBody =
        * be asked, each with an allow rule that would let it run (the run then exits 4).
        */
       approvalNeeded?: Array<{ tool: string; summary: string; allow: string }>;
+      /** Set by the CLI on a headless run the auto mode handed back (exit 4): the calls it refused, with why. */
+      autoRefused?: Array<{ tool: string; summary: string; reason: string }>;
     };
 
 export type AgentEventType = AgentEvent['type'];

@@ -51,7 +51,7 @@ export async function openAcpSession(args: CliArgs, setup: AcpSessionSetup, env:
   if (messages) (await import('../../../tools/builtin/todo.js')).restoreTodos(prepared.todos, messages);
   opened?.writer.append({ type: 'system_prompt', content: system });
   const id = opened?.id ?? setup.loadId ?? randomUUID();
-  const authorize = createCliAuthorize(settings, setup.ask, undefined, { hooks: prepared.hooks });
+  const authorize = createCliAuthorize(settings, setup.ask, undefined, { hooks: prepared.hooks, reviewer: prepared.reviewer });
   const planning = settings.permissionMode === 'plan';
   let recording = opened !== undefined;
   const record = (event: AgentEvent) => {

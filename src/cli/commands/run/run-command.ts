@@ -20,6 +20,7 @@ import { colorEnabled } from '../../display/theme.js';
 import { safeStderr, safeStdout } from '../../display/safe-output.js';
 import { cacheTtlMsOf } from '../../../context/cache-prices.js';
 import { UnaskedCalls } from './approval-needed.js';
+import { HandBack } from './hand-back.js';
 import { userConfigPath } from '../../settings/config.js';
 
 export { DEFAULT_MAX_TURNS } from '../../setup/prepare-run.js';
@@ -38,7 +39,10 @@ async function runPrepared(args: CliArgs, prompt: string, prepared: PreparedRun,
   const { workspace, settings, resolved, provider, tools, context, system, maxCost, maxTurns, temperature, skills, commands, subagents, todos } = prepared;
   const approved = settings.planFile !== undefined ? readApprovedPlan(settings.planFile) : undefined;
   const unasked = new UnaskedCalls();
-  const authorize = createCliAuthorize(settings, undefined, approved?.scope, { onUnasked: unasked.record, hooks: prepared.hooks });
+  // The auto mode hands back after repeated refusals: headless, the run stops (exit 4) listing them.
+  const handBack = new HandBack(signal);
+  signal = handBack.signal;
+  const authorize = createCliAuthorize(settings, undefined, approved?.scope, { onUnasked: unasked.record, hooks: prepared.hooks, reviewer: prepared.reviewer, onHandBack: handBack.record });
   const planning = settings.permissionMode === 'plan';
   const mcpPrompt = (text: string) => prepared.mcp.expandPrompt(text, settings.mcpWaitMs);
   const start = await startRunPrompt(prompt, { commands: commands.commands, tools, scope: skills.scope, authorize, workspace, signal, mcpPrompt });
@@ -115,7 +119,7 @@ async function runPrepared(args: CliArgs, prompt: string, prepared: PreparedRun,
       let step: IteratorResult<AgentEvent, RunResult> = await events.next();
       for (; !step.done; step = await events.next()) {
         session?.record(step.value);
-        render(step.value.type === 'stop' && unasked.any ? { ...step.value, approvalNeeded: unasked.forJson() } : step.value);
+        render(step.value.type === 'stop' ? handBack.annotate(unasked.any ? { ...step.value, approvalNeeded: unasked.forJson() } : step.value) : step.value);
         if (step.value.type === 'stop') reason = step.value.reason;
       }
       // A Stop hook that blocks sends the agent back to work with its reason, a bounded number of times.
@@ -129,6 +133,10 @@ async function runPrepared(args: CliArgs, prompt: string, prepared: PreparedRun,
   }
   // Every record is already written; closing only fsyncs. A crash before this loses nothing recorded.
   session?.close();
+  if (handBack.refused) {
+    safeStderr.write(handBack.explain());
+    return EXIT.approvalNeeded;
+  }
   const code = exitCodeFor(reason);
   // The run went on after the refusal (the model may have found another way), but CI must not see success.
   return unasked.any ? refusedForApproval(unasked, code === EXIT.answered ? EXIT.approvalNeeded : code) : code;
