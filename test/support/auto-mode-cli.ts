@@ -1,5 +1,5 @@
 import { afterEach } from 'vitest';
-import { startChatServer, type ChatServer, type ServerStep } from './chat-server.js';
+import { startChatServer, type ServerStep } from './chat-server.js';
 import { cliHome, type CliHome } from './cli-process.js';
 import { startOtlpReceiver, type OtlpReceiver } from './otlp-receiver.js';
 
