@@ -23,6 +23,7 @@ const importPattern = /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s*['"](\.[^'"]+
 /** The top-level folders of src/, bottom first ("index" is src/index.ts, the library's entry). */
 export const LAYERS = [
   'contracts',
+  'side-model',
   'images',
   'session',
   'secrets',

@@ -92,6 +92,8 @@ describe('plan mode in the terminal UI (tmux)', () => {
     await pane.send(['BTab']);
     await pane.waitFor((screen) => statusLine(screen).includes('auto-edit (⇧Tab)'));
     await pane.send(['BTab']);
+    await pane.waitFor((screen) => statusLine(screen).includes('auto (⇧Tab)'));
+    await pane.send(['BTab']);
     await pane.waitFor((screen) => statusLine(screen).includes('plan mode (⇧Tab)'));
 
     await pane.send(['write the notes'], { literal: true });

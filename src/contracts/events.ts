@@ -3,7 +3,7 @@ import type { LeftOut } from './provider.js';
 
 /** Why the context policy rewrote the prompt's prefix: the saving pays for the miss, the cache had expired, or the window. */
 export type RewriteReason = 'cost' | 'cold_cache' | 'window' | 'overflow';
-import type { ToolCallStatus } from './tool.js';
+import type { PermissionReview, ToolCallStatus } from './tool.js';
 
 /** Why a run ended. Exactly one `stop` event carries it. */
 export type StopReason = 'answered' | 'turn_limit' | 'repeated_call' | 'aborted' | 'provider_error' | 'cost_limit' | 'token_limit' | 'plan';
@@ -92,6 +92,8 @@ type AgentEventBody =
    */
   | { type: 'tool_search'; turn: number; action: 'deferred'; deferred: string[]; alwaysLoaded?: string[]; fullTokens: number; offeredTokens: number; savedTokens: number }
   | { type: 'tool_search'; turn: number; action: 'search'; query: string; results: string[]; loaded: string[] }
+  /** How the auto permission mode decided a call (tier, reviewer, input digest, verdict, reason, cost); just before its `tool_call_end`. */
+  | ({ type: 'permission_review'; turn: number; id: string; name: string } & PermissionReview)
   | {
       type: 'tool_call_end';
       turn: number;
@@ -134,6 +136,8 @@ type AgentEventBody =
        * be asked, each with an allow rule that would let it run (the run then exits 4).
        */
       approvalNeeded?: Array<{ tool: string; summary: string; allow: string }>;
+      /** Set by the CLI on a headless run the auto mode handed back (exit 4): the calls it refused, with why. */
+      autoRefused?: Array<{ tool: string; summary: string; reason: string }>;
     };
 
 export type AgentEventType = AgentEvent['type'];

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import type { ImageRef, ToolCall } from './messages.js';
-import type { ToolSchema } from './provider.js';
+import type { ImageRef, Message, ToolCall, Usage } from './messages.js';
+import type { ModelRequest, ToolSchema } from './provider.js';
 
 export interface ToolContext {
   /** Aborted when the run is aborted or the call times out; tools must stop promptly. */
@@ -122,10 +122,38 @@ export interface ToolResult {
   images?: ImageRef[];
   /** Tools a tool search found, referenced for a wire that loads them itself (see ToolMessage). */
   toolReferences?: string[];
+  /** How the auto permission mode decided the call, when it did. */
+  review?: PermissionReview;
 }
 
+/**
+ * How the auto permission mode decided a call: by a rule (the user's deny rules), the built-in
+ * hard-deny list, the fast path (reads, ordinary edits inside the workspace), the reviewer model,
+ * or the person it handed back to. Recorded as a `permission_review` event beside the call.
+ */
+export interface PermissionReview {
+  tier: 'rule' | 'hard_deny' | 'fast_path' | 'reviewer' | 'person';
+  verdict: 'allow' | 'deny';
+  reason: string;
+  /** The reviewer that was asked (tier reviewer, and person when the reviewer refused first). */
+  reviewer?: { provider: string; model: string };
+  /** sha256 of the reviewer's first request, canonical JSON: the exact input it judged. */
+  digest?: string;
+  usage?: Usage;
+  /** US dollars, when the reviewer's price is known; counted in the run's cost and budget. */
+  cost?: number;
+  /** The reviewer's requests and replies, as sent and received: what replay sends again. */
+  exchanges?: Array<{ request: ModelRequest; digest: string; reply?: string; error?: string }>;
+  /** Refusals in a row and in the session, after this call. */
+  refusals?: { inARow: number; total: number };
+  /** This refusal reached the limit: the call was handed back to the person (headless: the run stops). */
+  handedBack?: boolean;
+}
+
+export type AuthorizeDecision = ({ allowed: true } | { allowed: false; reason: string }) & { review?: PermissionReview };
+
 /** Asked before a call that needs approval runs. Returning a reason denies the call. */
-export type Authorize = ((request: AuthorizeRequest) => Promise<{ allowed: true } | { allowed: false; reason: string }>) & {
+export type Authorize = ((request: AuthorizeRequest) => Promise<AuthorizeDecision>) & {
   /**
    * Also consult this hook for calls that need no approval (read-only tools, whose
    * `tool.needsApproval` is false), so deny rules such as `fetch_url(http://169.254.*)` hold for
@@ -147,4 +175,6 @@ export interface AuthorizeRequest {
   hookAllowed?: boolean;
   /** A PreToolUse hook answered "ask" (its reason): the user is asked even where a rule, a grant or the mode would allow. */
   hookAsks?: string;
+  /** The conversation so far (the loop's history when the call was made): the auto mode's reviewer reads the user's words and the calls from it. */
+  history?: readonly Message[];
 }

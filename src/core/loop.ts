@@ -101,6 +101,8 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
       workspace: options.workspace ?? process.cwd(),
       ...(options.authorize ? { authorize: options.authorize } : {}),
       ...(options.relay ? { relay: options.relay } : {}),
+      history: [...messages],
+      totals,
     });
     messages.push(...toolMessages);
     yield { type: 'turn_end', turn, messages: [message, ...toolMessages] };

@@ -1,10 +1,11 @@
 import type { AgentEvent } from '../contracts/events.js';
-import type { ToolCall, ToolMessage } from '../contracts/messages.js';
+import type { Message, ToolCall, ToolMessage } from '../contracts/messages.js';
 import type { FinishReason } from '../contracts/provider.js';
 import { parseArguments, type ToolRegistry } from '../tools/registry.js';
 import type { Authorize, ToolResult } from '../contracts/tool.js';
 import type { EventRelay } from './event-relay.js';
 import { bridgeCalls, offerEvents } from './bridged-calls.js';
+import type { RunTotals } from './run-totals.js';
 
 export interface ToolRunContext {
   registry: ToolRegistry;
@@ -15,6 +16,10 @@ export interface ToolRunContext {
   authorize?: Authorize;
   /** Subagents' events, yielded as they arrive while the calls run. */
   relay?: EventRelay;
+  /** The conversation so far (ending with the reply that made these calls), for the permission check. */
+  history?: readonly Message[];
+  /** Charged with what a permission reviewer spent. */
+  totals?: RunTotals;
 }
 
 /**
@@ -44,6 +49,11 @@ export async function* runToolCalls(calls: ToolCall[], context: ToolRunContext):
       pending.delete(index);
       results[index] = result;
       const call = ran[index]!;
+      if (result.review) {
+        const { review } = result;
+        if (review.usage) context.totals?.addSide(review.usage, review.cost);
+        yield { type: 'permission_review', turn: context.turn, id: call.id, name: call.name, ...review };
+      }
       yield {
         type: 'tool_call_end',
         turn: context.turn,
@@ -82,7 +92,7 @@ async function invokeOne(call: ToolCall, context: ToolRunContext): Promise<ToolR
       status: 'error',
     };
   }
-  return context.registry.invoke(call, { signal: context.signal, workspace: context.workspace, authorize: context.authorize });
+  return context.registry.invoke(call, { signal: context.signal, workspace: context.workspace, authorize: context.authorize, ...(context.history ? { history: context.history } : {}) });
 }
 
 /**

@@ -12,6 +12,9 @@ type UsageEvent = Extract<AgentEvent, { type: 'usage' }>;
 export class RunTotals {
   private spent: Usage = emptyUsage();
   private unreadable = 0;
+  /** What side requests (a permission reviewer) cost, priced at their own model's price. */
+  private sideCost = 0;
+  private sideUsage: Usage = emptyUsage();
   private resolved: { price: ModelPrice | undefined } | undefined;
 
   constructor(
@@ -38,7 +41,23 @@ export class RunTotals {
 
   /** US dollars at list prices; undefined when the model's price is unknown. */
   cost(): number | undefined {
-    return costOf(this.model, this.spent, this.price);
+    const own = costOf(this.model, this.spent, this.price);
+    return own === undefined ? (this.sideCost > 0 ? this.sideCost : undefined) : own + this.sideCost;
+  }
+
+  /** Tokens side requests used (reported in their own events, not in `usage`). */
+  get side(): { usage: Usage; cost: number } {
+    return { usage: this.sideUsage, cost: this.sideCost };
+  }
+
+  /**
+   * Counts a side request (a permission reviewer's), whose model and price may differ from the
+   * run's: its cost joins the run's cost and the tree's budget; its tokens are kept apart.
+   */
+  addSide(usage: Usage, cost: number | undefined): void {
+    this.sideUsage = addUsage(this.sideUsage, usage);
+    if (cost !== undefined) this.sideCost += cost;
+    this.budget?.charge(usage, cost);
   }
 
   /** Counts one request's tokens; the event reports them with the new total. */

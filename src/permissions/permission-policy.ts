@@ -5,6 +5,7 @@ import { agentHomeDirs, touchesProtectedPath } from './protected-paths.js';
 import { alwaysScope } from './always-scope.js';
 import { planDeviation, type PlanScope } from './plan-scope.js';
 import { allowRuleFor, type UnaskedCall } from './unasked-call.js';
+import { createAutoReview, type AutoReviewOptions } from './auto-review.js';
 
 export { PERMISSION_MODES, type PermissionMode } from './permission-modes.js';
 import type { PermissionMode } from './permission-modes.js';
@@ -28,6 +29,8 @@ export interface PermissionOptions {
   planScope?: PlanScope;
   /** Told of each call denied because it needed asking and there was no `ask` (a headless run's exit code says so). */
   onUnasked?: (call: UnaskedCall) => void;
+  /** The auto mode's reviewer and what happens at its refusal limits (the person is asked through `ask`). */
+  auto?: Omit<AutoReviewOptions, 'ask'>;
 }
 
 /** The check itself, whose mode (and approved plan) the interactive session can change between runs. */
@@ -49,16 +52,26 @@ export function createPermissionPolicy(options: PermissionOptions): PermissionPo
   const allow = (options.allow ?? []).map(parseRule);
   const grants: PermissionRule[] = [];
   const protectedDirs = options.protectedDirs ?? agentHomeDirs();
+  const auto = createAutoReview({ ...options.auto, ...(options.ask ? { ask: options.ask } : {}) }, protectedDirs);
 
-  const authorize = async ({ tool, args, call, preview, workspace, signal, hookAllowed, hookAsks }: AuthorizeRequest): ReturnType<Authorize> => {
+  const authorize = async (request: AuthorizeRequest): ReturnType<Authorize> => {
+    const { tool, args, call, preview, workspace, signal, hookAllowed, hookAsks } = request;
     const denied = deny.find((rule) => matchesRule(rule, tool, args, workspace, 'deny'));
-    if (denied) return { allowed: false, reason: `the rule "${denied.text}" in permissions.deny forbids this call.` };
+    if (denied) {
+      const reason = `the rule "${denied.text}" in permissions.deny forbids this call.`;
+      return { allowed: false, reason, ...(mode === 'auto' ? { review: { tier: 'rule' as const, verdict: 'deny' as const, reason } } : {}) };
+    }
     if (mode === 'plan' && !runsInPlanMode(tool)) {
       return { allowed: false, reason: `plan mode: only read-only tools run, and ${tool.name} is not one. Do not retry it; put it in your plan.` };
     }
     if (hookAsks !== undefined) return askForHook(tool, args, call, preview, workspace, signal, hookAsks);
     // Reads come here only for the deny rules above; they never ask.
-    if (!tool.needsApproval || hookAllowed) return { allowed: true };
+    if (!tool.needsApproval) return { allowed: true };
+    if (mode === 'auto') {
+      const hard = await auto.hardDeny(request);
+      if (hard) return hard;
+    }
+    if (hookAllowed) return { allowed: true };
     if (allow.some((rule) => matchesRule(rule, tool, args, workspace, 'allow'))) return { allowed: true };
     // Outside the approved plan: asked again whatever the mode, an "always" for it included.
     const deviation = planScope && planDeviation(planScope, tool, args, workspace);
@@ -72,6 +85,7 @@ export function createPermissionPolicy(options: PermissionOptions): PermissionPo
       return answer === 'no' ? { allowed: false, reason: `the user declined this call: ${deviation}.` } : { allowed: true };
     }
     if (mode === 'yolo') return { allowed: true };
+    if (mode === 'auto') return auto.decide(request);
     // Git runs what .git/config and .git/hooks say (core.fsmonitor on `git status`, diff.external,
     // hooks), and the agent obeys its own config and memory, so an edit there is shell access:
     // neither auto-edit nor an "always" for edits covers it.

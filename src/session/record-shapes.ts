@@ -97,6 +97,7 @@ const RECORDS: Record<string, Check> = {
   tool_call_delta: object({ id: text, name: text }),
   tool_call_start: object({ call: toolCall, via: optional(text) }),
   tool_search: object({ action: text }),
+  permission_review: object({ id: text, name: text, tier: text, verdict: text, reason: text, digest: optional(text), cost: optional(number), usage: optional(usage), exchanges: optional(arrayOf(object({ digest: text, request: anObject, reply: optional(text), error: optional(text) }))) }),
   tool_call_end: object({ id: text, name: text, output: text, isError: boolean, status: optional(text), durationMs: optional(number), images }),
   usage: object({ usage, total: optional(usage) }),
   turn_end: object({ turn: number, fromEvents: optional(count), messages }),

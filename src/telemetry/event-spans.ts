@@ -89,6 +89,23 @@ export class EventSpans {
         agent.tools.set(event.call.id, { ...open, name: event.call.name });
         break;
       }
+      case 'permission_review': {
+        const open = agent.tools.get(event.id);
+        if (!open) break;
+        const attributes = {
+          'vibe_agent.permission.tier': event.tier,
+          'vibe_agent.permission.verdict': event.verdict,
+          'vibe_agent.permission.reason': this.options.redact(event.reason),
+          ...(event.reviewer ? { 'vibe_agent.permission.reviewer_model': `${event.reviewer.provider}/${event.reviewer.model}` } : {}),
+          ...(event.digest ? { 'vibe_agent.permission.input_digest': event.digest } : {}),
+          ...(event.cost !== undefined ? { 'vibe_agent.permission.cost_usd': event.cost } : {}),
+          ...(event.usage ? { 'vibe_agent.permission.input_tokens': event.usage.inputTokens, 'vibe_agent.permission.output_tokens': event.usage.outputTokens } : {}),
+          ...(event.handedBack ? { 'vibe_agent.permission.handed_back': true } : {}),
+        };
+        open.span.setAttributes(attributes);
+        open.span.addEvent('permission_review', attributes);
+        break;
+      }
       case 'tool_call_end': {
         const open = agent.tools.get(event.id);
         if (!open) break;

@@ -1,8 +1,8 @@
 import type { z } from 'zod';
 import { withoutEmptyOptionals } from './empty-optionals.js';
 import { errorText } from '../contracts/error-text.js';
-import type { ToolCall } from '../contracts/messages.js';
 import type { AgentEvent } from '../contracts/events.js';
+import type { Message, ToolCall } from '../contracts/messages.js';
 import type { ToolSchema } from '../contracts/provider.js';
 import { capText } from './cap-output.js';
 import { MemoryOutputStore, type OutputStore } from './output-store.js';
@@ -13,6 +13,8 @@ export interface InvokeOptions {
   signal?: AbortSignal;
   workspace?: string;
   authorize?: Authorize;
+  /** The conversation so far, handed to `authorize` (the auto mode's reviewer reads it). */
+  history?: readonly Message[];
 }
 
 /**
@@ -180,6 +182,7 @@ export class ToolRegistry {
 
     const outer = options.signal ?? new AbortController().signal;
     if (outer.aborted) return { ...failure(`${tool.name} was cancelled by the user.`), args };
+    let review: ToolResult['review'];
     if (tool.needsApproval && options.authorize) {
       const workspace = options.workspace ?? process.cwd();
       let preview;
@@ -189,13 +192,14 @@ export class ToolRegistry {
         return { ...failure(`${tool.name} failed: ${errorText(error)}`), args };
       }
       if ('error' in preview) return { ...failure(preview.error), args };
-      const decision = await options.authorize({ tool, args, call, preview, workspace, signal: outer });
-      if (!decision.allowed) return { content: `Denied: ${decision.reason}`, isError: true, status: 'denied', args };
+      const decision = await options.authorize({ tool, args, call, preview, workspace, signal: outer, ...(options.history ? { history: options.history } : {}) });
+      if (!decision.allowed) return { content: `Denied: ${decision.reason}`, isError: true, status: 'denied', args, ...(decision.review ? { review: decision.review } : {}) };
+      review = decision.review;
     }
     if (!tool.needsApproval && options.authorize?.checksEveryCall) {
       const workspace = options.workspace ?? process.cwd();
-      const decision = await options.authorize({ tool, args, call, preview: { summary: tool.name }, workspace, signal: outer });
-      if (!decision.allowed) return { content: `Denied: ${decision.reason}`, isError: true, status: 'denied', args };
+      const decision = await options.authorize({ tool, args, call, preview: { summary: tool.name }, workspace, signal: outer, ...(options.history ? { history: options.history } : {}) });
+      if (!decision.allowed) return { content: `Denied: ${decision.reason}`, isError: true, status: 'denied', args, ...(decision.review ? { review: decision.review } : {}) };
     }
 
     const timeoutMs = tool.timeoutMs ?? this.timeoutMs;
@@ -209,13 +213,13 @@ export class ToolRegistry {
       context.authorizeFollowUp = async (next) => {
         const preview = await tool.preview(next, context);
         if ('error' in preview) return { allowed: false, reason: preview.error };
-        return authorize({ tool, args: next, call, preview, workspace: context.workspace, signal: outer });
+        return authorize({ tool, args: next, call, preview, workspace: context.workspace, signal: outer, ...(options.history ? { history: options.history } : {}) });
       };
-      context.authorizeAction = (action) => authorize({ ...action, call, workspace: context.workspace, signal: outer });
+      context.authorizeAction = (action) => authorize({ ...action, call, workspace: context.workspace, signal: outer, ...(options.history ? { history: options.history } : {}) });
     }
     // Measured from here: the preview and the wait for the user's approval are not the tool's time.
     const started = performance.now();
-    const ran = (result: ToolResult): ToolResult => ({ ...result, durationMs: Math.round(performance.now() - started) });
+    const ran = (result: ToolResult): ToolResult => ({ ...result, durationMs: Math.round(performance.now() - started), ...(review ? { review } : {}) });
     try {
       if (outer.aborted) throw new CallAborted();
       const deadline = new Promise<never>((_, reject) => {

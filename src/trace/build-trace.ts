@@ -14,7 +14,7 @@ import { AgentState } from './agent-state.js';
 import { applyRewrite } from '../session/apply-rewrite.js';
 import { MessageTable } from './message-table.js';
 import { sumTotals } from './trace-totals.js';
-import type { TraceData, TraceToolCall, TraceTurn } from './trace-data.js';
+import type { TraceData, TraceReview, TraceToolCall, TraceTurn } from './trace-data.js';
 
 export interface TraceOptions {
   /** The session file's path, shown on the page. */
@@ -220,6 +220,12 @@ class TraceBuilder {
         }
         return;
       }
+      case 'permission_review': {
+        const call = typeof raw.id === 'string' ? agent.findCall(raw.id) : undefined;
+        if (call) call.review = traceReview(raw);
+        if (turn && typeof raw.cost === 'number') turn.cost = (turn.cost ?? 0) + raw.cost;
+        return;
+      }
       case 'retry':
         turn?.retries.push({ attempt: numberOr0(raw.attempt), delayMs: numberOr0(raw.delayMs), error: String(raw.error ?? '') });
         return;
@@ -365,4 +371,17 @@ function addToolSearch(agent: AgentState, turn: TraceTurn, raw: RawRecord): void
   const search = { query: String(raw.query ?? ''), results: strings(raw.results), loaded: strings(raw.loaded) };
   turn.toolSearch = { savedTokens: turn.toolSearch?.savedTokens ?? agent.toolSearchSaved ?? 0, ...turn.toolSearch, searches: [...(turn.toolSearch?.searches ?? []), search] };
   turn.notes.push(`tool_search "${search.query}": ${search.results.length ? search.results.join(', ') : 'nothing found'}${search.loaded.length ? `; loaded ${search.loaded.length}` : ''}.`);
+}
+
+function traceReview(raw: RawRecord): TraceReview {
+  const reviewer = raw.reviewer as { provider?: unknown; model?: unknown } | undefined;
+  return {
+    tier: String(raw.tier ?? ''),
+    verdict: String(raw.verdict ?? ''),
+    reason: String(raw.reason ?? ''),
+    ...(reviewer && typeof reviewer.model === 'string' ? { reviewer: `${String(reviewer.provider ?? '')}/${reviewer.model}` } : {}),
+    ...(typeof raw.digest === 'string' ? { digest: raw.digest } : {}),
+    ...(typeof raw.cost === 'number' ? { cost: raw.cost } : {}),
+    ...(raw.handedBack === true ? { handedBack: true } : {}),
+  };
 }

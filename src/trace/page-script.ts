@@ -99,13 +99,23 @@ function compactionView(c) {
     el('details', {}, el('summary', {}, 'by (' + count(c.inserted.length, 'message') + ')'), c.inserted.map(messageView)));
 }
 
+function reviewView(r) {
+  const words = ['auto mode: ' + r.tier + ' ' + r.verdict];
+  if (r.reviewer) words.push('reviewer ' + r.reviewer);
+  if (r.cost !== undefined) words.push('$' + r.cost.toFixed(6));
+  if (r.handedBack) words.push('handed back');
+  return el('div', { class: 'review ' + (r.verdict === 'deny' ? 'bad' : 'good') }, words.join(' · ') + ': ' + r.reason, r.digest ? el('div', { class: 'label' }, 'input ' + r.digest) : '');
+}
+
 function toolView(call) {
   const bad = call.isError || call.status === 'denied';
   const permission = String(call.permission);
   const head = el('div', { class: 'tool-head' }, el('b', {}, call.name), ' · ', el('span', { class: bad ? 'bad' : 'good' }, call.status || 'no result'), ' · ',
     el('span', { class: 'permission ' + (permission === 'denied' ? 'bad' : permission === 'allowed' ? 'good' : 'neutral') }, 'permission ' + permission),
     call.durationMs !== undefined ? ' · ' + fmt(call.durationMs) + ' ms' : '');
-  const parts = [head, el('div', { class: 'label' }, 'arguments'), textBlock(call.arguments, 'args')];
+  const parts = [head];
+  if (call.review) parts.push(reviewView(call.review));
+  parts.push(el('div', { class: 'label' }, 'arguments'), textBlock(call.arguments, 'args'));
   const output = callOutput(call);
   if (output !== undefined) parts.push(el('div', { class: 'label' }, 'result'), textBlock(output, bad ? 'text bad-text' : 'text'));
   if (call.subagent) parts.push(el('div', { class: 'subagent' }, el('h4', {}, 'Subagent ' + call.subagent.agent + ': ' + count(call.subagent.turns.length, 'turn')), call.subagent.turns.map((t, i) => turnView(t, call.subagent.turns[i - 1]))));

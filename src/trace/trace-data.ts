@@ -91,8 +91,20 @@ export interface TraceToolCall {
   durationMs?: number;
   /** How the permission check went, from the status. */
   permission: 'allowed' | 'denied' | 'not run';
+  /** How the auto permission mode decided it: tier, verdict, reason, and the reviewer's model, input digest and cost. */
+  review?: TraceReview;
   /** The turns of the subagent this call started (a `task` call). */
   subagent?: { agent: string; turns: TraceTurn[] };
+}
+
+export interface TraceReview {
+  tier: string;
+  verdict: string;
+  reason: string;
+  reviewer?: string;
+  digest?: string;
+  cost?: number;
+  handedBack?: boolean;
 }
 
 export interface TraceCompaction {

@@ -56,6 +56,12 @@ export function describeEvent(event: AgentEvent, options: DescribeOptions = {}):
       const chips = event.images?.length ? ` ${shown(event.images.map(imageChip).join(' '))}` : '';
       return [STATUS_MARKS[event.status], span(' '), span(`${summarizeResult(event.name, event.output, event.isError, width)}${chips} (${formatDuration(event.durationMs)})`, 'dim')];
     }
+    case 'permission_review': {
+      // The fast path is the common case and says nothing new; every refusal and every reviewer verdict is shown.
+      if (event.tier === 'fast_path') return undefined;
+      const who = event.tier === 'reviewer' && event.reviewer ? `reviewer ${shown(event.reviewer.model)}` : event.tier.replace('_', '-');
+      return [span(event.verdict === 'allow' ? '✓' : '⊘', event.verdict === 'allow' ? 'dim' : 'warning'), span(` auto (${who}) ${event.verdict === 'allow' ? 'allowed' : 'refused'}: ${oneLine(shown(event.reason), width)}`, event.verdict === 'allow' ? 'dim' : 'warning')];
+    }
     case 'run_start':
       return event.images?.length ? [span(`⧉ attached ${shown(event.images.map(imageChip).join(' '))}`, 'dim')] : undefined;
     case 'retry': {

@@ -33,6 +33,8 @@ function validator(config: ConfigType): z.ZodType {
       const perMillion = z.number().min(0);
       return z.record(z.string().min(1), z.object({ input: perMillion, output: perMillion, cachedInput: perMillion.optional(), cacheWrite: perMillion.optional(), cacheWrite1h: perMillion.optional() }).strict());
     }
+    case 'reviewer':
+      return z.object({ provider: z.string().min(1).optional(), model: z.string().min(1) }).strict();
     case 'checker':
       return z.union([
         z.enum(['auto', 'off']),

@@ -46,6 +46,8 @@ export function configTypeWords(config: ConfigType): string {
       return 'list of { "name", "path", "glob" }';
     case 'prices':
       return '{ "model": { "input", "output", "cachedInput", "cacheWrite", "cacheWrite1h" } } (US dollars per million tokens)';
+    case 'reviewer':
+      return '{ "provider": preset (default the session\'s), "model" }';
     case 'checker':
       return '"auto", "off" or { "command", "format": tsc | lines | eslint-json | ruff-json, "timeout": seconds, "extensions" }';
   }

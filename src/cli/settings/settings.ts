@@ -34,6 +34,10 @@ export interface Settings {
   /** A plan-mode answer to carry out: calls outside its Files: and Commands: lists ask again. */
   planFile: string | undefined;
   permissions: { allow: string[]; deny: string[] };
+  /** The model that reviews calls in the auto permission mode; unset: the session's own. */
+  reviewer: ReviewerSetting | undefined;
+  /** How long the reviewer may take over one call before it is refused (ms). */
+  reviewerTimeoutMs: number;
   /** Directories beyond the workspace the file tools may use (absolute). */
   addDirs: string[];
   images: string[];
@@ -96,6 +100,12 @@ export type SandboxMode = (typeof SANDBOX_MODES)[number];
 
 export type SettingKey = keyof Settings;
 
+/** `reviewer`: a provider preset (default the session's) and a model. */
+export interface ReviewerSetting {
+  provider?: string;
+  model: string;
+}
+
 /** A config file value's type; config.ts turns it into a validator, the docs into words. */
 export type ConfigType =
   | { type: 'string' }
@@ -111,6 +121,8 @@ export type ConfigType =
   | { type: 'checker' }
   /** Model name → { input, output, cachedInput?, cacheWrite?, cacheWrite1h? } in US dollars per million tokens. */
   | { type: 'prices' }
+  /** { "provider"?, "model" }: the auto mode's reviewer. */
+  | { type: 'reviewer' }
   /** An object whose values are lists of text (`mcpPassEnv`: server name → variable names). */
   | { type: 'lists' }
   /** A JSON object another module validates (MCP servers, hooks); `words` describes it. */
@@ -285,6 +297,25 @@ export const SETTINGS = {
     parse: oneOf(PERMISSION_MODES),
     default: 'ask',
     help: 'ask (confirm every write, edit and shell call), auto-edit (file edits run, shell asks), yolo (nothing asks) or plan (only read-only tools run; the run ends with a plan)',
+  },
+  reviewer: {
+    flag: 'reviewer',
+    value: 'MODEL',
+    config: { type: 'reviewer' },
+    project: 'user-only',
+    parse: reviewerFlag,
+    default: undefined,
+    defaultText: "the session's own provider and model",
+    help: 'the model that reviews calls in --permission-mode auto (a small one is enough): MODEL on the session\'s provider, or PROVIDER/MODEL; in config {"provider": "anthropic", "model": "claude-haiku-4-5"}',
+  },
+  reviewerTimeoutMs: {
+    flag: 'reviewer-timeout',
+    value: 'SECONDS',
+    env: 'VIBE_REVIEWER_TIMEOUT',
+    parse: secondsAsMs,
+    default: 90_000,
+    defaultText: '90 s',
+    help: 'seconds the auto mode\'s reviewer may take over one call; no verdict by then refuses the call',
   },
   planFile: {
     flag: 'plan-file',
@@ -498,6 +529,14 @@ export const SETTINGS = {
     help: 'prices for models the catalog lacks or that you pay differently for, in US dollars per million tokens: { "model": { "input", "output", "cachedInput", "cacheWrite", "cacheWrite1h" } }',
   },
 } satisfies SettingTable;
+
+/** `--reviewer anthropic/claude-haiku-4-5`, or a model alone (which may hold slashes: `meta-llama/llama-3`). */
+function reviewerFlag(raw: string): ReviewerSetting {
+  const slash = raw.indexOf('/');
+  const provider = slash > 0 ? raw.slice(0, slash) : '';
+  if (provider && Object.hasOwn(PRESETS, provider)) return { provider, model: raw.slice(slash + 1) };
+  return { model: raw };
+}
 
 export const SETTING_KEYS = Object.keys(SETTINGS) as SettingKey[];
 

@@ -8,6 +8,8 @@ import { colorEnabled } from '../display/theme.js';
 import { createTerminalApproval } from './terminal-approval.js';
 import type { Hooks } from '../../hooks/hooks.js';
 import { askThroughHooks } from '../../hooks/permission-hooks.js';
+import type { SideModel } from '../../side-model/ask-side-model.js';
+import type { RefusedCall } from '../../permissions/auto-review.js';
 
 /**
  * The CLI's permission check. A one-shot run asks on the terminal when stdin and stderr are
@@ -17,9 +19,9 @@ export function createCliAuthorize(
   settings: Pick<Settings, 'permissionMode' | 'permissions'>,
   ask: AskApproval | undefined = terminalAsk(),
   planScope?: PlanScope,
-  extras: { onUnasked?: (call: UnaskedCall) => void; hooks?: Hooks } = {},
+  extras: { onUnasked?: (call: UnaskedCall) => void; hooks?: Hooks; reviewer?: SideModel; onHandBack?: (refused: readonly RefusedCall[]) => void } = {},
 ): PermissionPolicy {
-  const { onUnasked, hooks } = extras;
+  const { onUnasked, hooks, reviewer, onHandBack } = extras;
   const asking = askThroughHooks(hooks, ask);
   try {
     return createPermissionPolicy({
@@ -29,6 +31,7 @@ export function createCliAuthorize(
       deny: settings.permissions.deny,
       ...(asking ? { ask: asking } : {}),
       ...(onUnasked ? { onUnasked } : {}),
+      auto: { ...(reviewer ? { reviewer } : {}), ...(onHandBack ? { onHandBack } : {}) },
     });
   } catch (error) {
     throw new ConfigError(`Invalid permission rule in config: ${(error as Error).message}`);

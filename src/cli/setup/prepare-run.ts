@@ -6,6 +6,8 @@ import { buildSystemPrompt } from '../../memory/build-system-prompt.js';
 import type { Provider } from '../../contracts/provider.js';
 import { createContextPolicy, type ContextPolicy } from '../../context/policy.js';
 import { cacheTtlMsOf } from '../../context/cache-prices.js';
+import { createReviewer } from './reviewer-setup.js';
+import type { SideModel } from '../../side-model/ask-side-model.js';
 import { ConfigError, createProvider, resolveProvider, type ResolvedProvider } from '../../providers/create-provider.js';
 import { configuredPriceNames, priceOf, setModelPrices } from '../../providers/pricing.js';
 import { loadProtocol } from '../../providers/load-protocol.js';
@@ -77,6 +79,8 @@ export interface PreparedRun {
   temperature: number;
   /** The model's checklist (todo_write); restore it from a resumed session's history. */
   todos: TodoList;
+  /** The auto permission mode's reviewer (see reviewer-setup.ts). */
+  reviewer: SideModel;
   /** The task tool's agents and the tree's limits; absent when subagents are off (--tools without task or agents, or --agent-depth 0). */
   subagents: SubagentOptions | undefined;
 }
@@ -123,6 +127,7 @@ export async function prepareRun(args: CliArgs, env: NodeJS.ProcessEnv = agentEn
   const tools = hooks ? await hookedRegistry(hooks, selected, registryOptions) : new ToolRegistry(selected, registryOptions);
   const mcp = withClosing(await startMcpServers({ workspace, env, settings, registry: tools, warn, project, ...(ask ? { ask } : {}) }), codeNav);
   const provider = await loadProtocol(await createProvider(resolved), settings.protocol);
+  const reviewer = await createReviewer(settings, { resolved, provider }, env);
   if (settings.maxCost !== undefined && !priceOf(resolved.model)) {
     const configured = configuredPriceNames();
     throw new ConfigError(
@@ -151,6 +156,7 @@ export async function prepareRun(args: CliArgs, env: NodeJS.ProcessEnv = agentEn
     settings,
     resolved,
     provider,
+    reviewer,
     tools,
     context: { ...context, prepareMessages: waitForServers },
     mcp,

@@ -6,7 +6,7 @@ import type { Key } from './key-parser.js';
 
 /** Shift-Tab's cycle, as Claude Code's: yolo is in it only for a session started in yolo. */
 export function modeCycle(startedIn: PermissionMode): PermissionMode[] {
-  return startedIn === 'yolo' ? ['ask', 'auto-edit', 'yolo', 'plan'] : ['ask', 'auto-edit', 'plan'];
+  return startedIn === 'yolo' ? ['ask', 'auto-edit', 'auto', 'yolo', 'plan'] : ['ask', 'auto-edit', 'auto', 'plan'];
 }
 
 export function nextMode(current: PermissionMode, cycle: readonly PermissionMode[]): PermissionMode {

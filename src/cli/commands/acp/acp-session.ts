@@ -36,7 +36,7 @@ export async function openAcpSession(args: CliArgs, setup: AcpSessionSetup, env:
     conversation = await openConversation(
       conversationParts(prepared, {
         session: storedChoice(workspace, setup.loadId, env),
-        authorize: (ask) => createCliAuthorize(settings, ask, undefined, { hooks: prepared.hooks }),
+        authorize: (ask) => createCliAuthorize(settings, ask, undefined, { hooks: prepared.hooks, reviewer: prepared.reviewer }),
         asks: true,
         warn,
         env,

@@ -23,6 +23,10 @@ export async function evalCommand(args: CliArgs & EvalArgs, signal: AbortSignal)
   const minPass = parseMinPass(flags['min-pass']);
   if (typeof minPass === 'string') throw new UsageError(minPass);
   const gate = { minPass, given: flags['min-pass'] !== undefined };
+  if (flags.cases !== undefined || (args as CliArgs & { reviewer?: unknown }).reviewer !== undefined) {
+    if (words.length) throw new UsageError('"vibe-agent eval --reviewer" takes no words.');
+    return (await import('./reviewer-eval-command.js')).reviewerEvalCommand(args, flags, signal);
+  }
   try {
     if (words[0] === 'merge') {
       if (words.length < 2) throw new UsageError('Usage: vibe-agent eval merge FILE… [--min-pass RATE] [-o merged.jsonl]');

@@ -69,7 +69,7 @@ export async function createInteractiveServices(
   let cleared = false;
   const pasted = new PastedImages(process.cwd());
   const services: InteractiveServices = {
-    authorize: (ask) => createCliAuthorize(settings, ask, undefined, { hooks: prepared.hooks }),
+    authorize: (ask) => createCliAuthorize(settings, ask, undefined, { hooks: prepared.hooks, reviewer: prepared.reviewer }),
     prepareMessages: context.prepareMessages,
     cacheWatch: new CacheWatch({ ttlMs: cacheTtlMsOf(settings.cacheTtl) }),
     leftOutNotes: new LeftOutNotes(),

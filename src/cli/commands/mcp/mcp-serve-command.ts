@@ -25,6 +25,8 @@ const OFFERED: Record<PermissionMode, (tool: Tool) => boolean> = {
   ask: (tool) => tool.permission.category === 'read',
   plan: (tool) => tool.permission.category === 'read',
   'auto-edit': (tool) => tool.permission.category === 'read' || tool.permission.category === 'edit',
+  // No conversation reaches a served tool, so no reviewer can judge it: the first tier alone decides.
+  auto: (tool) => tool.permission.category === 'read' || tool.permission.category === 'edit',
   yolo: () => true,
 };
 
@@ -32,6 +34,7 @@ const NOTES: Record<PermissionMode, string> = {
   ask: 'Served by vibe-agent in its default permission mode: only tools that read are offered; start it with --permission-mode auto-edit (file edits) or --yes (everything) to widen that.',
   plan: 'Served by vibe-agent in plan mode: only tools that read are offered.',
   'auto-edit': 'Served by vibe-agent in auto-edit mode: tools that read and file edits are offered; shell and network tools need --yes.',
+  auto: 'Served by vibe-agent in auto mode without a reviewer: tools that read and file edits are offered; an edit outside the fast path (inside the workspace, no config, CI or git files) is refused.',
   yolo: 'Served by vibe-agent with --yes: every tool is offered and runs without asking.',
 };
 

@@ -5,6 +5,7 @@ import { againstRun, type AgainstOutcome } from '../../../replay/against-run.js'
 import { NotReplayable, recordedRuns, type RecordedRun } from '../../../replay/recorded-run.js';
 import type { ReplayDifference } from '../../../replay/replay-provider.js';
 import { replayRun, type ReplaySetup } from '../../../replay/replay-run.js';
+import { replayReviews, type ReviewReplay } from '../../../replay/replay-reviews.js';
 import { findSession } from '../../../session/list-sessions.js';
 import { readSessionFile } from '../../../session/read-session.js';
 import { collectSecrets, createRedactor } from '../../../session/redact.js';
@@ -40,7 +41,11 @@ export async function replayCommand(args: CliArgs & ReplayArgs, signal: AbortSig
   const prepared = await prepareRun(runArgs, env);
   try {
     const setup = replaySetup(prepared, createRedactor(collectSecrets(env, [args.apiKey])));
-    if (against) return reportAgainst(await againstRun(recorded, { ...setup, provider: prepared.provider, model: prepared.resolved.model, signal }));
+    if (against) {
+      const code = reportAgainst(await againstRun(recorded, { ...setup, provider: prepared.provider, model: prepared.resolved.model, signal }));
+      const reviews = reportReviews(await replayReviews(read.records, prepared.reviewer));
+      return code === EXIT.answered ? reviews : code;
+    }
     let requests = 0;
     let turns = 0;
     for (const [index, run] of runs.entries()) {
@@ -50,7 +55,7 @@ export async function replayCommand(args: CliArgs & ReplayArgs, signal: AbortSig
       turns += outcome.turns;
     }
     safeStdout.write(`identical: the ${requests} requests of ${turns} turns${runs.length > 1 ? ` in ${runs.length} runs` : ''} are byte for byte the recorded ones.\n`);
-    return EXIT.answered;
+    return reportReviews(await replayReviews(read.records));
   } finally {
     await prepared.mcp.close();
   }
@@ -87,6 +92,18 @@ function reportDifference(difference: ReplayDifference, recorded: RecordedRun, r
       `  recorded: ${difference.recorded}\n` +
       `  now:      ${difference.now}\n`,
   );
+  return EXIT.providerError;
+}
+
+/** The auto mode's reviewer verdicts sent again: each request rebuilt byte for byte, each verdict the same. */
+function reportReviews(reviews: ReviewReplay[]): number {
+  if (reviews.length === 0) return EXIT.answered;
+  const differing = reviews.filter((review) => review.difference !== undefined);
+  if (differing.length === 0) {
+    safeStdout.write(`reproduced: the ${reviews.length === 1 ? 'reviewer verdict' : `${reviews.length} reviewer verdicts`} (${reviews.map((review) => review.recorded.verdict).join(', ')}), each from the same request.\n`);
+    return EXIT.answered;
+  }
+  for (const review of differing) safeStdout.write(`reviewer verdict differs for ${review.tool} (${review.call}): ${review.difference}\n`);
   return EXIT.providerError;
 }
 

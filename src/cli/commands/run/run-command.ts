@@ -7,6 +7,7 @@ import { oneShotRenderer } from './one-shot-renderer.js';
 import { colorEnabled } from '../../display/theme.js';
 import { safeStderr } from '../../display/safe-output.js';
 import { UnaskedCalls } from './approval-needed.js';
+import { HandBack } from './hand-back.js';
 import { userConfigPath } from '../../settings/config.js';
 import { UsageError } from '../../settings/usage-error.js';
 import { openConversation } from '../../../conversation/open-conversation.js';
@@ -33,13 +34,16 @@ async function runPrepared(args: CliArgs, prompt: string, prepared: PreparedRun,
   const { workspace, settings } = prepared;
   const approved = settings.planFile !== undefined ? readApprovedPlan(settings.planFile) : undefined;
   const unasked = new UnaskedCalls();
+  // The auto mode hands back after repeated refusals: headless, the run stops (exit 4) listing them.
+  const handBack = new HandBack(signal);
+  signal = handBack.signal;
   const warn = (text: string) => safeStderr.write(`vibe-agent: warning: ${text}\n`);
   const terminal = terminalAnswerer();
   const session = await sessionChoice(args, workspace);
   const conversation = await openConversation(
     conversationParts(prepared, {
       session,
-      authorize: (ask) => createCliAuthorize(settings, ask, approved?.scope, { onUnasked: unasked.record, hooks: prepared.hooks }),
+      authorize: (ask) => createCliAuthorize(settings, ask, approved?.scope, { onUnasked: unasked.record, hooks: prepared.hooks, reviewer: prepared.reviewer, onHandBack: handBack.record }),
       asks: terminal !== undefined,
       warn,
       ...(approved ? { approvedPlan: approved.text } : {}),
@@ -59,10 +63,14 @@ async function runPrepared(args: CliArgs, prompt: string, prepared: PreparedRun,
       }
       if (step.value.type === 'prompt_notes') for (const note of step.value.notes) safeStderr.write(`vibe-agent: ${note}\n`);
       const event = agentEventOf(step.value);
-      if (event) render(event.type === 'stop' && unasked.any ? { ...event, approvalNeeded: unasked.forJson() } : event);
+      if (event) render(event.type === 'stop' ? handBack.annotate(unasked.any ? { ...event, approvalNeeded: unasked.forJson() } : event) : event);
     }
   } finally {
     await conversation.close('other');
+  }
+  if (handBack.refused) {
+    safeStderr.write(handBack.explain());
+    return EXIT.approvalNeeded;
   }
   if (outcome.reason === 'refused') {
     const refusal = outcome.refusal!;
