@@ -215,7 +215,7 @@ describe('the CLI asks before a call that executes', () => {
   it('rejects a bad --permission-mode and a malformed rule with exit 2', async () => {
     const bad = await cli(['x', '--permission-mode', 'sometimes']);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('--permission-mode must be one of ask, auto-edit, yolo');
+    expect(bad.stderr).toContain('--permission-mode must be one of ask, auto-edit, auto, yolo');
     const configDir = join(home, 'config', 'vibe-agent');
     mkdirSync(configDir, { recursive: true });
     writeFileSync(join(configDir, 'config.json'), JSON.stringify({ permissions: { deny: ['bash(rm'] } }));
