@@ -46,6 +46,14 @@ describe('the plan scope', () => {
     expect(parsePlanScope('Files:\n- (none)\nCommands:\n1. make lint\n')).toEqual({ files: [], commands: ['make lint'] });
   });
 
+  it('reads a list written on its heading\'s line: comma- or space-separated files, comma-separated commands', () => {
+    expect(parsePlanScope('Plan: rename a flag.\n\nFiles: src/a.ts, src/b.ts test/a.test.ts\nCommands: npm test*, git status\n')).toEqual({ files: ['src/a.ts', 'src/b.ts', 'test/a.test.ts'], commands: ['npm test*', 'git status'] });
+    expect(parsePlanScope('**Files:** `src/my file.ts`, `docs/`\n- README.md\n**Commands:** none')).toEqual({ files: ['src/my file.ts', 'docs/', 'README.md'], commands: [] });
+    const scope = parsePlanScope('Files: a.ts, b.ts');
+    expect(planDeviation(scope, edit, { path: 'b.ts' }, WS)).toBeUndefined();
+    expect(planDeviation(scope, edit, { path: 'c.ts' }, WS)).toBe('the approved plan does not name the file c.ts (its Files: a.ts, b.ts)');
+  });
+
   it('names what the plan does not cover: a path outside its files, a command outside its commands', () => {
     const scope = parsePlanScope(PLAN);
     expect(planDeviation(scope, edit, { path: 'src/cli/args.ts' }, WS)).toBeUndefined();
