@@ -10,6 +10,8 @@ import { exactPattern, matchesRule, type PermissionRule } from './permission-rul
 export interface PlanScope {
   files: string[];
   commands: string[];
+  /** Lists whose heading is followed by text that is neither an item nor blank: nothing was read from them. */
+  unread?: Array<'files' | 'commands'>;
 }
 
 /** A heading line that opens one of the two lists: `Files:`, `## Commands`, `**Files to change:**`. */
@@ -27,11 +29,14 @@ const ITEM = /^\s*(?:[-*+]|\d+[.)])\s+(.+?)\s*$/;
 export function parsePlanScope(plan: string): PlanScope {
   const scope: PlanScope = { files: [], commands: [] };
   let list: string[] | undefined;
+  // The list under a heading with nothing on its line, until its first item.
+  let empty: 'files' | 'commands' | undefined;
   for (const line of plan.split('\n')) {
     const heading = HEADING.exec(line) ?? INLINE.exec(line);
     if (heading) {
       const files = heading[1]!.toLowerCase() === 'files';
       list = files ? scope.files : scope.commands;
+      empty = heading[2] === undefined ? (files ? 'files' : 'commands') : undefined;
       if (heading[2] !== undefined) list.push(...inlineValues(heading[2], files));
       continue;
     }
@@ -39,9 +44,12 @@ export function parsePlanScope(plan: string): PlanScope {
     if (line.trim() === '') continue;
     const item = ITEM.exec(line);
     if (!item) {
+      if (empty && !(scope.unread ??= []).includes(empty)) scope.unread.push(empty);
       list = undefined;
+      empty = undefined;
       continue;
     }
+    empty = undefined;
     const value = itemValue(item[1]!);
     if (value && !/^\(?none\)?\.?$/i.test(value)) list.push(value);
   }
