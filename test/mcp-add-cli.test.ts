@@ -157,6 +157,23 @@ describe('vibe-agent mcp add | get | list | remove', () => {
     expect(readFileSync(userConfig, 'utf8')).toBe(original);
   });
 
+  it('a failing npx-like server: the "404 Not Found" line is shown first, not the notices before it', async () => {
+    const { cli } = setup();
+    const npmLike = [
+      ...Array.from({ length: 12 }, (_, i) => `npm notice New minor version of npm available! 10.${i}.0 -> 10.9.2`),
+      'npm warn exec The following package was not found and will be installed: @acme/no-such-server@1.0.0',
+      'npm error code E404',
+      "npm error 404 Not Found - GET https://registry.npmjs.org/@acme%2fno-such-server - Not found",
+      'npm notice Changelog: https://github.com/npm/cli/releases/tag/v10.9.2',
+      'npm notice To update run: npm install -g npm@10.9.2',
+    ];
+    const failed = await cli(['mcp', 'add', 'acme', '--', process.execPath, '-e', `process.stderr.write(${JSON.stringify(npmLike.join('\n') + '\n')}); process.exit(1)`]);
+    expect(failed.code).toBe(1);
+    const line = failed.stderr.split('\n').find((text) => text.includes('did not start'))!;
+    expect(line).toContain('(stderr: npm error 404 Not Found - GET https://registry.npmjs.org/@acme%2fno-such-server - Not found | npm error code E404 | npm warn exec The following package was not found and will be installed: @acme/no-such-server@1.0.0)');
+    expect(line).not.toContain('npm notice');
+  });
+
   it('a config that is not JSON (or names a server twice) is never overwritten: the error names the line and column', async () => {
     const original = '{\n  "model": "gpt-x",\n  "mcpServers": {\n    "a": { "command": "x" },\n  }\n}\n';
     const { userConfig, cli } = setup({ 'home/.config/vibe-agent/config.json': original });

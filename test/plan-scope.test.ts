@@ -4,6 +4,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readApprovedPlan } from '../src/cli/prompt/approved-plan.js';
 import { createPermissionPolicy } from '../src/permissions/permission-policy.js';
 import { parsePlanScope, planDeviation } from '../src/permissions/plan-scope.js';
 import type { ApprovalRequest } from '../src/tools/approval.js';
@@ -44,6 +48,30 @@ describe('the plan scope', () => {
     expect(parsePlanScope(PLAN)).toEqual({ files: ['src/cli/args.ts', 'test/args.test.ts', 'docs/'], commands: ['npm test*', 'git status'] });
     expect(parsePlanScope('Just read the code; nothing to change.')).toEqual({ files: [], commands: [] });
     expect(parsePlanScope('Files:\n- (none)\nCommands:\n1. make lint\n')).toEqual({ files: [], commands: ['make lint'] });
+  });
+
+  it('reads a list written on its heading\'s line: comma- or space-separated files, comma-separated commands', () => {
+    expect(parsePlanScope('Plan: rename a flag.\n\nFiles: src/a.ts, src/b.ts test/a.test.ts\nCommands: npm test*, git status\n')).toEqual({ files: ['src/a.ts', 'src/b.ts', 'test/a.test.ts'], commands: ['npm test*', 'git status'] });
+    expect(parsePlanScope('**Files:** `src/my file.ts`, `docs/`\n- README.md\n**Commands:** none')).toEqual({ files: ['src/my file.ts', 'docs/', 'README.md'], commands: [] });
+    const scope = parsePlanScope('Files: a.ts, b.ts');
+    expect(planDeviation(scope, edit, { path: 'b.ts' }, WS)).toBeUndefined();
+    expect(planDeviation(scope, edit, { path: 'c.ts' }, WS)).toBe('the approved plan does not name the file c.ts (its Files: a.ts, b.ts)');
+  });
+
+  it('a list that cannot be read is said so, not silently empty: --plan-file warns naming the section', () => {
+    const plan = 'Plan: tidy up.\n\nFiles:\nsrc/a.ts and src/b.ts get renamed.\n\nCommands:\n- npm test\n';
+    expect(parsePlanScope(plan)).toEqual({ files: [], commands: ['npm test'], unread: ['files'] });
+    expect(parsePlanScope('Files: a.ts\nprose after it')).toEqual({ files: ['a.ts'], commands: [] });
+    const dir = mkdtempSync(join(tmpdir(), 'vibe-plan-'));
+    try {
+      writeFileSync(join(dir, 'plan.md'), plan);
+      const approved = readApprovedPlan('plan.md', dir);
+      expect(approved.warnings).toEqual(['--plan-file plan.md: its Files: section cannot be read (write "- entry" one a line, or "Files: a, b" on the heading\'s line); the plan names no files, so every write asks again.']);
+      writeFileSync(join(dir, 'plan.md'), 'Files: a.ts, b.ts\n');
+      expect(readApprovedPlan('plan.md', dir)).toMatchObject({ scope: { files: ['a.ts', 'b.ts'] }, warnings: [] });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('names what the plan does not cover: a path outside its files, a command outside its commands', () => {

@@ -1,10 +1,13 @@
 import fc from 'fast-check';
+import { EventEmitter } from 'node:events';
+import { PassThrough } from 'node:stream';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { run } from '../src/core/loop.js';
 import type { AgentEvent } from '../src/contracts/events.js';
 import { OpenAIProvider } from '../src/providers/openai/openai-provider.js';
+import { createTerminalApproval } from '../src/cli/setup/terminal-approval.js';
 import { createPermissionPolicy } from '../src/permissions/permission-policy.js';
 import { ToolRegistry } from '../src/tools/registry.js';
 import { createFetchUrlTool } from '../src/tools/builtin/fetch-url.js';
@@ -174,6 +177,23 @@ describe('domain rules on the results', () => {
     const { ends } = await searchRun([searchCall('domain:docs.example'), { text: 'ok' }], { ...configFor(search, 'searxng'), rules: { allow: ['web_search(domain:docs.example)'] } }, { authorize: policy });
     expect(ends[0]).toMatchObject({ isError: true, output: expect.stringContaining('web_search needs the user\'s approval and there is no terminal to ask') });
     expect(search.requests).toHaveLength(0);
+  });
+
+  it('"always" at a search question allows every web search for the session, and the question says so', async () => {
+    const search = await searchServer();
+    const input = new PassThrough();
+    const output = new PassThrough();
+    let shown = '';
+    output.on('data', (chunk: Buffer) => (shown += chunk.toString()));
+    // One answer only: a second question would find no input left and be denied.
+    input.end('a\n');
+    const policy = createPermissionPolicy({ mode: 'ask', ask: createTerminalApproval({ input, output, color: false, interrupts: new EventEmitter() }) });
+    const { ends } = await searchRun([searchCall('vitest fake timers'), searchCall('zod discriminated union'), { text: 'ok' }], configFor(search, 'searxng'), { authorize: policy });
+    expect(shown).toContain('always allow web_search this session');
+    expect(shown.match(/Allow\?/g)).toHaveLength(1);
+    expect(ends.map((end) => end.isError)).toEqual([false, false]);
+    expect(ends[1]!.output).toContain('for "zod discriminated union"');
+    expect(search.requests).toHaveLength(2);
   });
 
   it('property: domain:evil.example denies every spelling of that host and its subdomains, and nothing that only looks like it', async () => {

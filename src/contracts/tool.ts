@@ -41,10 +41,11 @@ export type ToolCategory = 'read' | 'edit' | 'execute' | 'network';
  * file-path: a glob on the path relative to the workspace, as written and where it really leads;
  * shell-command: a wildcard, but an allow rule never covers a chain and a deny rule checks every
  * segment in its usual respellings; web-url: a wildcard, and "always" grants the URL's origin;
- * text: a wildcard, and "always" grants exactly this value.
+ * text: a wildcard, and "always" grants exactly this value; search-query: a wildcard, and "always"
+ * grants every call of the tool (a search's text rarely comes again, so an exact grant would never hold).
  */
 export interface PermissionSubject {
-  kind: 'file-path' | 'shell-command' | 'web-url' | 'text';
+  kind: 'file-path' | 'shell-command' | 'web-url' | 'text' | 'search-query';
   value: string;
   /**
    * For a file path: the other files the same call writes (a rename across files). Deny rules and

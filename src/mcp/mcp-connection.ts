@@ -8,6 +8,7 @@ import { StdioTransport } from './stdio-transport.js';
 import { boundedFetch } from '../contracts/bounded-fetch.js';
 import type { ServerSpec } from './server-spec.js';
 import { childEnvironment } from '../tools/coding/shell/shell-env.js';
+import { stderrSummary } from './stderr-summary.js';
 
 export type ServerState = 'starting' | 'ready' | 'failed' | 'stopped';
 
@@ -305,7 +306,7 @@ export class McpConnection {
   private detail(already = ''): string {
     const parts: string[] = [];
     if (this.protocolError && !already.includes(this.protocolError)) parts.push(`last protocol error: ${this.protocolError}`);
-    const stderr = this.stderrTail.trim().split('\n').slice(-3).join(' | ');
+    const stderr = stderrSummary(this.stderrTail);
     if (stderr) parts.push(`stderr: ${stderr}`);
     return parts.length ? ` (${parts.join('; ')})` : '';
   }

@@ -6,7 +6,8 @@ const SUBCOMMAND_TOOLS = new Set(['git', 'npm', 'pnpm', 'yarn', 'npx', 'bun', 'c
 
 /**
  * The rule an "always" answer grants for the rest of the session: a command's leading words
- * ("shell(git status*)" as the tool names it), a URL's origin, exactly the text of another subject, the category for a
+ * ("shell(git status*)" as the tool names it), a URL's origin, every search for a search query ("web_search"),
+ * exactly the text of another subject, the category for a
  * tool that answers to its name (all file edits: "edit"), the tool itself otherwise (by its
  * identity when it has one: an MCP tool as its server configured it).
  */
@@ -15,6 +16,7 @@ export function alwaysScope(tool: RuleTarget, args: unknown): string {
   const subject = tool.permission.subject?.(args);
   if (subject?.kind === 'shell-command') return `${tool.name}(${commandScope(subject.value.trim())})`;
   if (subject?.kind === 'web-url') return `${tool.name}(${originScope(subject.value)})`;
+  if (subject?.kind === 'search-query') return tool.name;
   if (subject?.kind === 'text' && subject.value !== '') return `${tool.name}(${exactPattern(subject.value)})`;
   if (tool.permission.identity) return tool.permission.identity.name;
   return aliases.includes(category) ? category : tool.name;

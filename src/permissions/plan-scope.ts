@@ -10,38 +10,60 @@ import { exactPattern, matchesRule, type PermissionRule } from './permission-rul
 export interface PlanScope {
   files: string[];
   commands: string[];
+  /** Lists whose heading is followed by text that is neither an item nor blank: nothing was read from them. */
+  unread?: Array<'files' | 'commands'>;
 }
 
 /** A heading line that opens one of the two lists: `Files:`, `## Commands`, `**Files to change:**`. */
 const HEADING = /^\s*(?:#{1,6}\s*)?(?:\*\*|__)?\s*(files|commands)\b[^:\n]*:?\s*(?:\*\*|__)?\s*:?\s*$/i;
+/** A list written on its heading's line: `Files: a.ts, b.ts`, `**Commands:** npm test, git status`. */
+const INLINE = /^\s*(?:#{1,6}\s*)?(?:\*\*|__)?\s*(files|commands)\b[^:\n]*:\s*(?:\*\*|__)?\s*(\S.*?)\s*$/i;
 /** A list item: `- x`, `* x`, `1. x`. */
 const ITEM = /^\s*(?:[-*+]|\d+[.)])\s+(.+?)\s*$/;
 
 /**
  * Reads the two lists from a plan's text. A list runs from its heading to the first line that is
- * neither an item nor blank. An item's value is its first `code span` when it has one (so
+ * neither an item nor blank; its heading's line may hold entries too (`Files: a.ts, b.ts`). An item's value is its first `code span` when it has one (so
  * "- `src/a.ts`: add the flag" names src/a.ts), else the text before " — ", " - " or ": ".
  */
 export function parsePlanScope(plan: string): PlanScope {
   const scope: PlanScope = { files: [], commands: [] };
   let list: string[] | undefined;
+  // The list under a heading with nothing on its line, until its first item.
+  let empty: 'files' | 'commands' | undefined;
   for (const line of plan.split('\n')) {
-    const heading = HEADING.exec(line);
+    const heading = HEADING.exec(line) ?? INLINE.exec(line);
     if (heading) {
-      list = heading[1]!.toLowerCase() === 'files' ? scope.files : scope.commands;
+      const files = heading[1]!.toLowerCase() === 'files';
+      list = files ? scope.files : scope.commands;
+      empty = heading[2] === undefined ? (files ? 'files' : 'commands') : undefined;
+      if (heading[2] !== undefined) list.push(...inlineValues(heading[2], files));
       continue;
     }
     if (!list) continue;
     if (line.trim() === '') continue;
     const item = ITEM.exec(line);
     if (!item) {
+      if (empty && !(scope.unread ??= []).includes(empty)) scope.unread.push(empty);
       list = undefined;
+      empty = undefined;
       continue;
     }
+    empty = undefined;
     const value = itemValue(item[1]!);
     if (value && !/^\(?none\)?\.?$/i.test(value)) list.push(value);
   }
   return scope;
+}
+
+/**
+ * The entries of a one-line list: its code spans when it has any, else its comma-separated parts
+ * (file paths also space-separated: a path with a space must be a code span or an item of its own).
+ */
+function inlineValues(text: string, files: boolean): string[] {
+  const spans = [...text.matchAll(/`([^`]+)`/g)].map((match) => match[1]!.trim());
+  const parts = spans.length ? spans : text.split(files ? /[,;]\s*|\s+/ : /[,;]\s*/).map((part) => part.trim().replace(/\.$/, ''));
+  return parts.filter((part) => part !== '' && !/^\(?none\)?\.?$/i.test(part));
 }
 
 function itemValue(text: string): string {

@@ -32,10 +32,11 @@ export function planChoice(key: Key | undefined): PlanChoice | undefined {
 
 /** The question after a planning run: what the plan names, and the modes to carry it out in. */
 export function planQuestionLines(scope: PlanScope, t: Theme): string[] {
-  const list = (items: string[]) => (items.length ? oneLine(items.join(', '), 80) : t.dim('none'));
+  const list = (items: string[], name: 'files' | 'commands') =>
+    items.length ? oneLine(items.join(', '), 80) : scope.unread?.includes(name) ? t.yellow('cannot be read (not "- entry" lines): none') : t.dim('none');
   return [
     `${t.yellow('?')} ${t.bold('Execute this plan?')} ${t.dim('A write or command the plan does not name asks again.')}`,
-    `  ${t.dim('Files:')} ${list(scope.files)}   ${t.dim('Commands:')} ${list(scope.commands)}`,
+    `  ${t.dim('Files:')} ${list(scope.files, 'files')}   ${t.dim('Commands:')} ${list(scope.commands, 'commands')}`,
     `  ${t.bold('a')} in ask mode   ${t.bold('e')} auto-edit   ${t.bold('y')} yolo   ${t.bold('k')} keep planning   ${t.dim('(Esc = keep planning)')}`,
   ];
 }

@@ -38,6 +38,7 @@ async function runPrepared(args: CliArgs, prompt: string, prepared: PreparedRun,
   const handBack = new HandBack(signal);
   signal = handBack.signal;
   const warn = (text: string) => safeStderr.write(`vibe-agent: warning: ${text}\n`);
+  for (const warning of approved?.warnings ?? []) warn(warning);
   const terminal = terminalAnswerer();
   const session = await sessionChoice(args, workspace);
   const conversation = await openConversation(

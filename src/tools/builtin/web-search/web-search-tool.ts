@@ -38,7 +38,7 @@ export function createWebSearchTool(options: WebSearchToolOptions): Tool {
     }),
     readOnly: true,
     needsApproval: true,
-    permission: { ...PERMISSION, subject: ({ query }) => ({ kind: 'text', value: query }) },
+    permission: { ...PERMISSION, subject: ({ query }) => ({ kind: 'search-query', value: query }) },
     timeoutMs: 20_000,
     preview: async ({ query, page }) => ({ summary: `search ${options.search.service}: ${query}${page && page > 1 ? ` (page ${page})` : ''}` }),
     async execute({ query, count, page }, { signal, workspace }) {
