@@ -1,5 +1,8 @@
 #!/usr/bin/env node
-// Fails when src/ has an import cycle, between files or between modules (a module is a folder).
+// Fails when src/ has an import cycle, between files or between modules (a module is a folder), or an
+// upward import between the top-level folders: LAYERS lists them bottom first, and a folder may import
+// only the folders before it (docs/architecture.md draws the same order). A folder missing from the
+// list fails too, so a new one is placed on purpose.
 // Type-only imports count too: a cycle in types is still a tangle a reader must hold in their head.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -16,6 +19,63 @@ function listSources(dir) {
 }
 
 const importPattern = /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s*['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)/g;
+
+/** The top-level folders of src/, bottom first ("index" is src/index.ts, the library's entry). */
+export const LAYERS = [
+  'contracts',
+  'side-model',
+  'images',
+  'session',
+  'secrets',
+  'workspace',
+  'permissions',
+  'tools',
+  'providers',
+  'core',
+  'context',
+  'memory',
+  'skills',
+  'commands',
+  'mentions',
+  'hooks',
+  'mcp',
+  'acp',
+  'agents',
+  'knowledge',
+  'checkpoints',
+  'diagnostics',
+  'sandbox',
+  'trust',
+  'lsp',
+  'telemetry',
+  'trace',
+  'replay',
+  'eval',
+  'doctor',
+  'conversation',
+  'cli',
+  'index',
+];
+
+const topOf = (file) => file.split(/[\\/]/)[0].replace(/\.ts$/, '');
+
+/** Imports from a folder to one at or above it in `layers` (each once per pair of folders, with one file that does it). */
+export function upwardImports(fileGraph, layers = LAYERS) {
+  const problems = new Map();
+  for (const [file, targets] of fileGraph) {
+    const from = topOf(file);
+    for (const target of targets) {
+      const to = topOf(target);
+      if (from === to) continue;
+      const key = `${from} -> ${to}`;
+      if (problems.has(key)) continue;
+      if (!layers.includes(from)) problems.set(`${from} (not in LAYERS)`, file);
+      else if (!layers.includes(to)) problems.set(`${to} (not in LAYERS)`, target);
+      else if (layers.indexOf(to) > layers.indexOf(from)) problems.set(key, `${file} imports ${target}`);
+    }
+  }
+  return [...problems].map(([pair, where]) => `${pair}: ${where}`);
+}
 
 export function importGraph(sourceRoot = root) {
   const graph = new Map();
@@ -76,14 +136,16 @@ export function findCycles(graph) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const files = importGraph();
+  // An argument checks another tree (the test's copy of src/ with an upward import added on purpose).
+  const files = importGraph(process.argv[2] ? resolve(process.argv[2]) : root);
   const problems = [
     ...findCycles(files).map((c) => `files: ${c.join(' ⇄ ')}`),
     ...findCycles(moduleGraph(files)).map((c) => `modules: ${c.join(' ⇄ ')}`),
+    ...upwardImports(files).map((p) => `upward: ${p}`),
   ];
   if (problems.length > 0) {
-    console.error(`import cycles in src/:\n${problems.map((p) => `  ${p}`).join('\n')}`);
+    console.error(`import cycles or upward imports in src/:\n${problems.map((p) => `  ${p}`).join('\n')}`);
     process.exit(1);
   }
-  console.log(`no import cycles: ${files.size} files`);
+  console.log(`no import cycles, no upward imports: ${files.size} files in ${LAYERS.length} layers`);
 }

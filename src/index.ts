@@ -77,6 +77,14 @@ export { explainMiss, type MissReason, type MissKind } from './core/explain-miss
 export { compactHistory, type CompactOptions, type CompactResult, type CompactionEvent } from './context/compact-history.js';
 export { MemoryOutputStore, DirectoryOutputStore, type OutputStore } from './tools/output-store.js';
 
+// The conversation core: one object per session that every front end drives (see docs/conversation.md).
+export { openConversation, type ConversationCore } from './conversation/open-conversation.js';
+export { promptEvents, agentEventOf } from './conversation/prompt-events.js';
+export type { ConversationParts, RunWatcher } from './conversation/conversation-parts.js';
+export type { Conversation, ConversationEvent, ConversationNotice, ConversationState, PromptOptions, PromptOutcome, PromptRefusal, QuestionDesk, PendingQuestion, Answerer } from './conversation/conversation-types.js';
+export type { SessionChoice } from './conversation/session-file.js';
+export { readEventsAfter } from './session/session-events.js';
+
 // Sessions: append-only JSONL files, resumed by rebuilding the history.
 export { createSession, withSystemPrompt, type OpenedSession, type SessionStoreOptions } from './session/session-store.js';
 export { resumeSession } from './session/resume-session.js';

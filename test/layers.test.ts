@@ -1,4 +1,5 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { appendFileSync, cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -26,6 +27,21 @@ function fixture(files: Record<string, string>): string {
 }
 
 describe('module layers', () => {
+  it('the check passes on src/ and fails on a copy with one upward import added on purpose', () => {
+    const script = join(__dirname, '..', 'scripts', 'check-layers.mjs');
+    const passing = spawnSync(process.execPath, [script], { encoding: 'utf8' });
+    expect(passing.stderr).toBe('');
+    expect(passing.status).toBe(0);
+    const copy = mkdtempSync(join(tmpdir(), 'layers-src-'));
+    fixtures.push(copy);
+    cpSync(join(__dirname, '..', 'src'), copy, { recursive: true });
+    // The trust question reaching up into the CLI's display again (it did before the layers were held).
+    appendFileSync(join(copy, 'trust', 'trust-question.ts'), "\nexport { visibleValue as shown } from '../cli/display/visible-text.js';\n");
+    const failing = spawnSync(process.execPath, [script, copy], { encoding: 'utf8' });
+    expect(failing.status).toBe(1);
+    expect(failing.stderr).toContain('upward: trust -> cli: trust/trust-question.ts imports cli/display/visible-text.ts');
+  });
+
   it('src/ has no import cycle between files or between modules', () => {
     const files = check.importGraph();
     expect(files.size).toBeGreaterThan(100);

@@ -97,6 +97,10 @@ const PUBLIC_API = [
   'indexPath',
   'parsePlanScope',
   'planDeviation',
+  'openConversation',
+  'promptEvents',
+  'agentEventOf',
+  'readEventsAfter',
 ];
 
 describe('public API', () => {

@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startRunPrompt } from '../src/cli/prompt/custom-command-prompt.js';
+import { startRunPrompt } from '../src/conversation/command-prompt.js';
 import { createTheme } from '../src/cli/display/theme.js';
 import { InteractiveSession } from '../src/cli/tui/interactive.js';
 import { discoverCommands } from '../src/commands/discover-commands.js';

@@ -20,3 +20,8 @@ export const PLAN_MODE_PROMPT = [
   'shell command you will run (one per line, as "- command"; end one with * to cover its variants, as "- npm test*").',
   'While the plan is carried out, a write or command outside these lists needs the user\'s approval again.',
 ].join('\n');
+
+/** The system prompt a run is sent: in plan mode with the plan-mode instructions after it (the one place they are added). */
+export function systemPromptFor(system: string, planning: boolean): string {
+  return planning ? `${system}\n\n${PLAN_MODE_PROMPT}` : system;
+}

@@ -1,6 +1,6 @@
 import type { AuthorizeDecision, AuthorizeRequest, PermissionReview } from '../contracts/tool.js';
 import { askSideModel, type SideModel, type SideOutcome } from '../side-model/ask-side-model.js';
-import type { AskApproval } from '../tools/approval.js';
+import type { AskApproval } from '../contracts/approval.js';
 import { firstTier } from './auto-first-tier.js';
 import { runReviewChecks } from './review-checks.js';
 import { reviewSpec } from './review-request.js';

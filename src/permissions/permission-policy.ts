@@ -1,4 +1,4 @@
-import type { AskApproval } from '../tools/approval.js';
+import type { AskApproval } from '../contracts/approval.js';
 import type { Authorize, AuthorizeRequest, Tool } from '../contracts/tool.js';
 import { matchesRule, parseRule, type PermissionRule } from './permission-rule.js';
 import { agentHomeDirs, touchesProtectedPath } from './protected-paths.js';

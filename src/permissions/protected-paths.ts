@@ -1,6 +1,6 @@
 import { isAbsolute, relative, resolve } from 'node:path';
 import type { Tool } from '../contracts/tool.js';
-import { userConfigDir } from '../memory/memory-paths.js';
+import { userConfigDir } from '../workspace/agent-dirs.js';
 import { userDataDir } from '../session/paths.js';
 import { realpathAllowingMissing } from './permission-rule.js';
 

@@ -1,5 +1,6 @@
 import { readSessionFile } from './read-session.js';
 import { rebuildHistory } from './rebuild-history.js';
+import { lastSeq, runInFlight } from './session-events.js';
 import { lockSession } from './session-lock.js';
 import { imagesDirFor, loadImages } from './session-images.js';
 import { closer, openOrRelease, type OpenedSession, type SessionStoreOptions } from './session-store.js';
@@ -14,5 +15,5 @@ export function resumeSession(path: string, options: Pick<SessionStoreOptions, '
   const rebuilt = rebuildHistory(loadImages(read.records, imagesDirFor(path), imageWarnings));
   const { writer } = openOrRelease(path, options.redact, lock);
   const id = read.header?.id ?? path.replace(/^.*[\\/]/, '').replace(/\.jsonl$/, '');
-  return { id, path, writer, messages: rebuilt.messages, warnings: [...read.warnings, ...imageWarnings, ...rebuilt.warnings], close: closer(writer, lock) };
+  return { id, path, writer, messages: rebuilt.messages, warnings: [...read.warnings, ...imageWarnings, ...rebuilt.warnings], lastSeq: lastSeq(read.records), inFlight: runInFlight(read.records), close: closer(writer, lock) };
 }

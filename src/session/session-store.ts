@@ -20,6 +20,10 @@ export interface OpenedSession {
   messages: Message[];
   /** Problems found while loading (torn or corrupt lines), already worked around. */
   warnings: string[];
+  /** The highest event number stored (0 for a new session or a file written before numbering). */
+  lastSeq: number;
+  /** Whether the file's last run never reached its `stop` (the process died mid-turn). */
+  inFlight: boolean;
   /** Fsyncs and closes the file and releases the session's lock. */
   close(): void;
 }
@@ -34,7 +38,7 @@ export function createSession(options: SessionStoreOptions & { now?: Date }): Op
   const { writer } = openOrRelease(path, options.redact, lock);
   // Not synced here (it would stall the first request): the first turn end's fsync carries the header too.
   writer.append({ type: 'session', version: SESSION_FORMAT_VERSION, id, workspace: realOrSame(options.workspace), createdAt: now.toISOString() });
-  return { id, path, writer, messages: [], warnings: [], close: closer(writer, lock) };
+  return { id, path, writer, messages: [], warnings: [], lastSeq: 0, inFlight: false, close: closer(writer, lock) };
 }
 
 /** Opens the file for appending under the lock it was taken with; the lock is released if that fails. */

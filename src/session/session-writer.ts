@@ -71,13 +71,15 @@ export class SessionWriter {
   /**
    * Stores an agent event (deltas skipped) and syncs at the points a resume depends on. A
    * `turn_end` is stored without the messages its turn's events already hold, so each message
-   * is in the file once (see StoredTurnEnd).
+   * is in the file once (see StoredTurnEnd). `seq`, the conversation's number for the event, is
+   * stored with it (see session-events.ts).
    */
-  record(event: AgentEvent): void {
+  record(event: AgentEvent, seq?: number): void {
     if (SKIPPED.has(event.type)) return;
+    const numbered = <T extends object>(record: T): T => (seq === undefined ? record : { ...record, seq });
     // A subagent's events are kept for the record; its turns are not this conversation's.
-    if (event.agent) return this.append(event);
-    this.append(event.type === 'turn_end' ? this.withoutHeldMessages(event) : event);
+    if (event.agent) return this.append(numbered(event));
+    this.append(numbered(event.type === 'turn_end' ? this.withoutHeldMessages(event) : event));
     // Only what reached the file counts as held.
     if (isTurnEvent(event)) this.turn.observe(event);
     if (DURABLE.has(event.type)) this.syncInBackground();
@@ -89,6 +91,11 @@ export class SessionWriter {
    */
   recordRequest(request: ModelRequest): void {
     this.append(this.requests.record(request));
+  }
+
+  /** Stores a record that is not a loop event (a question, an interruption) under its number. */
+  recordNotice(notice: { type: string; [key: string]: unknown }, seq: number): void {
+    this.append({ ...notice, seq } as unknown as SessionRecord);
   }
 
   /** Waits for the disk (the loop never calls this: see syncInBackground). */

@@ -1,4 +1,4 @@
-import { visibleValue } from '../cli/display/visible-text.js';
+import { visibleValue } from '../contracts/visible-text.js';
 
 /** One thing an approval lets run or leave the machine, e.g. `env NODE_OPTIONS` = `--require ./x.cjs`. */
 export interface TrustFact {

@@ -19,7 +19,4 @@ export function readApprovedPlan(path: string, cwd = process.cwd()): ApprovedPla
   return { text, scope: parsePlanScope(text) };
 }
 
-/** The prompt of a run that carries out an approved plan. */
-export function promptWithPlan(prompt: string, plan: string): string {
-  return `${prompt}\n\nCarry out this approved plan. A write or command it does not list needs the user's approval again.\n\n<plan>\n${plan.trim()}\n</plan>`;
-}
+export { promptWithPlan } from '../../conversation/approved-plan-prompt.js';

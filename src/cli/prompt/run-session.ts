@@ -1,12 +1,11 @@
 import type { AgentEvent } from '../../contracts/events.js';
 import type { Message } from '../../contracts/messages.js';
 import type { ModelRequest } from '../../contracts/provider.js';
-import { findSession, listSessions } from '../../session/list-sessions.js';
 import { collectSecrets, createRedactor } from '../../session/redact.js';
-import { SessionBusyError } from '../../session/session-lock.js';
 import { createSession, withSystemPrompt, type OpenedSession } from '../../session/session-store.js';
 import type { CliArgs } from '../args/cli-args.js';
 import { UsageError } from '../args/cli-args.js';
+import { busyAsUsage, chooseSessionPath } from './session-choice.js';
 import { agentEnvironment } from '../../secrets/held-secrets.js';
 
 export interface RunSession {
@@ -88,26 +87,4 @@ function recordingInto(opened: OpenedSession, messages: Message[] | undefined, o
   };
 }
 
-export function busyAsUsage<T>(open: () => T): T {
-  try {
-    return open();
-  } catch (error) {
-    if (error instanceof SessionBusyError) throw new UsageError(error.message);
-    throw error;
-  }
-}
-
-export function chooseSessionPath(args: CliArgs, workspace: string, env: NodeJS.ProcessEnv): string {
-  if (args.continue) {
-    const latest = listSessions(workspace, env)[0];
-    if (!latest) throw new UsageError(`No saved session to continue in ${workspace}. Start one with: vibe-agent "your task"`);
-    return latest.path;
-  }
-  if (!args.resume) throw new UsageError('--resume needs a session id here. List them with: vibe-agent sessions');
-  const found = findSession(workspace, args.resume, env);
-  if (!found.ok) {
-    const hint = found.matches.length ? `\nMatching: ${found.matches.map((s) => s.id).join(', ')}` : '\nList them with: vibe-agent sessions';
-    throw new UsageError(`${found.reason}${hint}`);
-  }
-  return found.session.path;
-}
+export { busyAsUsage, chooseSessionPath } from './session-choice.js';

@@ -7,7 +7,7 @@ import type { ImageRef, Message } from '../../contracts/messages.js';
 import { createPermissionPolicy, type PermissionMode, type PermissionPolicy } from '../../permissions/permission-policy.js';
 import { parsePlanScope } from '../../permissions/plan-scope.js';
 import type { Provider } from '../../contracts/provider.js';
-import { PLAN_MODE_PROMPT } from '../../core/system-prompt.js';
+import { systemPromptFor } from '../../core/system-prompt.js';
 import { withSystemPrompt } from '../../session/session-store.js';
 import { childBlockLines, type ChildBlock } from './child-blocks.js';
 import { EXECUTE_PLAN_PROMPT, modeCycle, modeLabel, nextMode, planChoice, planQuestionLines } from './plan-mode.js';
@@ -465,7 +465,7 @@ export class InteractiveSession {
   }
 
   private systemFor(planning: boolean): string {
-    return planning ? `${this.options.system}\n\n${PLAN_MODE_PROMPT}` : this.options.system;
+    return systemPromptFor(this.options.system, planning);
   }
 
   /** The conversation with the system prompt of this run's mode: entering or leaving plan mode swaps it. */

@@ -1,27 +1,18 @@
-import { randomUUID } from 'node:crypto';
 import type { AcpSession, AcpSessionSetup } from '../../../acp/acp-host.js';
 import { CredentialsMissing } from '../../../acp/acp-host.js';
-import { withSubagents } from '../../../agents/subagents.js';
-import { withCheckpoints } from '../../../checkpoints/with-checkpoints.js';
-import type { AgentEvent } from '../../../contracts/events.js';
-import type { Message } from '../../../contracts/messages.js';
-import type { AgentOptions } from '../../../core/agent-options.js';
-import { runAgent } from '../../../core/loop.js';
 import { imageLimitsFor } from '../../../images/image-limits.js';
-import { PLAN_MODE_PROMPT } from '../../../core/system-prompt.js';
 import { imagesRefusedBy } from '../../../providers/image-capability.js';
 import { ConfigError } from '../../../providers/create-provider.js';
 import { findSession } from '../../../session/list-sessions.js';
-import { collectSecrets, createRedactor } from '../../../session/redact.js';
-import { createSession, withSystemPrompt, type OpenedSession } from '../../../session/session-store.js';
-import { resumeSession } from '../../../session/resume-session.js';
 import { resolveInWorkspace } from '../../../workspace/resolve-path.js';
 import type { CliArgs } from '../../args/cli-args.js';
 import { safeStderr } from '../../display/safe-output.js';
 import { createCliAuthorize } from '../../setup/permission-setup.js';
 import { prepareRun, type PreparedRun } from '../../setup/prepare-run.js';
-import { promptThroughHooks } from '../../prompt/prompt-hooks.js';
-import { endSession } from '../../../hooks/session-end.js';
+import { openConversation, type ConversationCore } from '../../../conversation/open-conversation.js';
+import { agentEventOf, promptEvents } from '../../../conversation/prompt-events.js';
+import type { SessionChoice } from '../../../conversation/session-file.js';
+import { conversationParts } from '../../setup/conversation-parts.js';
 
 const warn = (text: string) => safeStderr.write(`vibe-agent: warning: ${text}\n`);
 
@@ -39,82 +30,45 @@ export async function openAcpSession(args: CliArgs, setup: AcpSessionSetup, env:
     throw error;
   }
   for (const entry of setup.mcpServers) prepared.mcp.start(entry, true);
-  const { workspace, settings, system } = prepared;
-  let opened: OpenedSession | undefined;
+  const { workspace, settings } = prepared;
+  let conversation: ConversationCore;
   try {
-    opened = openStored(workspace, setup.loadId, env, args.apiKey);
+    conversation = await openConversation(
+      conversationParts(prepared, {
+        session: storedChoice(workspace, setup.loadId, env),
+        authorize: (ask) => createCliAuthorize(settings, ask, undefined, { hooks: prepared.hooks, reviewer: prepared.reviewer }),
+        asks: true,
+        warn,
+        env,
+      }),
+    );
   } catch (error) {
     await prepared.mcp.close();
     throw error;
   }
-  let messages: Message[] | undefined = opened?.messages.length ? withSystemPrompt(opened.messages, system) : undefined;
-  if (messages) (await import('../../../tools/builtin/todo.js')).restoreTodos(prepared.todos, messages);
-  opened?.writer.append({ type: 'system_prompt', content: system });
-  const id = opened?.id ?? setup.loadId ?? randomUUID();
-  const authorize = createCliAuthorize(settings, setup.ask, undefined, { hooks: prepared.hooks, reviewer: prepared.reviewer });
-  const planning = settings.permissionMode === 'plan';
-  let recording = opened !== undefined;
-  const record = (event: AgentEvent) => {
-    if (!recording) return;
-    try {
-      opened!.writer.record(event);
-    } catch (error) {
-      recording = false;
-      warn(`the session file ${opened!.path} could not be written (${(error as Error).message}); this session is no longer being saved.`);
-    }
-  };
+  conversation.questions.attach((question, signal) => setup.ask(question.request, signal));
 
   return {
-    id,
+    id: conversation.id,
     workspace,
-    history: () => messages ?? [],
+    history: () => conversation.history(),
     tool: (name) => prepared.tools.get(name),
     confine: (path, forWrite) => resolveInWorkspace(path, { workspace, extraRoots: [...settings.addDirs, ...(forWrite ? [] : prepared.skills.readRoots())], allowSecrets: settings.allowSecrets, forWrite }),
     images: { refused: imagesRefusedBy(prepared.resolved.preset.name, prepared.resolved.model), limits: imageLimitsFor(prepared.resolved.preset.protocol) },
     async *prompt(input, signal, images) {
-      const hooked = await promptThroughHooks(prepared.hooks, input, { id, resumed: messages !== undefined });
-      if ('blocked' in hooked) throw new Error(`the UserPromptSubmit hook blocked the prompt: ${hooked.blocked}`);
-      const options: AgentOptions = {
-        provider: prepared.provider,
-        model: prepared.resolved.model,
-        input: hooked.input,
-        ...(images?.length ? { images } : {}),
-        tools: prepared.tools,
-        system: planning ? `${system}\n\n${PLAN_MODE_PROMPT}` : system,
-        ...(planning ? { plan: true } : {}),
-        ...(messages ? { messages } : {}),
-        maxTurns: prepared.maxTurns,
-        temperature: prepared.temperature,
-        workspace,
-        authorize,
-        signal,
-        prepareMessages: prepared.context.prepareMessages,
-        onContextOverflow: prepared.context.onContextOverflow,
-        ...(prepared.maxCost !== undefined ? { maxCost: prepared.maxCost } : {}),
-      };
-      const run = withCheckpoints(runAgent(prepared.subagents ? withSubagents(options, prepared.subagents) : options), {
-        workspace,
-        session: () => (opened && recording ? { id: opened.id, path: opened.path } : undefined),
-        warn,
-        env,
-      });
-      let reason = 'aborted';
-      for (;;) {
-        const next = await run.next();
-        if (next.done) {
-          messages = next.value.messages;
-          break;
+      const events = promptEvents(conversation, input, { signal, ...(images?.length ? { images } : {}) });
+      for (let step = await events.next(); ; step = await events.next()) {
+        if (step.done) {
+          if (step.value.reason === 'refused') throw new Error(step.value.refusal!.reason);
+          return;
         }
-        record(next.value);
-        if (next.value.type === 'stop') reason = next.value.reason;
-        yield next.value;
+        const event = agentEventOf(step.value);
+        if (event) yield event;
       }
-      await prepared.hooks?.run('Stop', { stop_hook_active: false, stop_reason: reason });
     },
     async close() {
       try {
-        await endSession(prepared.hooks, 'other');
-        opened?.close();
+        await conversation.close('other');
       } finally {
         await prepared.mcp.close();
       }
@@ -123,19 +77,9 @@ export async function openAcpSession(args: CliArgs, setup: AcpSessionSetup, env:
 }
 
 /** The session file: the stored one to continue, or a new one (a session that cannot be saved still runs). */
-function openStored(workspace: string, loadId: string | undefined, env: NodeJS.ProcessEnv, apiKey: string | undefined): OpenedSession | undefined {
-  const redact = createRedactor(collectSecrets(env, [apiKey]));
-  if (loadId !== undefined) {
-    const found = findSession(workspace, loadId, env);
-    if (!found.ok || found.session.id !== loadId) throw new Error(found.ok ? `No session ${loadId} in ${workspace}.` : found.reason);
-    const opened = resumeSession(found.session.path, { redact });
-    for (const warning of opened.warnings) warn(warning);
-    return opened;
-  }
-  try {
-    return createSession({ workspace, env, redact });
-  } catch (error) {
-    warn(`the session file could not be created (${(error as Error).message}); this session is not saved.`);
-    return undefined;
-  }
+function storedChoice(workspace: string, loadId: string | undefined, env: NodeJS.ProcessEnv): SessionChoice {
+  if (loadId === undefined) return { kind: 'new' };
+  const found = findSession(workspace, loadId, env);
+  if (!found.ok || found.session.id !== loadId) throw new Error(found.ok ? `No session ${loadId} in ${workspace}.` : found.reason);
+  return { kind: 'resume', path: found.session.path };
 }

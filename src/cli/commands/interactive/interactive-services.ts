@@ -1,5 +1,5 @@
 import type { AgentEvent } from '../../../contracts/events.js';
-import { attachImages } from '../../prompt/attach-images.js';
+import { attachImages } from '../../../conversation/attach-images.js';
 import { attachedLines, attachMentionedFiles, withAttachments } from '../../../mentions/attach-mentions.js';
 import { PastedImages } from '../../prompt/pasted-images.js';
 import type { ContextPolicy } from '../../../context/policy.js';
@@ -16,8 +16,8 @@ import { offeringsTable, serverTable } from '../mcp/mcp-table.js';
 import { mayChangeFiles } from '../../../checkpoints/may-change-files.js';
 import { backgroundJobs } from '../../../tools/coding/shell/background-jobs.js';
 import { formatTokens } from '../../tui/status-line.js';
-import { startRunPrompt } from '../../prompt/custom-command-prompt.js';
-import { promptThroughHooks } from '../../prompt/prompt-hooks.js';
+import { startRunPrompt } from '../../../conversation/command-prompt.js';
+import { promptThroughHooks } from '../../../conversation/prompt-hooks.js';
 import { continueAfterStop } from '../../../hooks/stop-hook.js';
 import { commandUsage, formatSkills } from '../skills/format-skills.js';
 import type { InteractiveServices } from '../../tui/services.js';

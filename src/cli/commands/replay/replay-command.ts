@@ -1,6 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { PLAN_MODE_PROMPT } from '../../../core/system-prompt.js';
+import { systemPromptFor } from '../../../core/system-prompt.js';
 import { againstRun, type AgainstOutcome } from '../../../replay/against-run.js';
 import { NotReplayable, recordedRuns, type RecordedRun } from '../../../replay/recorded-run.js';
 import type { ReplayDifference } from '../../../replay/replay-provider.js';
@@ -64,7 +64,7 @@ export async function replayCommand(args: CliArgs & ReplayArgs, signal: AbortSig
 function replaySetup(prepared: PreparedRun, redact: (text: string) => string): ReplaySetup {
   const planning = prepared.settings.permissionMode === 'plan';
   return {
-    system: planning ? `${prepared.system}\n\n${PLAN_MODE_PROMPT}` : prepared.system,
+    system: systemPromptFor(prepared.system, planning),
     tools: prepared.tools.list(),
     ...(prepared.contextWindow !== undefined ? { contextWindow: prepared.contextWindow } : {}),
     maxTurns: prepared.maxTurns,

@@ -1,7 +1,7 @@
 import { basename, resolve } from 'node:path';
-import type { ImageRef } from '../../contracts/messages.js';
-import type { LoadedImage } from '../../images/load-image.js';
-import { imagesRefusedBy } from '../../providers/image-capability.js';
+import type { ImageRef } from '../contracts/messages.js';
+import type { LoadedImage } from '../images/load-image.js';
+import { imagesRefusedBy } from '../providers/image-capability.js';
 
 export interface AttachOptions {
   /** `--image` paths (and pasted ones), relative to the current directory. */
@@ -26,7 +26,7 @@ export async function attachImages(options: AttachOptions): Promise<Attached> {
   const count = options.paths.length;
   if (refused) return { ok: false, reason: `cannot attach ${count === 1 ? 'an image' : `${count} images`}: ${refused}. Nothing was sent; pick a model that takes images (--model) or leave the image out.` };
   // The image code (decoding, resizing) loads only for a prompt that carries images.
-  const [{ imageLimitsFor, formatMegabytes }, { loadImageFile }] = await Promise.all([import('../../images/image-limits.js'), import('../../images/load-image.js')]);
+  const [{ imageLimitsFor, formatMegabytes }, { loadImageFile }] = await Promise.all([import('../images/image-limits.js'), import('../images/load-image.js')]);
   const limits = imageLimitsFor(options.protocol ?? 'openai');
   const loads: Array<Promise<LoadedImage>> = options.paths.map((path) => loadImageFile(resolve(path), limits, path));
   const images: ImageRef[] = [];

@@ -1,4 +1,4 @@
-import type { Hooks } from '../../hooks/hooks.js';
+import type { Hooks } from '../hooks/hooks.js';
 
 export interface PromptSession {
   id: string | undefined;

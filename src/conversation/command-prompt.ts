@@ -1,10 +1,10 @@
-import type { CustomCommand } from '../../commands/discover-commands.js';
-import { expandCommand, findInvocation } from '../../commands/expand-command.js';
-import { shellThroughTool } from '../../commands/shell-through-tool.js';
-import type { Authorize } from '../../contracts/tool.js';
-import type { ExpandedPrompt } from '../../mcp/mcp-servers.js';
-import type { ToolScope } from '../../skills/tool-scope.js';
-import type { ToolRegistry } from '../../tools/registry.js';
+import type { CustomCommand } from '../commands/discover-commands.js';
+import { expandCommand, findInvocation } from '../commands/expand-command.js';
+import { shellThroughTool } from '../commands/shell-through-tool.js';
+import type { Authorize } from '../contracts/tool.js';
+import type { ExpandedPrompt } from '../mcp/mcp-servers.js';
+import type { ToolScope } from '../skills/tool-scope.js';
+import type { ToolRegistry } from '../tools/registry.js';
 
 export interface CommandRun {
   commands: readonly CustomCommand[];

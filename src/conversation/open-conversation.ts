@@ -1,0 +1,145 @@
+import { randomUUID } from 'node:crypto';
+import type { Message } from '../contracts/messages.js';
+import type { Authorize } from '../contracts/tool.js';
+import { CacheWatch } from '../core/cache-watch.js';
+import { LeftOutNotes } from '../core/left-out-notes.js';
+import { endSession, type SessionEndReason } from '../hooks/session-end.js';
+import type { ConversationParts, RunWatcher } from './conversation-parts.js';
+import type { Conversation, ConversationState, PromptOptions, PromptOutcome } from './conversation-types.js';
+import { EventLog } from './event-log.js';
+import { preparePrompt } from './prompt-pipeline.js';
+import { Questions } from './question-desk.js';
+import { runRounds } from './run-rounds.js';
+import type { SessionFile } from './session-file.js';
+
+/** The conversation as its owner holds it: the public face plus the permission policy it built. */
+export interface ConversationCore extends Conversation {
+  /** The permission policy every run of this conversation is checked by (its mode may be changed: plan mode). */
+  readonly authorize: Authorize;
+  readonly questions: Questions;
+}
+
+interface Queued {
+  text: string;
+  options: PromptOptions;
+  resolve(outcome: PromptOutcome): void;
+  reject(error: unknown): void;
+}
+
+/**
+ * Opens one session's conversation: the session file (new, resumed, or none), the event log, the
+ * questions, the permission policy and the spans, then runs prompts one at a time from a queue.
+ * Throws when a stored session cannot be opened (locked by another run, unreadable).
+ */
+export async function openConversation(parts: ConversationParts): Promise<ConversationCore> {
+  const fileOptions = { workspace: parts.workspace, system: parts.system, env: parts.env, redact: parts.redact, warn: parts.warn };
+  // With no session, none of the session store's code loads.
+  const files = parts.session.kind === 'none' ? undefined : await import('./session-file.js');
+  let file: SessionFile | undefined = parts.session.kind === 'resume' ? await files!.resumeSessionFile(parts.session.path, fileOptions) : parts.session.kind === 'new' && !parts.session.lazy ? files!.newSessionFile(fileOptions) : undefined;
+  let unsaved = parts.session.kind === 'none';
+  const fileNow = (): SessionFile | undefined => {
+    if (file || unsaved) return file;
+    file = files?.newSessionFile(fileOptions);
+    unsaved = file === undefined;
+    if (file) log.continueFrom(file.lastSeq);
+    return file;
+  };
+  const log = new EventLog(fileNow, (error) => parts.warn(`a front end's event listener failed and was detached (${error.message}).`), file?.lastSeq ?? 0);
+  if (file?.inFlight) log.publish({ type: 'interrupted', reason: 'the process ended before the last run stopped' });
+  const questions = new Questions((notice) => log.publish(notice));
+  const authorize = parts.authorize(parts.asks ? questions.ask : undefined);
+  let history: Message[] | undefined = file?.messages;
+  const resumed = history !== undefined;
+  if (history && parts.todos) (await import('../tools/builtin/todo.js')).restoreTodos(parts.todos, history);
+  const fallbackId = randomUUID();
+  const watcher: RunWatcher | undefined = await parts.watch?.(file?.id);
+  const cacheWatch = new CacheWatch({ ttlMs: parts.cacheTtlMs });
+  const leftOutNotes = new LeftOutNotes();
+  let plan = parts.approvedPlan;
+  let hooksStarted = false;
+  const queue: Queued[] = [];
+  let running: AbortController | undefined;
+  let pumping: Promise<void> | undefined;
+  let closed = false;
+
+  const runOne = async (item: Queued, signal: AbortSignal): Promise<PromptOutcome> => {
+    const session = { id: file?.id, path: file?.path, resumed, starts: !hooksStarted };
+    const prepared = await preparePrompt(parts, { text: item.text, authorize, signal, session, ...(item.options.images ? { images: item.options.images } : {}), ...(item.options.imagePaths ? { imagePaths: item.options.imagePaths } : {}), ...(plan !== undefined ? { plan } : {}) });
+    // SessionStart ran when the prompt reached the hooks (a command or a mention refused before them).
+    hooksStarted ||= parts.hooks !== undefined && (prepared.ok || prepared.refusal.stage === 'hook' || prepared.refusal.stage === 'images');
+    if (!prepared.ok) {
+      log.publish({ type: 'prompt_refused', stage: prepared.refusal.stage, reason: prepared.refusal.reason });
+      return { reason: 'refused', refusal: prepared.refusal };
+    }
+    plan = undefined;
+    if (prepared.notes.length) log.publish({ type: 'prompt_notes', notes: prepared.notes });
+    return runRounds(
+      { parts, authorize, signal, cacheWatch, leftOutNotes, watcher, file: fileNow, publish: (event) => log.publish(event), history: () => history, setHistory: (messages) => (history = messages) },
+      { input: prepared.input, model: prepared.model, images: prepared.images, planning: item.options.planning ?? parts.planning },
+    );
+  };
+
+  const pump = async (): Promise<void> => {
+    for (let item = queue.shift(); item; item = queue.shift()) {
+      const controller = new AbortController();
+      running = controller;
+      const stop = () => controller.abort();
+      item.options.signal?.addEventListener('abort', stop, { once: true });
+      if (item.options.signal?.aborted) controller.abort();
+      try {
+        item.resolve(await runOne(item, controller.signal));
+      } catch (error) {
+        item.reject(error);
+      } finally {
+        item.options.signal?.removeEventListener('abort', stop);
+        running = undefined;
+      }
+    }
+    pumping = undefined;
+  };
+
+  const interrupt = () => {
+    for (const item of queue.splice(0)) item.resolve({ reason: 'aborted' });
+    running?.abort();
+  };
+
+  const conversation: ConversationCore = {
+    get id() {
+      return file?.id ?? fallbackId;
+    },
+    authorize,
+    questions,
+    prompt(text, options = {}) {
+      if (closed) return Promise.reject(new Error('this conversation is closed.'));
+      return new Promise<PromptOutcome>((resolve, reject) => {
+        const item: Queued = { text, options, resolve, reject };
+        if (options.mode === 'steer') {
+          queue.unshift(item);
+          running?.abort();
+        } else queue.push(item);
+        pumping ??= pump();
+      });
+    },
+    interrupt,
+    subscribe: (listener, options = {}) => log.subscribe(listener, options.after),
+    events: (after = 0) => log.stored(after),
+    history: () => history ?? [],
+    setHistory: (messages) => (history = messages),
+    state: (): ConversationState => ({ id: conversation.id, path: file?.path, running: running !== undefined, queued: queue.length, lastSeq: log.lastSeq, model: parts.model }),
+    async close(reason: SessionEndReason = 'other') {
+      if (closed) return;
+      closed = true;
+      interrupt();
+      await pumping;
+      try {
+        if (hooksStarted) await endSession(parts.hooks, reason);
+        // Spans are sent before the process exits, also after an interrupt or an error.
+        await watcher?.shutdown().catch((error: unknown) => parts.warn(`the OpenTelemetry spans could not be sent (${(error as Error).message}).`));
+      } finally {
+        // Every record is already written; closing only fsyncs.
+        file?.close();
+      }
+    },
+  };
+  return conversation;
+}
