@@ -8,14 +8,15 @@ export interface UnfinishedGoal {
   spent: GoalSpent | undefined;
 }
 
-/** The session's goal that started and never ended (the process stopped mid-goal), from its stored events. */
+/** The session's goal that started and never ended, or was cancelled (Ctrl-C, the process stopped), from its stored events. */
 export function unfinishedGoal(events: ReadonlyArray<{ type: string }>): UnfinishedGoal | undefined {
   let found: UnfinishedGoal | undefined;
   for (const event of events) {
     const notice = event as GoalNotice;
     if (notice.type === 'goal_start') found = { start: notice, spent: undefined };
     else if (notice.type === 'goal_verdict' && found) found.spent = notice.spent;
-    else if (notice.type === 'goal_end') found = undefined;
+    // A cancelled goal (Ctrl-C, a killed process) may be continued, with consent; any other end is final.
+    else if (notice.type === 'goal_end') found = notice.outcome === 'aborted' && found ? { ...found, spent: notice.spent } : undefined;
   }
   return found;
 }
