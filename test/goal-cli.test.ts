@@ -8,6 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { readSessionFile } from '../src/session/read-session.js';
+import { buildTrace } from '../src/trace/build-trace.js';
 import { CLI_SESSION_TIMEOUT_MS } from './support/cli-process.js';
 import { askChecks, judged, useGoalCli } from './support/goal-cli.js';
 
@@ -48,8 +49,11 @@ describe('goals', { timeout: CLI_SESSION_TIMEOUT_MS * 2 }, () => {
     expect(end).toMatchObject({ outcome: 'met' });
     expect(String(end.report)).toContain('Evidence: npm test exited 0');
     expect(String(end.report)).toContain('Changed: done.txt');
-    const stored = readSessionFile(home.sessionPath(home.sessionFiles()[0]!)).records.map((record) => record.type);
-    expect(stored.filter((type) => type.startsWith('goal_'))).toEqual(['goal_start', 'goal_verdict', 'goal_verdict', 'goal_end']);
+    const [file] = home.sessionFiles();
+    const read = readSessionFile(home.sessionPath(file!));
+    expect(read.records.map((record) => record.type).filter((type) => type.startsWith('goal_'))).toEqual(['goal_start', 'goal_verdict', 'goal_verdict', 'goal_end']);
+    const notes = (await buildTrace(read, { file: file! })).turns.flatMap((turn) => turn.notes);
+    expect(notes.find((note) => note.startsWith('Goal judgement') && note.includes('met (the judge said met)'))).toContain('npm test → exit 0');
   });
 
   it('a "met" with no evidence, or citing a check it never ran, does not end the goal', async () => {
