@@ -155,4 +155,17 @@ describe('goals', { timeout: CLI_SESSION_TIMEOUT_MS * 2 }, () => {
     expect(out.find((line) => line.type === 'goal_start')).toMatchObject({ resumed: true, condition: 'npm test passes' });
     expect(out.find((line) => line.type === 'goal_end')).toMatchObject({ outcome: 'met' });
   });
+
+  it('blocked on an approval nobody can give, a headless goal stops at once with exit 4 instead of asking again', async () => {
+    const { agent, judge, home, run } = await setup([writeDone, { text: 'The write was refused.' }], [], { asks: true });
+    const ran = await run(['--goal', 'npm test passes', '--json']);
+    expect(ran.code, ran.stderr).toBe(4);
+    expect(agent.requests).toHaveLength(2);
+    expect(judge.requests).toHaveLength(0);
+    expect(home.sessionFiles()).toHaveLength(1);
+    const end = lines(ran.stdout).find((line) => line.type === 'goal_end')!;
+    expect(end).toMatchObject({ outcome: 'blocked' });
+    expect(String(end.reason)).toContain('an approval nobody can give');
+    expect(ran.stderr).toContain('needed approval');
+  });
 });

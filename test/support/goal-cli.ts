@@ -25,7 +25,7 @@ export function useGoalCli() {
     await Promise.all(closers.splice(0).map((closer) => closer.close()));
     for (const home of homes.splice(0)) home.cleanup();
   });
-  return async (agentScript: ServerStep[], judgeScript: ServerStep[], options: { prices?: boolean } = {}) => {
+  return async (agentScript: ServerStep[], judgeScript: ServerStep[], options: { prices?: boolean; asks?: boolean } = {}) => {
     const agent = await startChatServer(agentScript);
     const judge = await startChatServer(judgeScript, { checkEcho: false });
     closers.push(agent, judge);
@@ -38,7 +38,7 @@ export function useGoalCli() {
       writeFileSync(join(home.env.XDG_CONFIG_HOME, 'vibe-agent', 'config.json'), JSON.stringify({ modelPrices: { 'agent-model': { input: 1, output: 2 }, 'judge-model': { input: 1, output: 2 } } }));
     }
     const env = { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: agent.url, VIBE_MODEL: 'agent-model', OLLAMA_BASE_URL: judge.url };
-    const run = (args: string[], onSpawn?: Parameters<CliHome['run']>[2]) => home.run(['--yes', '--sandbox', 'off', '--goal-judge', 'ollama/judge-model', ...args], env, onSpawn);
+    const run = (args: string[], onSpawn?: Parameters<CliHome['run']>[2]) => home.run([...(options.asks ? [] : ['--yes']), '--sandbox', 'off', '--goal-judge', 'ollama/judge-model', ...args], env, onSpawn);
     return { agent, judge, home, run };
   };
 }
