@@ -83,6 +83,11 @@ export { promptEvents, agentEventOf } from './conversation/prompt-events.js';
 export type { ConversationParts, RunWatcher } from './conversation/conversation-parts.js';
 export type { Conversation, ConversationEvent, ConversationNotice, ConversationState, PromptOptions, PromptOutcome, PromptRefusal, QuestionDesk, PendingQuestion, Answerer } from './conversation/conversation-types.js';
 export type { SessionChoice } from './conversation/session-file.js';
+// Goals: work until an independent judge with read-only checks says a condition holds (see docs/goals.md).
+export { pursueGoal, type GoalHost, type GoalSpec, type GoalResult } from './conversation/goal/pursue-goal.js';
+export { createCheckRunner, type CheckRunner, type CheckSetup } from './conversation/goal/goal-checks.js';
+export { unfinishedGoal, capsLeft, type UnfinishedGoal } from './conversation/goal/goal-resume.js';
+export { DEFAULT_GOAL_CAPS, DEFAULT_STALL_TURNS, type GoalCaps, type GoalNotice, type GoalOutcome, type GoalSpent, type GoalEvidence } from './conversation/goal/goal-types.js';
 export { readEventsAfter } from './session/session-events.js';
 
 // Sessions: append-only JSONL files, resumed by rebuilding the history.

@@ -105,6 +105,12 @@ const PUBLIC_API = [
   'promptEvents',
   'agentEventOf',
   'readEventsAfter',
+  'pursueGoal',
+  'createCheckRunner',
+  'unfinishedGoal',
+  'capsLeft',
+  'DEFAULT_GOAL_CAPS',
+  'DEFAULT_STALL_TURNS',
 ];
 
 describe('public API', () => {

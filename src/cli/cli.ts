@@ -49,6 +49,12 @@ async function main(argv: string[], packageVersion: () => string): Promise<numbe
     if (picked.prompt !== undefined) args.prompt = picked.prompt;
   }
   let prompt = args.prompt;
+  // A goal is its own task: `vibe-agent --goal "npm test passes"` needs no prompt, nor does a goal continued.
+  const goalTask = args.goal !== undefined || args.continueGoal === true;
+  if (prompt === undefined && goalTask) {
+    const { runCommand } = await import('./commands/run/run-command.js');
+    return runCommand(args, undefined, controller.signal);
+  }
   if (prompt === undefined && !args.json && process.stdin.isTTY && process.stdout.isTTY) {
     const { interactiveCommand } = await import('./commands/interactive/interactive-command.js');
     return interactiveCommand(args, controller.signal);

@@ -1,5 +1,6 @@
 import type { AgentEvent, StopReason } from '../contracts/events.js';
 import type { ImageRef, Message } from '../contracts/messages.js';
+import { GOAL_NOTICE_TYPES, type GoalNotice } from './goal/goal-types.js';
 import type { ApprovalAnswer, ApprovalRequest } from '../tools/approval.js';
 
 /**
@@ -48,6 +49,8 @@ export interface PromptOptions {
   signal?: AbortSignal;
   /** Plan mode for this prompt (default: the permission mode says). */
   planning?: boolean;
+  /** Every tool call of this prompt is refused with this reason (a goal's wrap-up turn: no new work). */
+  refuseTools?: string;
 }
 
 export interface PromptOutcome {
@@ -87,10 +90,12 @@ export type ConversationNotice =
   | { type: 'question_answered'; id: string; answer: ApprovalAnswer }
   /** Written when a session is reopened whose last run never reached its `stop` (the process died). */
   | { type: 'interrupted'; reason: string }
-  | { type: 'warning'; text: string };
+  | { type: 'warning'; text: string }
+  /** A goal's start, each judgement and its end (docs/goals.md). */
+  | GoalNotice;
 
 /** The types of the conversation's own notices (every other event is the loop's). */
-export const NOTICE_TYPES: ReadonlySet<string> = new Set<ConversationNotice['type']>(['prompt_refused', 'prompt_notes', 'stop_hook_continue', 'question', 'question_answered', 'interrupted', 'warning']);
+export const NOTICE_TYPES: ReadonlySet<string> = new Set<ConversationNotice['type']>(['prompt_refused', 'prompt_notes', 'stop_hook_continue', 'question', 'question_answered', 'interrupted', 'warning', ...GOAL_NOTICE_TYPES]);
 
 /** One event of the stream, with its per-session number (events of a resumed session continue the count). */
 export type ConversationEvent = (AgentEvent | ConversationNotice) & { seq: number };

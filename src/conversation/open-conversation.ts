@@ -6,6 +6,7 @@ import { LeftOutNotes } from '../core/left-out-notes.js';
 import { endSession, type SessionEndReason } from '../hooks/session-end.js';
 import type { ConversationParts, RunWatcher } from './conversation-parts.js';
 import type { Conversation, ConversationState, PromptOptions, PromptOutcome } from './conversation-types.js';
+import type { GoalNotice } from './goal/goal-types.js';
 import { EventLog } from './event-log.js';
 import { preparePrompt } from './prompt-pipeline.js';
 import { Questions } from './question-desk.js';
@@ -17,6 +18,8 @@ export interface ConversationCore extends Conversation {
   /** The permission policy every run of this conversation is checked by (its mode may be changed: plan mode). */
   readonly authorize: Authorize;
   readonly questions: Questions;
+  /** Records a notice of the conversation's own (a goal's) in the numbered stream and the session file. */
+  note(notice: GoalNotice): void;
 }
 
 interface Queued {
@@ -75,7 +78,7 @@ export async function openConversation(parts: ConversationParts): Promise<Conver
     if (prepared.notes.length) log.publish({ type: 'prompt_notes', notes: prepared.notes });
     return runRounds(
       { parts, authorize, signal, cacheWatch, leftOutNotes, watcher, file: fileNow, publish: (event) => log.publish(event), history: () => history, setHistory: (messages) => (history = messages) },
-      { input: prepared.input, model: prepared.model, images: prepared.images, planning: item.options.planning ?? parts.planning },
+      { input: prepared.input, model: prepared.model, images: prepared.images, planning: item.options.planning ?? parts.planning, ...(item.options.refuseTools !== undefined ? { refuseTools: item.options.refuseTools } : {}) },
     );
   };
 
@@ -109,6 +112,7 @@ export async function openConversation(parts: ConversationParts): Promise<Conver
     },
     authorize,
     questions,
+    note: (notice) => log.publish(notice),
     prompt(text, options = {}) {
       if (closed) return Promise.reject(new Error('this conversation is closed.'));
       return new Promise<PromptOutcome>((resolve, reject) => {

@@ -30,6 +30,8 @@ export interface FirstRound {
   model: string | undefined;
   images: ImageRef[];
   planning: boolean;
+  /** Refuse every tool call with this reason (a goal's wrap-up turn). */
+  refuseTools?: string;
 }
 
 export interface RoundsOutcome {
@@ -71,7 +73,7 @@ async function runOnce(context: RoundsContext, round: FirstRound): Promise<Round
     maxTurns: parts.maxTurns,
     temperature: parts.temperature,
     workspace: parts.workspace,
-    authorize: context.authorize,
+    authorize: round.refuseTools !== undefined ? refuseEvery(round.refuseTools) : context.authorize,
     signal: context.signal,
     cacheTtlMs: parts.cacheTtlMs,
     cacheWatch: context.cacheWatch,
@@ -111,4 +113,11 @@ async function withCheckpoints(context: RoundsContext, events: AsyncGenerator<Ag
     env: parts.env,
     ...(parts.mayChangeFiles ? { mayChangeFiles: parts.mayChangeFiles } : {}),
   });
+}
+
+/** A policy that refuses every call, read-only ones included, with one reason. */
+function refuseEvery(reason: string): Authorize {
+  const refuse: Authorize = async () => ({ allowed: false, reason });
+  refuse.checksEveryCall = true;
+  return refuse;
 }

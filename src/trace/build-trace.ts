@@ -1,3 +1,4 @@
+import { goalNote } from './goal-notes.js';
 import type { AssistantMessage, Message, Usage } from '../contracts/messages.js';
 import type { ToolCallStatus } from '../contracts/tool.js';
 import { knownWindow } from '../context/model-windows.js';
@@ -224,6 +225,15 @@ class TraceBuilder {
         const call = typeof raw.id === 'string' ? agent.findCall(raw.id) : undefined;
         if (call) call.review = traceReview(raw);
         if (turn && typeof raw.cost === 'number') turn.cost = (turn.cost ?? 0) + raw.cost;
+        return;
+      }
+      case 'goal_start':
+      case 'goal_verdict':
+      case 'goal_end': {
+        // A goal's notices follow the turn they judge; the judge's cost is counted on it.
+        const last = turn ?? agent.turns.at(-1);
+        (last?.notes ?? agent.pendingNotes).push(goalNote(raw)!);
+        if (last && raw.type === 'goal_verdict' && typeof raw.cost === 'number') last.cost = (last.cost ?? 0) + raw.cost;
         return;
       }
       case 'retry':

@@ -37,6 +37,10 @@ export interface CliArgs {
   continue?: boolean;
   /** --resume [id]: an id or id prefix; "" when given without one (pick from the list). */
   resume?: string;
+  /** --goal CONDITION: work until the judge says it holds (docs/goals.md). */
+  goal?: string;
+  /** --continue-goal: continue a resumed session's unfinished goal. */
+  continueGoal?: boolean;
   /** --no-session: do not record this run. */
   noSession?: boolean;
   /** `--help COMMAND`, `COMMAND --help` or `--help all`: which help to print. */

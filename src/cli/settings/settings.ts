@@ -83,6 +83,20 @@ export interface Settings {
   cacheTtl: CacheTtlSetting;
   /** Prices (US dollars per million tokens) that beat the model catalog's, by model name. */
   modelPrices: Record<string, PriceSetting>;
+  /** A goal for this run: work until the judge says it holds (docs/goals.md). */
+  goal: string | undefined;
+  /** Continue a resumed session's unfinished goal without asking (headless runs need it). */
+  continueGoal: boolean;
+  /** The model that judges goals; unset: the reviewer, else the session's own. */
+  goalJudge: ReviewerSetting | undefined;
+  goalMaxCost: number;
+  goalMaxTokens: number;
+  goalMaxTurns: number;
+  goalMaxTimeMs: number;
+  /** The same judge reason or the same calls and results this many turns in a row: blocked. */
+  goalStallTurns: number;
+  /** The commands a goal's judge may run (read-only checks), besides reading files. */
+  goalChecks: string[];
 }
 
 function toolSearchSetting(raw: string, name: string): string {
@@ -527,6 +541,85 @@ export const SETTINGS = {
     default: {},
     defaultText: 'none: prices come from the model catalog',
     help: 'prices for models the catalog lacks or that you pay differently for, in US dollars per million tokens: { "model": { "input", "output", "cachedInput", "cacheWrite", "cacheWrite1h" } }',
+  },
+  goal: {
+    flag: 'goal',
+    value: 'CONDITION',
+    parse: text,
+    default: undefined,
+    defaultText: 'none',
+    help: 'work turn after turn until an independent judge, running read-only checks, says CONDITION holds, or a goal cap stops it (exit 3; see docs/goals.md)',
+  },
+  continueGoal: {
+    flag: 'continue-goal',
+    default: false,
+    help: "with --continue or --resume: continue the session's unfinished goal (a headless run never continues one without it)",
+  },
+  goalJudge: {
+    flag: 'goal-judge',
+    value: 'MODEL',
+    config: { type: 'reviewer' },
+    project: 'user-only',
+    parse: reviewerFlag,
+    default: undefined,
+    defaultText: "the reviewer model, else the session's own",
+    help: 'the model that judges whether a goal holds: MODEL on the session\'s provider, or PROVIDER/MODEL; in config {"provider", "model"}',
+  },
+  goalMaxCost: {
+    flag: 'goal-max-cost',
+    value: 'USD',
+    config: { type: 'number', above: 0 },
+    project: 'may-lower',
+    parse: dollars,
+    default: 5,
+    defaultText: '$5',
+    help: 'a goal stops once it has cost more than this, agent, subagents and judge together (list prices)',
+  },
+  goalMaxTokens: {
+    flag: 'goal-max-tokens',
+    value: 'N',
+    config: { type: 'integer', min: 1 },
+    project: 'may-lower',
+    parse: positiveInteger,
+    default: 2_000_000,
+    help: 'a goal stops once it has used more tokens than this (input and output, agent, subagents and judge)',
+  },
+  goalMaxTurns: {
+    flag: 'goal-max-turns',
+    value: 'N',
+    config: { type: 'integer', min: 1 },
+    project: 'may-lower',
+    parse: positiveInteger,
+    default: 20,
+    help: 'working turns a goal may take (each a prompt the agent runs to its answer, judged after)',
+  },
+  goalMaxTimeMs: {
+    flag: 'goal-max-time',
+    value: 'MINUTES',
+    config: { type: 'integer', min: 1 },
+    project: 'may-lower',
+    parse: (raw, name) => positiveInteger(raw, name) * 60_000,
+    default: 60 * 60_000,
+    defaultText: '60 minutes',
+    help: 'wall time a goal may take, in minutes (in config: milliseconds)',
+  },
+  goalStallTurns: {
+    flag: 'goal-stall-turns',
+    value: 'N',
+    config: { type: 'integer', min: 2 },
+    project: 'may-lower',
+    parse: positiveInteger,
+    default: 3,
+    help: 'a goal stops as blocked when the judge gives the same reason, or the agent makes the same calls with the same results, this many turns in a row',
+  },
+  goalChecks: {
+    flag: 'goal-checks',
+    value: 'a,b,c',
+    config: { type: 'strings' },
+    project: 'user-only',
+    parse: commaList,
+    default: ['npm test', 'git status', 'git diff --stat'],
+    help: "the commands a goal's judge may run as read-only checks (run without a shell, in the sandbox with the workspace read-only), besides reading workspace files",
   },
 } satisfies SettingTable;
 

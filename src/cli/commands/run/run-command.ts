@@ -21,7 +21,7 @@ import { agentEnvironment } from '../../../secrets/held-secrets.js';
 export { DEFAULT_MAX_TURNS } from '../../setup/prepare-run.js';
 
 /** One task, non-interactively: flags beat environment, environment beats config files. */
-export async function runCommand(args: CliArgs, prompt: string, signal: AbortSignal): Promise<number> {
+export async function runCommand(args: CliArgs, prompt: string | undefined, signal: AbortSignal): Promise<number> {
   const prepared = await prepareRun(args);
   try {
     return await runPrepared(args, prompt, prepared, signal);
@@ -30,7 +30,7 @@ export async function runCommand(args: CliArgs, prompt: string, signal: AbortSig
   }
 }
 
-async function runPrepared(args: CliArgs, prompt: string, prepared: PreparedRun, signal: AbortSignal): Promise<number> {
+async function runPrepared(args: CliArgs, prompt: string | undefined, prepared: PreparedRun, signal: AbortSignal): Promise<number> {
   const { workspace, settings } = prepared;
   const approved = settings.planFile !== undefined ? readApprovedPlan(settings.planFile) : undefined;
   const unasked = new UnaskedCalls();
@@ -54,6 +54,29 @@ async function runPrepared(args: CliArgs, prompt: string, prepared: PreparedRun,
   });
   if (terminal) conversation.questions.attach(terminal);
   const render = args.json ? (await import('../../display/json-lines.js')).createJsonLinesRenderer(process.stdout, args.apiKey) : oneShotRenderer();
+  const goals = settings.goal !== undefined || session.kind === 'resume' ? await import('./goal-run.js') : undefined;
+  const goal = await goals?.chooseGoal(conversation, prepared, { resumed: session.kind === 'resume', interactive: terminal !== undefined, prompt }).catch(async (error: unknown) => {
+    await conversation.close('other');
+    throw error;
+  });
+  if (goals && goal) {
+    let code: number;
+    try {
+      code = await goals.runGoal(conversation, prepared, goal, { prompt, resumed: session.kind === 'resume', json: args.json, interactive: terminal !== undefined, render, unaskable: () => unasked.calls.length, signal, warn });
+    } finally {
+      await conversation.close('other');
+    }
+    if (handBack.refused) {
+      safeStderr.write(handBack.explain());
+      return EXIT.approvalNeeded;
+    }
+    if (unasked.any) refusedForApproval(unasked, code);
+    return code;
+  }
+  if (prompt === undefined) {
+    await conversation.close('other');
+    throw new UsageError('No prompt given.');
+  }
   let outcome: PromptOutcome = { reason: 'aborted' };
   try {
     const events = promptEvents(conversation, prompt, { signal, imagePaths: settings.images });
