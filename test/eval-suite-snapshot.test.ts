@@ -57,4 +57,19 @@ describe('the suite snapshot checks run from', () => {
       { numRuns: 100 },
     );
   });
+
+  it('a suite folder removed during a run counts as every file changed, and is put back whole', () => {
+    const root = mkdtempSync(join(tmpdir(), 'vibe-eval-snapshot-test-'));
+    try {
+      write(root, { 'a.json': Buffer.from('{}'), 'checks/a.sh': Buffer.from('exit 1\n') });
+      const snapshot = snapshotSuite(root);
+      rmSync(root, { recursive: true });
+      expect(changedFiles(snapshot)).toEqual(['a.json', 'checks/a.sh']);
+      restoreFiles(snapshot, changedFiles(snapshot));
+      expect(readFileSync(join(root, 'checks/a.sh'), 'utf8')).toBe('exit 1\n');
+      expect(changedFiles(snapshot)).toEqual([]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
 });

@@ -69,9 +69,10 @@ function writeFile(path: string, file: SnapshotFile): void {
   chmodSync(path, file.mode);
 }
 
-/** Regular files under `root`, following links to files but not to directories (no cycles). */
+/** Regular files under `root`, following links to files but not to directories (no cycles); none when it is gone. */
 function listFiles(root: string): string[] {
   const found: string[] = [];
+  if (!statSync(root, { throwIfNoEntry: false })?.isDirectory()) return found;
   const walk = (dir: string) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const path = join(dir, entry.name);
