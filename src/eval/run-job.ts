@@ -7,6 +7,7 @@ import type { EvalJob } from './jobs.js';
 import { packageRoot } from './package-root.js';
 import type { EvalResult } from './result.js';
 import { childEnvironment } from '../tools/coding/shell/shell-env.js';
+import { changedFiles, restoreFiles, writePrivateCopy, type SuiteSnapshot } from './suite-snapshot.js';
 
 /** The CLI this module ships with: each run is a real `vibe-agent` process, as a user would run it. */
 const CLI = join(packageRoot(), 'dist', 'cli', 'main.js');
@@ -17,12 +18,19 @@ export interface JobOptions {
   /** Flags passed to every run: provider, model, base URL, protocol. */
   cliFlags: string[];
   env: NodeJS.ProcessEnv;
+  /** Each suite's files taken before any run started (see suite-snapshot.ts), by suite folder. */
+  snapshots: ReadonlyMap<string, SuiteSnapshot>;
   signal?: AbortSignal;
 }
 
-/** Copies the fixture, runs the CLI in the copy within the task's budgets, then runs the check there. */
+/**
+ * Copies the fixture, runs the CLI in the copy within the task's budgets, then runs the check there
+ * with $VIBE_EVAL_SUITE a private copy of the suite written after the run ended.
+ */
 export async function runJob(job: EvalJob, options: JobOptions): Promise<EvalResult> {
   const { task } = job;
+  const snapshot = options.snapshots.get(task.suite);
+  if (!snapshot) throw new Error(`no snapshot of the suite ${task.suite} was taken before the run`);
   const dir = mkdtempSync(join(tmpdir(), `vibe-eval-${task.id}-`));
   const started = performance.now();
   try {
@@ -34,7 +42,7 @@ export async function runJob(job: EvalJob, options: JobOptions): Promise<EvalRes
     const stop = ran.events.find((event): event is Extract<AgentEvent, { type: 'stop' }> => event.type === 'stop');
     const start = ran.events.find((event): event is Extract<AgentEvent, { type: 'run_start' }> => event.type === 'run_start');
     const budget = ran.timedOut ? `time budget: over ${task.limits.timeoutSeconds} s` : budgetReason(stop, task.limits);
-    const failure = budget ?? runFailure(stop, ran.stderr) ?? (await runCheck(task.check, dir, { ...childEnvironment(options.env), VIBE_EVAL_SUITE: task.suite }));
+    const failure = suiteChanged(snapshot) ?? budget ?? runFailure(stop, ran.stderr) ?? (await runCheckFromCopy(task.check, dir, snapshot, options.env));
     return {
       type: 'result',
       task: task.id,
@@ -107,6 +115,25 @@ function parseEvents(stdout: string): AgentEvent[] {
       return [];
     }
   });
+}
+
+/** A check or fixture changed during the run fails it; the suite gets its files back for the next runs. */
+function suiteChanged(snapshot: SuiteSnapshot): string | undefined {
+  const changed = changedFiles(snapshot);
+  if (!changed.length) return undefined;
+  restoreFiles(snapshot, changed);
+  const names = changed.slice(0, 3).join(', ') + (changed.length > 3 ? ` and ${changed.length - 3} more` : '');
+  return `the check was changed during the run: ${names} in the suite (restored; the check runs from a copy taken before the run)`;
+}
+
+/** The suite is written out only now, the run's processes gone, to a directory nothing the run saw names. */
+async function runCheckFromCopy(command: string, cwd: string, snapshot: SuiteSnapshot, env: NodeJS.ProcessEnv): Promise<string | undefined> {
+  const suite = writePrivateCopy(snapshot);
+  try {
+    return await runCheck(command, cwd, { ...childEnvironment(env), VIBE_EVAL_SUITE: suite });
+  } finally {
+    rmSync(suite, { recursive: true, force: true });
+  }
 }
 
 /** Undefined when the check passes; otherwise its exit status and the tail of its output. */

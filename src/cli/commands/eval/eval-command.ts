@@ -8,6 +8,7 @@ import { runJob } from '../../../eval/run-job.js';
 import { summarize } from '../../../eval/summarize.js';
 import { parseMinPass } from '../../../eval/min-pass.js';
 import { belowMinPass } from './eval-verdict.js';
+import { snapshotSuite } from '../../../eval/suite-snapshot.js';
 import { loadSuite, SuiteError } from '../../../eval/task.js';
 import type { CliArgs } from '../../args/cli-args.js';
 import type { EvalArgs } from './eval-args.js';
@@ -35,12 +36,15 @@ export async function evalCommand(args: CliArgs & EvalArgs, signal: AbortSignal)
     if (words.length) throw new UsageError(`"vibe-agent eval" takes no words but "merge" (got "${words[0]}"); a suite is given with --suite DIR.`);
     const shard = flags.shard === undefined ? undefined : parseShard(flags.shard);
     if (typeof shard === 'string') throw new UsageError(shard);
-    const jobs = shardJobs(expandJobs(loadSuite(flags.suite ?? BUILTIN_SUITE), count('--runs', flags.runs)), shard);
+    const tasks = loadSuite(flags.suite ?? BUILTIN_SUITE);
+    // Taken before any run starts: what the checks run from, whatever a run does to the suite's folder.
+    const snapshots = new Map([...new Set(tasks.map((task) => task.suite))].map((suite) => [suite, snapshotSuite(suite)]));
+    const jobs = shardJobs(expandJobs(tasks, count('--runs', flags.runs)), shard);
     const progress = createProgress(jobs.length);
     const ran = await mapConcurrent(jobs, count('--concurrency', flags.concurrency), async (job) => {
       // Ctrl-C stops the runs in flight and starts no more; what finished is still reported.
       if (signal.aborted) return undefined;
-      const result = await runJob(job, { cliFlags: passedFlags(args), env: agentEnvironment(), signal });
+      const result = await runJob(job, { cliFlags: passedFlags(args), env: agentEnvironment(), snapshots, signal });
       if (signal.aborted) return undefined;
       progress(result);
       return result;
