@@ -25,7 +25,7 @@ const RULE = wrap(
 const COMMON_FLAGS: [flag: string, help: string][] = [
   ['model', 'the model (default: the provider preset\'s)'],
   ['provider', 'anthropic, openai, google, deepseek, openrouter, groq, ollama, … (--help all lists them)'],
-  ['permission-mode', 'ask, auto-edit, plan or yolo: what runs without asking'],
+  ['permission-mode', 'ask, auto-edit, auto, plan or yolo: what runs without asking'],
   ['yes', 'the same as --permission-mode yolo'],
   ['continue', 'continue the latest session of this workspace'],
   ['resume', 'continue a chosen session (id or prefix; without one, pick from the list)'],

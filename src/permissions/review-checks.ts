@@ -1,10 +1,13 @@
-import { execFile } from 'node:child_process';
+import { requireOnFirstUse } from '../contracts/require-on-first-use.js';
 import { readdir } from 'node:fs/promises';
 import type { SideItem } from '../side-model/side-request.js';
 import { isSecretPath } from '../workspace/secret-files.js';
 import { insideWorkspacePaths } from './persistence-paths.js';
 import { realpathAllowingMissing } from './permission-rule.js';
 import { resolve } from 'node:path';
+
+// Loaded when a reviewer first asks for a check: the permission policy is on every run's start-up path.
+const childProcess = requireOnFirstUse<typeof import('node:child_process')>('node:child_process');
 
 /** The read-only checks a reviewer may ask for before it answers; nothing else is ever run. */
 export const REVIEW_CHECKS = ['git_status', 'git_diff_stat', 'list:PATH'] as const;
@@ -32,7 +35,7 @@ async function runOne(name: string, workspace: string): Promise<string> {
 
 function git(args: string[], workspace: string): Promise<string> {
   return new Promise((done) => {
-    execFile('git', [...GIT_SAFE, ...args], { cwd: workspace, timeout: 10_000, maxBuffer: 1 << 20, env: { PATH: process.env.PATH ?? '', GIT_TERMINAL_PROMPT: '0', GIT_CONFIG_NOSYSTEM: '1' } }, (error, stdout, stderr) => {
+    childProcess().execFile('git', [...GIT_SAFE, ...args], { cwd: workspace, timeout: 10_000, maxBuffer: 1 << 20, env: { PATH: process.env.PATH ?? '', GIT_TERMINAL_PROMPT: '0', GIT_CONFIG_NOSYSTEM: '1' } }, (error, stdout, stderr) => {
       done(bounded(error ? `failed: ${(stderr || error.message).trim()}` : stdout));
     });
   });
