@@ -37,6 +37,12 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
   const repeats = new RepeatDetector({ sameResult: options.repeatLimit ?? 3, changingResult: options.changingRepeatLimit ?? 8 });
   const stream = { provider: options.provider, signal, retry: options.retry ?? DEFAULT_RETRY };
   const request = (history: Message[]) => modelRequest(options, registry, history);
+  const overflow = options.onContextOverflow;
+  const onContextOverflow: AgentOptions['onContextOverflow'] = overflow && (async (history, context) => {
+    const shrunk = await overflow(history, context);
+    if (shrunk.holdTools) registry.holdSchemas();
+    return shrunk;
+  });
   const repairer = new HistoryRepairer();
   let messages = startingHistory(options);
   let lastUsage: Usage | undefined;
@@ -60,6 +66,7 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
     if (options.prepareMessages) {
       const prepared = await options.prepareMessages(messages, { turn, model: options.model, signal, ...(lastUsage ? { usage: lastUsage } : {}) });
       messages = prepared.messages;
+      if (prepared.holdTools) registry.holdSchemas();
       changes = contextChanges(prepared.events);
       yield* totals.contextEvents(prepared.events, turn);
       // A compaction's summary request may have been what crossed the limit.
@@ -73,7 +80,7 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
     }
 
     options.budget?.countTurn();
-    const call = yield* callModel(messages, { ...stream, model: options.model, turn, totals, request, onContextOverflow: options.onContextOverflow, onToolNamed: (name) => registry.prepare(name), cache: { watch, changes } });
+    const call = yield* callModel(messages, { ...stream, model: options.model, turn, totals, request, onContextOverflow, onToolNamed: (name) => registry.prepare(name), cache: { watch, changes } });
     messages = call.messages;
     if (!call.ok) return yield* stop(call.stop);
     const { message, finishReason, leakedToolCalls } = call.response;
