@@ -92,7 +92,7 @@ describe('the CLI with --max-cost', () => {
     const server = await chat([costly, costly]);
     const ran = await cli(['--cwd', workspace, 'add'], { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: server.url, VIBE_MODEL: 'gpt-4o' });
     expect(ran.code).toBe(3);
-    expect(ran.stderr).toContain('Stopped: the cost limit was reached. spent $0.3500, over the limit of $0.3');
+    expect(ran.stderr).toContain('Stopped: the cost limit was reached. spent $0.3500 of the $0.3 limit');
     expect(server.requests.length).toBe(1);
   });
 

@@ -44,7 +44,7 @@ interface Tree {
 }
 
 /** Runs the tree: the parent starts every child in one turn, then calls the calculator, then answers. */
-async function runTree(tree: Tree): Promise<{ parentBodies: string[]; parentEvents: unknown[]; childRequests: number }> {
+async function runTree(tree: Tree): Promise<{ parentBodies: string[]; parentEvents: Array<Record<string, unknown>>; childRequests: number }> {
   const step = (body: ChatRequestBody) => {
     const n = repliesIn(body);
     if (isChild(body)) {
