@@ -5,6 +5,7 @@
 
 // The agent loop: one async generator of events, and run() to drain it.
 export { runAgent, run, type AgentOptions, type RunResult } from './core/loop.js';
+export type { AgentContextHooks, PreparedMessages } from './core/agent-options.js';
 export type { AgentEvent, AgentEventType, StopReason } from './contracts/events.js';
 export type { RetryPolicy } from './core/request-with-retry.js';
 export { DEFAULT_SYSTEM_PROMPT } from './core/system-prompt.js';
@@ -70,7 +71,7 @@ export type { CacheTtl } from './providers/anthropic/cache-breakpoints.js';
 export type { PromptCacheOptions } from './providers/openai/prompt-cache-fields.js';
 
 // Context: cap, stub and compact the history before each request.
-export { createContextPolicy, type ContextPolicy, type ContextPolicyOptions } from './context/policy.js';
+export { createContextPolicy, type ContextPolicy, type ContextPolicyOptions, type ToolOffer } from './context/policy.js';
 export { CacheWatch, type CacheReport } from './core/cache-watch.js';
 export { LeftOutNotes } from './core/left-out-notes.js';
 export { explainMiss, type MissReason, type MissKind } from './core/explain-miss.js';

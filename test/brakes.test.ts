@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { aborted, costLimit, firstStop, repeatedCall, turnLimit, type RunProgress } from '../src/core/brakes.js';
+import { aborted, firstStop, repeatedCall, spentLimit, turnLimit, type RunProgress } from '../src/core/brakes.js';
+import { Budget } from '../src/core/budget.js';
 import { RepeatDetector } from '../src/core/repeat-detector.js';
 import { RunTotals } from '../src/core/run-totals.js';
 import type { ToolCall, ToolMessage } from '../src/contracts/messages.js';
@@ -7,8 +8,8 @@ import { priceOf } from '../src/providers/pricing.js';
 
 const tokens = (inputTokens: number, outputTokens: number, estimated?: boolean) => ({ inputTokens, outputTokens, cachedInputTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0, ...(estimated ? { estimated } : {}) });
 
-function progress(model = 'gpt-4o', turns = 0): RunProgress {
-  return { turns, totals: new RunTotals(model, priceOf(model)), signal: new AbortController().signal };
+function progress(model = 'gpt-4o', turns = 0, budget?: Budget): RunProgress {
+  return { turns, totals: new RunTotals(model, priceOf(model), budget), signal: new AbortController().signal };
 }
 
 const call = (id: string, args: string): ToolCall => ({ id, name: 'look', arguments: args });
@@ -28,16 +29,37 @@ describe('the brakes', () => {
     expect(aborted(run)).toEqual({ reason: 'aborted' });
   });
 
-  it('cost limit: nothing without a limit, a stop past it (saying when usage was estimated), and at once when the model has no price', () => {
-    const run = progress('gpt-4o');
-    expect(costLimit(undefined)(run)).toBeUndefined();
+  it('cost limit (the one rule): go on below it, a stop once spent reaches it (saying when usage was estimated), and at once when the model has no price', () => {
+    const unlimited = new Budget();
+    const free = progress('gpt-4o', 0, unlimited);
+    free.totals.add(1, tokens(100_000, 10_000));
+    expect(spentLimit(unlimited)(free)).toBeUndefined();
+    const limit = new Budget({ maxCost: 0.35 });
+    const run = progress('gpt-4o', 0, limit);
+    run.totals.add(1, tokens(50_000, 5_000));
+    expect(spentLimit(limit)(run)).toBeUndefined();
+    // gpt-4o: 0.1M in × $2.50 + 0.01M out × $10 = $0.35 in all: the limit is reached, not passed, and that stops.
+    run.totals.add(2, tokens(50_000, 5_000));
+    expect(spentLimit(limit)(run)).toEqual({ reason: 'cost_limit', error: 'spent $0.3500 of the $0.35 limit' });
+    run.totals.add(3, tokens(1, 0, true));
+    expect(spentLimit(limit)(run)).toEqual({ reason: 'cost_limit', error: 'spent $0.3500 of the $0.35 limit (partly estimated usage)' });
+    const unpriced = new Budget({ maxCost: 1 });
+    expect(spentLimit(unpriced)(progress('mystery-model', 0, unpriced))).toEqual({ reason: 'cost_limit', error: 'no price is known for model "mystery-model", so a cost limit cannot be kept (pass a price)' });
+    expect(spentLimit(unlimited)(progress('mystery-model', 0, unlimited))).toBeUndefined();
+  });
+
+  it('a tree: the same rule and messages, naming whose limit was reached', () => {
+    const root = new Budget({ maxCost: 0.35, maxTokens: 1_000_000 }, 'main');
+    const child = root.share('main/task-1', { maxTokens: 110_000 });
+    const run = progress('gpt-4o', 0, child);
     run.totals.add(1, tokens(100_000, 10_000));
-    // gpt-4o: 0.1M in × $2.50 + 0.01M out × $10 = $0.35.
-    expect(costLimit(0.35)(run)).toBeUndefined();
-    run.totals.add(2, tokens(1, 0, true));
-    expect(costLimit(0.35)(run)).toEqual({ reason: 'cost_limit', error: 'spent $0.3500, over the limit of $0.35 (partly estimated usage)' });
-    expect(costLimit(1)(progress('mystery-model'))).toEqual({ reason: 'cost_limit', error: 'no price is known for model "mystery-model", so a cost limit cannot be kept (pass a price)' });
-    expect(costLimit(undefined)(progress('mystery-model'))).toBeUndefined();
+    // The child's share is capped by what the tree has left: its own share is what it reached.
+    expect(spentLimit(child)(run)).toEqual({ reason: 'cost_limit', error: 'this agent spent $0.3500 of the $0.35 limit' });
+    expect(spentLimit(root)(progress('gpt-4o', 0, root))).toEqual({ reason: 'cost_limit', error: 'the agent tree (main) spent $0.3500 of the $0.35 limit' });
+    const roomy = new Budget({ maxCost: 10 }, 'main').share('main/task-1', { maxTokens: 110_000 });
+    const alone = progress('gpt-4o', 0, roomy);
+    alone.totals.add(1, tokens(100_000, 10_000));
+    expect(spentLimit(roomy)(alone)).toEqual({ reason: 'token_limit', error: 'this agent used 110000 of the 110000-token limit' });
   });
 
   it('repeated call: the same call (canonical arguments) with the same result, three times across turns', () => {
@@ -54,8 +76,8 @@ describe('the brakes', () => {
     const controller = new AbortController();
     controller.abort();
     const run = { ...progress('mystery-model', 5), signal: controller.signal };
-    expect(firstStop(run, aborted, costLimit(1), turnLimit(5))).toEqual({ reason: 'aborted' });
+    expect(firstStop(run, aborted, spentLimit(new Budget({ maxCost: 1 })), turnLimit(5))).toEqual({ reason: 'aborted' });
     expect(firstStop(run, turnLimit(5), aborted)).toEqual({ reason: 'turn_limit' });
-    expect(firstStop(progress(), aborted, costLimit(undefined), turnLimit(5))).toBeUndefined();
+    expect(firstStop(progress(), aborted, spentLimit(new Budget()), turnLimit(5))).toBeUndefined();
   });
 });

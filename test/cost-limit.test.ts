@@ -51,15 +51,22 @@ describe('prices', () => {
 describe('the cost brake', () => {
   it('stops with cost_limit before the request after the one that passed the limit, with the cost on the stop event', async () => {
     const { result, events, server } = await runScenario([calc, calc, calc, { text: 'never reached' }], { model: 'gpt-4o', maxCost: 0.5, toolList: [calculatorTool] });
-    // Each reply costs 0.1M × $2.50 + 0.01M × $10 = $0.35: over $0.50 after the second.
+    // Each reply costs 0.1M × $2.50 + 0.01M × $10 = $0.35: the $0.50 limit is reached after the second.
     expect(server.requests.length).toBe(2);
     expect(result.stopReason).toBe('cost_limit');
     expect(result.cost).toBeCloseTo(0.7, 10);
     const stop = ofType(events, 'stop')[0]!;
     expect(stop.cost).toBeCloseTo(0.7, 10);
-    expect(stop.error).toMatch(/\$0\.7000, over the limit of \$0\.5/);
+    expect(stop.error).toBe('spent $0.7000 of the $0.5 limit');
     // The calls of the last reply were answered, so the history can be resumed.
     expect(result.messages.at(-1)).toMatchObject({ role: 'tool', content: '1+1 = 2' });
+  });
+
+  it('stops once spent reaches the limit exactly (the one boundary rule, as the tree budget keeps it)', async () => {
+    const { result, server } = await runScenario([calc, calc, calc, { text: 'never reached' }], { model: 'gpt-4o', maxCost: 0.7, toolList: [calculatorTool] });
+    expect(server.requests.length).toBe(2);
+    expect(result.stopReason).toBe('cost_limit');
+    expect(result.error).toBe('spent $0.7000 of the $0.7 limit');
   });
 
   it('lets a run that stays under the limit answer, and reports its cost', async () => {

@@ -1,6 +1,6 @@
 /**
- * A child that fills its context window compacts like its parent: withSubagents hands the run's
- * context policy (prepareMessages / onContextOverflow) to every child, whose own history is summarised.
+ * A child that fills its context window compacts like its parent: withSubagents gives every child a
+ * context policy of its own (contextForAgent), which summarises the child's own history.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { withSubagents } from '../src/agents/subagents.js';
@@ -56,7 +56,7 @@ describe('compaction inside a subagent', () => {
     const policy = createContextPolicy({ provider, registry: tools, contextWindow: 4096 });
     const events: AgentEvent[] = [];
     const result = await run(
-      withSubagents({ provider, model: 'test-model', input: 'lead the work', tools, maxTurns: 20, prepareMessages: policy.prepareMessages, onContextOverflow: policy.onContextOverflow }),
+      withSubagents({ provider, model: 'test-model', input: 'lead the work', tools, maxTurns: 20, prepareMessages: policy.prepareMessages, onContextOverflow: policy.onContextOverflow, contextForAgent: policy.contextForAgent }),
       (event) => events.push(event),
     );
 

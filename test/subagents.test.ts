@@ -102,7 +102,7 @@ describe('subagents', () => {
     const childResults = ofType(events, 'tool_call_end').filter((event) => !event.agent && event.name === 'task');
     expect(childResults).toHaveLength(3);
     for (const child of childResults) {
-      expect(child.output).toMatch(/stopped before finishing \(cost_limit: the agent tree \(main\) spent \$0\.2450 of its \$0\.15 budget\) after 2 turns\. Hand-off:/);
+      expect(child.output).toMatch(/stopped before finishing \(cost_limit: the agent tree \(main\) spent \$0\.2450 of the \$0\.15 limit\) after 2 turns\. Hand-off:/);
       expect(child.output).toMatch(/Tool calls made: barrier, barrier/);
     }
     expect(result.agents?.map((spend) => spend.turns)).toEqual([1, 2, 2, 2]);
@@ -121,7 +121,7 @@ describe('subagents', () => {
     expect(agents.requestsOf('child B')).toHaveLength(0);
     const [a, b] = agents.requestsOf('lead')[1]!.messages.filter((message) => message.role === 'tool').map((message) => String(message.content));
     expect(a).toBe('A done');
-    expect(b).toMatch(/^Subagent main\/task-2 stopped before finishing \(cost_limit: this agent spent \$0\.0000 of its \$0 budget\) after 0 turns/);
+    expect(b).toMatch(/^Subagent main\/task-2 stopped before finishing \(cost_limit: this agent spent \$0\.0000 of the \$0 limit\) after 0 turns/);
     // A spent its $0.035, less than reserved: the rest was free again for the parent's answer.
     expect(result.answer).toBe('done');
   });

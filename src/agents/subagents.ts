@@ -1,6 +1,6 @@
 import type { AgentEvent } from '../contracts/events.js';
 import type { ToolContext, ToolOutput } from '../contracts/tool.js';
-import type { AgentOptions } from '../core/agent-options.js';
+import type { AgentContextHooks, AgentOptions } from '../core/agent-options.js';
 import { Budget } from '../core/budget.js';
 import { EventRelay } from '../core/event-relay.js';
 import { runAgent } from '../core/loop.js';
@@ -92,7 +92,7 @@ async function runChild(tree: AgentTree, parent: AgentNode, definition: AgentDef
       ...(price ? { price } : {}),
     };
     const node: AgentNode = { path, depth: parent.depth + 1, budget, tools: new ToolRegistry(childTools(parent.tools.list(), definition), { outputs: parent.tools.outputs }), relay: new EventRelay(), started: 0 };
-    let options = attach(child, tree, node);
+    let options = attach({ ...child, ...contextOf(base, node.tools) }, tree, node);
     for (let round = 0; ; round++) {
       const run = runAgent(options);
       let next = await run.next();
@@ -107,14 +107,22 @@ async function runChild(tree: AgentTree, parent: AgentNode, definition: AgentDef
   }
 }
 
-/**
- * What a child takes from the top-level run: the provider and the settings that are not per-agent,
- * the context policy included, so a child near its window compacts as the parent does.
- */
+/** What a child takes from the top-level run: the provider and the settings that are not per-agent. */
 function inherited(base: AgentOptions): Omit<AgentOptions, 'model' | 'input'> {
-  const { provider, temperature, maxTokens, repeatLimit, changingRepeatLimit, protocolErrorLimit, authorize, retry, prepareMessages, onContextOverflow } = base;
-  const optional = { temperature, maxTokens, repeatLimit, changingRepeatLimit, protocolErrorLimit, authorize, retry, prepareMessages, onContextOverflow };
+  const { provider, temperature, maxTokens, repeatLimit, changingRepeatLimit, protocolErrorLimit, authorize, retry } = base;
+  const optional = { temperature, maxTokens, repeatLimit, changingRepeatLimit, protocolErrorLimit, authorize, retry };
   return { provider, ...Object.fromEntries(Object.entries(optional).filter(([, value]) => value !== undefined)) };
+}
+
+/**
+ * A child's context policy, so it compacts near its window as the parent does: a policy of its own
+ * (its own learned ratio, carried cost, cache clock, tool offer) when the run has `contextForAgent`;
+ * otherwise the run's hooks as they are.
+ */
+function contextOf(base: AgentOptions, tools: ToolRegistry): AgentContextHooks {
+  if (base.contextForAgent) return base.contextForAgent(tools);
+  const { prepareMessages, onContextOverflow } = base;
+  return { ...(prepareMessages ? { prepareMessages } : {}), ...(onContextOverflow ? { onContextOverflow } : {}) };
 }
 
 /** A grandchild's events already carry their own, longer path. */

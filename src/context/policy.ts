@@ -29,8 +29,8 @@ export interface ContextPolicyOptions extends Omit<ContextSettingsInput, 'model'
   provider: Provider;
   /** Where full outputs go (default: the registry's store, where its cap keeps them; else in memory, for this process only). */
   store?: OutputStore;
-  /** The agent's tools: their schemas are counted with each prompt (the policy never changes them). */
-  registry?: ToolRegistry;
+  /** The agent's tools, read-only: their schemas are counted with each prompt (the loop holds the offer, never the policy). */
+  registry?: ToolOffer;
   /** Awaited before each compaction that summarises something: `auto` when the window asks for one, `manual` for `compact` (with its focus). */
   beforeCompact?(trigger: 'auto' | 'manual', focus?: string): Promise<void>;
   /**
@@ -53,6 +53,9 @@ export interface ContextPolicyOptions extends Omit<ContextSettingsInput, 'model'
   retry?: RetryPolicy;
 }
 
+/** What the policy may see of an agent's tools: the schemas offered, and where cut outputs are stored. */
+export type ToolOffer = Pick<ToolRegistry, 'schemas' | 'outputs'>;
+
 type Prepare = NonNullable<AgentOptions['prepareMessages']>;
 type Overflow = NonNullable<AgentOptions['onContextOverflow']>;
 
@@ -66,6 +69,12 @@ export interface ContextPolicy {
   /** The numbers in force for a model. */
   settings(model: string): ContextSettings;
   readonly store: OutputStore;
+  /**
+   * The same policy for another agent (a subagent) with state of its own: its learned ratio, its
+   * last request, its carried cost, its cache clock. Same settings and output store; its tools are
+   * its own, and it follows no recorded rewrite points (those are the top agent's).
+   */
+  contextForAgent(tools: ToolOffer): ContextPolicy;
 }
 
 /** Below this many estimated tokens a low reported count is noise (formatting), not truncation. */
@@ -86,6 +95,14 @@ const WINDOW_LOW_WATER = 0.6;
 export function createContextPolicy(options: ContextPolicyOptions): ContextPolicy {
   // The registry's cap stores whole outputs too: one store, so read_output finds both.
   const store = options.store ?? options.registry?.outputs ?? new MemoryOutputStore();
+  if (options.offerReadOutput) {
+    options.offerReadOutput(deferredTool(TOOL_SPECS.read_output!, async () => (await import('./read-output.js')).createReadOutputTool(store)));
+  }
+  return agentPolicy(options, store);
+}
+
+/** One agent's policy: every `let` below is that agent's alone. */
+function agentPolicy(options: ContextPolicyOptions, store: OutputStore): ContextPolicy {
   const settingsCache = new Map<string, ContextSettings>();
   // Provider-reported prompt tokens over our estimate for the same request.
   let ratio = 1;
@@ -117,9 +134,6 @@ export function createContextPolicy(options: ContextPolicyOptions): ContextPolic
   let lastRequestAt: number | undefined;
   // What carrying stubbable outputs has cost since the last rewrite point (see rewritePays).
   let carried = 0;
-  if (options.offerReadOutput) {
-    options.offerReadOutput(deferredTool(TOOL_SPECS.read_output!, async () => (await import('./read-output.js')).createReadOutputTool(store)));
-  }
   const saved = new Set<string>();
   const historyBound = historyUpperBound();
 
@@ -322,10 +336,10 @@ export function createContextPolicy(options: ContextPolicyOptions): ContextPolic
         events.push({ type: 'context_warning', turn: context.turn, message: `The prompt is ${what}, over the ${format(s.inputBudget)} budget: the system prompt or the latest request is too large.`, estimatedTokens: after });
       }
     }
-    // A new task, a rewrite point or an expired cache: where tools that came or went join the offer.
-    if (context.turn === 1 || cold || events.some((event) => event.type === 'context_rewrite' || event.type === 'compaction')) options.registry?.holdSchemas();
+    // A new task, a rewrite point or an expired cache: where tools that came or went may join the offer (the loop holds it).
+    const holdTools = context.turn === 1 || cold || events.some((event) => event.type === 'context_rewrite' || event.type === 'compaction');
     rememberSent(out);
-    return { messages: out, events };
+    return { messages: out, events, ...(holdTools ? { holdTools } : {}) };
   };
 
   const onContextOverflow: Overflow = async (messages, context) => {
@@ -360,9 +374,8 @@ export function createContextPolicy(options: ContextPolicyOptions): ContextPolic
     if (learned) warning.contextWindow = learned;
     events.unshift(warning);
     if (result.event) events.push(result.event);
-    options.registry?.holdSchemas();
     rememberSent(result.messages);
-    return { messages: result.messages, events };
+    return { messages: result.messages, events, holdTools: true };
   };
 
   return {
@@ -371,5 +384,9 @@ export function createContextPolicy(options: ContextPolicyOptions): ContextPolic
     compact: (messages, call) => compactAs('manual', messages, call),
     settings,
     store,
+    contextForAgent: (tools) => {
+      const { rewriteAt: _recorded, tools: _schemas, offerReadOutput: _offer, ...shared } = options;
+      return agentPolicy({ ...shared, registry: tools }, store);
+    },
   };
 }

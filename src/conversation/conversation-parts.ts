@@ -34,7 +34,7 @@ export interface ConversationParts {
   /** The system prompt (memory and skills in it); plan mode adds its instructions to it. */
   system: string;
   /** Truncation and compaction before each request, and the retry after a context overflow. */
-  context: Pick<AgentOptions, 'prepareMessages' | 'onContextOverflow'>;
+  context: Pick<AgentOptions, 'prepareMessages' | 'onContextOverflow' | 'contextForAgent'>;
   hooks: Hooks | undefined;
   /** Custom `/commands`, the tool scope they narrow, and MCP prompts (`/mcp__server__prompt`). */
   commands: readonly CustomCommand[];

@@ -80,6 +80,7 @@ async function runOnce(context: RoundsContext, round: FirstRound): Promise<Round
     leftOutNotes: context.leftOutNotes,
     ...(parts.context.prepareMessages ? { prepareMessages: parts.context.prepareMessages } : {}),
     ...(parts.context.onContextOverflow ? { onContextOverflow: parts.context.onContextOverflow } : {}),
+    ...(parts.context.contextForAgent ? { contextForAgent: parts.context.contextForAgent } : {}),
     ...(parts.maxCost !== undefined ? { maxCost: parts.maxCost } : {}),
   };
   // The task tool's code loads only when subagents are on.

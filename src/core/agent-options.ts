@@ -69,7 +69,7 @@ export interface AgentOptions {
   prepareMessages?: (
     messages: Message[],
     context: { turn: number; model: string; signal: AbortSignal; /** What the server reported for the previous request. */ usage?: Usage },
-  ) => Promise<{ messages: Message[]; events?: AgentEvent[] }>;
+  ) => Promise<PreparedMessages>;
   /**
    * Called once per turn when the provider rejects the prompt as too long (kind
    * `context_length`): the messages it returns replace the history and the request is retried once.
@@ -77,7 +77,23 @@ export interface AgentOptions {
   onContextOverflow?: (
     messages: Message[],
     context: { turn: number; model: string; signal: AbortSignal; error: ProviderError },
-  ) => Promise<{ messages: Message[]; events?: AgentEvent[] }>;
+  ) => Promise<PreparedMessages>;
+  /**
+   * The context hooks for another agent of the tree (a subagent), with state of their own; given
+   * that agent's tools, read-only. Without it a subagent shares `prepareMessages` and
+   * `onContextOverflow` as they are (fine for stateless ones).
+   */
+  contextForAgent?: (tools: ToolRegistry) => AgentContextHooks;
+}
+
+/** The context policy's part of the options, for one agent. */
+export type AgentContextHooks = Pick<AgentOptions, 'prepareMessages' | 'onContextOverflow' | 'contextForAgent'>;
+
+export interface PreparedMessages {
+  messages: Message[];
+  events?: AgentEvent[];
+  /** A point where tools that came or went may join the offer: the loop holds the registry's schemas anew. */
+  holdTools?: boolean;
 }
 
 export interface RunResult {

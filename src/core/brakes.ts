@@ -40,24 +40,17 @@ export const turnLimit =
     turns >= maxTurns ? { reason: 'turn_limit' } : undefined;
 
 /**
- * More than `maxCost` dollars spent. A limit that cannot be priced stops the run at once: a cost
- * brake that cannot price the model must not silently let it spend.
+ * The one limit check, for a single agent and a tree alike: the budget (this agent's share and
+ * every ancestor's) has a limit reached, so no request may be sent (see Budget.exhausted for the
+ * rule and the messages). A cost limit that cannot be priced stops the run at once: a brake that
+ * cannot price the model must not silently let it spend.
  */
-export const costLimit =
-  (maxCost: number | undefined): Brake =>
+export const spentLimit =
+  (budget: Budget): Brake =>
   ({ totals }) => {
-    if (maxCost === undefined) return undefined;
-    if (!totals.price) return { reason: 'cost_limit', error: `no price is known for model "${totals.model}", so a cost limit cannot be kept (pass a price)` };
-    const spent = totals.cost() ?? 0;
-    if (spent <= maxCost) return undefined;
-    return { reason: 'cost_limit', error: `spent $${spent.toFixed(4)}, over the limit of $${maxCost}${totals.usage.estimated ? ' (partly estimated usage)' : ''}` };
+    if (budget.limitsCost && !totals.price) return { reason: 'cost_limit', error: `no price is known for model "${totals.model}", so a cost limit cannot be kept (pass a price)` };
+    return budget.exhausted();
   };
-
-/** The agent tree's budget (this agent's share and every ancestor's) has a limit spent: no request may be sent. */
-export const treeBudget =
-  (budget: Budget | undefined): Brake =>
-  () =>
-    budget?.exhausted();
 
 /** Records a turn's calls with their results (in call order); a stop when one is repeated past its limit. */
 export function repeatedCall(detector: RepeatDetector, calls: ToolCall[], results: ToolMessage[]): Stop | undefined {

@@ -34,6 +34,8 @@ export class Budget {
   private treeUsage: Usage = emptyUsage();
   private ownTurns = 0;
   private ownCost: number | undefined;
+  /** Some usage charged here was estimated (the server reported none). */
+  private estimated = false;
   private readonly running = new Set<Budget>();
   /** Every node of the tree, the root's list only, in the order they were made. */
   private readonly nodes: Budget[];
@@ -88,22 +90,28 @@ export class Budget {
       node.treeUsage = addUsage(node.treeUsage, usage);
       node.spent.tokens += usage.inputTokens + usage.outputTokens;
       node.spent.cost += cost ?? 0;
+      if (usage.estimated) node.estimated = true;
     }
   }
 
-  /** The stop a spent limit here or on the way to the root calls for; undefined while every limit has something left. */
+  /**
+   * The stop a limit reached here or on the way to the root calls for; undefined while every limit
+   * has something left. The one boundary rule, for a single agent and a tree: a limit is reached
+   * once what was spent equals or passes it (a $0.50 limit stops the run at $0.50). Each limit has
+   * one message, naming whose limit it was only in a tree.
+   */
   exhausted(): { reason: StopReason; error: string } | undefined {
     for (let node: Budget | undefined = this; node; node = node.parent) {
       const { maxCost, maxTurns, maxTokens } = node.limits;
-      const whose = node === this ? 'this agent' : `the agent tree (${node.agent})`;
+      const whose = node.hasChildren ? `the agent tree (${node.agent}) ` : node.parent ? 'this agent ' : '';
       if (maxCost !== undefined && node.spent.cost >= maxCost) {
-        return { reason: 'cost_limit', error: `${whose} spent $${node.spent.cost.toFixed(4)} of its $${maxCost} budget` };
+        return { reason: 'cost_limit', error: `${whose}spent $${node.spent.cost.toFixed(4)} of the $${maxCost} limit${node.estimated ? ' (partly estimated usage)' : ''}` };
       }
       if (maxTokens !== undefined && node.spent.tokens >= maxTokens) {
-        return { reason: 'token_limit', error: `${whose} used ${node.spent.tokens} of its ${maxTokens} tokens` };
+        return { reason: 'token_limit', error: `${whose}used ${node.spent.tokens} of the ${maxTokens}-token limit` };
       }
       if (maxTurns !== undefined && node.spent.turns >= maxTurns) {
-        return { reason: 'turn_limit', error: `${whose} made ${node.spent.turns} of its ${maxTurns} requests` };
+        return { reason: 'turn_limit', error: `${whose}made ${node.spent.turns} of the ${maxTurns} requests allowed` };
       }
     }
     return undefined;

@@ -3,7 +3,8 @@ import type { Message, Usage } from '../contracts/messages.js';
 import type { ModelRequest } from '../contracts/provider.js';
 import { ToolRegistry } from '../tools/registry.js';
 import type { AgentOptions, RunResult } from './agent-options.js';
-import { aborted, costLimit, firstStop, repeatedCall, treeBudget, turnLimit, type RunProgress, type Stop } from './brakes.js';
+import { aborted, firstStop, repeatedCall, spentLimit, turnLimit, type RunProgress, type Stop } from './brakes.js';
+import { Budget } from './budget.js';
 import { callModel, contextChanges } from './call-model.js';
 import { CacheWatch } from './cache-watch.js';
 import { LeftOutNotes } from './left-out-notes.js';
@@ -29,15 +30,21 @@ export type { AgentOptions, RunResult } from './agent-options.js';
 export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEvent, RunResult> {
   const registry = options.tools ?? new ToolRegistry();
   const signal = options.signal ?? new AbortController().signal;
-  const run: RunProgress = { turns: 0, totals: new RunTotals(options.model, options.price, options.budget), signal };
+  // One limit system: a run outside a tree keeps its cost limit in a budget of its own.
+  const budget = options.budget ?? new Budget(options.maxCost !== undefined ? { maxCost: options.maxCost } : {});
+  const run: RunProgress = { turns: 0, totals: new RunTotals(options.model, options.price, budget), signal };
   const { totals } = run;
   const atTurnLimit = turnLimit(options.maxTurns ?? 25);
-  const ownCost = costLimit(options.maxCost);
-  const inTree = treeBudget(options.budget);
-  const overBudget = (progress: RunProgress) => firstStop(progress, ownCost, inTree);
+  const overBudget = spentLimit(budget);
   const repeats = new RepeatDetector({ sameResult: options.repeatLimit ?? 3, changingResult: options.changingRepeatLimit ?? 8 });
   const stream = { provider: options.provider, signal, retry: options.retry ?? DEFAULT_RETRY };
   const request = (history: Message[]) => modelRequest(options, registry, history);
+  const overflow = options.onContextOverflow;
+  const onContextOverflow: AgentOptions['onContextOverflow'] = overflow && (async (history, context) => {
+    const shrunk = await overflow(history, context);
+    if (shrunk.holdTools) registry.holdSchemas();
+    return shrunk;
+  });
   const repairer = new HistoryRepairer();
   let messages = startingHistory(options);
   let lastUsage: Usage | undefined;
@@ -61,6 +68,7 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
     if (options.prepareMessages) {
       const prepared = await options.prepareMessages(messages, { turn, model: options.model, signal, ...(lastUsage ? { usage: lastUsage } : {}) });
       messages = prepared.messages;
+      if (prepared.holdTools) registry.holdSchemas();
       changes = contextChanges(prepared.events);
       yield* totals.contextEvents(prepared.events, turn);
       // A compaction's summary request may have been what crossed the limit.
@@ -73,8 +81,8 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
       yield { type: 'history_repaired', turn, repairs: repaired.repairs };
     }
 
-    options.budget?.countTurn();
-    const call = yield* callModel(messages, { ...stream, model: options.model, turn, totals, request, onContextOverflow: options.onContextOverflow, onToolNamed: (name) => registry.prepare(name), cache: { watch, changes } });
+    budget.countTurn();
+    const call = yield* callModel(messages, { ...stream, model: options.model, turn, totals, request, onContextOverflow, onToolNamed: (name) => registry.prepare(name), cache: { watch, changes } });
     messages = call.messages;
     // The offer fixed for this request, when tool search deferred tools in it.
     yield* offerEvents(registry, turn);

@@ -44,6 +44,7 @@ export async function againstRun(recorded: RecordedRun, setup: ReplaySetup & { p
     signal: controller.signal,
     prepareMessages: context.prepareMessages,
     onContextOverflow: context.onContextOverflow,
+    contextForAgent: context.contextForAgent,
     ...(setup.plan ? { plan: true } : {}),
   };
   for await (const event of runAgent(setup.subagents ? withSubagents(options, setup.subagents) : options)) {

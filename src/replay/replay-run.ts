@@ -59,6 +59,7 @@ export async function replayRun(recorded: RecordedRun, setup: ReplaySetup): Prom
     signal: controller.signal,
     prepareMessages: context.prepareMessages,
     onContextOverflow: context.onContextOverflow,
+    contextForAgent: context.contextForAgent,
     ...(setup.plan ? { plan: true } : {}),
   };
   let turns = 0;

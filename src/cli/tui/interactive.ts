@@ -455,6 +455,7 @@ export class InteractiveSession {
       ...(this.services.cacheWatch ? { cacheWatch: this.services.cacheWatch } : {}),
       ...(this.services.leftOutNotes ? { leftOutNotes: this.services.leftOutNotes } : {}),
       ...(this.services.onContextOverflow ? { onContextOverflow: this.services.onContextOverflow } : {}),
+      ...(this.services.contextForAgent ? { contextForAgent: this.services.contextForAgent } : {}),
     };
     const agentRun = runAgent(this.options.subagents ? withSubagents(options, this.options.subagents) : options);
     const generator = this.services.wrapRun ? this.services.wrapRun(agentRun) : agentRun;

@@ -76,6 +76,8 @@ export interface InteractiveServices {
   leftOutNotes?: AgentOptions['leftOutNotes'];
   /** Shrinks the history after the provider said it is too long. */
   onContextOverflow?: AgentOptions['onContextOverflow'];
+  /** A context policy of its own for each subagent. */
+  contextForAgent?: AgentOptions['contextForAgent'];
   /** Sees every event (the session store appends them). */
   onEvent?(event: AgentEvent): void;
   /**

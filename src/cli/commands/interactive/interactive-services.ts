@@ -74,6 +74,7 @@ export async function createInteractiveServices(
     cacheWatch: new CacheWatch({ ttlMs: cacheTtlMsOf(settings.cacheTtl) }),
     leftOutNotes: new LeftOutNotes(),
     onContextOverflow: context.onContextOverflow,
+    contextForAgent: context.contextForAgent,
     onEvent: record,
     compact: async (messages, { model, signal }) => {
       const result = await context.compact(messages, { model, signal });
