@@ -74,7 +74,7 @@ describe('the CLI with --provider google', () => {
 describe('the CLI with --max-cost', () => {
   const costly = { toolCalls: [{ name: 'calculator', arguments: { expression: '1+1' } }], usage: { inputTokens: 100_000, outputTokens: 10_000 } };
 
-  it('stops with exit code 3 once the run's cost reaches the limit', async () => {
+  it("stops with exit code 3 once the run's cost reaches the limit", async () => {
     const server = await chat([costly, costly, costly]);
     const ran = await cli(['--max-cost', '0.5', '--json', 'add'], { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: server.url, VIBE_MODEL: 'gpt-4o' });
     expect(ran.code).toBe(3);
