@@ -3,7 +3,7 @@ import { existsSync, lstatSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentRow } from '../src/cli/commands/background/agent-status.js';
-import { startChatServer, type ChatRequestBody, type ScriptedReply } from './support/chat-server.js';
+import { startChatServer, type ChatRequestBody } from './support/chat-server.js';
 import { cliHome, waitFor, type CliHome } from './support/cli-process.js';
 import { EventWatch } from './support/event-watch.js';
 import { startServe } from './support/serve-process.js';
@@ -19,7 +19,7 @@ const USER_EDIT = 'line 1 (the user, uncommitted)\nline 2\nline 3\nline 4\nline 
 const A_WRITES = 'line 1\nline 2\nline 3\nline 4\nline 5 (session A)\n';
 
 /** Each session's replies by its task's marker: a write, then (after the tool result) a short answer. */
-function reply(body: ChatRequestBody): ScriptedReply {
+function reply(body: ChatRequestBody) {
   const text = JSON.stringify(body.messages);
   const results = body.messages.filter((message) => message.role === 'tool').length;
   const answered = results > 0;

@@ -8,7 +8,7 @@ const oneId = (words: string[], usage: string): string => {
 
 export const agentsSpec = defineCommand({
   name: 'agents',
-  summary: 'the background sessions (--bg): state, worktree, branch, cost, last event; --prune removes finished worktrees that hold nothing unsaved',
+  summary: 'background sessions (--bg): state, worktree, cost, last event',
   usage: ['agents [--json] [--prune]'],
   flags: [{ flag: 'prune', help: 'remove the worktrees of sessions not running whose work is all saved (committed on a branch, or landed); says what it keeps and why' }],
   parse: ({ flags }) => ({ agents: { prune: flags.prune === true } }),
@@ -17,7 +17,7 @@ export const agentsSpec = defineCommand({
 
 export const logsSpec = defineCommand({
   name: 'logs',
-  summary: 'a background session\'s events, one JSON line each; -f follows until its run stops',
+  summary: 'a background session\'s events (-f: follow)',
   usage: ['logs ID [-f]'],
   maxWords: 1,
   flags: [{ flag: 'follow', short: 'f', help: 'then follow live events until the running turn stops' }],
@@ -37,7 +37,7 @@ export const stopSpec = defineCommand({
 
 export const landSpec = defineCommand({
   name: 'land',
-  summary: 'rebase a background session\'s branch onto HEAD, run the checks in its worktree, merge it into your working tree as one rewind point',
+  summary: 'check a background session\'s worktree, merge it into yours; rewind undoes it',
   usage: ['land ID [--check CMD]…'],
   details: ['Nothing is applied when the rebase conflicts, a check fails, or the change overlaps your uncommitted edits. Nothing is committed or staged in your checkout; vibe-agent rewind undoes the land.'],
   maxWords: 1,

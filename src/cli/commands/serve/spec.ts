@@ -3,7 +3,7 @@ import { parseServeArgs } from './serve-args.js';
 
 export const serveSpec = defineCommand({
   name: 'serve',
-  summary: 'a session server over HTTP for editors, scripts and other machines (bearer token, SSE events): docs/server.md',
+  summary: 'a session server over HTTP for editors, scripts, other machines (token, SSE): docs/server.md',
   usage: ['serve [--host HOST] [--port PORT] [--token-file FILE] [--allow-origin ORIGIN]'],
   details: [
     'Every route but /v1/health needs the bearer token: made on first start and printed once, kept in a 0600 file (default: the data folder\'s serve/token).',
