@@ -68,7 +68,7 @@ function misplacedOptionMessage(typed: string, known: string[], command: Command
   const name = typed.replace(/^-+/, '').replace(/=.*$/, '');
   const long = typed.startsWith('--') ? name : Object.entries(ALL_OPTIONS).find(([, option]) => option.short === name)?.[0];
   const owners = long === undefined ? [] : ownersOf(long);
-  if (owners.length) return `${typed} only applies to ${owners.map((owner) => owner.said).join(' and ')}; see ${owners[0]!.help}.`;
+  if (owners.length) return `${typed} only applies to ${owners.map((owner) => owner.said).join(' and ')}${command?.unknownFlagHint ? `; ${command.unknownFlagHint}` : ''}; see ${owners[0]!.help}.`;
   return `${unknownOptionMessage(typed, known)}${command?.unknownFlagHint ? `; ${command.unknownFlagHint}` : ''}\n${seeHelp(command)}`;
 }
 
