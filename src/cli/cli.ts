@@ -38,6 +38,7 @@ async function main(argv: string[], packageVersion: () => string): Promise<numbe
   // Each command's run is a lazy import() in its spec (the bundler makes each a chunk).
   const command = findCommand(args.command);
   if (command) return command.run(args, controller.signal);
+  if (args.background) return (await import('./commands/background/bg-command.js')).bgCommand(args);
   if (args.resume === '') {
     const { pickSession } = await import('./commands/run/session-picker.js');
     const workspace = resolve(args.cwd ?? process.cwd());

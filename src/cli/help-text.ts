@@ -24,13 +24,11 @@ const RULE = wrap(
 /** The flags people reach for; the rest are in `--help all` and docs/settings.md. */
 const COMMON_FLAGS: [flag: string, help: string][] = [
   ['model', 'the model (default: the provider preset\'s)'],
-  ['provider', 'anthropic, openai, google, deepseek, openrouter, groq, ollama, … (--help all lists them)'],
-  ['permission-mode', 'ask, auto-edit, auto, plan or yolo: what runs without asking'],
-  ['yes', 'the same as --permission-mode yolo'],
-  ['continue', 'continue the latest session of this workspace'],
-  ['resume', 'continue a chosen session (id or prefix; without one, pick from the list)'],
+  ['provider', 'anthropic, openai, google, deepseek, openrouter, ollama, … (--help all lists them)'],
+  ['permission-mode', 'ask, auto-edit, auto, plan or yolo: what runs without asking (--yes, -y: yolo)'],
+  ['continue', 'continue the latest session here (--resume [ID]: a chosen one, or pick)'],
   ['max-cost', 'stop once the run has cost more than this many US dollars'],
-  ['tools', 'the tools the model gets, by name'],
+  ['bg', 'run the task in the background, -w NAME in its own git worktree (docs/background.md)'],
   ['cwd', 'the workspace directory (default: the current directory)'],
   ['json', 'one JSON event per line on stdout'],
 ];

@@ -108,6 +108,8 @@ function runArgs(args: CliArgs, positionals: string[], passthrough: string[], va
   if (values.continue) args.continue = true;
   if (values.resume !== undefined) args.resume = values.resume as string;
   if (values['no-session']) args.noSession = true;
+  if (values.worktree !== undefined && !values.bg) throw new UsageError('--worktree goes with --bg (a background session in its own worktree).');
+  if (values.bg) args.background = typeof values.worktree === 'string' ? { worktree: values.worktree } : {};
   const flagPrompt = values.prompt as string | undefined;
   const words = [...positionals, ...passthrough];
   if (flagPrompt !== undefined && words.length) throw new UsageError('Give the prompt either with -p or as an argument, not both.');

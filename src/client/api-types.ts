@@ -152,7 +152,7 @@ export interface components {
              * @description Default: ask. In ask mode a call that needs approval waits for a client to answer.
              * @enum {string}
              */
-            permissionMode?: "ask" | "auto-edit" | "plan" | "yolo";
+            permissionMode?: "ask" | "auto-edit" | "auto" | "plan" | "yolo";
             /** @description A stored session id of this workspace to continue. */
             resume?: string;
         };

@@ -10,7 +10,7 @@ function named<T extends z.ZodType>(id: string, schema: T): T {
   return schema;
 }
 
-export const PERMISSION_MODES = ['ask', 'auto-edit', 'plan', 'yolo'] as const;
+export const PERMISSION_MODES = ['ask', 'auto-edit', 'auto', 'plan', 'yolo'] as const;
 
 export const createSessionBodySchema = named(
   'CreateSession',

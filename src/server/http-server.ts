@@ -20,6 +20,8 @@ export interface ServerOptions extends AccessRules {
 export interface RunningServer {
   url: string;
   port: number;
+  /** Whether anything is going on: a turn running or waiting for an approval, or an event stream open. */
+  busy(): boolean;
   close(): Promise<void>;
 }
 
@@ -56,6 +58,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   return {
     url: `http://${shownHost}:${port}`,
     port,
+    busy: () => context.streams.open > 0 || registry.list().some((session) => session.info().status === 'running'),
     close: async () => {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -8,6 +8,8 @@ export interface ServeArgs {
   allowOrigins: string[];
   maxSessions?: number;
   maxStreams?: number;
+  /** Stop after this many seconds with no turn running and no stream open (background sessions' server). */
+  idleExit?: number;
 }
 
 export function parseServeArgs({ flags }: CommandInput): { command: 'serve'; serve: ServeArgs } {
@@ -18,9 +20,10 @@ export function parseServeArgs({ flags }: CommandInput): { command: 'serve'; ser
   const allowOrigins = (Array.isArray(origins) ? origins : typeof origins === 'string' ? [origins] : []).map(origin);
   const maxSessions = whole(flags['max-sessions'], '--max-sessions', 1, 100_000);
   const maxStreams = whole(flags['max-streams'], '--max-streams', 1, 100_000);
+  const idleExit = whole(flags['idle-exit'], '--idle-exit', 1, 86_400);
   return {
     command: 'serve',
-    serve: { host, port, allowOrigins, ...(tokenFile ? { tokenFile } : {}), ...(maxSessions ? { maxSessions } : {}), ...(maxStreams ? { maxStreams } : {}) },
+    serve: { host, port, allowOrigins, ...(tokenFile ? { tokenFile } : {}), ...(maxSessions ? { maxSessions } : {}), ...(maxStreams ? { maxStreams } : {}), ...(idleExit ? { idleExit } : {}) },
   };
 }
 

@@ -11,6 +11,20 @@ import { EXIT } from '../../settings/exit-codes.js';
 import type { ServeArgs } from './serve-args.js';
 import { servedSessions } from './served-sessions.js';
 import { ServedIds } from './served-ids.js';
+import { clearServerAddress, writeServerAddress } from '../background/server-address.js';
+
+/** Resolves once the server has been idle (nothing running, no stream) for `seconds` in a row. */
+function stopWhenIdle(server: { busy(): boolean }, seconds: number): { done: Promise<void>; cancel(): void } {
+  let idleSince = Date.now();
+  let timer: NodeJS.Timeout | undefined;
+  const done = new Promise<void>((resolve) => {
+    timer = setInterval(() => {
+      if (server.busy()) idleSince = Date.now();
+      else if (Date.now() - idleSince >= seconds * 1000) resolve();
+    }, Math.min(5_000, seconds * 250));
+  });
+  return { done, cancel: () => clearInterval(timer) };
+}
 
 /** `vibe-agent serve`: many sessions in one process over HTTP, until Ctrl-C or SIGTERM. */
 export async function serveCommand(args: CliArgs & { serve?: ServeArgs }, signal: AbortSignal, env: NodeJS.ProcessEnv = agentEnvironment()): Promise<number> {
@@ -29,10 +43,15 @@ export async function serveCommand(args: CliArgs & { serve?: ServeArgs }, signal
     sessions: servedSessions(args, new ServedIds(join(stateDir, 'sessions.jsonl')), env, warn),
     limits: { ...(options.maxSessions ? { sessions: options.maxSessions } : {}), ...(options.maxStreams ? { streams: options.maxStreams } : {}) },
   });
+  writeServerAddress(env, { url: server.url, pid: process.pid, tokenFile });
   safeStdout.write(`Listening on ${server.url}\n`);
   // The token is printed the one time it is made; afterwards only where it is.
   safeStdout.write(created ? `Token (saved in ${tokenFile}, shown only now): ${token}\n` : `Token: in ${tokenFile}\n`);
-  if (!signal.aborted) await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
+  const idle = options.idleExit ? stopWhenIdle(server, options.idleExit) : undefined;
+  const aborted = new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
+  if (!signal.aborted) await (idle ? Promise.race([aborted, idle.done]) : aborted);
+  idle?.cancel();
+  clearServerAddress(env, process.pid);
   await server.close();
   return EXIT.answered;
 }

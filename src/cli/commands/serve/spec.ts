@@ -16,6 +16,7 @@ export const serveSpec = defineCommand({
     { flag: 'token-file', value: 'FILE', help: 'where the bearer token is kept (made, 0600, when missing)' },
     { flag: 'allow-origin', value: 'ORIGIN', multiple: true, help: 'a web origin (https://app.example) whose pages may call the server; repeatable' },
     { flag: 'max-sessions', value: 'N', help: 'sessions open at once (default 64); past it: 503 with Retry-After' },
+    { flag: 'idle-exit', value: 'SECONDS', help: 'stop once no turn has run and no stream been open for this long (how --bg starts it)' },
     { flag: 'max-streams', value: 'N', help: 'event streams open at once (default 256); past it: 503 with Retry-After' },
   ],
   parse: parseServeArgs,

@@ -1,0 +1,78 @@
+import { readEventPage, type ServerEvent, type VibeClient } from '../../../client/index.js';
+import type { BackgroundEntry } from './background-registry.js';
+import type { ServerConnection } from './server-address.js';
+
+export type AgentState = 'working' | 'needs you' | 'done' | 'failed' | 'stopped';
+
+export interface AgentRow {
+  id: string;
+  name: string;
+  state: AgentState;
+  workspace: string;
+  repo: string;
+  worktree?: string;
+  branch?: string;
+  base?: string;
+  included?: string[];
+  /** Dollars so far: the sum of its runs' `stop` costs (undefined when no run reported one). */
+  cost?: number;
+  lastEvent?: { seq: number; type: string; summary?: string };
+  pendingApprovals: Array<{ requestId: string; tool: string; summary: string }>;
+  landed?: string;
+  /** Why the server could not show it (it shows as stopped). */
+  problem?: string;
+}
+
+const FAILED = new Set(['provider_error', 'cost_limit', 'token_limit', 'repeated_call', 'turn_limit']);
+
+/** A background session as the server sees it now (stopped when no server is running or it was stopped). */
+export async function agentRow(entry: BackgroundEntry, server: ServerConnection | undefined): Promise<AgentRow> {
+  const row: AgentRow = {
+    id: entry.id,
+    name: entry.name,
+    state: 'stopped',
+    workspace: entry.workspace,
+    repo: entry.repo,
+    ...(entry.worktree ? { worktree: entry.worktree } : {}),
+    ...(entry.branch ? { branch: entry.branch } : {}),
+    ...(entry.base ? { base: entry.base } : {}),
+    ...(entry.included?.length ? { included: entry.included } : {}),
+    ...(entry.landed ? { landed: entry.landed } : {}),
+    pendingApprovals: [],
+  };
+  if (!server) return row;
+  const info = await server.client.GET('/v1/sessions/{id}', { params: { path: { id: entry.id } } });
+  if (!info.data) return { ...row, problem: `the server did not open it (${info.response.status}: ${info.error?.error ?? 'no reason given'})` };
+  const events = await allEvents(server.client, entry.id);
+  const stops = events.filter((event) => event.type === 'stop');
+  const costs = stops.map((event) => (event as { cost?: number }).cost).filter((cost): cost is number => typeof cost === 'number');
+  if (costs.length) row.cost = costs.reduce((a, b) => a + b, 0);
+  const last = events.at(-1);
+  if (last) row.lastEvent = { seq: last.seq, type: last.type, ...summaryOf(last) };
+  row.pendingApprovals = info.data.pendingApprovals.map(({ requestId, tool, summary }) => ({ requestId, tool, summary }));
+  const lastStop = stops.at(-1) as { reason?: string } | undefined;
+  if (info.data.status === 'closed') row.state = 'stopped';
+  else if (row.pendingApprovals.length) row.state = 'needs you';
+  else if (info.data.status === 'running' || info.data.queued > 0) row.state = 'working';
+  else if (lastStop && FAILED.has(lastStop.reason ?? '')) row.state = 'failed';
+  else if (lastStop?.reason === 'aborted' || last?.type === 'interrupted') row.state = 'stopped';
+  else row.state = 'done';
+  return row;
+}
+
+async function allEvents(client: VibeClient, id: string): Promise<ServerEvent[]> {
+  const events: ServerEvent[] = [];
+  let after = 0;
+  for (;;) {
+    const page = await readEventPage(client, id, after);
+    events.push(...page.events);
+    if (!page.more) return events;
+    after = page.next;
+  }
+}
+
+function summaryOf(event: ServerEvent): { summary?: string } {
+  const fields = event as { text?: string; name?: string; reason?: string; error?: string };
+  const text = fields.reason ?? fields.name ?? fields.error ?? fields.text;
+  return typeof text === 'string' ? { summary: text.replace(/\s+/g, ' ').slice(0, 80) } : {};
+}

@@ -1,0 +1,46 @@
+import { resolve } from 'node:path';
+import { agentEnvironment } from '../../../secrets/held-secrets.js';
+import type { CliArgs } from '../../args/cli-args.js';
+import { safeStdout } from '../../display/safe-output.js';
+import { EXIT } from '../../settings/exit-codes.js';
+import { UsageError } from '../../settings/usage-error.js';
+import { addBackgroundEntry } from './background-registry.js';
+import { ensureServer } from './server-address.js';
+import { createWorktree, repositoryRoot, type CreatedWorktree } from './worktree.js';
+
+/** `vibe-agent --bg "task" [-w NAME]`: a session the server hosts, prompted, and this process returns. */
+export async function bgCommand(args: CliArgs, env: NodeJS.ProcessEnv = agentEnvironment()): Promise<number> {
+  if (args.prompt === undefined || args.prompt.trim() === '') throw new UsageError('--bg needs a task: vibe-agent --bg "what to do"');
+  const cwd = resolve(args.cwd ?? process.cwd());
+  const repo = args.background?.worktree !== undefined ? repositoryRoot(cwd) : cwd;
+  let worktree: CreatedWorktree | undefined;
+  if (args.background?.worktree !== undefined) worktree = createWorktree(repo, args.background.worktree, env);
+  const server = await ensureServer(env);
+  const workspace = worktree?.path ?? cwd;
+  const created = await server.client.POST('/v1/sessions', {
+    body: { workspace, ...(args.model ? { model: args.model } : {}), ...(args.provider ? { provider: args.provider } : {}), ...(args.permissionMode ? { permissionMode: args.permissionMode } : {}) },
+  });
+  if (!created.data) throw new Error(`the session server refused the session (${created.response.status}): ${created.error?.error ?? 'no reason given'}`);
+  const id = created.data.id;
+  const name = args.background?.worktree ?? id.slice(-8);
+  addBackgroundEntry(env, {
+    id,
+    name,
+    repo,
+    workspace,
+    createdAt: new Date().toISOString(),
+    ...(worktree ? { worktree: worktree.path, branch: worktree.branch, base: worktree.base, included: worktree.included.map((entry) => entry.path) } : {}),
+  });
+  const prompted = await server.client.POST('/v1/sessions/{id}/prompts', { params: { path: { id } }, body: { text: args.prompt, mode: 'queue' } });
+  if (prompted.error) throw new Error(`the session ${id} was made but its task was refused (${prompted.response.status}): ${prompted.error.error}`);
+  const lines = [`Started ${name} (session ${id}) in the background${server.started ? ` (the session server started: ${server.url})` : ''}.`];
+  if (worktree) {
+    lines.push(`Worktree ${worktree.path} on branch ${worktree.branch} from ${worktree.base.slice(0, 12)} (HEAD of ${repo}).`);
+    for (const entry of worktree.included) lines.push(`  ${entry.how} ${entry.path} (.worktreeinclude)`);
+    for (const skipped of worktree.skipped) lines.push(`  not brought over: ${skipped}`);
+  }
+  lines.push(`Follow it: vibe-agent logs ${name} -f · list: vibe-agent agents · stop: vibe-agent stop ${name}${worktree ? ` · land: vibe-agent land ${name}` : ''}`);
+  if (args.json) safeStdout.write(`${JSON.stringify({ id, name, workspace, ...(worktree ? { worktree: worktree.path, branch: worktree.branch, base: worktree.base, included: worktree.included } : {}) })}\n`);
+  else safeStdout.write(`${lines.join('\n')}\n`);
+  return EXIT.answered;
+}

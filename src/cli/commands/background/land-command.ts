@@ -1,0 +1,96 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { agentEnvironment } from '../../../secrets/held-secrets.js';
+import type { CliArgs } from '../../args/cli-args.js';
+import { safeStderr, safeStdout } from '../../display/safe-output.js';
+import { EXIT } from '../../settings/exit-codes.js';
+import { UsageError } from '../../settings/usage-error.js';
+import { agentRow } from './agent-status.js';
+import { addBackgroundEntry, findBackgroundEntry } from './background-registry.js';
+import { git, gitOrThrow, identityArgs } from './git.js';
+import { recordedLand } from './land-record.js';
+import { planLand, type FileStep } from './merge-into-tree.js';
+import { findServer } from './server-address.js';
+import { excludes } from './worktree.js';
+
+export interface LandArgs {
+  id: string;
+  checks: string[];
+}
+
+/**
+ * `vibe-agent land ID [--check CMD]…`: the session's branch (its uncommitted work committed first)
+ * rebased onto the checkout's current HEAD, the checks run in its worktree, then its change merged
+ * into the checkout's working tree (the user's uncommitted edits kept), as one rewind point.
+ * Any refusal (running session, conflict, failing check) applies nothing.
+ */
+export async function landCommand(args: CliArgs & { land?: LandArgs }, env: NodeJS.ProcessEnv = agentEnvironment()): Promise<number> {
+  if (!args.land) throw new UsageError('land needs a session: vibe-agent land ID [--check "npm test"]');
+  const entry = findBackgroundEntry(env, args.land.id);
+  if (!entry.worktree || !entry.branch) throw new UsageError(`${entry.name} did not run in a worktree (start one with --bg -w NAME); its edits are in ${entry.workspace} already`);
+  const row = await agentRow(entry, await findServer(env));
+  if (row.state === 'working' || row.state === 'needs you') return refuse(`${entry.name} is ${row.state}; land it once it is done (or stop it: vibe-agent stop ${entry.name})`);
+  const worktree = entry.worktree;
+
+  const pending = git(worktree, ['status', '--porcelain', '--', '.', ...excludes(entry.included ?? [])]).stdout.trim();
+  if (pending) {
+    gitOrThrow(worktree, ['add', '-A', '--', '.', ...excludes(entry.included ?? [])]);
+    gitOrThrow(worktree, [...identityArgs(worktree), 'commit', '-q', '-m', `vibe-agent: the work of session ${entry.id} (${entry.name})`]);
+    safeStdout.write(`Committed ${entry.name}'s uncommitted work on ${entry.branch}.\n`);
+  }
+  const head = gitOrThrow(entry.repo, ['rev-parse', 'HEAD']).trim();
+  const rebased = git(worktree, [...identityArgs(worktree), 'rebase', '-q', head]);
+  if (!rebased.ok) {
+    const conflicted = git(worktree, ['diff', '--name-only', '--diff-filter=U']).stdout.split('\n').filter(Boolean);
+    git(worktree, ['rebase', '--abort']);
+    return refuse(`${entry.branch} does not rebase onto ${head.slice(0, 12)} (HEAD of ${entry.repo}): conflicts in ${conflicted.join(', ') || 'files git did not name'}. Nothing was applied; the branch is as it was.`);
+  }
+  const tip = gitOrThrow(worktree, ['rev-parse', 'HEAD']).trim();
+  safeStdout.write(`Rebased ${entry.branch} onto ${head.slice(0, 12)}.\n`);
+
+  for (const check of args.land.checks) {
+    safeStdout.write(`Checking in ${worktree}: ${check}\n`);
+    const ran = spawnSync('sh', ['-c', check], { cwd: worktree, stdio: ['ignore', 'inherit', 'inherit'] });
+    if (ran.status !== 0) return refuse(`the check "${check}" failed (${ran.status === null ? `signal ${ran.signal}` : `exit ${ran.status}`}). Nothing was applied.`);
+    safeStdout.write(`  passed (exit 0)\n`);
+  }
+
+  const steps = planLand(entry.repo, head, tip);
+  const conflicts = steps.filter((step): step is Extract<FileStep, { action: 'conflict' }> => step.action === 'conflict');
+  if (conflicts.length) return refuse(`the change does not apply to your working tree:\n${conflicts.map((step) => `  ${step.path}: ${step.why}`).join('\n')}\nNothing was applied.`);
+  if (!steps.length) {
+    safeStdout.write(`${entry.name} changed nothing against ${head.slice(0, 12)}; nothing to land.\n`);
+    return EXIT.answered;
+  }
+  const description = `land ${entry.name} (${entry.branch} at ${tip.slice(0, 12)})`;
+  const { sessionId } = await recordedLand(entry.repo, description, env, () => applySteps(entry.repo, steps));
+  addBackgroundEntry(env, { ...entry, landed: tip });
+  const merged = steps.filter((step) => step.action === 'write' && step.merged).map((step) => step.path);
+  safeStdout.write(
+    [
+      `Landed ${entry.name} into ${entry.repo}: ${steps.map((step) => `${step.action === 'remove' ? 'removed' : 'wrote'} ${step.path}`).join(', ')}.`,
+      ...(merged.length ? [`Merged with your uncommitted edits: ${merged.join(', ')}.`] : []),
+      `Nothing was committed or staged. Undo the whole land: vibe-agent rewind (the land is session ${sessionId}).`,
+    ].join('\n') + '\n',
+  );
+  return EXIT.answered;
+}
+
+function applySteps(repo: string, steps: FileStep[]): void {
+  for (const step of steps) {
+    const file = join(repo, step.path);
+    if (step.action === 'remove') rmSync(file, { force: true });
+    else if (step.action === 'write') {
+      mkdirSync(dirname(file), { recursive: true });
+      const mode = existsSync(file) ? statSync(file).mode & 0o777 : 0o644;
+      writeFileSync(`${file}.vibe-land`, step.content, { mode });
+      renameSync(`${file}.vibe-land`, file);
+    }
+  }
+}
+
+function refuse(text: string): number {
+  safeStderr.write(`vibe-agent land: ${text}\n`);
+  return EXIT.providerError;
+}

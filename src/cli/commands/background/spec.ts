@@ -1,0 +1,51 @@
+import { defineCommand } from '../../args/command-spec.js';
+import { UsageError } from '../../settings/usage-error.js';
+
+const oneId = (words: string[], usage: string): string => {
+  if (words.length !== 1 || !words[0]) throw new UsageError(`Usage: vibe-agent ${usage}`);
+  return words[0];
+};
+
+export const agentsSpec = defineCommand({
+  name: 'agents',
+  summary: 'background sessions (--bg): state, worktree, cost, last event',
+  usage: ['agents [--json] [--prune]'],
+  flags: [{ flag: 'prune', help: 'remove the worktrees of sessions not running whose work is all saved (committed on a branch, or landed); says what it keeps and why' }],
+  parse: ({ flags }) => ({ agents: { prune: flags.prune === true } }),
+  run: async (args) => (await import('./agents-command.js')).agentsCommand(args),
+});
+
+export const logsSpec = defineCommand({
+  name: 'logs',
+  summary: 'a background session\'s events (-f: follow)',
+  usage: ['logs ID [-f]'],
+  maxWords: 1,
+  flags: [{ flag: 'follow', short: 'f', help: 'then follow live events until the running turn stops' }],
+  parse: ({ words, flags }) => ({ logs: { id: oneId(words, 'logs ID [-f]'), follow: flags.follow === true } }),
+  run: async (args, signal) => (await import('./logs-command.js')).logsCommand(args, signal),
+});
+
+export const stopSpec = defineCommand({
+  name: 'stop',
+  summary: 'stop a background session (its worktree stays)',
+  usage: ['stop ID'],
+  maxWords: 1,
+  flags: [],
+  parse: ({ words }) => ({ stopId: oneId(words, 'stop ID') }),
+  run: async (args) => (await import('./stop-command.js')).stopCommand(args),
+});
+
+export const landSpec = defineCommand({
+  name: 'land',
+  summary: 'check a background session\'s worktree, merge it into yours; rewind undoes it',
+  usage: ['land ID [--check CMD]…'],
+  details: ['Nothing is applied when the rebase conflicts, a check fails, or the change overlaps your uncommitted edits. Nothing is committed or staged in your checkout; vibe-agent rewind undoes the land.'],
+  maxWords: 1,
+  flags: [{ flag: 'check', value: 'CMD', multiple: true, help: 'a command run in the worktree after the rebase (sh -c); a non-zero exit lands nothing; repeatable' }],
+  parse: ({ words, flags }) => {
+    const given = flags.check;
+    const checks = Array.isArray(given) ? given : typeof given === 'string' ? [given] : [];
+    return { land: { id: oneId(words, 'land ID [--check CMD]'), checks: checks.map(String) } };
+  },
+  run: async (args) => (await import('./land-command.js')).landCommand(args),
+});
