@@ -69,7 +69,7 @@ describe('help that fits', () => {
     for (const command of COMMANDS) expect(lines.some((line) => line.startsWith(`  ${command.name} `)), command.name).toBe(true);
     for (const name of ['rewind', 'mcp', 'replay', 'lsp', 'acp']) expect(ran.stdout).toContain(`  ${name} `);
     expect(ran.stdout).toContain('vibe-agent COMMAND --help');
-    expect(ran.stdout).toContain('(quoted, one argument) is a task');
+    expect(ran.stdout).toContain('quote a task that starts with one');
     expect(ran.stdout).not.toContain('--rewind-to');
   });
 

@@ -18,7 +18,7 @@ const USAGE = [
   option('vibe-agent COMMAND …', 'one of the commands below; vibe-agent COMMAND --help shows its words and flags'),
 ];
 const RULE = wrap(
-  'A first word naming a command runs it, strictly: vibe-agent index builds the index, vibe-agent "index the files by size" (quoted, one argument) is a task; a mistyped or unknown command is an error (exit 2).',
+  'A first word naming a command runs it; quote a task that starts with one. A typo is an error (exit 2).',
   '',
 );
 /** The flags people reach for; the rest are in `--help all` and docs/settings.md. */
@@ -27,7 +27,7 @@ const COMMON_FLAGS: [flag: string, help: string][] = [
   ['provider', 'anthropic, openai, google, deepseek, openrouter, ollama, … (--help all lists them)'],
   ['permission-mode', 'ask, auto-edit, auto, plan or yolo: what runs without asking (--yes, -y: yolo)'],
   ['continue', 'continue the latest session here (--resume [ID]: a chosen one, or pick)'],
-  ['max-cost', 'stop once the run has cost more than this many US dollars'],
+  ['max-cost', 'stop once the run has cost this many US dollars'],
   ['bg', 'run the task in the background, -w NAME in its own git worktree (docs/background.md)'],
   ['cwd', 'the workspace directory (default: the current directory)'],
   ['json', 'one JSON event per line on stdout'],
