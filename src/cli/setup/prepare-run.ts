@@ -210,6 +210,7 @@ async function subagentOptions(settings: Settings, workspace: string, env: NodeJ
   return {
     agents: loadAgents({ workspace, userConfigDir: dirname(userConfigPath(env)), env }, warn),
     maxDepth: settings.agentDepth,
+    runChild: (await import('../../conversation/child-conversation.js')).runChildConversation,
     ...(settings.tokenBudget !== undefined ? { tokenBudget: settings.tokenBudget } : {}),
   };
 }
