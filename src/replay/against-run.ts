@@ -45,6 +45,7 @@ export async function againstRun(recorded: RecordedRun, setup: ReplaySetup & { p
     signal: controller.signal,
     // Called as each event is published, before the loop runs the turn's calls: their results are in place in time.
     onEvent: (event) => {
+      setup.onEvent?.(event);
       if (event.agent || outcome) return;
       if (event.type === 'assistant_message') {
         const expected = recorded.calls.get(event.turn);

@@ -1,3 +1,4 @@
+import type { AgentEvent } from '../contracts/events.js';
 import { createContextPolicy } from '../context/policy.js';
 import type { ConversationParts } from '../conversation/conversation-parts.js';
 import type { Tool } from '../contracts/tool.js';
@@ -19,6 +20,8 @@ export interface ReplaySetup {
   contextWindow?: number;
   /** The redaction the session file was written with (the current environment's secrets). */
   redact: (text: string) => string;
+  /** Each event of the replayed run, as the conversation publishes it (progress, a parity check). */
+  onEvent?: (event: AgentEvent) => void;
 }
 
 export type ReplayOutcome = { identical: true; requests: number; turns: number } | { identical: false; difference: ReplayDifference };
@@ -52,6 +55,7 @@ export async function replayRun(recorded: RecordedRun, setup: ReplaySetup): Prom
     signal: controller.signal,
     onEvent: (event) => {
       if (event.type === 'stop' && event.agent === undefined) turns = event.turns;
+      setup.onEvent?.(event);
     },
   });
   if (provider.difference) return { identical: false, difference: provider.difference };
