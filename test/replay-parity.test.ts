@@ -12,15 +12,14 @@ import type { AgentEvent } from '../src/contracts/events.js';
 import type { ConversationParts } from '../src/conversation/conversation-parts.js';
 import { openConversation } from '../src/conversation/open-conversation.js';
 import { agentEventOf } from '../src/conversation/prompt-events.js';
-import { createPermissionPolicy } from '../src/permissions/permission-policy.js';
 import { OpenAIProvider } from '../src/providers/openai/openai-provider.js';
 import { recordedRuns } from '../src/replay/recorded-run.js';
 import { replayRun } from '../src/replay/replay-run.js';
 import { readSessionFile } from '../src/session/read-session.js';
-import { ToolScope } from '../src/skills/tool-scope.js';
 import { calculatorTool } from '../src/tools/builtin/calculator.js';
 import { ToolRegistry } from '../src/tools/registry.js';
 import { startChatServer } from './support/chat-server.js';
+import { testConversationParts } from './support/conversation-parts.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -46,30 +45,8 @@ describe('replay and the one-shot run share one core', () => {
     const tools = new ToolRegistry([calculatorTool]);
     // As the CLI's prepared run: a context policy that offers read_output from the start.
     const policy = createContextPolicy({ provider, registry: tools, offerReadOutput: (tool) => tools.register(tool) });
-    const parts = (over: Partial<ConversationParts>): ConversationParts => ({
-      workspace,
-      provider,
-      model: 'gpt-4o-mini',
-      preset: { name: 'openai', protocol: undefined },
-      tools,
-      system: 'You are a test.',
-      context: { prepareMessages: policy.prepareMessages, onContextOverflow: policy.onContextOverflow, contextForAgent: policy.contextForAgent },
-      hooks: undefined,
-      commands: [],
-      scope: new ToolScope(),
-      maxTurns: 5,
-      temperature: 0,
-      cacheTtlMs: 3_600_000,
-      authorize: (ask) => createPermissionPolicy({ mode: 'ask', ...(ask ? { ask } : {}), protectedDirs: [] }),
-      asks: false,
-      planning: false,
-      session: { kind: 'new' },
-      checkpoints: false,
-      env,
-      redact: (text) => text,
-      warn: () => {},
-      ...over,
-    });
+    const parts = (over: Partial<ConversationParts>): ConversationParts =>
+      testConversationParts({ workspace, provider, tools, env, context: { prepareMessages: policy.prepareMessages, onContextOverflow: policy.onContextOverflow, contextForAgent: policy.contextForAgent }, cacheTtlMs: 3_600_000, asks: false, ...over });
 
     const conversation = await openConversation(parts({}));
     const live: AgentEvent[] = [];
