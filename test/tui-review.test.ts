@@ -163,6 +163,7 @@ describe('/clear and /sessions', () => {
       init: () => undefined,
       choose: async () => undefined,
       confirm: async () => false,
+      goal: () => undefined,
       signal: new AbortController().signal,
     };
     await runSlashCommand('/clear', context);

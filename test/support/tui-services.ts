@@ -80,6 +80,12 @@ export async function testServices(provider: Provider, options: TestConversation
     checkpoints: async () => [],
     checkpointNumbers: () => [],
     rewind: async () => ({ lines: ['Nothing to rewind: this session has no prompts yet.'] }),
+    goals: {
+      setup: async () => {
+        throw new Error('no judge in this test.');
+      },
+      unfinished: () => undefined,
+    },
     setNotify: () => {},
     close: () => conversation.close('prompt_input_exit'),
     ...over,

@@ -12,6 +12,10 @@ import { INIT_PROMPT, initAuthorize } from './init-command.js';
 import { ConversationState } from './conversation-state.js';
 import { CtrlCPolicy } from './ctrl-c.js';
 import { EventView } from './event-view.js';
+import { ActiveGoal, goalNoticeLines } from './goal-command.js';
+import { pursueGoal } from '../../conversation/goal/pursue-goal.js';
+import { capsLeft, type UnfinishedGoal } from '../../conversation/goal/goal-resume.js';
+import { visibleText } from '../display/visible-text.js';
 import { InputEditor } from './input-editor.js';
 import type { InputHistory } from './input-history.js';
 import { ESCAPE_WAIT_MS, KeyParser, type Key } from './key-parser.js';
@@ -110,6 +114,9 @@ export class InteractiveSession {
   private exiting = false;
   /** /init queued its prompt: that turn asks about its write to AGENTS.md. */
   private initNext = false;
+  /** The goal being pursued (one per session), and one /goal started or a resume agreed to continue. */
+  private goal: ActiveGoal | undefined;
+  private nextGoal: { condition: string; resumed?: UnfinishedGoal } | undefined;
   /** Between Ctrl-Z and the continue: nothing is drawn. */
   private suspended = false;
 
@@ -170,11 +177,22 @@ export class InteractiveSession {
       ]);
       this.services.setNotify((text) => this.screen.commit([t.yellow(`⚠ ${text}`)]));
       if (this.options.signal?.aborted) this.exit();
+      await this.offerUnfinishedGoal();
       for (;;) {
+        const goal = this.nextGoal;
+        this.nextGoal = undefined;
+        if (goal && !this.exiting) {
+          await this.runGoal(goal.condition, goal.resumed);
+          if (this.exiting) break;
+          continue;
+        }
         const text = await this.readPrompt();
         if (text === undefined || this.exiting) break;
         const command = typedCommand(text);
-        if (text.trim().startsWith('/') && (isBuiltinCommand(text) || !this.isCustomCommand(text))) await this.runCommand(text);
+        if (text.trim().startsWith('/') && (isBuiltinCommand(text) || !this.isCustomCommand(text))) {
+          await this.runCommand(text);
+          if (parseSlashCommand(text)?.name === 'resume') await this.offerUnfinishedGoal();
+        }
         else if (command !== undefined) await this.runTyped(command);
         else await this.runTurn(text, this.takeInit(text));
         if (this.exiting) break;
@@ -268,6 +286,10 @@ export class InteractiveSession {
       const completion = completeSlash(this.editor.text, this.services.models(), this.services.customCommands().map((command) => command.name));
       this.editor.set(completion.text);
       this.hint = completion.candidates.length ? [this.options.theme.dim(completion.candidates.join('  '))] : [];
+    } else if (action.type === 'submit' && this.goal && parseSlashCommand(action.text)?.name === 'goal') {
+      // While a goal runs, /goal and /goal clear act at once instead of waiting their turn.
+      this.screen.commit([this.options.theme.cyan(`${PROMPT}${action.text.trim()}`)]);
+      this.goalCommand(parseSlashCommand(action.text)!.argument);
     } else if (action.type === 'submit') {
       const submit = this.submit;
       this.submit = undefined;
@@ -430,6 +452,83 @@ export class InteractiveSession {
     if (plan && !this.exiting) await this.approvePlan(plan);
   }
 
+  /** /goal CONDITION starts one (after this command), /goal shows it, /goal clear ends it. */
+  private goalCommand(argument: string): void {
+    const t = this.options.theme;
+    const goal = this.goal;
+    if (argument === 'clear') {
+      if (!goal) return this.screen.commit(['No goal to clear.']);
+      goal.cleared = true;
+      goal.controller.abort();
+      return this.screen.commit([t.dim('Clearing the goal: the running turn stops.')]);
+    }
+    if (!argument) return this.screen.commit(goal ? goal.lines(t) : ['No goal. /goal CONDITION starts one: the agent works until an independent judge says it holds.']);
+    if (goal || this.nextGoal) return this.screen.commit([t.yellow('One goal per session: /goal clear ends this one first.')]);
+    this.nextGoal = { condition: argument };
+  }
+
+  /** A resumed session with an unfinished goal: asks before continuing it, with what is left of each cap. */
+  private async offerUnfinishedGoal(): Promise<void> {
+    const open = this.services.goals.unfinished();
+    if (!open || this.exiting) return;
+    const t = this.options.theme;
+    const controller = new AbortController();
+    this.running = controller;
+    try {
+      const lines = [`${t.yellow('?')} ${t.bold('This session has an unfinished goal:')} ${visibleText(open.start.condition)}`, `  Left: ${capsLeft(open)}`, `  Continue it? ${t.bold('y')} yes   ${t.bold('n')} no ${t.dim('(Enter, Esc = no)')}`];
+      if (await this.confirm(lines, controller.signal, { yes: 'continued', no: 'not continued (no)' })) this.nextGoal = { condition: open.start.condition, resumed: open };
+    } finally {
+      this.running = undefined;
+    }
+  }
+
+  /** Pursues a goal through the conversation core (src/conversation/goal): its turns render like any, its notices as lines. */
+  private async runGoal(condition: string, resumed: UnfinishedGoal | undefined): Promise<void> {
+    const t = this.options.theme;
+    let setup;
+    try {
+      setup = await this.services.goals.setup();
+    } catch (error) {
+      this.screen.commit([t.red(`✗ /goal: ${(error as Error).message}`), '']);
+      return;
+    }
+    const caps = resumed ? resumed.start.caps : setup.caps;
+    const goal = new ActiveGoal(condition, caps, resumed?.spent);
+    this.goal = goal;
+    this.running = goal.controller;
+    const view = new TurnView((lines) => this.screen.commit(lines), t);
+    this.view = view;
+    this.events.turn = view;
+    this.conversation.startRun();
+    view.setExpanded(this.expanded);
+    const conversation = this.services.conversation();
+    const off = conversation.subscribe((event) => {
+      goal.track(event);
+      const lines = goalNoticeLines(event, t);
+      if (lines) this.screen.commit(lines);
+      else this.events.handle(event);
+    });
+    const detach = conversation.questions.attach((question, signal) => this.ask(question.request, signal));
+    const ticker = setInterval(() => this.render(), TICK_MS);
+    try {
+      const host = { prompt: (text: string, options: { signal?: AbortSignal; refuseTools?: string }) => conversation.prompt(text, { ...options, model: this.conversation.model }), subscribe: conversation.subscribe.bind(conversation), history: () => conversation.history(), note: conversation.note.bind(conversation) };
+      await pursueGoal(host, { condition, ...setup, caps, ...(resumed?.spent ? { resumed: resumed.spent } : {}), signal: goal.controller.signal, cleared: () => goal.cleared });
+    } catch (error) {
+      this.screen.commit([t.red(`✗ Unexpected error: ${(error as Error).message}`)]);
+    } finally {
+      off();
+      detach();
+      clearInterval(ticker);
+      this.goal = undefined;
+      this.running = undefined;
+      this.lastSubagents = view.subagents();
+      this.view = undefined;
+      this.events.turn = undefined;
+      this.conversation.messages = [...conversation.history()];
+      this.screen.commit(['']);
+    }
+  }
+
   private isCustomCommand(text: string): boolean {
     const name = parseSlashCommand(text)?.name;
     return this.services.customCommands().some((command) => command.name === name);
@@ -468,6 +567,7 @@ export class InteractiveSession {
         signal: controller.signal,
         choose: (title, items, initial) => this.choose(title, items, initial, controller.signal),
         confirm: (lines) => this.confirm(lines, controller.signal),
+        goal: (argument) => this.goalCommand(argument),
       });
     } finally {
       this.running = undefined;
@@ -545,7 +645,7 @@ export class InteractiveSession {
   }
 
   /** A yes/no question in the live area: y is yes; n, Enter, Esc and Ctrl-C are no. */
-  private async confirm(lines: string[], signal: AbortSignal): Promise<boolean> {
+  private async confirm(lines: string[], signal: AbortSignal, words = { yes: 'overwritten', no: 'kept (no)' }): Promise<boolean> {
     const t = this.options.theme;
     let yes = false;
     this.approval = lines;
@@ -565,7 +665,7 @@ export class InteractiveSession {
       this.approval = undefined;
       this.render();
     }
-    this.screen.commit([...lines.slice(0, -1).map((line) => t.dim(stripAnsi(line))), `  ${yes ? t.yellow('overwritten') : t.green('kept (no)')}`]);
+    this.screen.commit([...lines.slice(0, -1).map((line) => t.dim(stripAnsi(line))), `  ${yes ? t.yellow(words.yes) : t.green(words.no)}`]);
     return yes;
   }
 
@@ -594,6 +694,7 @@ export class InteractiveSession {
           ...(this.authorize.mode !== 'ask' || this.authorize.planScope ? { mode: modeLabel(this.authorize.mode, this.authorize.planScope !== undefined) } : {}),
           ...(background ? { background } : {}),
           ...(subagents ? { expandHint: this.expanded ? 'Ctrl-O folds' : 'Ctrl-O expands' } : {}),
+          ...(this.goal ? { goal: this.goal.status() } : {}),
         },
         width,
         t,

@@ -3,6 +3,7 @@ import type { Message, Usage } from '../../contracts/messages.js';
 import type { Conversation, ConversationNotice, QuestionDesk } from '../../conversation/conversation-types.js';
 import type { PermissionPolicy } from '../../permissions/permission-policy.js';
 import type { AskApproval } from '../../tools/approval.js';
+import type { TuiGoals } from './goal-command.js';
 
 export interface SessionEntry {
   id: string;
@@ -92,6 +93,8 @@ export interface InteractiveServices {
    * `confirm` (given the paths) answers yes.
    */
   rewind(n: number | undefined, options: { force: boolean; confirm?: (paths: string[]) => Promise<boolean> }): Promise<{ lines: string[]; messages?: Message[] }>;
+  /** /goal: the judge, its checks and caps, and the session's unfinished goal (src/conversation/goal). */
+  goals: TuiGoals;
   /**
    * Given, once the screen is up, where to report warnings (a torn session file on /resume, a
    * failed write): stderr would land in the middle of the redrawn area.

@@ -30,6 +30,8 @@ export interface CommandContext {
   signal: AbortSignal;
   /** Lets the user pick one of `items` (↑/↓, Enter; Esc cancels): its index, or undefined. */
   choose(title: string, items: string[], initial: number): Promise<number | undefined>;
+  /** /goal with its argument: starts a goal, shows it, or clears it. */
+  goal(argument: string): void;
   /** Asks a yes/no question under `lines`; anything but y is no. */
   confirm(lines: string[]): Promise<boolean>;
 }
@@ -211,6 +213,12 @@ export const SLASH_COMMANDS: SlashCommand[] = [
     run: async (argument, c) => {
       await rewindTo(undefined, argument.includes('--force'), c);
     },
+  },
+  {
+    name: 'goal',
+    usage: '[CONDITION | clear]',
+    help: 'work turn after turn until CONDITION holds, as an independent judge checks; /goal shows it, /goal clear ends it',
+    run: (argument, c) => c.goal(argument),
   },
   {
     name: 'plan',

@@ -13,6 +13,9 @@ import { offeringsTable, serverTable } from '../mcp/mcp-table.js';
 import { commandUsage, formatSkills } from '../skills/format-skills.js';
 import { InteractiveConversations } from './interactive-conversations.js';
 import { interactiveRewind } from './interactive-rewind.js';
+import { unfinishedGoal } from '../../../conversation/goal/goal-resume.js';
+import { agentEnvironment } from '../../../secrets/held-secrets.js';
+import type { GoalSetup } from '../../setup/goal-setup.js';
 
 /**
  * The interactive session's services: its conversations (opened by the conversation core, like
@@ -25,6 +28,7 @@ export async function createInteractiveServices(args: CliArgs, prepared: Prepare
   const warn = (text: string) => (notify ? notify(`warning: ${text}`) : safeStderr.write(`vibe-agent: warning: ${text}\n`));
   const conversations = await InteractiveConversations.open(args, prepared, warn);
   const pasted = new PastedImages(process.cwd());
+  let goals: Promise<GoalSetup> | undefined;
   return {
     conversation: () => conversations.conversation,
     permissions: conversations.permissions,
@@ -65,6 +69,11 @@ export async function createInteractiveServices(args: CliArgs, prepared: Prepare
     backgroundJobs: () => backgroundJobs.list(),
     killBackgroundJob: (id) => backgroundJobs.kill(id),
     ...interactiveRewind({ workspace, system: prepared.system, conversation: () => conversations.conversation }),
+    goals: {
+      // The judge is set up at the first /goal, once for the session (a missing key is reported then).
+      setup: () => (goals ??= import('../../setup/goal-setup.js').then(({ goalSetup }) => goalSetup(prepared.settings, prepared, agentEnvironment(), warn)).catch((error: unknown) => ((goals = undefined), Promise.reject(error)))),
+      unfinished: () => unfinishedGoal(conversations.conversation.events()),
+    },
     setNotify: (next) => (notify = next),
     mcpServers: () => [...serverTable(prepared.mcp.status()), ...offeringsTable(prepared.mcp)],
     close: () => conversations.close(),
