@@ -93,7 +93,7 @@ describe('the interactive session (in-process, virtual terminal)', () => {
     expect(terminal.screen()).toContain('Tools: noop');
     expect(terminal.screen()).toContain('Tokens: 0 in (0 read from cache, 0 written to it), 0 out (0 reasoning).');
     input.type('/help\r');
-    await terminal.waitFor('/resume [id]');
+    await terminal.waitFor('/goal [CONDITION | clear]');
     input.type('/exit\r');
     expect(await exited).toBe(0);
   });

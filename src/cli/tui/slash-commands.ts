@@ -231,12 +231,12 @@ export const SLASH_COMMANDS: SlashCommand[] = [
 async function rewindTo(n: number | undefined, force: boolean, c: CommandContext): Promise<void> {
   const t = c.theme;
   const ask = (paths: string[]) =>
-        c.confirm([
-          `${t.yellow('?')} ${t.bold('These files changed after the agent left them; the rewind would overwrite them:')}`,
-          ...paths.slice(0, 20).map((path) => `    ${visibleText(path)}`),
-          ...(paths.length > 20 ? [t.dim(`    … ${paths.length - 20} more`)] : []),
-          `  Overwrite them? ${t.bold('y')} yes   ${t.bold('n')} no ${t.dim('(Enter, Esc = no)')}`,
-        ]);
+    c.confirm([
+      `${t.yellow('?')} ${t.bold('These files changed after the agent left them; the rewind would overwrite them:')}`,
+      ...paths.slice(0, 20).map((path) => `    ${visibleText(path)}`),
+      ...(paths.length > 20 ? [t.dim(`    … ${paths.length - 20} more`)] : []),
+      `  Overwrite them? ${t.bold('y')} yes   ${t.bold('n')} no ${t.dim('(Enter, Esc = no)')}`,
+    ]);
   const result = await c.services.rewind(n, { force, confirm: ask });
   if (result.messages) c.setMessages(result.messages);
   c.print(result.lines);
