@@ -24,6 +24,7 @@ import { startChatServer, type ServerStep as ChatStep } from './support/chat-ser
 import { startGeminiServer, type GeminiStep } from './support/gemini-server.js';
 import { ofType } from './support/harness.js';
 import { VirtualTerminal } from './support/virtual-terminal.js';
+import { testServices } from './support/tui-services.js';
 import { startResponsesServer, type ResponsesStep } from './support/responses-server.js';
 
 const open: Array<{ close(): Promise<void> }> = [];
@@ -224,19 +225,10 @@ describe('in the terminal UI', () => {
     ]);
     const terminal = new VirtualTerminal(260, 40);
     const input = new TypedInput();
-    const session = new InteractiveSession({
-      input,
-      output: terminal.output,
-      theme: createTheme(false),
-      provider,
-      model: 'claude-a',
-      tools: tools(),
-      system: 'You are a test.',
-      workspace: '/tmp/project',
-      maxTurns: 5,
-      temperature: 0,
-      services: { leftOutNotes: new LeftOutNotes() },
-    });
+    // The conversation core keeps one LeftOutNotes for the conversation.
+    const registry = tools();
+    const services = await testServices(provider, { tools: registry, parts: { model: 'claude-a' } });
+    const session = new InteractiveSession({ input, output: terminal.output, theme: createTheme(false), services, providerName: provider.name, model: 'claude-a', tools: registry, workspace: '/tmp/project', maxTurns: 5 });
     const exited = session.run();
     const idle = (screen: string) => !/· working\b/.test(screen.split('\n').at(-1) ?? '');
     input.type('Count ant.\r');

@@ -1,6 +1,5 @@
 import { EventEmitter } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startRunPrompt } from '../src/conversation/command-prompt.js';
 import { createTheme } from '../src/cli/display/theme.js';
 import { InteractiveSession } from '../src/cli/tui/interactive.js';
 import { discoverCommands } from '../src/commands/discover-commands.js';
@@ -9,6 +8,7 @@ import { ToolScope } from '../src/skills/tool-scope.js';
 import { ToolRegistry } from '../src/tools/registry.js';
 import { skillRepo, writeCommands, type SkillRepo } from './support/skill-fixtures.js';
 import { VirtualTerminal } from './support/virtual-terminal.js';
+import { testServices } from './support/tui-services.js';
 
 class FakeInput extends EventEmitter {
   setRawMode() {}
@@ -32,13 +32,11 @@ describe('custom commands in the interactive session', () => {
     const provider = new ScriptedProvider([{ text: 'the-review-is-done' }]);
     const tools = new ToolRegistry();
     const scope = new ToolScope();
-    const session = new InteractiveSession({
-      input, output: terminal.output, theme: createTheme(false), provider, model: 'm', tools, system: 's', workspace: fixture.workspace, maxTurns: 5, temperature: 0,
-      services: {
-        customCommands: () => commands.map((c) => ({ name: c.name, usage: `${c.name}${c.argumentHint ? ` ${c.argumentHint}` : ''}`, help: c.description ?? '' })),
-        startPrompt: (text, { authorize, signal }) => startRunPrompt(text, { commands, tools, scope, authorize, workspace: fixture.workspace, signal }),
-      },
+    // The conversation core expands the command (its model, its tool scope); the terminal lists and completes it.
+    const services = await testServices(provider, { tools, system: 's', workspace: fixture.workspace, parts: { commands, scope } }, {
+      customCommands: () => commands.map((c) => ({ name: c.name, usage: `${c.name}${c.argumentHint ? ` ${c.argumentHint}` : ''}`, help: c.description ?? '' })),
     });
+    const session = new InteractiveSession({ input, output: terminal.output, theme: createTheme(false), services, providerName: provider.name, model: 'm', tools, workspace: fixture.workspace, maxTurns: 5 });
     const exited = session.run();
     input.type('/help\r');
     await terminal.waitFor((s) => s.includes('/review <file> [focus]  Review a file'));

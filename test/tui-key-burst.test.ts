@@ -11,6 +11,7 @@ import { typeNumber } from '../src/cli/tui/key-queue.js';
 import { ScriptedProvider } from '../src/providers/scripted.js';
 import { ToolRegistry } from '../src/tools/registry.js';
 import { VirtualTerminal } from './support/virtual-terminal.js';
+import { testServices } from './support/tui-services.js';
 
 class FakeInput extends EventEmitter {
   setRawMode() {}
@@ -30,17 +31,15 @@ describe('key bursts in the terminal UI', () => {
     const provider = new ScriptedProvider([]);
     const chosen: Array<number | undefined> = [];
     const ended = new AbortController();
-    const session = new InteractiveSession({
-      signal: ended.signal, input, output: terminal.output, theme: createTheme(false), provider, model: 'm', tools: new ToolRegistry(), system: 's', workspace: process.cwd(), maxTurns: 5, temperature: 0,
-      services: {
-        checkpoints: async () => POINTS,
-        checkpointNumbers: () => [1, 2, 3],
-        rewind: async (n) => {
-          chosen.push(n);
-          return { lines: [`Rewound to point ${n}.`] };
-        },
+    const services = await testServices(provider, { system: 's', workspace: process.cwd() }, {
+      checkpoints: async () => POINTS,
+      checkpointNumbers: () => [1, 2, 3],
+      rewind: async (n) => {
+        chosen.push(n);
+        return { lines: [`Rewound to point ${n}.`] };
       },
     });
+    const session = new InteractiveSession({ signal: ended.signal, input, output: terminal.output, theme: createTheme(false), services, providerName: provider.name, model: 'm', tools: new ToolRegistry(), workspace: process.cwd(), maxTurns: 5 });
     const exited = session.run();
     input.type('/rewind\r');
     await terminal.waitFor('↑/↓ or its number choose');

@@ -23,6 +23,7 @@ import { ScriptedProvider } from '../src/providers/scripted.js';
 import { defineTool } from '../src/tools/define-tool.js';
 import { ToolRegistry } from '../src/tools/registry.js';
 import { VirtualTerminal } from './support/virtual-terminal.js';
+import { testServices } from './support/tui-services.js';
 
 const color = createTheme(true);
 const plain = createTheme(false);
@@ -62,9 +63,8 @@ describe('text from outside cannot drive the terminal', () => {
       { toolCalls: [{ name: 'hostile', arguments: {} }] },
       { text: `Answer \x1b[2J\x1b]0;PWNED\x07with escapes.\n\`\`\`\n\tcode\x1b[1A\n\`\`\`\nthe-end-marker` },
     ]);
-    const session = new InteractiveSession({
-      input, output: terminal.output, theme: plain, provider, model: 'm', tools, system: 's', workspace: '/tmp', maxTurns: 5, temperature: 0,
-    });
+    const services = await testServices(provider, { tools, system: 's', workspace: '/tmp' });
+    const session = new InteractiveSession({ input, output: terminal.output, theme: plain, services, providerName: provider.name, model: 'm', tools, workspace: '/tmp', maxTurns: 5 });
     const exited = session.run();
     input.type('go\r');
     const screen = await terminal.waitFor((s) => s.includes('the-end-marker') && !/working/.test(s.split('\n').at(-1)!));
@@ -145,9 +145,10 @@ describe('/clear and /sessions', () => {
   it('/clear tells the services, so the session store starts a new session; /sessions prints one row per session', async () => {
     const calls: string[] = [];
     const printed: string[] = [];
+    const services = await testServices(new ScriptedProvider([]), {}, { clear: async () => void calls.push('clear') });
     const context: CommandContext = {
       theme: plain,
-      services: { clear: () => calls.push('clear') },
+      services,
       model: 'm',
       messages: [{ role: 'system', content: 's' }, { role: 'user', content: 'old' }],
       usage: emptyUsage(),
@@ -156,17 +157,22 @@ describe('/clear and /sessions', () => {
       print: (lines) => printed.push(...lines),
       setModel: () => undefined,
       setMessages: (messages) => calls.push(`messages:${messages.length}`),
-      startOver: (messages) => calls.push(`start over:${messages.length}`),
+      startOver: () => calls.push('start over'),
       exit: () => undefined,
+      togglePlan: () => '',
+      init: () => undefined,
+      choose: async () => undefined,
+      confirm: async () => false,
+      goal: () => undefined,
       signal: new AbortController().signal,
     };
     await runSlashCommand('/clear', context);
-    expect(calls).toEqual(['start over:1', 'clear']);
+    expect(calls).toEqual(['clear', 'start over']);
     expect(printed).toEqual(['Conversation cleared.']);
 
     printed.length = 0;
     const title = `fix the parser\n${'and then a very long pasted stack trace '.repeat(20)}`;
-    await runSlashCommand('/sessions', { ...context, services: { listSessions: async () => [{ id: 's1', title, detail: '2 turns' }] } });
+    await runSlashCommand('/sessions', { ...context, services: { ...services, listSessions: async () => [{ id: 's1', title, detail: '2 turns' }] } });
     expect(printed).toHaveLength(1);
     expect(printed[0]).toMatch(/^ {2}s1 {2}fix the parser and then a very long pasted stack trace .{0,30}… {2}2 turns$/);
   });
@@ -175,7 +181,7 @@ describe('/clear and /sessions', () => {
 describe('the session cost', () => {
   it('prices each request at the model it went to: a /model switch does not reprice what was spent', () => {
     const prices: Record<string, number> = { big: 10, small: 1 }; // dollars per million tokens, in and out
-    const state = new ConversationState('big', [], { cost: (model, u) => (model in prices ? ((u.inputTokens + u.outputTokens) * prices[model]!) / 1e6 : undefined) });
+    const state = new ConversationState('big', [], { cost: (model, u) => (model in prices ? ((u.inputTokens + u.outputTokens) * prices[model]!) / 1e6 : undefined), contextWindow: () => undefined });
     expect(state.cost()).toBe(0);
     state.track({ type: 'usage', turn: 1, usage: { ...emptyUsage(), inputTokens: 100_000 }, total: emptyUsage() });
     expect(state.cost()).toBeCloseTo(1);
@@ -205,16 +211,14 @@ describe('/compact cancelled', () => {
     const input = new FakeInput();
     let started!: () => void;
     const summarising = new Promise<void>((resolve) => (started = resolve));
-    const session = new InteractiveSession({
-      input, output: terminal.output, theme: plain, provider: new ScriptedProvider([]), model: 'm', tools: new ToolRegistry(), system: 's', workspace: '/tmp', maxTurns: 5, temperature: 0,
-      services: {
-        // Like the context policy: an aborted summary leaves the history as it was.
-        compact: (messages, { signal }) => new Promise((resolve) => {
-          started();
-          signal.addEventListener('abort', () => resolve({ messages, compacted: false }), { once: true });
-        }),
-      },
+    const services = await testServices(new ScriptedProvider([]), { system: 's', workspace: '/tmp' }, {
+      // Like the context policy: an aborted summary leaves the history as it was.
+      compact: (messages, { signal }) => new Promise((resolve) => {
+        started();
+        signal.addEventListener('abort', () => resolve({ messages, compacted: false }), { once: true });
+      }),
     });
+    const session = new InteractiveSession({ input, output: terminal.output, theme: plain, services, providerName: 'scripted', model: 'm', tools: new ToolRegistry(), workspace: '/tmp', maxTurns: 5 });
     const exited = session.run();
     input.type('/compact\r');
     await summarising;
@@ -243,9 +247,8 @@ describe('a retry after part of a reply streamed', () => {
         yield { type: 'response', response: { message: { role: 'assistant', content: 'Fresh answer.', toolCalls: [] }, finishReason: 'stop' } };
       },
     };
-    const session = new InteractiveSession({
-      input, output: terminal.output, theme: plain, provider, model: 'm', tools: new ToolRegistry(), system: 's', workspace: '/tmp', maxTurns: 5, temperature: 0,
-    });
+    const services = await testServices(provider, { system: 's', workspace: '/tmp' });
+    const session = new InteractiveSession({ input, output: terminal.output, theme: plain, services, providerName: provider.name, model: 'm', tools: new ToolRegistry(), workspace: '/tmp', maxTurns: 5 });
     const exited = session.run();
     input.type('go\r');
     const screen = await terminal.waitFor((s) => s.includes('Fresh answer.') && !/working/.test(s.split('\n').at(-1)!), 10_000);

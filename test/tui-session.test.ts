@@ -10,6 +10,7 @@ import { ScriptedProvider, type ScriptStep } from '../src/providers/scripted.js'
 import { defineTool } from '../src/tools/define-tool.js';
 import { ToolRegistry } from '../src/tools/registry.js';
 import { VirtualTerminal } from './support/virtual-terminal.js';
+import { testServices } from './support/tui-services.js';
 
 /** A terminal's stdin: the test types into it. */
 class FakeInput extends EventEmitter {
@@ -24,21 +25,22 @@ class FakeInput extends EventEmitter {
   }
 }
 
-function start(provider: Provider, options: Partial<InteractiveOptions> & { columns?: number; services?: InteractiveServices } = {}) {
+async function start(provider: Provider, options: Partial<Omit<InteractiveOptions, 'services'>> & { columns?: number; services?: Partial<InteractiveServices> } = {}) {
   const terminal = new VirtualTerminal(options.columns ?? 80, 24);
   const input = new FakeInput();
+  const { services, columns: _columns, ...rest } = options;
+  const tools = options.tools ?? new ToolRegistry();
   const session = new InteractiveSession({
     input,
     output: terminal.output,
     theme: createTheme(false),
-    provider,
+    services: await testServices(provider, { tools }, services),
+    providerName: provider.name,
     model: 'test-model',
-    tools: new ToolRegistry(),
-    system: 'You are a test.',
+    tools,
     workspace: '/tmp/project',
     maxTurns: 5,
-    temperature: 0,
-    ...options,
+    ...rest,
   });
   const exited = session.run();
   return { terminal, input, exited };
@@ -60,7 +62,7 @@ const idle = (screen: string) => !/· working\b/.test(screen.split('\n').at(-1) 
 describe('the interactive session (in-process, virtual terminal)', () => {
   it('runs one runAgent per turn and passes the conversation so far', async () => {
     const provider = scripted({ text: 'first answer' }, { text: 'second answer' });
-    const { terminal, input, exited } = start(provider);
+    const { terminal, input, exited } = await start(provider);
     await terminal.waitFor('/help for commands');
     input.type('hello\r');
     await terminal.waitFor('first answer');
@@ -77,34 +79,34 @@ describe('the interactive session (in-process, virtual terminal)', () => {
     expect(input.raw).toBe(false);
   });
 
-  it('says "not available in this build" for commands whose service is absent, and knows the others', async () => {
+  it('answers the commands from its services, and knows the others', async () => {
     const tools = new ToolRegistry([defineTool({ name: 'noop', description: 'x', parameters: z.object({}), readOnly: true, execute: async () => '' })]);
-    const { terminal, input, exited } = start(scripted(), { tools });
+    const { terminal, input, exited } = await start(scripted(), { tools });
     for (const command of ['/compact', '/sessions', '/resume abc', '/memory']) input.type(`${command}\r`);
-    await terminal.waitFor((s) => (s.match(/not available in this build/g) ?? []).length === 4);
+    await terminal.waitFor('No memory files (AGENTS.md) found.');
     const screen = terminal.screen();
-    expect(screen).toContain('Compaction is not available in this build.');
-    expect(screen).toContain('The session store is not available in this build.');
-    expect(screen).toContain('Project memory is not available in this build.');
+    expect(screen).toContain('Nothing old enough to compact yet.');
+    expect(screen).toContain('No saved sessions.');
+    expect(screen).toContain('/resume failed: no saved sessions here.');
     input.type('/tools\r/cost\r/nope\r');
     await terminal.waitFor('Unknown command /nope');
     expect(terminal.screen()).toContain('Tools: noop');
     expect(terminal.screen()).toContain('Tokens: 0 in (0 read from cache, 0 written to it), 0 out (0 reasoning).');
     input.type('/help\r');
-    await terminal.waitFor('/resume [id]');
+    await terminal.waitFor('/goal [CONDITION | clear]');
     input.type('/exit\r');
     expect(await exited).toBe(0);
   });
 
   it('uses the services when given: /compact replaces the history, /resume loads a session, /model switches', async () => {
     const provider = scripted({ text: 'one' }, { text: 'two' });
-    const services: InteractiveServices = {
+    const services: Partial<InteractiveServices> = {
       compact: async (messages) => ({ messages: [messages[0]!, { role: 'user', content: '[summary of earlier turns]' }], compacted: true, tokensBefore: 5000, tokensAfter: 800 }),
       listSessions: async () => [{ id: 's1', title: 'earlier work', detail: '4 turns' }],
       resume: async (id) => ({ id, messages: [{ role: 'system', content: 'You are a test.' }, { role: 'user', content: 'resumed question' }, { role: 'assistant', content: 'resumed answer', toolCalls: [] }] }),
       contextWindow: () => 10_000,
     };
-    const { terminal, input, exited } = start(provider, { services });
+    const { terminal, input, exited } = await start(provider, { services });
     input.type('hi\r');
     await terminal.waitFor('one');
     input.type('/compact\r');
@@ -131,7 +133,7 @@ describe('the interactive session (in-process, virtual terminal)', () => {
   it('Ctrl-C cancels the running turn (the prompt comes back); a second Ctrl-C soon after exits', async () => {
     let started!: () => void;
     const streaming = new Promise<void>((resolve) => (started = resolve));
-    const { terminal, input, exited } = start(hangingAfter('partial answ', started), { doubleInterruptMs: 60_000 });
+    const { terminal, input, exited } = await start(hangingAfter('partial answ', started), { doubleInterruptMs: 60_000 });
     input.type('write a story\r');
     await streaming;
     await terminal.waitFor('partial answ');
@@ -147,7 +149,7 @@ describe('the interactive session (in-process, virtual terminal)', () => {
 
   it('Ctrl-C with text at the prompt clears it; at an empty prompt it asks for a second press, which any other key takes back', async () => {
     let ended = false;
-    const { terminal, input, exited } = start(scripted(), { doubleInterruptMs: 0 });
+    const { terminal, input, exited } = await start(scripted(), { doubleInterruptMs: 0 });
     void exited.then(() => (ended = true));
     input.type('half a thought');
     await terminal.waitFor('› half a thought');
@@ -170,7 +172,7 @@ describe('the interactive session (in-process, virtual terminal)', () => {
       defineTool({ name: 'deploy', description: 'x', parameters: z.object({ env: z.string() }), execute: async () => ((ran = true), 'deployed'), preview: async ({ env }) => ({ summary: `deploy to ${env}` }) }),
     ]);
     const provider = scripted({ toolCalls: [{ name: 'deploy', arguments: { env: 'prod' } }] }, { text: 'Understood, not deploying.' });
-    const { terminal, input, exited } = start(provider, { tools });
+    const { terminal, input, exited } = await start(provider, { tools });
     input.type('ship it\r');
     await terminal.waitFor('Allow deploy? deploy to prod');
     expect(terminal.screen()).toContain('approval');
@@ -192,7 +194,7 @@ describe('the interactive session (in-process, virtual terminal)', () => {
       defineTool({ name: 'deploy', description: 'x', parameters: z.object({ env: z.string() }), execute: async () => ((ran = true), 'deployed'), preview: async ({ env }) => ({ summary: `deploy to ${env}` }) }),
     ]);
     const provider = scripted({ toolCalls: [{ name: 'deploy', arguments: { env: 'prod' } }] }, { text: 'never asked for' });
-    const { terminal, input, exited } = start(provider, { tools });
+    const { terminal, input, exited } = await start(provider, { tools });
     input.type('ship it\r');
     await terminal.waitFor('Allow deploy? deploy to prod');
     input.type(answer);
@@ -214,7 +216,7 @@ describe('the interactive session (in-process, virtual terminal)', () => {
         yield { type: 'response', response: { message: { role: 'assistant', content: '', toolCalls: [{ id: 'd1', name: 'deploy', arguments: '{}' }] }, finishReason: 'tool_calls' } };
       },
     };
-    const { terminal, input, exited } = start(provider, { tools, doubleInterruptMs: 60_000 });
+    const { terminal, input, exited } = await start(provider, { tools, doubleInterruptMs: 60_000 });
     input.type('ship it\r');
     await terminal.waitFor('Allow deploy? deploy');
     input.type('\x03');
@@ -238,7 +240,7 @@ describe('the interactive session (in-process, virtual terminal)', () => {
         yield { type: 'response', response: { message: { role: 'assistant', content: '', toolCalls: [{ id: 'd1', name: 'deploy', arguments: '{}' }] }, finishReason: 'tool_calls' } };
       },
     };
-    const { terminal, input, exited } = start(provider, { tools });
+    const { terminal, input, exited } = await start(provider, { tools });
     input.type('ship it\r');
     await terminal.waitFor('Working…');
     input.type('then tell me the version\r'); // sent while the turn runs: queued
@@ -259,7 +261,7 @@ describe('the interactive session (in-process, virtual terminal)', () => {
   });
 
   it("counts an aborted turn's request in the status line (estimated), and /clear counts from zero again", async () => {
-    const { terminal, input, exited } = start(hangingAfter('partial answ'));
+    const { terminal, input, exited } = await start(hangingAfter('partial answ'));
     input.type('write a story\r');
     await terminal.waitFor('partial answ');
     input.type('\x03');
@@ -276,7 +278,7 @@ describe('the interactive session (in-process, virtual terminal)', () => {
 
   it('wraps to narrow terminals and redraws the bottom area on resize', async () => {
     const long = 'This answer is deliberately long so that it must wrap across several rows of a narrow terminal.';
-    const { terminal, input, exited } = start(scripted({ text: long }), { columns: 30 });
+    const { terminal, input, exited } = await start(scripted({ text: long }), { columns: 30 });
     input.type('go\r');
     await terminal.waitFor((s) => s.includes('narrow') && idle(s));
     expect(terminal.screen().split('\n').at(-1)).toBe('test-model · 0 tok · turn 1/5');
@@ -291,14 +293,14 @@ describe('the interactive session (in-process, virtual terminal)', () => {
   });
 
   it('writes no colour codes with colour off (NO_COLOR), and colours with it on', async () => {
-    const plainRun = start(scripted({ text: '**bold** answer' }));
+    const plainRun = await start(scripted({ text: '**bold** answer' }));
     plainRun.input.type('x\r');
     await plainRun.terminal.waitFor('bold answer');
     plainRun.input.type('/exit\r');
     await plainRun.exited;
     expect(plainRun.terminal.raw).not.toMatch(/\x1b\[[0-9;]*m(?<!\x1b\[0m)/);
 
-    const coloured = start(scripted({ text: '**bold** answer' }), { theme: createTheme(true) });
+    const coloured = await start(scripted({ text: '**bold** answer' }), { theme: createTheme(true) });
     coloured.input.type('x\r');
     await coloured.terminal.waitFor('bold answer');
     coloured.input.type('/exit\r');
@@ -308,7 +310,7 @@ describe('the interactive session (in-process, virtual terminal)', () => {
 
   it('ends when its signal is aborted from outside (SIGTERM), cancelling a running turn and restoring the terminal', async () => {
     const outside = new AbortController();
-    const { terminal, input, exited } = start(hangingAfter('thinking hard'), { signal: outside.signal });
+    const { terminal, input, exited } = await start(hangingAfter('thinking hard'), { signal: outside.signal });
     input.type('work\r');
     await terminal.waitFor('thinking hard');
     outside.abort();
@@ -320,7 +322,7 @@ describe('the interactive session (in-process, virtual terminal)', () => {
   it('Ctrl-Z hands the terminal back while suspended and redraws the prompt when continued', async () => {
     let resume!: () => void;
     let suspended = false;
-    const { terminal, input, exited } = start(scripted(), {
+    const { terminal, input, exited } = await start(scripted(), {
       suspend: () =>
         new Promise<void>((resolve) => {
           suspended = true;

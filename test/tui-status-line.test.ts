@@ -52,7 +52,7 @@ describe('ConversationState, feeding the status line from events', () => {
   const usage = (inputTokens: number, outputTokens: number, extra: Record<string, number> = {}) => ({ inputTokens, outputTokens, cachedInputTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0, ...extra });
 
   it('sums tokens, takes the context fill from the latest request, and a cost only when usage reports one', () => {
-    const state = new ConversationState('m', [], { contextWindow: () => 10_000 });
+    const state = new ConversationState('m', [], { contextWindow: () => 10_000, cost: () => undefined });
     state.track({ type: 'turn_start', turn: 2 });
     state.track({ type: 'usage', turn: 2, usage: usage(1_000, 200), total: usage(1_000, 200) });
     expect(renderStatusLine(state.status(5, undefined), 100, plain)).toBe('m · 1.2k tok · ctx 12% · turn 2/5');
@@ -61,7 +61,7 @@ describe('ConversationState, feeding the status line from events', () => {
   });
 
   it('uses a window the provider revealed, and forgets the fill when the history is replaced', () => {
-    const state = new ConversationState('m', [], {});
+    const state = new ConversationState('m', [], { contextWindow: () => undefined, cost: () => undefined });
     state.track({ type: 'usage', turn: 1, usage: usage(4_000, 96), total: usage(4_000, 96) });
     expect(renderStatusLine(state.status(5, undefined), 100, plain)).toBe('m · 4.1k tok · turn 0/5'); // no window known: no percentage
     state.track({ type: 'context_warning', turn: 1, message: 'smaller', contextWindow: 8_192 });

@@ -1,6 +1,7 @@
 import type { AgentEvent, StopReason } from '../contracts/events.js';
 import type { ImageRef, Message } from '../contracts/messages.js';
 import { GOAL_NOTICE_TYPES, type GoalNotice } from './goal/goal-types.js';
+import type { Authorize } from '../contracts/tool.js';
 import type { ApprovalAnswer, ApprovalRequest } from '../tools/approval.js';
 
 /**
@@ -56,6 +57,12 @@ export interface PromptOptions {
    * prompt, which the pipeline already expanded when it was recorded).
    */
   verbatim?: boolean;
+  /** This prompt's model when no custom command names one (a front end's /model); default the conversation's. */
+  model?: string;
+  /** This prompt's own permission check instead of the conversation's (the terminal's /init shows its write). */
+  authorize?: Authorize;
+  /** Blocks sent before the prepared prompt, in the same message (the output of a terminal's `!command`s). */
+  before?: string[];
 }
 
 export interface PromptOutcome {

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import type { AgentEvent } from '../contracts/events.js';
 import type { Message } from '../contracts/messages.js';
 import type { Authorize } from '../contracts/tool.js';
 import { CacheWatch } from '../core/cache-watch.js';
 import { LeftOutNotes } from '../core/left-out-notes.js';
 import { endSession, type SessionEndReason } from '../hooks/session-end.js';
 import type { ConversationParts, RunWatcher } from './conversation-parts.js';
-import type { Conversation, ConversationState, PromptOptions, PromptOutcome } from './conversation-types.js';
+import type { Conversation, ConversationNotice, ConversationState, PromptOptions, PromptOutcome } from './conversation-types.js';
 import type { GoalNotice } from './goal/goal-types.js';
 import { EventLog } from './event-log.js';
 import { preparePrompt, type PreparedPrompt } from './prompt-pipeline.js';
@@ -18,8 +19,10 @@ export interface ConversationCore extends Conversation {
   /** The permission policy every run of this conversation is checked by (its mode may be changed: plan mode). */
   readonly authorize: Authorize;
   readonly questions: Questions;
-  /** Records a notice of the conversation's own (a goal's) in the numbered stream and the session file. */
-  note(notice: GoalNotice): void;
+  /** Records a notice of the conversation's own (a goal's) or a front end's event (a /compact) in the numbered stream and the session file. */
+  note(notice: GoalNotice | AgentEvent | ConversationNotice): void;
+  /** Appends a rewind to the session file: its first `toRecord` records make the history from here on (then `setHistory` the rebuilt one). */
+  rewind(toRecord: number): void;
 }
 
 interface Queued {
@@ -66,7 +69,7 @@ export async function openConversation(parts: ConversationParts): Promise<Conver
   let closed = false;
 
   const runOne = async (item: Queued, signal: AbortSignal): Promise<PromptOutcome> => {
-    const session = { id: file?.id, path: file?.path, resumed, starts: !hooksStarted };
+    const session = { id: file?.id, path: file?.path, resumed, starts: !hooksStarted, ...(parts.session.kind === 'new' && parts.session.afterClear ? { source: 'clear' as const } : {}) };
     const prepared: PreparedPrompt = item.options.verbatim
       ? { ok: true, input: item.text, model: undefined, images: item.options.images ?? [], notes: [] }
       : await preparePrompt(parts, { text: item.text, authorize, signal, session, ...(item.options.images ? { images: item.options.images } : {}), ...(item.options.imagePaths ? { imagePaths: item.options.imagePaths } : {}), ...(plan !== undefined ? { plan } : {}) });
@@ -80,7 +83,14 @@ export async function openConversation(parts: ConversationParts): Promise<Conver
     if (prepared.notes.length) log.publish({ type: 'prompt_notes', notes: prepared.notes });
     return runRounds(
       { parts, authorize, signal, cacheWatch, leftOutNotes, watcher, file: fileNow, publish: (event) => log.publish(event), history: () => history, setHistory: (messages) => (history = messages) },
-      { input: prepared.input, model: prepared.model, images: prepared.images, planning: item.options.planning ?? parts.planning, ...(item.options.refuseTools !== undefined ? { refuseTools: item.options.refuseTools } : {}) },
+      {
+        input: [...(item.options.before ?? []), prepared.input].join('\n\n'),
+        model: prepared.model ?? item.options.model,
+        images: prepared.images,
+        planning: item.options.planning ?? parts.planning,
+        ...(item.options.refuseTools !== undefined ? { refuseTools: item.options.refuseTools } : {}),
+        ...(item.options.authorize ? { authorize: item.options.authorize } : {}),
+      },
     );
   };
 
@@ -115,6 +125,7 @@ export async function openConversation(parts: ConversationParts): Promise<Conver
     authorize,
     questions,
     note: (notice) => log.publish(notice),
+    rewind: (toRecord) => file?.rewind(toRecord),
     prompt(text, options = {}) {
       if (closed) return Promise.reject(new Error('this conversation is closed.'));
       return new Promise<PromptOutcome>((resolve, reject) => {

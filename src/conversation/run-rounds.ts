@@ -32,6 +32,8 @@ export interface FirstRound {
   planning: boolean;
   /** Refuse every tool call with this reason (a goal's wrap-up turn). */
   refuseTools?: string;
+  /** This prompt's own permission check (default: the conversation's). */
+  authorize?: Authorize;
 }
 
 export interface RoundsOutcome {
@@ -69,12 +71,12 @@ async function runOnce(context: RoundsContext, round: FirstRound): Promise<Round
     tools: parts.tools,
     system: systemPromptFor(parts.system, round.planning),
     ...(round.planning ? { plan: true } : {}),
-    ...(history ? { messages: history } : {}),
+    ...(history ? { messages: historyFor(history, parts.system, round.planning) } : {}),
     maxTurns: parts.maxTurns,
     ...(parts.handoff === false ? { handoff: false } : {}),
     temperature: parts.temperature,
     workspace: parts.workspace,
-    authorize: round.refuseTools !== undefined ? refuseEvery(round.refuseTools) : context.authorize,
+    authorize: round.refuseTools !== undefined ? refuseEvery(round.refuseTools) : (round.authorize ?? context.authorize),
     signal: context.signal,
     cacheTtlMs: parts.cacheTtlMs,
     cacheWatch: context.cacheWatch,
@@ -115,6 +117,14 @@ async function withCheckpoints(context: RoundsContext, events: AsyncGenerator<Ag
     env: parts.env,
     ...(parts.mayChangeFiles ? { mayChangeFiles: parts.mayChangeFiles } : {}),
   });
+}
+
+/** The history with the system prompt of this run's mode: entering or leaving plan mode swaps it (a system prompt of someone else's stays). */
+function historyFor(messages: Message[], system: string, planning: boolean): Message[] {
+  const first = messages[0];
+  const wanted = systemPromptFor(system, planning);
+  const ours = first?.role === 'system' && (first.content === systemPromptFor(system, true) || first.content === system);
+  return ours && first.content !== wanted ? [{ role: 'system', content: wanted }, ...messages.slice(1)] : messages;
 }
 
 /** A policy that refuses every call, read-only ones included, with one reason. */

@@ -10,7 +10,7 @@ export type SessionChoice =
   /** Nothing saved (`--no-session`, eval, a subagent). */
   | { kind: 'none' }
   /** A new file; `lazy`: created at the first stored event, so a conversation that sends nothing leaves none. */
-  | { kind: 'new'; lazy?: boolean }
+  | { kind: 'new'; lazy?: boolean; /** It follows a /clear (SessionStart's source says so). */ afterClear?: boolean }
   /** A stored session, already chosen by the front end (its path). */
   | { kind: 'resume'; path: string };
 

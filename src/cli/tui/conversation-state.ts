@@ -26,7 +26,7 @@ export class ConversationState {
   constructor(
     model: string,
     messages: Message[],
-    private readonly services: InteractiveServices,
+    private readonly services: Pick<InteractiveServices, 'cost' | 'contextWindow'>,
   ) {
     this.model = model;
     this.messages = messages;
@@ -65,7 +65,7 @@ export class ConversationState {
   private countRequest(usage: Usage, ownContext: boolean): void {
     this.usage = addUsage(this.usage, usage);
     this.requests++;
-    const priced = this.pricedCost === undefined ? undefined : this.services.cost?.(this.model, usage);
+    const priced = this.pricedCost === undefined ? undefined : this.services.cost(this.model, usage);
     this.pricedCost = priced === undefined ? undefined : this.pricedCost! + priced;
     const cost = (usage as Usage & { cost?: unknown }).cost;
     if (typeof cost === 'number') this.reportedCost = (this.reportedCost ?? 0) + cost;
@@ -74,12 +74,12 @@ export class ConversationState {
 
   cost(): number | undefined {
     // Before the first request: $0 when the current model has a price, else unknown.
-    if (this.requests === 0) return this.services.cost?.(this.model, this.usage) ?? this.reportedCost;
+    if (this.requests === 0) return this.services.cost(this.model, this.usage) ?? this.reportedCost;
     return this.pricedCost ?? this.reportedCost;
   }
 
   status(maxTurns: number, state: string | undefined): StatusInfo {
-    const window = this.learnedWindow ?? this.services.contextWindow?.(this.model);
+    const window = this.learnedWindow ?? this.services.contextWindow(this.model);
     const cost = this.cost();
     return {
       model: this.model,

@@ -1,14 +1,6 @@
-import type { AgentEvent, StopReason } from '../../contracts/events.js';
-import { withSubagents, type SubagentOptions } from '../../agents/subagents.js';
-import type { AgentOptions } from '../../core/agent-options.js';
-import { runAgent } from '../../core/loop.js';
 import { TodoPin } from './todo-pin.js';
-import type { ImageRef, Message } from '../../contracts/messages.js';
-import { createPermissionPolicy, type PermissionMode, type PermissionPolicy } from '../../permissions/permission-policy.js';
+import type { PermissionMode, PermissionPolicy } from '../../permissions/permission-policy.js';
 import { parsePlanScope } from '../../permissions/plan-scope.js';
-import type { Provider } from '../../contracts/provider.js';
-import { systemPromptFor } from '../../core/system-prompt.js';
-import { withSystemPrompt } from '../../session/session-store.js';
 import { childBlockLines, type ChildBlock } from './child-blocks.js';
 import { EXECUTE_PLAN_PROMPT, modeCycle, modeLabel, nextMode, planChoice, planQuestionLines } from './plan-mode.js';
 import type { ToolRegistry } from '../../tools/registry.js';
@@ -16,10 +8,14 @@ import { createApprovalPrompt } from './approval-prompt.js';
 import { PastedTexts } from '../prompt/pasted-text.js';
 import { earlierTurnLines } from './earlier-turns.js';
 import type { AskApproval } from '../../tools/approval.js';
-import type { Authorize } from '../../contracts/tool.js';
 import { INIT_PROMPT, initAuthorize } from './init-command.js';
 import { ConversationState } from './conversation-state.js';
 import { CtrlCPolicy } from './ctrl-c.js';
+import { EventView } from './event-view.js';
+import { ActiveGoal, goalNoticeLines } from './goal-command.js';
+import { pursueGoal } from '../../conversation/goal/pursue-goal.js';
+import { capsLeft, type UnfinishedGoal } from '../../conversation/goal/goal-resume.js';
+import { visibleText } from '../display/visible-text.js';
 import { InputEditor } from './input-editor.js';
 import type { InputHistory } from './input-history.js';
 import { ESCAPE_WAIT_MS, KeyParser, type Key } from './key-parser.js';
@@ -54,23 +50,19 @@ export interface InteractiveOptions {
   input: TerminalInput;
   output: TerminalOutputStream;
   theme: Theme;
-  provider: Provider;
+  /** The conversation and everything around it (src/cli/commands/interactive builds them). */
+  services: InteractiveServices;
+  /** The provider's name, for the header line. */
+  providerName: string;
   model: string;
+  /** The tools (`!command` runs the shell tool; /tools lists them). */
   tools: ToolRegistry;
-  system: string;
   workspace: string;
+  /** The turn limit, for the status line. */
   maxTurns: number;
-  temperature: number;
-  /** Per-run spending limit in US dollars (the `cost_limit` brake). */
-  maxCost?: number;
-  /** The task tool and the tree budget (see withSubagents); absent: no subagents. */
-  subagents?: SubagentOptions;
   history?: InputHistory;
-  services?: InteractiveServices;
   /** Within this long after a Ctrl-C cancelled a turn, a second one exits (default 1000 ms). */
   doubleInterruptMs?: number;
-  /** The conversation to continue (a resumed session). */
-  messages?: Message[];
   /** Ctrl-Z: stops the process until it is continued (the terminal is handed back meanwhile). */
   suspend?: () => Promise<void>;
   /** Ends the session from outside (SIGTERM, or SIGINT sent by another process). */
@@ -83,8 +75,9 @@ const TICK_MS = 80;
 const TYPED_OUTPUT_LINES = 30;
 
 /**
- * The interactive session. Each user turn is one `runAgent` call given the conversation so far;
- * this class only routes keys, renders events and runs slash commands: no loop logic.
+ * The interactive session: a front end of the conversation core. Each user turn is one prompt
+ * sent to the conversation, whose events it renders and whose questions it answers; this class
+ * only routes keys, renders and runs slash commands: no loop logic.
  */
 export class InteractiveSession {
   private readonly screen: LiveScreen;
@@ -92,13 +85,9 @@ export class InteractiveSession {
   private readonly editor: InputEditor;
   private readonly services: InteractiveServices;
   private readonly authorize: PermissionPolicy;
-  /** The same rules for a command the user typed after `!`: typing it is the answer to "allow?". */
-  private readonly typedAuthorize: PermissionPolicy;
   private readonly ask: AskApproval;
   /** The calls the user was asked about in this turn (/init asks about its write when the rules did not). */
   private readonly askedCalls = new Set<string>();
-  /** The next turn's own authorization (/init's), instead of the session's. */
-  private turnAuthorize: Authorize | undefined;
   /** `!command` runs since the last prompt: they go to the model with the next one. */
   private readonly shellContext: string[] = [];
   private readonly modes: PermissionMode[];
@@ -109,6 +98,7 @@ export class InteractiveSession {
   /** The subagents of the last turn, for Ctrl-O at the prompt. */
   private lastSubagents: ChildBlock[] = [];
   private readonly conversation: ConversationState;
+  private readonly events: EventView;
   private view: TurnView | undefined;
   private running: AbortController | undefined;
   private approval: string[] | undefined;
@@ -122,15 +112,22 @@ export class InteractiveSession {
   /** Long pastes, shown as chips and sent as attachments. */
   private readonly pastes = new PastedTexts();
   private exiting = false;
+  /** /init queued its prompt: that turn asks about its write to AGENTS.md. */
+  private initNext = false;
+  /** The goal being pursued (one per session), and one /goal started or a resume agreed to continue. */
+  private goal: ActiveGoal | undefined;
+  private nextGoal: { condition: string; resumed?: UnfinishedGoal } | undefined;
   /** Between Ctrl-Z and the continue: nothing is drawn. */
   private suspended = false;
 
   constructor(private readonly options: InteractiveOptions) {
     this.screen = new LiveScreen(options.output, { colour: options.theme.enabled });
     this.editor = new InputEditor(options.history);
-    this.services = options.services ?? {};
-    this.conversation = new ConversationState(options.model, options.messages ?? [], this.services);
-    this.todos = new TodoPin(options.messages);
+    this.services = options.services;
+    const history = [...this.services.conversation().history()];
+    this.conversation = new ConversationState(options.model, history, this.services);
+    this.todos = new TodoPin(history);
+    this.events = new EventView({ commit: (lines) => this.screen.commit(lines), render: () => this.render(), width: () => this.screen.width }, options.theme, this.conversation, this.todos);
     this.ctrlC = new CtrlCPolicy(options.doubleInterruptMs ?? 1000);
     const prompt = createApprovalPrompt(
       {
@@ -145,14 +142,11 @@ export class InteractiveSession {
       options.theme,
       () => this.stopTurnAtQuestion(),
     );
-    const ask: AskApproval = (request, signal) => {
+    this.ask = (request, signal) => {
       this.askedCalls.add(request.call.id);
       return prompt(request, signal);
     };
-    this.ask = ask;
-    this.authorize = this.services.authorize ? this.services.authorize(ask) : createPermissionPolicy({ mode: 'ask', ask });
-    const typed = async () => 'yes' as const;
-    this.typedAuthorize = this.services.authorize ? this.services.authorize(typed) : createPermissionPolicy({ mode: 'ask', ask: typed });
+    this.authorize = this.services.permissions;
     this.modes = modeCycle(this.authorize.mode);
     if (this.authorize.mode !== 'plan') this.beforePlan = this.authorize.mode;
   }
@@ -177,19 +171,30 @@ export class InteractiveSession {
     output.write('\x1b[?2004h');
     try {
       this.screen.commit([
-        `${t.bold('vibe-agent')} ${t.dim(`· ${this.options.provider.name} · ${this.conversation.model} · ${this.options.workspace}`)}`,
+        `${t.bold('vibe-agent')} ${t.dim(`· ${this.options.providerName} · ${this.conversation.model} · ${this.options.workspace}`)}`,
         ...(this.conversation.messages.length ? [...earlierTurnLines(this.conversation.messages, t, this.screen.width), '', t.dim(`Continuing a conversation of ${this.conversation.messages.length} messages.`)] : []),
         t.dim('/help for commands · Enter sends · Shift+Enter or \\ for a new line · Shift+Tab cycles modes · Ctrl-C cancels · Ctrl-D exits'),
       ]);
-      this.services.setNotify?.((text) => this.screen.commit([t.yellow(`⚠ ${text}`)]));
+      this.services.setNotify((text) => this.screen.commit([t.yellow(`⚠ ${text}`)]));
       if (this.options.signal?.aborted) this.exit();
+      await this.offerUnfinishedGoal();
       for (;;) {
+        const goal = this.nextGoal;
+        this.nextGoal = undefined;
+        if (goal && !this.exiting) {
+          await this.runGoal(goal.condition, goal.resumed);
+          if (this.exiting) break;
+          continue;
+        }
         const text = await this.readPrompt();
         if (text === undefined || this.exiting) break;
         const command = typedCommand(text);
-        if (text.trim().startsWith('/') && (isBuiltinCommand(text) || !this.isCustomCommand(text))) await this.runCommand(text);
+        if (text.trim().startsWith('/') && (isBuiltinCommand(text) || !this.isCustomCommand(text))) {
+          await this.runCommand(text);
+          if (parseSlashCommand(text)?.name === 'resume') await this.offerUnfinishedGoal();
+        }
         else if (command !== undefined) await this.runTyped(command);
-        else await this.runTurn(text);
+        else await this.runTurn(text, this.takeInit(text));
         if (this.exiting) break;
       }
     } finally {
@@ -203,7 +208,7 @@ export class InteractiveSession {
       input.off('data', onData);
       input.setRawMode?.(false);
       input.pause();
-      this.services.close?.();
+      await this.services.close();
     }
     return 0;
   }
@@ -270,7 +275,7 @@ export class InteractiveSession {
     }
     this.hint = [];
     // A pasted image path becomes a chip; the image goes with the prompt that holds it.
-    const chip = key.name === 'paste' ? (this.services.imagePaste?.(key.text ?? '') ?? this.pastes.paste(key.text ?? '')) : undefined;
+    const chip = key.name === 'paste' ? (this.services.imagePaste(key.text ?? '') ?? this.pastes.paste(key.text ?? '')) : undefined;
     const action = this.editor.handle(chip ? { ...key, text: `${chip} ` } : key);
     const mention = action.type === 'complete' ? completeMention(this.editor.text, this.editor.cursor, workspaceLister(this.options.workspace)) : undefined;
     if (mention) {
@@ -278,9 +283,13 @@ export class InteractiveSession {
       this.editor.cursor = mention.cursor;
       this.hint = mention.candidates.length ? [this.options.theme.dim(mention.candidates.join('  '))] : [];
     } else if (action.type === 'complete') {
-      const completion = completeSlash(this.editor.text, this.services.models?.() ?? [], (this.services.customCommands?.() ?? []).map((command) => command.name));
+      const completion = completeSlash(this.editor.text, this.services.models(), this.services.customCommands().map((command) => command.name));
       this.editor.set(completion.text);
       this.hint = completion.candidates.length ? [this.options.theme.dim(completion.candidates.join('  '))] : [];
+    } else if (action.type === 'submit' && this.goal && parseSlashCommand(action.text)?.name === 'goal') {
+      // While a goal runs, /goal and /goal clear act at once instead of waiting their turn.
+      this.screen.commit([this.options.theme.cyan(`${PROMPT}${action.text.trim()}`)]);
+      this.goalCommand(parseSlashCommand(action.text)!.argument);
     } else if (action.type === 'submit') {
       const submit = this.submit;
       this.submit = undefined;
@@ -381,6 +390,13 @@ export class InteractiveSession {
     this.queued.unshift(EXECUTE_PLAN_PROMPT);
   }
 
+  /** Whether this prompt is the one /init queued. */
+  private takeInit(text: string): boolean {
+    const init = this.initNext && text === INIT_PROMPT;
+    this.initNext = false;
+    return init;
+  }
+
   private exit(): void {
     this.exiting = true;
     this.running?.abort();
@@ -389,121 +405,133 @@ export class InteractiveSession {
     submit?.(undefined);
   }
 
-  private async runTurn(text: string): Promise<void> {
+  /** One prompt to the conversation: its events are rendered, its questions asked here, its plan offered for approval. */
+  private async runTurn(text: string, init = false): Promise<void> {
     const t = this.options.theme;
-    const shown = text === INIT_PROMPT ? '/init: write or improve AGENTS.md' : text;
+    const shown = init ? '/init: write or improve AGENTS.md' : text;
     this.screen.commit(['', ...shown.split('\n').map((line, i) => `${t.cyan(i === 0 ? PROMPT : '  ')}${t.bold(line)}`), '']);
-    const authorize = this.turnAuthorize ?? this.authorize;
-    this.turnAuthorize = undefined;
     this.askedCalls.clear();
     const controller = new AbortController();
     this.running = controller;
     const view = new TurnView((lines) => this.screen.commit(lines), t);
     this.view = view;
+    this.events.turn = view;
     this.conversation.startRun();
     view.setExpanded(this.expanded);
-    const planning = this.authorize.mode === 'plan';
+    const conversation = this.services.conversation();
+    const off = conversation.subscribe((event) => this.events.handle(event));
+    const detach = conversation.questions.attach((question, signal) => this.ask(question.request, signal));
+    // `!command` output goes with this prompt; a refused prompt leaves it for the next.
+    const before = this.shellContext.splice(0);
     let plan: string | undefined;
     const ticker = setInterval(() => this.render(), TICK_MS);
     try {
-      const long = await this.pastes.prepare(text, this.options.tools.outputs);
-      if (long.note) this.screen.commit([t.dim(`  ⎿ ${long.note}`)]);
-      const started = this.services.startPrompt ? await this.services.startPrompt(long.text, { authorize, signal: controller.signal }) : { ok: true as const, prompt: long.text, model: undefined };
-      if (!started.ok) {
-        this.screen.commit([t.red(`✗ ${started.reason}`)]);
-        return;
-      }
-      if (started.notes?.length) this.screen.commit(started.notes.map((note) => t.dim(`  ⎿ ${note}`)));
-      let input: string | undefined = [...this.shellContext.splice(0), started.prompt].join('\n\n');
-      for (let round = 0; input !== undefined; round++) {
-        const outcome = await this.runOnce(view, { input, model: started.model, images: round === 0 ? started.images : undefined, planning, signal: controller.signal, authorize });
-        if (outcome.plan) plan = outcome.plan;
-        // A Stop hook that blocks sends the agent back to work with its reason, a bounded number of times.
-        input = this.services.afterRun && !this.exiting ? await this.services.afterRun(outcome.reason, round) : undefined;
-        if (input !== undefined) this.screen.commit(['', t.dim(`↻ a Stop hook sent the agent back to work: ${input.split('\n')[0]}`), '']);
-      }
+      const outcome = await conversation.prompt(this.pastes.expand(text), {
+        signal: controller.signal,
+        planning: this.authorize.mode === 'plan',
+        model: this.conversation.model,
+        imagePaths: this.services.imagePaths(text),
+        ...(before.length ? { before } : {}),
+        ...(init ? { authorize: initAuthorize(this.authorize, conversation.questions.ask, (id) => this.askedCalls.has(id)) } : {}),
+      });
+      if (outcome.reason === 'refused') this.shellContext.unshift(...before);
+      if (outcome.plan) plan = outcome.plan;
     } catch (error) {
       this.screen.commit([t.red(`✗ Unexpected error: ${(error as Error).message}`)]);
     } finally {
+      off();
+      detach();
       clearInterval(ticker);
       this.running = undefined;
       this.lastSubagents = view.subagents();
       this.view = undefined;
+      this.events.turn = undefined;
+      this.conversation.messages = [...conversation.history()];
       this.screen.commit(['']);
     }
     if (plan && !this.exiting) await this.approvePlan(plan);
   }
 
-  /** One run of the loop from `input` on the conversation so far; the conversation then holds its messages. */
-  private async runOnce(view: TurnView, run: { input: string; model: string | undefined; images: ImageRef[] | undefined; planning: boolean; signal: AbortSignal; authorize: Authorize }): Promise<{ reason: StopReason; plan?: string }> {
-    const options: AgentOptions = {
-      provider: this.options.provider,
-      model: run.model ?? this.conversation.model,
-      input: run.input,
-      ...(run.images?.length ? { images: run.images } : {}),
-      messages: this.historyFor(run.planning),
-      tools: this.options.tools,
-      system: this.systemFor(run.planning),
-      ...(run.planning ? { plan: true } : {}),
-      maxTurns: this.options.maxTurns,
-      temperature: this.options.temperature,
-      ...(this.options.maxCost !== undefined ? { maxCost: this.options.maxCost } : {}),
-      workspace: this.options.workspace,
-      signal: run.signal,
-      authorize: run.authorize,
-      ...(this.services.prepareMessages ? { prepareMessages: this.services.prepareMessages } : {}),
-      ...(this.services.cacheWatch ? { cacheWatch: this.services.cacheWatch } : {}),
-      ...(this.services.leftOutNotes ? { leftOutNotes: this.services.leftOutNotes } : {}),
-      ...(this.services.onContextOverflow ? { onContextOverflow: this.services.onContextOverflow } : {}),
-      ...(this.services.contextForAgent ? { contextForAgent: this.services.contextForAgent } : {}),
-    };
-    const agentRun = runAgent(this.options.subagents ? withSubagents(options, this.options.subagents) : options);
-    const generator = this.services.wrapRun ? this.services.wrapRun(agentRun) : agentRun;
-    let reason: StopReason = 'aborted';
-    let plan: string | undefined;
-    for (;;) {
-      const next = await generator.next();
-      if (next.done) {
-        this.conversation.messages = next.value.messages;
-        return { reason, ...(plan ? { plan } : {}) };
-      }
-      this.observe(next.value);
-      if (next.value.type === 'stop' && next.value.agent === undefined) {
-        reason = next.value.reason;
-        if (next.value.reason === 'plan') plan = next.value.plan;
-      }
-      this.conversation.track(next.value);
-      this.todos.track(next.value);
-      view.handle(next.value, this.screen.width);
-      this.render();
+  /** /goal CONDITION starts one (after this command), /goal shows it, /goal clear ends it. */
+  private goalCommand(argument: string): void {
+    const t = this.options.theme;
+    const goal = this.goal;
+    if (argument === 'clear') {
+      if (!goal) return this.screen.commit(['No goal to clear.']);
+      goal.cleared = true;
+      goal.controller.abort();
+      return this.screen.commit([t.dim('Clearing the goal: the running turn stops.')]);
+    }
+    if (!argument) return this.screen.commit(goal ? goal.lines(t) : ['No goal. /goal CONDITION starts one: the agent works until an independent judge says it holds.']);
+    if (goal || this.nextGoal) return this.screen.commit([t.yellow('One goal per session: /goal clear ends this one first.')]);
+    this.nextGoal = { condition: argument };
+  }
+
+  /** A resumed session with an unfinished goal: asks before continuing it, with what is left of each cap. */
+  private async offerUnfinishedGoal(): Promise<void> {
+    const open = this.services.goals.unfinished();
+    if (!open || this.exiting) return;
+    const t = this.options.theme;
+    const controller = new AbortController();
+    this.running = controller;
+    try {
+      const lines = [`${t.yellow('?')} ${t.bold('This session has an unfinished goal:')} ${visibleText(open.start.condition)}`, `  Left: ${capsLeft(open)}`, `  Continue it? ${t.bold('y')} yes   ${t.bold('n')} no ${t.dim('(Enter, Esc = no)')}`];
+      if (await this.confirm(lines, controller.signal, { yes: 'continued', no: 'not continued (no)' })) this.nextGoal = { condition: open.start.condition, resumed: open };
+    } finally {
+      this.running = undefined;
     }
   }
 
-  private systemFor(planning: boolean): string {
-    return systemPromptFor(this.options.system, planning);
-  }
-
-  /** The conversation with the system prompt of this run's mode: entering or leaving plan mode swaps it. */
-  private historyFor(planning: boolean): Message[] {
-    const messages = this.conversation.messages;
-    const first = messages[0];
-    const wanted = this.systemFor(planning);
-    const ours = first?.role === 'system' && (first.content === this.systemFor(true) || first.content === this.systemFor(false));
-    return ours && first.content !== wanted ? withSystemPrompt(messages, wanted) : messages;
-  }
-
-  /** Hands an event to the services; one that fails (the session store) is shown, not fatal to the turn. */
-  private observe(event: AgentEvent): void {
+  /** Pursues a goal through the conversation core (src/conversation/goal): its turns render like any, its notices as lines. */
+  private async runGoal(condition: string, resumed: UnfinishedGoal | undefined): Promise<void> {
+    const t = this.options.theme;
+    let setup;
     try {
-      this.services.onEvent?.(event);
+      setup = await this.services.goals.setup();
     } catch (error) {
-      this.screen.commit([this.options.theme.yellow(`⚠ ${(error as Error).message}`)]);
+      this.screen.commit([t.red(`✗ /goal: ${(error as Error).message}`), '']);
+      return;
+    }
+    const caps = resumed ? resumed.start.caps : setup.caps;
+    const goal = new ActiveGoal(condition, caps, resumed?.spent);
+    this.goal = goal;
+    this.running = goal.controller;
+    const view = new TurnView((lines) => this.screen.commit(lines), t);
+    this.view = view;
+    this.events.turn = view;
+    this.conversation.startRun();
+    view.setExpanded(this.expanded);
+    const conversation = this.services.conversation();
+    const off = conversation.subscribe((event) => {
+      goal.track(event);
+      const lines = goalNoticeLines(event, t);
+      if (lines) this.screen.commit(lines);
+      else this.events.handle(event);
+    });
+    const detach = conversation.questions.attach((question, signal) => this.ask(question.request, signal));
+    const ticker = setInterval(() => this.render(), TICK_MS);
+    try {
+      const host = { prompt: (text: string, options: { signal?: AbortSignal; refuseTools?: string }) => conversation.prompt(text, { ...options, model: this.conversation.model }), subscribe: conversation.subscribe.bind(conversation), history: () => conversation.history(), note: conversation.note.bind(conversation) };
+      await pursueGoal(host, { condition, ...setup, caps, ...(resumed?.spent ? { resumed: resumed.spent } : {}), signal: goal.controller.signal, cleared: () => goal.cleared });
+    } catch (error) {
+      this.screen.commit([t.red(`✗ Unexpected error: ${(error as Error).message}`)]);
+    } finally {
+      off();
+      detach();
+      clearInterval(ticker);
+      this.goal = undefined;
+      this.running = undefined;
+      this.lastSubagents = view.subagents();
+      this.view = undefined;
+      this.events.turn = undefined;
+      this.conversation.messages = [...conversation.history()];
+      this.screen.commit(['']);
     }
   }
 
   private isCustomCommand(text: string): boolean {
     const name = parseSlashCommand(text)?.name;
-    return (this.services.customCommands?.() ?? []).some((command) => command.name === name);
+    return this.services.customCommands().some((command) => command.name === name);
   }
 
   private async runCommand(text: string): Promise<void> {
@@ -516,26 +544,30 @@ export class InteractiveSession {
         theme: t,
         services: this.services,
         model: this.conversation.model,
-        messages: this.conversation.messages,
+        messages: [...this.services.conversation().history()],
         usage: this.conversation.usage,
         cost: this.conversation.cost(),
         tools: this.options.tools.names(),
         print: (lines) => this.screen.commit(lines),
         setModel: (model) => (this.conversation.model = model),
         togglePlan: () => this.togglePlan(),
-        setMessages: (messages) => this.conversation.replaceMessages(messages),
-        startOver: (messages) => {
-          this.conversation.clear(messages);
+        setMessages: (messages) => {
+          this.services.conversation().setHistory(messages);
+          this.conversation.replaceMessages(messages);
+        },
+        startOver: () => {
+          this.conversation.clear([]);
           this.shellContext.length = 0;
         },
         exit: () => this.exit(),
         init: () => {
-          this.turnAuthorize = initAuthorize(this.authorize, this.ask, (id) => this.askedCalls.has(id));
+          this.initNext = true;
           this.queued.unshift(INIT_PROMPT);
         },
         signal: controller.signal,
         choose: (title, items, initial) => this.choose(title, items, initial, controller.signal),
         confirm: (lines) => this.confirm(lines, controller.signal),
+        goal: (argument) => this.goalCommand(argument),
       });
     } finally {
       this.running = undefined;
@@ -550,8 +582,9 @@ export class InteractiveSession {
     const controller = new AbortController();
     this.running = controller;
     try {
-      this.typedAuthorize.setMode(this.authorize.mode, this.authorize.planScope);
-      const result = await runTypedCommand(command, { tools: this.options.tools, authorize: this.typedAuthorize, workspace: this.options.workspace, signal: controller.signal });
+      const typed = this.services.typedPermissions;
+      typed.setMode(this.authorize.mode, this.authorize.planScope);
+      const result = await runTypedCommand(command, { tools: this.options.tools, authorize: typed, workspace: this.options.workspace, signal: controller.signal });
       if (controller.signal.aborted) {
         this.screen.commit([t.yellow('⊘ Cancelled; nothing goes to the model.')]);
         return;
@@ -612,7 +645,7 @@ export class InteractiveSession {
   }
 
   /** A yes/no question in the live area: y is yes; n, Enter, Esc and Ctrl-C are no. */
-  private async confirm(lines: string[], signal: AbortSignal): Promise<boolean> {
+  private async confirm(lines: string[], signal: AbortSignal, words = { yes: 'overwritten', no: 'kept (no)' }): Promise<boolean> {
     const t = this.options.theme;
     let yes = false;
     this.approval = lines;
@@ -632,7 +665,7 @@ export class InteractiveSession {
       this.approval = undefined;
       this.render();
     }
-    this.screen.commit([...lines.slice(0, -1).map((line) => t.dim(stripAnsi(line))), `  ${yes ? t.yellow('overwritten') : t.green('kept (no)')}`]);
+    this.screen.commit([...lines.slice(0, -1).map((line) => t.dim(stripAnsi(line))), `  ${yes ? t.yellow(words.yes) : t.green(words.no)}`]);
     return yes;
   }
 
@@ -652,7 +685,7 @@ export class InteractiveSession {
       rows.push(...pinned, ...layout.rows, ...this.screen.wrap([...confirmExit, ...this.hint, ...queued]));
     }
     const state = this.approval ? 'approval' : this.running ? 'working' : undefined;
-    const background = this.services.backgroundJobs?.().filter((job) => job.running).length;
+    const background = this.services.backgroundJobs().filter((job) => job.running).length;
     const subagents = this.view ? this.view.subagents().length > 0 : this.lastSubagents.length > 0;
     rows.push(
       renderStatusLine(
@@ -661,6 +694,7 @@ export class InteractiveSession {
           ...(this.authorize.mode !== 'ask' || this.authorize.planScope ? { mode: modeLabel(this.authorize.mode, this.authorize.planScope !== undefined) } : {}),
           ...(background ? { background } : {}),
           ...(subagents ? { expandHint: this.expanded ? 'Ctrl-O folds' : 'Ctrl-O expands' } : {}),
+          ...(this.goal ? { goal: this.goal.status() } : {}),
         },
         width,
         t,

@@ -20,18 +20,20 @@ export interface CommandContext {
   print(lines: string[]): void;
   setModel(model: string): void;
   /** /plan: into plan mode or out of it; says which. */
-  togglePlan?(): string;
+  togglePlan(): string;
   setMessages(messages: Message[]): void;
-  /** A fresh conversation: the history replaced, tokens and cost counted from zero. */
-  startOver(messages: Message[]): void;
+  /** A fresh conversation: tokens and cost counted from zero. */
+  startOver(): void;
   exit(): void;
   /** /init: the next turn asks the model for AGENTS.md, its write shown as a diff before it is made. */
-  init?(): void;
+  init(): void;
   signal: AbortSignal;
   /** Lets the user pick one of `items` (↑/↓, Enter; Esc cancels): its index, or undefined. */
-  choose?(title: string, items: string[], initial: number): Promise<number | undefined>;
+  choose(title: string, items: string[], initial: number): Promise<number | undefined>;
+  /** /goal with its argument: starts a goal, shows it, or clears it. */
+  goal(argument: string): void;
   /** Asks a yes/no question under `lines`; anything but y is no. */
-  confirm?(lines: string[]): Promise<boolean>;
+  confirm(lines: string[]): Promise<boolean>;
 }
 
 export interface SlashCommand {
@@ -44,16 +46,14 @@ export interface SlashCommand {
 
 /** /resume alone: the saved sessions, newest first as /sessions lists them, to pick from. */
 async function pickSessionId(c: CommandContext): Promise<string | undefined> {
-  const sessions = (await c.services.listSessions?.()) ?? [];
-  if (!sessions.length || !c.choose) {
-    c.print([c.theme.yellow(sessions.length ? 'Usage: /resume <id> (see /sessions).' : 'No saved sessions to resume.')]);
+  const sessions = await c.services.listSessions();
+  if (!sessions.length) {
+    c.print([c.theme.yellow('No saved sessions to resume.')]);
     return undefined;
   }
   const picked = await c.choose('Resume which session?', sessions.map((s) => `${s.id}  ${oneLine(s.title ?? '', 60)}${s.detail ? `  ${s.detail}` : ''}`), 0);
   return picked === undefined ? undefined : sessions[picked]!.id;
 }
-
-const unavailable = (context: CommandContext, what: string) => context.print([context.theme.yellow(`${what} is not available in this build.`)]);
 
 export const SLASH_COMMANDS: SlashCommand[] = [
   {
@@ -81,16 +81,12 @@ export const SLASH_COMMANDS: SlashCommand[] = [
   {
     name: 'init',
     help: 'have the model write or improve AGENTS.md (you see the diff before it is written)',
-    run: (_, c) => {
-      if (!c.init) return unavailable(c, '/init');
-      c.init();
-    },
+    run: (_, c) => c.init(),
   },
   {
     name: 'compact',
     help: 'summarise older turns to free context',
     run: async (_, c) => {
-      if (!c.services.compact) return unavailable(c, 'Compaction');
       const result = await c.services.compact(c.messages, { model: c.model, signal: c.signal });
       if (c.signal.aborted && !result.compacted) return c.print([c.theme.yellow('⊘ /compact cancelled; the conversation is unchanged.')]);
       if (!result.compacted) return c.print(['Nothing old enough to compact yet.']);
@@ -102,9 +98,9 @@ export const SLASH_COMMANDS: SlashCommand[] = [
   {
     name: 'clear',
     help: 'start a fresh conversation',
-    run: (_, c) => {
-      c.startOver(c.messages.filter((message) => message.role === 'system'));
-      c.services.clear?.();
+    run: async (_, c) => {
+      await c.services.clear();
+      c.startOver();
       c.print(['Conversation cleared.']);
     },
   },
@@ -112,7 +108,6 @@ export const SLASH_COMMANDS: SlashCommand[] = [
     name: 'sessions',
     help: 'list saved sessions',
     run: async (_, c) => {
-      if (!c.services.listSessions) return unavailable(c, 'The session store');
       const sessions = await c.services.listSessions();
       if (!sessions.length) return c.print(['No saved sessions.']);
       // One row per session, as `vibe-agent sessions` prints them: a long or multi-line first prompt is cut.
@@ -124,7 +119,6 @@ export const SLASH_COMMANDS: SlashCommand[] = [
     usage: '[id]',
     help: 'continue a saved session (without an id: pick one)',
     run: async (argument, c) => {
-      if (!c.services.resume) return unavailable(c, 'The session store');
       const id = argument || (await pickSessionId(c));
       if (!id) return;
       const session = await c.services.resume(id);
@@ -155,7 +149,6 @@ export const SLASH_COMMANDS: SlashCommand[] = [
     name: 'memory',
     help: 'the project memory files in effect',
     run: async (_, c) => {
-      if (!c.services.memory) return unavailable(c, 'Project memory');
       const files = await c.services.memory();
       if (!files.length) return c.print(['No memory files (AGENTS.md) found.']);
       c.print(files.map((file) => `  ${c.theme.bold(file.path)} ${c.theme.dim(`${file.content.split('\n').length} lines`)}`));
@@ -164,22 +157,20 @@ export const SLASH_COMMANDS: SlashCommand[] = [
   {
     name: 'skills',
     help: 'the skills and custom commands found, and where each came from',
-    run: (_, c) => (c.services.skills ? c.print(c.services.skills()) : unavailable(c, 'Skills')),
+    run: (_, c) => c.print(c.services.skills()),
   },
   {
     name: 'mcp',
     help: 'the MCP servers: state, tools, start time, where each is configured',
-    run: (_, c) => (c.services.mcpServers ? c.print(c.services.mcpServers()) : unavailable(c, 'MCP')),
+    run: (_, c) => c.print(c.services.mcpServers()),
   },
   {
     name: 'bashes',
     usage: '[kill ID]',
     help: 'background shell jobs (killed when you leave); kill ID ends one, its child processes included',
     run: async (argument, c) => {
-      if (!c.services.backgroundJobs) return unavailable(c, 'Background jobs');
       const kill = /^kill\s+(\S+)$/.exec(argument);
       if (kill) {
-        if (!c.services.killBackgroundJob) return unavailable(c, 'Killing background jobs');
         const id = kill[1]!;
         const job = c.services.backgroundJobs().find((candidate) => candidate.id === id);
         if (!job) return c.print([c.theme.yellow(`No background job ${visibleText(id)}; /bashes lists them.`)]);
@@ -202,14 +193,12 @@ export const SLASH_COMMANDS: SlashCommand[] = [
     usage: '[N] [--force]',
     help: 'pick a prompt to go back before (files and conversation); /rewind N goes to point N',
     run: async (argument, c) => {
-      if (!c.services.rewind || !c.services.checkpoints) return unavailable(c, 'Rewind');
       const words = argument.split(/\s+/).filter(Boolean);
       const number = words.find((word) => /^\d+$/.test(word));
       if (!number) {
         const list = await c.services.checkpoints();
         if (!list.length) return c.print(['Nothing to rewind yet: this session has no prompts.']);
-        const numbers = c.services.checkpointNumbers?.();
-        if (!c.choose || !numbers) return c.print([...list, c.theme.dim('  /rewind N goes back to point N; /undo to before the last prompt.')]);
+        const numbers = c.services.checkpointNumbers();
         const picked = await c.choose('Rewind to which point? Files and conversation go back to before that prompt (type its number or use ↑/↓).', list, list.length - 1);
         if (picked === undefined) return c.print([c.theme.dim('Rewind cancelled; nothing was changed.')]);
         return rewindTo(numbers[picked], words.includes('--force'), c);
@@ -222,37 +211,39 @@ export const SLASH_COMMANDS: SlashCommand[] = [
     usage: '[--force]',
     help: "undo the last prompt (its files and its part of the conversation)",
     run: async (argument, c) => {
-      if (!c.services.rewind) return unavailable(c, 'Undo');
       await rewindTo(undefined, argument.includes('--force'), c);
     },
   },
   {
+    name: 'goal',
+    usage: '[CONDITION | clear]',
+    help: 'work turn after turn until CONDITION holds, as an independent judge checks; /goal shows it, /goal clear ends it',
+    run: (argument, c) => c.goal(argument),
+  },
+  {
     name: 'plan',
     help: 'plan mode on or off (also Shift+Tab): only read-only tools run, then you approve the plan and pick the mode to carry it out',
-    run: (_, c) => (c.togglePlan ? c.print([c.togglePlan()]) : unavailable(c, 'Plan mode')),
+    run: (_, c) => c.print([c.togglePlan()]),
   },
   { name: 'exit', help: 'leave (also Ctrl-D)', run: (_, c) => c.exit() },
 ];
 
 async function rewindTo(n: number | undefined, force: boolean, c: CommandContext): Promise<void> {
   const t = c.theme;
-  const confirm = c.confirm;
-  const ask = confirm
-    ? (paths: string[]) =>
-        confirm([
-          `${t.yellow('?')} ${t.bold('These files changed after the agent left them; the rewind would overwrite them:')}`,
-          ...paths.slice(0, 20).map((path) => `    ${visibleText(path)}`),
-          ...(paths.length > 20 ? [t.dim(`    … ${paths.length - 20} more`)] : []),
-          `  Overwrite them? ${t.bold('y')} yes   ${t.bold('n')} no ${t.dim('(Enter, Esc = no)')}`,
-        ])
-    : undefined;
-  const result = await c.services.rewind!(n, { force, ...(ask ? { confirm: ask } : {}) });
+  const ask = (paths: string[]) =>
+    c.confirm([
+      `${t.yellow('?')} ${t.bold('These files changed after the agent left them; the rewind would overwrite them:')}`,
+      ...paths.slice(0, 20).map((path) => `    ${visibleText(path)}`),
+      ...(paths.length > 20 ? [t.dim(`    … ${paths.length - 20} more`)] : []),
+      `  Overwrite them? ${t.bold('y')} yes   ${t.bold('n')} no ${t.dim('(Enter, Esc = no)')}`,
+    ]);
+  const result = await c.services.rewind(n, { force, confirm: ask });
   if (result.messages) c.setMessages(result.messages);
   c.print(result.lines);
 }
 
 function customCommandHelp(c: CommandContext): string[] {
-  const custom = c.services.customCommands?.() ?? [];
+  const custom = c.services.customCommands();
   if (!custom.length) return [];
   return [c.theme.dim('  Custom commands:'), ...custom.map((command) => `  ${c.theme.bold(`/${command.usage}`)}  ${c.theme.dim(command.help)}`)];
 }

@@ -24,6 +24,8 @@ export interface StatusInfo {
   mode?: string;
   /** What Ctrl-O does to the subagent blocks on screen. */
   expandHint?: string;
+  /** The goal being pursued: turns, cost and time so far against its caps. */
+  goal?: string;
 }
 
 export function formatTokens(n: number): string {
@@ -41,6 +43,7 @@ export function renderStatusLine(info: StatusInfo, width: number, t: Theme): str
   const parts: Array<{ text: string; priority: number }> = [];
   parts.push({ text: info.model, priority: 0 });
   if (info.state) parts.push({ text: info.state, priority: 1 });
+  if (info.goal) parts.push({ text: info.goal, priority: 0.5 });
   const tokens = info.total.inputTokens + info.total.outputTokens;
   parts.push({ text: `${formatTokens(tokens)} tok`, priority: 3 });
   const cached = cacheShare(info.total);

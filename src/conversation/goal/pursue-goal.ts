@@ -31,6 +31,8 @@ export interface GoalSpec {
   /** How many calls so far were refused for an approval nobody can give (a headless run). */
   unaskable?: () => number;
   signal?: AbortSignal;
+  /** Whether the stop `signal` gave was the user ending the goal (`/goal clear`) rather than a cancel. */
+  cleared?: () => boolean;
 }
 
 export interface GoalResult {
@@ -63,13 +65,14 @@ export async function pursueGoal(host: GoalHost, spec: GoalSpec): Promise<GoalRe
     host.note({ type: 'goal_end', outcome, reason, spent, report });
     return { outcome, reason, report, spent, ...extra };
   };
+  const stopped = () => (spec.cleared?.() ? end('cleared', 'the user cleared the goal') : end('aborted', 'the goal was cancelled'));
   for (;;) {
     const cap = ledger.capReached();
     if (cap) return wrapUp(host, ledger, cap, spec.signal, () => end('cap', `${cap} is reached`));
     const unaskedBefore = spec.unaskable?.() ?? 0;
     const turn = await runTurn(host, text, ledger.msLeft(), spec.signal);
     ledger.agentTurn(turn.usage, turn.cost);
-    if (spec.signal?.aborted) return end('aborted', 'the goal was cancelled');
+    if (spec.signal?.aborted) return stopped();
     if (turn.timedOut) return wrapUp(host, ledger, ledger.capReached() ?? 'the time cap', spec.signal, () => end('cap', `${ledger.capReached() ?? 'the time cap'} is reached`));
     if ((spec.unaskable?.() ?? 0) > unaskedBefore) return end('blocked', 'the agent needs an approval nobody can give here; the goal stops instead of asking again', { approval: true });
     last = await judgeGoal(spec.judge, { condition: spec.condition, history: host.history(), checks: spec.checks }, spec.runCheck, spec.signal);
@@ -90,7 +93,7 @@ export async function pursueGoal(host: GoalHost, spec: GoalSpec): Promise<GoalRe
       spent: ledger.snapshot(),
     });
     if (last.accepted) return end('met', last.answer.reason);
-    if (spec.signal?.aborted) return end('aborted', 'the goal was cancelled');
+    if (spec.signal?.aborted) return stopped();
     const stuck = ledger.stalled(reason, turn.workPrint);
     if (stuck) return end('blocked', stuck);
     text = againPrompt(reason);

@@ -1,6 +1,4 @@
-import { recordingRequests } from '../../../session/recording-provider.js';
 import { collectSecrets, createRedactor } from '../../../session/redact.js';
-import { startTelemetryIfWanted } from '../../setup/telemetry-setup.js';
 import type { CliArgs } from '../../args/cli-args.js';
 import { createInteractiveServices } from './interactive-services.js';
 import { prepareRun } from '../../setup/prepare-run.js';
@@ -9,40 +7,29 @@ import { InteractiveSession } from '../../tui/interactive.js';
 import { colorEnabled, createTheme } from '../../display/theme.js';
 import { agentEnvironment } from '../../../secrets/held-secrets.js';
 
-/** `vibe-agent` with no prompt in a terminal: the interactive session. */
+/** `vibe-agent` with no prompt in a terminal: the interactive session, a front end of the conversation core. */
 export async function interactiveCommand(args: CliArgs, signal: AbortSignal): Promise<number> {
   const prepared = await prepareRun(args);
-  const { workspace, provider, tools } = prepared;
-  const { services, initialMessages, recordRequest, endSession } = await createInteractiveServices(args, prepared, prepared.context);
-  const telemetry = await startTelemetryIfWanted(prepared.settings, {});
-  const rewindable = services.wrapRun?.bind(services);
-  // Each prompt's run becomes a trace of its own.
-  if (telemetry) services.wrapRun = (run) => telemetry.wrap(rewindable ? rewindable(run) : run);
-  const session = new InteractiveSession({
-    input: process.stdin,
-    output: process.stdout,
-    theme: createTheme(colorEnabled(process.stdout)),
-    provider: recordingRequests(provider, recordRequest),
-    model: prepared.resolved.model,
-    tools,
-    system: prepared.system,
-    workspace,
-    maxTurns: prepared.maxTurns,
-    temperature: prepared.temperature,
-    ...(prepared.maxCost !== undefined ? { maxCost: prepared.maxCost } : {}),
-    ...(prepared.subagents ? { subagents: prepared.subagents } : {}),
-    // Like session files, the history file never holds the value of a key or token.
-    history: new InputHistory(historyPath(workspace), createRedactor(collectSecrets(agentEnvironment(), [args.apiKey]))),
-    services,
-    signal,
-    suspend: suspendProcess,
-    ...(initialMessages ? { messages: initialMessages } : {}),
-  });
+  const { workspace, tools } = prepared;
   try {
+    const services = await createInteractiveServices(args, prepared);
+    const session = new InteractiveSession({
+      input: process.stdin,
+      output: process.stdout,
+      theme: createTheme(colorEnabled(process.stdout)),
+      services,
+      providerName: prepared.provider.name,
+      model: prepared.resolved.model,
+      tools,
+      workspace,
+      maxTurns: prepared.maxTurns,
+      // Like session files, the history file never holds the value of a key or token.
+      history: new InputHistory(historyPath(workspace), createRedactor(collectSecrets(agentEnvironment(), [args.apiKey]))),
+      signal,
+      suspend: suspendProcess,
+    });
     return await session.run();
   } finally {
-    await endSession();
-    await telemetry?.shutdown().catch(() => undefined);
     await prepared.mcp.close();
   }
 }

@@ -10,7 +10,7 @@ import { rewindSummary } from './rewind-text.js';
 import { sessionRewindPoints } from '../../../checkpoints/rewind-points.js';
 import { describePoints, pointName } from './rewind-points-text.js';
 import { rewindTarget, undoPointNumber } from './rewind-target.js';
-import { busyAsUsage, chooseSessionPath } from '../../prompt/run-session.js';
+import { busyAsUsage, chooseSessionPath } from '../../prompt/session-choice.js';
 import { UsageError } from '../../settings/usage-error.js';
 import { safeStderr, safeStdout } from '../../display/safe-output.js';
 import { agentEnvironment } from '../../../secrets/held-secrets.js';
