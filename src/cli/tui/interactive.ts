@@ -524,6 +524,7 @@ export class InteractiveSession {
         setModel: (model) => (this.conversation.model = model),
         togglePlan: () => this.togglePlan(),
         setMessages: (messages) => this.conversation.replaceMessages(messages),
+        carry: (spent) => this.conversation.carry(spent),
         startOver: (messages) => {
           this.conversation.clear(messages);
           this.shellContext.length = 0;

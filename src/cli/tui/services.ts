@@ -1,6 +1,7 @@
 import type { AgentOptions, RunResult } from '../../core/loop.js';
 import type { AgentEvent, StopReason } from '../../contracts/events.js';
 import type { ImageRef, Message, Usage } from '../../contracts/messages.js';
+import type { Spent } from '../../session/session-spent.js';
 import type { AskApproval } from '../../tools/approval.js';
 import type { Authorize } from '../../contracts/tool.js';
 import type { PermissionPolicy } from '../../permissions/permission-policy.js';
@@ -42,7 +43,7 @@ export interface InteractiveServices {
   /** /sessions. */
   listSessions?(): Promise<SessionEntry[]>;
   /** /resume <id>: the conversation of an earlier session. */
-  resume?(id: string): Promise<{ id: string; messages: Message[] }>;
+  resume?(id: string): Promise<{ id: string; messages: Message[]; spent?: Spent }>;
   /** /clear: the conversation starts over, so the next prompt starts a new session (not more of the old one). */
   clear?(): void;
   /** /memory: the project memory files in effect. */
@@ -64,8 +65,10 @@ export interface InteractiveServices {
   imagePaste?(text: string): string | undefined;
   /** The model's context window in tokens, when known (for the status line). */
   contextWindow?(model: string): number | undefined;
-  /** What `usage` cost on `model`, in US dollars, when known. */
+  /** What `usage` cost on `model`, in US dollars, when known (before the first request: is the model priced?). */
   cost?(model: string, usage: Usage): number | undefined;
+  /** What the resumed session (--resume, --continue) had spent: the status line and /cost start from it. */
+  spentSoFar?(): Spent | undefined;
   /** Model names offered by /model completion. */
   models?(): string[];
   /** Runs before each request (the context policy). */

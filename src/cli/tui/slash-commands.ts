@@ -1,4 +1,5 @@
 import type { Message, Usage } from '../../contracts/messages.js';
+import type { Spent } from '../../session/session-spent.js';
 import { oneLine } from '../display/summarize.js';
 import { visibleText } from '../display/visible-text.js';
 import type { InteractiveServices } from './services.js';
@@ -6,6 +7,7 @@ import { formatTokens } from './status-line.js';
 import { earlierTurnLines } from './earlier-turns.js';
 import type { Theme } from '../display/theme.js';
 import { cacheShare } from './cache-share.js';
+import { formatCost } from '../display/format-cost.js';
 
 /** What a slash command may read and change in the session. */
 export interface CommandContext {
@@ -22,6 +24,8 @@ export interface CommandContext {
   /** /plan: into plan mode or out of it; says which. */
   togglePlan?(): string;
   setMessages(messages: Message[]): void;
+  /** /resume: the resumed session's tokens and cost become the totals. */
+  carry?(spent: Spent): void;
   /** A fresh conversation: the history replaced, tokens and cost counted from zero. */
   startOver(messages: Message[]): void;
   exit(): void;
@@ -129,6 +133,7 @@ export const SLASH_COMMANDS: SlashCommand[] = [
       if (!id) return;
       const session = await c.services.resume(id);
       c.setMessages(session.messages);
+      if (session.spent) c.carry?.(session.spent);
       // The earlier turns are drawn again, folded as they were.
       c.print([...earlierTurnLines(session.messages, c.theme, 100), '', `Resumed session ${c.theme.bold(session.id)} (${session.messages.length} messages).`]);
     },
@@ -142,7 +147,7 @@ export const SLASH_COMMANDS: SlashCommand[] = [
       c.print([
         `Tokens: ${formatTokens(u.inputTokens)} in (${formatTokens(u.cachedInputTokens)} read from cache, ${formatTokens(u.cacheWriteTokens)} written to it), ${formatTokens(u.outputTokens)} out (${formatTokens(u.reasoningTokens)} reasoning).`,
         ...(cacheShare(u) ? [`Prompt cache: ${cacheShare(u)} of input read from cache.`] : []),
-        cost === undefined ? c.theme.dim('Cost: unknown for this model.') : `Cost: $${cost.toFixed(4)}`,
+        cost === undefined ? c.theme.dim('Cost: unknown for this model.') : `Cost: ${formatCost(cost)}`,
       ]);
     },
   },

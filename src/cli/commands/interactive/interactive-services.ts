@@ -7,6 +7,8 @@ import { knownWindow } from '../../../context/model-windows.js';
 import { costOf } from '../../../providers/pricing.js';
 import { collectMemorySources } from '../../../memory/memory-sources.js';
 import { findSession, listSessions } from '../../../session/list-sessions.js';
+import { readSessionFile } from '../../../session/read-session.js';
+import { spentIn, type Spent } from '../../../session/session-spent.js';
 import type { CliArgs } from '../../args/cli-args.js';
 import { interactiveRewind } from './interactive-rewind.js';
 import { createCliAuthorize } from '../../setup/permission-setup.js';
@@ -43,6 +45,8 @@ export async function createInteractiveServices(
   const warn = (text: string) => (notify ? notify(`warning: ${text}`) : safeStderr.write(`vibe-agent: warning: ${text}\n`));
   const options = { workspace, system, warn };
   let session: RunSession | undefined = args.continue || args.resume !== undefined ? await openRunSession(args, options) : undefined;
+  // Read once, when the screen first asks: what the resumed session had spent before this process.
+  let resumedSpent: Spent | undefined;
   // A session file that cannot be created (a read-only or broken data directory) is reported once,
   // by the throw the interactive session shows; the conversation goes on unrecorded.
   let unrecordable = false;
@@ -99,7 +103,7 @@ export async function createInteractiveServices(
       if (!next) throw new Error('sessions are off in this run (--no-session).');
       session?.close();
       session = next;
-      return { id: next.id, messages: next.messages ?? [] };
+      return { id: next.id, messages: next.messages ?? [], spent: spentIn(readSessionFile(next.path).records) };
     },
     // The cleared conversation stays in its file as it was; what follows is a session of its own,
     // so --continue picks up the new conversation instead of replaying the cleared one.
@@ -149,6 +153,7 @@ export async function createInteractiveServices(
     contextWindow: (model) => prepared.contextWindow ?? knownWindow(model),
     // Priced from the published table, request by request at the model each went to.
     cost: (model, usage) => costOf(model, usage),
+    spentSoFar: () => (resumedSpent ??= session ? spentIn(readSessionFile(session.path).records) : undefined),
     models: () => [prepared.resolved.model],
     backgroundJobs: () => backgroundJobs.list(),
     killBackgroundJob: (id) => backgroundJobs.kill(id),
