@@ -71,6 +71,8 @@ export interface InteractiveServices {
   spentSoFar?(): Spent | undefined;
   /** Model names offered by /model completion. */
   models?(): string[];
+  /** The provider's models as its catalog lists them: /model checks a name against it and picks from it; undefined when unknown (a local server). */
+  modelCatalog?(): string[] | undefined;
   /** Runs before each request (the context policy). */
   prepareMessages?: AgentOptions['prepareMessages'];
   /** One for the conversation: each prompt's first request is compared with the previous prompt's last. */

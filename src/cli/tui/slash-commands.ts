@@ -8,6 +8,7 @@ import { earlierTurnLines } from './earlier-turns.js';
 import type { Theme } from '../display/theme.js';
 import { cacheShare } from './cache-share.js';
 import { formatCost } from '../display/format-cost.js';
+import { editDistance } from '../../contracts/did-you-mean.js';
 
 /** What a slash command may read and change in the session. */
 export interface CommandContext {
@@ -57,6 +58,16 @@ async function pickSessionId(c: CommandContext): Promise<string | undefined> {
   return picked === undefined ? undefined : sessions[picked]!.id;
 }
 
+/** Why `name` is not one of the provider's `known` models (with the nearest ones), or undefined when it is. */
+export function unknownModel(name: string, known: readonly string[]): string | undefined {
+  const lower = name.toLowerCase();
+  // A dated or tagged name of a listed model ("gpt-4o-2024-08-06") is that model.
+  const dated = /^[-@:](\d{4}-?\d{2}-?\d{2}|\d{4}|latest|preview)$/;
+  if (known.some((model) => lower === model.toLowerCase() || (lower.startsWith(model.toLowerCase()) && dated.test(lower.slice(model.length))))) return undefined;
+  const near = [...known].map((model) => ({ model, distance: editDistance(lower, model.toLowerCase()) })).sort((a, b) => a.distance - b.distance).slice(0, 3).map((near) => near.model);
+  return `No model "${name}" in this provider's catalog. Nearest: ${near.join(', ')}.`;
+}
+
 const unavailable = (context: CommandContext, what: string) => context.print([context.theme.yellow(`${what} is not available in this build.`)]);
 
 export const SLASH_COMMANDS: SlashCommand[] = [
@@ -74,10 +85,18 @@ export const SLASH_COMMANDS: SlashCommand[] = [
   },
   {
     name: 'model',
-    usage: '<name>',
-    help: 'switch the model for the next turns (same provider)',
-    run: (argument, c) => {
-      if (!argument) return c.print([`Model: ${c.model}`]);
+    usage: '[name]',
+    help: 'switch the model for the next turns (same provider); alone: pick one',
+    run: async (argument, c) => {
+      const known = c.services.modelCatalog?.();
+      if (!argument) {
+        if (!known?.length || !c.choose) return c.print([`Model: ${c.model}`]);
+        const picked = await c.choose(`Model (now ${c.model})`, known, Math.max(0, known.indexOf(c.model)));
+        if (picked === undefined) return;
+        argument = known[picked]!;
+      }
+      const refused = known ? unknownModel(argument, known) : undefined;
+      if (refused) return c.print([c.theme.yellow(`${refused} The model is still ${c.model}.`)]);
       c.setModel(argument);
       c.print([`Model switched to ${c.theme.bold(argument)}.`]);
     },

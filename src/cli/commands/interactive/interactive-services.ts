@@ -5,6 +5,7 @@ import { PastedImages } from '../../prompt/pasted-images.js';
 import type { ContextPolicy } from '../../../context/policy.js';
 import { knownWindow } from '../../../context/model-windows.js';
 import { costOf } from '../../../providers/pricing.js';
+import { catalogModels } from '../../../providers/shared/model-catalog.js';
 import { collectMemorySources } from '../../../memory/memory-sources.js';
 import { findSession, listSessions } from '../../../session/list-sessions.js';
 import { readSessionFile } from '../../../session/read-session.js';
@@ -155,6 +156,7 @@ export async function createInteractiveServices(
     cost: (model, usage) => costOf(model, usage),
     spentSoFar: () => (resumedSpent ??= session ? spentIn(readSessionFile(session.path).records) : undefined),
     models: () => [prepared.resolved.model],
+    modelCatalog: () => providerCatalog(prepared.resolved.preset.name, prepared.resolved.baseURL === prepared.resolved.preset.baseURL),
     backgroundJobs: () => backgroundJobs.list(),
     killBackgroundJob: (id) => backgroundJobs.kill(id),
     ...interactiveRewind({ workspace, system, session: () => session, warn, mayChangeFiles: (call) => mayChangeFiles(prepared.tools, call) }),
@@ -170,4 +172,12 @@ export async function createInteractiveServices(
     // SessionEnd pairs with the SessionStart that ran with the conversation's first prompt.
     endSession: () => (hooksStarted ? endSession(prepared.hooks, 'prompt_input_exit') : Promise.resolve()),
   };
+}
+
+/** The catalog's provider for each preset it lists; only at the preset's own endpoint (a proxy or local server serves its own names). */
+const CATALOG_PROVIDERS: Record<string, string> = { openai: 'openai', anthropic: 'anthropic', google: 'google', mistral: 'mistral', deepseek: 'deepseek', groq: 'groq' };
+
+function providerCatalog(preset: string, ownEndpoint: boolean): string[] | undefined {
+  const id = CATALOG_PROVIDERS[preset];
+  return id && ownEndpoint ? catalogModels(id) : undefined;
 }
