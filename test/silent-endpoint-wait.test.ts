@@ -43,17 +43,17 @@ describe('a one-shot run never waits in silence', () => {
     expect(server.requests).toHaveLength(1);
   });
 
-  it('a tool that runs shows its name and the time it has run, and the line goes once it ends', async () => {
+  it('a tool that runs shows its name, its arguments and the time it has run, and the line goes once it ends', async () => {
     const { pane } = await oneShot(
       [{ toolCalls: [{ name: 'bash', arguments: { command: 'sleep 2; echo slept' } }] }, { text: 'It slept.' }],
       ['sleep a bit', '--no-session', '--yes', '--sandbox', 'off'],
       {},
     );
-    const running = await pane.waitFor(/Running bash… \d+\.\d s · Ctrl-C stops/);
-    expect(running).toMatch(/^[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] Running bash… /m);
+    const running = await pane.waitFor(/Running bash command="sleep 2; echo slept"… \d+\.\d s · Ctrl-C stops/);
+    expect(running).toMatch(/^[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] Running bash command=/m);
     expect(await pane.waitForExit()).toBe(0);
     const screen = await pane.screen();
     expect(screen).toContain('It slept.');
-    expect(screen).not.toContain('Running bash…');
+    expect(screen).not.toContain('Running bash');
   });
 });

@@ -51,13 +51,26 @@ describe('the status line', () => {
 describe('ConversationState, feeding the status line from events', () => {
   const usage = (inputTokens: number, outputTokens: number, extra: Record<string, number> = {}) => ({ inputTokens, outputTokens, cachedInputTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0, ...extra });
 
-  it('sums tokens, takes the context fill from the latest request, and a cost only when usage reports one', () => {
-    const state = new ConversationState('m', [], { contextWindow: () => 10_000, cost: () => undefined });
+  it('sums tokens, takes the context fill from the latest request, and sums the cost the core recorded on each usage event', () => {
+    const state = new ConversationState('m', [], { contextWindow: () => 10_000 });
     state.track({ type: 'turn_start', turn: 2 });
-    state.track({ type: 'usage', turn: 2, usage: usage(1_000, 200), total: usage(1_000, 200) });
-    expect(renderStatusLine(state.status(5, undefined), 100, plain)).toBe('m · 1.2k tok · ctx 12% · turn 2/5');
-    state.track({ type: 'usage', turn: 2, usage: usage(3_000, 500, { cost: 0.25 }), total: usage(4_000, 700) });
-    expect(renderStatusLine(state.status(5, 'working'), 100, plain)).toBe('m · working · 4.7k tok · ctx 35% · $0.2500 · turn 2/5');
+    state.track({ type: 'usage', turn: 2, usage: usage(1_000, 200), total: usage(1_000, 200), cost: 0.05 });
+    expect(renderStatusLine(state.status(5, undefined), 100, plain)).toBe('m · 1.2k tok · ctx 12% · $0.0500 · turn 2/5');
+    state.track({ type: 'usage', turn: 2, usage: usage(3_000, 500), total: usage(4_000, 700), cost: 0.25 });
+    expect(renderStatusLine(state.status(5, 'working'), 100, plain)).toBe('m · working · 4.7k tok · ctx 35% · $0.3000 · turn 2/5');
+    // A request nobody could price makes the total unknown, rather than a figure that is too low.
+    state.track({ type: 'usage', turn: 2, usage: usage(100, 10), total: usage(4_100, 710) });
+    expect(state.cost()).toBeUndefined();
+  });
+
+  it('a resumed session starts from what it had spent, and adds what it spends next', () => {
+    const state = new ConversationState('m', [], { spentSoFar: () => ({ usage: usage(1_200, 300), cost: 0.0042 }) });
+    expect(renderStatusLine(state.status(5, undefined), 100, plain)).toBe('m · 1.5k tok · $0.0042 · turn 0/5');
+    state.track({ type: 'usage', turn: 1, usage: usage(2_000, 500), total: usage(2_000, 500), cost: 0.007 });
+    expect(state.usage.inputTokens).toBe(3_200);
+    expect(state.cost()).toBeCloseTo(0.0112, 10);
+    state.clear([]);
+    expect(state.usage.inputTokens).toBe(0);
   });
 
   it('uses a window the provider revealed, and forgets the fill when the history is replaced', () => {

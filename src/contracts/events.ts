@@ -110,8 +110,10 @@ type AgentEventBody =
   /**
    * `cache`: this request's prompt tokens read from the provider's cache, written to it and
    * uncached, and for a miss `why` (the first thing that differs from the previous request).
+   * `cost`: this request's US dollars, priced when it was counted (absent when no price is known);
+   * every later total sums these.
    */
-  | { type: 'usage'; turn: number; usage: Usage; total: Usage; cache?: { read: number; written: number; uncached: number; why?: string } }
+  | { type: 'usage'; turn: number; usage: Usage; total: Usage; cost?: number; cache?: { read: number; written: number; uncached: number; why?: string } }
   /** A turn is complete: the messages it appended to the history (assistant, then tool results in call order). */
   | { type: 'turn_end'; turn: number; messages: Message[] }
   | { type: 'retry'; attempt: number; delayMs: number; error: string }

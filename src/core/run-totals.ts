@@ -1,6 +1,6 @@
 import type { AgentEvent } from '../contracts/events.js';
 import { addUsage, emptyUsage, type Usage } from '../contracts/messages.js';
-import { costOf, priceOf, type ModelPrice } from '../providers/pricing.js';
+import { costOf, priceOf, requestCost, type ModelPrice } from '../providers/pricing.js';
 import type { Budget } from './budget.js';
 
 type UsageEvent = Extract<AgentEvent, { type: 'usage' }>;
@@ -11,6 +11,9 @@ type UsageEvent = Extract<AgentEvent, { type: 'usage' }>;
  */
 export class RunTotals {
   private spent: Usage = emptyUsage();
+  /** The sum of each request's cost; undefined once a request could not be priced. */
+  private spentCost: number | undefined = 0;
+  private requests = 0;
   private unreadable = 0;
   /** What side requests (a permission reviewer) cost, priced at their own model's price. */
   private sideCost = 0;
@@ -41,7 +44,8 @@ export class RunTotals {
 
   /** US dollars at list prices; undefined when the model's price is unknown. */
   cost(): number | undefined {
-    const own = costOf(this.model, this.spent, this.price);
+    // Before any request: $0 when the model has a price, else unknown.
+    const own = this.requests === 0 ? costOf(this.model, this.spent, this.price) : this.spentCost;
     return own === undefined ? (this.sideCost > 0 ? this.sideCost : undefined) : own + this.sideCost;
   }
 
@@ -63,8 +67,11 @@ export class RunTotals {
   /** Counts one request's tokens; the event reports them with the new total. */
   add(turn: number, usage: Usage, cache?: UsageEvent['cache']): UsageEvent {
     this.spent = addUsage(this.spent, usage);
-    this.budget?.charge(usage, costOf(this.model, usage, this.price));
-    return { type: 'usage', turn, usage, total: this.spent, ...(cache ? { cache } : {}) };
+    this.requests++;
+    const cost = requestCost(this.model, usage, this.price);
+    this.spentCost = cost === undefined || this.spentCost === undefined ? undefined : this.spentCost + cost;
+    this.budget?.charge(usage, cost);
+    return { type: 'usage', turn, usage, total: this.spent, ...(cost !== undefined ? { cost } : {}), ...(cache ? { cache } : {}) };
   }
 
   /** Counts one unreadable reply; returns the run's count so far. */

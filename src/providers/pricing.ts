@@ -79,3 +79,18 @@ export function costOf(model: string, usage: Usage, price: ModelPrice | undefine
     usage.outputTokens * price.output;
   return perMillion / 1_000_000;
 }
+
+/** What a gateway said a request cost (OpenRouter reports `usage.cost`), when it said. */
+export function reportedCost(usage: Usage): number | undefined {
+  const reported = (usage as Usage & { cost?: unknown }).cost;
+  return typeof reported === 'number' && Number.isFinite(reported) ? reported : undefined;
+}
+
+/**
+ * The one price of one request, which every figure sums (the run's total and its budget, the
+ * `usage` event, `/cost`, the status line, `sessions`, `agents`, the trace): the catalog's (or
+ * configured) price, else what the gateway reported, else undefined.
+ */
+export function requestCost(model: string, usage: Usage, price: ModelPrice | undefined = priceOf(model)): number | undefined {
+  return costOf(model, usage, price) ?? reportedCost(usage);
+}

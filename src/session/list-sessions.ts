@@ -2,6 +2,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { sessionsDir } from './paths.js';
 import { readSessionFile, type RawRecord } from './read-session.js';
+import { spentIn } from './session-spent.js';
 
 export interface SessionSummary {
   id: string;
@@ -16,7 +17,7 @@ export interface SessionSummary {
   turns: number;
   inputTokens: number;
   outputTokens: number;
-  /** US dollars: each run's priced `stop.cost`, or for a run without one the cost a gateway reported on its usage records; undefined when none is known. */
+  /** US dollars, as `spentIn` sums them; undefined when none is known. */
   cost?: number;
 }
 
@@ -61,21 +62,9 @@ function summarize(path: string, fallbackId: string): SessionSummary {
     inputTokens: 0,
     outputTokens: 0,
   };
-  // Cost a gateway reported on usage records counts only for a run whose stop event carries no priced cost.
-  let reported: number | undefined;
-  const addCost = (cost: number | undefined) => {
-    if (cost !== undefined) summary.cost = (summary.cost ?? 0) + cost;
-  };
-  for (const record of records) {
-    addRecord(summary, record);
-    const usage = record.type === 'usage' && record.usage && typeof record.usage === 'object' ? (record.usage as Record<string, unknown>) : undefined;
-    if (typeof usage?.cost === 'number') reported = (reported ?? 0) + usage.cost;
-    if (record.type === 'stop') {
-      addCost(typeof record.cost === 'number' ? record.cost : reported);
-      reported = undefined;
-    }
-  }
-  addCost(reported);
+  for (const record of records) addRecord(summary, record);
+  const { cost } = spentIn(records);
+  if (cost !== undefined) summary.cost = cost;
   return summary;
 }
 

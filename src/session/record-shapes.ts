@@ -99,7 +99,7 @@ const RECORDS: Record<string, Check> = {
   tool_search: object({ action: text }),
   permission_review: object({ id: text, name: text, tier: text, verdict: text, reason: text, digest: optional(text), cost: optional(number), usage: optional(usage), exchanges: optional(arrayOf(object({ digest: text, request: anObject, reply: optional(text), error: optional(text) }))) }),
   tool_call_end: object({ id: text, name: text, output: text, isError: boolean, status: optional(text), durationMs: optional(number), images }),
-  usage: object({ usage, total: optional(usage) }),
+  usage: object({ usage, total: optional(usage), cost: optional(number) }),
   turn_end: object({ turn: number, fromEvents: optional(count), messages }),
   retry: object({ attempt: number, delayMs: number, error: text }),
   handoff: object({ text }),

@@ -3,7 +3,7 @@ import type { AssistantMessage, Message, Usage } from '../contracts/messages.js'
 import type { ToolCallStatus } from '../contracts/tool.js';
 import { knownWindow } from '../context/model-windows.js';
 import { TokenCounter } from '../context/token-count.js';
-import { costOf } from '../providers/pricing.js';
+import { requestCost } from '../providers/pricing.js';
 import type { RawRecord, ReadSession } from '../session/read-session.js';
 import { sessionOutcome } from './session-outcome.js';
 import type { ModelRequest } from '../contracts/provider.js';
@@ -207,8 +207,8 @@ class TraceBuilder {
       case 'usage': {
         const usage = raw.usage as Usage | undefined;
         if (!usage || typeof usage !== 'object' || !turn) return;
-        const reported = (usage as { cost?: unknown }).cost;
-        const cost = typeof reported === 'number' ? reported : costOf(agent.model, usage);
+        // The cost recorded when the request was counted; a session written before that is priced the same way now.
+        const cost = typeof raw.cost === 'number' ? raw.cost : requestCost(agent.model, usage);
         if (cost !== undefined) turn.cost = (turn.cost ?? 0) + cost;
         if (agent.compactionUsageNext || turn.complete || turn.usage) {
           agent.compactionUsageNext = false;

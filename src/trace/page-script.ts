@@ -4,6 +4,8 @@
  * each turn's body only when it is opened, so a 1,000-turn session opens quickly.
  * Kept as a string module so the bundled CLI carries it (no file to find at run time).
  */
+import { dollarTicks } from './axis-ticks.js';
+
 export const PAGE_SCRIPT = String.raw`
 'use strict';
 const data = JSON.parse(document.getElementById('trace-data').textContent);
@@ -27,6 +29,7 @@ const callOutput = (call) => (call.output !== undefined ? call.output : call.out
 const fmt = (n) => (n === undefined || n === null ? '-' : Number(n).toLocaleString('en-US'));
 const money = (n) => (n === undefined ? 'unknown' : '$' + (n < 0.01 ? n.toFixed(4) : n.toFixed(2)));
 const PREVIEW = 2000;
+const dollarTicks = ${dollarTicks.toString()};
 /** "1 turn", "2 turns", "1 retry", "3 retries". */
 const count = (n, one, many) => fmt(n) + ' ' + (n === 1 ? one : many || one + 's');
 
@@ -237,7 +240,7 @@ function drawChart(target) {
   const options = {
     width: Math.max(320, target.clientWidth - 8), height: 260, series,
     scales: { x: { time: false } },
-    axes: [{ label: 'turn', incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000] }, { scale: 'tokens', label: 'tokens', size: 70 }, { scale: '$', side: 1, label: 'cost $', grid: { show: false } }],
+    axes: [{ label: 'turn', incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000] }, { scale: 'tokens', label: 'tokens', size: 70 }, { scale: '$', side: 1, label: 'cost $', size: 80, values: dollarTicks, grid: { show: false } }],
   };
   const chart = new uPlot(options, columns, target);
   window.addEventListener('resize', () => chart.setSize({ width: Math.max(320, target.clientWidth - 8), height: 260 }));

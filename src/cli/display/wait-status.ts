@@ -2,10 +2,18 @@ import type { AgentEvent } from '../../contracts/events.js';
 import { formatDuration } from './format-duration.js';
 import { spinnerFrame } from './spinner.js';
 import { shown } from './describe-event.js';
+import { summarizeArguments } from './summarize.js';
+import { truncateLine } from './text-width.js';
 import type { Theme } from './theme.js';
 
+/** A running call as the line names it: the tool and a summary of its arguments. */
+interface RunningCall {
+  name: string;
+  args: string;
+}
+
 /** What a one-shot run is waiting on, if anything: the model's first byte, or tools still running. */
-type Waiting = { what: 'model'; since: number } | { what: 'tools'; since: number; names: Map<string, string> } | undefined;
+type Waiting = { what: 'model'; since: number } | { what: 'tools'; since: number; calls: Map<string, RunningCall> } | undefined;
 
 export interface WaitStatusOptions {
   /** A terminal (stderr in a one-shot run): the line is redrawn in place and erased. */
@@ -14,6 +22,13 @@ export interface WaitStatusOptions {
   now?: () => number;
   /** How often the line is redrawn. */
   intervalMs?: number;
+  /** The terminal's width: the line is cut to it, so erasing it never leaves a wrapped row behind. */
+  columns?: () => number;
+  /**
+   * While the reply streams: the line of it being written, not yet on screen (a Markdown renderer
+   * draws whole lines only); shown in place of the wait line so the reply is seen as it comes.
+   */
+  preview?: () => string | undefined;
 }
 
 /** The wait line on screen, to erase before a question is asked on the same terminal (see holdWaitStatus). */
@@ -22,8 +37,9 @@ let current: WaitStatus | undefined;
 /**
  * Never a silent wait in a one-shot run: while the request waits for the model's first byte, or a
  * tool runs, one line on the terminal shows a spinner and the time waited
- * (`⠋ Waiting for the model… 12.0 s · Ctrl-C stops`). It is erased before any other output, so
- * it never lands in the scrollback; nothing is drawn once the reply streams.
+ * (`⠋ Waiting for the model… 12.0 s · Ctrl-C stops`, `⠋ Running bash command="npm test"… 3.1 s ·
+ * Ctrl-C stops`). It is erased before any other output, so it never lands in the scrollback; once
+ * the reply streams, only the line being written is previewed there.
  */
 export class WaitStatus {
   private waiting: Waiting;
@@ -63,15 +79,15 @@ export class WaitStatus {
         this.waiting = undefined;
         break;
       case 'tool_call_start': {
-        const names = this.waiting?.what === 'tools' ? this.waiting.names : new Map<string, string>();
-        names.set(event.call.id, event.call.name);
-        this.waiting = { what: 'tools', since: this.waiting?.what === 'tools' ? this.waiting.since : this.now(), names };
+        const calls = this.waiting?.what === 'tools' ? this.waiting.calls : new Map<string, RunningCall>();
+        calls.set(event.call.id, { name: shown(event.call.name), args: shown(summarizeArguments(event.call.arguments, 60)) });
+        this.waiting = { what: 'tools', since: this.waiting?.what === 'tools' ? this.waiting.since : this.now(), calls };
         break;
       }
       case 'tool_call_end':
         if (this.waiting?.what === 'tools') {
-          this.waiting.names.delete(event.id);
-          if (this.waiting.names.size === 0) this.waiting = undefined;
+          this.waiting.calls.delete(event.id);
+          if (this.waiting.calls.size === 0) this.waiting = undefined;
         }
         break;
       case 'stop':
@@ -83,11 +99,25 @@ export class WaitStatus {
   /** The line as drawn now, or undefined when nothing is waited on. */
   line(): string | undefined {
     const waiting = this.waiting;
-    if (!waiting) return undefined;
     const t = this.options.theme;
+    if (!waiting) {
+      const preview = this.options.preview?.();
+      return preview ? this.fit(preview) : undefined;
+    }
     const elapsed = this.now() - waiting.since;
-    const what = waiting.what === 'model' ? 'Waiting for the model…' : `Running ${[...new Set(waiting.names.values())].map(shown).join(', ')}…`;
-    return `${t.cyan(spinnerFrame(elapsed))} ${what} ${t.dim(`${formatDuration(elapsed)} · Ctrl-C stops`)}`;
+    return this.fit(`${t.cyan(spinnerFrame(elapsed))} ${waiting.what === 'model' ? 'Waiting for the model…' : this.running(waiting.calls)} ${t.dim(`${formatDuration(elapsed)} · Ctrl-C stops`)}`);
+  }
+
+  /** `Running bash command="npm test"…`; with calls in parallel, the first and how many more. */
+  private running(calls: Map<string, RunningCall>): string {
+    const [first, ...rest] = [...calls.values()];
+    const what = `${this.options.theme.bold(first!.name)}${first!.args ? ` ${this.options.theme.dim(first!.args)}` : ''}`;
+    return `Running ${what}${rest.length ? ` and ${rest.length} more` : ''}…`;
+  }
+
+  private fit(line: string): string {
+    const columns = this.options.columns?.();
+    return columns ? truncateLine(line, columns - 1) : line;
   }
 
   /** Stops drawing while something else owns the terminal (a question); the returned function gives it back. */

@@ -1,6 +1,7 @@
 import type { AgentEvent } from '../../contracts/events.js';
 import { addUsage, emptyUsage, type Message, type Usage } from '../../contracts/messages.js';
 import type { InteractiveServices } from './services.js';
+import type { Spent } from '../../session/session-spent.js';
 import type { StatusInfo } from './status-line.js';
 
 /** What the session knows about its conversation between turns: history, model and the running totals. */
@@ -12,13 +13,13 @@ export class ConversationState {
   turn = 0;
   /** Tokens of the latest request and its reply: how full the context is. */
   private contextTokens: number | undefined;
-  /** Summed from usage that carries a `cost` (some gateways report one); undefined when none does. */
-  private reportedCost: number | undefined;
+  /** What a resumed session had spent before this process: counted on top, never re-priced. */
+  private carriedCost: number | undefined;
   /** A smaller window the provider revealed (from a context warning). */
   private learnedWindow: number | undefined;
   /**
-   * Each request priced at the model it was sent to, so a /model switch does not reprice what
-   * was already spent; undefined once a request could not be priced.
+   * The costs the core recorded on each request's `usage` event (priced at the model it was sent
+   * to, so a /model switch does not reprice what was spent); undefined once one had none.
    */
   private pricedCost: number | undefined = 0;
   private requests = 0;
@@ -26,10 +27,20 @@ export class ConversationState {
   constructor(
     model: string,
     messages: Message[],
-    private readonly services: Pick<InteractiveServices, 'cost' | 'contextWindow'>,
+    private readonly services: Partial<Pick<InteractiveServices, 'cost' | 'contextWindow' | 'spentSoFar'>>,
   ) {
     this.model = model;
     this.messages = messages;
+    const spent = services.spentSoFar?.();
+    if (spent) this.carry(spent);
+  }
+
+  /** A resumed session (--resume, --continue, /resume): its tokens and cost are the totals from here on. */
+  carry(spent: Spent): void {
+    this.usage = spent.usage;
+    this.requests = 0;
+    this.pricedCost = 0;
+    this.carriedCost = spent.cost;
   }
 
   /** A run begins: its turns are counted from one. */
@@ -40,7 +51,7 @@ export class ConversationState {
   /** Follows one event of a run. */
   track(event: AgentEvent): void {
     // A subagent's requests count toward the spend, never toward this conversation's turn or context.
-    if (event.type === 'usage') this.countRequest(event.usage, event.agent === undefined);
+    if (event.type === 'usage') this.countRequest(event.usage, event.cost, event.agent === undefined);
     if (event.agent) return;
     if (event.type === 'turn_start') this.turn = event.turn;
     if (event.type === 'context_warning' && event.contextWindow) this.learnedWindow = event.contextWindow;
@@ -53,7 +64,7 @@ export class ConversationState {
     this.turn = 0;
     this.requests = 0;
     this.pricedCost = 0;
-    this.reportedCost = undefined;
+    this.carriedCost = undefined;
   }
 
   /** Replaces the history (/clear, /compact, /resume): the context fill is unknown until the next request. */
@@ -62,24 +73,22 @@ export class ConversationState {
     this.contextTokens = undefined;
   }
 
-  private countRequest(usage: Usage, ownContext: boolean): void {
+  private countRequest(usage: Usage, cost: number | undefined, ownContext: boolean): void {
     this.usage = addUsage(this.usage, usage);
     this.requests++;
-    const priced = this.pricedCost === undefined ? undefined : this.services.cost(this.model, usage);
-    this.pricedCost = priced === undefined ? undefined : this.pricedCost! + priced;
-    const cost = (usage as Usage & { cost?: unknown }).cost;
-    if (typeof cost === 'number') this.reportedCost = (this.reportedCost ?? 0) + cost;
+    this.pricedCost = cost === undefined || this.pricedCost === undefined ? undefined : this.pricedCost + cost;
     if (ownContext) this.contextTokens = usage.inputTokens + usage.outputTokens;
   }
 
   cost(): number | undefined {
-    // Before the first request: $0 when the current model has a price, else unknown.
-    if (this.requests === 0) return this.services.cost(this.model, this.usage) ?? this.reportedCost;
-    return this.pricedCost ?? this.reportedCost;
+    // Before the first request: what a resumed session spent, else $0 when the current model has a price.
+    if (this.requests === 0) return this.carriedCost ?? this.services.cost?.(this.model, emptyUsage());
+    if (this.pricedCost === undefined) return undefined;
+    return this.pricedCost + (this.carriedCost ?? 0);
   }
 
   status(maxTurns: number, state: string | undefined): StatusInfo {
-    const window = this.learnedWindow ?? this.services.contextWindow(this.model);
+    const window = this.learnedWindow ?? this.services.contextWindow?.(this.model);
     const cost = this.cost();
     return {
       model: this.model,

@@ -28,7 +28,7 @@ export function earlierTurnLines(messages: readonly Message[], t: Theme, width: 
       lines.push('');
     } else if (message.role === 'assistant') {
       if (message.content.trim()) {
-        const markdown = new MarkdownStream(t);
+        const markdown = new MarkdownStream(t, () => width);
         lines.push(...markdown.push(`${visibleText(message.content.replaceAll('\r', ''))}\n`), ...markdown.end());
       }
       for (const call of message.toolCalls) {

@@ -555,6 +555,7 @@ export class InteractiveSession {
           this.services.conversation().setHistory(messages);
           this.conversation.replaceMessages(messages);
         },
+        carry: (spent) => this.conversation.carry(spent),
         startOver: () => {
           this.conversation.clear([]);
           this.shellContext.length = 0;

@@ -1,17 +1,25 @@
 import { CodeHighlighter } from './highlight.js';
 import type { Theme } from '../display/theme.js';
+import { renderMarkdownTable } from '../display/markdown-table.js';
 
 /**
  * Renders Markdown as it streams in, line by line. A complete line is rendered once and is final
  * (it goes to the scrollback); only the partial last line is re-rendered as text arrives. Block
  * state (inside a fence, its language) is carried from line to line, so the output does not
- * depend on where the chunks were split.
+ * depend on where the chunks were split. A table is the one block held whole: its rows are kept
+ * (and shown provisionally) until the table ends, then drawn aligned to the width.
  */
 export class MarkdownStream {
   private buffer = '';
   private fence: { marker: string; highlighter: CodeHighlighter } | undefined;
+  /** Lines that may be a table: a line with a pipe, then (once confirmed) its delimiter and rows. */
+  private table: string[] | undefined;
 
-  constructor(private readonly theme: Theme) {}
+  constructor(
+    private readonly theme: Theme,
+    /** The columns a table may take (the screen's width, read when the table is drawn). */
+    private readonly width: () => number = () => 100,
+  ) {}
 
   /** Adds streamed text; returns the lines it completed, rendered. */
   push(text: string): string[] {
@@ -19,11 +27,42 @@ export class MarkdownStream {
     const lines: string[] = [];
     let newline = this.buffer.indexOf('\n');
     while (newline >= 0) {
-      lines.push(this.renderLine(this.buffer.slice(0, newline).replace(/\r$/, ''), true));
+      lines.push(...this.completeLine(this.buffer.slice(0, newline).replace(/\r$/, '')));
       this.buffer = this.buffer.slice(newline + 1);
       newline = this.buffer.indexOf('\n');
     }
     return lines;
+  }
+
+  /** One whole line: held while it may belong to a table, else rendered for good. */
+  private completeLine(line: string): string[] {
+    if (this.fence) return [this.renderLine(line, true)];
+    const held = this.table;
+    if (held) {
+      const confirmed = held.length > 1;
+      if (confirmed ? isTableRow(line) : isDelimiterRow(line)) {
+        held.push(line);
+        return [];
+      }
+      return [...this.flushTable(), ...this.completeLine(line)];
+    }
+    if (isTableRow(line)) {
+      this.table = [line];
+      return [];
+    }
+    return [this.renderLine(line, true)];
+  }
+
+  /** The held lines, drawn as a table when they are one, else each as the line it is. */
+  private flushTable(): string[] {
+    const held = this.table ?? [];
+    this.table = undefined;
+    return this.drawTable(held) ?? held.flatMap((line) => this.renderLine(line, true));
+  }
+
+  private drawTable(lines: string[]): string[] | undefined {
+    if (lines.length < 2) return undefined;
+    return renderMarkdownTable(lines, this.theme, this.width(), (text) => renderInline(text, this.theme));
   }
 
   /**
@@ -33,6 +72,11 @@ export class MarkdownStream {
    * delta made streaming it quadratic.
    */
   partial(tailChars = Infinity): string | undefined {
+    if (this.table) {
+      const rows = isTableRow(this.buffer) ? [...this.table, this.buffer] : this.table;
+      const drawn = this.drawTable(rows)?.join('\n') ?? rows.map((line) => renderInline(line, this.theme)).join('\n');
+      return rows === this.table && this.buffer ? `${drawn}\n${renderInline(this.buffer, this.theme)}` : drawn;
+    }
     if (!this.buffer) return undefined;
     if (this.buffer.length <= tailChars) return this.renderLine(this.buffer, false);
     const from = this.buffer.length - tailChars;
@@ -44,7 +88,8 @@ export class MarkdownStream {
   end(): string[] {
     const rest = this.buffer;
     this.buffer = '';
-    const lines = rest ? [this.renderLine(rest, true)] : [];
+    const lines = rest ? this.completeLine(rest) : [];
+    if (this.table) lines.push(...this.flushTable());
     this.fence = undefined;
     return lines;
   }
@@ -83,6 +128,16 @@ export class MarkdownStream {
     if (numbered) return `${numbered[1]}${t.cyan(numbered[2]!)} ${renderInline(numbered[3]!, t)}`;
     return renderInline(line, t);
   }
+}
+
+/** A line that can be a table row: it has a cell border (GFM lets the outer pipes be left out). */
+function isTableRow(line: string): boolean {
+  return line.includes('|') && line.trim() !== '';
+}
+
+/** The row under a table's header: cells of dashes, each with an optional colon at either end. */
+function isDelimiterRow(line: string): boolean {
+  return /^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$/.test(line) && line.includes('-');
 }
 
 /** Inline spans: `code`, **bold**, *italic* / _italic_, [links](url). Unclosed markers stay as typed. */

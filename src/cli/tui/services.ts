@@ -1,6 +1,7 @@
 import type { AgentEvent } from '../../contracts/events.js';
 import type { Message, Usage } from '../../contracts/messages.js';
 import type { Conversation, ConversationNotice, QuestionDesk } from '../../conversation/conversation-types.js';
+import type { Spent } from '../../session/session-spent.js';
 import type { PermissionPolicy } from '../../permissions/permission-policy.js';
 import type { AskApproval } from '../../tools/approval.js';
 import type { TuiGoals } from './goal-command.js';
@@ -53,7 +54,7 @@ export interface InteractiveServices {
   /** /clear: this conversation ends (SessionEnd) and a fresh one starts, a session of its own. */
   clear(): Promise<void>;
   /** /resume <id>: the conversation of an earlier session becomes this one. */
-  resume(id: string): Promise<{ id: string; messages: Message[] }>;
+  resume(id: string): Promise<{ id: string; messages: Message[]; spent?: Spent }>;
   /** /compact: summarise older turns. */
   compact(messages: Message[], context: { model: string; signal: AbortSignal }): Promise<{ messages: Message[]; compacted: boolean; tokensBefore?: number; tokensAfter?: number }>;
   /** /sessions. */
@@ -75,8 +76,12 @@ export interface InteractiveServices {
   contextWindow(model: string): number | undefined;
   /** What `usage` cost on `model`, in US dollars, when known. */
   cost(model: string, usage: Usage): number | undefined;
+  /** What the resumed session (--resume, --continue) had spent: the status line and /cost start from it. */
+  spentSoFar(): Spent | undefined;
   /** Model names offered by /model completion. */
   models(): string[];
+  /** The provider's models as its catalog lists them: /model checks a name against it and picks from it; undefined when unknown (a local server). */
+  modelCatalog(): string[] | undefined;
   /** /mcp: the MCP servers' table (state, tools, start time, origin), as lines. */
   mcpServers(): string[];
   /** /bashes and the status line: the shell's background jobs. */

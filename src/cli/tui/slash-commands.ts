@@ -1,4 +1,5 @@
 import type { Message, Usage } from '../../contracts/messages.js';
+import type { Spent } from '../../session/session-spent.js';
 import { oneLine } from '../display/summarize.js';
 import { visibleText } from '../display/visible-text.js';
 import type { InteractiveServices } from './services.js';
@@ -6,6 +7,8 @@ import { formatTokens } from './status-line.js';
 import { earlierTurnLines } from './earlier-turns.js';
 import type { Theme } from '../display/theme.js';
 import { cacheShare } from './cache-share.js';
+import { formatCost } from '../display/format-cost.js';
+import { editDistance } from '../../contracts/did-you-mean.js';
 
 /** What a slash command may read and change in the session. */
 export interface CommandContext {
@@ -22,6 +25,8 @@ export interface CommandContext {
   /** /plan: into plan mode or out of it; says which. */
   togglePlan(): string;
   setMessages(messages: Message[]): void;
+  /** /resume: the resumed session's tokens and cost become the totals. */
+  carry(spent: Spent): void;
   /** A fresh conversation: tokens and cost counted from zero. */
   startOver(): void;
   exit(): void;
@@ -55,6 +60,16 @@ async function pickSessionId(c: CommandContext): Promise<string | undefined> {
   return picked === undefined ? undefined : sessions[picked]!.id;
 }
 
+/** Why `name` is not one of the provider's `known` models (with the nearest ones), or undefined when it is. */
+export function unknownModel(name: string, known: readonly string[]): string | undefined {
+  const lower = name.toLowerCase();
+  // A dated or tagged name of a listed model ("gpt-4o-2024-08-06") is that model.
+  const dated = /^[-@:](\d{4}-?\d{2}-?\d{2}|\d{4}|latest|preview)$/;
+  if (known.some((model) => lower === model.toLowerCase() || (lower.startsWith(model.toLowerCase()) && dated.test(lower.slice(model.length))))) return undefined;
+  const near = [...known].map((model) => ({ model, distance: editDistance(lower, model.toLowerCase()) })).sort((a, b) => a.distance - b.distance).slice(0, 3).map((near) => near.model);
+  return `No model "${name}" in this provider's catalog. Nearest: ${near.join(', ')}.`;
+}
+
 export const SLASH_COMMANDS: SlashCommand[] = [
   {
     name: 'help',
@@ -70,10 +85,18 @@ export const SLASH_COMMANDS: SlashCommand[] = [
   },
   {
     name: 'model',
-    usage: '<name>',
-    help: 'switch the model for the next turns (same provider)',
-    run: (argument, c) => {
-      if (!argument) return c.print([`Model: ${c.model}`]);
+    usage: '[name]',
+    help: 'switch the model for the next turns (same provider); alone: pick one',
+    run: async (argument, c) => {
+      const known = c.services.modelCatalog?.();
+      if (!argument) {
+        if (!known?.length || !c.choose) return c.print([`Model: ${c.model}`]);
+        const picked = await c.choose(`Model (now ${c.model})`, known, Math.max(0, known.indexOf(c.model)));
+        if (picked === undefined) return;
+        argument = known[picked]!;
+      }
+      const refused = known ? unknownModel(argument, known) : undefined;
+      if (refused) return c.print([c.theme.yellow(`${refused} The model is still ${c.model}.`)]);
       c.setModel(argument);
       c.print([`Model switched to ${c.theme.bold(argument)}.`]);
     },
@@ -123,6 +146,7 @@ export const SLASH_COMMANDS: SlashCommand[] = [
       if (!id) return;
       const session = await c.services.resume(id);
       c.setMessages(session.messages);
+      if (session.spent) c.carry?.(session.spent);
       // The earlier turns are drawn again, folded as they were.
       c.print([...earlierTurnLines(session.messages, c.theme, 100), '', `Resumed session ${c.theme.bold(session.id)} (${session.messages.length} messages).`]);
     },
@@ -136,7 +160,7 @@ export const SLASH_COMMANDS: SlashCommand[] = [
       c.print([
         `Tokens: ${formatTokens(u.inputTokens)} in (${formatTokens(u.cachedInputTokens)} read from cache, ${formatTokens(u.cacheWriteTokens)} written to it), ${formatTokens(u.outputTokens)} out (${formatTokens(u.reasoningTokens)} reasoning).`,
         ...(cacheShare(u) ? [`Prompt cache: ${cacheShare(u)} of input read from cache.`] : []),
-        cost === undefined ? c.theme.dim('Cost: unknown for this model.') : `Cost: $${cost.toFixed(4)}`,
+        cost === undefined ? c.theme.dim('Cost: unknown for this model.') : `Cost: ${formatCost(cost)}`,
       ]);
     },
   },

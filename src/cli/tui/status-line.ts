@@ -2,6 +2,7 @@ import type { Usage } from '../../contracts/messages.js';
 import type { Theme } from '../display/theme.js';
 import { visibleWidth } from '../display/text-width.js';
 import { cacheShare } from './cache-share.js';
+import { formatCost } from '../display/format-cost.js';
 
 export interface StatusInfo {
   model: string;
@@ -52,7 +53,7 @@ export function renderStatusLine(info: StatusInfo, width: number, t: Theme): str
     const percent = Math.min(100, Math.round((info.contextTokens / info.contextWindow) * 100));
     parts.push({ text: `ctx ${percent}%`, priority: 2 });
   }
-  if (info.costUsd !== undefined) parts.push({ text: `$${info.costUsd.toFixed(info.costUsd < 1 ? 4 : 2)}`, priority: 4 });
+  if (info.costUsd !== undefined) parts.push({ text: formatCost(info.costUsd), priority: 4 });
   parts.push({ text: `turn ${info.turn}/${info.maxTurns}`, priority: 2.5 });
   if (info.background) parts.push({ text: `${info.background} bg`, priority: 1.5 });
   if (info.mode) parts.push({ text: `${info.mode} (⇧Tab)`, priority: 1.2 });

@@ -33,6 +33,8 @@ export class TurnView {
   private readonly children: ChildBlocks;
   /** Subagent blocks show their tool lines (Ctrl-O). */
   private expanded = false;
+  /** The screen's width as last given: a table is drawn to it. */
+  private width = 100;
   done = false;
 
   constructor(
@@ -40,7 +42,7 @@ export class TurnView {
     private readonly theme: Theme,
     private readonly now: () => number = Date.now,
   ) {
-    this.markdown = new MarkdownStream(theme);
+    this.markdown = new MarkdownStream(theme, () => this.width);
     this.waitingSince = now();
     this.children = new ChildBlocks(theme, now);
   }
@@ -62,6 +64,7 @@ export class TurnView {
 
   handle(event: AgentEvent, width = 100): void {
     const t = this.theme;
+    this.width = width;
     // A subagent is a folded block under its task call: its calls and end, never its streamed text.
     if (event.agent !== undefined) return this.children.handle({ ...event, agent: event.agent }, width);
     switch (event.type) {

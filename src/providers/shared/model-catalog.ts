@@ -18,6 +18,7 @@ interface CatalogResult {
 }
 interface GenaiPrices {
   calcPrice(usage: Record<string, number>, modelId: string, options?: { providerId?: string }): CatalogResult | null;
+  findProvider(options: { providerId: string }): { models: CatalogModel[] } | undefined;
 }
 
 const catalog = requireOnFirstUse<GenaiPrices>('@pydantic/genai-prices');
@@ -109,4 +110,12 @@ export function warmCatalog(model: string): void {
   if (warming || loaded) return;
   warming = true;
   setTimeout(() => catalogEntry(model), 0).unref();
+}
+
+/** The catalog's model names for a provider ("openai", "anthropic", "google"), or undefined when it lists none. */
+export function catalogModels(providerId: string): string[] | undefined {
+  const prices = catalog();
+  loaded = true;
+  const models = prices.findProvider({ providerId })?.models.map((model) => model.id);
+  return models?.length ? models : undefined;
 }

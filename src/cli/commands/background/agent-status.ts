@@ -1,5 +1,6 @@
 import { readEventPage, type ServerEvent, type VibeClient } from '../../../client/index.js';
 import type { BackgroundEntry } from './background-registry.js';
+import { spentIn } from '../../../session/session-spent.js';
 import type { ServerConnection } from './server-address.js';
 
 export type AgentState = 'working' | 'needs you' | 'done' | 'failed' | 'stopped';
@@ -14,7 +15,7 @@ export interface AgentRow {
   branch?: string;
   base?: string;
   included?: string[];
-  /** Dollars so far: the sum of its runs' `stop` costs (undefined when no run reported one). */
+  /** Dollars so far, as `spentIn` sums them (the same figure `sessions` shows); undefined when none is known. */
   cost?: number;
   lastEvent?: { seq: number; type: string; summary?: string };
   pendingApprovals: Array<{ requestId: string; tool: string; summary: string }>;
@@ -45,8 +46,8 @@ export async function agentRow(entry: BackgroundEntry, server: ServerConnection 
   if (!info.data) return { ...row, problem: `the server did not open it (${info.response.status}: ${info.error?.error ?? 'no reason given'})` };
   const events = await allEvents(server.client, entry.id);
   const stops = events.filter((event) => event.type === 'stop');
-  const costs = stops.map((event) => (event as { cost?: number }).cost).filter((cost): cost is number => typeof cost === 'number');
-  if (costs.length) row.cost = costs.reduce((a, b) => a + b, 0);
+  const { cost } = spentIn(events as Array<Record<string, unknown>>);
+  if (cost !== undefined) row.cost = cost;
   const last = events.at(-1);
   if (last) row.lastEvent = { seq: last.seq, type: last.type, ...summaryOf(last) };
   row.pendingApprovals = info.data.pendingApprovals.map(({ requestId, tool, summary }) => ({ requestId, tool, summary }));

@@ -6,6 +6,7 @@ import { agentRow, type AgentRow } from './agent-status.js';
 import { readBackgroundEntries } from './background-registry.js';
 import { findServer } from './server-address.js';
 import { removeWorktreeIfSafe } from './worktree.js';
+import { formatCost } from '../../display/format-cost.js';
 
 /** `vibe-agent agents [--json] [--prune]`: every background session, its state and where it works. */
 export async function agentsCommand(args: CliArgs & { agents?: { prune: boolean } }, env: NodeJS.ProcessEnv = agentEnvironment()): Promise<number> {
@@ -26,7 +27,7 @@ export async function agentsCommand(args: CliArgs & { agents?: { prune: boolean 
 
 function describeRow(row: AgentRow): string {
   const where = row.worktree ? `${row.worktree} (${row.branch})` : row.workspace;
-  const cost = row.cost === undefined ? '' : ` · $${row.cost.toFixed(4)}`;
+  const cost = row.cost === undefined ? '' : ` · ${formatCost(row.cost)}`;
   const last = row.lastEvent ? ` · last: ${row.lastEvent.type}${row.lastEvent.summary ? ` ${row.lastEvent.summary}` : ''}` : '';
   const asks = row.pendingApprovals.map((ask) => `\n    waiting for approval ${ask.requestId}: ${ask.tool} ${ask.summary}`).join('');
   return `${row.name.padEnd(14)} ${row.state.padEnd(9)} ${row.id}  ${where}${cost}${last}${row.landed ? ` · landed ${row.landed}` : ''}${row.problem ? ` · ${row.problem}` : ''}${asks}`;

@@ -1,5 +1,8 @@
 import { knownWindow } from '../../../context/model-windows.js';
 import { costOf } from '../../../providers/pricing.js';
+import { catalogModels } from '../../../providers/shared/model-catalog.js';
+import { readSessionFile } from '../../../session/read-session.js';
+import { spentIn, type Spent } from '../../../session/session-spent.js';
 import { collectMemorySources } from '../../../memory/memory-sources.js';
 import { listSessions } from '../../../session/list-sessions.js';
 import { backgroundJobs } from '../../../tools/coding/shell/background-jobs.js';
@@ -27,6 +30,10 @@ export async function createInteractiveServices(args: CliArgs, prepared: Prepare
   let notify: ((text: string) => void) | undefined;
   const warn = (text: string) => (notify ? notify(`warning: ${text}`) : safeStderr.write(`vibe-agent: warning: ${text}\n`));
   const conversations = await InteractiveConversations.open(args, prepared, warn);
+  // Read once, when the screen first asks: what the resumed session had spent before this process.
+  const resumed = args.continue || args.resume !== undefined;
+  let resumedSpentRead = false;
+  let resumedSpent: Spent | undefined;
   const pasted = new PastedImages(process.cwd());
   let goals: Promise<GoalSetup> | undefined;
   return {
@@ -36,7 +43,8 @@ export async function createInteractiveServices(args: CliArgs, prepared: Prepare
     clear: () => conversations.clear(),
     resume: async (id) => {
       const next = await conversations.resume(id);
-      return { id: next.id, messages: [...next.history()] };
+      const path = next.state().path;
+      return { id: next.id, messages: [...next.history()], ...(path ? { spent: spentIn(readSessionFile(path).records) } : {}) };
     },
     compact: async (messages, { model, signal }) => {
       const result = await prepared.context.compact(messages, { model, signal });
@@ -65,7 +73,16 @@ export async function createInteractiveServices(args: CliArgs, prepared: Prepare
     contextWindow: (model) => prepared.contextWindow ?? knownWindow(model),
     // Priced from the published table, request by request at the model each went to.
     cost: (model, usage) => costOf(model, usage),
+    spentSoFar: () => {
+      if (!resumedSpentRead) {
+        resumedSpentRead = true;
+        const path = resumed ? conversations.conversation.state().path : undefined;
+        resumedSpent = path ? spentIn(readSessionFile(path).records) : undefined;
+      }
+      return resumedSpent;
+    },
     models: () => [prepared.resolved.model],
+    modelCatalog: () => providerCatalog(prepared.resolved.preset.name, prepared.resolved.baseURL === prepared.resolved.preset.baseURL),
     backgroundJobs: () => backgroundJobs.list(),
     killBackgroundJob: (id) => backgroundJobs.kill(id),
     ...interactiveRewind({ workspace, system: prepared.system, conversation: () => conversations.conversation }),
@@ -78,4 +95,12 @@ export async function createInteractiveServices(args: CliArgs, prepared: Prepare
     mcpServers: () => [...serverTable(prepared.mcp.status()), ...offeringsTable(prepared.mcp)],
     close: () => conversations.close(),
   };
+}
+
+/** The catalog's provider for each preset it lists; only at the preset's own endpoint (a proxy or local server serves its own names). */
+const CATALOG_PROVIDERS: Record<string, string> = { openai: 'openai', anthropic: 'anthropic', google: 'google', mistral: 'mistral', deepseek: 'deepseek', groq: 'groq' };
+
+function providerCatalog(preset: string, ownEndpoint: boolean): string[] | undefined {
+  const id = CATALOG_PROVIDERS[preset];
+  return id && ownEndpoint ? catalogModels(id) : undefined;
 }

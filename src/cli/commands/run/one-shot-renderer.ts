@@ -3,19 +3,32 @@ import { createTextRenderer } from './render-text.js';
 import { colorEnabled, createTheme } from '../../display/theme.js';
 import { safeStderr, safeStdout } from '../../display/safe-output.js';
 import { WaitStatus } from '../../display/wait-status.js';
+import { MarkdownStream } from '../../tui/markdown-stream.js';
 
 /**
  * A one-shot run's text output: the answer on stdout, the process on stdout when it is a terminal
  * (stderr when piped), and on a terminal stderr the wait line while the model or a tool is waited on.
+ * On a terminal the answer is rendered Markdown (tables drawn to its width; colour unless NO_COLOR);
+ * piped, it is the model's text byte for byte.
  */
 export function oneShotRenderer(): (event: AgentEvent) => void {
   const stdoutIsTty = process.stdout.isTTY === true;
+  const color = colorEnabled(stdoutIsTty ? process.stdout : process.stderr);
+  const columns = () => process.stdout.columns || 100;
+  const markdown = stdoutIsTty ? new MarkdownStream(createTheme(color), columns) : undefined;
   const render = createTextRenderer({
     out: safeStdout,
     info: stdoutIsTty ? safeStdout : safeStderr,
-    color: colorEnabled(stdoutIsTty ? process.stdout : process.stderr),
+    color,
     holdUntilWhole: !stdoutIsTty,
+    ...(markdown ? { markdown } : {}),
   });
   if (process.stderr.isTTY !== true) return render;
-  return new WaitStatus({ out: process.stderr, theme: createTheme(colorEnabled(process.stderr)) }).wrap(render);
+  return new WaitStatus({
+    out: process.stderr,
+    theme: createTheme(colorEnabled(process.stderr)),
+    columns: () => process.stderr.columns || columns(),
+    // The answer's line being written shows in the wait line's place until it is whole (a terminal stdout only).
+    ...(markdown ? { preview: () => markdown.partial(columns() - 4)?.split('\n').at(-1) } : {}),
+  }).wrap(render);
 }

@@ -4,6 +4,7 @@ import { createTheme } from '../../display/theme.js';
 import { sanitizeText } from '../../display/safe-output.js';
 import { visibleText } from '../../display/visible-text.js';
 import { formatSources } from '../../display/format-sources.js';
+import type { MarkdownStream } from '../../tui/markdown-stream.js';
 
 export interface TextRendererOptions {
   /** Where the answer goes. */
@@ -16,6 +17,11 @@ export interface TextRendererOptions {
    * goes to `out`, the text of tool turns to `info`, and a reply cut off and retried is dropped.
    */
   holdUntilWhole?: boolean;
+  /**
+   * Render the answer as Markdown (stdout is a terminal): whole lines are written as they
+   * complete, tables drawn once whole; the partial line is the caller's to preview.
+   */
+  markdown?: MarkdownStream;
 }
 
 /** Plain-text rendering of the event stream for one-shot runs. */
@@ -27,9 +33,19 @@ export function createTextRenderer(options: TextRendererOptions): (event: AgentE
   const answerText = (text: string) => (outIsTerminal ? visibleText(text.replaceAll('\r', '')) : text);
   let thinking = false;
   let held = '';
-  const endLine = () => {
-    if (answerOpen) options.out.write('\n');
+  const markdown = options.markdown;
+  const writeAnswer = (text: string) => {
+    if (!markdown) return options.out.write(answerText(text));
+    for (const line of markdown.push(answerText(text))) options.out.write(`${line}\n`);
+  };
+  /** Ends the answer's open line: a Markdown renderer's held lines are written out whole. */
+  const closeAnswer = () => {
+    if (markdown) for (const line of markdown.end()) options.out.write(`${line}\n`);
+    else if (answerOpen) options.out.write('\n');
     answerOpen = false;
+  };
+  const endLine = () => {
+    closeAnswer();
     if (thinking) options.info.write('\n');
     thinking = false;
   };
@@ -62,7 +78,7 @@ export function createTextRenderer(options: TextRendererOptions): (event: AgentE
           break;
         }
         answerOpen = true;
-        options.out.write(answerText(event.text));
+        writeAnswer(event.text);
         break;
       case 'assistant_message': {
         const sources = formatSources(event.message.citations);
@@ -77,8 +93,7 @@ export function createTextRenderer(options: TextRendererOptions): (event: AgentE
         if (sources) {
           // The answer's sources follow it on its own output; a tool turn's go with the process lines.
           const target = event.message.toolCalls.length ? options.info : options.out;
-          if (answerOpen) options.out.write('\n');
-          answerOpen = false;
+          closeAnswer();
           target.write(`\n${visibleText(sources)}`);
         }
         break;
@@ -94,7 +109,8 @@ export function createTextRenderer(options: TextRendererOptions): (event: AgentE
       }
       case 'handoff':
         infoLine(event);
-        options.out.write(`${answerText(event.text)}\n`);
+        writeAnswer(`${event.text}\n`);
+        closeAnswer();
         break;
       case 'stop':
         // Text of a reply that never completed (an abort mid-stream) is not an answer.

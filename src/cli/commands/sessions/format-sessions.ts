@@ -1,6 +1,7 @@
 import type { SessionSummary } from '../../../session/list-sessions.js';
 import { sanitizeLine } from '../../display/sanitize.js';
 import { oneLine } from '../../display/summarize.js';
+import { formatCost } from '../../display/format-cost.js';
 
 /** A table of sessions for the terminal, one line each, newest first as given. */
 export function formatSessionTable(sessions: SessionSummary[], width = 100): string {
@@ -9,7 +10,7 @@ export function formatSessionTable(sessions: SessionSummary[], width = 100): str
     s.id,
     String(s.turns),
     formatTokens(s.inputTokens + s.outputTokens),
-    s.cost === undefined ? '-' : `$${s.cost.toFixed(s.cost < 0.01 ? 4 : 2)}`,
+    s.cost === undefined ? '-' : formatCost(s.cost),
   ]);
   const head = ['DATE', 'ID', 'TURNS', 'TOKENS', 'COST'];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
