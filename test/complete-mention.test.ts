@@ -85,7 +85,7 @@ describe('workspaceLister (the confined listing completions and a reviewer\'s li
       const [listed] = await runReviewChecks(['list:vendor'], root);
       expect(JSON.stringify(listed)).not.toContain('outside-file');
       const [src] = await runReviewChecks(['list:src'], root);
-      expect((src as { output: string }).output).toBe('a.ts\nb.ts');
+      expect((src as unknown as { output: string }).output).toBe('a.ts\nb.ts');
     } finally {
       rmSync(root, { recursive: true, force: true });
       rmSync(outside, { recursive: true, force: true });
