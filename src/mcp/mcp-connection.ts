@@ -5,7 +5,7 @@ import { resultText } from './result-text.js';
 import { LoopbackOAuthProvider, type OAuthOptions } from './oauth-provider.js';
 import { mcpClientSdk, type McpClientSdk } from './client-sdk.js';
 import { StdioTransport } from './stdio-transport.js';
-import { boundedFetch } from '../contracts/bounded-fetch.js';
+import { boundedFetch, DEFAULT_REPLY_BUDGET } from '../contracts/bounded-fetch.js';
 import type { ServerSpec } from './server-spec.js';
 import { childEnvironment } from '../tools/coding/shell/shell-env.js';
 import { stderrSummary } from './stderr-summary.js';
@@ -221,8 +221,8 @@ export class McpConnection {
     const spec = this.spec;
     if (spec.transport === 'stdio') return this.attach(sdk, this.stdioTransport(spec, sdk));
     const { SSEClientTransport, StreamableHTTPClientTransport } = sdk;
-    // Each message bounded as it arrives (a session's event stream stays open, so only its events are).
-    const fetch = boundedFetch(`MCP server "${this.name}"`, { maxEventBytes: MAX_LINE_BYTES, maxReplyBytes: Infinity, maxBodyBytes: MAX_LINE_BYTES });
+    // Each message bounded as it arrives, at a model reply's budgets (a session's event stream stays open, so only its events are).
+    const fetch = boundedFetch(`MCP server "${this.name}"`, { maxEventBytes: DEFAULT_REPLY_BUDGET.maxEventBytes, maxReplyBytes: Infinity, maxBodyBytes: DEFAULT_REPLY_BUDGET.maxReplyBytes });
     if (spec.transport === 'sse') return this.attach(sdk, new SSEClientTransport(new URL(spec.url), { requestInit: { headers: spec.headers }, fetch }));
     // A server given its own Authorization header is not sent through OAuth.
     const ownAuthorization = Object.keys(spec.headers ?? {}).some((name) => name.toLowerCase() === 'authorization');
