@@ -60,7 +60,7 @@ export default async function streamDecodeBench() {
   console.log('\nOne server-sent event of N MB through the openai SDK (Chat Completions)');
   console.table(rows);
   const peers = [];
-  for (const wire of ['chat', 'responses', 'anthropic', 'search']) peers.push(await endless(wire));
+  for (const wire of ['chat', 'responses', 'anthropic', 'gemini', 'search']) peers.push(await endless(wire));
   console.log('\nPeers that never stop sending (default budgets: 16 MiB an event, 64 MiB a reply, 2 MB a search answer)');
   console.table(peers);
 }
