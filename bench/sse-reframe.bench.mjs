@@ -2,10 +2,9 @@
 // every provider's bounded fetch puts before the SDK's decoder), fed in 64 KiB chunks as a socket
 // delivers them; then end to end, over HTTP through the openai SDK with the bounded fetch. Linear
 // means the time per MB stays flat as N grows (the end-to-end column has a fixed start-up cost).
-import { createServer } from 'node:http';
-import OpenAI from 'openai';
 import { boundedFetch } from '../dist/contracts/bounded-fetch.js';
 import { sseReframe } from '../dist/contracts/sse-reframe.js';
+import { decode } from './stream-decode.bench.mjs';
 
 const MB = 1024 * 1024;
 const CHUNK = 64 * 1024;
@@ -37,34 +36,8 @@ async function reframe(megabytes) {
   return ms;
 }
 
-function eventServer(megabytes) {
-  const head = 'data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":"';
-  const tail = '"},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n';
-  const piece = Buffer.alloc(CHUNK, 'x');
-  const server = createServer((req, res) => {
-    req.resume();
-    req.on('end', async () => {
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      res.write(head);
-      for (let sent = 0; sent < megabytes * MB; sent += piece.length) if (!res.write(piece)) await new Promise((resolve) => res.once('drain', resolve));
-      res.end(tail);
-    });
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ url: `http://127.0.0.1:${server.address().port}/v1`, close: () => new Promise((r) => server.close(r)) })));
-}
-
-async function endToEnd(megabytes) {
-  const server = await eventServer(megabytes);
-  const client = new OpenAI({ apiKey: 'sk-bench', baseURL: server.url, maxRetries: 0, fetch: boundedFetch('bench', { maxEventBytes: 256 * MB, maxReplyBytes: 256 * MB }) });
-  const started = performance.now();
-  let chars = 0;
-  const stream = await client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'hi' }], stream: true });
-  for await (const chunk of stream) chars += chunk.choices[0]?.delta?.content?.length ?? 0;
-  const ms = performance.now() - started;
-  await server.close();
-  if (chars !== megabytes * MB) throw new Error(`decoded ${chars} characters of ${megabytes * MB}`);
-  return ms;
-}
+/** End to end over HTTP through the openai SDK with the bounded fetch (stream-decode.bench.mjs's server). */
+const endToEnd = (megabytes) => decode(megabytes, boundedFetch('bench', { maxEventBytes: 256 * MB, maxReplyBytes: 256 * MB }));
 
 export default async function sseReframeBench(sizes = [4, 16, 64, 100]) {
   const rows = [];
