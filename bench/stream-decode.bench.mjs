@@ -10,7 +10,7 @@ import { boundedFetch } from '../dist/contracts/bounded-fetch.js';
 
 const MB = 1024 * 1024;
 
-function eventServer(megabytes) {
+export function eventServer(megabytes) {
   const head = 'data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":"';
   const tail = '"},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n';
   const piece = Buffer.from('x'.repeat(64 * 1024));
@@ -26,7 +26,8 @@ function eventServer(megabytes) {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ url: `http://127.0.0.1:${server.address().port}/v1`, close: () => new Promise((r) => server.close(r)) })));
 }
 
-async function decode(megabytes, fetch) {
+/** One event of N MB through the openai SDK, with its own fetch or the one given; the time in ms. */
+export async function decode(megabytes, fetch) {
   const server = await eventServer(megabytes);
   const client = new OpenAI({ apiKey: 'sk-bench', baseURL: server.url, maxRetries: 0, ...(fetch ? { fetch } : {}) });
   const started = performance.now();
@@ -60,7 +61,7 @@ export default async function streamDecodeBench() {
   console.log('\nOne server-sent event of N MB through the openai SDK (Chat Completions)');
   console.table(rows);
   const peers = [];
-  for (const wire of ['chat', 'responses', 'anthropic', 'search']) peers.push(await endless(wire));
+  for (const wire of ['chat', 'responses', 'anthropic', 'gemini', 'search']) peers.push(await endless(wire));
   console.log('\nPeers that never stop sending (default budgets: 16 MiB an event, 64 MiB a reply, 2 MB a search answer)');
   console.table(peers);
 }

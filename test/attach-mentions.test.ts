@@ -75,3 +75,21 @@ describe('attachMentionedFiles', () => {
     expect(attached.section).not.toContain('closed');
   });
 });
+
+describe('attachMentionedFiles through a link out of the workspace', () => {
+  const outside = mkdtempSync(join(tmpdir(), 'vibe-mentions-outside-'));
+  afterAll(() => rmSync(outside, { recursive: true, force: true }));
+  writeFileSync(join(outside, 'x'), 'OUTSIDE-TEXT\n');
+  writeFileSync(join(outside, 'y.txt'), 'OUTSIDE-TOO\n');
+  symlinkSync(outside, join(workspace, 'vendor'));
+  writeFileSync(join(workspace, 'plain.txt'), 'inside\n');
+  symlinkSync(join(outside, 'x'), join(workspace, 'x-link'));
+
+  it.each(['@vendor/x', '@vendor/', '@vendor', '@vendor/*.txt', '@x-link', '@vendor/nothing-there'])('%s attaches no text from outside, and the prompt says why', async (mention) => {
+    const attached = await attachMentionedFiles(`look at ${mention} and @plain.txt`, run());
+    const shown = JSON.stringify(attached);
+    expect(shown).not.toContain('OUTSIDE-TEXT');
+    expect(shown).not.toContain('OUTSIDE-TOO');
+    expect(shown).not.toContain('y.txt');
+  });
+});

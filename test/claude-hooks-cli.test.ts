@@ -37,6 +37,11 @@ process.stdin.on('data', (c) => (raw += c)).on('end', () => {
   if (tool_input.command === 'make') console.log(JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', updatedInput: { timeout: 'soon' } } }));
 });`;
 
+const ASK = `let raw = '';
+process.stdin.on('data', (c) => (raw += c)).on('end', () => {
+  console.log(JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'ask', permissionDecisionReason: 'a person should see this first' } }));
+});`;
+
 let count = 0;
 /** A workspace with `.claude/settings.json` (and scripts in `.claude/hooks/`), and an empty home. */
 function project(settings: unknown, scripts: Record<string, string> = {}, local?: unknown) {
@@ -83,6 +88,17 @@ describe("a Claude Code project's .claude/settings.json hooks, unchanged", () =>
     expect(seen).toHaveLength(3);
     expect(seen).toContainEqual(expect.objectContaining({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'rm -rf build' }, cwd: workspace, permission_mode: 'bypassPermissions', session_id: '', transcript_path: '' }));
     expect(seen).toContainEqual(expect.objectContaining({ tool_name: 'Write', tool_input: { file_path: join(workspace, '.env'), content: 'SECRET=2\n' } }));
+  });
+
+  it('permissionDecision "ask" over an allow rule: headless, the call is refused unrun and the run exits 4', async () => {
+    const settings = { permissions: { allow: ['Bash(touch ran.txt)'] }, hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [node('ask.js')] }] } };
+    const { workspace, env } = project(settings, { 'ask.js': ASK });
+    const chat = await startChatServer([{ toolCalls: [{ name: 'bash', arguments: { command: 'touch ran.txt' } }] }, { text: 'could not' }]);
+    chats.push(chat);
+    const ran = await spawnCli(['make the file', '--no-session', '--trust-project-mcp'], { cwd: workspace, env: { ...env, OPENAI_BASE_URL: chat.url } });
+    expect(ran.code, ran.stderr).toBe(4);
+    expect(existsSync(join(workspace, 'ran.txt'))).toBe(false);
+    expect(toolMessages(chat)[0]).not.toContain('exit code 0');
   });
 
   it('updatedInput rewrites the call (mapped back to our names) and the rewritten call is validated again', async () => {

@@ -1,5 +1,9 @@
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { completeMention, type Entry, type ListDir } from '../src/mentions/complete-mention.js';
+import { completeMention, workspaceLister, type Entry, type ListDir } from '../src/mentions/complete-mention.js';
+import { runReviewChecks } from '../src/permissions/review-checks.js';
 import { parseMentions } from '../src/mentions/parse-mentions.js';
 
 const tree: Record<string, Entry[]> = {
@@ -56,5 +60,35 @@ describe('completeMention', () => {
     seen.length = 0;
     for (const text of ['@../x', '@/etc/pa', '@~/a', '@src/../../x']) expect(at(text)).toEqual({ text, cursor: text.length, candidates: [] });
     expect(seen).toEqual([]);
+  });
+});
+
+describe('workspaceLister (the confined listing completions and a reviewer\'s list: share)', () => {
+  it('never lists outside the workspace, through a folder link or an entry link, nor a secret file', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'vibe-complete-'));
+    const outside = mkdtempSync(join(tmpdir(), 'vibe-complete-outside-'));
+    try {
+      writeFileSync(join(outside, 'outside-file.txt'), 'x');
+      mkdirSync(join(root, 'src'));
+      writeFileSync(join(root, 'src', 'a.ts'), '');
+      writeFileSync(join(root, 'src', 'server.pem'), '');
+      writeFileSync(join(root, '.env'), 'KEY=1');
+      symlinkSync(outside, join(root, 'vendor'));
+      symlinkSync(join(outside, 'outside-file.txt'), join(root, 'src', 'out-link.txt'));
+      symlinkSync('.env', join(root, 'src', 'settings.txt'));
+      symlinkSync('a.ts', join(root, 'src', 'b.ts'));
+      const list = workspaceLister(root);
+      expect(list('vendor/')).toEqual([]);
+      expect(list('src/').map((entry) => entry.name).sort()).toEqual(['a.ts', 'b.ts']);
+      expect(list('.').map((entry) => entry.name).sort()).toEqual(['src']);
+      expect(completeMention('@vendor/out', 11, list)).toEqual({ text: '@vendor/out', cursor: 11, candidates: [] });
+      const [listed] = await runReviewChecks(['list:vendor'], root);
+      expect(JSON.stringify(listed)).not.toContain('outside-file');
+      const [src] = await runReviewChecks(['list:src'], root);
+      expect((src as unknown as { output: string }).output).toBe('a.ts\nb.ts');
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+      rmSync(outside, { recursive: true, force: true });
+    }
   });
 });

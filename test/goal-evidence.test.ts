@@ -1,5 +1,5 @@
 /** The judge's evidence rule: "met" holds only when each cited item matches a check it ran. */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -36,6 +36,23 @@ describe('goal evidence', () => {
     const node = await run('node --version');
     expect(node.exitCode).toBe(0);
     expect(evidenceProblem([{ check: 'node --version', exit_code: 1 }], [node])).toContain('it exited 0');
+  });
+
+  it('read:PATH opens the file where it really leads: a link to a secret or out of the workspace shows no text', async () => {
+    const dir = workspace();
+    const outside = workspace();
+    writeFileSync(join(dir, '.env'), 'KEY=IN-THE-ENV-FILE\n');
+    writeFileSync(join(outside, 'notes.txt'), 'OUTSIDE-TEXT\n');
+    symlinkSync('.env', join(dir, 'notes.md'));
+    symlinkSync(outside, join(dir, 'vendor'));
+    mkdirSync(join(dir, 'folder'));
+    const run = createCheckRunner({ workspace: dir, allowed: [], env: { PATH: process.env.PATH ?? '' } });
+    for (const path of ['notes.md', 'vendor/notes.txt', 'folder']) {
+      const read = await run(`read:${path}`);
+      expect(read.exitCode).toBe(-1);
+      expect(read.output).toMatch(/^refused: /);
+      expect(read.output).not.toMatch(/IN-THE-ENV-FILE|OUTSIDE-TEXT/);
+    }
   });
 
   it('the ledger counts the judge in the cost cap and sees the same reason N turns in a row', () => {

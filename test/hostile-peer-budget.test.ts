@@ -17,6 +17,12 @@ import { requestJson } from '../src/tools/builtin/web-search/backends/service-ht
 import { BoundedMessages } from '../src/lsp/bounded-messages.js';
 import { startAnthropicServer } from './support/anthropic-server.js';
 import { startChatServer } from './support/chat-server.js';
+import { startGeminiServer } from './support/gemini-server.js';
+import { GoogleProvider } from '../src/providers/google/google-provider.js';
+import { McpServers } from '../src/mcp/mcp-servers.js';
+import { ToolRegistry } from '../src/tools/registry.js';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -132,6 +138,82 @@ describe('peers that never stop sending', () => {
     const server = await startChatServer([{ kind: 'endless', head: '{"results":[', repeat: '{"title":"t","url":"https://e.example","content":"c"},', contentType: 'application/json' }], { checkEcho: false });
     closers.push(() => server.close());
     await expect(requestJson('Tavily', new URL(`${server.url}/chat/completions`), { method: 'POST', headers: {}, body: { model: 'm', messages: [{ role: 'user', content: 'q' }] } })).rejects.toThrow('Tavily answered with more than 2097152 bytes; stopped reading.');
+  });
+});
+
+/** The process's peak RSS while `work` runs, sampled as it runs, in MB above where it started. */
+async function peakGrowth(work: () => Promise<unknown>): Promise<number> {
+  const start = process.memoryUsage().rss;
+  let peak = start;
+  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 10);
+  try {
+    await work();
+  } finally {
+    clearInterval(sampler);
+  }
+  return (Math.max(peak, process.memoryUsage().rss) - start) / 1024 / 1024;
+}
+
+/** A peer on 127.0.0.1 that answers every POST with `head` then `repeat` for as long as the client reads. */
+async function endlessPeer(contentType: string, head: string, repeat: string): Promise<string> {
+  const block = Buffer.from(repeat.repeat(Math.max(1, Math.floor(65536 / repeat.length))));
+  const server = createServer((req, res) => {
+    req.resume();
+    if (req.method !== 'POST') return void res.writeHead(405).end();
+    res.writeHead(200, { 'content-type': contentType });
+    let open = true;
+    res.on('close', () => (open = false));
+    const pump = (): void => {
+      while (open && res.write(block));
+      if (open) res.once('drain', pump);
+    };
+    res.write(head);
+    pump();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  closers.push(() => {
+    server.closeAllConnections();
+    return new Promise((resolve) => server.close(() => resolve()));
+  });
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+}
+
+describe('peers that never stop sending, on the Gemini wire and MCP over HTTP (the same budgets: 16 MiB an event, 64 MiB a body or reply)', () => {
+  it('an endless Gemini event is cut off at the event budget with a clear error, not retried, the process staying under 200 MB more', async () => {
+    const server = await startGeminiServer([{ kind: 'endless', head: 'data: {"candidates":[{"content":{"role":"model","parts":[{"text":"', repeat: 'x'.repeat(1024) }]);
+    closers.push(() => server.close());
+    const provider = new GoogleProvider({ apiKey: 'k', baseURL: server.url });
+    let failure: unknown;
+    const growth = await peakGrowth(async () => {
+      failure = await (async () => {
+        for await (const event of provider.stream({ model: 'gemini-2.5-flash', messages: [{ role: 'user', content: 'hi' }], tools: [], temperature: 0 })) void event;
+      })().catch((error: unknown) => error);
+    });
+    expect(failure).toBeInstanceOf(ProviderError);
+    expect((failure as ProviderError).message).toMatch(/sent more than 16 MiB in one event; stopped reading/);
+    expect((failure as ProviderError).retryable).toBe(false);
+    expect(server.requests).toHaveLength(1);
+    expect(growth).toBeLessThan(200);
+  });
+
+  it.each([
+    ['one endless event', 'text/event-stream', 'event: message\ndata: {"jsonrpc":"2.0","id":0,"result":{"padding":"', 'x'.repeat(1024), /sent more than 16 MiB in one event/],
+    ['an endless JSON body', 'application/json', '{"jsonrpc":"2.0","id":0,"result":{"padding":"', 'x'.repeat(1024), /sent more than 64 MiB/],
+  ])('an MCP server over HTTP sending %s fails to start with a clear error, the process staying under 200 MB more', async (_what, contentType, head, repeat, message) => {
+    const url = await endlessPeer(contentType, head, repeat);
+    const warnings: string[] = [];
+    const servers = new McpServers({ registry: new ToolRegistry(), warn: (text) => warnings.push(text) });
+    closers.push(() => servers.close());
+    const growth = await peakGrowth(async () => {
+      servers.start({ name: 'endless', spec: { transport: 'http', url, headers: {} }, origin: { scope: 'user', file: '/home/u/.config/vibe-agent/config.json', format: 'vibe-agent' } }, true);
+      await servers.settled(60_000);
+    });
+    const status = servers.status()[0] as { state: string; error?: string };
+    expect(status.state).toBe('failed');
+    expect(`${status.error ?? ''} ${warnings.join(' ')}`).toMatch(message);
+    // Failed by the budget itself, not after the 30 s start-up wait.
+    expect(status.error).not.toContain('did not finish starting');
+    expect(growth).toBeLessThan(200);
   });
 });
 

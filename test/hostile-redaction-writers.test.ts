@@ -13,6 +13,9 @@ import { createJsonLinesRenderer } from '../src/cli/display/json-lines.js';
 import { CheckpointLog } from '../src/checkpoints/checkpoint-log.js';
 import { createRedactor, REDACTED } from '../src/session/redact.js';
 import { StreamRedactor } from '../src/session/stream-redactor.js';
+import { EventLog } from '../src/conversation/event-log.js';
+import type { ConversationEvent } from '../src/conversation/conversation-types.js';
+import { redactingWriter } from '../src/secrets/redacting-writer.js';
 
 const home = mkdtempSync(join(tmpdir(), 'vibe-redaction-writers-'));
 afterAll(() => rmSync(home, { recursive: true, force: true }));
@@ -91,6 +94,52 @@ describe('the checkpoint log', () => {
         }
       }),
       { numRuns: 30 },
+    );
+  });
+});
+
+describe('the conversation\'s event log (what a server\'s SSE clients, editors and every front end get)', () => {
+  it('property: a key cut anywhere over text and reasoning deltas reaches no subscriber in parts; numbers stay consecutive; the text is the redacted whole', () => {
+    fc.assert(
+      fc.property(secretArb, fc.array(plainText, { minLength: 1, maxLength: 4 }), fc.array(fc.nat(), { maxLength: 30 }), fc.array(fc.nat(), { maxLength: 30 }), (secret, around, textCuts, thinkingCuts) => {
+        const text = around.join(secret);
+        const thinking = `${secret}${around.join(' ')}${secret}`;
+        const log = new EventLog(() => undefined, (error) => { throw error; }, 7, [secret]);
+        const seen: ConversationEvent[] = [];
+        log.subscribe((event) => seen.push(event));
+        const a = pieces(text, textCuts);
+        const b = pieces(thinking, thinkingCuts);
+        for (let i = 0; i < Math.max(a.length, b.length); i++) {
+          if (b[i] !== undefined) log.publish({ type: 'reasoning_delta', turn: 1, text: b[i]! });
+          if (a[i] !== undefined) log.publish({ type: 'text_delta', turn: 1, text: a[i]! });
+        }
+        log.publish({ type: 'stop', reason: 'answered' } as AgentEvent);
+        expect(JSON.stringify(seen)).not.toContain(secret);
+        expect(seen.map((event) => event.seq)).toEqual(seen.map((_, index) => 8 + index));
+        const joined = (type: string) => seen.filter((event) => event.type === type).map((event) => (event as { text: string }).text).join('');
+        expect(joined('text_delta')).toBe(createRedactor([secret])(text));
+        expect(joined('reasoning_delta')).toBe(createRedactor([secret])(thinking));
+        expect(seen.at(-1)?.type).toBe('stop');
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
+describe('redactingWriter (one-shot stdout and stderr, under the renderer)', () => {
+  it('property: a key cut over any writes never reaches the stream in parts, and the stream is the redacted whole', () => {
+    fc.assert(
+      fc.property(fc.array(secretArb, { minLength: 1, maxLength: 2 }), fc.array(plainText, { minLength: 2, maxLength: 4 }), fc.array(fc.nat(), { maxLength: 30 }), (secrets, around, cuts) => {
+        const text = around.join(secrets[0]!) + (secrets[1] ?? '');
+        const written: string[] = [];
+        const out = redactingWriter({ write: (piece: string) => written.push(piece), isTTY: false }, secrets);
+        for (const piece of pieces(text, cuts)) out.write(piece);
+        out.flush();
+        for (const secret of secrets) expect(written.join('')).not.toContain(secret);
+        expect(written.join('')).toBe(createRedactor(secrets)(text));
+        expect(out.isTTY).toBe(false);
+      }),
+      { numRuns: 200 },
     );
   });
 });

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, existsSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -53,5 +53,17 @@ describe('initAuthorize', () => {
     expect((await tools.invoke(write('AGENTS.md', 'x\n'), { workspace, authorize })).status).toBe('denied');
     expect(questions).toHaveLength(0);
     expect(existsSync(join(workspace, 'AGENTS.md'))).toBe(false);
+  });
+
+  it.each(['auto-edit', 'yolo'] as const)('in %s mode a write through a repository link `self -> .` is asked as the AGENTS.md write it is', async (mode) => {
+    rmSync(join(workspace, 'AGENTS.md'), { force: true });
+    rmSync(join(workspace, 'self'), { force: true });
+    symlinkSync('.', join(workspace, 'self'));
+    const { questions, authorize } = setUp(mode, 'no');
+    const result = await tools.invoke(write('self/AGENTS.md', 'through the link\n'), { workspace, authorize });
+    expect(result.status).toBe('denied');
+    expect(questions).toHaveLength(1);
+    expect(existsSync(join(workspace, 'AGENTS.md'))).toBe(false);
+    rmSync(join(workspace, 'self'));
   });
 });

@@ -100,7 +100,9 @@ describe('sessions from the CLI', { timeout: CLI_SESSION_TIMEOUT_MS }, () => {
 
     const ran = await run(['--api-key', flagKey, '--yes', '--fetch-private', '127.0.0.1', `look up ${secret} with ${flagKey}`]);
     expect(ran.code).toBe(0);
-    expect(ran.stdout).toContain(secret); // the user sees it; only the file is redacted
+    // Printed redacted too (issue 34: no key in any file, stream or output the CLI writes).
+    expect(ran.stdout).toBe('Found it: [redacted]\n');
+    expect(ran.stdout + ran.stderr).not.toContain(secret);
     const text = readFileSync(home.sessionPath(home.sessionFiles()[0]!), 'utf8');
     expect(text).not.toContain(secret);
     expect(text).not.toContain(flagKey);

@@ -68,5 +68,7 @@ export interface ConversationParts {
   session: SessionChoice;
   env: NodeJS.ProcessEnv;
   redact: (text: string) => string;
+  /** What `redact` removes: streamed text is redacted across its pieces with them (see EventLog). */
+  secrets?: readonly string[];
   warn: (text: string) => void;
 }

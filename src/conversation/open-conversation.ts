@@ -50,7 +50,7 @@ export async function openConversation(parts: ConversationParts): Promise<Conver
     if (file) log.continueFrom(file.lastSeq);
     return file;
   };
-  const log = new EventLog(fileNow, (error) => parts.warn(`a front end's event listener failed and was detached (${error.message}).`), file?.lastSeq ?? 0);
+  const log = new EventLog(fileNow, (error) => parts.warn(`a front end's event listener failed and was detached (${error.message}).`), file?.lastSeq ?? 0, parts.secrets);
   if (file?.inFlight) log.publish({ type: 'interrupted', reason: 'the process ended before the last run stopped' });
   const questions = new Questions((notice) => log.publish(notice));
   const authorize = parts.authorize(parts.asks ? questions.ask : undefined);

@@ -5,7 +5,8 @@ import { resultText } from './result-text.js';
 import { LoopbackOAuthProvider, type OAuthOptions } from './oauth-provider.js';
 import { mcpClientSdk, type McpClientSdk } from './client-sdk.js';
 import { StdioTransport } from './stdio-transport.js';
-import { boundedFetch } from '../contracts/bounded-fetch.js';
+import { boundedFetch, DEFAULT_REPLY_BUDGET } from '../contracts/bounded-fetch.js';
+import { ByteBudgetError } from '../contracts/byte-budget.js';
 import type { ServerSpec } from './server-spec.js';
 import { childEnvironment } from '../tools/coding/shell/shell-env.js';
 import { stderrSummary } from './stderr-summary.js';
@@ -78,6 +79,8 @@ export class McpConnection {
   private stopping = false;
   private stderrTail = '';
   private protocolError: string | undefined;
+  /** Fails a start in progress at once: the server sent past its byte budget, so the answer it owes will never come whole. */
+  private overBudget: ((error: Error) => void) | undefined;
   /** The transport being connected, closed when the start fails or times out. */
   private opening: Transport | undefined;
   /** An HTTP server's OAuth provider and the transport it signs, for an authorization asked for mid-call (a scope step-up). */
@@ -182,6 +185,7 @@ export class McpConnection {
     try {
       const deadline = new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new Error(`it did not finish starting within ${Math.round(limit / 1000)} s`)), limit);
+        this.overBudget = reject;
       });
       const sdk = await mcpClientSdk();
       const attempt = (async () => {
@@ -212,6 +216,7 @@ export class McpConnection {
       this.state = 'failed';
       this.error = `${errorText(error)}${this.detail(errorText(error))}`;
     } finally {
+      this.overBudget = undefined;
       clearTimeout(timer);
       this.opening = undefined;
     }
@@ -221,8 +226,8 @@ export class McpConnection {
     const spec = this.spec;
     if (spec.transport === 'stdio') return this.attach(sdk, this.stdioTransport(spec, sdk));
     const { SSEClientTransport, StreamableHTTPClientTransport } = sdk;
-    // Each message bounded as it arrives (a session's event stream stays open, so only its events are).
-    const fetch = boundedFetch(`MCP server "${this.name}"`, { maxEventBytes: MAX_LINE_BYTES, maxReplyBytes: Infinity, maxBodyBytes: MAX_LINE_BYTES });
+    // Each message bounded as it arrives, at a model reply's budgets (a session's event stream stays open, so only its events are).
+    const fetch = boundedFetch(`MCP server "${this.name}"`, { maxEventBytes: DEFAULT_REPLY_BUDGET.maxEventBytes, maxReplyBytes: Infinity, maxBodyBytes: DEFAULT_REPLY_BUDGET.maxReplyBytes });
     if (spec.transport === 'sse') return this.attach(sdk, new SSEClientTransport(new URL(spec.url), { requestInit: { headers: spec.headers }, fetch }));
     // A server given its own Authorization header is not sent through OAuth.
     const ownAuthorization = Object.keys(spec.headers ?? {}).some((name) => name.toLowerCase() === 'authorization');
@@ -265,7 +270,11 @@ export class McpConnection {
 
   private async attach(sdk: McpClientSdk, transport: Transport): Promise<Client> {
     const client = new sdk.Client({ name: 'vibe-agent', version: this.options.clientVersion });
-    client.onerror = (error) => (this.protocolError = errorText(error));
+    client.onerror = (error) => {
+      this.protocolError = errorText(error);
+      // The SDK reports a stream it lost this way (as text: "SSE stream disconnected: ByteBudgetError: …") and waits on.
+      if (error instanceof ByteBudgetError || error.cause instanceof ByteBudgetError || error.message.includes('ByteBudgetError: ')) this.overBudget?.(new Error(this.protocolError.replace(/^.*ByteBudgetError: /, '')));
+    };
     this.opening = transport;
     try {
       await client.connect(transport);
@@ -305,7 +314,7 @@ export class McpConnection {
   /** What the server said last, for a failure message. */
   private detail(already = ''): string {
     const parts: string[] = [];
-    if (this.protocolError && !already.includes(this.protocolError)) parts.push(`last protocol error: ${this.protocolError}`);
+    if (this.protocolError && !already.includes(this.protocolError) && !(already !== '' && this.protocolError.endsWith(already))) parts.push(`last protocol error: ${this.protocolError}`);
     const stderr = stderrSummary(this.stderrTail);
     if (stderr) parts.push(`stderr: ${stderr}`);
     return parts.length ? ` (${parts.join('; ')})` : '';

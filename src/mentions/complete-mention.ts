@@ -1,5 +1,5 @@
-import { isAbsolute, join } from 'node:path';
-import { dirEntriesOrNone } from '../workspace/dir-entries.js';
+import { isAbsolute } from 'node:path';
+import { confinedEntries } from '../workspace/confined-entries.js';
 import { mentionFor } from './parse-mentions.js';
 
 export interface Entry {
@@ -69,7 +69,10 @@ function commonPrefix(words: string[]): string {
   return prefix;
 }
 
-/** The workspace's folders as the completion reads them; one that cannot be read lists nothing. */
+/**
+ * The workspace's folders as the completion reads them, through the one confined listing: a folder
+ * that leads outside the workspace, or cannot be read, lists nothing; links out and secret files are left out.
+ */
 export function workspaceLister(workspace: string): ListDir {
-  return (dir) => dirEntriesOrNone(join(workspace, dir)).map((entry) => ({ name: entry.name, isDir: entry.isDirectory() }));
+  return (dir) => confinedEntries(workspace, dir);
 }

@@ -1,10 +1,7 @@
 import { requireOnFirstUse } from '../contracts/require-on-first-use.js';
-import { readdir } from 'node:fs/promises';
 import type { SideItem } from '../side-model/side-request.js';
-import { isSecretPath } from '../workspace/secret-files.js';
+import { confinedEntries } from '../workspace/confined-entries.js';
 import { insideWorkspacePaths } from './persistence-paths.js';
-import { realpathAllowingMissing } from './permission-rule.js';
-import { resolve } from 'node:path';
 
 // Loaded when a reviewer first asks for a check: the permission policy is on every run's start-up path.
 const childProcess = requireOnFirstUse<typeof import('node:child_process')>('node:child_process');
@@ -41,15 +38,10 @@ function git(args: string[], workspace: string): Promise<string> {
   });
 }
 
-async function list(path: string, workspace: string): Promise<string> {
+function list(path: string, workspace: string): string {
   if (!insideWorkspacePaths([path], workspace) && path !== '.') return 'refused: the folder is outside the workspace';
-  try {
-    const entries = await readdir(realpathAllowingMissing(resolve(workspace, path)), { withFileTypes: true });
-    const names = entries.map((entry) => (entry.isDirectory() ? `${entry.name}/` : entry.name)).filter((name) => !isSecretPath(name)).sort();
-    return bounded(names.join('\n'));
-  } catch (error) {
-    return `failed: ${(error as Error).message}`;
-  }
+  const names = confinedEntries(workspace, path).map((entry) => (entry.isDir ? `${entry.name}/` : entry.name)).sort();
+  return bounded(names.join('\n'));
 }
 
 function bounded(text: string): string {

@@ -6,5 +6,10 @@ import { agentEnvironment, apiKeyArguments } from './held-secrets.js';
  * secret variables (held ones included) and the `--api-key` values on its own command line.
  */
 export function ownRedactor(env: NodeJS.ProcessEnv = process.env, extra: Array<string | undefined> = []): (text: string) => string {
-  return createRedactor(collectSecrets(agentEnvironment(env), [...apiKeyArguments(process.argv), ...extra]));
+  return createRedactor(ownSecrets(env, extra));
+}
+
+/** The secrets ownRedactor removes, for a writer that redacts across its pieces (see redactingWriter). */
+export function ownSecrets(env: NodeJS.ProcessEnv = process.env, extra: Array<string | undefined> = []): string[] {
+  return collectSecrets(agentEnvironment(env), [...apiKeyArguments(process.argv), ...extra]);
 }

@@ -112,7 +112,7 @@ export class EventSpans {
         agent.tools.delete(event.id);
         if (this.options.captureContent) open.span.setAttribute(GEN_AI.toolResult, this.options.redact(event.output));
         open.span.setAttribute('vibe_agent.tool.status', event.status);
-        if (event.isError) fail(open.span, event.status === 'denied' ? 'denied' : 'tool_error', event.output.slice(0, 200));
+        if (event.isError) fail(open.span, event.status === 'denied' ? 'denied' : 'tool_error', this.options.redact(event.output).slice(0, 200));
         open.span.end(now);
         break;
       }

@@ -3,6 +3,7 @@ import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import type { AgentEvent } from '../contracts/events.js';
 import { EventSpans, type EventSpansOptions } from './event-spans.js';
+import { redactingExporter } from './redacting-exporter.js';
 
 export interface Telemetry {
   /** Passes the events through, making spans of them on the way. */
@@ -27,7 +28,7 @@ export function startTelemetry(options: TelemetryOptions): Telemetry {
     'service.name': env.OTEL_SERVICE_NAME?.trim() || 'vibe-agent',
     ...(options.serviceVersion ? { 'service.version': options.serviceVersion } : {}),
   });
-  const provider = new BasicTracerProvider({ resource, spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter())] });
+  const provider = new BasicTracerProvider({ resource, spanProcessors: [new BatchSpanProcessor(redactingExporter(new OTLPTraceExporter(), options.redact))] });
   const tracer = provider.getTracer('vibe-agent', options.serviceVersion);
   return {
     wrap: (events) => traced(events, new EventSpans({ ...options, tracer })),

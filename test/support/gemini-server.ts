@@ -10,7 +10,7 @@ import { PromptCacheSimulator } from '../../bench/prompt-cache.mjs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { ScriptedReply } from '../../src/providers/scripted.js';
 import { checkGeminiRequest, type GeminiPart, type GeminiRequestBody, type SentSignature } from './gemini-rules.js';
-import { json as jsonReply, readBody, startSse, listenOnLoopback } from './http-replies.js';
+import { json as jsonReply, readBody, startSse, listenOnLoopback, sendRaw, type RawFault } from './http-replies.js';
 
 export type { GeminiRequestBody, GeminiPart } from './gemini-rules.js';
 
@@ -29,7 +29,8 @@ export type GeminiFault =
   /** Streams the reply's first `afterEvents` SSE frames, then one frame that is not JSON, then ends. */
   | { kind: 'garbled'; reply: ScriptedReply; afterEvents: number }
   /** Streams the reply with a pause before each SSE frame (for aborting mid-stream). */
-  | { kind: 'slow'; reply: ScriptedReply; delayMs: number };
+  | { kind: 'slow'; reply: ScriptedReply; delayMs: number }
+  | RawFault;
 
 /** A reply plus Gemini-only knobs: thought signatures on the parts, usage with thoughts. */
 export interface GeminiReply extends ScriptedReply {
@@ -114,6 +115,7 @@ export async function startGeminiServer(script: GeminiStep[], options: { now?: (
         return json(res, step.status, step.body ?? rpcError(step.status, 'UNKNOWN', `HTTP ${step.status}`));
       }
       if (step.kind === 'silent') return;
+      if (step.kind === 'endless' || step.kind === 'raw_bytes') return sendRaw(res, step);
       startSse(res);
       if (step.kind === 'hang') return res.flushHeaders();
       if (step.kind === 'raw_chunks') {

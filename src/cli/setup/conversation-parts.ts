@@ -23,6 +23,7 @@ export interface PartsChoice {
 export function conversationParts(prepared: PreparedRun, choice: PartsChoice): ConversationParts {
   const { settings } = prepared;
   const env = choice.env ?? agentEnvironment();
+  const secrets = collectSecrets(env, [settings.apiKey]);
   return {
     workspace: prepared.workspace,
     provider: prepared.provider,
@@ -49,7 +50,8 @@ export function conversationParts(prepared: PreparedRun, choice: PartsChoice): C
     mayChangeFiles: (call) => mayChangeFiles(prepared.tools, call),
     session: choice.session,
     env,
-    redact: createRedactor(collectSecrets(env, [settings.apiKey])),
+    redact: createRedactor(secrets),
+    secrets,
     warn: choice.warn,
   };
 }

@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { resolveInWorkspace } from '../../workspace/resolve-path.js';
 import type { Authorize, AuthorizeRequest } from '../../contracts/tool.js';
 import type { AskApproval } from '../../tools/approval.js';
 
@@ -27,7 +27,7 @@ export function initAuthorize(rules: Authorize, ask: AskApproval, asked: (callId
   return Object.assign(
     async (request: AuthorizeRequest) => {
       const decision = await rules(request);
-      if (!decision.allowed || asked(request.call.id) || !writesInitFile(request)) return decision;
+      if (!decision.allowed || asked(request.call.id) || !(await writesInitFile(request))) return decision;
       const { preview, call, tool, signal } = request;
       const answer = await ask({ call, tool: tool.name, summary: `${preview.summary} (/init shows its write before it is made)`, ...(preview.detail !== undefined ? { detail: preview.detail } : {}) }, signal);
       return answer === 'no' ? { allowed: false as const, reason: `The user declined this change to ${INIT_FILE}.` } : decision;
@@ -36,8 +36,12 @@ export function initAuthorize(rules: Authorize, ask: AskApproval, asked: (callId
   );
 }
 
-function writesInitFile(request: AuthorizeRequest): boolean {
+/** Whether the call writes AGENTS.md where the path really leads (`self/AGENTS.md` through a link `self -> .` does), by the file tools' own path check. */
+async function writesInitFile(request: AuthorizeRequest): Promise<boolean> {
   if (request.tool.readOnly) return false;
   const path = (request.args as { path?: unknown } | undefined)?.path;
-  return typeof path === 'string' && resolve(request.workspace, path) === resolve(request.workspace, INIT_FILE);
+  if (typeof path !== 'string') return false;
+  const where = (written: string) => resolveInWorkspace(written, { workspace: request.workspace, allowSecrets: true, forWrite: true });
+  const [target, initFile] = await Promise.all([where(path), where(INIT_FILE)]);
+  return target.ok && initFile.ok && target.absolute === initFile.absolute;
 }

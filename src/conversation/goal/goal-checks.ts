@@ -1,9 +1,8 @@
 import { execFile } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { insideWorkspacePaths } from '../../permissions/persistence-paths.js';
-import { realpathAllowingMissing } from '../../permissions/permission-rule.js';
 import { isSecretPath } from '../../workspace/secret-files.js';
+import { readOwnTextAsync, RefusedFileError } from '../../workspace/read-own-file.js';
 import type { CheckRun } from './goal-types.js';
 
 /** Runs one check the judge asked for; never throws (a failure is the check's output). */
@@ -21,6 +20,8 @@ export interface CheckSetup {
 
 const MAX_OUTPUT = 4000;
 const MAX_FILE_LINES = 400;
+/** A file the judge reads is read whole up to this, like any file the agent opens on its own. */
+const MAX_FILE_BYTES = 4 << 20;
 
 /**
  * The judge's read-only checks: a command from the allowed list (split on spaces, no shell, so
@@ -48,10 +49,12 @@ async function readCheck(name: string, path: string, workspace: string): Promise
   if (path === '' || !insideWorkspacePaths([path], workspace)) return { name, exitCode: -1, output: 'refused: the file is outside the workspace' };
   if (isSecretPath(path)) return { name, exitCode: -1, output: 'refused: the file may hold secrets' };
   try {
-    const lines = (await readFile(realpathAllowingMissing(resolve(workspace, path)), 'utf8')).split('\n').slice(0, MAX_FILE_LINES);
+    // The one opener: where the path really leads must be inside the workspace and not a secret (a link `notes -> .env` is refused), a regular file, capped.
+    const text = await readOwnTextAsync(resolve(workspace, path), { within: [workspace], maxBytes: MAX_FILE_BYTES, refuseSecrets: true });
+    const lines = text.split('\n').slice(0, MAX_FILE_LINES);
     return { name, exitCode: 0, lines, output: tail(lines.map((line, index) => `${index + 1}: ${line}`).join('\n')) };
   } catch (error) {
-    return { name, exitCode: -1, output: `failed: ${(error as Error).message}` };
+    return { name, exitCode: -1, output: error instanceof RefusedFileError ? `refused: ${path} ${error.reason}` : `failed: ${(error as Error).message}` };
   }
 }
 

@@ -16,6 +16,8 @@ import { EXIT } from '../../settings/exit-codes.js';
 import { UsageError } from '../../settings/usage-error.js';
 import { safeStderr, safeStdout, sanitizeText } from '../../display/safe-output.js';
 import { agentEnvironment } from '../../../secrets/held-secrets.js';
+import { ownRedactor } from '../../../secrets/own-redactor.js';
+import { redactedJson } from '../../../session/redact.js';
 
 /** `vibe-agent eval [--suite DIR] [--runs N] [--concurrency K] [--shard I/N] [--min-pass RATE] [-o FILE]` and `eval merge FILES…`. */
 export async function evalCommand(args: CliArgs & EvalArgs, signal: AbortSignal): Promise<number> {
@@ -31,7 +33,7 @@ export async function evalCommand(args: CliArgs & EvalArgs, signal: AbortSignal)
   try {
     if (words[0] === 'merge') {
       if (words.length < 2) throw new UsageError('Usage: vibe-agent eval merge FILE… [--min-pass RATE] [-o merged.jsonl]');
-      return report(mergeResultFiles(words.slice(1)), args.json, flags.output, gate);
+      return report(mergeResultFiles(words.slice(1)), args, flags.output, gate);
     }
     if (words.length) throw new UsageError(`"vibe-agent eval" takes no words but "merge" (got "${words[0]}"); a suite is given with --suite DIR.`);
     const shard = flags.shard === undefined ? undefined : parseShard(flags.shard);
@@ -40,7 +42,7 @@ export async function evalCommand(args: CliArgs & EvalArgs, signal: AbortSignal)
     // Taken before any run starts: what the checks run from, whatever a run does to the suite's folder.
     const snapshots = new Map([...new Set(tasks.map((task) => task.suite))].map((suite) => [suite, snapshotSuite(suite)]));
     const jobs = shardJobs(expandJobs(tasks, count('--runs', flags.runs)), shard);
-    const progress = createProgress(jobs.length);
+    const progress = createProgress(jobs.length, ownRedactor(agentEnvironment(), [args.apiKey]));
     const ran = await mapConcurrent(jobs, count('--concurrency', flags.concurrency), async (job) => {
       // Ctrl-C stops the runs in flight and starts no more; what finished is still reported.
       if (signal.aborted) return undefined;
@@ -49,7 +51,7 @@ export async function evalCommand(args: CliArgs & EvalArgs, signal: AbortSignal)
       progress(result);
       return result;
     });
-    const code = report(ran.filter((result) => result !== undefined), args.json, flags.output, gate);
+    const code = report(ran.filter((result) => result !== undefined), args, flags.output, gate);
     return signal.aborted ? EXIT.aborted : code;
   } catch (error) {
     if (error instanceof SuiteError) throw new UsageError(error.message);
@@ -57,9 +59,12 @@ export async function evalCommand(args: CliArgs & EvalArgs, signal: AbortSignal)
   }
 }
 
-function report(results: EvalResult[], json: boolean, output: string | undefined, gate: { minPass: number; given: boolean }): number {
+function report(ran: EvalResult[], args: CliArgs, output: string | undefined, gate: { minPass: number; given: boolean }): number {
+  // A failure's reason quotes a check's output or a provider's error: the results file and stdout get it redacted.
+  const redact = ownRedactor(agentEnvironment(), [args.apiKey]);
+  const results = ran.map((result) => JSON.parse(redactedJson(result, redact)) as EvalResult);
   if (output) writeResults(output, results);
-  safeStdout.write(json ? resultsJsonLines(results) : renderMarkdown(summarize(sortResults(results))));
+  safeStdout.write(args.json ? resultsJsonLines(results) : renderMarkdown(summarize(sortResults(results))));
   const below = belowMinPass(sortResults(results), gate.minPass, gate.given);
   if (!below) return EXIT.answered;
   safeStderr.write(below);
@@ -88,12 +93,12 @@ function passedFlags(args: CliArgs): string[] {
 }
 
 /** One line per finished run on stderr; on a terminal, a bar that redraws in place. */
-function createProgress(total: number): (result: EvalResult) => void {
+function createProgress(total: number, redact: (text: string) => string): (result: EvalResult) => void {
   let done = 0;
   const tty = process.stderr.isTTY === true;
   return (result) => {
     done++;
-    const line = `${result.task} #${result.run}: ${result.passed ? 'passed' : `failed (${result.reason})`} in ${(result.wallMs / 1000).toFixed(1)} s`;
+    const line = redact(`${result.task} #${result.run}: ${result.passed ? 'passed' : `failed (${result.reason})`} in ${(result.wallMs / 1000).toFixed(1)} s`);
     if (!tty) return void safeStderr.write(`[${done}/${total}] ${line}\n`);
     const width = 20;
     const filled = Math.round((done / total) * width);

@@ -17,6 +17,7 @@ import type { SessionChoice } from '../../../conversation/session-file.js';
 import { conversationParts } from '../../setup/conversation-parts.js';
 import { createTerminalApproval } from '../../setup/terminal-approval.js';
 import { agentEnvironment } from '../../../secrets/held-secrets.js';
+import { ownSecrets } from '../../../secrets/own-redactor.js';
 
 export { DEFAULT_MAX_TURNS } from '../../setup/prepare-run.js';
 
@@ -53,7 +54,7 @@ async function runPrepared(args: CliArgs, prompt: string | undefined, prepared: 
     throw session.kind === 'resume' ? (await import('../../prompt/session-choice.js')).asUsage(error) : error;
   });
   if (terminal) conversation.questions.attach(terminal);
-  const render = args.json ? (await import('../../display/json-lines.js')).createJsonLinesRenderer(process.stdout, args.apiKey) : oneShotRenderer();
+  const render = args.json ? (await import('../../display/json-lines.js')).createJsonLinesRenderer(process.stdout, args.apiKey) : oneShotRenderer(ownSecrets(agentEnvironment(), [settings.apiKey]));
   const goals = settings.goal !== undefined || session.kind === 'resume' ? await import('./goal-run.js') : undefined;
   const goal = await goals?.chooseGoal(conversation, prepared, { resumed: session.kind === 'resume', interactive: terminal !== undefined, prompt }).catch(async (error: unknown) => {
     await conversation.close('other');

@@ -13,6 +13,8 @@ import { openBrowser } from './open-browser.js';
 import type { TraceArgs } from './trace-args.js';
 import { UsageError } from '../../settings/usage-error.js';
 import { agentEnvironment } from '../../../secrets/held-secrets.js';
+import { ownRedactor } from '../../../secrets/own-redactor.js';
+import { redactedJson } from '../../../session/redact.js';
 
 /** `vibe-agent trace [SESSION] [--html FILE] [--no-open]`: a session as a page, served on 127.0.0.1 or written to a file. */
 export async function traceCommand(args: CliArgs & { trace?: TraceArgs }, signal: AbortSignal, env: NodeJS.ProcessEnv = agentEnvironment()): Promise<number> {
@@ -20,7 +22,9 @@ export async function traceCommand(args: CliArgs & { trace?: TraceArgs }, signal
   const workspace = resolve(args.cwd ?? process.cwd());
   const path = sessionFile(options.session, workspace, env);
   const read = readSessionFile(path);
-  const data = await buildTrace(read, { file: path, ...(args.contextWindow !== undefined ? { contextWindow: args.contextWindow } : {}) });
+  const built = await buildTrace(read, { file: path, ...(args.contextWindow !== undefined ? { contextWindow: args.contextWindow } : {}) });
+  // The page shows what the session file holds, redacted again with this process's secrets: a file written before a key was known, or imported, is not shown with it.
+  const data = JSON.parse(redactedJson(built, ownRedactor(env, [args.apiKey]))) as typeof built;
   if (data.skipped.count) safeStderr.write(`vibe-agent: ${data.skipped.count} unreadable lines or records of ${path} were skipped (listed on the page).\n`);
   const page = tracePageHtml(data, chartAssets());
   const described = `session ${data.session.id || path} (${data.totals.turns} turns)`;
