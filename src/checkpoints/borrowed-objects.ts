@@ -29,6 +29,7 @@ export async function keepBorrowedObjects(git: ShadowGit, tree: string, previous
   const missing = [...new Set([tree, ...folders, ...earlier])].filter((sha) => !existsSync(looseObject(git, sha)));
   if (!missing.length) return;
   const out = await git.mustBytes(['cat-file', '--batch'], `${missing.join('\n')}\n`);
+  const objects: Array<{ sha: string; type: string; content: Buffer }> = [];
   let at = 0;
   for (const sha of missing) {
     const headerEnd = out.indexOf(10, at);
@@ -36,15 +37,29 @@ export async function keepBorrowedObjects(git: ShadowGit, tree: string, previous
     const [, type, size] = out.subarray(at, headerEnd).toString('utf8').split(' ');
     at = headerEnd + 1;
     if (size === undefined || (type !== 'blob' && type !== 'tree')) throw new Error(`the checkpoint store cannot copy ${sha} from the user's repository`);
-    const content = out.subarray(at, at + Number(size));
+    objects.push({ sha, type, content: out.subarray(at, at + Number(size)) });
     at += Number(size) + 1;
-    const path = looseObject(git, sha);
-    await mkdir(dirname(path), { recursive: true });
-    const temporary = `${path}.${process.pid}.tmp`;
-    await writeFile(temporary, deflateSync(Buffer.concat([Buffer.from(`${type} ${content.length}\0`), content])), { mode: 0o444 });
-    await rename(temporary, path);
   }
+  // A few writes at a time: a first snapshot of a big tree copies a tree object per folder.
+  const made = new Map<string, Promise<unknown>>();
+  let next = 0;
+  const worker = async () => {
+    while (next < objects.length) {
+      const { sha, type, content } = objects[next++]!;
+      const path = looseObject(git, sha);
+      const folder = dirname(path);
+      if (!made.has(folder)) made.set(folder, mkdir(folder, { recursive: true }));
+      await made.get(folder);
+      const temporary = `${path}.${process.pid}.tmp`;
+      await writeFile(temporary, deflateSync(Buffer.concat([Buffer.from(`${type} ${content.length}\0`), content])), { mode: 0o444 });
+      await rename(temporary, path);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(WRITE_PARALLELISM, objects.length) }, worker));
 }
+
+/** libuv runs 4 file-system threads; a few more requests in flight keep them busy. */
+const WRITE_PARALLELISM = 16;
 
 function looseObject(git: ShadowGit, sha: string): string {
   return join(git.gitDir, 'objects', sha.slice(0, 2), sha.slice(2));

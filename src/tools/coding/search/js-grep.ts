@@ -1,8 +1,13 @@
 import { ANYWHERE, readOwnBytes } from '../../../workspace/read-own-file.js';
 import { walkFiles } from './gitignore-walker.js';
 import type { MatchCollector } from './match-collector.js';
-import type { Candidate } from './search-in-order.js';
 import { MAX_SEARCH_FILE_BYTES, type SearchTarget } from './search-target.js';
+
+/** A file to search: how the output names it, and where it is. */
+export interface Candidate {
+  path: string;
+  absolute: string;
+}
 
 export interface JsGrepQuery {
   /** The JavaScript form of the translated pattern. */

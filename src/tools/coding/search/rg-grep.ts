@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { ALWAYS_SKIPPED } from './gitignore-walker.js';
 import { runRipgrep } from './rg-runner.js';
-import type { Candidate } from './search-in-order.js';
+import type { Candidate } from './js-grep.js';
 import { MAX_SEARCH_FILE_BYTES, type SearchTarget } from './search-target.js';
 
 export interface RgGrepQuery {

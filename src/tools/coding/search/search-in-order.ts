@@ -1,14 +1,8 @@
-import { readSearchable, searchText, type CompiledQuery } from './js-grep.js';
+import { readSearchable, searchText, type Candidate, type CompiledQuery } from './js-grep.js';
 import { byPath, type MatchCollector } from './match-collector.js';
 
 /** How long the search runs between two yields to the event loop (so an abort is seen). */
 const SLICE_MS = 8;
-
-export interface Candidate {
-  /** How the output names the file. */
-  path: string;
-  absolute: string;
-}
 
 /**
  * Searches the candidates in output order (sorted by path) and stops once more than `maxResults`
