@@ -255,6 +255,7 @@ async function longSession() {
 }
 
 console.log(`big-repo.bench: node ${process.version}, load ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
-if (PARTS.has('1')) rmSync(await bigTree(), { recursive: true, force: true });
+// Retries: git may still be writing in the big tree's .git (an automatic gc after the commit) as it is removed.
+if (PARTS.has('1')) rmSync(await bigTree(), { recursive: true, force: true, maxRetries: 5, retryDelay: 1000 });
 if (PARTS.has('2')) await searchSizes();
 if (PARTS.has('3')) await longSession();
