@@ -106,6 +106,8 @@ const shapes = fc.record({
   fifo: fc.constantFrom('none', 'new', 'in-place-of-a-file'),
   userAfter: fc.boolean(),
   failAt: fc.option(fc.integer({ min: 1, max: 14 }), { nil: undefined }),
+  // The workspace is a git repository with its files committed: the store starts from its index and borrows its objects.
+  userRepo: fc.boolean(),
 });
 type Shape = typeof shapes extends fc.Arbitrary<infer T> ? T : never;
 
@@ -126,6 +128,11 @@ describe('a rewind in a hostile workspace', () => {
 });
 
 async function rewindIn(shape: Shape, { ws, outside, write, store, sessionPath }: Omit<ReturnType<typeof workspace>, 'root'>): Promise<void> {
+  if (shape.userRepo) {
+    gitIn(ws, ['init', '-q']);
+    gitIn(ws, ['add', '-A']);
+    gitIn(ws, ['commit', '-qm', 'the user\'s work']);
+  }
   const checkpoint = await store.beforeTurn({ run: 1, turn: 1, prompt: 'do things' });
 
   // The agent's turn: plain edits, and the hostile shapes.

@@ -1,6 +1,8 @@
 import { lstat, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isSecretPath } from '../workspace/secret-files.js';
+import { borrowsObjects, keepBorrowedObjects } from './borrowed-objects.js';
+import { seedFromUserGit } from './seed-from-user-git.js';
 import { nulList, type ShadowGit } from './shadow-git.js';
 
 /** Files larger than this are left out of snapshots (and reported), so a stray video or dump stays cheap. */
@@ -24,6 +26,8 @@ export interface Snapshot {
 export async function takeSnapshot(git: ShadowGit, maxFileBytes = DEFAULT_MAX_FILE_BYTES): Promise<Snapshot> {
   await refuseSpecialIgnoreFiles(git.workTree);
   await git.ensure();
+  // A new store in a git repository starts from the user's index: only what differs from it is added.
+  if (await seedFromUserGit(git, maxFileBytes)) await writeFile(join(git.gitDir, FORGOT_MARK), '');
   await forgetOnce(git);
   // Modified, deleted and untracked files against the shadow index: the one walk of the workspace.
   // -t tags each path: '? ' untracked, else in the index (changed or deleted).
@@ -69,6 +73,7 @@ export async function takeSnapshot(git: ShadowGit, maxFileBytes = DEFAULT_MAX_FI
     }
   }
   const tree = (await git.must(['write-tree'])).trim();
+  if (borrowsObjects(git)) await keepBorrowedObjects(git, tree, (await readTreeCache(git, { anyIndex: true }))?.tree);
   await writeTreeCache(git, { tree, tooLarge });
   return { tree, tooLarge };
 }
@@ -111,12 +116,12 @@ function literal(path: string): string {
 
 const TREE_CACHE = 'vibe-agent-last-tree';
 
-/** The snapshot last taken, valid while the index file is the one it was written from (same size, mtime, inode). */
-async function readTreeCache(git: ShadowGit): Promise<Snapshot | undefined> {
+/** The snapshot last taken, valid while the index file is the one it was written from (same size, mtime, inode); `anyIndex`: whatever the index now. */
+async function readTreeCache(git: ShadowGit, { anyIndex = false } = {}): Promise<Snapshot | undefined> {
   const [text, index] = await Promise.all([readFile(join(git.gitDir, TREE_CACHE), 'utf8').catch(() => ''), stat(join(git.gitDir, 'index')).catch(() => undefined)]);
   try {
     const cached = JSON.parse(text) as { tree?: unknown; index?: unknown; tooLarge?: unknown };
-    const valid = index && typeof cached.tree === 'string' && cached.index === indexStamp(index) && Array.isArray(cached.tooLarge);
+    const valid = index && typeof cached.tree === 'string' && (anyIndex || cached.index === indexStamp(index)) && Array.isArray(cached.tooLarge);
     return valid ? { tree: cached.tree as string, tooLarge: cached.tooLarge as string[] } : undefined;
   } catch {
     return undefined;

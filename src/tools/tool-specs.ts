@@ -122,7 +122,7 @@ export const TOOL_SPECS: Readonly<Record<string, ToolSpec>> = {
   },
   "grep": {
     "name": "grep",
-    "description": "Search file contents by regular expression (no lookaround or backreferences). Output `path:line:column: text` per matching line, `path-line- text` for context, sorted. Honours .gitignore; skips binary files. At most max_results (default 200) lines; says how many more.",
+    "description": "Search file contents by regular expression (no lookaround or backreferences). Output `path:line:column: text` per matching line, `path-line- text` for context, sorted. Honours .gitignore; skips binary files. At most max_results (default 200) lines; says when more exist.",
     "parameters": {
       "type": "object",
       "properties": {

@@ -21,6 +21,12 @@ const SSH_KEY_PREFIXES = ['id_rsa', 'id_dsa', 'id_ed25519', 'id_ecdsa'];
 /** Files such as `my-project-service-account-1234.json` (a cloud service account's private key). */
 const SERVICE_ACCOUNT = /service[-_]?account.*\.json$/;
 
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** The extensions and the SSH key prefixes as one test of a lower-cased name. */
+const SECRET_NAME_SHAPES = new RegExp(`(?:${SECRET_EXTENSIONS.map(escape).join('|')})$|^(?:${SSH_KEY_PREFIXES.map(escape).join('|')})`);
+/** Whether a secret folder's name occurs anywhere in a path, in any case (the segments are then looked at). */
+const SECRET_DIR_TEXT = new RegExp([...SECRET_DIRS].map(escape).join('|'), 'i');
+
 /** Every name SECRET_IN_DIR lists: only a path ending in one of them needs its parent looked at. */
 const NAMES_SECRET_IN_DIR = new Set(Object.values(SECRET_IN_DIR).flat());
 
@@ -35,21 +41,20 @@ function isSeparator(code: number): boolean {
  * path) is found without splitting the path.
  */
 export function isSecretPath(relativeOrAbsolute: string): boolean {
-  const lower = relativeOrAbsolute.toLowerCase();
-  let end = lower.length;
-  while (end > 0 && isSeparator(lower.charCodeAt(end - 1))) end--;
+  let end = relativeOrAbsolute.length;
+  while (end > 0 && isSeparator(relativeOrAbsolute.charCodeAt(end - 1))) end--;
   let start = end;
-  while (start > 0 && !isSeparator(lower.charCodeAt(start - 1))) start--;
-  const name = lower.slice(start, end);
+  while (start > 0 && !isSeparator(relativeOrAbsolute.charCodeAt(start - 1))) start--;
+  // Only the name is lower-cased; the folders only when a secret folder's name may be among them.
+  const name = relativeOrAbsolute.slice(start, end).toLowerCase();
   if (name === '') return false;
   if (ENV_TEMPLATES.has(name)) return false;
   if (SECRET_NAMES.has(name) || name.startsWith('.env.')) return true;
-  if (SECRET_EXTENSIONS.some((ext) => name.endsWith(ext))) return true;
-  if (SSH_KEY_PREFIXES.some((prefix) => name.startsWith(prefix))) return true;
+  if (SECRET_NAME_SHAPES.test(name)) return true;
   if (SERVICE_ACCOUNT.test(name)) return true;
-  const inSecretDir = [...SECRET_DIRS].some((dir) => lower.includes(dir));
+  const inSecretDir = SECRET_DIR_TEXT.test(relativeOrAbsolute);
   if (!inSecretDir && !NAMES_SECRET_IN_DIR.has(name)) return false;
-  const segments = lower.slice(0, start).split(/[\\/]+/).filter((s) => s.length > 0);
+  const segments = relativeOrAbsolute.slice(0, start).toLowerCase().split(/[\\/]+/).filter((s) => s.length > 0);
   if (segments.some((segment) => SECRET_DIRS.has(segment))) return true;
   const parent = segments[segments.length - 1];
   return parent !== undefined && (SECRET_IN_DIR[parent] ?? []).includes(name);

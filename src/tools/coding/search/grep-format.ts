@@ -9,8 +9,9 @@ export interface GrepFormatOptions {
   context: number;
   /** Output budget in characters, kept below the registry's cap so the note is never cut. */
   maxChars: number;
-  totalMatches: number;
-  totalFiles: number;
+  /** Absent when the search stopped once more than maxResults matches were known: the rest was not counted. */
+  totalMatches?: number;
+  totalFiles?: number;
 }
 
 /** Code points before a UTF-16 index, plus one: the 1-based column both engines report. */
@@ -57,7 +58,7 @@ function visibleRecords(file: FileMatches, budget: number, context: number): Lin
 /**
  * `path:line:column: text` per matching line and `path-line- text` per context line, files in
  * path order, "--" between non-adjacent groups when context is asked for, and a closing note
- * when matches were left out.
+ * when matches were left out (how many, when the search counted them all).
  */
 export function formatGrep(files: FileMatches[], options: GrepFormatOptions): string {
   const lines: string[] = [];
@@ -82,11 +83,14 @@ export function formatGrep(files: FileMatches[], options: GrepFormatOptions): st
     }
     if (shown >= options.maxResults) break;
   }
-  const omitted = options.totalMatches - shown;
-  if (omitted > 0) {
-    const files = `${options.totalFiles} file${options.totalFiles === 1 ? '' : 's'}`;
+  const advice = `Narrow the pattern, path or glob${cutByChars ? '' : ', or raise max_results'}.`;
+  if (options.totalMatches === undefined) {
+    const cut = cutByChars ? '; the output limit was reached' : '';
+    lines.push(`[${shown} matching lines shown; more exist (not counted: the search stops once more than max_results are found${cut}). ${advice}]`);
+  } else if (options.totalMatches > shown) {
     const why = cutByChars ? 'the output limit was reached' : `max_results is ${options.maxResults}`;
-    lines.push(`[${shown} of ${options.totalMatches} matching lines shown (in ${files}); ${omitted} more omitted because ${why}. Narrow the pattern, path or glob${cutByChars ? '' : ', or raise max_results'}.]`);
+    const files = `${options.totalFiles} file${options.totalFiles === 1 ? '' : 's'}`;
+    lines.push(`[${shown} of ${options.totalMatches} matching lines shown (in ${files}); ${options.totalMatches - shown} more omitted because ${why}. ${advice}]`);
   }
   return lines.join('\n');
 }

@@ -5,9 +5,10 @@ import { withWarnings } from './file-lister.js';
 import { formatGrep } from './grep-format.js';
 import { translatePattern } from './grep-pattern.js';
 import { ripgrepMayWalk } from './ignore-file-guard.js';
-import { grepWithJs } from './js-grep.js';
+import { compileQuery, walkCandidates, type Candidate } from './js-grep.js';
 import { MatchCollector } from './match-collector.js';
-import { grepWithRipgrep } from './rg-grep.js';
+import { filesWithMatches } from './rg-grep.js';
+import { searchInOrder } from './search-in-order.js';
 import { findRipgrep } from './ripgrep-detect.js';
 import { compileGlob, ripgrepTypeGlob } from './search-glob.js';
 import { searchPermission } from './search-permission.js';
@@ -29,7 +30,7 @@ export function createGrepTool(options: SearchToolOptions = {}): Tool {
     description:
       'Search file contents by regular expression (no lookaround or backreferences). ' +
       'Output `path:line:column: text` per matching line, `path-line- text` for context, sorted. Honours .gitignore; skips binary files. ' +
-      `At most max_results (default ${DEFAULT_GREP_RESULTS}) lines; says how many more.`,
+      `At most max_results (default ${DEFAULT_GREP_RESULTS}) lines; says when more exist.`,
     parameters: z.object({
       pattern: z.string().min(1),
       path: z.string().min(1).optional().describe('File or directory; default the workspace.'),
@@ -50,33 +51,27 @@ export function createGrepTool(options: SearchToolOptions = {}): Tool {
       const { target } = resolved;
       const maxResults = args.max_results ?? DEFAULT_GREP_RESULTS;
       const context = args.context ?? 0;
-      let collector = new MatchCollector(maxResults, context);
+      const collector = new MatchCollector(maxResults, context);
       const ignoreCase = args.ignore_case ?? false;
       // A single file is searched by the JavaScript engine: no walk to speed up, and ripgrep
       // treats an explicitly named file differently (binary handling, memory maps).
       const ripgrep = target.isFile ? undefined : await findRipgrep(options.ripgrep, signal);
-      let searched = false;
+      let candidates: Candidate[] | undefined;
       if (ripgrep) {
-        // Beside ripgrep: whether every ignore file it could open is safe to (ripgrepMayWalk); if not, it is stopped and the walker searches.
+        // Beside ripgrep: whether every ignore file it could open is safe to (ripgrepMayWalk); if not, it is stopped and the walker lists.
         const stop = new AbortController();
         const typeGlob = args.glob === undefined ? undefined : ripgrepTypeGlob(args.glob);
-        const lineRegex = new RegExp(translated.js, ignoreCase ? 'iu' : 'u');
-        const run = grepWithRipgrep(ripgrep, target, { source: translated.rust, ignoreCase, context, typeGlob, lineRegex }, collector, AbortSignal.any([signal, stop.signal]));
-        run.catch(() => undefined);
-        if (await ripgrepMayWalk(target.absolute, signal)) {
-          await run;
-          searched = true;
-        } else {
-          stop.abort(new Error('an ignore file ripgrep must not open'));
-          collector = new MatchCollector(maxResults, context);
-        }
+        const listed = filesWithMatches(ripgrep, target, { source: translated.rust, ignoreCase, typeGlob }, AbortSignal.any([signal, stop.signal]));
+        listed.catch(() => undefined);
+        if (await ripgrepMayWalk(target.absolute, signal)) candidates = await listed;
+        else stop.abort(new Error('an ignore file ripgrep must not open'));
       }
       const warnings: string[] = [];
-      if (!searched) {
-        await grepWithJs(target, { source: translated.js, required: translated.required, ignoreCase, context }, collector, signal, (message: string) => warnings.push(message));
-      }
+      candidates ??= await walkCandidates(target, signal, (message: string) => warnings.push(message));
+      const query = compileQuery({ source: translated.js, required: translated.required, ignoreCase, context });
+      const stopped = await searchInOrder(candidates, query, collector, maxResults, signal);
       if (collector.totalMatches === 0) return withWarnings(`No matches for ${JSON.stringify(args.pattern)} in ${args.path ?? 'the workspace'}.`, warnings);
-      return withWarnings(formatGrep(collector.sorted(), { maxResults, context, maxChars: MAX_GREP_CHARS, totalMatches: collector.totalMatches, totalFiles: collector.totalFiles }), warnings);
+      return withWarnings(formatGrep(collector.sorted(), { maxResults, context, maxChars: MAX_GREP_CHARS, ...(stopped ? {} : { totalMatches: collector.totalMatches, totalFiles: collector.totalFiles }) }), warnings);
     },
   });
 }

@@ -3,6 +3,12 @@ import { walkFiles } from './gitignore-walker.js';
 import type { MatchCollector } from './match-collector.js';
 import { MAX_SEARCH_FILE_BYTES, type SearchTarget } from './search-target.js';
 
+/** A file to search: how the output names it, and where it is. */
+export interface Candidate {
+  path: string;
+  absolute: string;
+}
+
 export interface JsGrepQuery {
   /** The JavaScript form of the translated pattern. */
   source: string;
@@ -11,9 +17,6 @@ export interface JsGrepQuery {
   ignoreCase: boolean;
   context: number;
 }
-
-/** How long the search runs between two yields to the event loop (so an abort is seen). */
-const SLICE_MS = 8;
 
 /**
  * The file's text, or undefined when ripgrep would skip it too: not a regular file (a FIFO named
@@ -115,10 +118,9 @@ export function searchText(text: string, path: string, query: CompiledQuery, col
   collector.endFile();
 }
 
-/** The JavaScript engine: walks the target and searches every file the target accepts. */
-export async function grepWithJs(target: SearchTarget, query: JsGrepQuery, collector: MatchCollector, signal: AbortSignal, onWarning?: (message: string) => void): Promise<void> {
-  const compiled = compileQuery(query);
-  const files: Array<{ path: string; absolute: string }> = [];
+/** The JavaScript engine's candidates: every file below the target that it accepts (a named file alone), unsorted. */
+export async function walkCandidates(target: SearchTarget, signal: AbortSignal, onWarning?: (message: string) => void): Promise<Candidate[]> {
+  const files: Candidate[] = [];
   if (target.isFile) files.push({ path: target.display(''), absolute: target.absolute });
   else
     await walkFiles(target.absolute, {
@@ -128,14 +130,5 @@ export async function grepWithJs(target: SearchTarget, query: JsGrepQuery, colle
       },
       onWarning,
     });
-  let sliceStart = performance.now();
-  for (const file of files) {
-    if (performance.now() - sliceStart > SLICE_MS) {
-      await new Promise((resolve) => setImmediate(resolve));
-      signal.throwIfAborted();
-      sliceStart = performance.now();
-    }
-    const text = readSearchable(file.absolute);
-    if (text !== undefined) searchText(text, file.path, compiled, collector);
-  }
+  return files;
 }

@@ -24,7 +24,7 @@ interface OpenFile extends FileMatches {
  * Gathers the lines both engines report, in whatever file order they arrive, keeping only what
  * the sorted output can show: per file the first `maxResults` matches (plus context), and overall
  * the files that sort before the point where `maxResults` matches are already held. Every match
- * is counted, so the output can say how many were left out.
+ * of the files searched is counted, so the output can say how many were left out.
  */
 export class MatchCollector {
   private readonly files: FileMatches[] = [];
