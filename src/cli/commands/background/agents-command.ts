@@ -10,7 +10,7 @@ import { removeWorktreeIfSafe } from './worktree.js';
 /** `vibe-agent agents [--json] [--prune]`: every background session, its state and where it works. */
 export async function agentsCommand(args: CliArgs & { agents?: { prune: boolean } }, env: NodeJS.ProcessEnv = agentEnvironment()): Promise<number> {
   const server = await findServer(env);
-  const rows = await Promise.all(readBackgroundEntries(env).map((entry) => agentRow(entry, server)));
+  const rows = await Promise.all(readBackgroundEntries(env).filter((entry) => !entry.discarded).map((entry) => agentRow(entry, server)));
   const lines: string[] = [];
   if (args.agents?.prune) lines.push(...prune(rows, env));
   if (args.json) {

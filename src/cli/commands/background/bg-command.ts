@@ -14,7 +14,7 @@ export async function bgCommand(args: CliArgs, env: NodeJS.ProcessEnv = agentEnv
   const cwd = resolve(args.cwd ?? process.cwd());
   const repo = args.background?.worktree !== undefined ? repositoryRoot(cwd) : cwd;
   let worktree: CreatedWorktree | undefined;
-  if (args.background?.worktree !== undefined) worktree = createWorktree(repo, args.background.worktree, env);
+  if (args.background?.worktree !== undefined) worktree = createWorktree(repo, { name: args.background.worktree, task: args.prompt, ...(args.background.base ? { baseRef: args.background.base } : {}) }, env);
   const server = await ensureServer(env);
   const workspace = worktree?.path ?? cwd;
   const created = await server.client.POST('/v1/sessions', {
@@ -22,7 +22,7 @@ export async function bgCommand(args: CliArgs, env: NodeJS.ProcessEnv = agentEnv
   });
   if (!created.data) throw new Error(`the session server refused the session (${created.response.status}): ${created.error?.error ?? 'no reason given'}`);
   const id = created.data.id;
-  const name = args.background?.worktree ?? id.slice(-8);
+  const name = worktree?.name ?? id.slice(-8);
   addBackgroundEntry(env, {
     id,
     name,
@@ -35,7 +35,7 @@ export async function bgCommand(args: CliArgs, env: NodeJS.ProcessEnv = agentEnv
   if (prompted.error) throw new Error(`the session ${id} was made but its task was refused (${prompted.response.status}): ${prompted.error.error}`);
   const lines = [`Started ${name} (session ${id}) in the background${server.started ? ` (the session server started: ${server.url})` : ''}.`];
   if (worktree) {
-    lines.push(`Worktree ${worktree.path} on branch ${worktree.branch} from ${worktree.base.slice(0, 12)} (HEAD of ${repo}).`);
+    lines.push(`Worktree ${worktree.path} on branch ${worktree.branch} from ${worktree.base.slice(0, 12)} (${worktree.baseRef === 'HEAD' ? `HEAD of ${repo}; another base: --base REF` : `--base ${worktree.baseRef}`}).`);
     for (const entry of worktree.included) lines.push(`  ${entry.how} ${entry.path} (.worktreeinclude)`);
     for (const skipped of worktree.skipped) lines.push(`  not brought over: ${skipped}`);
   }

@@ -49,3 +49,14 @@ export const landSpec = defineCommand({
   },
   run: async (args) => (await import('./land-command.js')).landCommand(args),
 });
+
+export const discardSpec = defineCommand({
+  name: 'discard',
+  summary: 'remove a background session\'s worktree and branch (says what would be lost, asks)',
+  usage: ['discard ID [--yes]'],
+  details: ['Lists every uncommitted file and every commit no other branch holds, then asks. Without a terminal it removes only with --yes.'],
+  maxWords: 1,
+  flags: [],
+  parse: ({ words }) => ({ discardId: oneId(words, 'discard ID [--yes]') }),
+  run: async (args) => (await import('./discard-command.js')).discardCommand(args),
+});
