@@ -27,9 +27,8 @@ const COMMON_FLAGS: [flag: string, help: string][] = [
   ['permission-mode', 'ask, auto-edit, auto, plan or yolo: what runs without asking (--yes, -y: yolo)'],
   ['continue', 'continue the latest session here (--resume [ID]: a chosen one, or pick)'],
   ['max-cost', 'stop once the run has cost this many US dollars'],
-  ['bg', 'run the task in the background, -w [NAME] in its own git worktree (docs/background.md)'],
-  ['cwd', 'the workspace directory (default: the current directory)'],
-  ['json', 'one JSON event per line on stdout'],
+  ['bg', 'the task in the background, -w [NAME] in its own git worktree (docs/background.md)'],
+  ['cwd', 'the workspace directory (default: here); --json: one JSON event per line on stdout'],
 ];
 
 /** `vibe-agent --help`: one screen (test/cli-commands.test.ts holds it to 40 lines). */

@@ -17,7 +17,7 @@ export interface AgentRow {
   /** Dollars so far: the sum of its runs' `stop` costs (undefined when no run reported one). */
   cost?: number;
   lastEvent?: { seq: number; type: string; summary?: string };
-  pendingApprovals: Array<{ requestId: string; tool: string; summary: string }>;
+  pendingApprovals: Array<{ requestId: string; tool: string; summary: string; detail?: string; always?: string }>;
   landed?: string;
   /** Why the server could not show it (it shows as stopped). */
   problem?: string;
@@ -49,7 +49,7 @@ export async function agentRow(entry: BackgroundEntry, server: ServerConnection 
   if (costs.length) row.cost = costs.reduce((a, b) => a + b, 0);
   const last = events.at(-1);
   if (last) row.lastEvent = { seq: last.seq, type: last.type, ...summaryOf(last) };
-  row.pendingApprovals = info.data.pendingApprovals.map(({ requestId, tool, summary }) => ({ requestId, tool, summary }));
+  row.pendingApprovals = info.data.pendingApprovals;
   const lastStop = stops.at(-1) as { reason?: string } | undefined;
   if (info.data.status === 'closed') row.state = 'stopped';
   else if (row.pendingApprovals.length) row.state = 'needs you';

@@ -1,6 +1,7 @@
 import { agentEnvironment } from '../../../secrets/held-secrets.js';
 import type { CliArgs } from '../../args/cli-args.js';
 import { safeStdout } from '../../display/safe-output.js';
+import { visibleText } from '../../display/visible-text.js';
 import { EXIT } from '../../settings/exit-codes.js';
 import { agentRow, type AgentRow } from './agent-status.js';
 import { readBackgroundEntries } from './background-registry.js';
@@ -28,7 +29,7 @@ function describeRow(row: AgentRow): string {
   const where = row.worktree ? `${row.worktree} (${row.branch})` : row.workspace;
   const cost = row.cost === undefined ? '' : ` · $${row.cost.toFixed(4)}`;
   const last = row.lastEvent ? ` · last: ${row.lastEvent.type}${row.lastEvent.summary ? ` ${row.lastEvent.summary}` : ''}` : '';
-  const asks = row.pendingApprovals.map((ask) => `\n    waiting for approval ${ask.requestId}: ${ask.tool} ${ask.summary}`).join('');
+  const asks = row.pendingApprovals.map((ask) => `\n    waiting for approval ${ask.requestId}: ${visibleText(ask.tool)} ${visibleText(ask.summary)} (vibe-agent approve ${row.name})`).join('');
   return `${row.name.padEnd(14)} ${row.state.padEnd(9)} ${row.id}  ${where}${cost}${last}${row.landed ? ` · landed ${row.landed}` : ''}${row.problem ? ` · ${row.problem}` : ''}${asks}`;
 }
 

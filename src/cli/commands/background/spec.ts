@@ -60,3 +60,23 @@ export const discardSpec = defineCommand({
   parse: ({ words }) => ({ discardId: oneId(words, 'discard ID [--yes]') }),
   run: async (args) => (await import('./discard-command.js')).discardCommand(args),
 });
+
+export const approveSpec = defineCommand({
+  name: 'approve',
+  summary: 'answer a background session\'s waiting approval (shown whole; the first answer wins)',
+  usage: ['approve ID [REQUEST] [--deny|--always]'],
+  details: ['On a terminal each waiting question is shown (tool, summary, diff or command) and answered with y, n or a. Without one, name the REQUEST as vibe-agent agents shows it: it is allowed, or denied with --deny.'],
+  maxWords: 2,
+  flags: [
+    { flag: 'deny', help: 'deny the named request' },
+    { flag: 'always', help: 'allow the named request and what its "always" rule covers, for the rest of that session' },
+  ],
+  parse: ({ words, flags }) => {
+    if (!words[0]) throw new UsageError('Usage: vibe-agent approve ID [REQUEST] [--deny|--always]');
+    if (flags.deny === true && flags.always === true) throw new UsageError('--deny and --always contradict each other; give one.');
+    if ((flags.deny === true || flags.always === true) && !words[1]) throw new UsageError('--deny and --always answer one named request: vibe-agent approve ID REQUEST --deny (vibe-agent agents shows the request ids)');
+    const decision = flags.deny === true ? 'deny' : flags.always === true ? 'always' : 'allow';
+    return { approve: { id: words[0], ...(words[1] ? { requestId: words[1] } : {}), decision } as const };
+  },
+  run: async (args) => (await import('./approve-command.js')).approveCommand(args),
+});
