@@ -87,7 +87,7 @@ describe('background sessions in worktrees, agents, land and rewind (the built C
     expect(failing.stderr).toContain('the check "false" failed (exit 1). Nothing was applied.');
     expect(readFileSync(join(repo, 'shared.txt'), 'utf8')).toBe(USER_EDIT);
 
-    const landed = await home.run(['land', 'alpha', '--check', 'grep -q "session A" shared.txt']);
+    const landed = await home.run(['land', 'alpha', '--yes', '--check', 'grep -q "session A" shared.txt']);
     expect(landed.code, landed.stderr).toBe(0);
     expect(landed.stdout).toContain('passed (exit 0)');
     expect(landed.stdout).toContain('Merged with your uncommitted edits: shared.txt.');

@@ -38,14 +38,21 @@ export const stopSpec = defineCommand({
 export const landSpec = defineCommand({
   name: 'land',
   summary: 'check a background session\'s worktree, merge it into yours; rewind undoes it',
-  usage: ['land ID [--check CMD]…'],
-  details: ['Nothing is applied when the rebase conflicts, a check fails, or the change overlaps your uncommitted edits. Nothing is committed or staged in your checkout; vibe-agent rewind undoes the land.'],
+  usage: ['land ID [--check CMD]… [--yes | --only PATH… | --pr]'],
+  details: [
+    'On a terminal each hunk is shown and asked about; --yes lands all of it, --only the named files. Nothing is applied when the rebase conflicts, a check fails, or the change overlaps your uncommitted edits. Nothing is committed or staged in your checkout; vibe-agent rewind undoes the land.',
+    '--pr pushes the rebased, checked branch to the checkout\'s remote and opens a pull request with gh (when gh is installed) instead.',
+  ],
   maxWords: 1,
-  flags: [{ flag: 'check', value: 'CMD', multiple: true, help: 'a command run in the worktree after the rebase (sh -c); a non-zero exit lands nothing; repeatable' }],
+  flags: [
+    { flag: 'check', value: 'CMD', multiple: true, help: 'a command run in the worktree after the rebase (sh -c); a non-zero exit lands nothing; repeatable' },
+    { flag: 'only', value: 'PATH', multiple: true, help: 'land only this file\'s change (whole); repeatable' },
+    { flag: 'pr', help: 'push the branch and open a pull request (gh) rather than merging into your checkout' },
+  ],
   parse: ({ words, flags }) => {
-    const given = flags.check;
-    const checks = Array.isArray(given) ? given : typeof given === 'string' ? [given] : [];
-    return { land: { id: oneId(words, 'land ID [--check CMD]'), checks: checks.map(String) } };
+    const list = (given: unknown) => (Array.isArray(given) ? given : typeof given === 'string' ? [given] : []).map(String);
+    if (flags.pr === true && flags.only !== undefined) throw new UsageError('--pr pushes the whole branch; --only chooses files to merge here. Give one.');
+    return { land: { id: oneId(words, 'land ID [--check CMD]'), checks: list(flags.check), only: list(flags.only), pr: flags.pr === true } };
   },
   run: async (args) => (await import('./land-command.js')).landCommand(args),
 });
