@@ -1,6 +1,7 @@
 import { readEventPage, type ServerEvent, type VibeClient } from '../../../client/index.js';
 import type { BackgroundEntry } from './background-registry.js';
 import type { ServerConnection } from './server-address.js';
+import { sessionReport, type SessionReport } from './session-report.js';
 
 export type AgentState = 'working' | 'needs you' | 'done' | 'failed' | 'stopped';
 
@@ -21,6 +22,8 @@ export interface AgentRow {
   landed?: string;
   /** Why the server could not show it (it shows as stopped). */
   problem?: string;
+  /** Once its run has ended (done, failed, stopped): what it changed, ran and cost, and how to land it. */
+  report?: SessionReport;
 }
 
 const FAILED = new Set(['provider_error', 'cost_limit', 'token_limit', 'repeated_call', 'turn_limit']);
@@ -57,6 +60,10 @@ export async function agentRow(entry: BackgroundEntry, server: ServerConnection 
   else if (lastStop && FAILED.has(lastStop.reason ?? '')) row.state = 'failed';
   else if (lastStop?.reason === 'aborted' || last?.type === 'interrupted') row.state = 'stopped';
   else row.state = 'done';
+  if (row.state !== 'working' && row.state !== 'needs you') {
+    const report = sessionReport(entry, events, row.cost);
+    if (report) row.report = report;
+  }
   return row;
 }
 

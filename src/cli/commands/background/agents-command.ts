@@ -5,6 +5,7 @@ import { visibleText } from '../../display/visible-text.js';
 import { EXIT } from '../../settings/exit-codes.js';
 import { agentRow, type AgentRow } from './agent-status.js';
 import { readBackgroundEntries } from './background-registry.js';
+import { formatReport } from './session-report.js';
 import { findServer } from './server-address.js';
 import { removeWorktreeIfSafe } from './worktree.js';
 
@@ -19,7 +20,7 @@ export async function agentsCommand(args: CliArgs & { agents?: { prune: boolean 
     return EXIT.answered;
   }
   if (!rows.length) lines.push('No background sessions. Start one: vibe-agent --bg "task" [-w NAME]');
-  for (const row of rows) lines.push(describeRow(row));
+  for (const row of rows) lines.push(describeRow(row), ...(row.report ? formatReport(row.name, row.report).slice(1) : []));
   if (!server && rows.length) lines.push('(the session server is not running: every session shows as stopped)');
   safeStdout.write(`${lines.join('\n')}\n`);
   return EXIT.answered;

@@ -18,10 +18,14 @@ export const agentsSpec = defineCommand({
 export const logsSpec = defineCommand({
   name: 'logs',
   summary: 'a background session\'s events (-f: follow)',
-  usage: ['logs ID [-f]'],
+  usage: ['logs ID [-f | --wait]'],
+  details: ['Once the session\'s run has ended, its report (files changed, commands run and their exit codes, cost, how to land it) follows on stderr.'],
   maxWords: 1,
-  flags: [{ flag: 'follow', short: 'f', help: 'then follow live events until the running turn stops' }],
-  parse: ({ words, flags }) => ({ logs: { id: oneId(words, 'logs ID [-f]'), follow: flags.follow === true } }),
+  flags: [
+    { flag: 'follow', short: 'f', help: 'then follow live events until the running turn stops' },
+    { flag: 'wait', help: 'print nothing until the running turn stops, then its report, a terminal bell/OSC 9 and a desktop notification (notify-send)' },
+  ],
+  parse: ({ words, flags }) => ({ logs: { id: oneId(words, 'logs ID [-f]'), follow: flags.follow === true, wait: flags.wait === true } }),
   run: async (args, signal) => (await import('./logs-command.js')).logsCommand(args, signal),
 });
 
