@@ -20,6 +20,7 @@ describe('-w with or without a name, --base', () => {
     expect(parseCliArgs(['--bg', '--worktree=x1', '--base', 'v1', 'task']).background).toEqual({ worktree: 'x1', base: 'v1' });
     expect(parseCliArgs(['--bg', '-w', '--base', 'main~1', 'task']).background).toEqual({ worktree: '', base: 'main~1' });
     expect(() => parseCliArgs(['--bg', '--base', 'v1', 'task'])).toThrow('--base goes with --bg -w');
+    expect(() => parseCliArgs(['--bg', '--worktree=../out', 'task'])).toThrow('a worktree name is letters, digits');
   });
 });
 

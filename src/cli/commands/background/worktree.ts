@@ -2,7 +2,6 @@ import { copyFileSync, existsSync, lstatSync, mkdirSync, readFileSync, symlinkSy
 import { createHash, randomBytes } from 'node:crypto';
 import { basename, dirname, join, normalize, sep } from 'node:path';
 import { homedir } from 'node:os';
-import { WORKTREE_NAME } from '../../args/worktree-flag.js';
 import { git, gitOrThrow } from './git.js';
 
 export interface CreatedWorktree {
@@ -37,9 +36,8 @@ export function createWorktree(repo: string, options: { name?: string; baseRef?:
   const resolved = git(repo, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${baseRef}^{commit}`]);
   if (!resolved.ok) throw new Error(`--base ${baseRef} is not a commit in ${repo} (a branch, tag or commit id is)`);
   const base = resolved.stdout.trim();
-  const given = options.name || undefined;
-  if (given !== undefined && !WORKTREE_NAME.test(given)) throw new Error(`a worktree name is letters, digits, ".", "_" and "-" (up to 64), not "${given}"`);
-  const name = given ?? freeName(repo, options.task, env);
+  // The parser checked a given name's shape (parse-command-line: WORKTREE_NAME).
+  const name = options.name || freeName(repo, options.task, env);
   const branch = `vibe/${name}`;
   if (git(repo, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`]).ok) throw new Error(`the branch ${branch} exists already; choose another name`);
   const path = join(worktreesDir(repo, env), name);
