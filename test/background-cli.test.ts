@@ -1,10 +1,10 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentRow } from '../src/cli/commands/background/agent-status.js';
 import { startChatServer, type ChatRequestBody } from './support/chat-server.js';
-import { cliHome, waitFor, type CliHome } from './support/cli-process.js';
+import { agents, alive, backgroundHome, gitIn, repository, serverOf } from './support/background-cli.js';
+import { waitFor } from './support/cli-process.js';
 import { EventWatch } from './support/event-watch.js';
 import { startServe } from './support/serve-process.js';
 
@@ -30,51 +30,12 @@ function reply(body: ChatRequestBody) {
   return answered ? { text: 'B is done.' } : { toolCalls: [{ id: 'b1', name: 'write_file', arguments: { path: 'b-notes.txt', content: 'B was here\n' } }] };
 }
 
-const gitIn = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' });
-
-function repository(home: CliHome): string {
-  const repo = home.workspace;
-  gitIn(repo, 'init', '-q', '-b', 'main');
-  gitIn(repo, 'config', 'user.email', 'user@example.com');
-  gitIn(repo, 'config', 'user.name', 'User');
-  writeFileSync(join(repo, 'shared.txt'), ORIGINAL);
-  writeFileSync(join(repo, '.gitignore'), 'deps/\n');
-  writeFileSync(join(repo, '.worktreeinclude'), '# what a build needs\ndeps\n');
-  gitIn(repo, 'add', '-A');
-  gitIn(repo, 'commit', '-q', '-m', 'start');
-  mkdirSync(join(repo, 'deps'));
-  writeFileSync(join(repo, 'deps', 'lib.txt'), 'a dependency\n');
-  return repo;
-}
-
-function serverOf(home: CliHome): { url: string; pid: number; token: string } {
-  const state = join(home.env.XDG_DATA_HOME, 'vibe-agent', 'serve');
-  const address = JSON.parse(readFileSync(join(state, 'address.json'), 'utf8')) as { url: string; pid: number };
-  return { ...address, token: readFileSync(join(state, 'token'), 'utf8').trim() };
-}
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
-async function agents(home: CliHome, ...flags: string[]): Promise<AgentRow[]> {
-  const ran = await home.run(['agents', '--json', ...flags]);
-  expect(ran.code, ran.stderr).toBe(0);
-  return (JSON.parse(ran.stdout) as { agents: AgentRow[] }).agents;
-}
-
 describe('background sessions in worktrees, agents, land and rewind (the built CLI)', () => {
   it('runs two sessions in worktrees, lands one into a dirty checkout, rewinds the land, and keeps the other through a prune and a server restart', { timeout: 300_000 }, async () => {
     const model = await startChatServer([reply, reply, reply, reply, reply]);
-    const home = cliHome();
+    const home = backgroundHome(model.url);
     cleanups.push(() => model.close(), () => home.cleanup());
-    Object.assign(home.env, { XDG_STATE_HOME: join(home.root, 'state'), OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: model.url, VIBE_MODEL: 'test-model' });
-    const repo = repository(home);
+    const repo = repository(home, ORIGINAL);
     const head = gitIn(repo, 'rev-parse', 'HEAD').trim();
 
     // --bg returns at once with the id and name; the first one starts the server, detached.
@@ -126,7 +87,7 @@ describe('background sessions in worktrees, agents, land and rewind (the built C
     expect(failing.stderr).toContain('the check "false" failed (exit 1). Nothing was applied.');
     expect(readFileSync(join(repo, 'shared.txt'), 'utf8')).toBe(USER_EDIT);
 
-    const landed = await home.run(['land', 'alpha', '--check', 'grep -q "session A" shared.txt']);
+    const landed = await home.run(['land', 'alpha', '--yes', '--check', 'grep -q "session A" shared.txt']);
     expect(landed.code, landed.stderr).toBe(0);
     expect(landed.stdout).toContain('passed (exit 0)');
     expect(landed.stdout).toContain('Merged with your uncommitted edits: shared.txt.');

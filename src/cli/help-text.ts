@@ -15,7 +15,6 @@ const USAGE = [
   'Usage:',
   option('vibe-agent "prompt"', 'run one task and print the answer (or -p "prompt"; "/name args": a custom command)'),
   option('vibe-agent', 'an interactive session in a terminal; with stdin piped, reads the prompt from it'),
-  option('vibe-agent COMMAND …', 'one of the commands below; vibe-agent COMMAND --help shows its words and flags'),
 ];
 const RULE = wrap(
   'A first word naming a command runs it; quote a task that starts with one. A typo is an error (exit 2).',
@@ -28,9 +27,8 @@ const COMMON_FLAGS: [flag: string, help: string][] = [
   ['permission-mode', 'ask, auto-edit, auto, plan or yolo: what runs without asking (--yes, -y: yolo)'],
   ['continue', 'continue the latest session here (--resume [ID]: a chosen one, or pick)'],
   ['max-cost', 'stop once the run has cost this many US dollars'],
-  ['bg', 'run the task in the background, -w NAME in its own git worktree (docs/background.md)'],
-  ['cwd', 'the workspace directory (default: the current directory)'],
-  ['json', 'one JSON event per line on stdout'],
+  ['bg', 'the task in the background, -w [NAME] in its own git worktree (docs/background.md)'],
+  ['cwd', 'the workspace directory (default: here); --json: one JSON event per line on stdout'],
 ];
 
 /** `vibe-agent --help`: one screen (test/cli-commands.test.ts holds it to 40 lines). */
@@ -41,7 +39,7 @@ export function helpText(): string {
     TITLE,
     ...USAGE,
     '',
-    'Commands:',
+    'Commands (vibe-agent COMMAND --help shows its words and flags; in detail: docs/configuration.md):',
     ...COMMANDS.map((command) => option(command.name, command.summary, COMMAND_COLUMN)),
     '',
     RULE,
@@ -49,7 +47,6 @@ export function helpText(): string {
     'Options (every setting, its environment variable and config key: vibe-agent --help all, docs/settings.md):',
     ...common.map((one) => option(flagWords(one), one.help)),
     option('--help, -h', 'this screen; COMMAND --help: a command\'s; --help all: every option (--version, -v)'),
-    'Commands, in detail: docs/configuration.md.',
   ].join('\n');
 }
 

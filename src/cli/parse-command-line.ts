@@ -3,6 +3,7 @@ import type { CliArgs } from './args/cli-args.js';
 import { SHARED_OPTIONS, type CommandOption } from './args/command-options.js';
 import type { Command, CommandWord, FlagValues } from './args/command-spec.js';
 import { normalizeResumeFlag } from './args/session-args.js';
+import { normalizeWorktreeFlag, WORKTREE_NAME } from './args/worktree-flag.js';
 import { closestCommand, unknownOptionMessage } from './args/unknown-option.js';
 import { COMMANDS, findCommand } from './command-registry.js';
 import { RUN_OPTIONS } from './commands/run/run-options.js';
@@ -27,7 +28,7 @@ export const ALL_OPTIONS: Record<string, OptionSpec> = parseOptions([...SETTING_
  * like a mistyped command. Nothing the parser cannot place becomes a prompt.
  */
 export function parseCliArgs(argv: string[]): CliArgs {
-  const words = normalizeResumeFlag(argv);
+  const words = normalizeWorktreeFlag(normalizeResumeFlag(argv));
   const at = commandWordAt(words);
   const command = at === undefined ? undefined : findCommand(words[at]!);
   const rest = at === undefined ? words : [...words.slice(0, at), ...words.slice(at + 1)];
@@ -109,7 +110,9 @@ function runArgs(args: CliArgs, positionals: string[], passthrough: string[], va
   if (values.resume !== undefined) args.resume = values.resume as string;
   if (values['no-session']) args.noSession = true;
   if (values.worktree !== undefined && !values.bg) throw new UsageError('--worktree goes with --bg (a background session in its own worktree).');
-  if (values.bg) args.background = typeof values.worktree === 'string' ? { worktree: values.worktree } : {};
+  if (typeof values.worktree === 'string' && values.worktree !== '' && !WORKTREE_NAME.test(values.worktree)) throw new UsageError(`a worktree name is letters, digits, ".", "_" and "-" (up to 64), not "${values.worktree}"`);
+  if (values.base !== undefined && values.worktree === undefined) throw new UsageError('--base goes with --bg -w (the commit a worktree starts from).');
+  if (values.bg) args.background = { ...(typeof values.worktree === 'string' ? { worktree: values.worktree } : {}), ...(typeof values.base === 'string' ? { base: values.base } : {}) };
   const flagPrompt = values.prompt as string | undefined;
   const words = [...positionals, ...passthrough];
   if (flagPrompt !== undefined && words.length) throw new UsageError('Give the prompt either with -p or as an argument, not both.');

@@ -173,6 +173,8 @@ export interface components {
             requestId: string;
             tool: string;
             summary: string;
+            /** @description More to show: a unified diff for edits, the full command for shell. */
+            detail?: string;
             always?: string;
         };
         Session: {

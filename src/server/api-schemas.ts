@@ -41,7 +41,7 @@ export const approvalBodySchema = named('ApprovalAnswer', z.strictObject({ decis
 
 export const pendingApprovalSchema = named(
   'PendingApproval',
-  z.object({ requestId: z.string(), tool: z.string(), summary: z.string(), always: z.string().optional() }),
+  z.object({ requestId: z.string(), tool: z.string(), summary: z.string(), detail: z.string().optional().describe('More to show: a unified diff for edits, the full command for shell.'), always: z.string().optional() }),
 );
 
 export const sessionInfoSchema = named(

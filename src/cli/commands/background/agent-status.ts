@@ -2,6 +2,7 @@ import { readEventPage, type ServerEvent, type VibeClient } from '../../../clien
 import type { BackgroundEntry } from './background-registry.js';
 import { spentIn } from '../../../session/session-spent.js';
 import type { ServerConnection } from './server-address.js';
+import { sessionReport, type SessionReport } from './session-report.js';
 
 export type AgentState = 'working' | 'needs you' | 'done' | 'failed' | 'stopped';
 
@@ -18,10 +19,12 @@ export interface AgentRow {
   /** Dollars so far, as `spentIn` sums them (the same figure `sessions` shows); undefined when none is known. */
   cost?: number;
   lastEvent?: { seq: number; type: string; summary?: string };
-  pendingApprovals: Array<{ requestId: string; tool: string; summary: string }>;
+  pendingApprovals: Array<{ requestId: string; tool: string; summary: string; detail?: string; always?: string }>;
   landed?: string;
   /** Why the server could not show it (it shows as stopped). */
   problem?: string;
+  /** Once its run has ended (done, failed, stopped): what it changed, ran and cost, and how to land it. */
+  report?: SessionReport;
 }
 
 const FAILED = new Set(['provider_error', 'cost_limit', 'token_limit', 'repeated_call', 'turn_limit']);
@@ -50,7 +53,7 @@ export async function agentRow(entry: BackgroundEntry, server: ServerConnection 
   if (cost !== undefined) row.cost = cost;
   const last = events.at(-1);
   if (last) row.lastEvent = { seq: last.seq, type: last.type, ...summaryOf(last) };
-  row.pendingApprovals = info.data.pendingApprovals.map(({ requestId, tool, summary }) => ({ requestId, tool, summary }));
+  row.pendingApprovals = info.data.pendingApprovals;
   const lastStop = stops.at(-1) as { reason?: string } | undefined;
   if (info.data.status === 'closed') row.state = 'stopped';
   else if (row.pendingApprovals.length) row.state = 'needs you';
@@ -58,6 +61,10 @@ export async function agentRow(entry: BackgroundEntry, server: ServerConnection 
   else if (lastStop && FAILED.has(lastStop.reason ?? '')) row.state = 'failed';
   else if (lastStop?.reason === 'aborted' || last?.type === 'interrupted') row.state = 'stopped';
   else row.state = 'done';
+  if (row.state !== 'working' && row.state !== 'needs you') {
+    const report = sessionReport(entry, events, row.cost);
+    if (report) row.report = report;
+  }
   return row;
 }
 

@@ -1,9 +1,11 @@
 import { agentEnvironment } from '../../../secrets/held-secrets.js';
 import type { CliArgs } from '../../args/cli-args.js';
 import { safeStdout } from '../../display/safe-output.js';
+import { visibleText } from '../../display/visible-text.js';
 import { EXIT } from '../../settings/exit-codes.js';
 import { agentRow, type AgentRow } from './agent-status.js';
 import { readBackgroundEntries } from './background-registry.js';
+import { formatReport } from './session-report.js';
 import { findServer } from './server-address.js';
 import { removeWorktreeIfSafe } from './worktree.js';
 import { formatCost } from '../../display/format-cost.js';
@@ -11,7 +13,7 @@ import { formatCost } from '../../display/format-cost.js';
 /** `vibe-agent agents [--json] [--prune]`: every background session, its state and where it works. */
 export async function agentsCommand(args: CliArgs & { agents?: { prune: boolean } }, env: NodeJS.ProcessEnv = agentEnvironment()): Promise<number> {
   const server = await findServer(env);
-  const rows = await Promise.all(readBackgroundEntries(env).map((entry) => agentRow(entry, server)));
+  const rows = await Promise.all(readBackgroundEntries(env).filter((entry) => !entry.discarded).map((entry) => agentRow(entry, server)));
   const lines: string[] = [];
   if (args.agents?.prune) lines.push(...prune(rows, env));
   if (args.json) {
@@ -19,7 +21,7 @@ export async function agentsCommand(args: CliArgs & { agents?: { prune: boolean 
     return EXIT.answered;
   }
   if (!rows.length) lines.push('No background sessions. Start one: vibe-agent --bg "task" [-w NAME]');
-  for (const row of rows) lines.push(describeRow(row));
+  for (const row of rows) lines.push(describeRow(row), ...(row.report ? formatReport(row.name, row.report).slice(1) : []));
   if (!server && rows.length) lines.push('(the session server is not running: every session shows as stopped)');
   safeStdout.write(`${lines.join('\n')}\n`);
   return EXIT.answered;
@@ -29,7 +31,7 @@ function describeRow(row: AgentRow): string {
   const where = row.worktree ? `${row.worktree} (${row.branch})` : row.workspace;
   const cost = row.cost === undefined ? '' : ` · ${formatCost(row.cost)}`;
   const last = row.lastEvent ? ` · last: ${row.lastEvent.type}${row.lastEvent.summary ? ` ${row.lastEvent.summary}` : ''}` : '';
-  const asks = row.pendingApprovals.map((ask) => `\n    waiting for approval ${ask.requestId}: ${ask.tool} ${ask.summary}`).join('');
+  const asks = row.pendingApprovals.map((ask) => `\n    waiting for approval ${ask.requestId}: ${visibleText(ask.tool)} ${visibleText(ask.summary)} (vibe-agent approve ${row.name})`).join('');
   return `${row.name.padEnd(14)} ${row.state.padEnd(9)} ${row.id}  ${where}${cost}${last}${row.landed ? ` · landed ${row.landed}` : ''}${row.problem ? ` · ${row.problem}` : ''}${asks}`;
 }
 

@@ -19,6 +19,8 @@ export interface BackgroundEntry {
   createdAt: string;
   /** Set by a later line for the same id. */
   landed?: string;
+  /** When `discard` removed its worktree (a later line). */
+  discarded?: string;
 }
 
 const registryFile = (env: NodeJS.ProcessEnv) => join(userDataDir(env), 'background', 'agents.jsonl');

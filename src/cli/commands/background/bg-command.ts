@@ -1,4 +1,7 @@
-import { resolve } from 'node:path';
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { delimiter, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { agentEnvironment } from '../../../secrets/held-secrets.js';
 import type { CliArgs } from '../../args/cli-args.js';
 import { safeStdout } from '../../display/safe-output.js';
@@ -14,7 +17,7 @@ export async function bgCommand(args: CliArgs, env: NodeJS.ProcessEnv = agentEnv
   const cwd = resolve(args.cwd ?? process.cwd());
   const repo = args.background?.worktree !== undefined ? repositoryRoot(cwd) : cwd;
   let worktree: CreatedWorktree | undefined;
-  if (args.background?.worktree !== undefined) worktree = createWorktree(repo, args.background.worktree, env);
+  if (args.background?.worktree !== undefined) worktree = createWorktree(repo, { name: args.background.worktree, task: args.prompt, ...(args.background.base ? { baseRef: args.background.base } : {}) }, env);
   const server = await ensureServer(env);
   const workspace = worktree?.path ?? cwd;
   const created = await server.client.POST('/v1/sessions', {
@@ -22,7 +25,7 @@ export async function bgCommand(args: CliArgs, env: NodeJS.ProcessEnv = agentEnv
   });
   if (!created.data) throw new Error(`the session server refused the session (${created.response.status}): ${created.error?.error ?? 'no reason given'}`);
   const id = created.data.id;
-  const name = args.background?.worktree ?? id.slice(-8);
+  const name = worktree?.name ?? id.slice(-8);
   addBackgroundEntry(env, {
     id,
     name,
@@ -33,14 +36,33 @@ export async function bgCommand(args: CliArgs, env: NodeJS.ProcessEnv = agentEnv
   });
   const prompted = await server.client.POST('/v1/sessions/{id}/prompts', { params: { path: { id } }, body: { text: args.prompt, mode: 'queue' } });
   if (prompted.error) throw new Error(`the session ${id} was made but its task was refused (${prompted.response.status}): ${prompted.error.error}`);
+  const notifies = watchForEnd(id, env);
   const lines = [`Started ${name} (session ${id}) in the background${server.started ? ` (the session server started: ${server.url})` : ''}.`];
   if (worktree) {
-    lines.push(`Worktree ${worktree.path} on branch ${worktree.branch} from ${worktree.base.slice(0, 12)} (HEAD of ${repo}).`);
+    lines.push(`Worktree ${worktree.path} on branch ${worktree.branch} from ${worktree.base.slice(0, 12)} (${worktree.baseRef === 'HEAD' ? `HEAD of ${repo}; another base: --base REF` : `--base ${worktree.baseRef}`}).`);
     for (const entry of worktree.included) lines.push(`  ${entry.how} ${entry.path} (.worktreeinclude)`);
     for (const skipped of worktree.skipped) lines.push(`  not brought over: ${skipped}`);
   }
+  if (notifies) lines.push(`When it ends: a notification ${notifies}, and its report in vibe-agent agents.`);
   lines.push(`Follow it: vibe-agent logs ${name} -f · list: vibe-agent agents · stop: vibe-agent stop ${name}${worktree ? ` · land: vibe-agent land ${name}` : ''}`);
   if (args.json) safeStdout.write(`${JSON.stringify({ id, name, workspace, ...(worktree ? { worktree: worktree.path, branch: worktree.branch, base: worktree.base, included: worktree.included } : {}) })}\n`);
   else safeStdout.write(`${lines.join('\n')}\n`);
   return EXIT.answered;
+}
+
+/**
+ * Where the user can be told when the session ends: this terminal (bell and OSC 9) and the desktop
+ * (notify-send). A detached `logs ID --wait` waits for the end and tells them; none without either.
+ */
+function watchForEnd(id: string, env: NodeJS.ProcessEnv): string | undefined {
+  const terminal = process.stderr.isTTY === true;
+  const desktop = onPath('notify-send', env);
+  if (!terminal && !desktop) return undefined;
+  const main = process.argv[1] ?? fileURLToPath(import.meta.url);
+  spawn(process.execPath, [main, 'logs', id, '--wait'], { detached: true, stdio: ['ignore', 'ignore', terminal ? 2 : 'ignore'], env }).unref();
+  return [terminal ? 'on this terminal' : '', desktop ? 'on the desktop' : ''].filter(Boolean).join(' and ');
+}
+
+function onPath(tool: string, env: NodeJS.ProcessEnv): boolean {
+  return (env.PATH ?? '').split(delimiter).some((dir) => dir && existsSync(join(dir, tool)));
 }

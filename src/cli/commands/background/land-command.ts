@@ -4,19 +4,26 @@ import { dirname, join } from 'node:path';
 import { agentEnvironment } from '../../../secrets/held-secrets.js';
 import type { CliArgs } from '../../args/cli-args.js';
 import { safeStderr, safeStdout } from '../../display/safe-output.js';
+import { canAskYesNo } from '../../setup/ask-yes-no.js';
 import { EXIT } from '../../settings/exit-codes.js';
 import { UsageError } from '../../settings/usage-error.js';
 import { agentRow } from './agent-status.js';
 import { addBackgroundEntry, findBackgroundEntry } from './background-registry.js';
 import { git, gitOrThrow, identityArgs } from './git.js';
 import { recordedLand } from './land-record.js';
-import { planLand, type FileStep } from './merge-into-tree.js';
+import { chooseHunks, onlyFiles, type LandChoice } from './land-choice.js';
+import { openPullRequest } from './land-pr.js';
+import { changedFiles, planFiles, type FileStep } from './merge-into-tree.js';
 import { findServer } from './server-address.js';
 import { excludes } from './worktree.js';
 
 export interface LandArgs {
   id: string;
   checks: string[];
+  /** `--only PATH`: land only these files (whole). */
+  only: string[];
+  /** `--pr`: push the branch and open a pull request instead of merging into the checkout. */
+  pr: boolean;
 }
 
 /**
@@ -56,21 +63,31 @@ export async function landCommand(args: CliArgs & { land?: LandArgs }, env: Node
     safeStdout.write(`  passed (exit 0)\n`);
   }
 
-  const steps = planLand(entry.repo, head, tip);
+  if (args.land.pr) return openPullRequest({ ...entry, worktree, branch: entry.branch }, `${entry.name}: the work of a vibe-agent session`);
+
+  const all = changedFiles(entry.repo, head, tip);
+  let choice: LandChoice;
+  if (args.land.only.length) choice = onlyFiles(all, args.land.only);
+  else if (args.yes || !all.length) choice = { changes: all, everything: true };
+  else if (canAskYesNo()) choice = await chooseHunks(all);
+  else return refuse(`without a terminal to choose hunks on, land everything with --yes or name files with --only PATH. Nothing was applied.`);
+  const steps = planFiles(entry.repo, choice.changes);
   const conflicts = steps.filter((step): step is Extract<FileStep, { action: 'conflict' }> => step.action === 'conflict');
   if (conflicts.length) return refuse(`the change does not apply to your working tree:\n${conflicts.map((step) => `  ${step.path}: ${step.why}`).join('\n')}\nNothing was applied.`);
   if (!steps.length) {
-    safeStdout.write(`${entry.name} changed nothing against ${head.slice(0, 12)}; nothing to land.\n`);
+    safeStdout.write(all.length ? 'Nothing was chosen; nothing was applied.\n' : `${entry.name} changed nothing against ${head.slice(0, 12)}; nothing to land.\n`);
     return EXIT.answered;
   }
   const description = `land ${entry.name} (${entry.branch} at ${tip.slice(0, 12)})`;
   const { sessionId } = await recordedLand(entry.repo, description, env, () => applySteps(entry.repo, steps));
-  addBackgroundEntry(env, { ...entry, landed: tip });
+  // Only a whole land saves the branch's work: with hunks left out, its worktree still holds unlanded work.
+  if (choice.everything) addBackgroundEntry(env, { ...entry, landed: tip });
   const merged = steps.filter((step) => step.action === 'write' && step.merged).map((step) => step.path);
   safeStdout.write(
     [
       `Landed ${entry.name} into ${entry.repo}: ${steps.map((step) => `${step.action === 'remove' ? 'removed' : 'wrote'} ${step.path}`).join(', ')}.`,
       ...(merged.length ? [`Merged with your uncommitted edits: ${merged.join(', ')}.`] : []),
+      ...(choice.everything ? [] : [`Part of the change was left out; it stays on ${entry.branch}.`]),
       `Nothing was committed or staged. Undo the whole land: vibe-agent rewind (the land is session ${sessionId}).`,
     ].join('\n') + '\n',
   );

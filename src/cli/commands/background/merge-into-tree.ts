@@ -7,24 +7,36 @@ import { blobAt, gitOrThrow } from './git.js';
 /** One file's part of a land: what to write (or remove) in the working tree, or why it cannot. */
 export type FileStep = { path: string; action: 'write'; content: Buffer; merged: boolean } | { path: string; action: 'remove' } | { path: string; action: 'conflict'; why: string };
 
-/**
- * Plans applying `from..to` (commits in the repository) to the working tree of `repo` as it is now,
- * uncommitted edits included: a file the user did not touch takes the change; one the user edited is
- * merged three ways (git merge-file: base `from`, ours the working file, theirs `to`); anything that does
- * not merge cleanly is a conflict. Nothing is written here.
- */
-export function planLand(repo: string, from: string, to: string): FileStep[] {
+/** A file the land would change: its bytes at the base and at the session's tip (undefined: absent there). */
+export interface FileChange {
+  path: string;
+  base: Buffer | undefined;
+  theirs: Buffer | undefined;
+}
+
+/** The files `from..to` (commits in the repository) changes. */
+export function changedFiles(repo: string, from: string, to: string): FileChange[] {
   const listed = gitOrThrow(repo, ['diff', '--no-renames', '--name-status', '-z', from, to]).split('\0').filter(Boolean);
-  const steps: FileStep[] = [];
+  const changes: FileChange[] = [];
   for (let i = 0; i + 1 < listed.length; i += 2) {
     const path = listed[i + 1]!;
-    const base = blobAt(repo, from, path);
-    const theirs = blobAt(repo, to, path);
+    changes.push({ path, base: blobAt(repo, from, path), theirs: blobAt(repo, to, path) });
+  }
+  return changes;
+}
+
+/**
+ * Plans applying the changes to the working tree of `repo` as it is now, uncommitted edits included: a
+ * file the user did not touch takes the change; one the user edited is merged three ways (git
+ * merge-file: base, ours the working file, theirs); anything that does not merge cleanly is a conflict.
+ * Nothing is written here.
+ */
+export function planFiles(repo: string, changes: FileChange[]): FileStep[] {
+  return changes.map(({ path, base, theirs }) => {
     const file = join(repo, path);
     const ours = existsSync(file) ? readFileSync(file) : undefined;
-    steps.push(stepFor(path, base, ours, theirs));
-  }
-  return steps;
+    return stepFor(path, base, ours, theirs);
+  });
 }
 
 function stepFor(path: string, base: Buffer | undefined, ours: Buffer | undefined, theirs: Buffer | undefined): FileStep {

@@ -1,21 +1,22 @@
 import { copyFileSync, existsSync, lstatSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { basename, dirname, join, normalize, sep } from 'node:path';
 import { homedir } from 'node:os';
 import { git, gitOrThrow } from './git.js';
 
 export interface CreatedWorktree {
+  name: string;
   path: string;
   branch: string;
-  /** The commit it starts from (the repository's HEAD when it was made). */
+  /** The commit it starts from (the repository's HEAD when it was made, or what --base named). */
   base: string;
+  /** How the user named the base: `HEAD` or their --base REF. */
+  baseRef: string;
   /** What .worktreeinclude brought over: linked folders, copied files. */
   included: Array<{ path: string; how: 'linked' | 'copied' }>;
   /** Lines of .worktreeinclude not followed, and why. */
   skipped: string[];
 }
-
-const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 /** The top folder of the git repository holding `cwd`; a clear error outside one. */
 export function repositoryRoot(cwd: string): string {
@@ -25,20 +26,35 @@ export function repositoryRoot(cwd: string): string {
 }
 
 /**
- * A new `git worktree` for a session, on a new branch `vibe/NAME` from the repository's current HEAD
- * (read now, never cached), kept under the data folder. Ignored files a build needs come over only as
- * the repository's `.worktreeinclude` names them: folders linked, files copied.
+ * A new `git worktree` for a session, on a new branch `vibe/NAME` from `baseRef` (default HEAD) resolved
+ * now, never cached, kept under the state folder. With no name one is made up from the task. Ignored
+ * files a build needs come over only as the repository's `.worktreeinclude` names them: folders linked,
+ * files copied.
  */
-export function createWorktree(repo: string, name: string, env: NodeJS.ProcessEnv): CreatedWorktree {
-  if (!NAME.test(name)) throw new Error(`a worktree name is letters, digits, ".", "_" and "-" (up to 64), not "${name}"`);
-  const base = gitOrThrow(repo, ['rev-parse', 'HEAD']).trim();
+export function createWorktree(repo: string, options: { name?: string; baseRef?: string; task: string }, env: NodeJS.ProcessEnv): CreatedWorktree {
+  const baseRef = options.baseRef ?? 'HEAD';
+  const resolved = git(repo, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${baseRef}^{commit}`]);
+  if (!resolved.ok) throw new Error(`--base ${baseRef} is not a commit in ${repo} (a branch, tag or commit id is)`);
+  const base = resolved.stdout.trim();
+  // The parser checked a given name's shape (parse-command-line: WORKTREE_NAME).
+  const name = options.name || freeName(repo, options.task, env);
   const branch = `vibe/${name}`;
   if (git(repo, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`]).ok) throw new Error(`the branch ${branch} exists already; choose another name`);
   const path = join(worktreesDir(repo, env), name);
   if (existsSync(path)) throw new Error(`${path} exists already; choose another name`);
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   gitOrThrow(repo, ['worktree', 'add', '-b', branch, path, base]);
-  return { path, branch, base, ...bringIncluded(repo, path) };
+  return { name, path, branch, base, baseRef, ...bringIncluded(repo, path) };
+}
+
+/** A name from the task's first words and four random hex digits (`fix-the-parser-3f2a`), free as a branch and a folder. */
+export function freeName(repo: string, task: string, env: NodeJS.ProcessEnv): string {
+  const words = task.toLowerCase().match(/[a-z0-9]+/g) ?? [];
+  const stem = words.slice(0, 3).join('-').slice(0, 32).replace(/-+$/, '') || 'task';
+  for (;;) {
+    const name = `${stem}-${randomBytes(2).toString('hex')}`;
+    if (!git(repo, ['rev-parse', '--verify', '--quiet', `refs/heads/vibe/${name}`]).ok && !existsSync(join(worktreesDir(repo, env), name))) return name;
+  }
 }
 
 /**
@@ -115,10 +131,34 @@ function otherRefs(worktree: string, own: string): string[] {
 export function removeWorktreeIfSafe(repo: string, worktree: string, branch: string | undefined, included: readonly string[] = [], saved: readonly string[] = []): { removed: boolean; kept?: string[] } {
   const work = worktreeWork(worktree, included, saved);
   if (work.length) return { removed: false, kept: work };
-  // --force only for what .worktreeinclude put there (links and copies of the repository's ignored files).
-  if (existsSync(worktree)) gitOrThrow(repo, ['worktree', 'remove', ...(included.length ? ['--force'] : []), worktree]);
-  if (branch) git(repo, ['branch', '-D', branch]);
+  removeWorktree(repo, worktree, branch);
   return { removed: true };
+}
+
+/** Removes a worktree and its branch, whatever they hold: only after the user saw worktreeLosses and agreed. */
+export function removeWorktree(repo: string, worktree: string, branch: string | undefined): void {
+  // --force for what .worktreeinclude put there, and for the uncommitted work the user agreed to lose.
+  if (existsSync(worktree)) gitOrThrow(repo, ['worktree', 'remove', '--force', worktree]);
+  else git(repo, ['worktree', 'prune']);
+  if (branch) git(repo, ['branch', '-D', branch]);
+}
+
+/** What removing the worktree loses, one line each: every uncommitted file (git status) and every commit no other branch holds. */
+export function worktreeLosses(worktree: string, included: readonly string[] = [], saved: readonly string[] = []): string[] {
+  if (!existsSync(worktree)) return [];
+  const status = git(worktree, ['status', '--porcelain', '--untracked-files=all', '--', '.', ...excludes(included)]);
+  const files = status.stdout.split('\n').filter(Boolean).map((line) => `uncommitted: ${line.slice(3)} (${describeStatus(line.slice(0, 2))})`);
+  const branch = git(worktree, ['symbolic-ref', '--quiet', 'HEAD']).stdout.trim();
+  const log = git(worktree, ['log', '--format=%h %s', 'HEAD', '--not', ...otherRefs(worktree, branch), ...saved]);
+  const commits = log.stdout.split('\n').filter(Boolean).map((line) => `commit on no other branch: ${line}`);
+  return [...files, ...commits];
+}
+
+function describeStatus(code: string): string {
+  if (code === '??') return 'new file';
+  if (code.includes('D')) return 'deleted';
+  if (code.includes('A')) return 'added';
+  return 'changed';
 }
 
 /** Pathspecs leaving out what .worktreeinclude brought (a linked folder is not ignored as `node_modules/` would be). */

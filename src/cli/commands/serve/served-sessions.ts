@@ -100,7 +100,7 @@ async function hostConversation(args: CliArgs, session: SessionChoice, env: Node
         status: closed ? 'closed' : state.running ? 'running' : 'idle',
         lastSeq: state.lastSeq,
         queued: state.queued,
-        pendingApprovals: conversation.questions.pending().map(({ id, request }) => ({ requestId: id, tool: request.tool, summary: request.summary, ...(request.always ? { always: request.always } : {}) })),
+        pendingApprovals: conversation.questions.pending().map(({ id, request }) => ({ requestId: id, tool: request.tool, summary: request.summary, ...(request.detail ? { detail: request.detail } : {}), ...(request.always ? { always: request.always } : {}) })),
       };
     },
     prompt(text, mode) {

@@ -1,0 +1,65 @@
+/** Background-session CLI tests: a git repository as the workspace, the detached server's address, `agents --json`. */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect } from 'vitest';
+import type { AgentRow } from '../../src/cli/commands/background/agent-status.js';
+import { cliHome, waitFor, type CliHome } from './cli-process.js';
+
+export const gitIn = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' });
+
+/** The home's workspace as a repository: shared.txt committed, deps/ ignored and named in .worktreeinclude. */
+export function repository(home: CliHome, shared = 'line 1\nline 2\nline 3\nline 4\nline 5\n'): string {
+  const repo = home.workspace;
+  gitIn(repo, 'init', '-q', '-b', 'main');
+  gitIn(repo, 'config', 'user.email', 'user@example.com');
+  gitIn(repo, 'config', 'user.name', 'User');
+  writeFileSync(join(repo, 'shared.txt'), shared);
+  writeFileSync(join(repo, '.gitignore'), 'deps/\n');
+  writeFileSync(join(repo, '.worktreeinclude'), '# what a build needs\ndeps\n');
+  gitIn(repo, 'add', '-A');
+  gitIn(repo, 'commit', '-q', '-m', 'start');
+  mkdirSync(join(repo, 'deps'));
+  writeFileSync(join(repo, 'deps', 'lib.txt'), 'a dependency\n');
+  return repo;
+}
+
+/** A throwaway home whose CLI runs talk to `modelUrl` (a chat server) and keep worktrees under it. */
+export function backgroundHome(modelUrl: string, extra: Record<string, string> = {}): CliHome {
+  const home = cliHome();
+  Object.assign(home.env, { XDG_STATE_HOME: join(home.root, 'state'), OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: modelUrl, VIBE_MODEL: 'test-model', ...extra });
+  return home;
+}
+
+export function serverOf(home: CliHome): { url: string; pid: number; token: string } {
+  const state = join(home.env.XDG_DATA_HOME, 'vibe-agent', 'serve');
+  const address = JSON.parse(readFileSync(join(state, 'address.json'), 'utf8')) as { url: string; pid: number };
+  return { ...address, token: readFileSync(join(state, 'token'), 'utf8').trim() };
+}
+
+export const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** Kills the detached server `--bg` started (a cleanup), and waits until it is gone. */
+export async function killServer(home: CliHome): Promise<void> {
+  let pid: number;
+  try {
+    pid = serverOf(home).pid;
+  } catch {
+    return;
+  }
+  if (alive(pid)) process.kill(pid, 'SIGKILL');
+  await waitFor(() => !alive(pid), 'the background server to exit', 60_000);
+}
+
+export async function agents(home: CliHome, ...flags: string[]): Promise<AgentRow[]> {
+  const ran = await home.run(['agents', '--json', ...flags]);
+  expect(ran.code, ran.stderr).toBe(0);
+  return (JSON.parse(ran.stdout) as { agents: AgentRow[] }).agents;
+}
