@@ -6,7 +6,7 @@ import type { CheckRunner } from './goal-checks.js';
 import { judgeGoal, type Judgement } from './goal-judge.js';
 import { GoalLedger } from './goal-ledger.js';
 import { goalReport } from './goal-report.js';
-import type { GoalCaps, GoalNotice, GoalOutcome, GoalSpent } from './goal-types.js';
+import { GOAL_CLEARED, type GoalCaps, type GoalNotice, type GoalOutcome, type GoalSpent } from './goal-types.js';
 
 /** What a goal needs of its conversation: the core's prompt, events, history and a way to record its notices. */
 export interface GoalHost {
@@ -30,6 +30,7 @@ export interface GoalSpec {
   resumed?: GoalSpent;
   /** How many calls so far were refused for an approval nobody can give (a headless run). */
   unaskable?: () => number;
+  /** Stops the goal: aborted with GOAL_CLEARED as its reason, it ends `cleared`; otherwise `aborted`. */
   signal?: AbortSignal;
 }
 
@@ -63,13 +64,14 @@ export async function pursueGoal(host: GoalHost, spec: GoalSpec): Promise<GoalRe
     host.note({ type: 'goal_end', outcome, reason, spent, report });
     return { outcome, reason, report, spent, ...extra };
   };
+  const stopped = () => (spec.signal?.reason === GOAL_CLEARED ? end('cleared', 'the goal was cleared') : end('aborted', 'the goal was cancelled'));
   for (;;) {
     const cap = ledger.capReached();
     if (cap) return wrapUp(host, ledger, cap, spec.signal, () => end('cap', `${cap} is reached`));
     const unaskedBefore = spec.unaskable?.() ?? 0;
     const turn = await runTurn(host, text, ledger.msLeft(), spec.signal);
     ledger.agentTurn(turn.usage, turn.cost);
-    if (spec.signal?.aborted) return end('aborted', 'the goal was cancelled');
+    if (spec.signal?.aborted) return stopped();
     if (turn.timedOut) return wrapUp(host, ledger, ledger.capReached() ?? 'the time cap', spec.signal, () => end('cap', `${ledger.capReached() ?? 'the time cap'} is reached`));
     if ((spec.unaskable?.() ?? 0) > unaskedBefore) return end('blocked', 'the agent needs an approval nobody can give here; the goal stops instead of asking again', { approval: true });
     last = await judgeGoal(spec.judge, { condition: spec.condition, history: host.history(), checks: spec.checks }, spec.runCheck, spec.signal);
@@ -85,12 +87,13 @@ export async function pursueGoal(host: GoalHost, spec: GoalSpec): Promise<GoalRe
       evidence: last.answer.evidence,
       checks: last.runs.map((run) => ({ name: run.name, exit_code: run.exitCode })),
       digests: last.side.exchanges.map((exchange) => exchange.digest),
+      exchanges: last.side.exchanges,
       usage: last.side.usage,
       ...(last.side.cost !== undefined ? { cost: last.side.cost } : {}),
       spent: ledger.snapshot(),
     });
     if (last.accepted) return end('met', last.answer.reason);
-    if (spec.signal?.aborted) return end('aborted', 'the goal was cancelled');
+    if (spec.signal?.aborted) return stopped();
     const stuck = ledger.stalled(reason, turn.workPrint);
     if (stuck) return end('blocked', stuck);
     text = againPrompt(reason);
