@@ -14,6 +14,7 @@ export const setGoalBodySchema = named(
   z
     .strictObject({
       condition: z.string().trim().min(1).max(10_000).optional().describe('What must hold, in words the judge checks ("npm test passes"). Omit it with continue: true.'),
+      prompt: z.string().min(1).max(1_000_000).optional().describe('The first turn\'s task, when it is more than the condition ("fix the date parser"); the condition is added to it.'),
       continue: z.literal(true).optional().describe("Continue the session's unfinished goal (cancelled, or its server stopped) with its caps and what it had spent."),
       maxCost: z.number().positive().optional().describe('US dollars (list prices), agent, subagents and judge together. Default: the server\'s goalMaxCost ($5).'),
       maxTokens: z.number().int().positive().optional().describe('Input plus output tokens. Default: goalMaxTokens (2,000,000).'),
@@ -21,7 +22,7 @@ export const setGoalBodySchema = named(
       maxMinutes: z.number().positive().optional().describe('Wall time in minutes. Default: goalMaxTimeMs (60 minutes).'),
     })
     .refine((body) => (body.condition === undefined) !== (body.continue === undefined), { message: 'give either a condition or continue: true' })
-    .refine((body) => body.continue === undefined || [body.maxCost, body.maxTokens, body.maxTurns, body.maxMinutes].every((cap) => cap === undefined), { message: 'a continued goal keeps the caps it started with' }),
+    .refine((body) => body.continue === undefined || [body.maxCost, body.maxTokens, body.maxTurns, body.maxMinutes, body.prompt].every((cap) => cap === undefined), { message: 'a continued goal keeps the caps it started with (and takes no prompt)' }),
 );
 export type SetGoalBody = z.infer<typeof setGoalBodySchema>;
 

@@ -43,6 +43,9 @@ export interface GoalResult {
   spent: GoalSpent;
 }
 
+/** A task given with its goal (`vibe-agent "fix it" --goal "npm test passes"`): the first turn's prompt. */
+export const taskWithGoal = (task: string, condition: string) => `${task}\n\nWork until this goal holds: ${condition}`;
+
 const workPrompt = (condition: string) => `Work until this goal holds: ${condition}\nAn independent judge checks it after each of your turns by running read-only checks.`;
 const againPrompt = (reason: string) => `The goal does not hold yet. The judge's reason: ${reason}\nKeep working toward it.`;
 const wrapUpPrompt = (why: string) => `The goal stops here: ${why}. Do not start new work: no tool will run. Report honestly what is done, what you changed, what is unverified and what is left.`;

@@ -14,7 +14,7 @@ export interface SessionGoal {
   /** Starts the goal in the background; throws GoalConflict while one runs. Resolves to its state once `goal_start` is recorded. */
   set(spec: Omit<GoalSpec, 'signal' | 'resumed'>): GoalState;
   /** Continues the session's unfinished goal (cancelled, or its process stopped) with its caps and what it had spent. */
-  continue(spec: Omit<GoalSpec, 'signal' | 'resumed' | 'condition' | 'caps'>): GoalState;
+  continue(spec: Omit<GoalSpec, 'signal' | 'resumed' | 'condition' | 'caps' | 'firstPrompt'>): GoalState;
   /** The latest goal from the events; `unfinished` when it is not running here and never ended. */
   state(): SessionGoalState | undefined;
   /** Ends the goal as `cleared` (a running one is stopped first); undefined when there is no goal to clear. */

@@ -1,6 +1,7 @@
 import { readEventPage, type ServerEvent, type VibeClient } from '../../../client/index.js';
 import type { BackgroundEntry } from './background-registry.js';
 import type { ServerConnection } from './server-address.js';
+import type { GoalView } from './bg-goal.js';
 
 export type AgentState = 'working' | 'needs you' | 'done' | 'failed' | 'stopped';
 
@@ -21,6 +22,8 @@ export interface AgentRow {
   landed?: string;
   /** Why the server could not show it (it shows as stopped). */
   problem?: string;
+  /** Its goal, when one was set (--bg --goal): condition, status, spend, caps and what is left, the last verdict. */
+  goal?: GoalView;
 }
 
 const FAILED = new Set(['provider_error', 'cost_limit', 'token_limit', 'repeated_call', 'turn_limit']);
@@ -49,6 +52,8 @@ export async function agentRow(entry: BackgroundEntry, server: ServerConnection 
   if (costs.length) row.cost = costs.reduce((a, b) => a + b, 0);
   const last = events.at(-1);
   if (last) row.lastEvent = { seq: last.seq, type: last.type, ...summaryOf(last) };
+  const goal = await server.client.GET('/v1/sessions/{id}/goal', { params: { path: { id: entry.id } } });
+  if (goal.data) row.goal = goal.data;
   row.pendingApprovals = info.data.pendingApprovals.map(({ requestId, tool, summary }) => ({ requestId, tool, summary }));
   const lastStop = stops.at(-1) as { reason?: string } | undefined;
   if (info.data.status === 'closed') row.state = 'stopped';

@@ -3,6 +3,7 @@ import type { CliArgs } from '../../args/cli-args.js';
 import { safeStdout } from '../../display/safe-output.js';
 import { EXIT } from '../../settings/exit-codes.js';
 import { agentRow, type AgentRow } from './agent-status.js';
+import { goalLine } from './bg-goal.js';
 import { readBackgroundEntries } from './background-registry.js';
 import { findServer } from './server-address.js';
 import { removeWorktreeIfSafe } from './worktree.js';
@@ -29,7 +30,8 @@ function describeRow(row: AgentRow): string {
   const cost = row.cost === undefined ? '' : ` · $${row.cost.toFixed(4)}`;
   const last = row.lastEvent ? ` · last: ${row.lastEvent.type}${row.lastEvent.summary ? ` ${row.lastEvent.summary}` : ''}` : '';
   const asks = row.pendingApprovals.map((ask) => `\n    waiting for approval ${ask.requestId}: ${ask.tool} ${ask.summary}`).join('');
-  return `${row.name.padEnd(14)} ${row.state.padEnd(9)} ${row.id}  ${where}${cost}${last}${row.landed ? ` · landed ${row.landed}` : ''}${row.problem ? ` · ${row.problem}` : ''}${asks}`;
+  const goal = row.goal ? `\n    ${goalLine(row.goal)}` : '';
+  return `${row.name.padEnd(14)} ${row.state.padEnd(9)} ${row.id}  ${where}${cost}${last}${row.landed ? ` · landed ${row.landed}` : ''}${row.problem ? ` · ${row.problem}` : ''}${goal}${asks}`;
 }
 
 /**

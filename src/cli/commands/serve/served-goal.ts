@@ -1,5 +1,6 @@
 import type { ConversationCore } from '../../../conversation/open-conversation.js';
 import { GoalConflict, sessionGoal } from '../../../conversation/goal/session-goal.js';
+import { taskWithGoal } from '../../../conversation/goal/pursue-goal.js';
 import { ConfigError } from '../../../providers/create-provider.js';
 
 import { GoalRefused, type HostedGoal, type SetGoalBody } from '../../../server/goal-schemas.js';
@@ -44,7 +45,8 @@ export function servedGoal(conversation: ConversationCore, prepared: PreparedRun
         maxTurns: body.maxTurns ?? caps.maxTurns,
         maxMs: body.maxMinutes !== undefined ? Math.round(body.maxMinutes * 60_000) : caps.maxMs,
       };
-      return refusing(() => goal.set({ ...common, condition: body.condition!, caps: chosen }));
+      const firstPrompt = body.prompt === undefined ? {} : { firstPrompt: taskWithGoal(body.prompt, body.condition!) };
+      return refusing(() => goal.set({ ...common, condition: body.condition!, caps: chosen, ...firstPrompt }));
     },
     state: () => goal.state(),
     clear: () => goal.clear(),
