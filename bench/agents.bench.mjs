@@ -1,7 +1,7 @@
 // Subagents' overhead: a parent starting 8 children that each make 10 tool rounds, against the same
 // 8 children run directly with run() in parallel plus the parent's own two requests. One local server.
 import { createServer } from 'node:http';
-import { run, withSubagents, OpenAIProvider, ToolRegistry, calculatorTool } from '../dist/index.js';
+import { run, withSubagents, runChildConversation, OpenAIProvider, ToolRegistry, calculatorTool } from '../dist/index.js';
 
 const CHILDREN = 8;
 const ROUNDS = 10;
@@ -47,7 +47,7 @@ const quiet = { repeatLimit: 1e9, changingRepeatLimit: 1e9, maxTurns: ROUNDS + 2
 
 async function tree(provider) {
   const started = performance.now();
-  const result = await run(withSubagents({ provider, model: 'm', input: 'lead', tools: new ToolRegistry([calculatorTool]), ...quiet, maxTurns: 1000 }, { concurrency: CHILDREN }));
+  const result = await run(withSubagents({ provider, model: 'm', input: 'lead', tools: new ToolRegistry([calculatorTool]), ...quiet, maxTurns: 1000 }, { concurrency: CHILDREN, runChild: runChildConversation }));
   if (result.stopReason !== 'answered' || result.agents.length !== CHILDREN + 1) throw new Error(`tree ended ${result.stopReason}`);
   return performance.now() - started;
 }

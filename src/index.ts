@@ -41,6 +41,7 @@ export { bashTool, createBashTool } from './tools/coding/shell/bash.js';
 
 // Subagents: the task tool, one budget across the tree, agent definitions; the model's checklist.
 export { withSubagents, type SubagentOptions } from './agents/subagents.js';
+export type { ChildRunner, ChildRun } from './agents/agent-tree.js';
 export { Budget, type BudgetLimits } from './core/budget.js';
 export { BUILTIN_AGENTS, type AgentDefinition } from './agents/agent-definition.js';
 export { loadAgents, type AgentDirectories } from './agents/load-agents.js';
@@ -80,6 +81,7 @@ export { MemoryOutputStore, DirectoryOutputStore, type OutputStore } from './too
 
 // The conversation core: one object per session that every front end drives (see docs/conversation.md).
 export { openConversation, type ConversationCore } from './conversation/open-conversation.js';
+export { runChildConversation } from './conversation/child-conversation.js';
 export { promptEvents, agentEventOf } from './conversation/prompt-events.js';
 export type { ConversationParts, RunWatcher } from './conversation/conversation-parts.js';
 export type { Conversation, ConversationEvent, ConversationNotice, ConversationState, PromptOptions, PromptOutcome, PromptRefusal, QuestionDesk, PendingQuestion, Answerer } from './conversation/conversation-types.js';

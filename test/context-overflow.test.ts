@@ -1,3 +1,4 @@
+import { describeEvent } from '../src/cli/display/describe-event.js';
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../src/contracts/messages.js';
 import { DROPPED_MARKER, SUMMARY_MARKER } from '../src/context/turn-units.js';
@@ -83,7 +84,11 @@ describe('context overflow and truncation', () => {
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatchObject({ turn: 2, reportedTokens: 300 });
     expect(warnings[0]!.estimatedTokens).toBeGreaterThan(1_000);
-    expect(warnings[0]!.message).toMatch(/Ollama.*--context-window/s);
+    // The fact names the setting; the CLI's line names its flag (the layers below the CLI know no flags).
+    expect(warnings[0]).toMatchObject({ setting: 'contextWindow' });
+    expect(warnings[0]!.message).toMatch(/Ollama.*context window/s);
+    expect(warnings[0]!.message).not.toContain('--');
+    expect(describeEvent(warnings[0]!)?.map((part) => part.text).join('')).toMatch(/context window to match\. \(--context-window\)$/);
   });
 
   it('drops the oldest turns with a note, and says so, when the summary request fails', async () => {

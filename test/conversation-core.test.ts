@@ -5,13 +5,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openConversation } from '../src/conversation/open-conversation.js';
 import type { ConversationParts } from '../src/conversation/conversation-parts.js';
 import type { ConversationEvent } from '../src/conversation/conversation-types.js';
-import { createPermissionPolicy } from '../src/permissions/permission-policy.js';
 import { OpenAIProvider } from '../src/providers/openai/openai-provider.js';
-import { ToolScope } from '../src/skills/tool-scope.js';
 import { createWriteFileTool } from '../src/tools/coding/files/write-file.js';
 import { FileReadTracker } from '../src/tools/coding/shared/read-tracker.js';
 import { ToolRegistry } from '../src/tools/registry.js';
 import { startChatServer, type ChatServer } from './support/chat-server.js';
+import { testConversationParts } from './support/conversation-parts.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -28,30 +27,7 @@ async function setUp(script: Parameters<typeof startChatServer>[0]): Promise<{ s
   mkdirSync(workspace);
   cleanups.push(() => server.close(), () => rmSync(root, { recursive: true, force: true }));
   const tools = new ToolRegistry([createWriteFileTool({}, new FileReadTracker())]);
-  const parts = (over: Partial<ConversationParts> = {}): ConversationParts => ({
-    workspace,
-    provider: new OpenAIProvider({ apiKey: 'k', baseURL: server.url }),
-    model: 'gpt-4o-mini',
-    preset: { name: 'openai', protocol: undefined },
-    tools,
-    system: 'You are a test.',
-    context: {},
-    hooks: undefined,
-    commands: [],
-    scope: new ToolScope(),
-    maxTurns: 5,
-    temperature: 0,
-    cacheTtlMs: 300_000,
-    authorize: (ask) => createPermissionPolicy({ mode: 'ask', ...(ask ? { ask } : {}), protectedDirs: [] }),
-    asks: true,
-    planning: false,
-    session: { kind: 'new' },
-    checkpoints: false,
-    env,
-    redact: (text) => text,
-    warn: () => {},
-    ...over,
-  });
+  const parts = (over: Partial<ConversationParts> = {}): ConversationParts => testConversationParts({ workspace, provider: new OpenAIProvider({ apiKey: 'k', baseURL: server.url }), tools, env, ...over });
   return { server, workspace, env, parts };
 }
 

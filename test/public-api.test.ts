@@ -23,6 +23,7 @@ const PUBLIC_API = [
   'loadAgents',
   'parseAgentFile',
   'withSubagents',
+  'runChildConversation',
   'loadImageFile',
   'imageFromBytes',
   'IMAGE_LIMITS',

@@ -4,6 +4,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { withSubagents } from '../src/agents/subagents.js';
+import { runChildConversation } from '../src/conversation/child-conversation.js';
 import { createContextPolicy } from '../src/context/policy.js';
 import { SUMMARY_INSTRUCTIONS } from '../src/context/summary-prompt.js';
 import type { AgentEvent } from '../src/contracts/events.js';
@@ -56,7 +57,7 @@ describe('compaction inside a subagent', () => {
     const policy = createContextPolicy({ provider, registry: tools, contextWindow: 4096 });
     const events: AgentEvent[] = [];
     const result = await run(
-      withSubagents({ provider, model: 'test-model', input: 'lead the work', tools, maxTurns: 20, prepareMessages: policy.prepareMessages, onContextOverflow: policy.onContextOverflow, contextForAgent: policy.contextForAgent }),
+      withSubagents({ provider, model: 'test-model', input: 'lead the work', tools, maxTurns: 20, prepareMessages: policy.prepareMessages, onContextOverflow: policy.onContextOverflow, contextForAgent: policy.contextForAgent }, { runChild: runChildConversation }),
       (event) => events.push(event),
     );
 

@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { withSubagents } from '../src/agents/subagents.js';
+import { runChildConversation } from '../src/conversation/child-conversation.js';
 import { createContextPolicy } from '../src/context/policy.js';
 import type { AgentEvent } from '../src/contracts/events.js';
 import { run } from '../src/core/loop.js';
@@ -67,7 +68,7 @@ async function runTree(tree: Tree): Promise<{ parentBodies: string[]; parentEven
     const result = await run(
       withSubagents(
         { provider, model: 'test-model', input: 'lead the work', tools, maxTurns: 100, prepareMessages: policy.prepareMessages, onContextOverflow: policy.onContextOverflow, contextForAgent: policy.contextForAgent },
-        { concurrency: tree.concurrency },
+        { concurrency: tree.concurrency, runChild: runChildConversation },
       ),
       (event) => events.push(event),
     );

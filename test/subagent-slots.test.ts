@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { withSubagents } from '../src/agents/subagents.js';
+import { runChildConversation } from '../src/conversation/child-conversation.js';
 import type { AgentEvent } from '../src/contracts/events.js';
 import { run } from '../src/core/loop.js';
 import type { ServerStep } from './support/chat-server.js';
@@ -33,7 +34,7 @@ async function runTree(depth: number, fanOut: number, concurrency: number) {
   const result = await run(
     withSubagents(
       { provider: agents.provider, model: 'gpt-4o', input: 'lead', tools: new ToolRegistry([calculatorTool]), retry: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1 } },
-      { maxDepth: depth, concurrency },
+      { maxDepth: depth, concurrency, runChild: runChildConversation },
     ),
     (event) => events.push(event),
   );

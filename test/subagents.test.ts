@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { BUILTIN_AGENTS, type AgentDefinition } from '../src/agents/agent-definition.js';
 import { withSubagents, type SubagentOptions } from '../src/agents/subagents.js';
 import type { AgentEvent } from '../src/contracts/events.js';
+import { runChildConversation } from '../src/conversation/child-conversation.js';
 import { run, type AgentOptions } from '../src/core/loop.js';
 import { calculatorTool } from '../src/tools/builtin/calculator.js';
 import { defineTool } from '../src/tools/define-tool.js';
@@ -40,10 +41,10 @@ function barrierTool(parties: number) {
 const noteTool = defineTool({ name: 'note', description: 'Writes a note.', parameters: z.object({}), needsApproval: false, execute: async () => 'noted' });
 const barrier = (round: number) => ({ toolCalls: [{ name: 'barrier', arguments: { round } }], usage });
 
-async function runTree(agents: AgentServer, options: Partial<AgentOptions> & { tools: ToolRegistry }, subagents: SubagentOptions = {}) {
+async function runTree(agents: AgentServer, options: Partial<AgentOptions> & { tools: ToolRegistry }, subagents: Partial<SubagentOptions> = {}) {
   const events: AgentEvent[] = [];
   const result = await run(
-    withSubagents({ provider: agents.provider, model: 'gpt-4o', input: 'lead', retry: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1 }, ...options }, subagents),
+    withSubagents({ provider: agents.provider, model: 'gpt-4o', input: 'lead', retry: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1 }, ...options }, { runChild: runChildConversation, ...subagents }),
     (event) => events.push(event),
   );
   expect(agents.server.violations).toEqual([]);

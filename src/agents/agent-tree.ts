@@ -1,6 +1,6 @@
-import type { StopReason } from '../contracts/events.js';
+import type { AgentEvent, StopReason } from '../contracts/events.js';
 import type { Budget } from '../core/budget.js';
-import type { AgentOptions } from '../core/agent-options.js';
+import type { AgentOptions, RunResult } from '../core/agent-options.js';
 import type { EventRelay } from '../core/event-relay.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { AgentDefinition } from './agent-definition.js';
@@ -12,12 +12,30 @@ import type { Semaphore } from './semaphore.js';
  */
 export type SubagentStopHandler = (stop: { path: string; agent: string; reason: StopReason; round: number }) => Promise<string | undefined>;
 
+/** One child of the tree as its runner sees it. */
+export interface ChildRun {
+  /** "main/task-1". */
+  path: string;
+  /** The agent definition's name ("general", "explorer", a file's). */
+  agent: string;
+  /** Where each of the child's events goes (its parent's stream, tagged with the child's path). */
+  emit(event: AgentEvent): void;
+  onStop?: SubagentStopHandler;
+}
+
+/**
+ * Runs one child to its end, SubagentStop continuations included. The conversation core gives the one
+ * runner (`runChildConversation`): a child is a child conversation, built the way its parent's runs are.
+ */
+export type ChildRunner = (options: AgentOptions, child: ChildRun) => Promise<RunResult>;
+
 /** What every agent of one tree shares. */
 export interface AgentTree {
   /** The top-level run's options: provider, model, permissions and the rest children inherit. */
   base: AgentOptions;
   agents: readonly AgentDefinition[];
   onStop?: SubagentStopHandler;
+  runChild: ChildRunner;
   /** How many levels below the top agent may exist (1: children, no grandchildren). */
   maxDepth: number;
   /**

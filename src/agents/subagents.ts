@@ -3,12 +3,11 @@ import type { ToolContext, ToolOutput } from '../contracts/tool.js';
 import type { AgentContextHooks, AgentOptions } from '../core/agent-options.js';
 import { Budget } from '../core/budget.js';
 import { EventRelay } from '../core/event-relay.js';
-import { runAgent } from '../core/loop.js';
 import { DEFAULT_SYSTEM_PROMPT } from '../core/system-prompt.js';
 import { priceOf } from '../providers/pricing.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { BUILTIN_AGENTS, type AgentDefinition } from './agent-definition.js';
-import type { AgentNode, AgentTree, SubagentStopHandler } from './agent-tree.js';
+import type { AgentNode, AgentTree, ChildRunner, SubagentStopHandler } from './agent-tree.js';
 import { childOutcome } from './child-outcome.js';
 import { childTools } from './child-tools.js';
 import { Semaphore } from './semaphore.js';
@@ -24,6 +23,8 @@ export interface SubagentOptions {
   /** Input plus output tokens the whole tree may use. */
   tokenBudget?: number;
   onStop?: SubagentStopHandler;
+  /** How a child runs: the conversation core's `runChildConversation` (the one place an agent's run starts). */
+  runChild: ChildRunner;
 }
 
 const SUBAGENT_NOTE =
@@ -33,16 +34,17 @@ const SUBAGENT_NOTE =
 /**
  * Gives a run the `task` tool (registered in its registry) and one budget for the tree: the run's
  * maxCost and maxTurns, and `tokenBudget`, cover it and every subagent it starts, checked before
- * each request. Subagents run the same runAgent; their events come through this run's stream,
- * each with its `agent` path.
+ * each request. Subagents run through `subagents.runChild` (the conversation core's); their events
+ * come through this run's stream, each with its `agent` path.
  */
-export function withSubagents(options: AgentOptions, subagents: SubagentOptions = {}): AgentOptions {
+export function withSubagents(options: AgentOptions, subagents: SubagentOptions): AgentOptions {
   const tree: AgentTree = {
     base: options,
     agents: subagents.agents ?? BUILTIN_AGENTS,
     maxDepth: subagents.maxDepth ?? 1,
     slots: [],
     concurrency: subagents.concurrency ?? 4,
+    runChild: subagents.runChild,
     ...(subagents.onStop ? { onStop: subagents.onStop } : {}),
   };
   const limits = { maxCost: options.maxCost, maxTurns: options.maxTurns, maxTokens: subagents.tokenBudget };
@@ -92,15 +94,9 @@ async function runChild(tree: AgentTree, parent: AgentNode, definition: AgentDef
       ...(price ? { price } : {}),
     };
     const node: AgentNode = { path, depth: parent.depth + 1, budget, tools: new ToolRegistry(childTools(parent.tools.list(), definition), { outputs: parent.tools.outputs }), relay: new EventRelay(), started: 0 };
-    let options = attach({ ...child, ...contextOf(base, node.tools) }, tree, node);
-    for (let round = 0; ; round++) {
-      const run = runAgent(options);
-      let next = await run.next();
-      for (; !next.done; next = await run.next()) parent.relay.push(tagged(next.value, path));
-      const more = await tree.onStop?.({ path, agent: definition.name, reason: next.value.stopReason, round });
-      if (more === undefined) return childOutcome(path, next.value);
-      options = { ...options, messages: next.value.messages, input: more };
-    }
+    const options = attach({ ...child, ...contextOf(base, node.tools) }, tree, node);
+    const result = await tree.runChild(options, { path, agent: definition.name, emit: (event) => parent.relay.push(tagged(event, path)), ...(tree.onStop ? { onStop: tree.onStop } : {}) });
+    return childOutcome(path, result);
   } finally {
     budget.release();
     release();

@@ -287,9 +287,10 @@ function agentPolicy(options: ContextPolicyOptions, store: OutputStore): Context
       message:
         `The server counted ${format(usage.inputTokens)} prompt tokens for a request of about ${format(estimated)}: it is probably ` +
         'cutting the prompt to a smaller context (Ollama does this at its default context size). Start it with a larger one ' +
-        '(OLLAMA_CONTEXT_LENGTH, or num_ctx) and tell the agent with --context-window.',
+        "(OLLAMA_CONTEXT_LENGTH, or num_ctx) and set the agent's context window to match.",
       estimatedTokens: estimated,
       reportedTokens: usage.inputTokens,
+      setting: 'contextWindow',
     };
   }
 

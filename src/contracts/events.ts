@@ -18,8 +18,8 @@ export interface AgentSpend {
 }
 
 /**
- * Everything the loop does, as plain JSON. The terminal UI, `--json` output, session files and
- * tests all consume these same objects.
+ * Everything the loop does, as plain JSON. Every front end, session files and tests consume these
+ * same objects.
  */
 export type AgentEvent = AgentEventBody & {
   /** Set on the events of a subagent, passed on through its parent's stream: its path, e.g. "main/task-2". */
@@ -74,6 +74,8 @@ type AgentEventBody =
       contextWindow?: number;
       /** Parts of earlier replies the requests leave out (another provider, model or wire made them); given once per run. */
       leftOut?: LeftOut[];
+      /** The setting that fixes it (`contextWindow`: tell the agent the server's real window); a front end names it in its own terms. */
+      setting?: 'contextWindow';
     }
   | { type: 'turn_start'; turn: number }
   | { type: 'text_delta'; turn: number; text: string }
@@ -131,13 +133,6 @@ type AgentEventBody =
       cost?: number;
       /** With subagents: `usage` and `cost` are the whole tree's, and this is what each agent spent. */
       agents?: AgentSpend[];
-      /**
-       * Set by the CLI on a headless run: calls refused because they needed approval and nobody could
-       * be asked, each with an allow rule that would let it run (the run then exits 4).
-       */
-      approvalNeeded?: Array<{ tool: string; summary: string; allow: string }>;
-      /** Set by the CLI on a headless run the auto mode handed back (exit 4): the calls it refused, with why. */
-      autoRefused?: Array<{ tool: string; summary: string; reason: string }>;
     };
 
 export type AgentEventType = AgentEvent['type'];

@@ -24,7 +24,7 @@ export async function attachImages(options: AttachOptions): Promise<Attached> {
   if (options.paths.length === 0) return { ok: true, images: [], notes: [] };
   const refused = imagesRefusedBy(options.preset, options.model);
   const count = options.paths.length;
-  if (refused) return { ok: false, reason: `cannot attach ${count === 1 ? 'an image' : `${count} images`}: ${refused}. Nothing was sent; pick a model that takes images (--model) or leave the image out.` };
+  if (refused) return { ok: false, reason: `cannot attach ${count === 1 ? 'an image' : `${count} images`}: ${refused}. Nothing was sent; pick a model that takes images or leave the image out.` };
   // The image code (decoding, resizing) loads only for a prompt that carries images.
   const [{ imageLimitsFor, formatMegabytes }, { loadImageFile }] = await Promise.all([import('../images/image-limits.js'), import('../images/load-image.js')]);
   const limits = imageLimitsFor(options.protocol ?? 'openai');

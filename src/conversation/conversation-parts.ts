@@ -41,6 +41,8 @@ export interface ConversationParts {
   scope: ToolScope;
   mcpPrompt?: (text: string) => Promise<ExpandedPrompt | undefined>;
   maxTurns: number;
+  /** false: a run stopped by its turn limit asks for no hand-off (a replay against a live model ends where the recording did). */
+  handoff?: false;
   temperature: number;
   maxCost?: number;
   /** How long the provider keeps a prompt cache (cache-miss explanations). */

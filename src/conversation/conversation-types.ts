@@ -51,6 +51,11 @@ export interface PromptOptions {
   planning?: boolean;
   /** Every tool call of this prompt is refused with this reason (a goal's wrap-up turn: no new work). */
   refuseTools?: string;
+  /**
+   * The text is sent as it is: no command, mention, hook or image step (a replay of a recorded
+   * prompt, which the pipeline already expanded when it was recorded).
+   */
+  verbatim?: boolean;
 }
 
 export interface PromptOutcome {

@@ -8,7 +8,7 @@ import type { ConversationParts, RunWatcher } from './conversation-parts.js';
 import type { Conversation, ConversationState, PromptOptions, PromptOutcome } from './conversation-types.js';
 import type { GoalNotice } from './goal/goal-types.js';
 import { EventLog } from './event-log.js';
-import { preparePrompt } from './prompt-pipeline.js';
+import { preparePrompt, type PreparedPrompt } from './prompt-pipeline.js';
 import { Questions } from './question-desk.js';
 import { runRounds } from './run-rounds.js';
 import type { SessionFile } from './session-file.js';
@@ -67,9 +67,11 @@ export async function openConversation(parts: ConversationParts): Promise<Conver
 
   const runOne = async (item: Queued, signal: AbortSignal): Promise<PromptOutcome> => {
     const session = { id: file?.id, path: file?.path, resumed, starts: !hooksStarted };
-    const prepared = await preparePrompt(parts, { text: item.text, authorize, signal, session, ...(item.options.images ? { images: item.options.images } : {}), ...(item.options.imagePaths ? { imagePaths: item.options.imagePaths } : {}), ...(plan !== undefined ? { plan } : {}) });
+    const prepared: PreparedPrompt = item.options.verbatim
+      ? { ok: true, input: item.text, model: undefined, images: item.options.images ?? [], notes: [] }
+      : await preparePrompt(parts, { text: item.text, authorize, signal, session, ...(item.options.images ? { images: item.options.images } : {}), ...(item.options.imagePaths ? { imagePaths: item.options.imagePaths } : {}), ...(plan !== undefined ? { plan } : {}) });
     // SessionStart ran when the prompt reached the hooks (a command or a mention refused before them).
-    hooksStarted ||= parts.hooks !== undefined && (prepared.ok || prepared.refusal.stage === 'hook' || prepared.refusal.stage === 'images');
+    hooksStarted ||= parts.hooks !== undefined && !item.options.verbatim && (prepared.ok || prepared.refusal.stage === 'hook' || prepared.refusal.stage === 'images');
     if (!prepared.ok) {
       log.publish({ type: 'prompt_refused', stage: prepared.refusal.stage, reason: prepared.refusal.reason });
       return { reason: 'refused', refusal: prepared.refusal };

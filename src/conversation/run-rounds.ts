@@ -71,6 +71,7 @@ async function runOnce(context: RoundsContext, round: FirstRound): Promise<Round
     ...(round.planning ? { plan: true } : {}),
     ...(history ? { messages: history } : {}),
     maxTurns: parts.maxTurns,
+    ...(parts.handoff === false ? { handoff: false } : {}),
     temperature: parts.temperature,
     workspace: parts.workspace,
     authorize: round.refuseTools !== undefined ? refuseEvery(round.refuseTools) : context.authorize,

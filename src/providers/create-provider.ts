@@ -6,11 +6,12 @@ import { blockedPortAdvice, blockedPortOf } from './shared/blocked-ports.js';
 import { agentEnvironment } from '../secrets/held-secrets.js';
 import { didYouMean } from '../contracts/did-you-mean.js';
 import type { ServerSearchOptions } from './shared/server-search.js';
+import { keyVariables, type BaseUrlSource, type ProviderSetupProblem } from './provider-setup-problem.js';
 
 export interface ProviderSettings {
   /** A preset name (openai, deepseek, ollama, …). Default "openai". */
   provider?: string;
-  /** The model; default the preset's (the CLI reads VIBE_MODEL into this). */
+  /** The model; default the preset's. */
   model?: string;
   apiKey?: string;
   baseUrl?: string;
@@ -20,11 +21,11 @@ export interface ProviderSettings {
   env?: Record<string, string | undefined>;
   /** Extended thinking budget in tokens (Anthropic and Gemini; shown to the user as thinking). */
   thinking?: number;
-  /** How long a streamed reply may send nothing (the CLI's `VIBE_IDLE_TIMEOUT`); default the adapter's, longer for local servers. */
+  /** How long a streamed reply may send nothing; default the adapter's, longer for local servers. */
   idleTimeoutMs?: number;
-  /** How long the server may send nothing at all before its first byte (`VIBE_FIRST_BYTE_TIMEOUT`); unset: the idle limit. */
+  /** How long the server may send nothing at all before its first byte; unset: the idle limit. */
   firstByteTimeoutMs?: number;
-  /** The OpenAI wire (`--wire`): chat or responses; default the preset's choice for the model. */
+  /** The OpenAI wire: chat or responses; default the preset's choice for the model. */
   wire?: OpenAIWire;
   /** Anthropic's cache lifetime for the tools and system prompt, or "off" for no breakpoints (default "5m"). */
   cacheTtl?: CacheTtl | 'off';
@@ -38,7 +39,7 @@ export interface ResolvedProvider {
   apiKey: string;
   baseURL: string;
   thinking?: number;
-  /** How long a streamed reply may send nothing before it is given up (`VIBE_IDLE_TIMEOUT`); unset: the adapter's default. */
+  /** How long a streamed reply may send nothing before it is given up; unset: the adapter's default. */
   idleTimeoutMs?: number;
   /** How long the server may send nothing at all before its first byte; unset: the idle limit. */
   firstByteTimeoutMs?: number;
@@ -52,6 +53,14 @@ const LOCAL_IDLE_TIMEOUT_MS = 600_000;
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
+
+  /** Set when a provider could not be resolved: the facts, for a front end to word in its own terms. */
+  readonly problem: ProviderSetupProblem | undefined;
+
+  constructor(message: string, problem?: ProviderSetupProblem) {
+    super(message);
+    this.problem = problem;
+  }
 }
 
 export function isKnownProvider(name: string): boolean {
@@ -74,15 +83,15 @@ export function resolveProvider(settings: ProviderSettings): ResolvedProvider {
   const fromEnv = preset.baseUrlVariable ? env[preset.baseUrlVariable] || undefined : undefined;
   const baseURL = settings.baseUrl ?? fromEnv ?? settings.configBaseUrl ?? preset.baseURL;
   const model = settings.model ?? (preset.defaultModelAtOwnEndpointOnly && baseURL !== preset.baseURL ? undefined : preset.defaultModel);
-  const missing = { key: !apiKey, model: !model, text: [] as string[] };
-  if (!apiKey) missing.text.push(`${[preset.keyVariable, ...(preset.altKeyVariables ?? [])].join(' or ')} (your ${preset.name} API key${fromEnv ? `; if the server at ${preset.baseUrlVariable} takes none, any value works, e.g. ${preset.keyVariable}=local` : ''})`);
-  if (!model) missing.text.push(`VIBE_MODEL or --model (the model name, e.g. ${exampleModel(preset, baseURL)})`);
-  if (missing.text.length) throw new ConfigError(setupMessage(preset, missing, baseURL, fromEnv !== undefined));
-  checkBaseUrl(baseURL, settings.baseUrl !== undefined ? '--base-url' : fromEnv !== undefined ? preset.baseUrlVariable! : settings.configBaseUrl !== undefined ? '"baseUrl" in the config file' : 'the base URL');
+  if (!apiKey || !model) {
+    const problem: ProviderSetupProblem = { kind: 'not_set_up', preset, missingKey: !apiKey, missingModel: !model, baseURL, baseUrlFromEnv: fromEnv !== undefined, exampleModel: exampleModel(preset, baseURL) };
+    const missing = [...(apiKey ? [] : [`${keyVariables(preset)} (the ${preset.name} API key)`]), ...(model ? [] : [`a model (e.g. ${problem.exampleModel})`])];
+    throw new ConfigError(`Provider "${preset.name}" is not set up. Missing: ${missing.join('; ')}.`, problem);
+  }
+  const source: BaseUrlSource = settings.baseUrl !== undefined ? 'setting' : fromEnv !== undefined ? 'environment' : settings.configBaseUrl !== undefined ? 'config' : 'preset';
+  checkBaseUrl(baseURL, { source, ...(source === 'environment' ? { variable: preset.baseUrlVariable! } : {}) });
   if (settings.thinking !== undefined && preset.protocol !== 'anthropic' && preset.protocol !== 'google') {
-    throw new ConfigError(
-      `--thinking sets a thinking budget for --provider anthropic or google. With ${preset.name}, thinking comes with the model you choose (e.g. deepseek-reasoner, o4-mini).`,
-    );
+    throw new ConfigError(`A thinking budget is for the anthropic and google providers; with ${preset.name}, thinking comes with the model.`, { kind: 'thinking_unsupported', preset: preset.name });
   }
   const idleTimeoutMs = settings.idleTimeoutMs ?? (preset.local ? LOCAL_IDLE_TIMEOUT_MS : undefined);
   const wire = openaiWire(preset, model!, baseURL, settings.wire);
@@ -106,7 +115,7 @@ export function resolveProvider(settings: ProviderSettings): ResolvedProvider {
  */
 function openaiWire(preset: ProviderPreset, model: string, baseURL: string, asked: OpenAIWire | undefined): OpenAIWire | undefined {
   if (preset.protocol !== undefined && preset.protocol !== 'openai') {
-    if (asked) throw new ConfigError(`--wire chooses between OpenAI's Chat Completions and Responses wires; ${preset.name} speaks its own API.`);
+    if (asked) throw new ConfigError(`The wire chooses between OpenAI's Chat Completions and Responses wires; ${preset.name} speaks its own API.`, { kind: 'wire_unsupported', preset: preset.name });
     return undefined;
   }
   if (asked) return asked;
@@ -129,16 +138,16 @@ export function serverSearchWire(resolved: ResolvedProvider): 'anthropic' | 'res
  * A URL the SDK cannot use would otherwise surface as a network error, retried four times: a
  * non-HTTP one, or a port Node's fetch refuses outright.
  */
-function checkBaseUrl(url: string, source: string): void {
+function checkBaseUrl(url: string, from: { source: BaseUrlSource; variable?: string }): void {
   let parsed: URL | undefined;
   try {
     parsed = new URL(url);
   } catch {
     parsed = undefined;
   }
-  if (parsed?.protocol !== 'http:' && parsed?.protocol !== 'https:') throw new ConfigError(`${source} must be an http:// or https:// URL, e.g. http://127.0.0.1:11434/v1, got "${url}".`);
+  if (parsed?.protocol !== 'http:' && parsed?.protocol !== 'https:') throw new ConfigError(`The base URL must be an http:// or https:// URL, e.g. http://127.0.0.1:11434/v1, got "${url}".`, { kind: 'bad_base_url', ...from, url, blockedPort: false });
   const port = blockedPortOf(parsed);
-  if (port !== undefined) throw new ConfigError(`${source} ${url}: ${blockedPortAdvice(port)}`);
+  if (port !== undefined) throw new ConfigError(`The base URL ${url}: ${blockedPortAdvice(port)}`, { kind: 'bad_base_url', ...from, url, blockedPort: true, port });
 }
 
 export async function createProvider(resolved: ResolvedProvider): Promise<Provider> {
@@ -146,8 +155,8 @@ export async function createProvider(resolved: ResolvedProvider): Promise<Provid
     ...(resolved.idleTimeoutMs !== undefined ? { idleTimeoutMs: resolved.idleTimeoutMs } : {}),
     ...(resolved.firstByteTimeoutMs !== undefined ? { firstByteTimeoutMs: resolved.firstByteTimeoutMs } : {}),
   };
-  const variables = [resolved.preset.keyVariable, ...(resolved.preset.altKeyVariables ?? [])].filter(Boolean);
-  const keyVariable = variables.length ? { keyVariable: variables.join(' or ') } : {};
+  const variables = keyVariables(resolved.preset);
+  const keyVariable = variables ? { keyVariable: variables } : {};
   const search = resolved.webSearch ? { webSearch: resolved.webSearch } : {};
   // Loaded on demand: the SDK is the largest part of start-up.
   if (resolved.preset.protocol === 'anthropic') {
@@ -204,33 +213,4 @@ export async function createProvider(resolved: ResolvedProvider): Promise<Provid
 function exampleModel(preset: ProviderPreset, baseURL: string): string {
   if (preset.defaultModel && !(preset.defaultModelAtOwnEndpointOnly && baseURL !== preset.baseURL)) return preset.defaultModel;
   return preset.local || baseURL !== preset.baseURL ? 'qwen2.5-coder' : 'gpt-4.1-mini';
-}
-
-/** What to set: only what is missing (a key or base URL already in the environment is not asked for again). */
-function setupMessage(preset: ProviderPreset, missing: { key: boolean; model: boolean; text: string[] }, baseURL: string, baseUrlFromEnv: boolean): string {
-  const keyLine: Array<[string, string]> = !missing.key || !preset.keyVariable
-    ? []
-    : baseUrlFromEnv
-      ? [[`export ${preset.keyVariable}=local`, 'any value, for a server that takes no key']]
-      : [[`export ${preset.keyVariable}=sk-...`, '']];
-  const modelLine: Array<[string, string]> = missing.model ? [[`export VIBE_MODEL=${exampleModel(preset, baseURL)}`, 'or pass --model']] : [];
-  const baseUrlLine: Array<[string, string]> = baseUrlFromEnv
-    ? []
-    : preset.baseUrlVariable
-      ? [[`export ${preset.baseUrlVariable}=http://...`, 'optional: another endpoint (or --base-url)']]
-      : [[`# optional: another endpoint with --base-url URL (${preset.name} reads no base-URL variable)`, '']];
-  const examples = [...keyLine, ...modelLine, ...baseUrlLine];
-  const width = Math.max(...examples.map(([command, comment]) => (comment ? command.length : 0)));
-  const exampleLines = examples.map(([command, comment]) => `  ${comment ? `${command.padEnd(width)}  # ${comment}` : command}`);
-  return [
-    `Provider "${preset.name}" is not set up. Missing: ${missing.text.join('; ')}.`,
-    '',
-    'Set, for example:',
-    ...exampleLines,
-    ...(preset.local || baseUrlFromEnv
-      ? []
-      : ['', 'Or use a local Ollama (no key needed):', '  ollama pull qwen2.5-coder && vibe-agent --provider ollama --model qwen2.5-coder "your task"']),
-    '',
-    'Or try the offline demo: vibe-agent demo',
-  ].join('\n');
 }

@@ -1,13 +1,11 @@
-import { withSubagents } from '../agents/subagents.js';
 import { canonicalJson } from '../contracts/canonical-json.js';
 import type { ToolCall } from '../contracts/messages.js';
 import type { Provider } from '../contracts/provider.js';
 import { createContextPolicy } from '../context/policy.js';
-import type { AgentOptions } from '../core/agent-options.js';
-import { runAgent } from '../core/loop.js';
 import type { RecordedResult, RecordedRun } from './recorded-run.js';
 import { RecordedToolRegistry } from './recorded-tools.js';
 import type { ReplaySetup } from './replay-run.js';
+import { runRecordedPrompt } from './recorded-prompt.js';
 import { READ_OUTPUT_TOOL } from '../context/read-output-name.js';
 import type { Tool } from '../contracts/tool.js';
 
@@ -27,44 +25,42 @@ export async function againstRun(recorded: RecordedRun, setup: ReplaySetup & { p
   const controller = new AbortController();
   setup.signal?.addEventListener('abort', () => controller.abort(), { once: true });
   const live = new Map<string, RecordedResult>();
-  const registry = new RecordedToolRegistry(setup.tools, (call) => live.get(call.id));
+  const registry = new RecordedToolRegistry(setup.parts.tools.list(), (call) => live.get(call.id));
   const context = createContextPolicy({ provider: setup.provider, registry, ...(registry.get(READ_OUTPUT_TOOL) ? {} : { offerReadOutput: (tool: Tool) => registry.register(tool) }), ...(setup.contextWindow !== undefined ? { contextWindow: setup.contextWindow } : {}) });
   const recordedTurns = Math.max(0, ...recorded.calls.keys());
-  const options: AgentOptions = {
+  let outcome: AgainstOutcome | undefined;
+  const decide = (found: AgainstOutcome) => {
+    outcome = found;
+    controller.abort();
+  };
+  await runRecordedPrompt(setup.parts, {
+    input: recorded.input,
     provider: setup.provider,
     model: setup.model,
-    input: recorded.input,
     tools: registry,
-    system: setup.system,
+    context,
     // One turn past the recording's last: a model still calling tools there has diverged.
     maxTurns: recordedTurns + 1,
     handoff: false,
-    temperature: setup.temperature,
-    workspace: setup.workspace,
     signal: controller.signal,
-    prepareMessages: context.prepareMessages,
-    onContextOverflow: context.onContextOverflow,
-    contextForAgent: context.contextForAgent,
-    ...(setup.plan ? { plan: true } : {}),
-  };
-  for await (const event of runAgent(setup.subagents ? withSubagents(options, setup.subagents) : options)) {
-    if (event.agent) continue;
-    if (event.type === 'assistant_message') {
-      const expected = recorded.calls.get(event.turn);
-      const calls = event.message.toolCalls;
-      if (!expected || !sameCalls(expected, calls)) {
-        controller.abort();
-        return { diverged: true, turn: event.turn, recorded: describeCalls(expected), now: describeCalls(calls) };
+    // Called as each event is published, before the loop runs the turn's calls: their results are in place in time.
+    onEvent: (event) => {
+      setup.onEvent?.(event);
+      if (event.agent || outcome) return;
+      if (event.type === 'assistant_message') {
+        const expected = recorded.calls.get(event.turn);
+        const calls = event.message.toolCalls;
+        if (!expected || !sameCalls(expected, calls)) return decide({ diverged: true, turn: event.turn, recorded: describeCalls(expected), now: describeCalls(calls) });
+        if (calls.length === 0) return void (outcome = { diverged: false, turns: event.turn });
+        calls.forEach((call, index) => {
+          const result = recorded.results.get(expected[index]!.id);
+          if (result) live.set(call.id, result);
+        });
       }
-      if (calls.length === 0) return { diverged: false, turns: event.turn };
-      calls.forEach((call, index) => {
-        const result = recorded.results.get(expected[index]!.id);
-        if (result) live.set(call.id, result);
-      });
-    }
-    if (event.type === 'stop') return { diverged: 'stopped', turn: event.turns, reason: event.reason, ...(event.error ? { error: event.error } : {}) };
-  }
-  return { diverged: 'stopped', turn: 0, reason: 'aborted' };
+      if (event.type === 'stop') outcome = { diverged: 'stopped', turn: event.turns, reason: event.reason, ...(event.error ? { error: event.error } : {}) };
+    },
+  });
+  return outcome ?? { diverged: 'stopped', turn: 0, reason: 'aborted' };
 }
 
 function callKey(call: ToolCall): string {

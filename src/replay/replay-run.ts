@@ -1,42 +1,41 @@
-import { withSubagents, type SubagentOptions } from '../agents/subagents.js';
+import type { AgentEvent } from '../contracts/events.js';
 import { createContextPolicy } from '../context/policy.js';
-import type { AgentOptions } from '../core/agent-options.js';
-import { runAgent } from '../core/loop.js';
+import type { ConversationParts } from '../conversation/conversation-parts.js';
 import type { Tool } from '../contracts/tool.js';
-import { withSystemPrompt } from '../session/session-store.js';
 import type { RecordedRun } from './recorded-run.js';
 import { RecordedToolRegistry } from './recorded-tools.js';
+import { runRecordedPrompt } from './recorded-prompt.js';
 import { recordedSummaries, ReplayProvider, type ReplayDifference } from './replay-provider.js';
 import { READ_OUTPUT_TOOL } from '../context/read-output-name.js';
 
 /** What the current agent would send, apart from the model's replies: built the way a run builds it. */
 export interface ReplaySetup {
-  /** The system prompt as the current code builds it (memory, skills, plan mode). */
-  system: string;
-  /** The current tools (their schemas are what the requests offer). */
-  tools: Tool[];
+  /**
+   * The conversation's parts as the current code and settings build them (the CLI's
+   * `conversationParts`): the system prompt (memory, skills), the tools whose schemas the requests
+   * offer, limits, subagents, plan mode, the cache TTL. The replay swaps in the recording's replies
+   * and tool results and runs the prompt through the same conversation core.
+   */
+  parts: ConversationParts;
   contextWindow?: number;
-  maxTurns: number;
-  temperature: number;
-  workspace: string;
   /** The redaction the session file was written with (the current environment's secrets). */
   redact: (text: string) => string;
-  subagents?: SubagentOptions;
-  plan?: boolean;
+  /** Each event of the replayed run, as the conversation publishes it (progress, a parity check). */
+  onEvent?: (event: AgentEvent) => void;
 }
 
 export type ReplayOutcome = { identical: true; requests: number; turns: number } | { identical: false; difference: ReplayDifference };
 
 /**
- * Runs the recorded run again through the real loop, offline: the model's replies and the tool
- * results come from the recording, everything else (system prompt, tool schemas, context policy)
- * from the current code. Each request is compared with the recorded one; the first difference
- * ends the replay.
+ * Runs the recorded run again through the conversation core, offline: the model's replies and the
+ * tool results come from the recording, everything else (system prompt, tool schemas, context
+ * policy) from the current code. Each request is compared with the recorded one; the first
+ * difference ends the replay.
  */
 export async function replayRun(recorded: RecordedRun, setup: ReplaySetup): Promise<ReplayOutcome> {
   const controller = new AbortController();
   const provider = new ReplayProvider(recorded, setup.redact, () => controller.abort());
-  const registry = new RecordedToolRegistry(setup.tools, (call) => recorded.results.get(call.id));
+  const registry = new RecordedToolRegistry(setup.parts.tools.list(), (call) => recorded.results.get(call.id));
   const context = createContextPolicy({
     provider: recordedSummaries(recorded),
     registry,
@@ -45,27 +44,20 @@ export async function replayRun(recorded: RecordedRun, setup: ReplaySetup): Prom
     ...(setup.contextWindow !== undefined ? { contextWindow: setup.contextWindow } : {}),
     rewriteAt: (turn) => recorded.rewrites.get(turn),
   });
-  const options: AgentOptions = {
+  let turns = 0;
+  await runRecordedPrompt(setup.parts, {
+    input: recorded.input,
     provider,
     model: recorded.model,
-    input: recorded.input,
-    // A continued session's later run starts from the conversation the file holds, under today's system prompt.
-    ...(recorded.history ? { messages: withSystemPrompt(recorded.history, setup.system) } : {}),
     tools: registry,
-    system: setup.system,
-    maxTurns: setup.maxTurns,
-    temperature: setup.temperature,
-    workspace: setup.workspace,
+    context,
+    ...(recorded.history ? { history: recorded.history } : {}),
     signal: controller.signal,
-    prepareMessages: context.prepareMessages,
-    onContextOverflow: context.onContextOverflow,
-    contextForAgent: context.contextForAgent,
-    ...(setup.plan ? { plan: true } : {}),
-  };
-  let turns = 0;
-  for await (const event of runAgent(setup.subagents ? withSubagents(options, setup.subagents) : options)) {
-    if (event.type === 'stop') turns = event.turns;
-  }
+    onEvent: (event) => {
+      if (event.type === 'stop' && event.agent === undefined) turns = event.turns;
+      setup.onEvent?.(event);
+    },
+  });
   if (provider.difference) return { identical: false, difference: provider.difference };
   const missing = recorded.exchanges[provider.sent];
   if (missing) {

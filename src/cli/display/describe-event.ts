@@ -75,7 +75,7 @@ export function describeEvent(event: AgentEvent, options: DescribeOptions = {}):
     case 'context_rewrite':
       return [span(`⇣ rewrite point (${event.reason}): ${event.stubbed.length} older outputs stubbed, ${event.savedTokens} tokens out of every later request`, 'dim')];
     case 'context_warning':
-      return [span(`⚠ ${shown(event.message)}`, 'warning')];
+      return [span(`⚠ ${shown(event.message)}${event.setting === 'contextWindow' ? ' (--context-window)' : ''}`, 'warning')];
     case 'history_repaired':
       return [span(`⚕ history repaired before the request: ${shown(event.repairs.join('; '))}`, 'warning')];
     case 'protocol_error':

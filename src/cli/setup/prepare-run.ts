@@ -8,7 +8,8 @@ import { createContextPolicy, type ContextPolicy } from '../../context/policy.js
 import { cacheTtlMsOf } from '../../context/cache-prices.js';
 import { createReviewer } from './reviewer-setup.js';
 import type { SideModel } from '../../side-model/ask-side-model.js';
-import { ConfigError, createProvider, resolveProvider, type ResolvedProvider } from '../../providers/create-provider.js';
+import { ConfigError, createProvider, type ResolvedProvider } from '../../providers/create-provider.js';
+import { resolveCliProvider } from './provider-problem-text.js';
 import { configuredPriceNames, priceOf, setModelPrices } from '../../providers/pricing.js';
 import { loadProtocol } from '../../providers/load-protocol.js';
 import { collectSecrets, createRedactor } from '../../session/redact.js';
@@ -99,7 +100,7 @@ export async function prepareRun(args: CliArgs, env: NodeJS.ProcessEnv = agentEn
   const resolvedSettings = resolveSettings(args, env, config);
   const settings = resolvedSettings.values;
   setModelPrices(settings.modelPrices);
-  const plain = resolveProvider(providerSettings(resolvedSettings, env));
+  const plain = resolveCliProvider(providerSettings(resolvedSettings, env));
   const webSearch = serverSearchOptions(settings, plain, warn);
   const resolved: ResolvedProvider = webSearch ? { ...plain, webSearch } : plain;
   // Tool output is redacted of the user's keys before the model sees it; bash children never get them.
@@ -210,6 +211,7 @@ async function subagentOptions(settings: Settings, workspace: string, env: NodeJ
   return {
     agents: loadAgents({ workspace, userConfigDir: dirname(userConfigPath(env)), env }, warn),
     maxDepth: settings.agentDepth,
+    runChild: (await import('../../conversation/child-conversation.js')).runChildConversation,
     ...(settings.tokenBudget !== undefined ? { tokenBudget: settings.tokenBudget } : {}),
   };
 }

@@ -1,5 +1,6 @@
 import type { Provider } from '../../contracts/provider.js';
-import { createProvider, resolveProvider, type ResolvedProvider } from '../../providers/create-provider.js';
+import { createProvider, type ResolvedProvider } from '../../providers/create-provider.js';
+import { resolveCliProvider } from './provider-problem-text.js';
 import { costOf } from '../../providers/pricing.js';
 import type { SideModel } from '../../side-model/ask-side-model.js';
 import type { Settings } from '../settings/settings.js';
@@ -16,7 +17,7 @@ export async function createReviewer(settings: Pick<Settings, 'reviewer' | 'revi
   const cost = (usage: Parameters<typeof costOf>[1]) => costOf(model, usage);
   const own = wanted?.provider === undefined || wanted.provider === session.resolved.preset.name;
   if (own) return { provider: session.provider, model, cost, timeoutMs: settings.reviewerTimeoutMs };
-  const make = () => createProvider(resolveProvider({ provider: wanted.provider!, model, env }));
+  const make = () => createProvider(resolveCliProvider({ provider: wanted.provider!, model, env }));
   if (settings.permissionMode === 'auto') return { provider: await make(), model, cost, timeoutMs: settings.reviewerTimeoutMs };
   return { provider: lazyProvider(wanted.provider!, make), model, cost, timeoutMs: settings.reviewerTimeoutMs };
 }

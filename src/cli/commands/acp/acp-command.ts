@@ -4,7 +4,8 @@ import { Readable, Writable } from 'node:stream';
 import { ndJsonStream } from '@agentclientprotocol/sdk';
 import { createAcpAgent } from '../../../acp/acp-agent.js';
 import type { AcpHost } from '../../../acp/acp-host.js';
-import { ConfigError, resolveProvider } from '../../../providers/create-provider.js';
+import { ConfigError } from '../../../providers/create-provider.js';
+import { resolveCliProvider } from '../../setup/provider-problem-text.js';
 import { PRESET_ALIASES, PRESETS } from '../../../providers/presets.js';
 import { packageRoot } from '../../../eval/package-root.js';
 import type { CliArgs } from '../../args/cli-args.js';
@@ -50,7 +51,7 @@ async function credentials(args: CliArgs, env: NodeJS.ProcessEnv, workspace: str
     const preset = PRESETS[PRESET_ALIASES[settings.values.provider] ?? settings.values.provider];
     const variable = preset?.keyVariable;
     try {
-      resolveProvider(providerSettings(settings, env));
+      resolveCliProvider(providerSettings(settings, env));
       return { variable, problem: undefined };
     } catch (error) {
       if (error instanceof ConfigError) return { variable, problem: error.message };

@@ -1,7 +1,8 @@
 import type { AgentEvent } from '../../../contracts/events.js';
 import { run, type RunResult } from '../../../core/loop.js';
 import { DEFAULT_SYSTEM_PROMPT } from '../../../core/system-prompt.js';
-import { ConfigError, createProvider, resolveProvider } from '../../../providers/create-provider.js';
+import { ConfigError, createProvider } from '../../../providers/create-provider.js';
+import { resolveCliProvider } from '../../setup/provider-problem-text.js';
 import type { Provider } from '../../../contracts/provider.js';
 import { ScriptedProvider } from '../../../providers/scripted.js';
 import { withProtocol, type ToolProtocol } from '../../../providers/with-protocol.js';
@@ -26,7 +27,7 @@ export interface DemoModel {
 export async function demoModel(args: CliArgs): Promise<DemoModel | undefined> {
   try {
     // Flags and environment only: the demo's model is chosen for the demo, not by a workspace's config file.
-    const resolved = resolveProvider(providerSettings(resolveSettings(args, agentEnvironment(), {}), agentEnvironment()));
+    const resolved = resolveCliProvider(providerSettings(resolveSettings(args, agentEnvironment(), {}), agentEnvironment()));
     return { provider: await createProvider(resolved), model: resolved.model };
   } catch (error) {
     if (!(error instanceof ConfigError) || args.provider || args.model) throw error;

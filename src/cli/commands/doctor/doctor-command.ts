@@ -5,7 +5,8 @@ import { localChecks, type ConfigFileCheck } from '../../../doctor/local-checks.
 import { renderLocalOnly, renderReport, reportFailed } from '../../../doctor/render-report.js';
 import { runDoctor } from '../../../doctor/run-doctor.js';
 import type { DoctorEndpoint } from '../../../doctor/types.js';
-import { ConfigError, createProvider, resolveProvider } from '../../../providers/create-provider.js';
+import { ConfigError, createProvider } from '../../../providers/create-provider.js';
+import { resolveCliProvider } from '../../setup/provider-problem-text.js';
 import { detectBubblewrap } from '../../../sandbox/detect-bubblewrap.js';
 import type { CliArgs } from '../../args/cli-args.js';
 import { loadConfig, pointsAtThisMachine, projectConfigPath, readConfigFile, userConfigPath, type ConfigPlace, type FileConfig } from '../../settings/config.js';
@@ -28,9 +29,9 @@ export async function doctorCommand(args: CliArgs, signal: AbortSignal, env: Nod
   let config: FileConfig = {};
   if (!configFiles.some((file) => file.error)) config = await loadConfig(workspace, env, (message) => safeStderr.write(`vibe-agent: warning: ${message}\n`));
   const settings = resolveSettings(args, env, config);
-  let resolved: ReturnType<typeof resolveProvider>;
+  let resolved: ReturnType<typeof resolveCliProvider>;
   try {
-    resolved = resolveProvider(providerSettings(settings, env));
+    resolved = resolveCliProvider(providerSettings(settings, env));
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     // Nothing to probe yet, but the machine's checks are what someone setting up needs to see.

@@ -10,7 +10,8 @@ import { loadConfig } from '../../settings/config.js';
 import { resolveSettings } from '../../setup/resolve-settings.js';
 import { providerSettings } from '../../setup/provider-settings.js';
 import { createReviewer } from '../../setup/reviewer-setup.js';
-import { createProvider, resolveProvider } from '../../../providers/create-provider.js';
+import { createProvider } from '../../../providers/create-provider.js';
+import { resolveCliProvider } from '../../setup/provider-problem-text.js';
 import { setModelPrices } from '../../../providers/pricing.js';
 import { agentEnvironment } from '../../../secrets/held-secrets.js';
 import { safeStderr, safeStdout } from '../../display/safe-output.js';
@@ -35,7 +36,7 @@ export async function reviewerEvalCommand(args: CliArgs, flags: { cases?: string
   // Only the settings and the provider: no tools, MCP servers or hooks start for an eval of the reviewer.
   const settings = resolveSettings(args, env, await loadConfig(process.cwd(), env, (text) => safeStderr.write(`vibe-agent: warning: ${text}\n`)));
   setModelPrices(settings.values.modelPrices);
-  const resolved = resolveProvider(providerSettings(settings, env));
+  const resolved = resolveCliProvider(providerSettings(settings, env));
   const reviewer = await createReviewer({ ...settings.values, permissionMode: 'auto' }, { resolved, provider: await createProvider(resolved) }, env);
   try {
     let done = 0;

@@ -1,6 +1,5 @@
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { systemPromptFor } from '../../../core/system-prompt.js';
 import { againstRun, type AgainstOutcome } from '../../../replay/against-run.js';
 import { NotReplayable, recordedRuns, type RecordedRun } from '../../../replay/recorded-run.js';
 import type { ReplayDifference } from '../../../replay/replay-provider.js';
@@ -16,6 +15,8 @@ import type { CliArgs } from '../../args/cli-args.js';
 import type { ReplayArgs } from './replay-args.js';
 import { EXIT } from '../../settings/exit-codes.js';
 import { prepareRun, type PreparedRun } from '../../setup/prepare-run.js';
+import { conversationParts } from '../../setup/conversation-parts.js';
+import { createCliAuthorize } from '../../setup/permission-setup.js';
 import { UsageError } from '../../settings/usage-error.js';
 import { safeStderr, safeStdout } from '../../display/safe-output.js';
 import { agentEnvironment } from '../../../secrets/held-secrets.js';
@@ -67,19 +68,11 @@ export async function replayCommand(args: CliArgs & ReplayArgs, signal: AbortSig
   }
 }
 
+/** The parts a one-shot run of these settings would have, headless (nobody is asked; the replay's own tools answer from the recording). */
 function replaySetup(prepared: PreparedRun, redact: (text: string) => string): ReplaySetup {
-  const planning = prepared.settings.permissionMode === 'plan';
-  return {
-    system: systemPromptFor(prepared.system, planning),
-    tools: prepared.tools.list(),
-    ...(prepared.contextWindow !== undefined ? { contextWindow: prepared.contextWindow } : {}),
-    maxTurns: prepared.maxTurns,
-    temperature: prepared.temperature,
-    workspace: prepared.workspace,
-    redact,
-    ...(prepared.subagents ? { subagents: prepared.subagents } : {}),
-    ...(planning ? { plan: true } : {}),
-  };
+  const warn = (text: string) => safeStderr.write(`vibe-agent: warning: ${text}\n`);
+  const parts = conversationParts(prepared, { session: { kind: 'none' }, authorize: (ask) => createCliAuthorize(prepared.settings, ask), asks: false, warn });
+  return { parts, ...(prepared.contextWindow !== undefined ? { contextWindow: prepared.contextWindow } : {}), redact };
 }
 
 function sessionPath(word: string, workspace: string, env: NodeJS.ProcessEnv): string {

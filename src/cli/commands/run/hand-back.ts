@@ -1,9 +1,8 @@
-import type { AgentEvent } from '../../../contracts/events.js';
+import type { HeadlessStop } from './headless-stop.js';
 import type { RefusedCall } from '../../../permissions/auto-review.js';
 import { oneLine } from '../../display/summarize.js';
 import { visibleText } from '../../display/visible-text.js';
 
-type StopEvent = Extract<AgentEvent, { type: 'stop' }>;
 
 /**
  * A headless run's end when the auto mode hands back to the person (3 refusals in a row, or 20 in
@@ -29,7 +28,7 @@ export class HandBack {
     this.controller.abort(new Error('handed back'));
   };
 
-  annotate(event: StopEvent): StopEvent {
+  annotate(event: HeadlessStop): HeadlessStop {
     if (!this.refused) return event;
     return { ...event, error: 'auto mode: the reviewer refused too many calls; handed back to the user', autoRefused: this.refused.map(({ tool, summary, reason }) => ({ tool, summary, reason })) };
   }
