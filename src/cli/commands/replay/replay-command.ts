@@ -5,7 +5,7 @@ import { NotReplayable, recordedRuns, type RecordedRun } from '../../../replay/r
 import type { ReplayDifference } from '../../../replay/replay-provider.js';
 import { replayRun, type ReplaySetup } from '../../../replay/replay-run.js';
 import { replayReviews, type ReviewReplay } from '../../../replay/replay-reviews.js';
-import { replayVerdicts, type VerdictReplay } from '../../../conversation/goal/replay-verdicts.js';
+import { replayVerdicts, type VerdictReplay } from '../../../replay/replay-verdicts.js';
 import type { SideModel } from '../../../side-model/ask-side-model.js';
 import { goalSetup } from '../../setup/goal-setup.js';
 import { findSession } from '../../../session/list-sessions.js';

@@ -1,11 +1,11 @@
-import { itemsOf, RecordedReplies, type RecordedExchange } from '../../replay/recorded-replies.js';
-import type { RawRecord } from '../../session/read-session.js';
-import { rebuildHistory } from '../../session/rebuild-history.js';
-import type { SideModel } from '../../side-model/ask-side-model.js';
-import { buildSideRequest, requestDigest } from '../../side-model/side-request.js';
-import type { CheckRunner } from './goal-checks.js';
-import { judgeGoal, judgeRequestSpec } from './goal-judge.js';
-import type { CheckRun } from './goal-types.js';
+import { itemsOf, RecordedReplies, type RecordedExchange } from './recorded-replies.js';
+import type { RawRecord } from '../session/read-session.js';
+import { rebuildHistory } from '../session/rebuild-history.js';
+import type { SideModel } from '../side-model/ask-side-model.js';
+import { buildSideRequest, requestDigest } from '../side-model/side-request.js';
+import type { CheckRunner } from '../conversation/goal/goal-checks.js';
+import { judgeGoal, judgeRequestSpec } from '../conversation/goal/goal-judge.js';
+import type { CheckRun } from '../conversation/goal/goal-types.js';
 
 type Verdict = { status: string; accepted: boolean; reason: string };
 
@@ -21,7 +21,7 @@ export interface VerdictReplay {
 
 /**
  * Sends every recorded goal verdict again, the way the auto mode's reviewer verdicts are replayed
- * (replay/replay-reviews.ts): the judge's first request is rebuilt by today's code from the
+ * (replay-reviews.ts): the judge's first request is rebuilt by today's code from the
  * session's history at that verdict and must be the recorded one byte for byte (its digest); then
  * today's judge (its parser and its evidence check) reads the recorded replies offline, or with
  * `live` the request goes to that judge model. The checks it asks for are answered from the
