@@ -11,20 +11,12 @@ import { startChatServer } from './support/chat-server.js';
 import { cliHome, waitFor } from './support/cli-process.js';
 import { EventWatch } from './support/event-watch.js';
 import { askChecks, judged, writeGoalFixture } from './support/goal-cli.js';
+import { isAlive } from './support/processes.js';
 
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 describe('--bg --goal', () => {
   it('pursues the goal in a background session, and agents shows its state, verdict and evidence', { timeout: 180_000 }, async () => {
@@ -45,8 +37,8 @@ describe('--bg --goal', () => {
     const server = JSON.parse(readFileSync(join(state, 'address.json'), 'utf8')) as { url: string; pid: number };
     const token = readFileSync(join(state, 'token'), 'utf8').trim();
     cleanups.push(async () => {
-      if (alive(server.pid)) process.kill(server.pid, 'SIGKILL');
-      await waitFor(() => !alive(server.pid), 'the background server to exit', 60_000);
+      if (isAlive(server.pid)) process.kill(server.pid, 'SIGKILL');
+      await waitFor(() => !isAlive(server.pid), 'the background server to exit', 60_000);
     });
     const listed = await home.run(['agents', '--json']);
     const [row] = (JSON.parse(listed.stdout) as { agents: AgentRow[] }).agents;

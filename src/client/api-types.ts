@@ -242,6 +242,8 @@ export interface components {
         SetGoal: {
             /** @description What must hold, in words the judge checks ("npm test passes"). Omit it with continue: true. */
             condition?: string;
+            /** @description The first turn's task, when it is more than the condition ("fix the date parser"); the condition is added to it. */
+            prompt?: string;
             /**
              * @description Continue the session's unfinished goal (cancelled, or its server stopped) with its caps and what it had spent.
              * @constant

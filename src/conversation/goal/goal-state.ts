@@ -1,4 +1,4 @@
-import type { GoalCaps, GoalEvidence, GoalNotice, GoalOutcome, GoalSpent } from './goal-types.js';
+import type { GoalCaps, GoalNotice, GoalOutcome, GoalSpent } from './goal-types.js';
 
 type Numbered<T> = T & { seq?: number };
 type StartNotice = Extract<GoalNotice, { type: 'goal_start' }>;
@@ -14,16 +14,7 @@ export interface GoalLeft {
 }
 
 /** A judgement as a front end shows it: the verdict and the evidence it cited, with the checks it ran. */
-export interface GoalVerdictView {
-  seq?: number;
-  turn: number;
-  judge: string;
-  status: 'met' | 'not_met';
-  accepted: boolean;
-  reason: string;
-  evidence: GoalEvidence[];
-  checks: Array<{ name: string; exit_code: number }>;
-}
+export type GoalVerdictView = Pick<VerdictNotice, 'turn' | 'judge' | 'status' | 'accepted' | 'reason' | 'evidence' | 'checks'> & { seq?: number };
 
 /**
  * A session's goal as its events say it stands: the condition, the caps and what is left of each,
