@@ -52,7 +52,20 @@ describe('goals', { timeout: CLI_SESSION_TIMEOUT_MS * 2 }, () => {
     const [file] = home.sessionFiles();
     const read = readSessionFile(home.sessionPath(file!));
     expect(read.records.map((record) => record.type).filter((type) => type.startsWith('goal_'))).toEqual(['goal_start', 'goal_verdict', 'goal_verdict', 'goal_end']);
-    const notes = (await buildTrace(read, { file: file! })).turns.flatMap((turn) => turn.notes);
+    const trace = await buildTrace(read, { file: file! });
+    const notes = trace.turns.flatMap((turn) => turn.notes);
+    // The trace's JSON carries the goal itself: its caps, each verdict with its evidence and checks, its end.
+    expect(trace.goals).toMatchObject([
+      {
+        condition: 'npm test passes',
+        caps: { maxTurns: 20, maxCost: 5 },
+        verdicts: [
+          { turn: 1, accepted: false, checks: [{ name: 'npm test', exit_code: 1 }] },
+          { turn: 2, accepted: true, evidence: passed, checks: [{ name: 'npm test', exit_code: 0 }] },
+        ],
+        end: { outcome: 'met' },
+      },
+    ]);
     expect(notes.find((note) => note.startsWith('Goal judgement') && note.includes('met (the judge said met)'))).toContain('npm test → exit 0');
   });
 

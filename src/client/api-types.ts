@@ -139,6 +139,25 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/sessions/{id}/goal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The session's goal: its condition, turns, cost and time so far, each cap and what is left, the last verdict with its evidence, and how it ended. */
+        get: operations["getGoal"];
+        put?: never;
+        /** Set the session's goal: the agent works turn after turn until the judge, running read-only checks, says it holds, or a cap or no progress stops it. Its goal_start, goal_verdict and goal_end events follow on the stream. */
+        post: operations["setGoal"];
+        /** Clear the goal: a running one is stopped (its turn interrupted) and ends as cleared; an ended one stays as it ended. */
+        delete: operations["clearGoal"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -221,6 +240,95 @@ export interface components {
         };
         Interrupted: {
             interrupted: boolean;
+        };
+        SetGoal: {
+            /** @description What must hold, in words the judge checks ("npm test passes"). Omit it with continue: true. */
+            condition?: string;
+            /** @description The first turn's task, when it is more than the condition ("fix the date parser"); the condition is added to it. */
+            prompt?: string;
+            /**
+             * @description Continue the session's unfinished goal (cancelled, or its server stopped) with its caps and what it had spent.
+             * @constant
+             */
+            continue?: true;
+            /** @description US dollars (list prices), agent, subagents and judge together. Default: the server's goalMaxCost ($5). */
+            maxCost?: number;
+            /** @description Input plus output tokens. Default: goalMaxTokens (2,000,000). */
+            maxTokens?: number;
+            /** @description Working turns. Default: goalMaxTurns (20). */
+            maxTurns?: number;
+            /** @description Wall time in minutes. Default: goalMaxTimeMs (60 minutes). */
+            maxMinutes?: number;
+        };
+        GoalVerdict: {
+            /** @description The goal_verdict event's number. */
+            seq?: number;
+            turn: number;
+            judge: string;
+            /**
+             * @description What the judge said.
+             * @enum {string}
+             */
+            status: "met" | "not_met";
+            /** @description Whether it counts as met: "met" whose every cited item matches a check the judge ran. */
+            accepted: boolean;
+            reason: string;
+            evidence: ({
+                check: string;
+                exit_code: number;
+            } | {
+                file: string;
+                line: number;
+                text: string;
+            })[];
+            /** @description The checks the judge ran, with their exit codes. */
+            checks: {
+                name: string;
+                exit_code: number;
+            }[];
+        };
+        Goal: {
+            condition: string;
+            /**
+             * @description running: working or being judged here; unfinished: started, never ended, not running (POST continue: true resumes it); otherwise how it ended.
+             * @enum {string}
+             */
+            status: "running" | "unfinished" | "met" | "cap" | "blocked" | "cleared" | "aborted";
+            judge: string;
+            /** @description The commands the judge may run, besides read:PATH. */
+            checks: string[];
+            stallTurns: number;
+            caps: {
+                maxCost: number;
+                maxTokens: number;
+                maxTurns: number;
+                maxMs: number;
+            };
+            spent: {
+                turns: number;
+                tokens: number;
+                cost: number;
+                agentCost: number;
+                judgeCost: number;
+                elapsedMs: number;
+            };
+            /** @description What is left of each cap. */
+            left: {
+                turns: number;
+                tokens: number;
+                cost: number;
+                ms: number;
+            };
+            lastVerdict?: components["schemas"]["GoalVerdict"];
+            end?: {
+                seq?: number;
+                /** @enum {string} */
+                outcome: "met" | "cap" | "blocked" | "cleared" | "aborted";
+                reason: string;
+                report: string;
+            };
+            /** @description The goal_start event's number. */
+            startSeq?: number;
         };
     };
     responses: never;
@@ -651,6 +759,148 @@ export interface operations {
                 };
             };
             /** @description No such session. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getGoal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The goal. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Goal"];
+                };
+            };
+            /** @description No valid bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such session, or it has no goal. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    setGoal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetGoal"];
+            };
+        };
+        responses: {
+            /** @description Started; its state now. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Goal"];
+                };
+            };
+            /** @description The request is malformed; nothing was done. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such session, or it has no goal. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A goal already runs in this session (clear it first), or there is no unfinished goal to continue. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    clearGoal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The goal as it stands after clearing. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Goal"];
+                };
+            };
+            /** @description No valid bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such session, or it has no goal. */
             404: {
                 headers: {
                     [name: string]: unknown;

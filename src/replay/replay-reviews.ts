@@ -1,12 +1,11 @@
 import type { Message, ToolCall } from '../contracts/messages.js';
-import type { ModelRequest, Provider, ProviderEvent } from '../contracts/provider.js';
+import { itemsOf, RecordedReplies, type RecordedExchange as Exchange } from './recorded-replies.js';
 import { askSideModel, type SideModel } from '../side-model/ask-side-model.js';
-import { buildSideRequest, requestDigest, type SideItem } from '../side-model/side-request.js';
+import { buildSideRequest, requestDigest } from '../side-model/side-request.js';
 import { reviewSpec } from '../permissions/review-request.js';
 import { parseReviewVerdict } from '../permissions/review-verdict.js';
 import type { RawRecord } from '../session/read-session.js';
 
-type Exchange = { request: ModelRequest; digest: string; reply?: string; error?: string };
 
 /** One recorded reviewer verdict sent again, and whether today's code reproduced it. */
 export interface ReviewReplay {
@@ -59,34 +58,7 @@ async function replayOne(record: RawRecord, exchanges: Exchange[], history: Mess
   return { ...base, now };
 }
 
-/** The JSON items of a request's user message: the first one (1), or the last (-1). */
-function itemsOf(request: ModelRequest, which: 1 | -1): SideItem[] {
-  const users = request.messages.filter((message) => message.role === 'user');
-  const message = which === 1 ? users[0] : users.at(-1);
-  if (!message) return [];
-  return message.content.split('\n').flatMap((line) => {
-    try {
-      return [JSON.parse(line) as SideItem];
-    } catch {
-      return [];
-    }
-  });
-}
-
 function findCall(history: readonly Message[], id: string): ToolCall | undefined {
   for (const message of history) if (message.role === 'assistant') for (const call of message.toolCalls) if (call.id === id) return call;
   return undefined;
-}
-
-/** Answers each request with the recorded reply (or error) at its position. */
-class RecordedReplies implements Provider {
-  readonly name = 'recorded';
-  private position = 0;
-  constructor(private readonly exchanges: Exchange[]) {}
-
-  async *stream(): AsyncGenerator<ProviderEvent> {
-    const exchange = this.exchanges[this.position++];
-    if (!exchange || exchange.reply === undefined) throw new Error(exchange?.error ?? 'no recorded reply');
-    yield { type: 'response', response: { message: { role: 'assistant', content: exchange.reply, toolCalls: [] }, finishReason: 'stop' } };
-  }
 }

@@ -4,6 +4,9 @@ import { checkAccess, type AccessRules } from './access.js';
 import { BadRequest } from './read-body.js';
 import { handleRoute, type RouteContext } from './route-handlers.js';
 import { ROUTES, type RouteSpec } from './route-specs.js';
+import { GOAL_ROUTES } from './goal-route-specs.js';
+import { handleGoalRoute, isGoalRoute } from './goal-routes.js';
+import { GoalRefused } from './goal-schemas.js';
 import { AtCapacity, SessionRegistry } from './session-registry.js';
 import type { SessionHost } from './session-port.js';
 import { OpenRefused } from './session-port.js';
@@ -32,7 +35,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const limits: ServerLimits = { ...DEFAULT_LIMITS, ...options.limits, stream: { ...DEFAULT_LIMITS.stream, ...options.limits?.stream } };
   const registry = new SessionRegistry(options.sessions, limits.sessions);
   const context: RouteContext = { registry, limits, version: options.version, streams: { open: 0 } };
-  const matchers = ROUTES.map((route) => ({ route, pattern: pathPattern(route.path) }));
+  const matchers = [...ROUTES, ...GOAL_ROUTES].map((route) => ({ route, pattern: pathPattern(route.path) }));
 
   const server: Server = createServer((request, response) => {
     const path = new URL(request.url ?? '/', 'http://server').pathname;
@@ -45,7 +48,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     if (access.origin) corsHeaders(response, access.origin);
     if (preflight) return reply(response, access.origin ? 204 : 405);
     if (!found) return reply(response, matched.length ? 405 : 404, { error: matched.length ? `${request.method} is not allowed here` : 'no such route' });
-    handleRoute(found.route, found.match!.groups ?? {}, request, response, context).catch((error: unknown) => failed(response, error));
+    (isGoalRoute(found.route) ? handleGoalRoute : handleRoute)(found.route, found.match!.groups ?? {}, request, response, context).catch((error: unknown) => failed(response, error));
   });
   server.requestTimeout = 0;
   server.headersTimeout = 30_000;
@@ -72,6 +75,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
 function failed(response: ServerResponse, error: unknown): void {
   if (error instanceof BadRequest) return reply(response, error.status, { error: error.message });
   if (error instanceof OpenRefused) return reply(response, error.status, { error: error.message });
+  if (error instanceof GoalRefused) return reply(response, 409, { error: error.message });
   if (error instanceof AtCapacity) return reply(response, 503, { error: error.message }, { 'retry-after': String(RETRY_AFTER_SECONDS) });
   reply(response, 500, { error: error instanceof Error ? error.message : String(error) });
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { apiSchemas } from './api-schemas.js';
 import { ROUTES, type RouteSpec } from './route-specs.js';
+import { GOAL_ROUTES } from './goal-route-specs.js';
 
 const REF = '#/components/schemas/';
 
@@ -8,7 +9,7 @@ const REF = '#/components/schemas/';
 export function openApiDocument(version: string): Record<string, unknown> {
   const { schemas } = z.toJSONSchema(apiSchemas, { io: 'input', uri: (id) => `${REF}${id}` });
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const route of ROUTES) (paths[route.path] ??= {})[route.method.toLowerCase()] = operation(route);
+  for (const route of [...ROUTES, ...GOAL_ROUTES]) (paths[route.path] ??= {})[route.method.toLowerCase()] = operation(route);
   return {
     openapi: '3.1.0',
     info: { title: 'Vibe Agent server', version, description: 'Sessions of the Vibe Agent coding agent over HTTP: see docs/server.md.' },

@@ -1,4 +1,5 @@
 import type { ApiEvent, CreateSessionBody, Decision, PromptMode, SessionInfo } from './api-schemas.js';
+import type { HostedGoal } from './goal-schemas.js';
 
 /**
  * What the server asks of the conversation core: sessions that take prompts, interrupts and answers,
@@ -23,6 +24,8 @@ export interface HostedSession {
   subscribe(listener: (event: ApiEvent) => void): () => void;
   /** Stops a running turn and closes the session file. */
   close(): Promise<void>;
+  /** The session's goal (src/server/goal-routes.ts); absent: this host runs no goals. */
+  readonly goal?: HostedGoal;
 }
 
 export interface SessionHost {

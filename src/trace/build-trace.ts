@@ -1,4 +1,4 @@
-import { goalNote } from './goal-notes.js';
+import { goalNote, traceGoals } from './goal-notes.js';
 import type { AssistantMessage, Message, Usage } from '../contracts/messages.js';
 import type { ToolCallStatus } from '../contracts/tool.js';
 import { knownWindow } from '../context/model-windows.js';
@@ -40,6 +40,7 @@ export async function buildTrace(read: ReadSession, options: TraceOptions): Prom
   builder.problems.push(...recorded.warnings);
   const notes = [...read.warnings, ...builder.problems];
   const window = contextWindow(options.contextWindow, builder.reportedWindow, builder.main.model);
+  const goals = traceGoals(read.records);
   return {
     session: { id: read.header?.id ?? '', workspace: read.header?.workspace ?? '', createdAt: read.header?.createdAt ?? '', file: options.file },
     outcome: sessionOutcome(read.records),
@@ -50,6 +51,7 @@ export async function buildTrace(read: ReadSession, options: TraceOptions): Prom
     turns: builder.main.turns.concat(builder.orphans),
     totals: sumTotals(builder.main.turns.concat(builder.orphans), builder.main.run),
     skipped: { count: read.skippedLines.length + builder.problems.length, notes },
+    ...(goals.length ? { goals } : {}),
   };
 }
 

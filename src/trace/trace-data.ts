@@ -1,6 +1,7 @@
 import type { ToolCallStatus } from '../contracts/tool.js';
 import type { Citation, Usage } from '../contracts/messages.js';
 import type { SessionOutcome } from './session-outcome.js';
+import type { TraceGoal } from './goal-notes.js';
 
 /**
  * What the trace page shows, as plain JSON embedded in the page. Every message of the session is
@@ -25,6 +26,8 @@ export interface TraceData {
   totals: TraceTotals;
   /** What could not be read: skipped lines, malformed records, a torn last line. */
   skipped: { count: number; notes: string[] };
+  /** The session's goals (docs/goals.md): caps, each judge verdict with its evidence and checks, the end. */
+  goals?: TraceGoal[];
 }
 
 export interface TraceMessage {

@@ -13,6 +13,12 @@ export const judged = (status: 'met' | 'not_met', reason: string, evidence: unkn
   usage: { inputTokens: 300, outputTokens: 30 },
 });
 
+/** A tiny npm project whose `npm test` passes once done.txt holds "done". */
+export function writeGoalFixture(workspace: string): void {
+  writeFileSync(join(workspace, 'package.json'), JSON.stringify({ name: 'goal-fixture', private: true, scripts: { test: 'node check.js' } }));
+  writeFileSync(join(workspace, 'check.js'), "const fs = require('node:fs');\nconst ok = fs.existsSync('done.txt') && fs.readFileSync('done.txt', 'utf8').trim() === 'done';\nconsole.log(ok ? 'all 1 tests passed' : 'FAIL: done.txt is not done');\nprocess.exit(ok ? 0 : 1);\n");
+}
+
 /**
  * The built CLI with a goal against two scripted chat servers over the real OpenAI SDK: the agent's
  * (provider openai) and the judge's (provider ollama, its own base URL). The workspace is a tiny
@@ -31,8 +37,7 @@ export function useGoalCli() {
     closers.push(agent, judge);
     const home = cliHome();
     homes.push(home);
-    writeFileSync(join(home.workspace, 'package.json'), JSON.stringify({ name: 'goal-fixture', private: true, scripts: { test: 'node check.js' } }));
-    writeFileSync(join(home.workspace, 'check.js'), "const fs = require('node:fs');\nconst ok = fs.existsSync('done.txt') && fs.readFileSync('done.txt', 'utf8').trim() === 'done';\nconsole.log(ok ? 'all 1 tests passed' : 'FAIL: done.txt is not done');\nprocess.exit(ok ? 0 : 1);\n");
+    writeGoalFixture(home.workspace);
     if (options.prices) {
       mkdirSync(join(home.env.XDG_CONFIG_HOME, 'vibe-agent'), { recursive: true });
       writeFileSync(join(home.env.XDG_CONFIG_HOME, 'vibe-agent', 'config.json'), JSON.stringify({ modelPrices: { 'agent-model': { input: 1, output: 2 }, 'judge-model': { input: 1, output: 2 } } }));

@@ -1,6 +1,6 @@
 import type { Message } from '../../contracts/messages.js';
 import { askSideModel, type SideModel, type SideOutcome, type SideParse } from '../../side-model/ask-side-model.js';
-import type { SideItem } from '../../side-model/side-request.js';
+import type { SideItem, SideRequestSpec } from '../../side-model/side-request.js';
 import type { CheckRunner } from './goal-checks.js';
 import type { CheckRun, GoalEvidence, JudgeAnswer } from './goal-types.js';
 
@@ -32,7 +32,6 @@ export interface Judgement {
 /** One judgement after a turn: the judge sees the condition and the work, may run checks, and must cite them. */
 export async function judgeGoal(judge: SideModel, input: JudgeInput, runCheck: CheckRunner, signal?: AbortSignal): Promise<Judgement> {
   const runs: CheckRun[] = [];
-  const items: SideItem[] = [{ kind: 'goal', condition: input.condition }, ...workItems(input.history), { kind: 'checks_allowed', names: [...input.checks, 'read:PATH'] }];
   const parse = async (value: Record<string, unknown>): Promise<SideParse<JudgeAnswer>> => {
     if ('checks' in value) {
       const names = value.checks;
@@ -46,12 +45,18 @@ export async function judgeGoal(judge: SideModel, input: JudgeInput, runCheck: C
     }
     return parseAnswer(value);
   };
-  const side = await askSideModel(judge, { system: INSTRUCTIONS, items, maxTokens: 800 }, parse, { rounds: 3, ...(signal ? { signal } : {}) });
+  const side = await askSideModel(judge, judgeRequestSpec(input), parse, { rounds: 3, ...(signal ? { signal } : {}) });
   if (!side.ok) return { answer: { status: 'not_met', reason: `the judge gave no verdict (${side.reason})`, evidence: [] }, accepted: false, rejection: side.reason, runs, side };
   const answer = side.value;
   if (answer.status !== 'met') return { answer, accepted: false, runs, side };
   const rejection = evidenceProblem(answer.evidence, runs);
   return { answer, accepted: rejection === undefined, ...(rejection ? { rejection } : {}), runs, side };
+}
+
+/** The judge's first request, from the condition, the work so far and the allowed checks (replay rebuilds it to compare). */
+export function judgeRequestSpec(input: JudgeInput): SideRequestSpec {
+  const items: SideItem[] = [{ kind: 'goal', condition: input.condition }, ...workItems(input.history), { kind: 'checks_allowed', names: [...input.checks, 'read:PATH'] }];
+  return { system: INSTRUCTIONS, items, maxTokens: 800 };
 }
 
 /** Why cited evidence does not hold, or undefined when every item matches a check the judge ran. */

@@ -1,4 +1,5 @@
 import type { Usage } from '../../contracts/messages.js';
+import type { SideExchange } from '../../side-model/ask-side-model.js';
 
 /** Limits set when a goal starts, counted for the whole tree (subagents) and the judge together. */
 export interface GoalCaps {
@@ -68,10 +69,15 @@ export type GoalNotice =
       checks: Array<{ name: string; exit_code: number }>;
       /** The judge's requests' digests (replay and audit). */
       digests: string[];
+      /** The judge's requests and replies, as the reviewer's are kept: replay rebuilds and re-reads them. */
+      exchanges?: SideExchange[];
       usage: Usage;
       cost?: number;
       spent: GoalSpent;
     }
   | { type: 'goal_end'; outcome: GoalOutcome; reason: string; spent: GoalSpent; report: string };
+
+/** The abort reason that ends a goal as `cleared` (a person's /goal clear, DELETE …/goal) rather than `aborted`. */
+export const GOAL_CLEARED = 'the goal was cleared';
 
 export const GOAL_NOTICE_TYPES = ['goal_start', 'goal_verdict', 'goal_end'] as const;

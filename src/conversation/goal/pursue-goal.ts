@@ -6,7 +6,7 @@ import type { CheckRunner } from './goal-checks.js';
 import { judgeGoal, type Judgement } from './goal-judge.js';
 import { GoalLedger } from './goal-ledger.js';
 import { goalReport } from './goal-report.js';
-import type { GoalCaps, GoalNotice, GoalOutcome, GoalSpent } from './goal-types.js';
+import { GOAL_CLEARED, type GoalCaps, type GoalNotice, type GoalOutcome, type GoalSpent } from './goal-types.js';
 
 /** What a goal needs of its conversation: the core's prompt, events, history and a way to record its notices. */
 export interface GoalHost {
@@ -30,6 +30,7 @@ export interface GoalSpec {
   resumed?: GoalSpent;
   /** How many calls so far were refused for an approval nobody can give (a headless run). */
   unaskable?: () => number;
+  /** Stops the goal: aborted with GOAL_CLEARED as its reason, it ends `cleared`; otherwise `aborted`. */
   signal?: AbortSignal;
   /** Whether the stop `signal` gave was the user ending the goal (`/goal clear`) rather than a cancel. */
   cleared?: () => boolean;
@@ -43,6 +44,9 @@ export interface GoalResult {
   report: string;
   spent: GoalSpent;
 }
+
+/** A task given with its goal (`vibe-agent "fix it" --goal "npm test passes"`): the first turn's prompt. */
+export const taskWithGoal = (task: string, condition: string) => `${task}\n\nWork until this goal holds: ${condition}`;
 
 const workPrompt = (condition: string) => `Work until this goal holds: ${condition}\nAn independent judge checks it after each of your turns by running read-only checks.`;
 const againPrompt = (reason: string) => `The goal does not hold yet. The judge's reason: ${reason}\nKeep working toward it.`;
@@ -65,7 +69,7 @@ export async function pursueGoal(host: GoalHost, spec: GoalSpec): Promise<GoalRe
     host.note({ type: 'goal_end', outcome, reason, spent, report });
     return { outcome, reason, report, spent, ...extra };
   };
-  const stopped = () => (spec.cleared?.() ? end('cleared', 'the user cleared the goal') : end('aborted', 'the goal was cancelled'));
+  const stopped = () => (spec.cleared?.() || spec.signal?.reason === GOAL_CLEARED ? end('cleared', 'the user cleared the goal') : end('aborted', 'the goal was cancelled'));
   for (;;) {
     const cap = ledger.capReached();
     if (cap) return wrapUp(host, ledger, cap, spec.signal, () => end('cap', `${cap} is reached`));
@@ -88,6 +92,7 @@ export async function pursueGoal(host: GoalHost, spec: GoalSpec): Promise<GoalRe
       evidence: last.answer.evidence,
       checks: last.runs.map((run) => ({ name: run.name, exit_code: run.exitCode })),
       digests: last.side.exchanges.map((exchange) => exchange.digest),
+      exchanges: last.side.exchanges,
       usage: last.side.usage,
       ...(last.side.cost !== undefined ? { cost: last.side.cost } : {}),
       spent: ledger.snapshot(),

@@ -3,6 +3,7 @@ import type { BackgroundEntry } from './background-registry.js';
 import { spentIn } from '../../../session/session-spent.js';
 import type { ServerConnection } from './server-address.js';
 import { sessionReport, type SessionReport } from './session-report.js';
+import type { GoalView } from './bg-goal.js';
 
 export type AgentState = 'working' | 'needs you' | 'done' | 'failed' | 'stopped';
 
@@ -25,6 +26,8 @@ export interface AgentRow {
   problem?: string;
   /** Once its run has ended (done, failed, stopped): what it changed, ran and cost, and how to land it. */
   report?: SessionReport;
+  /** Its goal, when one was set (--bg --goal): condition, status, spend, caps and what is left, the last verdict. */
+  goal?: GoalView;
 }
 
 const FAILED = new Set(['provider_error', 'cost_limit', 'token_limit', 'repeated_call', 'turn_limit']);
@@ -53,6 +56,8 @@ export async function agentRow(entry: BackgroundEntry, server: ServerConnection 
   if (cost !== undefined) row.cost = cost;
   const last = events.at(-1);
   if (last) row.lastEvent = { seq: last.seq, type: last.type, ...summaryOf(last) };
+  const goal = await server.client.GET('/v1/sessions/{id}/goal', { params: { path: { id: entry.id } } });
+  if (goal.data) row.goal = goal.data;
   row.pendingApprovals = info.data.pendingApprovals;
   const lastStop = stops.at(-1) as { reason?: string } | undefined;
   if (info.data.status === 'closed') row.state = 'stopped';

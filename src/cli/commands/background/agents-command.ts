@@ -4,6 +4,7 @@ import { safeStdout } from '../../display/safe-output.js';
 import { visibleText } from '../../display/visible-text.js';
 import { EXIT } from '../../settings/exit-codes.js';
 import { agentRow, type AgentRow } from './agent-status.js';
+import { goalLine } from './bg-goal.js';
 import { readBackgroundEntries } from './background-registry.js';
 import { formatReport } from './session-report.js';
 import { findServer } from './server-address.js';
@@ -32,7 +33,8 @@ function describeRow(row: AgentRow): string {
   const cost = row.cost === undefined ? '' : ` · ${formatCost(row.cost)}`;
   const last = row.lastEvent ? ` · last: ${row.lastEvent.type}${row.lastEvent.summary ? ` ${row.lastEvent.summary}` : ''}` : '';
   const asks = row.pendingApprovals.map((ask) => `\n    waiting for approval ${ask.requestId}: ${visibleText(ask.tool)} ${visibleText(ask.summary)} (vibe-agent approve ${row.name})`).join('');
-  return `${row.name.padEnd(14)} ${row.state.padEnd(9)} ${row.id}  ${where}${cost}${last}${row.landed ? ` · landed ${row.landed}` : ''}${row.problem ? ` · ${row.problem}` : ''}${asks}`;
+  const goal = row.goal ? `\n    ${goalLine(row.goal)}` : '';
+  return `${row.name.padEnd(14)} ${row.state.padEnd(9)} ${row.id}  ${where}${cost}${last}${row.landed ? ` · landed ${row.landed}` : ''}${row.problem ? ` · ${row.problem}` : ''}${goal}${asks}`;
 }
 
 /**

@@ -5,6 +5,9 @@ import { NotReplayable, recordedRuns, type RecordedRun } from '../../../replay/r
 import type { ReplayDifference } from '../../../replay/replay-provider.js';
 import { replayRun, type ReplaySetup } from '../../../replay/replay-run.js';
 import { replayReviews, type ReviewReplay } from '../../../replay/replay-reviews.js';
+import { replayVerdicts, type VerdictReplay } from '../../../replay/replay-verdicts.js';
+import type { SideModel } from '../../../side-model/ask-side-model.js';
+import { goalSetup } from '../../setup/goal-setup.js';
 import { findSession } from '../../../session/list-sessions.js';
 import { readSessionFile } from '../../../session/read-session.js';
 import { collectSecrets, createRedactor } from '../../../session/redact.js';
@@ -45,7 +48,8 @@ export async function replayCommand(args: CliArgs & ReplayArgs, signal: AbortSig
     if (against) {
       const code = reportAgainst(await againstRun(recorded, { ...setup, provider: prepared.provider, model: prepared.resolved.model, signal }));
       const reviews = reportReviews(await replayReviews(read.records, prepared.reviewer));
-      return code === EXIT.answered ? reviews : code;
+      const verdicts = reportVerdicts(await replayVerdicts(read.records, await liveJudge(read.records, prepared, env)));
+      return [code, reviews, verdicts].find((each) => each !== EXIT.answered) ?? EXIT.answered;
     }
     let requests = 0;
     let turns = 0;
@@ -56,7 +60,9 @@ export async function replayCommand(args: CliArgs & ReplayArgs, signal: AbortSig
       turns += outcome.turns;
     }
     safeStdout.write(`identical: the ${requests} requests of ${turns} turns${runs.length > 1 ? ` in ${runs.length} runs` : ''} are byte for byte the recorded ones.\n`);
-    return reportReviews(await replayReviews(read.records));
+    const reviews = reportReviews(await replayReviews(read.records));
+    const verdicts = reportVerdicts(await replayVerdicts(read.records));
+    return reviews === EXIT.answered ? verdicts : reviews;
   } finally {
     await prepared.mcp.close();
   }
@@ -97,6 +103,25 @@ function reportReviews(reviews: ReviewReplay[]): number {
     return EXIT.answered;
   }
   for (const review of differing) safeStdout.write(`reviewer verdict differs for ${review.tool} (${review.call}): ${review.difference}\n`);
+  return EXIT.providerError;
+}
+
+/** The judge a live replay asks again: the goal judge the settings name (only when the session had a goal). */
+async function liveJudge(records: readonly { type: string }[], prepared: PreparedRun, env: NodeJS.ProcessEnv): Promise<SideModel | undefined> {
+  if (!records.some((record) => record.type === 'goal_verdict')) return undefined;
+  return (await goalSetup(prepared.settings, prepared, env, (text) => safeStderr.write(`vibe-agent: warning: ${text}\n`))).judge;
+}
+
+/** A goal's judge verdicts sent again: each first request rebuilt byte for byte, each verdict the same (met or not, accepted or not). */
+function reportVerdicts(verdicts: VerdictReplay[]): number {
+  if (verdicts.length === 0) return EXIT.answered;
+  const differing = verdicts.filter((verdict) => verdict.difference !== undefined);
+  if (differing.length === 0) {
+    const shown = verdicts.map((verdict) => (verdict.recorded.accepted ? 'met' : 'not met')).join(', ');
+    safeStdout.write(`reproduced: the ${verdicts.length === 1 ? 'judge verdict' : `${verdicts.length} judge verdicts`} of the goal (${shown}), each from the same request.\n`);
+    return EXIT.answered;
+  }
+  for (const verdict of differing) safeStdout.write(`judge verdict differs at goal turn ${verdict.turn} ("${verdict.condition}"): ${verdict.difference}\n`);
   return EXIT.providerError;
 }
 

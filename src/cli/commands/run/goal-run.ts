@@ -2,7 +2,7 @@ import { createInterface } from 'node:readline/promises';
 import type { AgentEvent } from '../../../contracts/events.js';
 import type { ConversationCore } from '../../../conversation/open-conversation.js';
 import { agentEventOf } from '../../../conversation/prompt-events.js';
-import { pursueGoal, type GoalResult } from '../../../conversation/goal/pursue-goal.js';
+import { pursueGoal, taskWithGoal, type GoalResult } from '../../../conversation/goal/pursue-goal.js';
 import { capsLeft, unfinishedGoal } from '../../../conversation/goal/goal-resume.js';
 import type { GoalNotice } from '../../../conversation/goal/goal-types.js';
 import type { ConversationEvent } from '../../../conversation/conversation-types.js';
@@ -63,7 +63,7 @@ export async function runGoal(conversation: ConversationCore, prepared: Prepared
       checks: setup.checks,
       judge: setup.judge,
       runCheck: setup.runCheck,
-      ...(options.prompt !== undefined ? { firstPrompt: `${options.prompt}\n\nWork until this goal holds: ${goal.condition}` } : {}),
+      ...(options.prompt !== undefined ? { firstPrompt: taskWithGoal(options.prompt, goal.condition) } : {}),
       ...(goal.resumed?.spent ? { resumed: goal.resumed.spent } : {}),
       unaskable: options.unaskable,
       signal: options.signal,

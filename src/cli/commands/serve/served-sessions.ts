@@ -14,6 +14,7 @@ import { conversationParts } from '../../setup/conversation-parts.js';
 import { createCliAuthorize } from '../../setup/permission-setup.js';
 import { prepareRun, type PreparedRun } from '../../setup/prepare-run.js';
 import type { ServedIds } from './served-ids.js';
+import { servedGoal } from './served-goal.js';
 
 const ANSWERS: Record<Decision, ApprovalAnswer> = { allow: 'yes', deny: 'no', always: 'always' };
 
@@ -88,8 +89,10 @@ async function hostConversation(args: CliArgs, session: SessionChoice, env: Node
     for (const listener of listeners) listener(shown);
   });
   let closed = false;
+  const goal = servedGoal(conversation, prepared, env, warn);
   return {
     id: conversation.id,
+    goal,
     workspace: prepared.workspace,
     path,
     info(): SessionInfo {
@@ -108,6 +111,8 @@ async function hostConversation(args: CliArgs, session: SessionChoice, env: Node
     },
     interrupt() {
       const running = conversation.state().running;
+      // An interrupt stops a running goal too (as cancelled), not only its current turn.
+      void goal.cancel();
       conversation.interrupt();
       return running;
     },
@@ -123,6 +128,7 @@ async function hostConversation(args: CliArgs, session: SessionChoice, env: Node
     async close() {
       closed = true;
       try {
+        await goal.cancel();
         await conversation.close('other');
       } finally {
         await prepared.mcp.close();
