@@ -53,7 +53,9 @@ describe('vibe-agent attach (the built CLI in tmux, against a local model server
     expect(readFileSync(join(row!.worktree!, 'asked.txt'), 'utf8')).toBe('after the approval\n');
     expect(watch.events.filter((event) => event.type === 'question_answered')).toMatchObject([{ answer: 'yes' }]);
     // The other terminal's question was withdrawn: it is answered nowhere else.
-    await second.waitFor((text) => !text.includes('y yes'), 60_000);
+    const withdrawn = await second.waitFor((text) => !text.includes('y yes') && text.includes('allowed elsewhere'), 60_000);
+    expect(withdrawn).not.toContain('denied');
+    expect(await first.screen()).toMatch(/write_file write asked\.txt \(new, 1 line\) allowed\n/);
 
     // A prompt from one terminal runs in the session; both see its answer.
     await first.send(['and now?'], { literal: true });

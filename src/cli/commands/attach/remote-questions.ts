@@ -35,7 +35,8 @@ export class RemoteQuestions implements QuestionDesk {
     } else if (event.type === 'question_answered') {
       const entry = this.open.get(event.id);
       this.open.delete(event.id);
-      entry?.asked.forEach((controller) => controller.abort());
+      const said = event.answer === 'no' ? 'denied' : event.answer === 'always' ? 'always allowed' : 'allowed';
+      entry?.asked.forEach((controller) => controller.abort(`${said} elsewhere (by another client, or as its turn stopped)`));
     }
   }
 
