@@ -78,6 +78,10 @@ describe('vibe-agent attach (the built CLI in tmux, against a local model server
     const third = await attach();
     const shown = await third.waitFor((text) => text.includes('the second answer.') && text.includes('› and now?'), 60_000);
     expect(shown).toContain('written the file.');
+    // What would change the session's file from here is refused, with the reason.
+    await third.send(['/clear'], { literal: true });
+    await third.send(['Enter']);
+    await third.waitFor('/clear failed: an attached session is changed by its own server', 60_000);
     await third.send(['C-d']);
     expect(await third.waitForExit(60_000)).toBe(0);
     expect(model.requests.length).toBe(requests);
