@@ -33,6 +33,11 @@ describe('vibe-agent attach (the built CLI in tmux, against a local model server
     await watch.until((event) => event.type === 'question', 'the approval question');
     expect((await agents(home))[0]!.state).toBe('needs you');
 
+    // Without a terminal it says what to use instead, and changes nothing.
+    const piped = await home.run(['attach', 'asker']);
+    expect(piped.code).toBe(2);
+    expect(piped.stderr).toContain('attach opens the terminal UI: run it in a terminal (vibe-agent logs asker -f');
+
     const attach = async (): Promise<TmuxPane> => {
       const pane = await startInTmux([process.execPath, CLI, 'attach', 'asker'], { cwd: home.workspace, width: 120, height: 40, env: { ...home.env, TERM: 'tmux-256color' } });
       cleanups.push(() => pane.kill());

@@ -22,8 +22,8 @@ export const ATTACHED_KEYS = 'Attached · Ctrl-D or /exit detaches (the session 
  */
 export async function attachCommand(args: CliArgs & { attachId?: string }, signal: AbortSignal, env: NodeJS.ProcessEnv = agentEnvironment()): Promise<number> {
   if (!args.attachId) throw new UsageError('Usage: vibe-agent attach ID');
-  if (process.stdin.isTTY !== true || process.stdout.isTTY !== true) throw new UsageError('attach opens the terminal UI: run it in a terminal (vibe-agent logs ID -f follows a session without one)');
   const entry = findBackgroundEntry(env, args.attachId);
+  if (process.stdin.isTTY !== true || process.stdout.isTTY !== true) throw new UsageError(`attach opens the terminal UI: run it in a terminal (vibe-agent logs ${entry.name} -f follows the session without one)`);
   const server = await ensureServer(env);
   const info = await server.client.GET('/v1/sessions/{id}', { params: { path: { id: entry.id } } });
   if (!info.data) throw new Error(`the server did not open ${entry.name} (${info.response.status}: ${info.error?.error ?? 'no reason given'})`);
