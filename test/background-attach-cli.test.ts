@@ -43,11 +43,20 @@ describe('vibe-agent attach (the built CLI in tmux, against a local model server
       cleanups.push(() => pane.kill());
       return pane;
     };
+    const waiting = (text: string) => text.includes('y yes') && text.includes('Ctrl-D or /exit detaches');
+    // Detaching while the session waits leaves it waiting, for the next terminal to answer.
+    const early = await attach();
+    await early.waitFor(waiting, 60_000);
+    await early.send(['C-d']);
+    expect(await early.waitForExit(60_000)).toBe(0);
+    expect(await early.screen()).toContain('Detached from asker; it keeps going in the background');
+    expect((await agents(home))[0]).toMatchObject({ name: 'asker', state: 'needs you' });
+
     const first = await attach();
     const second = await attach();
     for (const pane of [first, second]) {
       // The history (its prompt), the key line naming how to detach, and the waiting question.
-      const screen = await pane.waitFor((text) => text.includes('y yes') && text.includes('Ctrl-D or /exit detaches'), 60_000);
+      const screen = await pane.waitFor(waiting, 60_000);
       expect(screen).toContain('› write asked.txt');
       expect(screen).toContain('asked.txt');
     }
@@ -72,7 +81,7 @@ describe('vibe-agent attach (the built CLI in tmux, against a local model server
     // Ctrl-D detaches: the terminal ends, the session stays with the server.
     await first.send(['C-d']);
     expect(await first.waitForExit(60_000)).toBe(0);
-    expect(await first.screen()).toContain('Detached from asker; it keeps running');
+    expect(await first.screen()).toContain('Detached from asker (idle: vibe-agent attach asker sends it a prompt).');
     await second.send(['C-d']);
     expect(await second.waitForExit(60_000)).toBe(0);
     const after = await agents(home);
@@ -89,7 +98,17 @@ describe('vibe-agent attach (the built CLI in tmux, against a local model server
     await third.waitFor('/clear failed: an attached session is changed by its own server', 60_000);
     await third.send(['C-d']);
     expect(await third.waitForExit(60_000)).toBe(0);
+    expect(await third.screen()).toContain('Detached from asker (idle: vibe-agent attach asker sends it a prompt).');
     expect(model.requests.length).toBe(requests);
     expect(await agents(home)).toHaveLength(1);
+
+    // A stopped session: shown the same way.
+    const stopped = await home.run(['stop', 'asker']);
+    expect(stopped.code, stopped.stderr).toBe(0);
+    const fourth = await attach();
+    await fourth.waitFor((text) => text.includes('the second answer.') && text.includes('› write asked.txt'), 60_000);
+    await fourth.send(['C-d']);
+    expect(await fourth.waitForExit(60_000)).toBe(0);
+    expect(await fourth.screen()).toContain('Detached from asker');
   });
 });

@@ -21,7 +21,7 @@ import type { InputHistory } from './input-history.js';
 import { ESCAPE_WAIT_MS, KeyParser, type Key } from './key-parser.js';
 import { KeyQueue, typeNumber } from './key-queue.js';
 import { LiveScreen } from './live-screen.js';
-import type { InteractiveServices } from './services.js';
+import { DETACHING, type InteractiveServices } from './services.js';
 import { runTypedCommand, typedCommand, typedCommandBlock } from './shell-escape.js';
 import { completeMention, workspaceLister } from '../../mentions/complete-mention.js';
 import { completeSlash, isBuiltinCommand, parseSlashCommand, runSlashCommand } from './slash-commands.js';
@@ -209,7 +209,7 @@ export class InteractiveSession {
       unfollow?.();
       clearTimeout(escapeTimer);
       this.options.signal?.removeEventListener('abort', onOutsideAbort);
-      this.running?.abort();
+      this.running?.abort(this.options.follow ? DETACHING : undefined);
       this.screen.render([]);
       this.screen.release();
       output.write('\x1b[?2004l');
@@ -264,6 +264,8 @@ export class InteractiveSession {
     this.ctrlC.otherKey();
     // Ctrl-O works during a question too: the block being asked about may be the one to unfold.
     if (key.ctrl && key.name === 'o') return this.toggleExpanded();
+    // Attached, Ctrl-D detaches even while a question is shown: it stays for another client.
+    if (this.options.follow && key.ctrl && key.name === 'd' && this.editor.text === '') return this.exit();
     if (this.keyWaiter) return this.keyWaiter(key);
     if (key.ctrl && key.name === 'd' && this.editor.text === '') {
       if (this.submit) this.exit();
@@ -408,7 +410,8 @@ export class InteractiveSession {
 
   private exit(): void {
     this.exiting = true;
-    this.running?.abort();
+    // Attached, leaving stops this terminal's wait, not the session's turn.
+    this.running?.abort(this.options.follow ? DETACHING : undefined);
     const submit = this.submit;
     this.submit = undefined;
     submit?.(undefined);

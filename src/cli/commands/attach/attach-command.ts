@@ -72,7 +72,10 @@ export async function attachCommand(args: CliArgs & { attachId?: string }, signa
       follow: { keys: ATTACHED_KEYS },
     });
     const code = await session.run();
-    safeStderr.write(`Detached from ${entry.name}; it keeps running in the background (vibe-agent agents, vibe-agent attach ${entry.name}).\n`);
+    const now = (await server.client.GET('/v1/sessions/{id}', { params: { path: { id: entry.id } } })).data;
+    const going = now?.status === 'running' || (now?.queued ?? 0) > 0;
+    const where = going ? `; it keeps going in the background (vibe-agent agents, vibe-agent attach ${entry.name})` : now?.status === 'idle' ? ` (idle: vibe-agent attach ${entry.name} sends it a prompt)` : ' (stopped)';
+    safeStderr.write(`Detached from ${entry.name}${where}.\n`);
     return code;
   } finally {
     await prepared.mcp.close();

@@ -2,7 +2,7 @@ import { readEvents, type ServerEvent } from '../../../client/index.js';
 import type { AgentEvent } from '../../../contracts/events.js';
 import type { Message } from '../../../contracts/messages.js';
 import type { ConversationEvent, ConversationNotice, ConversationState, PromptOptions, PromptOutcome } from '../../../conversation/conversation-types.js';
-import type { TuiConversation } from '../../tui/services.js';
+import { DETACHING, type TuiConversation } from '../../tui/services.js';
 import type { ServerConnection } from '../background/server-address.js';
 import { RemoteQuestions } from './remote-questions.js';
 
@@ -68,7 +68,12 @@ export class RemoteConversation implements TuiConversation {
     return new Promise((resolve) => {
       // This prompt's run is the first to start after the server accepted it; it ends at that run's stop.
       let started = false;
-      const onAbort = () => this.interrupt();
+      const onAbort = () => {
+        if (options.signal?.reason !== DETACHING) return this.interrupt();
+        // The terminal detaches: the turn goes on in the session, this terminal stops waiting for it.
+        off();
+        resolve({ reason: 'aborted' });
+      };
       options.signal?.addEventListener('abort', onAbort, { once: true });
       const off = this.subscribe(
         (event) => {
