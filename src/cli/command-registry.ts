@@ -14,10 +14,11 @@ import { sessionsSpec } from './commands/sessions/spec.js';
 import { skillsSpec } from './commands/skills/spec.js';
 import { serveSpec } from './commands/serve/spec.js';
 import { traceSpec } from './commands/trace/spec.js';
+import { attachSpec } from './commands/attach/spec.js';
 import { agentsSpec, approveSpec, discardSpec, landSpec, logsSpec, stopSpec } from './commands/background/spec.js';
 
 /** Every sub-command, in the order of `vibe-agent --help`; a first word naming one runs it. */
-export const COMMANDS: readonly Command[] = [demoSpec, sessionsSpec, importSpec, rewindSpec, traceSpec, replaySpec, memorySpec, skillsSpec, indexSpec, doctorSpec, evalSpec, mcpSpec, lspSpec, acpSpec, serveSpec, agentsSpec, logsSpec, approveSpec, stopSpec, landSpec, discardSpec];
+export const COMMANDS: readonly Command[] = [demoSpec, sessionsSpec, importSpec, rewindSpec, traceSpec, replaySpec, memorySpec, skillsSpec, indexSpec, doctorSpec, evalSpec, mcpSpec, lspSpec, acpSpec, serveSpec, agentsSpec, logsSpec, approveSpec, attachSpec, stopSpec, landSpec, discardSpec];
 
 export function findCommand(name: string): Command | undefined {
   return COMMANDS.find((command) => command.name === name);

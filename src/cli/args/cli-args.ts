@@ -8,7 +8,7 @@ export { UsageError } from '../settings/usage-error.js';
  * A command's own options are its spec's parse result (commands/NAME/spec.ts), merged in by the parser.
  */
 export interface CliArgs {
-  command: 'run' | 'demo' | 'help' | 'version' | 'sessions' | 'import' | 'memory' | 'skills' | 'index' | 'doctor' | 'eval' | 'mcp' | 'rewind' | 'trace' | 'acp' | 'replay' | 'lsp' | 'serve' | 'agents' | 'logs' | 'stop' | 'land' | 'discard' | 'approve';
+  command: 'run' | 'demo' | 'help' | 'version' | 'sessions' | 'import' | 'memory' | 'skills' | 'index' | 'doctor' | 'eval' | 'mcp' | 'rewind' | 'trace' | 'acp' | 'replay' | 'lsp' | 'serve' | 'agents' | 'logs' | 'stop' | 'land' | 'discard' | 'approve' | 'attach';
   /** `--bg`: run the task as a background session of the session server (`worktree`: in its own git worktree, "" to make up a name; `base`: from that commit). */
   background?: { worktree?: string; base?: string };
   prompt?: string;

@@ -62,7 +62,9 @@ export function createApprovalPrompt(ui: ApprovalUi, t: Theme, stopTurn: () => v
       ui.show(undefined);
     }
     const [shown, ...rest] = visibleLines(request.summary);
-    ui.commit([`${t.dim('?')} ${request.tool} ${t.dim(rest.length ? `${shown} …` : shown!)} ${verdict(stopped ? 'stopped' : answer, request.always, t)}`]);
+    // A question withdrawn with a reason (another client answered it) says so rather than "denied".
+    const withdrawn = !stopped && signal.aborted && typeof signal.reason === 'string' ? t.dim(signal.reason) : undefined;
+    ui.commit([`${t.dim('?')} ${request.tool} ${t.dim(rest.length ? `${shown} …` : shown!)} ${withdrawn ?? verdict(stopped ? 'stopped' : answer, request.always, t)}`]);
     if (stopped) stopTurn();
     return answer;
   };

@@ -21,7 +21,7 @@ import type { InputHistory } from './input-history.js';
 import { ESCAPE_WAIT_MS, KeyParser, type Key } from './key-parser.js';
 import { KeyQueue, typeNumber } from './key-queue.js';
 import { LiveScreen } from './live-screen.js';
-import type { InteractiveServices } from './services.js';
+import { DETACHING, type InteractiveServices } from './services.js';
 import { runTypedCommand, typedCommand, typedCommandBlock } from './shell-escape.js';
 import { completeMention, workspaceLister } from '../../mentions/complete-mention.js';
 import { completeSlash, isBuiltinCommand, parseSlashCommand, runSlashCommand } from './slash-commands.js';
@@ -67,6 +67,12 @@ export interface InteractiveOptions {
   suspend?: () => Promise<void>;
   /** Ends the session from outside (SIGTERM, or SIGINT sent by another process). */
   signal?: AbortSignal;
+  /**
+   * Attached to a session that also works on its own (`vibe-agent attach`): its whole stream is
+   * rendered, from the first event, between this terminal's turns too, and its questions asked
+   * whenever they come. `keys` replaces the key hint line.
+   */
+  follow?: { keys: string };
 }
 
 const PROMPT = '› ';
@@ -163,6 +169,7 @@ export class InteractiveSession {
     };
     const onResize = () => this.render();
     const onOutsideAbort = () => this.exit();
+    let unfollow: (() => void) | undefined;
     this.options.signal?.addEventListener('abort', onOutsideAbort, { once: true });
     input.setRawMode?.(true);
     input.on('data', onData);
@@ -173,8 +180,9 @@ export class InteractiveSession {
       this.screen.commit([
         `${t.bold('vibe-agent')} ${t.dim(`· ${this.options.providerName} · ${this.conversation.model} · ${this.options.workspace}`)}`,
         ...(this.conversation.messages.length ? [...earlierTurnLines(this.conversation.messages, t, this.screen.width), '', t.dim(`Continuing a conversation of ${this.conversation.messages.length} messages.`)] : []),
-        t.dim('/help for commands · Enter sends · Shift+Enter or \\ for a new line · Shift+Tab cycles modes · Ctrl-C cancels · Ctrl-D exits'),
+        t.dim(this.options.follow?.keys ?? '/help for commands · Enter sends · Shift+Enter or \\ for a new line · Shift+Tab cycles modes · Ctrl-C cancels · Ctrl-D exits'),
       ]);
+      if (this.options.follow) unfollow = this.follow();
       this.services.setNotify((text) => this.screen.commit([t.yellow(`⚠ ${text}`)]));
       if (this.options.signal?.aborted) this.exit();
       await this.offerUnfinishedGoal();
@@ -198,9 +206,10 @@ export class InteractiveSession {
         if (this.exiting) break;
       }
     } finally {
+      unfollow?.();
       clearTimeout(escapeTimer);
       this.options.signal?.removeEventListener('abort', onOutsideAbort);
-      this.running?.abort();
+      this.running?.abort(this.options.follow ? DETACHING : undefined);
       this.screen.render([]);
       this.screen.release();
       output.write('\x1b[?2004l');
@@ -255,6 +264,8 @@ export class InteractiveSession {
     this.ctrlC.otherKey();
     // Ctrl-O works during a question too: the block being asked about may be the one to unfold.
     if (key.ctrl && key.name === 'o') return this.toggleExpanded();
+    // Attached, Ctrl-D detaches even while a question is shown: it stays for another client.
+    if (this.options.follow && key.ctrl && key.name === 'd' && this.editor.text === '') return this.exit();
     if (this.keyWaiter) return this.keyWaiter(key);
     if (key.ctrl && key.name === 'd' && this.editor.text === '') {
       if (this.submit) this.exit();
@@ -399,7 +410,8 @@ export class InteractiveSession {
 
   private exit(): void {
     this.exiting = true;
-    this.running?.abort();
+    // Attached, leaving stops this terminal's wait, not the session's turn.
+    this.running?.abort(this.options.follow ? DETACHING : undefined);
     const submit = this.submit;
     this.submit = undefined;
     submit?.(undefined);
@@ -419,8 +431,9 @@ export class InteractiveSession {
     this.conversation.startRun();
     view.setExpanded(this.expanded);
     const conversation = this.services.conversation();
-    const off = conversation.subscribe((event) => this.events.handle(event));
-    const detach = conversation.questions.attach((question, signal) => this.ask(question.request, signal));
+    // Followed, the stream and the questions are already taken for the whole session.
+    const off = this.options.follow ? () => undefined : conversation.subscribe((event) => this.events.handle(event));
+    const detach = this.options.follow ? () => undefined : conversation.questions.attach((question, signal) => this.ask(question.request, signal));
     // `!command` output goes with this prompt; a refused prompt leaves it for the next.
     const before = this.shellContext.splice(0);
     let plan: string | undefined;
@@ -450,6 +463,43 @@ export class InteractiveSession {
       this.screen.commit(['']);
     }
     if (plan && !this.exiting) await this.approvePlan(plan);
+  }
+
+  /**
+   * The conversation's whole stream, rendered from its first event: a run this terminal did not
+   * start (the session's own work, another client's prompt) gets a turn view of its own, headed by
+   * its prompt, and ends at its stop; the questions are asked here whenever they come.
+   */
+  private follow(): () => void {
+    const t = this.options.theme;
+    const conversation = this.services.conversation();
+    let own: TurnView | undefined;
+    const off = conversation.subscribe(
+      (event) => {
+        if (event.type === 'run_start' && !this.view) {
+          this.screen.commit(['', ...event.input.split('\n').map((line, i) => `${t.cyan(i === 0 ? PROMPT : '  ')}${t.bold(visibleText(line))}`), '']);
+          own = new TurnView((lines) => this.screen.commit(lines), t);
+          own.setExpanded(this.expanded);
+          this.view = own;
+          this.events.turn = own;
+          this.conversation.startRun();
+        }
+        this.events.handle(event);
+        if (event.type === 'stop' && own && this.view === own) {
+          this.lastSubagents = own.subagents();
+          this.view = undefined;
+          this.events.turn = undefined;
+          own = undefined;
+          this.screen.commit(['']);
+        }
+      },
+      { after: 0 },
+    );
+    const detach = conversation.questions.attach((question, signal) => this.ask(question.request, signal));
+    return () => {
+      off();
+      detach();
+    };
   }
 
   /** /goal CONDITION starts one (after this command), /goal shows it, /goal clear ends it. */

@@ -27,6 +27,9 @@ export interface MemoryFile {
   content: string;
 }
 
+/** The abort reason of a terminal's own prompt when an attached terminal detaches: the session's turn goes on. */
+export const DETACHING = 'detaching';
+
 /**
  * The conversation as the terminal drives it: the core's session (src/conversation), which builds
  * the agent, runs the prompt pipeline, the Stop hooks and the session file. The terminal only sends
