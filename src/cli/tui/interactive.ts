@@ -21,7 +21,7 @@ import type { InputHistory } from './input-history.js';
 import { ESCAPE_WAIT_MS, KeyParser, type Key } from './key-parser.js';
 import { KeyQueue, typeNumber } from './key-queue.js';
 import { LiveScreen } from './live-screen.js';
-import { DETACHING, type InteractiveServices } from './services.js';
+import { DETACHING, type InteractiveServices, type TuiConversation } from './services.js';
 import { runTypedCommand, typedCommand, typedCommandBlock } from './shell-escape.js';
 import { completeMention, workspaceLister } from '../../mentions/complete-mention.js';
 import { completeSlash, isBuiltinCommand, parseSlashCommand, runSlashCommand } from './slash-commands.js';
@@ -452,15 +452,7 @@ export class InteractiveSession {
     } catch (error) {
       this.screen.commit([t.red(`✗ Unexpected error: ${(error as Error).message}`)]);
     } finally {
-      off();
-      detach();
-      clearInterval(ticker);
-      this.running = undefined;
-      this.lastSubagents = view.subagents();
-      this.view = undefined;
-      this.events.turn = undefined;
-      this.conversation.messages = [...conversation.history()];
-      this.screen.commit(['']);
+      this.endTurn([off, detach, () => clearInterval(ticker)], view, conversation);
     }
     if (plan && !this.exiting) await this.approvePlan(plan);
   }
@@ -566,17 +558,20 @@ export class InteractiveSession {
     } catch (error) {
       this.screen.commit([t.red(`✗ Unexpected error: ${(error as Error).message}`)]);
     } finally {
-      off();
-      detach();
-      clearInterval(ticker);
       this.goal = undefined;
-      this.running = undefined;
-      this.lastSubagents = view.subagents();
-      this.view = undefined;
-      this.events.turn = undefined;
-      this.conversation.messages = [...conversation.history()];
-      this.screen.commit(['']);
+      this.endTurn([off, detach, () => clearInterval(ticker)], view, conversation);
     }
+  }
+
+  /** After a turn (or a goal's turns): listeners off, the view's subagents kept, the history taken from the conversation. */
+  private endTurn(stops: Array<() => void>, view: { subagents(): ChildBlock[] }, conversation: Pick<TuiConversation, 'history'>): void {
+    for (const stop of stops) stop();
+    this.running = undefined;
+    this.lastSubagents = view.subagents();
+    this.view = undefined;
+    this.events.turn = undefined;
+    this.conversation.messages = [...conversation.history()];
+    this.screen.commit(['']);
   }
 
   private isCustomCommand(text: string): boolean {
