@@ -179,6 +179,25 @@ describe('code_nav through the built CLI, against real language servers', () => 
     expect(untrusted.server.requests.at(-1)!.tools!.map((tool) => tool.function.name)).toContain('code_nav');
   });
 
+  it('a missing server: `vibe-agent lsp` and code_nav name it and the command that installs it', { timeout: 120_000 }, async () => {
+    const { home, result, run } = await setup([nav({ operation: 'hover', path: 'app.js', symbol: 'sum' }), { text: 'done' }], { 'app.js': 'export const sum = 1;\n', 'lib.py': 'x = 1\n' });
+    // Pyright alone on PATH (a folder with a link to it): typescript-language-server is absent.
+    const bin = join(home.root, 'bin');
+    mkdirSync(bin);
+    symlinkSync(join(BIN, 'pyright-langserver'), join(bin, 'pyright-langserver'));
+    const PATH = [bin, dirname(process.execPath), '/usr/bin', '/bin'].join(':');
+    const listed = await run(['lsp'], { PATH });
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout).toContain('typescript-language-server (TypeScript/JavaScript, built-in): not found — typescript-language-server is neither in node_modules/.bin nor on PATH; install it with: npm install -g typescript-language-server typescript');
+    expect(listed.stdout).toContain("No language server for this workspace's .js files, so code_nav is off for them: install typescript-language-server with: npm install -g typescript-language-server typescript");
+    expect(listed.stdout).toContain(`pyright (Python, built-in): ${join(bin, 'pyright-langserver')} — used`);
+    expect(listed.stdout).not.toContain('.py files, so code_nav is off');
+
+    const ran = await run(['--permission-mode', 'yolo', 'where is sum'], { PATH });
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(result(1)).toContain('code_nav hover failed: no language server answers for app.js; found: pyright (.py .pyi). If it is not installed, install typescript-language-server for TypeScript/JavaScript files: npm install -g typescript-language-server typescript');
+  });
+
   it('`vibe-agent lsp` lists what was found for this workspace and why the others are not used', { timeout: 60_000 }, async () => {
     const { run } = await setup([], { 'src/a.ts': 'export const a = 1;\n' });
     const listed = await run(['lsp'], { PATH: `${BIN}:${[dirname(process.execPath), '/usr/bin', '/bin'].join(':')}` });

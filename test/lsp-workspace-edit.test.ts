@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { locateSymbol } from '../src/lsp/symbol-position.js';
+import { symbolCandidates } from '../src/lsp/symbol-position.js';
 import { applyTextEdits, planWorkspaceEdit, writeAllOrNone } from '../src/lsp/workspace-edit.js';
 import { diskFileAccess } from '../src/tools/coding/shared/file-access.js';
 import { FileReadTracker } from '../src/tools/coding/shared/read-tracker.js';
@@ -14,18 +14,19 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 const range = (line: number, start: number, end: number) => ({ start: { line, character: start }, end: { line, character: end } });
 
-describe('locateSymbol', () => {
+describe('symbolCandidates', () => {
   const text = 'import { area } from "./x";\nconst areas = area(1);\nexport { area };\n';
-  it('takes the first whole-word occurrence and says how many there are', () => {
-    expect(locateSymbol(text, { symbol: 'area' })).toEqual({ ok: true, place: { line: 0, character: 9 }, note: '"area" taken at 1:10, the first of 3 occurrences in the file; pass line to pick another' });
+  it('lists every whole-word occurrence for the server to choose among', () => {
+    expect(symbolCandidates(text, { symbol: 'area' })).toEqual({ ok: true, name: 'area', candidates: [{ line: 0, character: 9 }, { line: 1, character: 14 }, { line: 2, character: 9 }] });
   });
-  it('finds the name on a given line, by its last part when dotted', () => {
-    expect(locateSymbol(text, { symbol: 'Shape.area', line: 2 })).toEqual({ ok: true, place: { line: 1, character: 14 } });
+  it('finds the name on a given line, by its last part when dotted; a line and column are taken as given, with the word there', () => {
+    expect(symbolCandidates(text, { symbol: 'Shape.area', line: 2 })).toEqual({ ok: true, name: 'area', candidates: [{ line: 1, character: 14 }] });
+    expect(symbolCandidates(text, { line: 2, column: 9 })).toEqual({ ok: true, exact: { line: 1, character: 8 }, name: 'areas' });
   });
   it('refuses a name that is not there and a line past the end, saying so', () => {
-    expect(locateSymbol(text, { symbol: 'areas', line: 3 })).toEqual({ ok: false, error: '"areas" is not on line 3: export { area };' });
-    expect(locateSymbol(text, { symbol: 'nowhere' })).toMatchObject({ ok: false, error: '"nowhere" does not occur in the file as a whole word' });
-    expect(locateSymbol(text, { line: 9 })).toMatchObject({ ok: false });
+    expect(symbolCandidates(text, { symbol: 'areas', line: 3 })).toEqual({ ok: false, error: '"areas" is not on line 3: export { area };' });
+    expect(symbolCandidates(text, { symbol: 'nowhere' })).toMatchObject({ ok: false, error: '"nowhere" does not occur in the file as a whole word' });
+    expect(symbolCandidates(text, { line: 9 })).toMatchObject({ ok: false });
   });
 });
 

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { extname } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import type { CallHierarchyItem, WorkspaceEdit } from 'vscode-languageserver-protocol';
@@ -14,7 +15,10 @@ import { formatHover, formatIncoming, formatLocations, formatOutgoing, formatOut
 import type { LspClient } from './lsp-client.js';
 import type { LspServers } from './lsp-servers.js';
 import { renameAction } from './rename-action.js';
-import { locateSymbol, type Place } from './symbol-position.js';
+import { installHint } from './server-catalog.js';
+import { widenInferredProject } from './inferred-project.js';
+import { locateInCode } from './symbol-in-code.js';
+import type { Place } from './symbol-position.js';
 import { planWorkspaceEdit, writeAllOrNone } from './workspace-edit.js';
 
 const OPERATIONS = ['definition', 'references', 'hover', 'symbols', 'implementations', 'incoming_calls', 'outgoing_calls', 'rename'] as const;
@@ -76,19 +80,33 @@ export function createCodeNavTool(options: CodeNavOptions): Tool {
     if (!resolved.ok) throw new Error(resolved.reason);
     const absolute = resolved.absolute;
     const server = options.servers.serverFor(absolute);
-    if (!server) throw new Error(`no language server answers for ${resolved.relative}; found: ${options.servers.found.map((found) => `${found.spec.name} (${found.spec.extensions.join(' ')})`).join(', ') || 'none'}`);
+    if (!server) {
+      const hint = installHint(extname(absolute));
+      const found = options.servers.found.map((one) => `${one.spec.name} (${one.spec.extensions.join(' ')})`).join(', ') || 'none';
+      throw new Error(`no language server answers for ${resolved.relative}; found: ${found}${hint ? `. If it is not installed, ${hint} (\`vibe-agent lsp\` says why a server is not used)` : ''}`);
+    }
     const uri = pathToFileURL(absolute).href;
     const document = { textDocument: { uri } };
     if (args.operation === 'symbols') {
       return options.servers.ask(server, [absolute], context.signal, async (client) => formatOutline(reader, absolute, await client.request('textDocument/documentSymbol', document, context.signal)));
     }
-    const located = locateSymbol(await readFile(absolute, 'utf8'), args);
-    if (!located.ok) throw new Error(`${resolved.relative}: ${located.error}`);
-    const at = { ...document, position: located.place };
-    const note = located.note ? `(${located.note}.)\n` : '';
-    const name = args.symbol ?? `${resolved.relative}:${located.place.line + 1}:${located.place.character + 1}`;
-    if (args.operation === 'rename') return note + (await rename(server, absolute, at, args, context));
-    const answer = await options.servers.ask(server, [absolute], context.signal, async (client) => {
+    const text = await readFile(absolute, 'utf8');
+    const shown = resolved.relative;
+    /** The place meant, found as the server sees the file; an inferred project widened to the files that mention the name. */
+    const locate = async (client: LspClient): Promise<{ at: { textDocument: { uri: string }; position: Place }; name: string; note: string }> => {
+      const located = await locateInCode(client, uri, text, args, context.signal);
+      if (!located.ok) throw new Error(`${shown}: ${located.error}`);
+      const project = await widenInferredProject(client, { workspace: context.workspace, absolute, shown, name: located.name, extensions: server.spec.extensions, signal: context.signal });
+      const name = args.symbol ?? `${shown}:${located.place.line + 1}:${located.place.character + 1}`;
+      return { at: { ...document, position: located.place }, name, note: project + (located.note ? `(${located.note}.)\n` : '') };
+    };
+    if (args.operation === 'rename') return rename(server, absolute, locate, args, context);
+    return options.servers.ask(server, [absolute], context.signal, async (client) => {
+      const { at, name, note } = await locate(client);
+      return note + (await answer(client, at, name));
+    });
+
+    async function answer(client: LspClient, at: { textDocument: { uri: string }; position: Place }, name: string): Promise<string> {
       switch (args.operation) {
         case 'definition':
           return formatLocations(reader, await client.request('textDocument/definition', at, context.signal), `definition(s) of ${name}`);
@@ -98,16 +116,14 @@ export function createCodeNavTool(options: CodeNavOptions): Tool {
           return formatLocations(reader, await client.request('textDocument/references', { ...at, context: { includeDeclaration: true } }, context.signal), `reference(s) to ${name} (the declaration included)`);
         case 'hover':
           return formatHover(await client.request('textDocument/hover', at, context.signal));
-        case 'incoming_calls':
-        case 'outgoing_calls': {
+        default: {
           const item = await callItem(client, at, context);
           if (!item) return `${name} is not something that calls or is called (no call hierarchy here).`;
           if (args.operation === 'incoming_calls') return formatIncoming(reader, await client.request('callHierarchy/incomingCalls', { item }, context.signal), item.name);
           return formatOutgoing(reader, item.uri, await client.request('callHierarchy/outgoingCalls', { item }, context.signal), item.name);
         }
       }
-    });
-    return note + answer;
+    }
   }
 
   async function callItem(client: LspClient, at: { textDocument: { uri: string }; position: Place }, context: ToolContext): Promise<CallHierarchyItem | undefined> {
@@ -121,15 +137,28 @@ export function createCodeNavTool(options: CodeNavOptions): Tool {
       // A server knows the project from a file it was shown (TypeScript's does); one is opened if none was.
       const any = firstFileWith(context.workspace, server.spec.extensions);
       if (!any) continue;
-      answers.push(await options.servers.ask(server, [any], context.signal, async (client) => formatWorkspaceSymbols(reader, await client.request('workspace/symbol', { query }, context.signal), query)));
+      const lower = query.toLowerCase();
+      answers.push(
+        await options.servers.ask(server, [any], context.signal, async (client) => {
+          const project = await widenInferredProject(client, { workspace: context.workspace, absolute: any, shown: reader.shown(any), name: query, mentions: (text) => text.toLowerCase().includes(lower), extensions: server.spec.extensions, signal: context.signal });
+          return project + (await formatWorkspaceSymbols(reader, await client.request('workspace/symbol', { query }, context.signal), query));
+        }),
+      );
     }
     return answers.join('\n\n') || 'No language server has files of its kind in this workspace.';
   }
 
-  async function rename(server: FoundServer, absolute: string, at: { textDocument: { uri: string }; position: Place }, args: Args, context: ToolContext): Promise<string> {
+  async function rename(server: FoundServer, absolute: string, locate: (client: LspClient) => Promise<{ at: { textDocument: { uri: string }; position: Place }; note: string }>, args: Args, context: ToolContext): Promise<string> {
     const newName = args.new_name;
     if (!newName) throw new Error('rename needs new_name');
-    const edit = await options.servers.ask(server, [absolute], context.signal, (client) => client.request<WorkspaceEdit | null>('textDocument/rename', { ...at, newName }, context.signal));
+    const { edit, note } = await options.servers.ask(server, [absolute], context.signal, async (client) => {
+      const { at, note } = await locate(client);
+      return { edit: await client.request<WorkspaceEdit | null>('textDocument/rename', { ...at, newName }, context.signal), note };
+    });
+    return note + (await applyRename(edit, args, newName, context));
+  }
+
+  async function applyRename(edit: WorkspaceEdit | null, args: Args, newName: string, context: ToolContext): Promise<string> {
     const plan = await planWorkspaceEdit(edit, { workspace: context.workspace, extraRoots: files.extraRoots ?? [], allowSecrets: files.allowSecrets ?? false, access, tracker });
     if (!plan.ok) throw new Error(plan.error);
     const diff = plan.files.map((file) => unifiedDiff(file.shown, file.before, file.after)).join('');

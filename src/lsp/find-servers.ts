@@ -58,7 +58,7 @@ export function lookUpServer(spec: ServerSpec, workspace: string, env: NodeJS.Pr
   if (!outsideWorkspace && isFile(local)) return { spec, found: { spec, executable: local, fromProject: true } };
   const onPath = findOnPath(spec.command, env);
   if (onPath) return { spec, found: { spec, executable: onPath, fromProject: fromConfig || inside(workspace, onPath) } };
-  return { spec, missing: `${spec.command} is neither in node_modules/.bin nor on PATH` };
+  return { spec, missing: `${spec.command} is neither in node_modules/.bin nor on PATH${spec.install ? `; install it with: ${spec.install}` : ''}` };
 }
 
 /** The extensions of the workspace's files, from a bounded walk (dot folders and node_modules skipped). */

@@ -7,6 +7,7 @@ import { formatDiagnosticChange } from '../diagnostics/format-diagnostics.js';
 import { lineMap } from '../diagnostics/line-map.js';
 import type { WriteObserver } from '../tools/coding/shared/observe-write.js';
 import type { LspClient } from './lsp-client.js';
+import { answersDiagnosticsDirectly, tsserverDiagnostics } from './tsserver-diagnostics.js';
 
 /** How long the edited file's diagnostics are waited for: a baseline before the write, the new ones after. */
 export const PUBLISH_WAIT_MS = 10_000;
@@ -18,6 +19,7 @@ export const PUBLISH_WAIT_MS = 10_000;
  * diff does). It sees the edited file only: problems the edit causes in other files are not listed.
  */
 export function lspDiagnosticsObserver(client: LspClient, name: string, publishes: boolean): WriteObserver {
+  if (answersDiagnosticsDirectly(client)) return askedObserver(client, name);
   return async (absolute, context) => {
     // A server known to publish (the built-in ones, one seen to) is waited for; another is not, or every write would wait.
     const wait = publishes || client.publishes;
@@ -28,13 +30,36 @@ export function lspDiagnosticsObserver(client: LspClient, name: string, publishe
       await client.sync(absolute);
       const after = await client.nextPublication(absolute, baseline.count, PUBLISH_WAIT_MS, context.signal);
       if (!after) return `(Diagnostics: ${name} did not report on this edit in time.)`;
-      const file = relative(context.workspace, absolute).split('\\').join('/');
-      const afterText = await readFile(absolute, 'utf8').catch(() => '');
-      const before = problems(baseline.items, file);
-      const now = problems(after, file);
-      return formatDiagnosticChange(name, diffDiagnostics(before, now, { file, moveLine: lineMap(beforeText, afterText) }), now.length);
+      return report(name, context.workspace, absolute, beforeText, baseline.items, after);
     };
   };
+}
+
+/**
+ * The same for typescript-language-server, whose publications are neither known complete nor known
+ * current (`tsserverDiagnostics`): the file's diagnostics are asked for before the write and after it.
+ */
+function askedObserver(client: LspClient, name: string): WriteObserver {
+  return async (absolute, context) => {
+    await client.sync(absolute);
+    const baseline = await tsserverDiagnostics(client, absolute, context.signal).catch(() => undefined);
+    if (!baseline) return undefined;
+    const beforeText = await readFile(absolute, 'utf8').catch(() => '');
+    return async () => {
+      await client.sync(absolute);
+      const after = await tsserverDiagnostics(client, absolute, context.signal).catch(() => undefined);
+      if (!after) return `(Diagnostics: ${name} did not report on this edit in time.)`;
+      return report(name, context.workspace, absolute, beforeText, baseline, after);
+    };
+  };
+}
+
+async function report(name: string, workspace: string, absolute: string, beforeText: string, baseline: readonly LspDiagnostic[], after: readonly LspDiagnostic[]): Promise<string | undefined> {
+  const file = relative(workspace, absolute).split('\\').join('/');
+  const afterText = await readFile(absolute, 'utf8').catch(() => '');
+  const before = problems(baseline, file);
+  const now = problems(after, file);
+  return formatDiagnosticChange(name, diffDiagnostics(before, now, { file, moveLine: lineMap(beforeText, afterText) }), now.length);
 }
 
 function problems(items: readonly LspDiagnostic[], file: string): Diagnostic[] {

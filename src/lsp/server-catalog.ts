@@ -15,6 +15,8 @@ export interface ServerSpec {
   timeoutMs?: number;
   /** Where the entry comes from: built in, the user's config, or the project's (which needs trust). */
   origin: 'built-in' | 'user' | 'project';
+  /** The command that installs a built-in server, for when it is missing. */
+  install?: string;
 }
 
 const SCRIPT = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];
@@ -23,15 +25,15 @@ const C_FAMILY = ['.c', '.h', '.cc', '.cpp', '.cxx', '.hpp', '.hh', '.hxx'];
 
 /** Per language, the servers tried in order: the first one found answers. */
 export const BUILT_IN_SERVERS: readonly ServerSpec[] = [
-  { name: 'typescript-language-server', language: 'TypeScript/JavaScript', command: 'typescript-language-server', args: ['--stdio'], extensions: SCRIPT, origin: 'built-in',
+  { name: 'typescript-language-server', language: 'TypeScript/JavaScript', command: 'typescript-language-server', args: ['--stdio'], extensions: SCRIPT, origin: 'built-in', install: 'npm install -g typescript-language-server typescript',
     // A rename renames every use, not `new as old` at re-exports and shorthand properties; and no
     // syntax-only server, which answers from the open files alone while the project still loads.
     initializationOptions: { preferences: { providePrefixAndSuffixTextForRename: false }, tsserver: { useSyntaxServer: 'never' } } },
-  { name: 'pyright', language: 'Python', command: 'pyright-langserver', args: ['--stdio'], extensions: PYTHON, origin: 'built-in' },
-  { name: 'basedpyright', language: 'Python', command: 'basedpyright-langserver', args: ['--stdio'], extensions: PYTHON, origin: 'built-in' },
-  { name: 'gopls', language: 'Go', command: 'gopls', args: [], extensions: ['.go'], origin: 'built-in' },
-  { name: 'rust-analyzer', language: 'Rust', command: 'rust-analyzer', args: [], extensions: ['.rs'], origin: 'built-in' },
-  { name: 'clangd', language: 'C/C++', command: 'clangd', args: [], extensions: C_FAMILY, origin: 'built-in' },
+  { name: 'pyright', language: 'Python', command: 'pyright-langserver', args: ['--stdio'], extensions: PYTHON, origin: 'built-in', install: 'npm install -g pyright' },
+  { name: 'basedpyright', language: 'Python', command: 'basedpyright-langserver', args: ['--stdio'], extensions: PYTHON, origin: 'built-in', install: 'pip install basedpyright' },
+  { name: 'gopls', language: 'Go', command: 'gopls', args: [], extensions: ['.go'], origin: 'built-in', install: 'go install golang.org/x/tools/gopls@latest' },
+  { name: 'rust-analyzer', language: 'Rust', command: 'rust-analyzer', args: [], extensions: ['.rs'], origin: 'built-in', install: 'rustup component add rust-analyzer' },
+  { name: 'clangd', language: 'C/C++', command: 'clangd', args: [], extensions: C_FAMILY, origin: 'built-in', install: 'sudo apt-get install clangd (Debian, Ubuntu) or brew install llvm (macOS)' },
 ];
 
 const LANGUAGE_IDS: Record<string, string> = {
@@ -40,6 +42,15 @@ const LANGUAGE_IDS: Record<string, string> = {
   '.py': 'python', '.pyi': 'python', '.go': 'go', '.rs': 'rust',
   '.c': 'c', '.h': 'c', '.cc': 'cpp', '.cpp': 'cpp', '.cxx': 'cpp', '.hpp': 'cpp', '.hh': 'cpp', '.hxx': 'cpp',
 };
+
+/**
+ * How to get a server for a kind of file that has none: the first built-in one for it and the
+ * command that installs it; undefined when none is built in for that extension.
+ */
+export function installHint(extension: string): string | undefined {
+  const spec = BUILT_IN_SERVERS.find((server) => server.extensions.includes(extension.toLowerCase()));
+  return spec?.install && `install ${spec.name} for ${spec.language} files: ${spec.install}`;
+}
 
 /** The LSP language id of a file, from its extension (the extension itself when unknown). */
 export function languageId(extension: string): string {

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { lookUpServers, workspaceExtensions } from '../../../lsp/find-servers.js';
+import { lookUpServers, workspaceExtensions, type ServerLookup } from '../../../lsp/find-servers.js';
 import { serverTrust } from '../../../lsp/server-trust.js';
 import { TrustStore } from '../../../trust/trust-store.js';
 import type { CliArgs } from '../../args/cli-args.js';
@@ -22,7 +22,8 @@ export async function lspCommand(args: CliArgs, env: NodeJS.ProcessEnv = process
   const store = new TrustStore(workspace, env);
   const lines: string[] = [];
   const answered = new Set<string>();
-  for (const lookup of lookUpServers({ workspace, env, userServers: settings.lspServers, ...(project.config.lspServers ? { projectServers: project.config.lspServers } : {}), warn })) {
+  const lookups = lookUpServers({ workspace, env, userServers: settings.lspServers, ...(project.config.lspServers ? { projectServers: project.config.lspServers } : {}), warn });
+  for (const lookup of lookups) {
     const { spec, found } = lookup;
     const head = `${spec.name} (${spec.language}, ${spec.origin})`;
     if (!found) {
@@ -47,7 +48,23 @@ export async function lspCommand(args: CliArgs, env: NodeJS.ProcessEnv = process
     if (state.startsWith('used')) for (const ext of spec.extensions) answered.add(ext);
     lines.push(`${head}: ${found.executable} — ${state}`);
   }
+  lines.push(...missingServers(lookups, present, answered));
   safeStdout.write(`${lines.join('\n')}\n`);
   for (const message of warnings) safeStderr.write(`vibe-agent: warning: ${message}\n`);
   return EXIT.answered;
+}
+
+/** For the workspace's kinds of file that no server answers and whose built-in servers are all missing: what to install. */
+function missingServers(lookups: readonly ServerLookup[], present: ReadonlySet<string>, answered: ReadonlySet<string>): string[] {
+  const lines: string[] = [];
+  const told = new Set<string>();
+  for (const { spec } of lookups) {
+    if (spec.origin !== 'built-in' || !spec.install || told.has(spec.language)) continue;
+    const unanswered = spec.extensions.filter((ext) => present.has(ext) && !answered.has(ext));
+    const sameLanguage = lookups.filter((other) => other.spec.origin === 'built-in' && other.spec.language === spec.language);
+    if (!unanswered.length || sameLanguage.some((other) => other.found)) continue;
+    told.add(spec.language);
+    lines.push(`No language server for this workspace's ${unanswered.join(' ')} files, so code_nav is off for them: install ${spec.name} with: ${spec.install}`);
+  }
+  return lines;
 }
