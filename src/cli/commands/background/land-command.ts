@@ -4,12 +4,13 @@ import { dirname, join } from 'node:path';
 import { agentEnvironment } from '../../../secrets/held-secrets.js';
 import type { CliArgs } from '../../args/cli-args.js';
 import { safeStderr, safeStdout } from '../../display/safe-output.js';
-import { canAskYesNo } from '../../setup/ask-yes-no.js';
+import { canAskYesNo, terminalTrust } from '../../setup/ask-yes-no.js';
 import { EXIT } from '../../settings/exit-codes.js';
 import { UsageError } from '../../settings/usage-error.js';
 import { agentRow } from './agent-status.js';
 import { addBackgroundEntry, findBackgroundEntry } from './background-registry.js';
 import { git, gitOrThrow, identityArgs } from './git.js';
+import { checksLine, landChecks } from './land-checks.js';
 import { recordedLand } from './land-record.js';
 import { chooseHunks, onlyFiles, type LandChoice } from './land-choice.js';
 import { openPullRequest } from './land-pr.js';
@@ -19,7 +20,10 @@ import { excludes } from './worktree.js';
 
 export interface LandArgs {
   id: string;
+  /** `--check CMD`: run instead of the configured `landChecks`. */
   checks: string[];
+  /** `--no-check`: run none. */
+  noCheck: boolean;
   /** `--only PATH`: land only these files (whole). */
   only: string[];
   /** `--pr`: push the branch and open a pull request instead of merging into the checkout. */
@@ -27,8 +31,8 @@ export interface LandArgs {
 }
 
 /**
- * `vibe-agent land ID [--check CMD]…`: the session's branch (its uncommitted work committed first)
- * rebased onto the checkout's current HEAD, the checks run in its worktree, then its change merged
+ * `vibe-agent land ID [--check CMD]… [--no-check]`: the session's branch (its uncommitted work committed first)
+ * rebased onto the checkout's current HEAD, the checks (given, else configured) run in its worktree, then its change merged
  * into the checkout's working tree (the user's uncommitted edits kept), as one rewind point.
  * Any refusal (running session, conflict, failing check) applies nothing.
  */
@@ -39,6 +43,10 @@ export async function landCommand(args: CliArgs & { land?: LandArgs }, env: Node
   const row = await agentRow(entry, await findServer(env));
   if (row.state === 'working' || row.state === 'needs you') return refuse(`${entry.name} is ${row.state}; land it once it is done (or stop it: vibe-agent stop ${entry.name})`);
   const worktree = entry.worktree;
+  // Decided (and any trust question asked) before anything is committed or rebased.
+  const checks = await landChecks(args, { given: args.land.checks, none: args.land.noCheck, repo: entry.repo, env, ask: terminalTrust() });
+  if ('refused' in checks) return refuse(checks.refused);
+  for (const note of checks.notes) safeStderr.write(`vibe-agent: ${note}\n`);
 
   const pending = git(worktree, ['status', '--porcelain', '--', '.', ...excludes(entry.included ?? [])]).stdout.trim();
   if (pending) {
@@ -56,7 +64,8 @@ export async function landCommand(args: CliArgs & { land?: LandArgs }, env: Node
   const tip = gitOrThrow(worktree, ['rev-parse', 'HEAD']).trim();
   safeStdout.write(`Rebased ${entry.branch} onto ${head.slice(0, 12)}.\n`);
 
-  for (const check of args.land.checks) {
+  safeStdout.write(`${checksLine(checks)}\n`);
+  for (const check of checks.commands) {
     safeStdout.write(`Checking in ${worktree}: ${check}\n`);
     const ran = spawnSync('sh', ['-c', check], { cwd: worktree, stdio: ['ignore', 'inherit', 'inherit'] });
     if (ran.status !== 0) return refuse(`the check "${check}" failed (${ran.status === null ? `signal ${ran.signal}` : `exit ${ran.status}`}). Nothing was applied.`);
