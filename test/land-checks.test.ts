@@ -79,7 +79,7 @@ describe('land: which checks run, and where they came from', () => {
     const here = place({ user: { trustProjectMcp: true }, project: { landChecks: ['npm test'] } });
     expect(await landChecks(args, here.options())).toEqual({ commands: ['npm test'], from: `${here.projectFile} (the project's; trustProjectMcp runs it unasked)`, notes: [] });
     const flagged = place({ project: { landChecks: ['npm test'] } });
-    expect(await landChecks({ trustProjectMcp: true } as CliArgs, flagged.options())).toMatchObject({ commands: ['npm test'] });
+    expect(await landChecks({ trustProjectMcp: true } as unknown as CliArgs, flagged.options())).toMatchObject({ commands: ['npm test'] });
     expect(flagged.asked).toHaveLength(0);
   });
 });
