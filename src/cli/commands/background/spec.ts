@@ -62,7 +62,7 @@ export const landSpec = defineCommand({
     if (noCheck && flags.check !== undefined) throw new UsageError('--check names checks to run and --no-check runs none. Give one.');
     return { land: { id: oneId(words, 'land ID [--check CMD]'), checks: list(flags.check), noCheck, only: list(flags.only), pr: flags.pr === true } };
   },
-  run: async (args) => (await import('./land-command.js')).landCommand(args),
+  run: async (args, signal) => (await import('./land-command.js')).landCommand(args, undefined, signal),
 });
 
 export const discardSpec = defineCommand({
