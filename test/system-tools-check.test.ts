@@ -15,7 +15,11 @@ afterEach(() => {
 function freshMachine(extra: Record<string, string> = {}): string {
   const bin = mkdtempSync(join(tmpdir(), 'vibe-fresh-'));
   dirs.push(bin);
-  for (const tool of ['bash', 'id']) symlinkSync(execFileSync('bash', ['-c', `command -v ${tool}`], { encoding: 'utf8' }).trim(), join(bin, tool));
+  // A stand-in is its own file, never written through a link: as root, writing through the `id` link
+  // replaced the machine's /usr/bin/id.
+  for (const tool of ['bash', 'id'].filter((name) => !(name in extra))) {
+    symlinkSync(execFileSync('bash', ['-c', `command -v ${tool}`], { encoding: 'utf8' }).trim(), join(bin, tool));
+  }
   for (const [name, body] of Object.entries(extra)) {
     writeFileSync(join(bin, name), `#!${join(bin, 'bash')}\n${body}\n`);
     chmodSync(join(bin, name), 0o755);
@@ -61,6 +65,13 @@ describe('the system tools npm test needs', () => {
     const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> };
     expect(pkg.scripts.test!.startsWith('bash scripts/system-tools.sh && ')).toBe(true);
     expect(readFileSync('.ci/run', 'utf8')).toContain('\nbash scripts/system-tools.sh\n');
+  });
+
+  it('leaves the tools it stands in for untouched', () => {
+    const real = execFileSync('bash', ['-c', 'command -v id'], { encoding: 'utf8' }).trim();
+    const before = readFileSync(real);
+    run(freshMachine({ id: 'echo 0' }));
+    expect(readFileSync(real).equals(before)).toBe(true);
   });
 
   it('passes silently on this machine, where the tools are installed', () => {
