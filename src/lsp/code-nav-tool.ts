@@ -138,7 +138,7 @@ export function createCodeNavTool(options: CodeNavOptions): Tool {
     const followed = await followCommonJs(client, { name: word, origin: { uri: at.textDocument.uri, place: at.position }, found, files, signal: context.signal });
     const capped = followed.capped ? `; it was asked ${MAX_FOLLOWED_DEFINITIONS} times, the limit, so some may be missing` : '';
     if (!followed.added && !capped) return { places: found, note: '' };
-    const why = `The server does not follow CommonJS exports to their require() calls: ${followed.added} of these places ${followed.added === 1 ? 'was' : 'were'} found by asking it where each other "${word}" in the ${files.length} file${files.length === 1 ? '' : 's'} that mention it is defined`;
+    const why = `The server does not follow CommonJS exports to their require() calls: ${followed.added} of these places ${followed.added === 1 ? 'was' : 'were'} added by asking it where each "${word}" in the ${files.length} file${files.length === 1 ? '' : 's'} that mention it is defined`;
     return { places: followed.locations, note: `(${why}${capped}.)\n` };
   }
 
