@@ -16,7 +16,7 @@ import type { LspClient } from './lsp-client.js';
 import type { LspServers } from './lsp-servers.js';
 import { renameAction } from './rename-action.js';
 import { installHint } from './server-catalog.js';
-import { COMMONJS_EXTENSIONS, followCommonJs, MAX_FOLLOWED_DEFINITIONS } from './commonjs-references.js';
+import { COMMONJS_EXTENSIONS, followCommonJs, MAX_FOLLOWED_REQUESTS } from './commonjs-references.js';
 import { mentioningFiles, widenInferredProject } from './inferred-project.js';
 import { locateInCode } from './symbol-in-code.js';
 import type { Place } from './symbol-position.js';
@@ -136,7 +136,7 @@ export function createCodeNavTool(options: CodeNavOptions): Tool {
     if (!word || !COMMONJS_EXTENSIONS.includes(extname(absolute).toLowerCase())) return { places: found, note: '' };
     const { files } = await mentioningFiles(client, { workspace: context.workspace, name: word, extensions, signal: context.signal });
     const followed = await followCommonJs(client, { name: word, origin: { uri: at.textDocument.uri, place: at.position }, found, files, signal: context.signal });
-    const capped = followed.capped ? `; it was asked ${MAX_FOLLOWED_DEFINITIONS} times, the limit, so some may be missing` : '';
+    const capped = followed.capped ? `; it was asked ${MAX_FOLLOWED_REQUESTS} questions, the limit, so more may be missing` : '';
     if (!followed.added && !capped) return { places: found, note: '' };
     const why = `The server does not follow CommonJS exports to their require() calls: ${followed.added} of these places ${followed.added === 1 ? 'was' : 'were'} added by asking it where each "${word}" in the ${files.length} file${files.length === 1 ? '' : 's'} that mention it is defined`;
     return { places: followed.locations, note: `(${why}${capped}.)\n` };

@@ -4,8 +4,8 @@ import type { Location, LocationLink } from 'vscode-languageserver-protocol';
 import { LspError, type LspClient } from './lsp-client.js';
 import { symbolCandidates, type Place } from './symbol-position.js';
 
-/** Definitions asked at most while following one name (each a quick request). */
-export const MAX_FOLLOWED_DEFINITIONS = 200;
+/** Requests (definitions and references) asked at most while following one name, each a quick one. */
+export const MAX_FOLLOWED_REQUESTS = 200;
 /** Files where CommonJS exports and requires are found; an ES module (.mjs) has neither. */
 export const COMMONJS_EXTENSIONS = ['.js', '.cjs', '.jsx'];
 
@@ -24,7 +24,7 @@ export interface Followed {
   locations: Location[];
   /** Places that were not in the server's answer. */
   added: number;
-  /** Whether MAX_FOLLOWED_DEFINITIONS was reached with occurrences left unasked. */
+  /** Whether MAX_FOLLOWED_REQUESTS was reached with occurrences left unasked. */
   capped: boolean;
 }
 
@@ -38,8 +38,9 @@ export interface Followed {
  * round it does link them: asked where a required `sum` is defined, it names the export or the
  * function. So each other occurrence of the name in the files that mention it is asked for its
  * definition; one defined at a place already found is a reference too, and its own references are
- * added (as are the place asked about and its definition, which the server may leave out). Repeated until nothing new is found, within MAX_FOLLOWED_DEFINITIONS requests. A word in a
- * comment or a string has no definition, and a same-named but unrelated symbol's definition lies elsewhere.
+ * added (as are the place asked about and its definition, which the server may leave out).
+ * Repeated until nothing new is found, within MAX_FOLLOWED_REQUESTS requests. A word in a comment or
+ * a string has no definition, and a same-named but unrelated symbol's definition lies elsewhere.
  */
 export async function followCommonJs(client: LspClient, query: FollowQuery): Promise<Followed> {
   const found = new Map<string, Location>();
@@ -59,7 +60,7 @@ export async function followCommonJs(client: LspClient, query: FollowQuery): Pro
   const targetsOf = async (occurrence: Occurrence): Promise<string[]> => {
     let targets = definitions.get(occurrence.key);
     if (targets) return targets;
-    if (asked === MAX_FOLLOWED_DEFINITIONS) {
+    if (asked === MAX_FOLLOWED_REQUESTS) {
       capped = true;
       return [];
     }
@@ -71,6 +72,11 @@ export async function followCommonJs(client: LspClient, query: FollowQuery): Pro
   /** A place that belongs to the symbol, and its own references. */
   const include = async (occurrence: Occurrence): Promise<void> => {
     if (add(occurrence.location)) added++;
+    if (asked === MAX_FOLLOWED_REQUESTS) {
+      capped = true;
+      return;
+    }
+    asked++;
     const references = await ask<Location[]>(client, 'textDocument/references', { ...occurrence.at, context: { includeDeclaration: true } }, query.signal);
     for (const location of references ?? []) if (add(location)) added++;
   };
