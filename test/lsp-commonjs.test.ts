@@ -20,7 +20,7 @@ const SUM_REFERENCES = [
 ].join('\n');
 
 describe('code_nav references in a CommonJS repository (no jsconfig)', () => {
-  it('follows module.exports and exports.x to their require() calls, from either side, never into a comment or a string', { timeout: 180_000 }, async () => {
+  it('follows module.exports and exports.x to their require() calls, from either side, never into a comment or a string', { timeout: 300_000 }, async () => {
     const ask = await workspaces.navIn(FIXTURE);
     const fromModule = await ask({ operation: 'references', path: 'math.js', symbol: 'sum' });
     expect(fromModule).toContain('the 3 workspace files that mention "sum" were opened into it.');
@@ -40,7 +40,7 @@ describe('code_nav references in a CommonJS repository (no jsconfig)', () => {
     );
   });
 
-  it('leaves out what .gitignore excludes (a built dist/), and counts it when nothing ignores it', { timeout: 240_000 }, async () => {
+  it('leaves out what .gitignore excludes (a built dist/), and counts it when nothing ignores it', { timeout: 400_000 }, async () => {
     const ignored = await workspaces.navIn(FIXTURE, { ...BUILT, '.gitignore': 'dist/\n' });
     const references = await ignored({ operation: 'references', path: 'math.js', symbol: 'sum' });
     expect(references).toContain('the 3 workspace files that mention "sum" were opened into it.');

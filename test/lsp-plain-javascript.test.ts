@@ -10,7 +10,7 @@ afterAll(() => workspaces.close());
 const navIn = (extra?: Record<string, string>) => workspaces.navIn(FIXTURE, extra);
 
 describe('code_nav in a plain JavaScript repository (no jsconfig)', () => {
-  it('finds every reference across files, says the project was inferred, and never takes a name in a comment or a string', { timeout: 120_000 }, async () => {
+  it('finds every reference across files, says the project was inferred, and never takes a name in a comment or a string', { timeout: 300_000 }, async () => {
     const ask = await navIn();
     // math.js names sum in a comment and a string before it declares it.
     const references = await ask({ operation: 'references', path: 'math.js', symbol: 'sum' });
@@ -29,7 +29,7 @@ describe('code_nav in a plain JavaScript repository (no jsconfig)', () => {
     expect(definition).toContain('1 definition(s) of sum:\nmath.js:5:17: export function sum(a, b) {');
   });
 
-  it('with a jsconfig.json the project is configured: the same references, no note', { timeout: 120_000 }, async () => {
+  it('with a jsconfig.json the project is configured: the same references, no note', { timeout: 300_000 }, async () => {
     const ask = await navIn({ 'jsconfig.json': JSON.stringify({ compilerOptions: { module: 'ESNext', target: 'ES2022' } }) });
     const references = await ask({ operation: 'references', path: 'math.js', symbol: 'sum', line: 5 });
     expect(references).toMatch(/^3 reference\(s\) to sum \(the declaration included\):\napp\.js:1:10: /);

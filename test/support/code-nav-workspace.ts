@@ -27,10 +27,14 @@ export function codeNavWorkspaces() {
       }
       const env = { ...process.env, PATH: `${BIN}:${process.env.PATH ?? ''}` };
       const found = await admittedServers({ workspace, env, userServers: {}, projectServers: {}, trustAll: false, ask: undefined, warn: () => {} });
-      const servers = new LspServers({ found, workspace, env });
+      // A question may wait long for a server started on a machine at load 20 or more; what is tested is the answer.
+      const servers = new LspServers({ found, workspace, env, timeoutMs: 120_000 });
       running.push(servers);
       const nav = createCodeNavTool({ servers });
-      return async (args: Record<string, unknown>) => String(await nav.execute(args, { signal: new AbortController().signal, workspace }));
+      return async (args: Record<string, unknown>) => {
+        const result = await nav.execute(args, { signal: new AbortController().signal, workspace });
+        return typeof result === 'string' ? result : result.output;
+      };
     },
     async close() {
       await Promise.all(running.map((servers) => servers.close()));
