@@ -1,38 +1,16 @@
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createCodeNavTool } from '../src/lsp/code-nav-tool.js';
-import { admittedServers } from '../src/lsp/code-nav-setup.js';
-import { LspServers } from '../src/lsp/lsp-servers.js';
+import { codeNavWorkspaces } from './support/code-nav-workspace.js';
 
 // The library's code_nav against this repository's typescript-language-server, on a plain JavaScript
 // repository: no tsconfig.json or jsconfig.json, so tsserver infers the project from open files.
-const BIN = join(import.meta.dirname, '..', 'node_modules', '.bin');
 const FIXTURE = join(import.meta.dirname, 'fixtures', 'lsp', 'plain-js');
-const made: string[] = [];
-const running: LspServers[] = [];
-afterAll(async () => {
-  await Promise.all(running.map((servers) => servers.close()));
-  for (const dir of made) rmSync(dir, { recursive: true, force: true });
-});
-
-/** A copy of the fixture outside this repository (whose tsconfig.json would otherwise be found above it). */
-async function navIn(extra: Record<string, string> = {}) {
-  const workspace = mkdtempSync(join(tmpdir(), 'vibe-lsp-js-'));
-  made.push(workspace);
-  cpSync(FIXTURE, workspace, { recursive: true });
-  for (const [path, text] of Object.entries(extra)) writeFileSync(join(workspace, path), text);
-  const env = { ...process.env, PATH: `${BIN}:${process.env.PATH ?? ''}` };
-  const found = await admittedServers({ workspace, env, userServers: {}, projectServers: {}, trustAll: false, ask: undefined, warn: () => {} });
-  const servers = new LspServers({ found, workspace, env });
-  running.push(servers);
-  const nav = createCodeNavTool({ servers });
-  return async (args: Record<string, unknown>) => String(await nav.execute(args, { signal: new AbortController().signal, workspace }));
-}
+const workspaces = codeNavWorkspaces();
+afterAll(() => workspaces.close());
+const navIn = (extra?: Record<string, string>) => workspaces.navIn(FIXTURE, extra);
 
 describe('code_nav in a plain JavaScript repository (no jsconfig)', () => {
-  it('finds every reference across files, says the project was inferred, and never takes a name in a comment or a string', { timeout: 120_000 }, async () => {
+  it('finds every reference across files, says the project was inferred, and never takes a name in a comment or a string', { timeout: 300_000 }, async () => {
     const ask = await navIn();
     // math.js names sum in a comment and a string before it declares it.
     const references = await ask({ operation: 'references', path: 'math.js', symbol: 'sum' });
@@ -51,7 +29,7 @@ describe('code_nav in a plain JavaScript repository (no jsconfig)', () => {
     expect(definition).toContain('1 definition(s) of sum:\nmath.js:5:17: export function sum(a, b) {');
   });
 
-  it('with a jsconfig.json the project is configured: the same references, no note', { timeout: 120_000 }, async () => {
+  it('with a jsconfig.json the project is configured: the same references, no note', { timeout: 300_000 }, async () => {
     const ask = await navIn({ 'jsconfig.json': JSON.stringify({ compilerOptions: { module: 'ESNext', target: 'ES2022' } }) });
     const references = await ask({ operation: 'references', path: 'math.js', symbol: 'sum', line: 5 });
     expect(references).toMatch(/^3 reference\(s\) to sum \(the declaration included\):\napp\.js:1:10: /);

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
-import type { CallHierarchyItem, WorkspaceEdit } from 'vscode-languageserver-protocol';
+import type { CallHierarchyItem, Location, WorkspaceEdit } from 'vscode-languageserver-protocol';
 import type { Tool, ToolContext, ToolOutput } from '../contracts/tool.js';
 import { defineTool } from '../tools/define-tool.js';
 import { diskFileAccess, mtimeAfterWrite } from '../tools/coding/shared/file-access.js';
@@ -16,7 +16,8 @@ import type { LspClient } from './lsp-client.js';
 import type { LspServers } from './lsp-servers.js';
 import { renameAction } from './rename-action.js';
 import { installHint } from './server-catalog.js';
-import { widenInferredProject } from './inferred-project.js';
+import { COMMONJS_EXTENSIONS, followCommonJs, MAX_FOLLOWED_REQUESTS } from './commonjs-references.js';
+import { mentioningFiles, widenInferredProject } from './inferred-project.js';
 import { locateInCode } from './symbol-in-code.js';
 import type { Place } from './symbol-position.js';
 import { planWorkspaceEdit, writeAllOrNone } from './workspace-edit.js';
@@ -85,6 +86,7 @@ export function createCodeNavTool(options: CodeNavOptions): Tool {
       const found = options.servers.found.map((one) => `${one.spec.name} (${one.spec.extensions.join(' ')})`).join(', ') || 'none';
       throw new Error(`no language server answers for ${resolved.relative}; found: ${found}${hint ? `. If it is not installed, ${hint} (\`vibe-agent lsp\` says why a server is not used)` : ''}`);
     }
+    const extensions = server.spec.extensions;
     const uri = pathToFileURL(absolute).href;
     const document = { textDocument: { uri } };
     if (args.operation === 'symbols') {
@@ -93,27 +95,30 @@ export function createCodeNavTool(options: CodeNavOptions): Tool {
     const text = await readFile(absolute, 'utf8');
     const shown = resolved.relative;
     /** The place meant, found as the server sees the file; an inferred project widened to the files that mention the name. */
-    const locate = async (client: LspClient): Promise<{ at: { textDocument: { uri: string }; position: Place }; name: string; note: string }> => {
+    const locate = async (client: LspClient): Promise<{ at: { textDocument: { uri: string }; position: Place }; name: string; word: string | undefined; note: string }> => {
       const located = await locateInCode(client, uri, text, args, context.signal);
       if (!located.ok) throw new Error(`${shown}: ${located.error}`);
       const project = await widenInferredProject(client, { workspace: context.workspace, absolute, shown, name: located.name, extensions: server.spec.extensions, signal: context.signal });
       const name = args.symbol ?? `${shown}:${located.place.line + 1}:${located.place.character + 1}`;
-      return { at: { ...document, position: located.place }, name, note: project + (located.note ? `(${located.note}.)\n` : '') };
+      return { at: { ...document, position: located.place }, name, word: located.name, note: project + (located.note ? `(${located.note}.)\n` : '') };
     };
     if (args.operation === 'rename') return rename(server, absolute, locate, args, context);
     return options.servers.ask(server, [absolute], context.signal, async (client) => {
-      const { at, name, note } = await locate(client);
-      return note + (await answer(client, at, name));
+      const { at, name, word, note } = await locate(client);
+      return note + (await answer(client, at, name, word));
     });
 
-    async function answer(client: LspClient, at: { textDocument: { uri: string }; position: Place }, name: string): Promise<string> {
+    async function answer(client: LspClient, at: { textDocument: { uri: string }; position: Place }, name: string, word: string | undefined): Promise<string> {
       switch (args.operation) {
         case 'definition':
           return formatLocations(reader, await client.request('textDocument/definition', at, context.signal), `definition(s) of ${name}`);
         case 'implementations':
           return formatLocations(reader, await client.request('textDocument/implementation', at, context.signal), `implementation(s) of ${name}`);
-        case 'references':
-          return formatLocations(reader, await client.request('textDocument/references', { ...at, context: { includeDeclaration: true } }, context.signal), `reference(s) to ${name} (the declaration included)`);
+        case 'references': {
+          const found = (await client.request<Location[] | null>('textDocument/references', { ...at, context: { includeDeclaration: true } }, context.signal)) ?? [];
+          const { places, note } = await withCommonJs(client, at, found, word, absolute, extensions, context);
+          return note + (await formatLocations(reader, places, `reference(s) to ${name} (the declaration included)`));
+        }
         case 'hover':
           return formatHover(await client.request('textDocument/hover', at, context.signal));
         default: {
@@ -124,6 +129,17 @@ export function createCodeNavTool(options: CodeNavOptions): Tool {
         }
       }
     }
+  }
+
+  /** In a JavaScript file, the server's references with the CommonJS requires it does not follow (see followCommonJs). */
+  async function withCommonJs(client: LspClient, at: { textDocument: { uri: string }; position: Place }, found: Location[], word: string | undefined, absolute: string, extensions: readonly string[], context: ToolContext): Promise<{ places: Location[]; note: string }> {
+    if (!word || !COMMONJS_EXTENSIONS.includes(extname(absolute).toLowerCase())) return { places: found, note: '' };
+    const { files } = await mentioningFiles(client, { workspace: context.workspace, name: word, extensions, signal: context.signal });
+    const followed = await followCommonJs(client, { name: word, origin: { uri: at.textDocument.uri, place: at.position }, found, files, signal: context.signal });
+    const capped = followed.capped ? `; it was asked ${MAX_FOLLOWED_REQUESTS} questions, the limit, so more may be missing` : '';
+    if (!followed.added && !capped) return { places: found, note: '' };
+    const why = `The server does not follow CommonJS exports to their require() calls: ${followed.added} of these places ${followed.added === 1 ? 'was' : 'were'} added by asking it where each "${word}" in the ${files.length} file${files.length === 1 ? '' : 's'} that mention it is defined`;
+    return { places: followed.locations, note: `(${why}${capped}.)\n` };
   }
 
   async function callItem(client: LspClient, at: { textDocument: { uri: string }; position: Place }, context: ToolContext): Promise<CallHierarchyItem | undefined> {

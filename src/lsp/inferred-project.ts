@@ -1,19 +1,8 @@
-import { realpathSync } from 'node:fs';
-import { extname } from 'node:path';
-import { readOwnTextAsync } from '../workspace/read-own-file.js';
-import { walkConfined } from '../workspace/walk-confined.js';
+import { filesMentioning, filesMentioningOnce, MAX_INFERRED_FILES, MAX_READ_FILES, type Mentioning } from './files-mentioning.js';
 import { LspError, type LspClient } from './lsp-client.js';
 import { hasWord } from './symbol-position.js';
 
-/** At most this many files are opened into an inferred project for one name. */
-export const MAX_INFERRED_FILES = 300;
-/** Script files read for the name at most (a huge repository is not read whole on one question). */
-export const MAX_READ_FILES = 5000;
-/** A larger file is not read for the name (a bundle or a data file, not source). */
-const MAX_SOURCE_BYTES = 1024 * 1024;
-/** Files read at once while looking for the name. */
-const READS_AT_ONCE = 16;
-/** Per running server, the names whose files were opened already (a later question about one walks nothing). */
+/** Per running server, the names whose files were opened already (a later question about one opens nothing more). */
 const widened = new WeakMap<LspClient, Map<string, string>>();
 /** tsserver names an inferred project this way; a configured one by its tsconfig/jsconfig path. */
 const INFERRED_PREFIX = '/dev/null/inferredProject';
@@ -50,7 +39,7 @@ export async function widenInferredProject(client: LspClient, query: InferredPro
   const key = `${query.mentions ? 'text' : 'word'}:${name}`;
   const before = done.get(key);
   if (before !== undefined) return `(${why}: ${before}.)\n`;
-  const { files, left, unread } = await filesMentioning(query.workspace, query.extensions, query.mentions ?? ((text) => hasWord(text, name)), query.signal);
+  const { files, left, unread } = await mentioningFiles(client, query);
   for (const file of files) {
     if (query.signal.aborted) break;
     await client.sync(file).catch(() => undefined);
@@ -72,41 +61,14 @@ async function isInferred(client: LspClient, absolute: string, signal: AbortSign
   return info?.body?.configFileName?.startsWith(INFERRED_PREFIX) === true;
 }
 
-/**
- * The workspace's files of these kinds that mention what is looked for (dot folders and node_modules
- * skipped; links kept inside; each read through the confined reader, a few at a time, so the event
- * loop and the call's stop are never held up by a large tree).
- */
-export async function filesMentioning(workspace: string, extensions: readonly string[], mentions: (text: string) => boolean, signal?: AbortSignal): Promise<{ files: string[]; left: number; unread: boolean }> {
-  const paths: string[] = [];
-  let unread = false;
-  walkConfined(workspace, {
-    enter: (folder) => !folder.startsWith('.') && folder !== 'node_modules',
-    file: (path) => {
-      if (!extensions.includes(extname(path).toLowerCase())) return;
-      if (paths.length === MAX_READ_FILES) return !(unread = true);
-      paths.push(path);
-    },
-  });
-  const within = [realOrSelf(workspace)];
-  const mentioned = new Array<boolean>(paths.length).fill(false);
-  let next = 0;
-  const reader = async () => {
-    while (next < paths.length && !signal?.aborted) {
-      const at = next++;
-      const text = await readOwnTextAsync(paths[at]!, { within, maxBytes: MAX_SOURCE_BYTES, refuseSecrets: true }).catch(() => '');
-      mentioned[at] = mentions(text);
-    }
-  };
-  await Promise.all(Array.from({ length: READS_AT_ONCE }, reader));
-  const found = paths.filter((_, at) => mentioned[at]);
-  return { files: found.slice(0, MAX_INFERRED_FILES), left: Math.max(0, found.length - MAX_INFERRED_FILES), unread };
-}
-
-function realOrSelf(path: string): string {
+/** The workspace's script files that mention the name (as a whole word, unless `mentions` says otherwise), found once per server. */
+export async function mentioningFiles(client: LspClient, query: Pick<InferredProjectQuery, 'workspace' | 'name' | 'mentions' | 'extensions' | 'signal'>): Promise<Mentioning> {
+  const name = query.name ?? '';
+  const key = `${query.mentions ? 'text' : 'word'}:${name}`;
   try {
-    return realpathSync(path);
-  } catch {
-    return path;
+    return await filesMentioningOnce(client, key, () => filesMentioning(query.workspace, query.extensions, query.mentions ?? ((text) => hasWord(text, name)), query.signal));
+  } catch (error) {
+    if (query.signal.aborted) throw new LspError('the question was stopped with the call', 'aborted');
+    throw error;
   }
 }

@@ -13,6 +13,8 @@ export interface WalkOptions {
   onFile(path: string, absolute: string): void;
   /** Called for each ignore file that was refused (a FIFO, a device, too large). */
   onWarning?(message: string): void;
+  /** Whether to go into a folder the ignore files do not exclude (by its name and path from the root); default yes. */
+  enter?(name: string, path: string): boolean;
 }
 
 interface PendingDir {
@@ -50,7 +52,7 @@ export async function walkFiles(root: string, options: WalkOptions): Promise<voi
       if (ALWAYS_SKIPPED.has(entry.name)) continue;
       const path = fromRoot === '' ? entry.name : `${fromRoot}/${entry.name}`;
       if (entry.isDirectory()) {
-        if (!isIgnored(dir, path, true)) pending.push({ absolute: join(absolute, entry.name), fromRoot: path, parent: dir });
+        if (!isIgnored(dir, path, true) && options.enter?.(entry.name, path) !== false) pending.push({ absolute: join(absolute, entry.name), fromRoot: path, parent: dir });
       } else if (entry.isFile()) {
         if (!isIgnored(dir, path, false)) options.onFile(path, join(absolute, entry.name));
       }
