@@ -12,7 +12,7 @@ import { createInteractiveServices } from '../interactive/interactive-services.j
 import { REFUSED, RemoteConversation } from './remote-conversation.js';
 
 /** The key line of an attached terminal: how to leave it without stopping the session. */
-export const ATTACHED_KEYS = 'Attached · Ctrl-D or /detach detaches (it keeps running) · Enter sends a prompt · Esc or Ctrl-C stops its turn · Shift+Tab modes';
+export const ATTACHED_KEYS = 'Attached · Ctrl-D or /detach detaches (it keeps running) · Esc or Ctrl-C stops its turn · Shift+Tab cycles modes';
 
 /**
  * `vibe-agent attach ID`: the terminal UI on a background session the server hosts. Its history
