@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentRow } from '../src/cli/commands/background/agent-status.js';
 import { agents, backgroundHome, killServer, serverOf } from './support/background-cli.js';
-import { startChatServer, type ChatRequestBody, type ServerStep } from './support/chat-server.js';
+import { startChatServer, type ChatRequestBody, type Fault } from './support/chat-server.js';
+import type { ScriptedReply } from '../src/providers/scripted.js';
 import { CLI, type CliHome } from './support/cli-process.js';
 import { EventWatch } from './support/event-watch.js';
 import { startInTmux, type TmuxPane } from './support/tmux.js';
@@ -21,7 +22,7 @@ const text = (message: Message | undefined) => (typeof message?.content === 'str
 const lastUser = (body: ChatRequestBody) => text([...body.messages].reverse().find((message) => message.role === 'user'));
 const answeredTool = (body: ChatRequestBody) => body.messages.at(-1)?.role === 'tool';
 /** The model answers by what it was last asked, so the order of sessions and turns does not matter. */
-const byPrompt = (reply: (body: ChatRequestBody) => ServerStep) => Array.from({ length: 40 }, () => reply);
+const byPrompt = (reply: (body: ChatRequestBody) => ScriptedReply | Fault) => Array.from({ length: 40 }, () => reply);
 
 function terminal(home: CliHome, args: string[]): Promise<TmuxPane> {
   return startInTmux([process.execPath, CLI, ...args], { cwd: home.workspace, width: 120, height: 40, env: { ...home.env, TERM: 'tmux-256color' } }).then((pane) => {
@@ -63,6 +64,7 @@ describe('/bg in the terminal UI (the built CLI in tmux)', () => {
         const asked = lastUser(body);
         if (asked.includes('moved to the background')) return { text: 'carried on in the background.' };
         if (asked === 'long task') return { kind: 'stall', reply: { text: 'streaming slowly' }, afterChunks: 5 };
+        if (asked === 'queued note') return { text: 'noted after carrying on.' };
         if (asked === 'second task') return { text: body.messages.some((message) => text(message) === 'first task') ? 'second done, with the history.' : 'no history!' };
         return { text: 'first done.' };
       }),
@@ -80,7 +82,8 @@ describe('/bg in the terminal UI (the built CLI in tmux)', () => {
     expect(await idle.waitForExit(60_000)).toBe(0);
     const idleScreen = await idle.screen();
     expect(idleScreen).toContain('it waits there for a prompt');
-    const [, idleName, idleId] = MOVED.exec(idleScreen)!;
+    const [, idleName = '', idleId = ''] = MOVED.exec(idleScreen) ?? [];
+    expect(idleName).not.toBe('');
     expect(idleScreen).toContain(`Attach: vibe-agent attach ${idleName}`);
     expect(await agentUntil(home, (row) => row.id === idleId, 'for the idle session')).toMatchObject({ name: idleName, state: 'done' });
 
@@ -89,11 +92,16 @@ describe('/bg in the terminal UI (the built CLI in tmux)', () => {
     await busy.waitFor('Shift+Tab cycles modes', 60_000);
     await typeLine(busy, 'long task');
     await busy.waitFor('streaming slowly', 60_000);
+    // A prompt typed during the turn is queued; /bg acts at once and takes it along.
+    await typeLine(busy, 'queued note');
+    await busy.waitFor('1 queued', 60_000);
     await typeLine(busy, '/bg');
     expect(await busy.waitForExit(60_000)).toBe(0);
     const busyScreen = await busy.screen();
     expect(busyScreen).toContain('its stopped turn carries on there');
-    const [, busyName, busyId] = MOVED.exec(busyScreen)!;
+    expect(busyScreen).toContain('1 prompt typed meanwhile went with it.');
+    const [, busyName = '', busyId = ''] = MOVED.exec(busyScreen) ?? [];
+    expect(busyId).not.toBe('');
     const moved = await agentUntil(home, (row) => row.id === busyId, 'for the moved session');
     expect(['working', 'done']).toContain(moved.state);
     await agentUntil(home, (row) => row.id === busyId && row.state === 'done', 'done carrying on');
@@ -102,19 +110,19 @@ describe('/bg in the terminal UI (the built CLI in tmux)', () => {
     const file = home.sessionFiles().find((name) => name.includes(busyId))!;
     expect(readFileSync(home.sessionPath(file).replace(/\.jsonl$/, '.lock'), 'utf8').trim()).toBe(String(serverOf(home).pid));
     const events = watch(home, busyId);
-    await events.until((event) => event.type === 'stop' && event.seq > 0 && events.events.filter((one) => one.type === 'stop').length === 2, 'the carried-on stop');
+    await events.until((event) => event.type === 'stop' && events.events.filter((one) => one.type === 'stop').length === 3, 'the stop of the queued prompt');
     const seqs = events.events.map((event) => event.seq);
     expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
-    expect(events.events.filter((event) => event.type === 'stop').map((event) => (event as { reason?: string }).reason)).toEqual(['aborted', 'answered']);
+    expect(events.events.filter((event) => event.type === 'stop').map((event) => (event as { reason?: string }).reason)).toEqual(['aborted', 'answered', 'answered']);
 
     // attach shows its history: the prompt typed in the terminal, then what the server carried on.
-    const attached = await terminal(home, ['attach', busyName!]);
-    await attached.waitFor((screen) => screen.includes('› long task') && screen.includes('carried on in the background.'), 60_000);
+    const attached = await terminal(home, ['attach', busyName]);
+    await attached.waitFor((screen) => screen.includes('› long task') && screen.includes('carried on in the background.') && screen.includes('noted after carrying on.'), 60_000);
     await attached.send(['C-d']);
     expect(await attached.waitForExit(60_000)).toBe(0);
 
     // The idle one goes on with its history when prompted from an attached terminal.
-    const other = await terminal(home, ['attach', idleName!]);
+    const other = await terminal(home, ['attach', idleName]);
     await other.waitFor((screen) => screen.includes('› first task') && screen.includes('first done.'), 60_000);
     await typeLine(other, 'second task');
     await other.waitFor('second done, with the history.', 60_000);

@@ -392,7 +392,10 @@ export class InteractiveSession {
     const carryOn = this.stoppedForBackground;
     this.backgroundNext = false;
     this.stoppedForBackground = false;
-    const queued = this.queued.splice(0);
+    // Prompts go with the session; commands typed meanwhile belong to this terminal and go nowhere.
+    const typed = this.queued.splice(0);
+    const queued = typed.filter((text) => !this.isTerminalCommand(text));
+    const left = typed.filter((text) => this.isTerminalCommand(text));
     const before = this.shellContext.splice(0);
     this.screen.commit([t.dim('Moving the session to the background…')]);
     const controller = new AbortController();
@@ -406,11 +409,11 @@ export class InteractiveSession {
         queued: queued.map((text) => this.pastes.expand(text)),
         before,
       });
-      this.screen.commit(lines.map((line, i) => (i === 0 ? t.green(line) : t.dim(line))));
+      this.screen.commit([...lines.map((line, i) => (i === 0 ? t.green(line) : t.dim(line))), ...left.map((text) => t.yellow(`Not run (a command of this terminal): ${text}`))]);
       this.running = undefined;
       this.exit();
     } catch (error) {
-      this.queued.unshift(...queued);
+      this.queued.unshift(...typed);
       this.shellContext.unshift(...before);
       this.screen.commit([t.red(`✗ /bg: ${(error as Error).message}`), '']);
     } finally {
@@ -420,8 +423,7 @@ export class InteractiveSession {
 
   /** Esc or Ctrl-C at a question: the turn stops; prompts queued during it come back to the editor, unsent. */
   private stopTurnAtQuestion(): void {
-    this.view?.markCancelling();
-    this.running?.abort();
+    this.cancelTurn();
     if (this.queued.length) this.editor.set([...this.queued.splice(0), this.editor.text].filter(Boolean).join('\n'));
   }
 
@@ -560,12 +562,13 @@ export class InteractiveSession {
           this.followed = followed;
         }
         this.events.handle(event);
+        // One run at a time in a session: its top-level stop ends whichever was running.
+        if (event.type === 'stop' && event.agent === undefined) this.followed = undefined;
         if (event.type === 'stop' && own && this.view === own) {
           this.lastSubagents = own.subagents();
           this.view = undefined;
           this.events.turn = undefined;
           own = undefined;
-          this.followed = undefined;
           this.screen.commit(['']);
         }
       },
@@ -656,6 +659,11 @@ export class InteractiveSession {
     this.events.turn = undefined;
     this.conversation.messages = [...conversation.history()];
     this.screen.commit(['']);
+  }
+
+  /** A built-in /command or a `!command`: run by this terminal, not sent to the model. */
+  private isTerminalCommand(text: string): boolean {
+    return (text.trim().startsWith('/') && (isBuiltinCommand(text) || !this.isCustomCommand(text))) || typedCommand(text) !== undefined;
   }
 
   private isCustomCommand(text: string): boolean {
