@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { agents, backgroundHome, gitIn, killServer, repository, serverOf } from './support/background-cli.js';
@@ -42,8 +42,24 @@ describe('land: chosen files, and --pr (the built CLI, no network, no gh)', () =
     expect(unasked.stderr).toContain('without a terminal to choose hunks on, land everything with --yes or name files with --only PATH. Nothing was applied.');
     expect(existsSync(join(repo, 'notes.txt'))).toBe(false);
 
-    const only = await home.run(['land', 'two', '--only', 'notes.txt']);
+    // The checkout's config names a check: not run unapproved (no terminal to ask on), run under
+    // --trust-project-mcp (and failing, it lands nothing), skipped with --no-check.
+    const projectConfig = join(repo, '.vibe-agent', 'config.json');
+    mkdirSync(join(repo, '.vibe-agent'));
+    writeFileSync(projectConfig, JSON.stringify({ landChecks: ['exit 7'] }));
+    const untrusted = await home.run(['land', 'two', '--only', 'notes.txt']);
+    expect(untrusted.code).not.toBe(0);
+    expect(untrusted.stderr).toContain(`${projectConfig} names land checks (exit 7), and they run only once you approve them for this workspace`);
+    const failing = await home.run(['land', 'two', '--only', 'notes.txt', '--trust-project-mcp']);
+    expect(failing.code).not.toBe(0);
+    expect(failing.stdout).toContain(`Running 1 check from ${projectConfig} (the project's; trustProjectMcp runs it unasked).`);
+    expect(failing.stderr).toContain('the check "exit 7" failed (exit 7). Nothing was applied.');
+    expect(existsSync(join(repo, 'notes.txt'))).toBe(false);
+
+    const only = await home.run(['land', 'two', '--only', 'notes.txt', '--no-check']);
     expect(only.code, only.stderr).toBe(0);
+    expect(only.stdout).toContain('No checks run: --no-check.');
+    rmSync(join(repo, '.vibe-agent'), { recursive: true });
     expect(only.stdout).toContain('wrote notes.txt.');
     expect(only.stdout).toContain('Part of the change was left out; it stays on vibe/two.');
     expect(readFileSync(join(repo, 'notes.txt'), 'utf8')).toBe('notes\n');

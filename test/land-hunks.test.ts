@@ -31,10 +31,10 @@ describe('land: choosing hunks', () => {
     ];
     const asked: string[] = [];
     const answers = [false, true, true];
-    const choice = await chooseHunks(changes, async (question) => {
+    const choice = (await chooseHunks(changes, async (question) => {
       asked.push(question);
       return answers.shift()!;
-    });
+    }))!;
     expect(asked).toEqual(['Land this hunk (1 of 2 in two.txt)?', 'Land this hunk (2 of 2 in two.txt)?', 'new.txt: created by the session. Land it?']);
     expect(choice.everything).toBe(false);
     expect(choice.changes.map((change) => [change.path, change.theirs?.toString()])).toEqual([
@@ -43,6 +43,23 @@ describe('land: choosing hunks', () => {
     ]);
     const none = await chooseHunks(changes, async () => false);
     expect(none).toEqual({ changes: [], everything: false });
+  });
+
+  it('stops at the question where Ctrl-C was pressed, choosing nothing', async () => {
+    const changes: FileChange[] = [{ path: 'two.txt', base: BASE, theirs: THEIRS }];
+    const controller = new AbortController();
+    let asked = 0;
+    const choice = await chooseHunks(
+      changes,
+      async () => {
+        asked++;
+        controller.abort();
+        return false;
+      },
+      controller.signal,
+    );
+    expect(choice).toBeUndefined();
+    expect(asked).toBe(1);
   });
 
   it('--only takes whole files and refuses a file the session did not change', () => {

@@ -19,7 +19,12 @@ export interface SessionSummary {
   outputTokens: number;
   /** US dollars, as `spentIn` sums them; undefined when none is known. */
   cost?: number;
+  /** `land`: a land's rewind point, not a conversation to continue (see SessionHeader). */
+  kind?: 'land';
 }
+
+/** A session one can continue or resume: not a land's rewind point. */
+export const isConversation = (session: SessionSummary): boolean => session.kind !== 'land';
 
 /** This workspace's sessions, most recently written first. */
 export function listSessions(workspace: string, env: NodeJS.ProcessEnv = process.env): SessionSummary[] {
@@ -62,6 +67,7 @@ function summarize(path: string, fallbackId: string): SessionSummary {
     inputTokens: 0,
     outputTokens: 0,
   };
+  if (header?.kind === 'land') summary.kind = 'land';
   for (const record of records) addRecord(summary, record);
   const { cost } = spentIn(records);
   if (cost !== undefined) summary.cost = cost;

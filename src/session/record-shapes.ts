@@ -72,7 +72,7 @@ const message: Check = (value, at) => {
 const messages = arrayOf(message);
 
 const RECORDS: Record<string, Check> = {
-  session: object({ version: number, id: text, workspace: text, createdAt: text }),
+  session: object({ version: number, id: text, workspace: text, createdAt: text, kind: optional(text) }),
   system_prompt: object({ content: text }),
   recovered: object({ droppedBytes: number }),
   rewind: object({ toRecord: count }),

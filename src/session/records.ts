@@ -13,6 +13,8 @@ export interface SessionHeader {
   /** The workspace's real path. */
   workspace: string;
   createdAt: string;
+  /** `land`: the rewind point of a `vibe-agent land`, not a conversation: `rewind` finds it, `--continue` and `--resume` pass it by. */
+  kind?: 'land';
 }
 
 /** Written before each run's `run_start`: the system prompt that run's requests began with. */

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Message } from '../contracts/messages.js';
 import { newSessionId, realOrSame, sessionsDir } from './paths.js';
-import { SESSION_FORMAT_VERSION } from './records.js';
+import { SESSION_FORMAT_VERSION, type SessionHeader } from './records.js';
 import { lockSession, type SessionLock } from './session-lock.js';
 import { SessionWriter } from './session-writer.js';
 
@@ -29,7 +29,7 @@ export interface OpenedSession {
 }
 
 /** Starts a new session file with its header. */
-export function createSession(options: SessionStoreOptions & { now?: Date }): OpenedSession {
+export function createSession(options: SessionStoreOptions & { now?: Date; kind?: SessionHeader['kind'] }): OpenedSession {
   const now = options.now ?? new Date();
   const id = newSessionId(now);
   const path = join(sessionsDir(options.workspace, options.env), `${id}.jsonl`);
@@ -37,7 +37,7 @@ export function createSession(options: SessionStoreOptions & { now?: Date }): Op
   const lock = lockSession(path);
   const { writer } = openOrRelease(path, options.redact, lock);
   // Not synced here (it would stall the first request): the first turn end's fsync carries the header too.
-  writer.append({ type: 'session', version: SESSION_FORMAT_VERSION, id, workspace: realOrSame(options.workspace), createdAt: now.toISOString() });
+  writer.append({ type: 'session', version: SESSION_FORMAT_VERSION, id, workspace: realOrSame(options.workspace), createdAt: now.toISOString(), ...(options.kind ? { kind: options.kind } : {}) });
   return { id, path, writer, messages: [], warnings: [], lastSeq: 0, inFlight: false, close: closer(writer, lock) };
 }
 

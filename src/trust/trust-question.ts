@@ -9,8 +9,8 @@ export interface TrustFact {
 }
 
 /**
- * "Trust this project's X?", as data: every trust question is built by serverQuestion or
- * hooksQuestion and reaches a person only through renderTrustQuestion.
+ * "Trust this project's X?", as data: every trust question is built by serverQuestion,
+ * hooksQuestion or landChecksQuestion and reaches a person only through renderTrustQuestion.
  */
 export interface TrustQuestion {
   /** What approving does: `Start the MCP server "docs" from /ws/.mcp.json (project)?` */

@@ -97,6 +97,8 @@ export interface Settings {
   goalStallTurns: number;
   /** The commands a goal's judge may run (read-only checks), besides reading files. */
   goalChecks: string[];
+  /** The commands `vibe-agent land` runs in the worktree when no --check is given (a project's only once approved). */
+  landChecks: string[];
 }
 
 function toolSearchSetting(raw: string, name: string): string {
@@ -146,7 +148,7 @@ export type ConfigType =
  * What a project's `.vibe-agent/config.json` may do with a setting, since a cloned repository
  * must not loosen what the user chose: not set it at all (user-only), only lower the user's
  * number, only narrow the user's tool list, only point at this machine (where the key goes),
- * only add deny rules, or only once the user approves it (MCP servers, hooks: they run code).
+ * only add deny rules, or only once the user approves it (MCP servers, hooks, land checks: they run code).
  */
 export type ProjectRule = 'user-only' | 'may-lower' | 'may-narrow' | 'local-only' | 'deny-only' | 'after-approval';
 
@@ -620,6 +622,13 @@ export const SETTINGS = {
     parse: commaList,
     default: ['npm test', 'git status', 'git diff --stat'],
     help: "the commands a goal's judge may run as read-only checks (run without a shell, in the sandbox with the workspace read-only), besides reading workspace files",
+  },
+  landChecks: {
+    config: { type: 'strings' },
+    project: 'after-approval',
+    default: [],
+    defaultText: 'none',
+    help: "the checks `vibe-agent land` runs in the session's worktree (sh -c, in order; a non-zero exit lands nothing) when no --check is given; a project's list runs only once you approve it, as its hooks do (asked once per content, or --trust-project-mcp); see docs/background.md",
   },
 } satisfies SettingTable;
 

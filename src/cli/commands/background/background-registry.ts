@@ -1,6 +1,7 @@
 import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { userDataDir } from '../../../session/paths.js';
+import { UsageError } from '../../settings/usage-error.js';
 
 /** A background session as `--bg` started it: where it works. Its state is the server's. */
 export interface BackgroundEntry {
@@ -57,5 +58,5 @@ export function findBackgroundEntry(env: NodeJS.ProcessEnv, key: string): Backgr
   if (exact) return exact;
   const matches = entries.filter((entry) => entry.id.startsWith(key));
   if (matches.length === 1) return matches[0]!;
-  throw new Error(matches.length ? `"${key}" names ${matches.length} background sessions; give more of the id` : `no background session "${key}" (vibe-agent agents lists them)`);
+  throw new UsageError(matches.length ? `"${key}" names ${matches.length} background sessions; give more of the id` : `no background session "${key}" (vibe-agent agents lists them)`);
 }

@@ -13,15 +13,18 @@ export interface LandChoice {
 /**
  * Shows the change hunk by hunk and asks about each (y lands it, n or Esc leaves it out); a file that
  * cannot be split (binary, created, deleted) is asked about whole. A file with nothing chosen is left out.
+ * Undefined once `signal` is aborted (Ctrl-C at a question): nothing is to be applied.
  */
-export async function chooseHunks(changes: FileChange[], ask: (question: string) => Promise<boolean> = askYesNo): Promise<LandChoice> {
+export async function chooseHunks(changes: FileChange[], ask: (question: string) => Promise<boolean> = askYesNo, signal?: AbortSignal): Promise<LandChoice | undefined> {
   const chosen: FileChange[] = [];
   let everything = true;
   for (const change of changes) {
     const parts = splitHunks(change.base, change.theirs);
     if (!parts) {
       const what = change.base === undefined ? 'created' : change.theirs === undefined ? 'deleted' : 'changed (binary)';
-      if (await ask(`${visibleText(change.path)}: ${what} by the session. Land it?`)) chosen.push(change);
+      const yes = await ask(`${visibleText(change.path)}: ${what} by the session. Land it?`);
+      if (signal?.aborted) return undefined;
+      if (yes) chosen.push(change);
       else everything = false;
       continue;
     }
@@ -29,7 +32,9 @@ export async function chooseHunks(changes: FileChange[], ask: (question: string)
     const taken = new Set<Hunk>();
     for (const [index, hunk] of hunks.entries()) {
       safeStdout.write(`${visibleText(showHunk(change.path, hunk))}\n`);
-      if (await ask(`Land this hunk (${index + 1} of ${hunks.length} in ${visibleText(change.path)})?`)) taken.add(hunk);
+      const yes = await ask(`Land this hunk (${index + 1} of ${hunks.length} in ${visibleText(change.path)})?`);
+      if (signal?.aborted) return undefined;
+      if (yes) taken.add(hunk);
     }
     if (taken.size < hunks.length) everything = false;
     if (taken.size === hunks.length) chosen.push(change);

@@ -2,14 +2,16 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { agentEnvironment } from '../../../secrets/held-secrets.js';
+import type { AskTrust } from '../../../trust/trust-question.js';
 import type { CliArgs } from '../../args/cli-args.js';
 import { safeStderr, safeStdout } from '../../display/safe-output.js';
-import { canAskYesNo } from '../../setup/ask-yes-no.js';
+import { canAskYesNo, terminalTrust } from '../../setup/ask-yes-no.js';
 import { EXIT } from '../../settings/exit-codes.js';
 import { UsageError } from '../../settings/usage-error.js';
 import { agentRow } from './agent-status.js';
 import { addBackgroundEntry, findBackgroundEntry } from './background-registry.js';
 import { git, gitOrThrow, identityArgs } from './git.js';
+import { checksLine, landChecks } from './land-checks.js';
 import { recordedLand } from './land-record.js';
 import { chooseHunks, onlyFiles, type LandChoice } from './land-choice.js';
 import { openPullRequest } from './land-pr.js';
@@ -19,7 +21,10 @@ import { excludes } from './worktree.js';
 
 export interface LandArgs {
   id: string;
+  /** `--check CMD`: run instead of the configured `landChecks`. */
   checks: string[];
+  /** `--no-check`: run none. */
+  noCheck: boolean;
   /** `--only PATH`: land only these files (whole). */
   only: string[];
   /** `--pr`: push the branch and open a pull request instead of merging into the checkout. */
@@ -27,18 +32,26 @@ export interface LandArgs {
 }
 
 /**
- * `vibe-agent land ID [--check CMD]…`: the session's branch (its uncommitted work committed first)
- * rebased onto the checkout's current HEAD, the checks run in its worktree, then its change merged
+ * `vibe-agent land ID [--check CMD]… [--no-check]`: the session's branch (its uncommitted work committed first)
+ * rebased onto the checkout's current HEAD, the checks (given, else configured) run in its worktree, then its change merged
  * into the checkout's working tree (the user's uncommitted edits kept), as one rewind point.
  * Any refusal (running session, conflict, failing check) applies nothing.
  */
-export async function landCommand(args: CliArgs & { land?: LandArgs }, env: NodeJS.ProcessEnv = agentEnvironment()): Promise<number> {
+export async function landCommand(args: CliArgs & { land?: LandArgs }, env: NodeJS.ProcessEnv = agentEnvironment(), signal?: AbortSignal): Promise<number> {
   if (!args.land) throw new UsageError('land needs a session: vibe-agent land ID [--check "npm test"]');
   const entry = findBackgroundEntry(env, args.land.id);
   if (!entry.worktree || !entry.branch) throw new UsageError(`${entry.name} did not run in a worktree (start one with --bg -w NAME); its edits are in ${entry.workspace} already`);
   const row = await agentRow(entry, await findServer(env));
   if (row.state === 'working' || row.state === 'needs you') return refuse(`${entry.name} is ${row.state}; land it once it is done (or stop it: vibe-agent stop ${entry.name})`);
   const worktree = entry.worktree;
+  // Decided (and any trust question asked) before anything is committed or rebased.
+  const checks = await landChecks(args, { given: args.land.checks, none: args.land.noCheck, repo: entry.repo, env, ask: unlessInterrupted(terminalTrust(), signal) }).catch((error: unknown) => {
+    if (error instanceof Interrupted) return undefined;
+    throw error;
+  });
+  if (!checks) return interrupted('at the question about the project\'s checks. Nothing was committed, rebased or applied, and no answer was remembered.');
+  if ('refused' in checks) return refuse(checks.refused);
+  for (const note of checks.notes) safeStderr.write(`vibe-agent: ${note}\n`);
 
   const pending = git(worktree, ['status', '--porcelain', '--', '.', ...excludes(entry.included ?? [])]).stdout.trim();
   if (pending) {
@@ -56,7 +69,8 @@ export async function landCommand(args: CliArgs & { land?: LandArgs }, env: Node
   const tip = gitOrThrow(worktree, ['rev-parse', 'HEAD']).trim();
   safeStdout.write(`Rebased ${entry.branch} onto ${head.slice(0, 12)}.\n`);
 
-  for (const check of args.land.checks) {
+  safeStdout.write(`${checksLine(checks)}\n`);
+  for (const check of checks.commands) {
     safeStdout.write(`Checking in ${worktree}: ${check}\n`);
     const ran = spawnSync('sh', ['-c', check], { cwd: worktree, stdio: ['ignore', 'inherit', 'inherit'] });
     if (ran.status !== 0) return refuse(`the check "${check}" failed (${ran.status === null ? `signal ${ran.signal}` : `exit ${ran.status}`}). Nothing was applied.`);
@@ -69,8 +83,11 @@ export async function landCommand(args: CliArgs & { land?: LandArgs }, env: Node
   let choice: LandChoice;
   if (args.land.only.length) choice = onlyFiles(all, args.land.only);
   else if (args.yes || !all.length) choice = { changes: all, everything: true };
-  else if (canAskYesNo()) choice = await chooseHunks(all);
-  else return refuse(`without a terminal to choose hunks on, land everything with --yes or name files with --only PATH. Nothing was applied.`);
+  else if (canAskYesNo()) {
+    const chosen = await chooseHunks(all, undefined, signal);
+    if (!chosen) return interrupted(`at a hunk question. Nothing was applied; ${entry.branch} keeps all of its change.`);
+    choice = chosen;
+  } else return refuse(`without a terminal to choose hunks on, land everything with --yes or name files with --only PATH. Nothing was applied.`);
   const steps = planFiles(entry.repo, choice.changes);
   const conflicts = steps.filter((step): step is Extract<FileStep, { action: 'conflict' }> => step.action === 'conflict');
   if (conflicts.length) return refuse(`the change does not apply to your working tree:\n${conflicts.map((step) => `  ${step.path}: ${step.why}`).join('\n')}\nNothing was applied.`);
@@ -105,6 +122,23 @@ function applySteps(repo: string, steps: FileStep[]): void {
       renameSync(`${file}.vibe-land`, file);
     }
   }
+}
+
+class Interrupted extends Error {}
+
+/** The trust question, except that Ctrl-C there is no answer at all: decideTrust remembers nothing. */
+function unlessInterrupted(ask: AskTrust | undefined, signal: AbortSignal | undefined): AskTrust | undefined {
+  if (!ask) return undefined;
+  return async (question) => {
+    const approved = await ask(question);
+    if (signal?.aborted) throw new Interrupted();
+    return approved;
+  };
+}
+
+function interrupted(where: string): number {
+  safeStderr.write(`vibe-agent land: stopped (Ctrl-C) ${where}\n`);
+  return EXIT.aborted;
 }
 
 function refuse(text: string): number {

@@ -42,23 +42,27 @@ export const stopSpec = defineCommand({
 export const landSpec = defineCommand({
   name: 'land',
   summary: 'check a background session\'s worktree, merge it into yours; rewind undoes it',
-  usage: ['land ID [--check CMD]… [--yes | --only PATH… | --pr]'],
+  usage: ['land ID [--check CMD]… [--no-check] [--yes | --only PATH… | --pr]'],
   details: [
+    'Without --check the checks are the landChecks of your config or of the project\'s .vibe-agent/config.json (the project\'s run only once you approve them, as its hooks do); the land says which it runs and where they came from.',
     'On a terminal each hunk is shown and asked about; --yes lands all of it, --only the named files. Nothing is applied when the rebase conflicts, a check fails, or the change overlaps your uncommitted edits. Nothing is committed or staged in your checkout; vibe-agent rewind undoes the land.',
     '--pr pushes the rebased, checked branch to the checkout\'s remote and opens a pull request with gh (when gh is installed) instead.',
   ],
   maxWords: 1,
   flags: [
-    { flag: 'check', value: 'CMD', multiple: true, help: 'a command run in the worktree after the rebase (sh -c); a non-zero exit lands nothing; repeatable' },
+    { flag: 'check', value: 'CMD', multiple: true, help: 'a command run in the worktree after the rebase (sh -c); a non-zero exit lands nothing; repeatable; replaces the configured landChecks' },
+    { flag: 'no-check', help: 'run no checks (not even the configured landChecks)' },
     { flag: 'only', value: 'PATH', multiple: true, help: 'land only this file\'s change (whole); repeatable' },
     { flag: 'pr', help: 'push the branch and open a pull request (gh) rather than merging into your checkout' },
   ],
   parse: ({ words, flags }) => {
     const list = (given: unknown) => (Array.isArray(given) ? given : typeof given === 'string' ? [given] : []).map(String);
     if (flags.pr === true && flags.only !== undefined) throw new UsageError('--pr pushes the whole branch; --only chooses files to merge here. Give one.');
-    return { land: { id: oneId(words, 'land ID [--check CMD]'), checks: list(flags.check), only: list(flags.only), pr: flags.pr === true } };
+    const noCheck = flags['no-check'] === true;
+    if (noCheck && flags.check !== undefined) throw new UsageError('--check names checks to run and --no-check runs none. Give one.');
+    return { land: { id: oneId(words, 'land ID [--check CMD]'), checks: list(flags.check), noCheck, only: list(flags.only), pr: flags.pr === true } };
   },
-  run: async (args) => (await import('./land-command.js')).landCommand(args),
+  run: async (args, signal) => (await import('./land-command.js')).landCommand(args, undefined, signal),
 });
 
 export const discardSpec = defineCommand({

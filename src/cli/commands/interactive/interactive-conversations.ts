@@ -1,6 +1,6 @@
 import { openConversation, type ConversationCore } from '../../../conversation/open-conversation.js';
 import type { SessionChoice } from '../../../conversation/session-file.js';
-import { findSession } from '../../../session/list-sessions.js';
+import { findSession, isConversation } from '../../../session/list-sessions.js';
 import type { PermissionPolicy } from '../../../permissions/permission-policy.js';
 import type { AskApproval } from '../../../tools/approval.js';
 import type { CliArgs } from '../../args/cli-args.js';
@@ -56,6 +56,7 @@ export class InteractiveConversations {
     if (!this.saving) throw new Error('sessions are off in this run (--no-session).');
     const found = findSession(this.prepared.workspace, id, agentEnvironment());
     if (!found.ok) throw new Error(found.reason);
+    if (!isConversation(found.session)) throw new Error(`${found.session.id} is the rewind point of a land, not a conversation (vibe-agent rewind --resume ${found.session.id} undoes it).`);
     // Its lock is ours: reopening it would report this very process as "another run".
     if (found.session.id === this.current.state().id && this.current.state().path) throw new Error(`this is the session you are in (${found.session.id}).`);
     const next = await this.openOne({ kind: 'resume', path: found.session.path });

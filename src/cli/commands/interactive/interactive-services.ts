@@ -4,7 +4,7 @@ import { catalogModels } from '../../../providers/shared/model-catalog.js';
 import { readSessionFile } from '../../../session/read-session.js';
 import { spentIn, type Spent } from '../../../session/session-spent.js';
 import { collectMemorySources } from '../../../memory/memory-sources.js';
-import { listSessions } from '../../../session/list-sessions.js';
+import { isConversation, listSessions } from '../../../session/list-sessions.js';
 import { backgroundJobs } from '../../../tools/coding/shell/background-jobs.js';
 import type { CliArgs } from '../../args/cli-args.js';
 import { safeStderr } from '../../display/safe-output.js';
@@ -56,7 +56,7 @@ export async function createInteractiveServices(args: CliArgs, prepared: Prepare
       return { messages: result.messages, compacted: true, tokensBefore: result.event.tokensBefore, tokensAfter: result.event.tokensAfter };
     },
     listSessions: async () =>
-      listSessions(workspace).map((s) => ({
+      listSessions(workspace).filter(isConversation).map((s) => ({
         id: s.id,
         title: s.firstPrompt,
         detail: `${s.updatedAt.toISOString().slice(0, 16).replace('T', ' ')} · ${s.turns} turn${s.turns === 1 ? '' : 's'} · ${formatTokens(s.inputTokens + s.outputTokens)} tok`,

@@ -20,7 +20,7 @@ import { askYesNo, canAskYesNo } from '../../setup/ask-yes-no.js';
 export async function rewindCommand(args: CliArgs & { rewind?: RewindArgs }, env: NodeJS.ProcessEnv = agentEnvironment()): Promise<number> {
   const options = args.rewind ?? { files: true, conversation: true, force: false, list: false };
   const workspace = resolve(args.cwd ?? process.cwd());
-  const sessionPath = chooseSessionPath({ ...args, continue: args.resume === undefined }, workspace, env);
+  const sessionPath = chooseSessionPath({ ...args, continue: args.resume === undefined }, workspace, env, { lands: true });
   const sessionId = readSessionFile(sessionPath).header?.id ?? sessionPath.replace(/^.*[\\/]/, '').replace(/\.jsonl$/, '');
   const store = new SessionCheckpoints({ workspace, sessionId, env });
   const points = sessionRewindPoints(store, sessionPath);

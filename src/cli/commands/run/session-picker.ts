@@ -1,5 +1,5 @@
 import { createInterface } from 'node:readline/promises';
-import { listSessions } from '../../../session/list-sessions.js';
+import { isConversation, listSessions } from '../../../session/list-sessions.js';
 import { EXIT } from '../../settings/exit-codes.js';
 import { formatSessionTable } from '../sessions/format-sessions.js';
 import { agentEnvironment } from '../../../secrets/held-secrets.js';
@@ -22,7 +22,7 @@ export type Picked = { id: string; prompt?: string } | { exitCode: number };
  * prompt when none was given); otherwise print the list with a hint and exit 2.
  */
 export async function pickSession(workspace: string, prompt: string | undefined, io: PickerIO, env: NodeJS.ProcessEnv = agentEnvironment()): Promise<Picked> {
-  const sessions = listSessions(workspace, env);
+  const sessions = listSessions(workspace, env).filter(isConversation);
   if (sessions.length === 0) {
     io.output.write(`vibe-agent: no saved sessions in ${workspace}.\n`);
     return { exitCode: EXIT.usage };
