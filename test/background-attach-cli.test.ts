@@ -43,7 +43,7 @@ describe('vibe-agent attach (the built CLI in tmux, against a local model server
       cleanups.push(() => pane.kill());
       return pane;
     };
-    const waiting = (text: string) => text.includes('y yes') && text.includes('Ctrl-D or /exit detaches');
+    const waiting = (text: string) => text.includes('y yes') && text.includes('Ctrl-D or /detach detaches');
     // Detaching while the session waits leaves it waiting, for the next terminal to answer.
     const early = await attach();
     await early.waitFor(waiting, 60_000);

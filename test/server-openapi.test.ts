@@ -19,7 +19,7 @@ describe("the server's OpenAPI document", () => {
     expect(document.paths['/v1/health']!.get!.security).toEqual([]);
     expect(document.paths['/v1/sessions']!.post!.security).toBeUndefined();
     const prompt = document.components.schemas.Prompt!;
-    expect(Object.keys(prompt.properties!)).toEqual(['text', 'mode']);
+    expect(Object.keys(prompt.properties!)).toEqual(['text', 'mode', 'permissionMode', 'planScope']);
     expect(prompt.required).toEqual(['text']);
   });
 

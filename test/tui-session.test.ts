@@ -147,6 +147,25 @@ describe('the interactive session (in-process, virtual terminal)', () => {
     expect(await exited).toBe(0);
   });
 
+  it('Esc stops the running turn as Ctrl-C does, and never exits', async () => {
+    let started!: () => void;
+    const streaming = new Promise<void>((resolve) => (started = resolve));
+    let ended = false;
+    const { terminal, input, exited } = await start(hangingAfter('partial answ', started), { doubleInterruptMs: 60_000 });
+    void exited.then(() => (ended = true));
+    input.type('write a story\r');
+    await streaming;
+    await terminal.waitFor('partial answ');
+    input.type('\x1b');
+    await terminal.waitFor('⊘ Aborted.');
+    input.type('still here\r');
+    await terminal.waitFor((s) => (s.match(/partial answ/g) ?? []).length === 2);
+    expect(ended).toBe(false);
+    input.type('\x03');
+    input.type('\x03');
+    expect(await exited).toBe(0);
+  });
+
   it('Ctrl-C with text at the prompt clears it; at an empty prompt it asks for a second press, which any other key takes back', async () => {
     let ended = false;
     const { terminal, input, exited } = await start(scripted(), { doubleInterruptMs: 0 });

@@ -175,6 +175,10 @@ export interface components {
             /** @description A stored session id of this workspace to continue. */
             resume?: string;
         };
+        PlanScope: {
+            files: string[];
+            commands: string[];
+        };
         Prompt: {
             text: string;
             /**
@@ -183,6 +187,13 @@ export interface components {
              * @enum {string}
              */
             mode: "queue" | "steer";
+            /**
+             * @description The session's permission mode from this prompt on (a terminal attached in plan mode sends plan: the prompt runs read-only and ends with a plan). Taken when the prompt is accepted, as a mode switch in a terminal is. Default: the mode the session is in.
+             * @enum {string}
+             */
+            permissionMode?: "ask" | "auto-edit" | "auto" | "plan" | "yolo";
+            /** @description With permissionMode: the approved plan's lists; a call outside them asks again, whatever the mode. */
+            planScope?: components["schemas"]["PlanScope"];
         };
         ApprovalAnswer: {
             /** @enum {string} */
@@ -206,6 +217,11 @@ export interface components {
             /** @description Prompts waiting behind the running one. */
             queued: number;
             pendingApprovals: components["schemas"]["PendingApproval"][];
+            /**
+             * @description The permission mode the session's next prompt runs in (an attached terminal starts in it).
+             * @enum {string}
+             */
+            permissionMode?: "ask" | "auto-edit" | "auto" | "plan" | "yolo";
         };
         Event: {
             seq: number;

@@ -11,6 +11,7 @@ function named<T extends z.ZodType>(id: string, schema: T): T {
 }
 
 export const PERMISSION_MODES = ['ask', 'auto-edit', 'auto', 'plan', 'yolo'] as const;
+export type PermissionModeBody = (typeof PERMISSION_MODES)[number];
 
 export const createSessionBodySchema = named(
   'CreateSession',
@@ -27,11 +28,19 @@ export type CreateSessionBody = z.infer<typeof createSessionBodySchema>;
 export const promptModeSchema = z.enum(['queue', 'steer']);
 export type PromptMode = z.infer<typeof promptModeSchema>;
 
+export const planScopeSchema = named('PlanScope', z.strictObject({ files: z.array(z.string()), commands: z.array(z.string()) }));
+export type PlanScopeBody = z.infer<typeof planScopeSchema>;
+
 export const promptBodySchema = named(
   'Prompt',
   z.strictObject({
     text: z.string().min(1).max(1_000_000),
     mode: promptModeSchema.default('queue').describe('queue: run after what is running; steer: add to the running turn (it reaches the model with the next request).'),
+    permissionMode: z
+      .enum(PERMISSION_MODES)
+      .optional()
+      .describe('The session\'s permission mode from this prompt on (a terminal attached in plan mode sends plan: the prompt runs read-only and ends with a plan). Taken when the prompt is accepted, as a mode switch in a terminal is. Default: the mode the session is in.'),
+    planScope: planScopeSchema.optional().describe('With permissionMode: the approved plan\'s lists; a call outside them asks again, whatever the mode.'),
   }),
 );
 
@@ -53,6 +62,7 @@ export const sessionInfoSchema = named(
     lastSeq: z.number().int().min(0).describe('The sequence number of the newest event.'),
     queued: z.number().int().min(0).describe('Prompts waiting behind the running one.'),
     pendingApprovals: z.array(pendingApprovalSchema),
+    permissionMode: z.enum(PERMISSION_MODES).optional().describe('The permission mode the session\'s next prompt runs in (an attached terminal starts in it).'),
   }),
 );
 export type SessionInfo = z.infer<typeof sessionInfoSchema>;

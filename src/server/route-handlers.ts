@@ -50,7 +50,7 @@ export async function handleRoute(route: RouteSpec, params: Params, request: Inc
       const body = await readJsonBody(request, promptBodySchema, limits.body);
       const found = await session();
       if (!found) return;
-      found.prompt(body.text, body.mode);
+      found.prompt(body.text, body.mode, { ...(body.permissionMode ? { permissionMode: body.permissionMode } : {}), ...(body.planScope ? { planScope: body.planScope } : {}) });
       return reply(response, 202, { ok: true, lastSeq: found.info().lastSeq });
     }
     case 'answerApproval': {

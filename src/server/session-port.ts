@@ -1,4 +1,4 @@
-import type { ApiEvent, CreateSessionBody, Decision, PromptMode, SessionInfo } from './api-schemas.js';
+import type { ApiEvent, CreateSessionBody, Decision, PermissionModeBody, PlanScopeBody, PromptMode, SessionInfo } from './api-schemas.js';
 import type { HostedGoal } from './goal-schemas.js';
 
 /**
@@ -12,8 +12,11 @@ export interface HostedSession {
   readonly workspace: string;
   /** What GET /v1/sessions/{id} shows. */
   info(): SessionInfo;
-  /** `queue` runs after what is running; `steer` reaches the model with the running turn's next request. */
-  prompt(text: string, mode: PromptMode): void;
+  /**
+   * `queue` runs after what is running; `steer` reaches the model with the running turn's next request.
+   * `permissionMode` (and an approved plan's `planScope`) becomes the session's mode at once.
+   */
+  prompt(text: string, mode: PromptMode, options?: { permissionMode?: PermissionModeBody; planScope?: PlanScopeBody }): void;
   /** Stops the running turn (recorded as interrupted); false when nothing was running. */
   interrupt(): boolean;
   /** The first answer to a request wins; a later one (from any front end) is `answered`. */

@@ -89,6 +89,9 @@ export async function testServices(provider: Provider, options: TestConversation
       unfinished: () => undefined,
     },
     setNotify: () => {},
+    moveToBackground: async () => {
+      throw new Error('no session server in this test.');
+    },
     close: () => conversation.close('prompt_input_exit'),
     ...over,
   };

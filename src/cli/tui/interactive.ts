@@ -76,6 +76,8 @@ export interface InteractiveOptions {
 }
 
 const PROMPT = '› ';
+/** Commands that act at once while a turn runs, rather than waiting their turn. */
+const AT_ONCE = new Set(['bg', 'detach']);
 const TICK_MS = 80;
 /** A `!command`'s output shown on screen; the model gets it all (capped losslessly by the registry). */
 const TYPED_OUTPUT_LINES = 30;
@@ -125,6 +127,12 @@ export class InteractiveSession {
   private nextGoal: { condition: string; resumed?: UnfinishedGoal } | undefined;
   /** Between Ctrl-Z and the continue: nothing is drawn. */
   private suspended = false;
+  /** /bg was asked for: the session moves to the background once the running turn has stopped. */
+  private backgroundNext = false;
+  /** The turn /bg stopped: the server carries on with it. */
+  private stoppedForBackground = false;
+  /** Attached: a run of the session this terminal did not start is in progress; aborting it stops the session's turn. */
+  private followed: AbortController | undefined;
 
   constructor(private readonly options: InteractiveOptions) {
     this.screen = new LiveScreen(options.output, { colour: options.theme.enabled });
@@ -203,6 +211,7 @@ export class InteractiveSession {
         }
         else if (command !== undefined) await this.runTyped(command);
         else await this.runTurn(text, this.takeInit(text));
+        if (this.backgroundNext && !this.exiting) await this.moveToBackground();
         if (this.exiting) break;
       }
     } finally {
@@ -275,6 +284,8 @@ export class InteractiveSession {
       void this.suspend(this.options.suspend);
       return;
     }
+    // Esc stops the running turn (at a question it already answered no and stopped it, above).
+    if (key.name === 'escape' && this.turnRunning()) return this.cancelTurn();
     if (key.name === 'tab' && key.shift) {
       this.setMode(nextMode(this.authorize.mode, this.modes));
       return;
@@ -301,6 +312,11 @@ export class InteractiveSession {
       // While a goal runs, /goal and /goal clear act at once instead of waiting their turn.
       this.screen.commit([this.options.theme.cyan(`${PROMPT}${action.text.trim()}`)]);
       this.goalCommand(parseSlashCommand(action.text)!.argument);
+    } else if (action.type === 'submit' && this.turnRunning() && AT_ONCE.has(parseSlashCommand(action.text)?.name ?? '')) {
+      // /bg and /detach act at once: waiting for the turn would defeat them.
+      this.screen.commit([this.options.theme.cyan(`${PROMPT}${action.text.trim()}`)]);
+      if (parseSlashCommand(action.text)!.name === 'bg') this.requestBackground();
+      else this.detach();
     } else if (action.type === 'submit') {
       const submit = this.submit;
       this.submit = undefined;
@@ -329,20 +345,85 @@ export class InteractiveSession {
 
   /** Ctrl-C: see CtrlCPolicy for what it does where. */
   private interrupt(key: Key): void {
-    const action = this.ctrlC.press({ approval: this.keyWaiter !== undefined, running: this.running !== undefined, inputEmpty: this.editor.text === '' });
+    const action = this.ctrlC.press({ approval: this.keyWaiter !== undefined, running: this.turnRunning(), inputEmpty: this.editor.text === '' });
     if (action === 'deny_approval') this.keyWaiter?.(key);
-    else if (action === 'cancel_turn') {
-      this.view?.markCancelling();
-      this.running?.abort();
-    } else if (action === 'clear_input') this.editor.clear();
+    else if (action === 'cancel_turn') this.cancelTurn();
+    else if (action === 'clear_input') this.editor.clear();
     else if (action === 'exit') this.exit();
     // confirm_exit: render() shows the question while the policy is armed.
   }
 
-  /** Esc or Ctrl-C at a question: the turn stops; prompts queued during it come back to the editor, unsent. */
-  private stopTurnAtQuestion(): void {
+  /** A turn (or a command) runs: this terminal's own, or, attached, one of the session's it did not start. */
+  private turnRunning(): boolean {
+    return this.running !== undefined || this.followed !== undefined;
+  }
+
+  /** Esc or Ctrl-C during a turn: it stops (attached, the session's turn stops, through the server). */
+  private cancelTurn(): void {
     this.view?.markCancelling();
     this.running?.abort();
+    this.followed?.abort();
+  }
+
+  /** /bg: refused attached or while a goal runs; a running turn stops first, and the server carries it on. */
+  private requestBackground(): void {
+    const t = this.options.theme;
+    if (this.options.follow) return this.screen.commit([t.yellow('This session is in the background already: /detach (or Ctrl-D) leaves it running there.')]);
+    if (this.goal || this.nextGoal) return this.screen.commit([t.yellow('A goal runs in this terminal: /goal clear ends it first (vibe-agent --bg --goal "…" pursues one in the background).')]);
+    this.backgroundNext = true;
+    // A turn of this terminal's (a slash command or a !command is left to finish).
+    if (!this.view || !this.running) return;
+    this.screen.commit([t.dim('Stopping the turn here: the session server carries it on.')]);
+    this.cancelTurn();
+  }
+
+  /** /detach: attached, leaves (the session goes on); elsewhere says what to use. */
+  private detach(): void {
+    if (this.options.follow) return this.exit();
+    this.screen.commit([this.options.theme.yellow('/detach leaves a session you attached to (vibe-agent attach); /bg moves this one to the background.')]);
+  }
+
+  /**
+   * The move /bg asked for, once no turn runs: the services close this terminal's conversation and
+   * hand the session to the server; then this terminal leaves. On failure the session stays here.
+   */
+  private async moveToBackground(): Promise<void> {
+    const t = this.options.theme;
+    const carryOn = this.stoppedForBackground;
+    this.backgroundNext = false;
+    this.stoppedForBackground = false;
+    // Prompts go with the session; commands typed meanwhile belong to this terminal and go nowhere.
+    const typed = this.queued.splice(0);
+    const queued = typed.filter((text) => !this.isTerminalCommand(text));
+    const left = typed.filter((text) => this.isTerminalCommand(text));
+    const before = this.shellContext.splice(0);
+    this.screen.commit([t.dim('Moving the session to the background…')]);
+    const controller = new AbortController();
+    this.running = controller;
+    try {
+      const lines = await this.services.moveToBackground({
+        model: this.conversation.model,
+        mode: this.authorize.mode,
+        ...(this.authorize.planScope ? { planScope: this.authorize.planScope } : {}),
+        carryOn,
+        queued: queued.map((text) => this.pastes.expand(text)),
+        before,
+      });
+      this.screen.commit([...lines.map((line, i) => (i === 0 ? t.green(line) : t.dim(line))), ...left.map((text) => t.yellow(`Not run (a command of this terminal): ${text}`))]);
+      this.running = undefined;
+      this.exit();
+    } catch (error) {
+      this.queued.unshift(...typed);
+      this.shellContext.unshift(...before);
+      this.screen.commit([t.red(`✗ /bg: ${(error as Error).message}`), '']);
+    } finally {
+      this.running = undefined;
+    }
+  }
+
+  /** Esc or Ctrl-C at a question: the turn stops; prompts queued during it come back to the editor, unsent. */
+  private stopTurnAtQuestion(): void {
+    this.cancelTurn();
     if (this.queued.length) this.editor.set([...this.queued.splice(0), this.editor.text].filter(Boolean).join('\n'));
   }
 
@@ -449,12 +530,13 @@ export class InteractiveSession {
       });
       if (outcome.reason === 'refused') this.shellContext.unshift(...before);
       if (outcome.plan) plan = outcome.plan;
+      if (this.backgroundNext && outcome.reason === 'aborted') this.stoppedForBackground = true;
     } catch (error) {
       this.screen.commit([t.red(`✗ Unexpected error: ${(error as Error).message}`)]);
     } finally {
       this.endTurn([off, detach, () => clearInterval(ticker)], view, conversation);
     }
-    if (plan && !this.exiting) await this.approvePlan(plan);
+    if (plan && !this.exiting && !this.backgroundNext) await this.approvePlan(plan);
   }
 
   /**
@@ -475,8 +557,13 @@ export class InteractiveSession {
           this.view = own;
           this.events.turn = own;
           this.conversation.startRun();
+          const followed = new AbortController();
+          followed.signal.addEventListener('abort', () => conversation.interrupt(), { once: true });
+          this.followed = followed;
         }
         this.events.handle(event);
+        // One run at a time in a session: its top-level stop ends whichever was running.
+        if (event.type === 'stop' && event.agent === undefined) this.followed = undefined;
         if (event.type === 'stop' && own && this.view === own) {
           this.lastSubagents = own.subagents();
           this.view = undefined;
@@ -574,6 +661,11 @@ export class InteractiveSession {
     this.screen.commit(['']);
   }
 
+  /** A built-in /command or a `!command`: run by this terminal, not sent to the model. */
+  private isTerminalCommand(text: string): boolean {
+    return (text.trim().startsWith('/') && (isBuiltinCommand(text) || !this.isCustomCommand(text))) || typedCommand(text) !== undefined;
+  }
+
   private isCustomCommand(text: string): boolean {
     const name = parseSlashCommand(text)?.name;
     return this.services.customCommands().some((command) => command.name === name);
@@ -606,6 +698,8 @@ export class InteractiveSession {
           this.shellContext.length = 0;
         },
         exit: () => this.exit(),
+        background: () => this.requestBackground(),
+        detach: () => this.detach(),
         init: () => {
           this.initNext = true;
           this.queued.unshift(INIT_PROMPT);
@@ -730,7 +824,7 @@ export class InteractiveSession {
       const confirmExit = this.ctrlC.exitArmed ? [t.yellow('Press Ctrl-C again to exit')] : [];
       rows.push(...pinned, ...layout.rows, ...this.screen.wrap([...confirmExit, ...this.hint, ...queued]));
     }
-    const state = this.approval ? 'approval' : this.running ? 'working' : undefined;
+    const state = this.approval ? 'approval' : this.turnRunning() ? 'working' : undefined;
     const background = this.services.backgroundJobs().filter((job) => job.running).length;
     const subagents = this.view ? this.view.subagents().length > 0 : this.lastSubagents.length > 0;
     rows.push(

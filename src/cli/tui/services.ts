@@ -2,7 +2,8 @@ import type { AgentEvent } from '../../contracts/events.js';
 import type { Message, Usage } from '../../contracts/messages.js';
 import type { Conversation, ConversationNotice, QuestionDesk } from '../../conversation/conversation-types.js';
 import type { Spent } from '../../session/session-spent.js';
-import type { PermissionPolicy } from '../../permissions/permission-policy.js';
+import type { PermissionMode, PermissionPolicy } from '../../permissions/permission-policy.js';
+import type { PlanScope } from '../../permissions/plan-scope.js';
 import type { AskApproval } from '../../tools/approval.js';
 import type { TuiGoals } from './goal-command.js';
 
@@ -41,6 +42,21 @@ export interface TuiConversation extends Conversation {
   note(event: AgentEvent | ConversationNotice): void;
   /** A rewind in the session file (then `setHistory` the rebuilt history). */
   rewind(toRecord: number): void;
+}
+
+/** What /bg hands to the session server with the session. */
+export interface BackgroundHandover {
+  /** The model the terminal is on (its /model). */
+  model: string;
+  /** The mode the terminal shows, and an approved plan's bounds: the session's from now on. */
+  mode: PermissionMode;
+  planScope?: PlanScope;
+  /** A turn was stopped for the move: the server is asked to carry on with it. */
+  carryOn: boolean;
+  /** Prompts typed during that turn and not yet sent: they follow, in order. */
+  queued: string[];
+  /** `!command` output not yet sent: it goes before the first of those prompts. */
+  before: string[];
 }
 
 /**
@@ -108,6 +124,12 @@ export interface InteractiveServices {
    * failed write): stderr would land in the middle of the redrawn area.
    */
   setNotify(notify: (text: string) => void): void;
+  /**
+   * /bg: this terminal stops writing the session (its file closed), the session server (started if
+   * none runs) opens it from its file and goes on; resolves with the lines to print (its id, name,
+   * how to attach). Rejects when it cannot, the session then reopened here as it was.
+   */
+  moveToBackground(handover: BackgroundHandover): Promise<string[]>;
   /** Called once when the session ends: SessionEnd, the spans, the session file. */
   close(): Promise<void>;
 }

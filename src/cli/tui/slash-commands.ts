@@ -35,6 +35,10 @@ export interface CommandContext {
   signal: AbortSignal;
   /** Lets the user pick one of `items` (↑/↓, Enter; Esc cancels): its index, or undefined. */
   choose(title: string, items: string[], initial: number): Promise<number | undefined>;
+  /** /bg: moves the session to the background (the session server goes on with it) and leaves. */
+  background(): void;
+  /** /detach: leaves an attached session running. */
+  detach(): void;
   /** /goal with its argument: starts a goal, shows it, or clears it. */
   goal(argument: string): void;
   /** Asks a yes/no question under `lines`; anything but y is no. */
@@ -80,7 +84,7 @@ export const SLASH_COMMANDS: SlashCommand[] = [
         ...customCommandHelp(c),
         c.theme.dim('  Enter sends · Shift+Enter, Alt+Enter or a trailing \\ adds a line · ↑/↓ history · Tab completes'),
         c.theme.dim('  Shift+Tab cycles the permission mode (ask, auto-edit, plan) · Ctrl-O expands or folds subagent blocks'),
-        c.theme.dim('  Ctrl-C cancels the running turn, answers no to a question and stops the turn (so does Esc), clears the prompt; twice at an empty prompt exits · Ctrl-D exits'),
+        c.theme.dim('  Esc or Ctrl-C stops the running turn, and at a question answers no and stops it · Ctrl-C clears the prompt; twice at an empty prompt exits · Ctrl-D exits'),
       ]),
   },
   {
@@ -249,6 +253,8 @@ export const SLASH_COMMANDS: SlashCommand[] = [
     help: 'plan mode on or off (also Shift+Tab): only read-only tools run, then you approve the plan and pick the mode to carry it out',
     run: (_, c) => c.print([c.togglePlan()]),
   },
+  { name: 'bg', help: 'move this session to the background: the session server goes on with it (a running turn too), vibe-agent attach brings it back', run: (_, c) => c.background() },
+  { name: 'detach', help: 'attached (vibe-agent attach): leave, the session goes on in the background (also Ctrl-D, /exit)', run: (_, c) => c.detach() },
   { name: 'exit', help: 'leave (also Ctrl-D)', run: (_, c) => c.exit() },
 ];
 

@@ -12,7 +12,7 @@ import { createInteractiveServices } from '../interactive/interactive-services.j
 import { REFUSED, RemoteConversation } from './remote-conversation.js';
 
 /** The key line of an attached terminal: how to leave it without stopping the session. */
-export const ATTACHED_KEYS = 'Attached · Ctrl-D or /exit detaches (the session keeps running) · Enter sends a prompt to it · Ctrl-C stops a turn you sent';
+export const ATTACHED_KEYS = 'Attached · Ctrl-D or /detach detaches (it keeps running) · Esc or Ctrl-C stops its turn · Shift+Tab cycles modes';
 
 /**
  * `vibe-agent attach ID`: the terminal UI on a background session the server hosts. Its history
@@ -32,11 +32,17 @@ export async function attachCommand(args: CliArgs & { attachId?: string }, signa
   const prepared = await prepareRun({ ...args, cwd: entry.workspace, noSession: true });
   try {
     let notify: (text: string) => void = (text) => void safeStderr.write(`vibe-agent: ${text}\n`);
-    const remote = new RemoteConversation(server, entry.id, prepared.resolved.model, (text) => notify(`warning: ${text}`), {
-      lastSeq: info.data.lastSeq,
-      waiting: new Set(info.data.pendingApprovals.map((one) => one.requestId)),
-    });
     const local = await createInteractiveServices({ ...args, noSession: true }, prepared);
+    // The terminal starts in the session's mode; what Shift-Tab or /plan make of it goes with each prompt.
+    if (info.data.permissionMode) local.permissions.setMode(info.data.permissionMode);
+    const remote = new RemoteConversation(
+      server,
+      entry.id,
+      prepared.resolved.model,
+      (text) => notify(`warning: ${text}`),
+      { lastSeq: info.data.lastSeq, waiting: new Set(info.data.pendingApprovals.map((one) => one.requestId)) },
+      local.permissions,
+    );
     const refuse = async (): Promise<never> => Promise.reject(new Error(REFUSED));
     const services: InteractiveServices = {
       ...local,
@@ -49,6 +55,7 @@ export async function attachCommand(args: CliArgs & { attachId?: string }, signa
       checkpointNumbers: () => [],
       spentSoFar: () => undefined,
       goals: { setup: refuse, unfinished: () => undefined },
+      moveToBackground: async () => Promise.reject(new Error(`${entry.name} is in the background already: /detach (or Ctrl-D) leaves it running there`)),
       setNotify: (next) => {
         notify = next;
         local.setNotify(next);

@@ -5,6 +5,7 @@ import type { ConversationEvent, ConversationNotice, ConversationState, PromptOp
 import { DETACHING, type TuiConversation } from '../../tui/services.js';
 import type { ServerConnection } from '../background/server-address.js';
 import { RemoteQuestions } from './remote-questions.js';
+import type { PermissionMode, PermissionPolicy } from '../../../permissions/permission-policy.js';
 
 type Listener = (event: ConversationEvent) => void;
 
@@ -32,6 +33,8 @@ export class RemoteConversation implements TuiConversation {
     private readonly model: string,
     private readonly warn: (text: string) => void,
     start: { lastSeq: number; waiting: ReadonlySet<string> },
+    /** The terminal's permission policy: each prompt runs in the mode it shows (Shift-Tab, /plan, an approved plan). */
+    private readonly shown: Pick<PermissionPolicy, 'mode' | 'planScope'>,
   ) {
     this.questions = new RemoteQuestions((requestId, decision) => this.sendAnswer(requestId, decision), (text) => this.warn(text), start.waiting, start.lastSeq);
     void this.read();
@@ -62,7 +65,7 @@ export class RemoteConversation implements TuiConversation {
   }
 
   async prompt(text: string, options: PromptOptions = {}): Promise<PromptOutcome> {
-    const sent = await this.server.client.POST('/v1/sessions/{id}/prompts', { params: { path: { id: this.id } }, body: { text, mode: options.mode ?? 'queue' } });
+    const sent = await this.server.client.POST('/v1/sessions/{id}/prompts', { params: { path: { id: this.id } }, body: { text, mode: options.mode ?? 'queue', ...this.modeBody() } });
     if (!sent.data) return { reason: 'refused', refusal: { stage: 'command', reason: `the server refused the prompt (${sent.response.status}: ${sent.error?.error ?? 'no reason given'})` } };
     const accepted = sent.data.lastSeq;
     return new Promise((resolve) => {
@@ -81,11 +84,16 @@ export class RemoteConversation implements TuiConversation {
           if (event.type !== 'stop' || !started) return;
           off();
           options.signal?.removeEventListener('abort', onAbort);
-          resolve({ reason: event.reason, answer: event.answer ?? null });
+          resolve({ reason: event.reason, answer: event.answer ?? null, ...(event.plan !== undefined ? { plan: event.plan } : {}) });
         },
         { after: accepted },
       );
     });
+  }
+
+  private modeBody(): { permissionMode: PermissionMode; planScope?: { files: string[]; commands: string[] } } {
+    const scope = this.shown.planScope;
+    return { permissionMode: this.shown.mode, ...(scope ? { planScope: { files: scope.files, commands: scope.commands } } : {}) };
   }
 
   interrupt(): void {

@@ -65,6 +65,22 @@ export class InteractiveConversations {
     return next;
   }
 
+  /**
+   * /bg: the current conversation is closed (its file fsynced, its lock released) so that another
+   * process may be its one writer; its stored file, or undefined when nothing was saved yet.
+   */
+  async handOver(): Promise<{ id: string; path: string | undefined }> {
+    if (!this.saving) throw new Error('sessions are off in this run (--no-session): there is no session file for the server to continue.');
+    const { id, path } = this.current.state();
+    await this.current.close('other');
+    return { id, path };
+  }
+
+  /** The move to the background failed: the session is this terminal's again, reopened from its file (or a new one). */
+  async takeBack(path: string | undefined): Promise<void> {
+    this.current = await this.openOne(path ? { kind: 'resume', path } : { kind: 'new', lazy: true });
+  }
+
   close(): Promise<void> {
     return this.current.close('prompt_input_exit');
   }

@@ -93,6 +93,8 @@ export async function createInteractiveServices(args: CliArgs, prepared: Prepare
     },
     setNotify: (next) => (notify = next),
     mcpServers: () => [...serverTable(prepared.mcp.status()), ...offeringsTable(prepared.mcp)],
+    // The server's client loads only at the first /bg.
+    moveToBackground: async (handover) => (await import('./move-to-background.js')).moveToBackground(conversations, args, workspace, handover, agentEnvironment()),
     close: () => conversations.close(),
   };
 }

@@ -9,6 +9,7 @@ import { eventJson } from '../../../session/event-json.js';
 import { findSession } from '../../../session/list-sessions.js';
 import { collectSecrets, createRedactor } from '../../../session/redact.js';
 import type { ApprovalAnswer } from '../../../tools/approval.js';
+import type { PermissionPolicy } from '../../../permissions/permission-policy.js';
 import type { CliArgs } from '../../args/cli-args.js';
 import { conversationParts } from '../../setup/conversation-parts.js';
 import { createCliAuthorize } from '../../setup/permission-setup.js';
@@ -57,11 +58,13 @@ async function hostConversation(args: CliArgs, session: SessionChoice, env: Node
     throw error;
   }
   let conversation: ConversationCore;
+  // The session's policy: a prompt may carry the mode the sending terminal shows (plan mode, an approved plan's bounds).
+  let policy: PermissionPolicy | undefined;
   try {
     conversation = await openConversation(
       conversationParts(prepared, {
         session,
-        authorize: (ask) => createCliAuthorize(prepared.settings, ask, undefined, { hooks: prepared.hooks }),
+        authorize: (ask) => (policy = createCliAuthorize(prepared.settings, ask, undefined, { hooks: prepared.hooks })),
         asks: true,
         warn,
         env,
@@ -103,11 +106,13 @@ async function hostConversation(args: CliArgs, session: SessionChoice, env: Node
         status: closed ? 'closed' : state.running ? 'running' : 'idle',
         lastSeq: state.lastSeq,
         queued: state.queued,
+        ...(policy ? { permissionMode: policy.mode } : {}),
         pendingApprovals: conversation.questions.pending().map(({ id, request }) => ({ requestId: id, tool: request.tool, summary: request.summary, ...(request.detail ? { detail: request.detail } : {}), ...(request.always ? { always: request.always } : {}) })),
       };
     },
-    prompt(text, mode) {
-      conversation.prompt(text, { mode }).catch((error: unknown) => warn(`a prompt of session ${conversation.id} failed: ${(error as Error).message}`));
+    prompt(text, mode, options = {}) {
+      if (options.permissionMode) policy?.setMode(options.permissionMode, options.planScope);
+      conversation.prompt(text, { mode, ...(policy ? { planning: policy.mode === 'plan' } : {}) }).catch((error: unknown) => warn(`a prompt of session ${conversation.id} failed: ${(error as Error).message}`));
     },
     interrupt() {
       const running = conversation.state().running;
