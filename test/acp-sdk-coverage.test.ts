@@ -51,7 +51,7 @@ describe('the ACP SDK client drives every method vibe-agent acp advertises', () 
     const overSse = await startMcpHttpServer('sse-only');
     const agentProcess = spawn(process.execPath, [CLI, 'acp'], {
       cwd: home.workspace,
-      env: { ...home.env, OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: model.url, VIBE_MODEL: 'test-model' },
+      env: { ...home.env, OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: model.url, VIBE_MODEL: 'test-model', VIBE_MCP_WAIT: '60' },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stderr = '';

@@ -45,7 +45,7 @@ interface EditorOptions {
 function startEditor(home: CliHome, server: ChatServer, options: EditorOptions = {}) {
   const child = spawn(process.execPath, [CLI, 'acp'], {
     cwd: home.workspace,
-    env: options.noCredentials ? home.env : { ...home.env, OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: server.url, VIBE_MODEL: options.model ?? 'test-model' },
+    env: options.noCredentials ? home.env : { ...home.env, OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: server.url, VIBE_MODEL: options.model ?? 'test-model', VIBE_MCP_WAIT: '60' },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   agents.push(child);

@@ -87,10 +87,9 @@ describe('bash tool', () => {
   });
 
   it('gives the command no stdin, so reads return at once and empty', async () => {
-    const started = Date.now();
+    // A read that waited for input would be killed at the time limit, before the echo.
     const result = await run('read x; echo "got:$x"', { timeout_ms: 10_000 });
     expect(result.output).toContain('got:\n');
-    expect(Date.now() - started).toBeLessThan(5_000);
   });
 
   it('kills the whole process tree on time-out', async () => {

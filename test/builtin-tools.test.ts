@@ -443,14 +443,15 @@ describe('fetch_url tool', () => {
       description: fetchUrlTool.description,
       parameters: fetchUrlTool.parameters,
       readOnly: true,
-      timeoutMs: 100,
+      // The request must reach the server before the limit (awaited below): 100 ms is short of that at load 20.
+      timeoutMs: 1_000,
       execute: (args, ctx) => fetchUrlTool.execute(args, ctx),
     });
     const registry = new ToolRegistry([quick]);
     const reached = new Promise<IncomingMessage>((resolve) => server.once('request', (req: IncomingMessage) => resolve(req)));
     const result = await registry.invoke({ id: 'f3', name: 'fetch_url', arguments: JSON.stringify({ url: `${base}/hang/timeout` }) });
     expect(result.status).toBe('error');
-    expect(result.content).toBe('fetch_url timed out after 100 ms and was stopped.');
+    expect(result.content).toBe('fetch_url timed out after 1000 ms and was stopped.');
     const req = await reached;
     if (!req.socket.destroyed) await new Promise<void>((resolve) => req.socket.once('close', () => resolve()));
     expect(req.socket.destroyed).toBe(true);

@@ -101,7 +101,7 @@ describe('MCP tool schemas nested deeper than any walk can go', () => {
     try {
       mkdirSync(join(home.env.XDG_CONFIG_HOME, 'vibe-agent'), { recursive: true });
       writeFileSync(join(home.env.XDG_CONFIG_HOME, 'vibe-agent', 'config.json'), JSON.stringify({ mcpServers: { deep: { command: process.execPath, args: [SERVER, String(depth)] } } }));
-      const ran = await home.run(['say hello', '--no-session', '--yes', '--tools', 'read_file'], { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: chat.url, VIBE_MODEL: 'test-model' });
+      const ran = await home.run(['say hello', '--no-session', '--yes', '--tools', 'read_file'], { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: chat.url, VIBE_MODEL: 'test-model', VIBE_MCP_WAIT: '60' });
       expect(ran.stderr).toContain('MCP tool "deep" of "deep" not offered: its input schema is nested deeper than 64 levels.');
       expect(ran.stdout.trim()).toBe('It said hello.');
       expect(ran.code).toBe(0);

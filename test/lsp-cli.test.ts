@@ -136,7 +136,9 @@ describe('code_nav through the built CLI, against real language servers', () => 
   });
 
   it('a server that hangs, one that crashes and a missing one each give the model a clear error; the run goes on', { timeout: 120_000 }, async () => {
-    const fake = (mode: string, extension: string) => ({ command: process.execPath, args: [FAKE_SERVER, mode], extensions: [extension], timeout: 2 });
+    // The hanging server's limit is the one under test; the crashing one must answer initialize first,
+    // which a loaded machine can take seconds to do, so its limit is far from anything it waits for.
+    const fake = (mode: string, extension: string, timeout: number) => ({ command: process.execPath, args: [FAKE_SERVER, mode], extensions: [extension], timeout });
     const { home, result, run } = await setup(
       [
         nav({ operation: 'hover', path: 'a.hang', symbol: 'x' }),
@@ -148,7 +150,7 @@ describe('code_nav through the built CLI, against real language servers', () => 
       { 'a.hang': 'x\n', 'b.crash': 'x\n', 'c.nothing': 'x\n' },
     );
     mkdirSync(join(home.env.XDG_CONFIG_HOME, 'vibe-agent'), { recursive: true });
-    writeFileSync(join(home.env.XDG_CONFIG_HOME, 'vibe-agent', 'config.json'), JSON.stringify({ lspServers: { hanging: fake('hang', '.hang'), crashing: fake('crash', '.crash'), absent: { command: 'no-such-language-server', extensions: ['.nothing'] } } }));
+    writeFileSync(join(home.env.XDG_CONFIG_HOME, 'vibe-agent', 'config.json'), JSON.stringify({ lspServers: { hanging: fake('hang', '.hang', 2), crashing: fake('crash', '.crash', 60), absent: { command: 'no-such-language-server', extensions: ['.nothing'] } } }));
     const ran = await run(['--permission-mode', 'yolo', 'try it']);
     expect(ran.code, ran.stderr).toBe(0);
     expect(ran.stdout).toContain('still here');

@@ -216,16 +216,15 @@ describe('abort', () => {
   it('kills ripgrep when the search is aborted', async () => {
     const pidFile = join(tree.base, 'rg.pid');
     const fakeRg = join(tree.base, 'slow-rg.sh');
-    await writeFile(fakeRg, `#!/bin/sh\nif [ "$1" = --version ]; then echo "ripgrep 13.0.0"; exit 0; fi\necho $$ > ${pidFile}\nexec sleep 30\n`);
+    await writeFile(fakeRg, `#!/bin/sh\nif [ "$1" = --version ]; then echo "ripgrep 13.0.0"; exit 0; fi\necho $$ > ${pidFile}\nexec sleep 600\n`);
     await chmod(fakeRg, 0o755);
     const grep = createSearchTools({ ripgrep: fakeRg })[1]!;
     const controller = new AbortController();
     const pending = grep.execute({ pattern: 'needle' }, { signal: controller.signal, workspace: tree.workspace });
     const pid = Number(await waitFor(() => readFile(pidFile, 'utf8').then((text) => (text.trim() ? text : undefined))));
-    const started = Date.now();
     controller.abort(new Error('stop'));
+    // Without the kill this would wait out the sleep, past the test's time limit.
     await expect(pending).rejects.toThrow('stop');
-    expect(Date.now() - started).toBeLessThan(1_000);
     await waitFor(async () => (isAlive(pid) ? undefined : true));
   });
 });

@@ -29,14 +29,15 @@ async function oneShot(script: ServerStep[], args: string[], extraEnv: Record<st
 
 describe('a one-shot run never waits in silence', () => {
   it('shows a spinner with the time waited, then stops at the first-byte limit with the reason, not retried', async () => {
-    const { server, pane } = await oneShot([{ kind: 'silent' }], ['say hello', '--no-session'], { VIBE_FIRST_BYTE_TIMEOUT: '4' });
+    // The limit is how long the spinner stays to be read: at load 20 a 4 s window could pass between two reads of the pane.
+    const { server, pane } = await oneShot([{ kind: 'silent' }], ['say hello', '--no-session'], { VIBE_FIRST_BYTE_TIMEOUT: '8' });
     const waiting = await pane.waitFor(/Waiting for the model… \d+\.\d s · Ctrl-C stops/);
     expect(waiting).toMatch(/^[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] Waiting for the model… \d+\.\d s · Ctrl-C stops/m);
     expect(await pane.waitForExit(60_000)).toBe(1);
     // The pane wraps the long line at its width: joined again here.
     const screen = (await pane.screen()).replaceAll('\n', '');
     expect(screen).toContain(
-      '✗ Stopped: the provider failed. openai: the server accepted the connection but sent nothing for 4 s (the first-byte limit); gave up waiting. Is the endpoint right, and is the model loaded? A server that needs longer before its first byte: VIBE_FIRST_BYTE_TIMEOUT=<seconds> or --first-byte-timeout <seconds>.',
+      '✗ Stopped: the provider failed. openai: the server accepted the connection but sent nothing for 8 s (the first-byte limit); gave up waiting. Is the endpoint right, and is the model loaded? A server that needs longer before its first byte: VIBE_FIRST_BYTE_TIMEOUT=<seconds> or --first-byte-timeout <seconds>.',
     );
     // The wait line is erased, never left in the scrollback.
     expect(screen).not.toContain('Waiting for the model');

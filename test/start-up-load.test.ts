@@ -34,7 +34,9 @@ async function run(args: string[], files: Record<string, string> = {}, homeFiles
   }
   const log = join(dir, 'modules.txt');
   const builtinLog = join(dir, 'builtins.txt');
-  const env = { HOME: join(dir, 'home'), XDG_CONFIG_HOME: join(dir, 'home', '.config'), XDG_DATA_HOME: join(dir, 'home', 'data'), VIBE_MODEL: 'test-model', OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: chat.url, PATH: `${join(import.meta.dirname, '..', 'node_modules', '.bin')}:${process.env.PATH ?? ''}` };
+  // VIBE_MCP_WAIT: the first request waits for MCP servers still starting, 5 s by default; a loaded
+  // machine can take longer to start one, and the MCP case checks its tool is in that request.
+  const env = { VIBE_MCP_WAIT: '60', HOME: join(dir, 'home'), XDG_CONFIG_HOME: join(dir, 'home', '.config'), XDG_DATA_HOME: join(dir, 'home', 'data'), VIBE_MODEL: 'test-model', OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: chat.url, PATH: `${join(import.meta.dirname, '..', 'node_modules', '.bin')}:${process.env.PATH ?? ''}` };
   const ran = await spawnCli(['go', '--no-session', ...args], { cwd: workspace, env: { ...env, NODE_OPTIONS: `--import ${REGISTER} --import ${BUILTINS}`, MODULE_LOG: log, BUILTIN_LOG: builtinLog } });
   expect(ran.code, ran.stderr).toBe(0);
   expect(ran.stdout.trim()).toBe('fine');

@@ -37,6 +37,7 @@ export interface WireServer {
 /** Adapter options a scenario needs to set (short time limits for the stall scenarios). */
 export interface ProviderTestOptions {
   idleTimeoutMs?: number;
+  firstByteTimeoutMs?: number;
 }
 
 export interface ProtocolUnderTest {

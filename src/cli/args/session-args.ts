@@ -1,4 +1,5 @@
 import { SESSION_ID_SHAPE } from '../../session/paths.js';
+import { normalizeOptionalValueFlag } from './optional-value-flag.js';
 
 /**
  * `--resume` takes an optional value, which node:util parseArgs cannot express. The word after
@@ -6,24 +7,5 @@ import { SESSION_ID_SHAPE } from '../../session/paths.js';
  * otherwise `--resume` stands alone and the word stays a prompt. `--resume=ID` always works.
  */
 export function normalizeResumeFlag(argv: string[]): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const word = argv[i]!;
-    if (word === '--') {
-      out.push(...argv.slice(i));
-      break;
-    }
-    if (word !== '--resume') {
-      out.push(word);
-      continue;
-    }
-    const next = argv[i + 1];
-    if (next !== undefined && SESSION_ID_SHAPE.test(next)) {
-      out.push(`--resume=${next}`);
-      i++;
-    } else {
-      out.push('--resume=');
-    }
-  }
-  return out;
+  return normalizeOptionalValueFlag(argv, ['--resume'], '--resume', (word) => SESSION_ID_SHAPE.test(word));
 }

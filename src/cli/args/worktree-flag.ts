@@ -1,3 +1,5 @@
+import { normalizeOptionalValueFlag } from './optional-value-flag.js';
+
 /** A worktree name: what `git worktree` and the branch `vibe/NAME` take safely. */
 export const WORKTREE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
@@ -8,22 +10,5 @@ export const WORKTREE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
  * `--worktree=NAME` always names it. Rewritten here to `--worktree=NAME` or `--worktree=` (no name).
  */
 export function normalizeWorktreeFlag(argv: string[]): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const word = argv[i]!;
-    if (word === '--') {
-      out.push(...argv.slice(i));
-      break;
-    }
-    if (word !== '-w' && word !== '--worktree') {
-      out.push(word);
-      continue;
-    }
-    const next = argv[i + 1];
-    if (next !== undefined && i + 2 < argv.length && WORKTREE_NAME.test(next)) {
-      out.push(`--worktree=${next}`);
-      i++;
-    } else out.push('--worktree=');
-  }
-  return out;
+  return normalizeOptionalValueFlag(argv, ['-w', '--worktree'], '--worktree', (word, last) => !last && WORKTREE_NAME.test(word));
 }
