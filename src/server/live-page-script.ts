@@ -95,7 +95,7 @@ function drawList(ids) {
       el('td', { class: 'workspace' }, info.workspace));
   });
   const table = document.getElementById('agents');
-  table.replaceChildren(el('tr', {}, ['name', 'state', 'last event', 'id', 'workspace'].map((h) => el('th', {}, h))), rows);
+  table.replaceChildren(el('tr', {}, ['name', 'state', 'last event', 'id', 'workspace'].map((h) => el('th', {}, h))), ...rows);
   document.getElementById('agents-count').textContent = ids.length === 1 ? '1 session' : ids.length + ' sessions';
   if (view) {
     const entry = sessions.get(view.id);

@@ -125,8 +125,8 @@ function turnSummary(turn) {
   const prompt = turn.usage ? turn.usage.inputTokens : turn.request ? turn.request.tokens : undefined;
   const bits = [
     el('span', { class: 'seq' }, '#' + turn.seq), ' ',
-    turn.agent !== 'main' ? turn.agent + ' · ' : '', 'run ' + turn.run + ' turn ' + turn.turn + ' · ',
-    prompt !== undefined ? el('span', { class: 'prompt-tokens' }, fmt(prompt) + ' prompt tokens') : '',
+    turn.agent !== 'main' ? turn.agent + ' · ' : '', 'run ' + turn.run + ' turn ' + turn.turn,
+    prompt !== undefined ? [' · ', el('span', { class: 'prompt-tokens' }, fmt(prompt) + ' prompt tokens')] : '',
     turn.usage ? ' (' + fmt(turn.usage.cachedInputTokens) + ' cached)' : prompt !== undefined ? ' (estimated)' : '',
     turn.usage ? ' · ' + fmt(turn.usage.outputTokens) + ' out' : '',
     turn.cost !== undefined ? ' · ' + money(turn.cost) : '',
