@@ -36,10 +36,13 @@ function script(followed: Promise<void>, finish: Promise<void>): ServerStep[] {
   return [reply, reply, reply, reply];
 }
 
+type BrowserGlobals = { document: { querySelector(selector: string): { textContent: string | null } | null } };
+
 /** Resolves once the element's text matches (polled by the browser); on a timeout says what it held. */
 async function textOf(page: Page, selector: string, pattern: RegExp): Promise<string> {
   try {
-    await page.waitForFunction(([sel, source]) => new RegExp(source!).test(document.querySelector(sel!)?.textContent ?? ''), [selector, pattern.source], { timeout: 60_000 });
+    // A function, not a string: the page's Content-Security-Policy forbids eval.
+    await page.waitForFunction(([sel, source]) => new RegExp(source).test((globalThis as unknown as BrowserGlobals).document.querySelector(sel)?.textContent ?? ''), [selector, pattern.source] as const, { timeout: 60_000 });
   } catch (error) {
     const held = await page.locator(selector).first().textContent({ timeout: 1000 }).catch(() => '(no such element)');
     const body = await page.locator('body').innerText({ timeout: 1000 }).catch(() => '');

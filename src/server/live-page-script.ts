@@ -51,7 +51,12 @@ function eventSummary(event) {
 // The agent list: GET /v1/sessions now and then; a session whose last number moved has its newest events read for its state.
 const sessions = new Map();
 let listTimer;
+let listing = false;
+let listAgain = false;
+/** One refresh at a time: one asked for during another runs right after it. */
 async function refreshList() {
+  if (listing) return void (listAgain = true);
+  listing = true;
   clearTimeout(listTimer);
   try {
     const { status, body } = await api('GET', '/v1/sessions');
@@ -67,7 +72,11 @@ async function refreshList() {
   } catch (error) {
     say('The server did not answer (' + error.message + '); trying again.');
   } finally {
-    listTimer = setTimeout(refreshList, LIST_EVERY_MS);
+    listing = false;
+    if (listAgain) {
+      listAgain = false;
+      void refreshList();
+    } else listTimer = setTimeout(refreshList, LIST_EVERY_MS);
   }
 }
 async function readTail(entry) {
