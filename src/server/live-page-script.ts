@@ -6,6 +6,7 @@
  * of the events. Kept as a string module so the bundled CLI carries it.
  */
 import { TURN_RENDER_SCRIPT } from '../trace/turn-render-script.js';
+import { LIVE_APPROVALS_SCRIPT } from './live-approvals-script.js';
 import { sessionState } from './session-state.js';
 
 export const LIVE_PAGE_SCRIPT = String.raw`
@@ -15,10 +16,10 @@ const data = { messages: [] };
 function text() { return undefined; }
 function whenTextsLoaded(action) { action(); }
 ${TURN_RENDER_SCRIPT}
+${LIVE_APPROVALS_SCRIPT}
 const sessionState = ${sessionState.toString()};
 const LIST_EVERY_MS = 1500;
 const RECONNECT_MS = 1000;
-const ANSWER_WORDS = { yes: 'allowed', no: 'denied', always: 'always allowed', allow: 'allowed', deny: 'denied' };
 const app = document.getElementById('app');
 const say = (message) => document.getElementById('notice').replaceChildren(message);
 
@@ -278,63 +279,6 @@ function draw(v) {
     if (open) fresh.open = true;
   }
   v.dirty.clear();
-}
-
-function askQuestion(v, event) {
-  const request = event.request;
-  const q = { id: event.id, request };
-  let args = request.call ? request.call.arguments : '';
-  try { args = JSON.stringify(JSON.parse(args), null, 2); } catch (error) { /* shown as it came */ }
-  q.status = el('div', { class: 'approval-status' }, 'waiting for you');
-  const button = (label, decision) => el('button', { class: 'answer', 'data-decision': decision, onclick: () => answer(v, q, decision) }, label);
-  q.buttons = [button('Allow', 'allow'), button('Deny', 'deny'), ...(request.always ? [button('Always allow ' + request.always, 'always')] : [])];
-  q.card = el('div', { class: 'approval', 'data-request': event.id },
-    el('div', { class: 'approval-head' }, 'Approval ', el('code', {}, event.id), ': ', el('b', {}, request.tool), ' ', request.summary),
-    el('div', { class: 'label' }, 'arguments'), textBlock(args, 'args'),
-    request.detail ? [el('div', { class: 'label' }, 'detail'), textBlock(request.detail)] : '',
-    el('div', { class: 'approval-buttons' }, q.buttons), q.status);
-  v.questions.set(event.id, q);
-  document.getElementById('approvals').append(q.card);
-}
-
-async function answer(v, q, decision) {
-  for (const b of q.buttons) b.disabled = true;
-  q.sending = true;
-  q.status.textContent = 'sending…';
-  try {
-    const { status } = await api('POST', sessionPath(v.id) + '/approvals/' + encodeURIComponent(q.id), { decision });
-    q.outcome = status === 200 ? 'here' : status === 409 || status === 404 ? 'elsewhere' : undefined;
-    if (!q.outcome) q.status.textContent = 'not answered (HTTP ' + status + ')';
-  } catch (error) {
-    q.status.textContent = 'not answered: ' + error.message;
-  }
-  q.sending = false;
-  if (q.outcome === 'here') q.answer = q.answer || decision;
-  if (!q.outcome && !q.answer) for (const b of q.buttons) b.disabled = false;
-  showAnswer(q);
-  void refreshList();
-}
-
-function questionAnswered(v, event) {
-  const q = v.questions.get(event.id);
-  if (!q) return;
-  // Answered before this page looked: nothing is waiting, so nothing is shown.
-  if (event.seq <= v.liveAfter) {
-    q.card.remove();
-    v.questions.delete(event.id);
-    return;
-  }
-  q.answer = event.answer;
-  for (const b of q.buttons) b.disabled = true;
-  showAnswer(q);
-  void refreshList();
-}
-
-function showAnswer(q) {
-  if (q.sending || (!q.answer && q.outcome !== 'elsewhere')) return;
-  const word = q.answer ? ': ' + (ANSWER_WORDS[q.answer] || q.answer) : '';
-  q.card.classList.add('answered');
-  q.status.textContent = (q.outcome === 'here' ? 'answered here' : 'answered elsewhere') + word;
 }
 
 app.append(
