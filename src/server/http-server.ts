@@ -11,6 +11,7 @@ import { AtCapacity, SessionRegistry } from './session-registry.js';
 import type { SessionHost } from './session-port.js';
 import { OpenRefused } from './session-port.js';
 import { DEFAULT_LIMITS, reply, type ServerLimits } from './replies.js';
+import { sendLivePage } from './live-page.js';
 
 export interface ServerOptions extends AccessRules {
   host: string;
@@ -37,13 +38,20 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const context: RouteContext = { registry, limits, version: options.version, streams: { open: 0 } };
   const matchers = [...ROUTES, ...GOAL_ROUTES].map((route) => ({ route, pattern: pathPattern(route.path) }));
 
+  // Known once it listens: the origins of this server's own page, whose requests are same-origin.
+  let ownOrigins: string[] = [];
   const server: Server = createServer((request, response) => {
     const path = new URL(request.url ?? '/', 'http://server').pathname;
+    if (path === '/' && (request.method === 'GET' || request.method === 'HEAD')) {
+      const access = checkAccess(request, { ...options, ownOrigins }, true);
+      if (!access.ok) return reply(response, access.status, { error: access.error });
+      return sendLivePage(response, request.method === 'HEAD');
+    }
     const matched = matchers.map(({ route, pattern }) => ({ route, match: pattern.exec(path) })).filter((entry) => entry.match);
     const found = matched.find((entry) => entry.route.method === request.method);
     // A preflight carries no token: an allowed origin gets its answer, any other is refused by checkAccess.
     const preflight = request.method === 'OPTIONS' && matched.length > 0;
-    const access = checkAccess(request, options, preflight || found?.route.open === true);
+    const access = checkAccess(request, { ...options, ownOrigins }, preflight || found?.route.open === true);
     if (!access.ok) return reply(response, access.status, { error: access.error }, access.status === 401 ? { 'www-authenticate': 'Bearer' } : {});
     if (access.origin) corsHeaders(response, access.origin);
     if (preflight) return reply(response, access.origin ? 204 : 405);
@@ -58,6 +66,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   });
   const { port } = server.address() as AddressInfo;
   const shownHost = options.host.includes(':') ? `[${options.host}]` : options.host;
+  ownOrigins = originsOf(shownHost, port);
   return {
     url: `http://${shownHost}:${port}`,
     port,
@@ -70,6 +79,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       await registry.closeAll();
     },
   };
+}
+
+/** The page's origins: the address it listens on, and the other loopback names of the same port when that is loopback. */
+function originsOf(host: string, port: number): string[] {
+  const loopback = ['127.0.0.1', '[::1]', 'localhost'];
+  return (loopback.includes(host) ? loopback : [host]).map((name) => `http://${name}:${port}`);
 }
 
 function failed(response: ServerResponse, error: unknown): void {

@@ -36,6 +36,8 @@ export type Fault =
   | { kind: 'slow'; reply: ScriptedReply; frameDelayMs: number }
   /** Sends the reply's first `afterChunks` frames, then nothing more, keeping the connection open. */
   | { kind: 'stall'; reply: ScriptedReply; afterChunks: number }
+  /** Streams the reply, stopping before frame `after` of each gate until its `release` resolves (a turn caught mid-stream). */
+  | { kind: 'gated'; reply: ScriptedReply; gates: Array<{ after: number; release: Promise<unknown> }> }
   /** Reads the request and never answers, not even the headers. */
   | { kind: 'silent' }
   /** Sends the reply's first `afterChunks` frames, then one frame that is not JSON, then ends. */
@@ -144,6 +146,15 @@ export async function startChatServer(script: ServerStep[], options: ChatServerO
         for (const frame of frames.slice(0, step.afterChunks)) res.write(frame);
         if (step.kind === 'garbled') return res.end('data: {"choices": [{"delta": {"content": "x"}\n\n');
         return step.kind === 'cut' ? res.socket?.destroy() : undefined;
+      }
+      if (step.kind === 'gated') {
+        for (const [index, frame] of frames.entries()) {
+          for (const gate of step.gates) if (gate.after === index) await gate.release;
+          if (res.destroyed) return;
+          res.write(frame);
+        }
+        pendingEcho.set(conversation, calls);
+        return res.end();
       }
       for (const frame of frames) {
         await new Promise((resolve) => setTimeout(resolve, step.frameDelayMs));

@@ -4,8 +4,9 @@ import { spentIn } from '../../../session/session-spent.js';
 import type { ServerConnection } from './server-address.js';
 import { sessionReport, type SessionReport } from './session-report.js';
 import type { GoalView } from './bg-goal.js';
+import { sessionState, type SessionState } from '../../../server/session-state.js';
 
-export type AgentState = 'working' | 'needs you' | 'done' | 'failed' | 'stopped';
+export type AgentState = SessionState;
 
 export interface AgentRow {
   id: string;
@@ -29,8 +30,6 @@ export interface AgentRow {
   /** Its goal, when one was set (--bg --goal): condition, status, spend, caps and what is left, the last verdict. */
   goal?: GoalView;
 }
-
-const FAILED = new Set(['provider_error', 'cost_limit', 'token_limit', 'repeated_call', 'turn_limit']);
 
 /** A background session as the server sees it now (stopped when no server is running or it was stopped). */
 export async function agentRow(entry: BackgroundEntry, server: ServerConnection | undefined): Promise<AgentRow> {
@@ -60,12 +59,7 @@ export async function agentRow(entry: BackgroundEntry, server: ServerConnection 
   if (goal.data) row.goal = goal.data;
   row.pendingApprovals = info.data.pendingApprovals;
   const lastStop = stops.at(-1) as { reason?: string } | undefined;
-  if (info.data.status === 'closed') row.state = 'stopped';
-  else if (row.pendingApprovals.length) row.state = 'needs you';
-  else if (info.data.status === 'running' || info.data.queued > 0) row.state = 'working';
-  else if (lastStop && FAILED.has(lastStop.reason ?? '')) row.state = 'failed';
-  else if (lastStop?.reason === 'aborted' || last?.type === 'interrupted') row.state = 'stopped';
-  else row.state = 'done';
+  row.state = sessionState(info.data, lastStop?.reason, last?.type);
   if (row.state !== 'working' && row.state !== 'needs you') {
     const report = sessionReport(entry, events, row.cost);
     if (report) row.report = report;

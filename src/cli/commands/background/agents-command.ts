@@ -10,9 +10,11 @@ import { formatReport } from './session-report.js';
 import { findServer } from './server-address.js';
 import { removeWorktreeIfSafe } from './worktree.js';
 import { formatCost } from '../../display/format-cost.js';
+import { openLivePage } from './page-command.js';
 
 /** `vibe-agent agents [--json] [--prune]`: every background session, its state and where it works. */
-export async function agentsCommand(args: CliArgs & { agents?: { prune: boolean } }, env: NodeJS.ProcessEnv = agentEnvironment()): Promise<number> {
+export async function agentsCommand(args: CliArgs & { agents?: { prune: boolean; page?: boolean; noOpen?: boolean } }, env: NodeJS.ProcessEnv = agentEnvironment()): Promise<number> {
+  if (args.agents?.page) return openLivePage(args.agents.noOpen === true, env);
   const server = await findServer(env);
   const rows = await Promise.all(readBackgroundEntries(env).filter((entry) => !entry.discarded).map((entry) => agentRow(entry, server)));
   const lines: string[] = [];

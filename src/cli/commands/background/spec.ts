@@ -9,9 +9,13 @@ const oneId = (words: string[], usage: string): string => {
 export const agentsSpec = defineCommand({
   name: 'agents',
   summary: 'background sessions (--bg): state, worktree, cost, last event',
-  usage: ['agents [--json] [--prune]'],
-  flags: [{ flag: 'prune', help: 'remove the worktrees of sessions not running whose work is all saved (committed on a branch, or landed); says what it keeps and why' }],
-  parse: ({ flags }) => ({ agents: { prune: flags.prune === true } }),
+  usage: ['agents [--json] [--prune]', 'agents --page [--no-open]'],
+  flags: [
+    { flag: 'prune', help: 'remove the worktrees of sessions not running whose work is all saved (committed on a branch, or landed); says what it keeps and why' },
+    { flag: 'page', help: 'open the live page of the sessions in the browser (the server\'s address with its token after #; starts the server when none runs)' },
+    { flag: 'no-open', help: 'with --page: print the address without opening a browser' },
+  ],
+  parse: ({ flags }) => ({ agents: { prune: flags.prune === true, page: flags.page === true, noOpen: flags['no-open'] === true } }),
   run: async (args) => (await import('./agents-command.js')).agentsCommand(args),
 });
 

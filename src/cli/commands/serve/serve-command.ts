@@ -47,6 +47,7 @@ export async function serveCommand(args: CliArgs & { serve?: ServeArgs }, signal
   safeStdout.write(`Listening on ${server.url}\n`);
   // The token is printed the one time it is made; afterwards only where it is.
   safeStdout.write(created ? `Token (saved in ${tokenFile}, shown only now): ${token}\n` : `Token: in ${tokenFile}\n`);
+  safeStdout.write(`Live page: ${server.url}/#token=TOKEN (vibe-agent agents --page opens it with the token)\n`);
   const idle = options.idleExit ? stopWhenIdle(server, options.idleExit) : undefined;
   const aborted = new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
   if (!signal.aborted) await (idle ? Promise.race([aborted, idle.done]) : aborted);
