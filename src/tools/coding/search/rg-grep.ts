@@ -51,10 +51,9 @@ export async function filesWithMatches(binary: string, target: SearchTarget, que
   const run = await runRipgrep(binary, args, {
     cwd: target.absolute,
     signal,
-    separator: 0,
-    onRecord(buffer, start, end) {
+    onRecord(record) {
       // "./" and the path: ripgrep names what it found below the "." it was given.
-      const path = buffer.toString('utf8', buffer[start] === 0x2e && buffer[start + 1] === 0x2f ? start + 2 : start, end);
+      const path = record.startsWith('./') ? record.slice(2) : record;
       if (path !== '' && target.accepts(path)) files.push({ path: target.display(path), absolute: join(target.absolute, path) });
     },
   });

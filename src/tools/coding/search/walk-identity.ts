@@ -1,4 +1,4 @@
-import { lstat } from 'node:fs/promises';
+import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
@@ -15,35 +15,44 @@ export interface WalkIdentity {
 }
 
 const RACY_MS = 3_000;
-const STATS_AT_ONCE = 64;
+/** Synchronous stats (a third of the promise API's cost each), this many between yields to the event loop. */
+const STATS_PER_SLICE = 512;
 
-function identityOf(info: { dev: bigint; ino: bigint; ctimeNs: bigint }): string {
-  return `${info.dev}:${info.ino}:${info.ctimeNs}`;
+function identityOf(path: string): { key: string; ctimeNs: bigint } | undefined {
+  const info = lstatSync(path, { bigint: true, throwIfNoEntry: false });
+  return info && { key: `${info.dev}:${info.ino}:${info.ctimeNs}`, ctimeNs: info.ctimeNs };
 }
+
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
 /** The identity of `paths` below `root`, or undefined when one is racy (changed since `checkStartedMs` less RACY_MS) or gone. */
 export async function takeIdentity(root: string, paths: readonly string[], checkStartedMs: number, signal: AbortSignal): Promise<WalkIdentity | undefined> {
   const racyFrom = BigInt(checkStartedMs - RACY_MS) * 1_000_000n;
   const entries: Array<readonly [string, string]> = [];
-  for (let i = 0; i < paths.length; i += STATS_AT_ONCE) {
+  for (const [i, path] of paths.entries()) {
+    if (i % STATS_PER_SLICE === STATS_PER_SLICE - 1) await nextTurn();
     signal.throwIfAborted();
-    const batch = await Promise.all(paths.slice(i, i + STATS_AT_ONCE).map((path) => lstat(join(root, path), { bigint: true }).catch(() => undefined)));
-    for (const [j, info] of batch.entries()) {
-      if (!info || info.ctimeNs >= racyFrom) return undefined;
-      entries.push([paths[i + j]!, identityOf(info)]);
-    }
+    const identity = tryIdentity(join(root, path));
+    if (!identity || identity.ctimeNs >= racyFrom) return undefined;
+    entries.push([path, identity.key]);
   }
   return { entries };
 }
 
 /** Whether every entry still has the identity it had. */
 export async function stillSame(root: string, identity: WalkIdentity, signal: AbortSignal): Promise<boolean> {
-  const { entries } = identity;
-  for (let i = 0; i < entries.length; i += STATS_AT_ONCE) {
+  for (const [i, [path, key]] of identity.entries.entries()) {
+    if (i % STATS_PER_SLICE === STATS_PER_SLICE - 1) await nextTurn();
     signal.throwIfAborted();
-    const batch = entries.slice(i, i + STATS_AT_ONCE);
-    const now = await Promise.all(batch.map(([path]) => lstat(join(root, path), { bigint: true }).catch(() => undefined)));
-    if (now.some((info, j) => !info || identityOf(info) !== batch[j]![1])) return false;
+    if (tryIdentity(join(root, path))?.key !== key) return false;
   }
   return true;
+}
+
+function tryIdentity(path: string): ReturnType<typeof identityOf> {
+  try {
+    return identityOf(path);
+  } catch {
+    return undefined;
+  }
 }
