@@ -18,6 +18,13 @@ describe('sortedHead', () => {
     }
   });
 
+  it('a long list in any order: ascending, descending, all equal', () => {
+    const ascending = Array.from({ length: 5000 }, (_, i) => `src/p${String(i).padStart(5, '0')}.ts`);
+    for (const items of [ascending, [...ascending].reverse(), Array.from({ length: 3000 }, () => 'same')]) {
+      expect(sortedHead(items, 1000)).toEqual([...items].sort().slice(0, 1000));
+    }
+  });
+
   it('leaves its input as it was', () => {
     const items = ['c', 'b', 'a', 'e', 'd'];
     sortedHead(items, 2);
