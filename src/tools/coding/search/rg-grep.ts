@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { ALWAYS_SKIPPED } from './gitignore-walker.js';
 import { runRipgrep } from './rg-runner.js';
 import type { Candidate } from './js-grep.js';
@@ -48,13 +47,15 @@ export async function filesWithMatches(binary: string, target: SearchTarget, que
     '.',
   ];
   const files: Candidate[] = [];
+  // A plain join: ripgrep's paths are clean and relative (path.join would normalise each one again).
+  const base = target.absolute.endsWith('/') ? target.absolute : `${target.absolute}/`;
   const run = await runRipgrep(binary, args, {
     cwd: target.absolute,
     signal,
     onRecord(record) {
       // "./" and the path: ripgrep names what it found below the "." it was given.
       const path = record.startsWith('./') ? record.slice(2) : record;
-      if (path !== '' && target.accepts(path)) files.push({ path: target.display(path), absolute: join(target.absolute, path) });
+      if (path !== '' && target.accepts(path)) files.push({ path: target.display(path), absolute: base + path });
     },
   });
   if (run.code === 2 && files.length === 0 && run.stderr.trim() !== '') throw new Error(`ripgrep failed: ${run.stderr.trim()}`);
