@@ -7,6 +7,7 @@
 //  3. CPU per round at rounds 1–50 and 950–1,000 of a 1,000-round session (the CLI's own CPU time,
 //     read from /proc at each request), against the raw fetch loop.
 // Knobs: BENCH_BIG_FILES (default 100000), BENCH_ROUNDS (1000), BENCH_REPEAT (3), BENCH_PARTS ("1,2,3"),
+// BENCH_TTFB_MS (0: the scripted model's time to its first byte, each request),
 // BENCH_BIG_COMMITTED (default 1: the big tree's files are committed, as in a real repository; 0: a
 // fresh `git init` with nothing added, where the first snapshot must hash every file).
 import { execFileSync, spawn } from 'node:child_process';
@@ -15,7 +16,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const CLI = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
 const RAW = fileURLToPath(new URL('./raw-loop.mjs', import.meta.url));
@@ -24,6 +25,8 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1000);
 const REPEAT = Number(process.env.BENCH_REPEAT ?? 3);
 const PARTS = new Set((process.env.BENCH_PARTS ?? '1,2,3').split(','));
 const COMMITTED = process.env.BENCH_BIG_COMMITTED !== '0';
+/** The scripted model's time to first byte, every request (a model thinks; the warm-up loads meanwhile). */
+const TTFB_MS = Number(process.env.BENCH_TTFB_MS ?? 0);
 const WORDS = ['value', 'result', 'handler', 'config', 'request', 'index', 'buffer', 'stream', 'token', 'render'];
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const ratio = (a, b) => `${(a / b).toFixed(2)}×`;
@@ -63,6 +66,10 @@ function startServer(script, pid = () => undefined) {
     req.on('data', (d) => (body += d));
     req.on('end', () => {
       requests.push({ at: performance.now(), cpuMs: cpuOf(pid()) });
+      if (TTFB_MS > 0) setTimeout(() => reply(body), TTFB_MS);
+      else reply(body);
+    });
+    const reply = (body) => {
       const step = script(requests.length - 1, JSON.parse(body));
       const send = (payload) => res.write(`data: ${JSON.stringify({ id: 'b', object: 'chat.completion.chunk', created: 1, model: 'm', ...payload })}\n\n`);
       res.writeHead(200, { 'content-type': 'text/event-stream' });
@@ -70,7 +77,7 @@ function startServer(script, pid = () => undefined) {
       send({ choices: [{ index: 0, delta, finish_reason: step.call ? 'tool_calls' : 'stop' }] });
       send({ choices: [], usage: { prompt_tokens: Math.round(body.length / 4), completion_tokens: 5, total_tokens: Math.round(body.length / 4) + 5 } });
       res.end('data: [DONE]\n\n');
-    });
+    };
   });
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, requests, url: `http://127.0.0.1:${server.address().port}/v1` })));
 }
@@ -190,29 +197,42 @@ async function bigTree() {
 async function searchSizes() {
   const { createSearchTools, ToolRegistry } = await import('../dist/index.js');
   const { walkFlags } = await import('../dist/tools/coding/search/rg-grep.js');
+  // BENCH_BASE_CLI's library beside ours (its dist/index.js), same trees, alternating.
+  const baseLibrary = BASE ? await import(new URL('../index.js', pathToFileURL(BASE)).href) : undefined;
   console.log('\n## grep and list_files against ripgrep (median of 5 after a warm-up; in-process, through the registry)\n');
-  console.log('| files | case | rg ms | ours ms | ratio (target ≤ 1.3 at 100k) |\n|---|---|---|---|---|');
+  console.log(`| files | case | rg ms | ours ms | ratio (target ≤ 1.3 at 100k) |${baseLibrary ? ' before ms | before ratio |' : ''}\n|---|---|---|---|---|${baseLibrary ? '---|---|' : ''}`);
   for (const size of [1_000, 10_000, BIG]) {
     const base = mkdtempSync(join(tmpdir(), 'vibe-big-search-'));
     await makeTree(base, size);
     const registry = new ToolRegistry(createSearchTools({ ripgrep: 'auto' }));
+    const baseRegistry = baseLibrary && new baseLibrary.ToolRegistry(baseLibrary.createSearchTools({ ripgrep: 'auto' }));
     const cases = [
       { name: 'grep rare literal', tool: 'grep', args: { pattern: 'zebraQuokka' }, rg: [...walkFlags(), 'zebraQuokka', '.'] },
       { name: 'grep common word (capped at 200)', tool: 'grep', args: { pattern: 'return' }, rg: [...walkFlags(), 'return', '.'] },
       { name: 'list_files', tool: 'list_files', args: {}, rg: ['--files', ...walkFlags(), '.'] },
     ];
+    const invoke = async (reg, c) => {
+      const started = performance.now();
+      const result = await reg.invoke({ id: 'c', name: c.tool, arguments: JSON.stringify(c.args) }, { workspace: base });
+      if (result.isError) throw new Error(result.content);
+      return performance.now() - started;
+    };
     for (const c of cases) {
       const ours = [];
       const rg = [];
+      const before = [];
       for (let i = 0; i < 6; i++) {
-        const started = performance.now();
-        const result = await registry.invoke({ id: 'c', name: c.tool, arguments: JSON.stringify(c.args) }, { workspace: base });
-        if (result.isError) throw new Error(result.content);
-        if (i > 0) ours.push(performance.now() - started);
-        const t = timeRg(c.rg, base);
-        if (i > 0) rg.push(t);
+        const t = await invoke(registry, c);
+        if (i > 0) ours.push(t);
+        const r = timeRg(c.rg, base);
+        if (i > 0) rg.push(r);
+        if (baseRegistry) {
+          const b = await invoke(baseRegistry, c);
+          if (i > 0) before.push(b);
+        }
       }
-      console.log(`| ${size.toLocaleString('en')} | ${c.name} | ${median(rg).toFixed(0)} | ${median(ours).toFixed(0)} | ${ratio(median(ours), median(rg))} |`);
+      const beforeCells = baseRegistry ? ` ${median(before).toFixed(0)} | ${ratio(median(before), median(rg))} |` : '';
+      console.log(`| ${size.toLocaleString('en')} | ${c.name} | ${median(rg).toFixed(0)} | ${median(ours).toFixed(0)} | ${ratio(median(ours), median(rg))} |${beforeCells}`);
     }
     rmSync(base, { recursive: true, force: true });
   }

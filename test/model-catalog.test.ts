@@ -1,4 +1,5 @@
 /** The model catalog loads after a run's first request, never before; then its prices and windows win over the built-in table. */
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { describe, expect, it } from 'vitest';
 import { run } from '../src/core/loop.js';
 import { createContextPolicy } from '../src/context/policy.js';
@@ -13,12 +14,10 @@ describe('the model catalog', () => {
     // This file's own module graph: nothing else loaded the catalog before.
     expect(catalogLoaded()).toBe(false);
     const loadedAtRequest: boolean[] = [];
-    const server = await startAnthropicServer([
-      () => {
-        loadedAtRequest.push(catalogLoaded());
-        return { text: 'done', usage: { inputTokens: 1000, outputTokens: 100 } };
-      },
-    ]);
+    // When the request's body has been sent (the run subscribes after this, so this is told first); the catalog then loads while it is out.
+    const onSent = () => loadedAtRequest.push(catalogLoaded());
+    subscribe('undici:request:bodySent', onSent);
+    const server = await startAnthropicServer([{ text: 'done', usage: { inputTokens: 1000, outputTokens: 100 } }]);
     try {
       const provider = new AnthropicProvider({ apiKey: 'sk-ant-test', baseURL: server.url });
       const context = createContextPolicy({ provider, registry: new ToolRegistry([]) });
@@ -36,6 +35,7 @@ describe('the model catalog', () => {
       // The table still answers for what the catalog lacks a window for.
       expect(knownWindow('qwen-plus')).toBe(131_072);
     } finally {
+      unsubscribe('undici:request:bodySent', onSent);
       await server.close();
     }
   });

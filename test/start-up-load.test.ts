@@ -40,13 +40,19 @@ async function run(args: string[], files: Record<string, string> = {}, homeFiles
   const ran = await spawnCli(['go', '--no-session', ...args], { cwd: workspace, env: { ...env, NODE_OPTIONS: `--import ${REGISTER} --import ${BUILTINS}`, MODULE_LOG: log, BUILTIN_LOG: builtinLog } });
   expect(ran.code, ran.stderr).toBe(0);
   expect(ran.stdout.trim()).toBe('fine');
-  const files_ = [...new Set(readFileSync(log, 'utf8').split('\n'))].filter((url) => url.startsWith('file:') && url.includes('/dist/cli/'));
+  // Up to the first request: what loads while it is out is the warm-up, not start-up (builtins.mjs).
+  const lines = readFileSync(log, 'utf8').split('\n');
+  const sent = lines.indexOf('--- first request sent');
+  expect(sent, 'the preload saw the first request go out').toBeGreaterThan(0);
+  const files_ = [...new Set(lines.slice(0, sent))].filter((url) => url.startsWith('file:') && url.includes('/dist/cli/'));
   const code = files_.map((url) => readFileSync(new URL(url), 'utf8')).join('\n');
-  const loaded = readFileSync(builtinLog, 'utf8').split('\n');
+  const logged = readFileSync(builtinLog, 'utf8').split('\n');
+  const loaded = logged.slice(0, logged.indexOf('--- first request sent'));
+  const requiredInRun = logged.filter((entry) => entry.startsWith('Required ')).join('\n');
   const builtins = new Set(loaded.filter((entry) => entry.startsWith('NativeModule ')).map((entry) => entry.slice('NativeModule '.length)));
   const required = loaded.filter((entry) => entry.startsWith('Required ')).join('\n');
   // Bundled code names its sources in comments; packages loaded with require() on demand are in the CommonJS cache.
-  return { chat, files: files_, has: (marker: string) => code.includes(marker) || required.includes(marker), builtins };
+  return { chat, files: files_, has: (marker: string) => code.includes(marker) || required.includes(marker), requiredInRun: (marker: string) => requiredInRun.includes(marker), builtins };
 }
 
 describe('what a one-shot run loads before its first request', () => {
@@ -106,11 +112,12 @@ describe('what a one-shot run loads before its first request', () => {
   it('a deny rule with a glob still holds: picomatch is required when the rule first meets a path', async () => {
     const config = { permissions: { deny: ['read_file(secret/**)'] } };
     const replies = [{ toolCalls: [{ name: 'read_file', arguments: { path: 'secret/key.txt' } }] }, { text: 'fine' }];
-    const { chat, has } = await run(['--tools', 'read_file'], { 'secret/key.txt': 'hunter2' }, { '.config/vibe-agent/config.json': JSON.stringify(config) }, replies);
+    const { chat, has, requiredInRun } = await run(['--tools', 'read_file'], { 'secret/key.txt': 'hunter2' }, { '.config/vibe-agent/config.json': JSON.stringify(config) }, replies);
     const result = JSON.stringify(chat.requests[1]!.messages.at(-1));
     expect(result).toContain('read_file(secret/**)');
     expect(result).not.toContain('hunter2');
-    expect(has('node_modules/picomatch/')).toBe(true);
+    expect(has('node_modules/picomatch/')).toBe(false);
+    expect(requiredInRun('node_modules/picomatch/')).toBe(true);
   });
 
   it('the default tools: their schemas all in the first request, none of their code, still no yaml or minisearch', async () => {

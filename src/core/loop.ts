@@ -18,6 +18,7 @@ import { runToolCalls } from './run-tool-calls.js';
 import { offerEvents } from './bridged-calls.js';
 import { RunTotals } from './run-totals.js';
 import { stopRun } from './stop-run.js';
+import { warmUpWhileRequestIsOut } from './warm-up.js';
 
 export type { AgentOptions, RunResult } from './agent-options.js';
 
@@ -50,7 +51,12 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
   let lastUsage: Usage | undefined;
   const watch = options.cacheWatch ?? new CacheWatch({ ...(options.cacheTtlMs !== undefined ? { ttlMs: options.cacheTtlMs } : {}) });
   const leftOutNotes = options.leftOutNotes ?? new LeftOutNotes();
-  const stop = (how: Stop) => stopRun(how, { messages, turns: run.turns, totals });
+  // While the first request is out: the price (the catalog) and the tools' code, both needed once its reply is in.
+  const warmUp = warmUpWhileRequestIsOut([() => totals.price, ...registry.list().map((tool) => () => tool.load?.())]);
+  const stop = (how: Stop) => {
+    warmUp.stop();
+    return stopRun(how, { messages, turns: run.turns, totals });
+  };
 
   yield { type: 'run_start', provider: options.provider.name, model: options.model, tools: registry.names(), input: options.input, ...(options.images?.length ? { images: options.images } : {}) };
   const unpriceable = overBudget(run);

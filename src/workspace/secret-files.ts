@@ -56,8 +56,36 @@ export function isSecretPath(relativeOrAbsolute: string): boolean {
   if (!inSecretDir && !NAMES_SECRET_IN_DIR.has(name)) return false;
   const segments = relativeOrAbsolute.slice(0, start).toLowerCase().split(/[\\/]+/).filter((s) => s.length > 0);
   if (segments.some((segment) => SECRET_DIRS.has(segment))) return true;
-  const parent = segments[segments.length - 1];
-  return parent !== undefined && (SECRET_IN_DIR[parent] ?? []).includes(name);
+  return isSecretInDir(segments[segments.length - 1], name);
+}
+
+/** Whether `name` (lower-cased) is a credential in a folder called `parent` (lower-cased). */
+function isSecretInDir(parent: string | undefined, name: string): boolean {
+  return parent !== undefined && Object.hasOwn(SECRET_IN_DIR, parent) && SECRET_IN_DIR[parent]!.includes(name);
+}
+
+function nameOf(path: string): string {
+  let start = path.length;
+  while (start > 0 && !isSeparator(path.charCodeAt(start - 1))) start--;
+  return path.slice(start);
+}
+
+/**
+ * Whether `isSecretPath` holds for `prefix + '/' + below` with any of the prefixes, the prefixes'
+ * folders looked at once: for the many files a search finds below one root. `below` is a clean
+ * relative path (not empty, no leading or trailing separator).
+ */
+export function secretBelow(prefixes: readonly string[]): (below: string) => boolean {
+  const folders = prefixes.map((prefix) => prefix.toLowerCase().split(/[\\/]+/).filter((segment) => segment.length > 0));
+  if (folders.some((segments) => segments.some((segment) => SECRET_DIRS.has(segment)))) return (below) => !ENV_TEMPLATES.has(nameOf(below).toLowerCase());
+  const parents = folders.map((segments) => segments[segments.length - 1]).filter((parent) => parent !== undefined && Object.hasOwn(SECRET_IN_DIR, parent));
+  if (parents.length === 0) return isSecretPath;
+  return (below) => {
+    if (isSecretPath(below)) return true;
+    const name = nameOf(below);
+    // Only a file straight below the prefix has the prefix's last folder as its parent.
+    return name.length === below.length && parents.some((parent) => isSecretInDir(parent, name.toLowerCase()));
+  };
 }
 
 /**

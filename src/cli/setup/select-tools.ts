@@ -21,7 +21,7 @@ interface ToolFamily {
 
 // A family's module is imported only when one of its tools is first called (or named by a reply):
 // the first request offers the tools from their specs (tool-specs.ts), so `--tools calculator`
-// loads no tool code and no zod before it, and a run that answers without tools never does.
+// loads no tool code and no zod before it (the loop's warm-up loads them while that request is out).
 export const TOOL_FAMILIES: readonly ToolFamily[] = [
   { names: ['read_file', 'write_file', 'edit_file'], make: async (options) => (await import('../../tools/coding/file-tools.js')).createFileTools(options) },
   { names: ['list_files', 'grep'], make: async (options) => (await import('../../tools/coding/search-tools.js')).createSearchTools(options) },

@@ -5,6 +5,7 @@ import { listFilesWith, withWarnings } from './file-lister.js';
 import { findRipgrep } from './ripgrep-detect.js';
 import { compileGlob } from './search-glob.js';
 import { searchPermission } from './search-permission.js';
+import { sortedHead } from './sorted-head.js';
 import { resolveSearchTarget } from './search-target.js';
 import type { SearchToolOptions } from './search-tool-options.js';
 
@@ -33,23 +34,23 @@ export function createListFilesTool(options: SearchToolOptions = {}): Tool {
       const { target } = resolved;
       if (target.isFile) return { output: `${path} is a file, not a directory; list_files lists directories (use grep or read the file).`, isError: true };
       const { files, warnings } = await listFilesWith(await findRipgrep(options.ripgrep, signal), target, signal);
-      files.sort();
       if (files.length === 0) return withWarnings(`No files match ${JSON.stringify(pattern ?? '**/*')} in ${path ?? 'the workspace'}.`, warnings);
-      return withWarnings(formatList(files, limit), warnings);
+      return withWarnings(formatList(sortedHead(files, limit), files.length), warnings);
     },
   });
 }
 
-function formatList(files: string[], limit: number): string {
+/** `head`: the first sorted paths, at most the limit of them; `total`: how many matched. */
+function formatList(head: readonly string[], total: number): string {
   const shown: string[] = [];
   let chars = 0;
-  for (const file of files) {
-    if (shown.length >= limit || chars + file.length + 1 > MAX_LIST_CHARS) break;
+  for (const file of head) {
+    if (chars + file.length + 1 > MAX_LIST_CHARS) break;
     shown.push(file);
     chars += file.length + 1;
   }
-  if (shown.length < files.length) {
-    shown.push(`[${shown.length} of ${files.length} files shown; ${files.length - shown.length} more omitted. Narrow the pattern or path.]`);
+  if (shown.length < total) {
+    shown.push(`[${shown.length} of ${total} files shown; ${total - shown.length} more omitted. Narrow the pattern or path.]`);
   }
   return shown.join('\n');
 }

@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { ALWAYS_SKIPPED } from './gitignore-walker.js';
 import { runRipgrep } from './rg-runner.js';
 import type { Candidate } from './js-grep.js';
@@ -48,14 +47,15 @@ export async function filesWithMatches(binary: string, target: SearchTarget, que
     '.',
   ];
   const files: Candidate[] = [];
+  // A plain join: ripgrep's paths are clean and relative (path.join would normalise each one again).
+  const base = target.absolute.endsWith('/') ? target.absolute : `${target.absolute}/`;
   const run = await runRipgrep(binary, args, {
     cwd: target.absolute,
     signal,
-    separator: 0,
-    onRecord(buffer, start, end) {
+    onRecord(record) {
       // "./" and the path: ripgrep names what it found below the "." it was given.
-      const path = buffer.toString('utf8', buffer[start] === 0x2e && buffer[start + 1] === 0x2f ? start + 2 : start, end);
-      if (path !== '' && target.accepts(path)) files.push({ path: target.display(path), absolute: join(target.absolute, path) });
+      const path = record.startsWith('./') ? record.slice(2) : record;
+      if (path !== '' && target.accepts(path)) files.push({ path: target.display(path), absolute: base + path });
     },
   });
   if (run.code === 2 && files.length === 0 && run.stderr.trim() !== '') throw new Error(`ripgrep failed: ${run.stderr.trim()}`);

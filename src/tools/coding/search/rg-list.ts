@@ -8,10 +8,9 @@ export async function listWithRipgrep(binary: string, target: SearchTarget, sign
   const run = await runRipgrep(binary, ['--files', '--null', ...walkFlags(), '--', '.'], {
     cwd: target.absolute,
     signal,
-    separator: 0,
-    onRecord(buffer, start, end) {
+    onRecord(record) {
       // "./" and the path: ripgrep names what it found below the "." it was given.
-      const raw = buffer.toString('utf8', buffer[start] === 0x2e && buffer[start + 1] === 0x2f ? start + 2 : start, end);
+      const raw = record.startsWith('./') ? record.slice(2) : record;
       if (raw !== '' && target.accepts(raw)) files.push(target.display(raw));
     },
   });

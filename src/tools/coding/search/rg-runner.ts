@@ -8,20 +8,23 @@ export interface RipgrepRun {
 export interface RipgrepOptions {
   cwd: string;
   signal: AbortSignal;
-  /** Byte that ends one record of stdout: "\n" for --json, NUL for --files --null. */
-  separator: number;
-  /** One record, as a slice of a buffer (so records that are only counted need no decoding). */
-  onRecord(buffer: Buffer, start: number, end: number): void;
+  /** One NUL-ended record of stdout (`--null`), decoded as UTF-8. */
+  onRecord(record: string): void;
 }
 
 const MAX_STDERR_CHARS = 4_000;
 
-/** Runs ripgrep, streaming its records; on abort the process is killed and the promise rejects. */
+/**
+ * Runs ripgrep, streaming its NUL-separated records; on abort the process is killed and the
+ * promise rejects. Each chunk is decoded once up to its last NUL and split there: no UTF-8
+ * sequence holds a NUL byte, so this is what decoding each record alone gives, at a fraction of
+ * the calls.
+ */
 export function runRipgrep(binary: string, args: string[], options: RipgrepOptions): Promise<RipgrepRun> {
   return new Promise((resolve, reject) => {
     options.signal.throwIfAborted();
     const child = spawn(binary, args, { cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
-    // Chunks of a record not yet ended; joined only once its end arrives (a long line spans many).
+    // Chunks of a record not yet ended; joined only once its end arrives.
     let pending: Buffer[] = [];
     let stderr = '';
     let failed = false;
@@ -33,26 +36,25 @@ export function runRipgrep(binary: string, args: string[], options: RipgrepOptio
     };
     const onAbort = () => fail(options.signal.reason);
     options.signal.addEventListener('abort', onAbort, { once: true });
+    const emit = (text: string) => {
+      for (const record of text.split('\0')) options.onRecord(record);
+    };
 
     child.stdout.on('data', (chunk: Buffer) => {
       if (failed) return;
-      if (chunk.indexOf(options.separator) === -1) {
+      const last = chunk.lastIndexOf(0);
+      if (last === -1) {
         pending.push(chunk);
         return;
       }
       const buffer = pending.length > 0 ? Buffer.concat([...pending, chunk]) : chunk;
-      pending = [];
-      let start = 0;
+      const end = buffer.length - (chunk.length - last);
+      pending = last + 1 < chunk.length ? [chunk.subarray(last + 1)] : [];
       try {
-        for (let end = buffer.indexOf(options.separator, start); end !== -1; end = buffer.indexOf(options.separator, start)) {
-          options.onRecord(buffer, start, end);
-          start = end + 1;
-        }
+        emit(buffer.toString('utf8', 0, end));
       } catch (error) {
         fail(error);
-        return;
       }
-      if (start < buffer.length) pending.push(buffer.subarray(start));
     });
     child.stderr.setEncoding('utf8').on('data', (text: string) => {
       if (stderr.length < MAX_STDERR_CHARS) stderr += text;
@@ -63,7 +65,7 @@ export function runRipgrep(binary: string, args: string[], options: RipgrepOptio
       if (failed) return;
       try {
         const rest = Buffer.concat(pending);
-        if (rest.length > 0) options.onRecord(rest, 0, rest.length);
+        if (rest.length > 0) emit(rest.toString('utf8'));
       } catch (error) {
         fail(error);
         return;

@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises';
-import { refusesAsSecret } from '../../../workspace/secret-files.js';
+import { secretBelow } from '../../../workspace/secret-files.js';
 import { resolveInWorkspace } from '../../../workspace/resolve-path.js';
 import type { FileToolOptions } from '../shared/file-tool-options.js';
 import type { PathFilter } from './search-glob.js';
@@ -30,14 +30,15 @@ export async function resolveSearchTarget(
   const info = await stat(resolved.absolute);
   const base = resolved.relative === '.' ? '' : resolved.relative;
   const display = (fromRoot: string) => (base === '' ? fromRoot : fromRoot === '' ? base : `${base}/${fromRoot}`);
+  // The names a found file is reached by: its display path and its real one, each the target's path and `fromRoot`.
+  const secret = options.allowSecrets === true ? () => false : secretBelow([base, resolved.absolute]);
   return {
     ok: true,
     target: {
       absolute: resolved.absolute,
       isFile: info.isFile(),
       display,
-      // A plain join: `fromRoot` is a clean relative path, and the test reads only the names in it (path.join costs a normalisation per file).
-      accepts: (fromRoot) => (filter ? filter(fromRoot) : true) && !refusesAsSecret([display(fromRoot), `${resolved.absolute}/${fromRoot}`], options.allowSecrets),
+      accepts: filter ? (fromRoot) => filter(fromRoot) && !secret(fromRoot) : (fromRoot) => !secret(fromRoot),
     },
   };
 }
