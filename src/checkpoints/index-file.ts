@@ -71,22 +71,28 @@ export function parseIndex(bytes: Buffer): { entries: IndexEntry[] } | { unusabl
  * one, trusted no more than its stat data (no assume-valid).
  */
 export function writeIndex(entries: ReadonlyArray<{ fixed: Buffer; path: Buffer }>): Buffer {
-  const header = Buffer.alloc(12);
-  header.write('DIRC', 0, 'latin1');
-  header.writeUInt32BE(4, 4);
-  header.writeUInt32BE(entries.length, 8);
-  const chunks: Buffer[] = [header];
+  // One buffer of the largest size it can take (a varint of a path's length is at most 3 bytes), not a chunk per entry.
+  let most = 12 + SHA1_BYTES;
+  for (const entry of entries) most += FIXED + 3 + entry.path.length + 1;
+  const out = Buffer.alloc(most);
+  out.write('DIRC', 0, 'latin1');
+  out.writeUInt32BE(4, 4);
+  out.writeUInt32BE(entries.length, 8);
+  let at = 12;
   let previous: Buffer = Buffer.alloc(0);
   for (const entry of entries) {
-    const fixed = Buffer.from(entry.fixed);
-    fixed.writeUInt16BE(Math.min(entry.path.length, 0xfff), 60);
+    entry.fixed.copy(out, at);
+    out.writeUInt16BE(Math.min(entry.path.length, 0xfff), at + 60);
+    at += FIXED;
     let common = 0;
     while (common < previous.length && common < entry.path.length && previous[common] === entry.path[common]) common++;
-    chunks.push(fixed, writeVarint(previous.length - common), entry.path.subarray(common), Buffer.alloc(1));
+    at = writeVarint(out, at, previous.length - common);
+    at += entry.path.copy(out, at, common);
+    out[at++] = 0;
     previous = entry.path;
   }
-  const body = Buffer.concat(chunks);
-  return Buffer.concat([body, createHash('sha1').update(body).digest()]);
+  createHash('sha1').update(out.subarray(0, at)).digest().copy(out, at);
+  return out.subarray(0, at + SHA1_BYTES);
 }
 
 /** git's offset varint (varint.c): each continuation adds one before shifting. */
@@ -100,8 +106,9 @@ function readVarint(bytes: Buffer, at: number): { value: number; next: number } 
   return { value, next: at };
 }
 
-function writeVarint(value: number): Buffer {
-  const out = [value & 127];
-  while ((value = Math.floor(value / 128)) > 0) out.unshift(128 | (--value & 127));
-  return Buffer.from(out);
+function writeVarint(out: Buffer, at: number, value: number): number {
+  const bytes = [value & 127];
+  while ((value = Math.floor(value / 128)) > 0) bytes.unshift(128 | (--value & 127));
+  for (const byte of bytes) out[at++] = byte;
+  return at;
 }
