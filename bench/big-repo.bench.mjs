@@ -9,7 +9,10 @@
 // Knobs: BENCH_BIG_FILES (default 100000), BENCH_ROUNDS (1000), BENCH_REPEAT (3), BENCH_PARTS ("1,2,3"),
 // BENCH_TTFB_MS (0: the scripted model's time to its first byte, each request),
 // BENCH_BIG_COMMITTED (default 1: the big tree's files are committed, as in a real repository; 0: a
-// fresh `git init` with nothing added, where the first snapshot must hash every file).
+// fresh `git init` with nothing added, where the first snapshot must hash every file),
+// BENCH_WRITES_ONLY=1 (part 1 runs only the first-write runs, in the three layouts: the workspace at
+// the repository's top, in its subfolder src/ (which holds every file), and a plain folder: the same
+// tree with its .git moved aside).
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -18,7 +21,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-const CLI = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
+// BENCH_CLI: another build of this CLI (a copy of dist/ beside node_modules, so a rebuild during a run does not change it).
+const CLI = process.env.BENCH_CLI ?? fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
 const RAW = fileURLToPath(new URL('./raw-loop.mjs', import.meta.url));
 const BIG = Number(process.env.BENCH_BIG_FILES ?? 100_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1000);
@@ -27,6 +31,7 @@ const PARTS = new Set((process.env.BENCH_PARTS ?? '1,2,3').split(','));
 const COMMITTED = process.env.BENCH_BIG_COMMITTED !== '0';
 /** The scripted model's time to first byte, every request (a model thinks; the warm-up loads meanwhile). */
 const TTFB_MS = Number(process.env.BENCH_TTFB_MS ?? 0);
+const WRITES_ONLY = process.env.BENCH_WRITES_ONLY === '1';
 const WORDS = ['value', 'result', 'handler', 'config', 'request', 'index', 'buffer', 'stream', 'token', 'render'];
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const ratio = (a, b) => `${(a / b).toFixed(2)}×`;
@@ -137,7 +142,8 @@ async function bigTree() {
   if (COMMITTED) {
     const env = { ...process.env, GIT_AUTHOR_NAME: 'b', GIT_AUTHOR_EMAIL: 'b@b', GIT_COMMITTER_NAME: 'b', GIT_COMMITTER_EMAIL: 'b@b' };
     execFileSync('git', ['add', '-A'], { cwd: big, env });
-    execFileSync('git', ['commit', '-qm', 'tree'], { cwd: big, env });
+    // No automatic gc: it would go on in the background while the plain-folder runs move .git aside.
+    execFileSync('git', ['-c', 'gc.auto=0', 'commit', '-qm', 'tree'], { cwd: big, env });
   }
   console.log(`generated ${BIG.toLocaleString('en')} files (+${(BIG / 10).toLocaleString('en')} ignored) in ${((performance.now() - made) / 1000).toFixed(1)} s`);
   const text = () => ({});
@@ -148,16 +154,31 @@ async function bigTree() {
   const pi = installPi();
   const runs = new Map();
   const add = (key, value) => runs.set(key, [...(runs.get(key) ?? []), value]);
+  const layouts = [
+    ['repository top', big],
+    ['subfolder src/', join(big, 'src')],
+    ['plain folder', big],
+  ];
   for (let r = 0; r < REPEAT; r++) {
     for (const [name, cli] of builds) {
-      for (const where of ['empty', 'big']) add(`${name} text ${where}`, await runCli(where === 'big' ? big : empty, text, { args: [cli, 'go'] }));
-      add(`${name} grep`, await runCli(big, grepFirst, { args: [cli, 'go', '--yes'] }));
-      for (const where of ['empty', 'big']) {
-        add(`${name} write ${where}`, await runCli(where === 'big' ? big : empty, writeFirst, { args: [cli, 'go', '--yes'] }));
-        rmSync(join(where === 'big' ? big : empty, 'new-file.txt'), { force: true });
+      if (!WRITES_ONLY) {
+        for (const where of ['empty', 'big']) add(`${name} text ${where}`, await runCli(where === 'big' ? big : empty, text, { args: [cli, 'go'] }));
+        add(`${name} grep`, await runCli(big, grepFirst, { args: [cli, 'go', '--yes'] }));
+      }
+      add(`${name} write empty`, await runCli(empty, writeFirst, { args: [cli, 'go', '--yes'] }));
+      rmSync(join(empty, 'new-file.txt'), { force: true });
+      for (const [layout, cwd] of layouts) {
+        // The plain folder: the same tree with its .git moved aside for the run.
+        if (layout === 'plain folder') execFileSync('mv', [join(big, '.git'), join(base, 'git-aside')]);
+        try {
+          add(`${name} write ${layout}`, await runCli(cwd, writeFirst, { args: [cli, 'go', '--yes'] }));
+        } finally {
+          if (layout === 'plain folder') execFileSync('mv', [join(base, 'git-aside'), join(big, '.git')]);
+        }
+        rmSync(join(cwd, 'new-file.txt'), { force: true });
       }
     }
-    if (pi.cli) {
+    if (pi.cli && !WRITES_ONLY) {
       for (const where of ['empty', 'big']) {
         const agentDir = mkdtempSync(join(tmpdir(), 'vibe-big-pi-'));
         add(`pi text ${where}`, await runCli(where === 'big' ? big : empty, text, { args: [pi.cli, '-p', '--offline', '--no-session', '--provider', 'bench', '--model', 'm', 'go'], piDir: agentDir }));
@@ -175,18 +196,22 @@ async function bigTree() {
   console.log('| build | measure | empty / rg alone | big tree | ratio | target |\n|---|---|---|---|---|---|');
   const row = (...cells) => console.log(`| ${cells.join(' | ')} |`);
   for (const [name] of builds) {
-    const exit = (where) => m(`${name} text ${where}`, (x) => x.exit);
-    row(name, 'text-only run: process exit, ms', exit('empty').toFixed(0), exit('big').toFixed(0), ratio(exit('big'), exit('empty')), '≤ 1.5×');
-    row(name, 'text-only run: peak RSS, MB', m(`${name} text empty`, (x) => x.rssMB).toFixed(0), m(`${name} text big`, (x) => x.rssMB).toFixed(0), '', '< 200');
-    const grepWait = m(`${name} grep`, (x) => x.requests[1].at - x.requests[0].at);
-    row(name, 'first call grep: reply → next request, ms', rgAlone.toFixed(0), grepWait.toFixed(0), ratio(grepWait, rgAlone), '≤ 2×');
-    row(name, 'grep run: exit ms / peak RSS MB / store MB', '', `${m(`${name} grep`, (x) => x.exit).toFixed(0)} / ${m(`${name} grep`, (x) => x.rssMB).toFixed(0)} / ${m(`${name} grep`, (x) => x.storeMB).toFixed(1)}`, '', 'RSS < 200');
+    if (!WRITES_ONLY) {
+      const exit = (where) => m(`${name} text ${where}`, (x) => x.exit);
+      row(name, 'text-only run: process exit, ms', exit('empty').toFixed(0), exit('big').toFixed(0), ratio(exit('big'), exit('empty')), '≤ 1.5×');
+      row(name, 'text-only run: peak RSS, MB', m(`${name} text empty`, (x) => x.rssMB).toFixed(0), m(`${name} text big`, (x) => x.rssMB).toFixed(0), '', '< 200');
+      const grepWait = m(`${name} grep`, (x) => x.requests[1].at - x.requests[0].at);
+      row(name, 'first call grep: reply → next request, ms', rgAlone.toFixed(0), grepWait.toFixed(0), ratio(grepWait, rgAlone), '≤ 2×');
+      row(name, 'grep run: exit ms / peak RSS MB / store MB', '', `${m(`${name} grep`, (x) => x.exit).toFixed(0)} / ${m(`${name} grep`, (x) => x.rssMB).toFixed(0)} / ${m(`${name} grep`, (x) => x.storeMB).toFixed(1)}`, '', 'RSS < 200');
+    }
     const wait = (where) => m(`${name} write ${where}`, (x) => x.requests[1].at - x.requests[0].at);
-    row(name, 'first call write_file (the first snapshot): reply → next request, ms', wait('empty').toFixed(0), wait('big').toFixed(0), ratio(wait('big'), wait('empty')), '—');
     const w = (where) => `${m(`${name} write ${where}`, (x) => x.exit).toFixed(0)} / ${m(`${name} write ${where}`, (x) => x.rssMB).toFixed(0)} / ${m(`${name} write ${where}`, (x) => x.storeMB).toFixed(1)}`;
-    row(name, 'write run: exit ms / peak RSS MB / store MB', w('empty'), w('big'), '', '—');
+    for (const [layout] of layouts) {
+      row(name, `${layout}: first call write_file, reply → next request, ms`, wait('empty').toFixed(0), wait(layout).toFixed(0), ratio(wait(layout), wait('empty')), '—');
+      row(name, `${layout}: write run: exit ms / peak RSS MB / store MB`, w('empty'), w(layout), '', 'RSS < 200');
+    }
   }
-  if (pi.cli) {
+  if (pi.cli && !WRITES_ONLY) {
     const exit = (where) => m(`pi text ${where}`, (x) => x.exit);
     row(`pi ${PI_VERSION}`, 'text-only run: process exit, ms', exit('empty').toFixed(0), exit('big').toFixed(0), ratio(exit('big'), exit('empty')), '—');
     row(`pi ${PI_VERSION}`, 'text-only run: peak RSS, MB', m('pi text empty', (x) => x.rssMB).toFixed(0), m('pi text big', (x) => x.rssMB).toFixed(0), '', '—');

@@ -5,7 +5,10 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AgentEvent } from '../src/contracts/events.js';
 import type { ToolCall } from '../src/contracts/messages.js';
 import { SessionCheckpoints } from '../src/checkpoints/session-checkpoints.js';
+import { ShadowGit } from '../src/checkpoints/shadow-git.js';
 import { withCheckpoints } from '../src/checkpoints/with-checkpoints.js';
+import { watchedFileAccess, WriteWatch } from '../src/checkpoints/write-watch.js';
+import { diskFileAccess } from '../src/tools/coding/shared/file-access.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -226,5 +229,44 @@ describe('our own data folder inside the workspace (running in a home folder)', 
     const { tree } = await store.snapshot();
     const listed = (await store.git.must(['ls-tree', '-r', '--name-only', tree])).trim().split('\n');
     expect(listed).toEqual(['notes.txt']);
+  });
+
+  it('a turn that only writes through the file tools runs before the whole-tree snapshot has read the tree; its checkpoint is the tree before the write', async () => {
+    const { workspace, env, sessionPath } = sessionWorkspace('s9', `${JSON.stringify({ type: 'run_start', provider: 'p', model: 'm', tools: [], input: 'go' })}\n`);
+    writeFileSync(join(workspace, 'a.txt'), 'one');
+    // The snapshot's walk of the workspace waits here until the tool has written.
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const must = ShadowGit.prototype.must;
+    vi.spyOn(ShadowGit.prototype, 'must').mockImplementation(async function (this: ShadowGit, args, input, options) {
+      if (args[0] === 'ls-files') await gate;
+      return must.call(this, args, input, options);
+    });
+    const watch = new WriteWatch();
+    const files = watchedFileAccess(diskFileAccess, watch);
+    async function* events(): AsyncGenerator<AgentEvent, void> {
+      yield { type: 'run_start', provider: 'p', model: 'm', tools: [], input: 'go' };
+      yield { type: 'turn_start', turn: 1 };
+      yield { type: 'tool_call_delta', turn: 1, index: 0, id: 'c-write_file', name: 'write_file' };
+      yield reply(1, [call('write_file')]);
+      // The tool: reached only once the reply has passed, which must not wait for the gated snapshot.
+      await files.write(join(workspace, 'a.txt'), Buffer.from('two'), {});
+      open();
+      yield { type: 'stop', reason: 'answered', answer: 'ok', turns: 1, usage: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 } };
+    }
+    for await (const _ of withCheckpoints(events(), {
+      workspace,
+      env,
+      session: () => ({ id: 's9', path: sessionPath }),
+      warn: (text) => {
+        throw new Error(text);
+      },
+      mayChangeFiles: (c) => c.name === 'write_file',
+      writes: { watch, onlyThrough: (c) => c.name === 'write_file' },
+    }));
+    const store = new SessionCheckpoints({ workspace, sessionId: 's9', env });
+    const [t1] = store.list();
+    expect(await store.git.must(['show', `${t1!.tree}:a.txt`])).toBe('one');
+    expect(readFileSync(join(workspace, 'a.txt'), 'utf8')).toBe('two');
   });
 });

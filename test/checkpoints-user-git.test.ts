@@ -100,4 +100,39 @@ describe('checkpoints in a workspace that is a git repository', () => {
     expect(await files(checkpoint.tree)).toContain('src/m3/f3.ts');
     expect(await files(checkpoint.tree)).not.toContain('.env');
   });
+
+  it('seeds a subfolder workspace from the entries under it: only what differs is stored, and its tree is what an unseeded store holds', async () => {
+    const { root, ws, write } = repository();
+    write('src/m1/fresh.ts', 'export const fresh = 1;\n');
+    write('src/m1/f1.ts', 'export const f1 = "changed";\n');
+    write('src/m1/.env', 'SECRET=1\n');
+    const sub = join(ws, 'src', 'm1');
+    const store = new SessionCheckpoints({ workspace: sub, sessionId: 's', env: { XDG_DATA_HOME: join(root, 'data'), HOME: root }, maxFileBytes: LIMIT });
+    const checkpoint = await store.beforeTurn({ run: 1, turn: 1, prompt: 'p' });
+    expect(existsSync(join(store.git.gitDir, 'objects', 'info', 'alternates'))).toBe(true);
+    const listed = nulList(await store.git.must(['ls-tree', '-r', '-z', '--name-only', checkpoint.tree])).sort();
+    expect(listed).toEqual(['f1.ts', 'f13.ts', 'f17.ts', 'f21.ts', 'f25.ts', 'f29.ts', 'f33.ts', 'f37.ts', 'f5.ts', 'f9.ts', 'fresh.ts'].sort());
+    // The same tree as a store that starts empty (no repository above it).
+    const plain = realpathSync(mkdtempSync(join(tmpdir(), 'vibe-usergit-plain-')));
+    roots.push(plain);
+    execFileSync('cp', ['-a', `${sub}/.`, plain]);
+    const unseeded = new SessionCheckpoints({ workspace: plain, sessionId: 's', env: { XDG_DATA_HOME: join(plain, '..', `${plain.split('/').pop()}-data`), HOME: plain }, maxFileBytes: LIMIT });
+    roots.push(join(plain, '..', `${plain.split('/').pop()}-data`));
+    expect((await unseeded.beforeTurn({ run: 1, turn: 1, prompt: 'p' })).tree).toBe(checkpoint.tree);
+    // Stored by the store itself: the changed and the new file's blobs, not the unchanged ones.
+    const own = readdirSync(join(store.git.gitDir, 'objects'))
+      .filter((dir) => /^[0-9a-f]{2}$/.test(dir))
+      .flatMap((dir) => readdirSync(join(store.git.gitDir, 'objects', dir)).map((name) => dir + name));
+    const blobs = (await store.git.must(['cat-file', '--batch-check'], `${own.join('\n')}\n`)).split('\n').filter((line) => line.includes(' blob '));
+    expect(blobs.length).toBe(2);
+  });
+
+  it('does not seed a subfolder of a linked work tree (a .git file above it: the index is elsewhere)', async () => {
+    const { root, ws } = repository();
+    rmSync(join(ws, '.git'), { recursive: true, force: true });
+    writeFileSync(join(ws, '.git'), 'gitdir: /nowhere\n');
+    const store = new SessionCheckpoints({ workspace: join(ws, 'src'), sessionId: 's', env: { XDG_DATA_HOME: join(root, 'data'), HOME: root }, maxFileBytes: LIMIT });
+    await store.beforeTurn({ run: 1, turn: 1, prompt: 'p' });
+    expect(existsSync(join(store.git.gitDir, 'objects', 'info', 'alternates'))).toBe(false);
+  });
 });

@@ -87,8 +87,9 @@ export class CheckpointLog {
     return { checkpoints, left, lefts };
   }
 
-  add(checkpoint: Omit<Checkpoint, 'n' | 'at'>): Checkpoint {
-    const entry: Checkpoint = { n: this.count() + 1, at: new Date().toISOString(), ...checkpoint };
+  /** `at`: when the workspace was as recorded (default now). */
+  add(checkpoint: Omit<Checkpoint, 'n' | 'at'>, at = new Date().toISOString()): Checkpoint {
+    const entry: Checkpoint = { n: this.count() + 1, at, ...checkpoint };
     this.write({ type: 'checkpoint', ...entry }, entry.n);
     return entry;
   }

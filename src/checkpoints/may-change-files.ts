@@ -21,3 +21,11 @@ function operationOf(call: ToolCall): unknown {
     return undefined;
   }
 }
+
+/**
+ * Whether a call changes files only through the file tools' writes (each announced before it lands,
+ * see write-watch.ts): write_file, edit_file, and code_nav (its rename).
+ */
+export function writesOnlyThroughFileTools(call: ToolCall): boolean {
+  return call.name === 'write_file' || call.name === 'edit_file' || call.name === 'code_nav';
+}

@@ -1,7 +1,9 @@
 import { constants } from 'node:fs';
-import { lstat, mkdir, open, realpath, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, open, realpath, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isSecretPath } from '../workspace/secret-files.js';
+import { findUserRepository } from './find-user-repository.js';
+import { parseIndex, writeIndex, type IndexEntry } from './index-file.js';
 import { nulList, type ShadowGit } from './shadow-git.js';
 
 /** Larger than any real index (a 1M-file index is ~100 MB); a bigger file is not read. */
@@ -9,31 +11,33 @@ const MAX_INDEX_BYTES = 512 * 1024 * 1024;
 const ALTERNATES = join('objects', 'info', 'alternates');
 
 /**
- * A new store in a workspace that is the top of a git repository starts from the user's own index
- * (copied, with its stat data) and borrows the user's objects (an alternates file), so the first
- * snapshot adds only what `git status` would show instead of hashing the whole tree into the store.
- * The user's repository is only read. Anything unusual (a split or sparse index, sha256 objects, a
- * work tree set elsewhere, an index git cannot read here) leaves the store empty, as before.
- * Returns whether the store was seeded.
+ * A new store in a workspace that lies in a git repository (at its top or in a subfolder) starts
+ * from the user's own index — its entries under the workspace, paths made relative to it, stat data
+ * kept — and borrows the user's objects (an alternates file), so the first snapshot adds only what
+ * `git status` would show instead of hashing the whole tree into the store. The user's repository is
+ * only read (the index file is parsed here, no git process runs on it). Anything unusual (a split or
+ * sparse index, sha256 objects, a work tree set elsewhere, an index git cannot read here) leaves
+ * the store empty, as before. Returns whether the store was seeded.
  */
 export async function seedFromUserGit(git: ShadowGit, maxFileBytes: number): Promise<boolean> {
   if (await stat(join(git.gitDir, 'index')).catch(() => undefined)) return false;
-  const userGit = join(git.workTree, '.git');
-  const dir = await lstat(userGit).catch(() => undefined);
-  if (!dir?.isDirectory()) return false;
-  const config = (await readRegular(join(userGit, 'config'), 1024 * 1024))?.bytes.toString('utf8');
+  const repository = await findUserRepository(git.workTree);
+  if (!repository) return false;
+  const config = (await readRegular(join(repository.gitDir, 'config'), 1024 * 1024))?.bytes.toString('utf8');
   if (config === undefined || /objectformat|splitindex|sparse|worktree\s*=|\bbare\s*=\s*true/i.test(config)) return false;
-  const index = await readRegular(join(userGit, 'index'), MAX_INDEX_BYTES);
-  if (!index || !usableIndex(index.bytes)) return false;
-  const objects = await realpath(join(userGit, 'objects')).catch(() => undefined);
+  const index = await readRegular(join(repository.gitDir, 'index'), MAX_INDEX_BYTES);
+  if (!index) return false;
+  const parsed = parseIndex(index.bytes);
+  if ('unusable' in parsed) return false;
+  const objects = await realpath(join(repository.gitDir, 'objects')).catch(() => undefined);
   if (!objects || /[\n\r"]/.test(objects) || !(await stat(objects).catch(() => undefined))?.isDirectory()) return false;
   await mkdir(join(git.gitDir, 'objects', 'info'), { recursive: true });
   await writeFile(join(git.gitDir, ALTERNATES), `${objects}\n`);
-  await writeFile(join(git.gitDir, 'index'), index.bytes, { mode: 0o600 });
+  await writeFile(join(git.gitDir, 'index'), writeIndex(wantedEntries(parsed.entries, repository.prefix, git.excludedInside(), maxFileBytes)), { mode: 0o600 });
   // The copy keeps the original's time, so git's racy-entry check sees the index as the user's git left it.
   await utimes(join(git.gitDir, 'index'), index.atime, index.mtime);
   try {
-    await dropUnwanted(git, maxFileBytes);
+    await dropIgnored(git);
     // Every blob the index names must be there (write-tree checks): else this store starts empty.
     await git.must(['write-tree']);
     return true;
@@ -45,40 +49,33 @@ export async function seedFromUserGit(git: ShadowGit, maxFileBytes: number): Pro
 }
 
 /**
- * Drops what the store's own snapshot would not have added, so a seeded tree holds what an unseeded
- * one would: secret files and the CLI's own folders (never stored), files over the size limit (by the
- * index's stat size; they are then reported as too large), files the ignore rules cover though the
- * user tracks them, and unmerged entries (a merge in progress; the file itself is added).
+ * The user's entries under the workspace (`prefix`), relative to it, less what the store's own
+ * snapshot would not have added, so a seeded tree holds what an unseeded one would: secret files and
+ * the CLI's own folders (never stored), files over the size limit (by the index's stat size; they are
+ * then reported as too large), unmerged entries (a merge in progress; the file itself is added) and
+ * intent-to-add or skip-worktree ones (added from the file, as any other).
  */
-async function dropUnwanted(git: ShadowGit, maxFileBytes: number): Promise<void> {
-  const inside = git.excludedInside().map((path) => `${path}/`);
-  const unwanted = new Set(nulList(await git.must(['ls-files', '-z', '--cached', '--ignored', '--exclude-standard'])));
-  // "<mode> <sha> <stage>\t<path>\0" then five lines of stat data, the last "  size: N\tflags: F".
-  const chunks = (await git.must(['ls-files', '-z', '--stage', '--debug'])).split('\0');
-  for (let i = 0; i + 1 < chunks.length; i++) {
-    const stats = STAT_LINES.exec(chunks[i + 1]!);
-    if (!stats || (i > 0 && !STAT_LINES.test(chunks[i]!))) throw new Error('unexpected ls-files --debug output');
-    const header = i === 0 ? chunks[0]! : chunks[i]!.replace(STAT_LINES, '');
-    const size = Number(stats[1]);
-    const tab = header.indexOf('\t');
-    const path = header.slice(tab + 1);
-    if (header[tab - 1] !== '0' || size > maxFileBytes || isSecretPath(path) || inside.some((dir) => path.startsWith(dir))) unwanted.add(path);
+function wantedEntries(entries: IndexEntry[], prefix: string, excludedInside: string[], maxFileBytes: number): Array<{ fixed: Buffer; path: Buffer }> {
+  const inside = excludedInside.map((path) => `${path}/`);
+  const wanted: Array<{ fixed: Buffer; path: Buffer }> = [];
+  const start = Buffer.from(prefix, 'utf8');
+  for (const entry of entries) {
+    if (entry.stage !== 0 || entry.extended || !entry.path.subarray(0, start.length).equals(start)) continue;
+    const path = entry.path.subarray(start.length);
+    const text = path.toString('utf8');
+    if ((entry.mode & 0o170000) === 0o100000 && entry.size > maxFileBytes) continue;
+    if (isSecretPath(text) || inside.some((dir) => text.startsWith(dir))) continue;
+    wanted.push({ fixed: entry.fixed, path });
   }
-  if (unwanted.size) {
-    await git.must(['rm', '-q', '-f', '--cached', '--ignore-unmatch', '--pathspec-from-file=-', '--pathspec-file-nul'], [...unwanted].map((path) => `:(literal)${path}`).join('\0'));
-  }
+  return wanted;
 }
 
-const STAT_LINES = /^ {2}ctime:[^\n]*\n {2}mtime:[^\n]*\n {2}dev:[^\n]*\n {2}uid:[^\n]*\n {2}size: (\d+)\tflags: [0-9a-f]+\n/;
-
-/**
- * An index file git knows ("DIRC", version 2–4). A split index (its shared part is not copied) fails
- * the listing in dropUnwanted, and the store then starts empty.
- */
-function usableIndex(bytes: Buffer): boolean {
-  if (bytes.length < 12 || bytes.toString('latin1', 0, 4) !== 'DIRC') return false;
-  const version = bytes.readUInt32BE(4);
-  return version >= 2 && version <= 4;
+/** Files the ignore rules cover though the user tracks them: an unseeded store would not hold them. */
+async function dropIgnored(git: ShadowGit): Promise<void> {
+  const ignored = nulList(await git.must(['ls-files', '-z', '--cached', '--ignored', '--exclude-standard']));
+  if (ignored.length) {
+    await git.must(['rm', '-q', '-f', '--cached', '--ignore-unmatch', '--pathspec-from-file=-', '--pathspec-file-nul'], ignored.map((path) => `:(literal)${path}`).join('\0'));
+  }
 }
 
 /** A regular file's bytes and times, read without following a symlink or blocking on a FIFO; undefined otherwise. */

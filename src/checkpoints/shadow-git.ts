@@ -52,14 +52,15 @@ export class ShadowGit {
     return [...new Set(paths.map((path) => path.split(sep).join('/')))];
   }
 
-  run(args: string[], input?: string): Promise<GitResult> {
+  /** `indexFile`: another index than the store's own (a tree built aside). */
+  run(args: string[], input?: string, options: { indexFile?: string } = {}): Promise<GitResult> {
     return new Promise((resolve) => {
       const child = execFile(
         'git',
         args,
         {
           cwd: this.workTree,
-          env: { ...gitEnv(), GIT_DIR: this.gitDir, GIT_WORK_TREE: this.workTree },
+          env: { ...gitEnv(), GIT_DIR: this.gitDir, GIT_WORK_TREE: this.workTree, ...(options.indexFile ? { GIT_INDEX_FILE: options.indexFile } : {}) },
           maxBuffer: 256 * 1024 * 1024,
           // A backstop: a special file deeper in the tree (a FIFO git opens) must not freeze the run.
           timeout: GIT_TIMEOUT_MS,
@@ -75,8 +76,8 @@ export class ShadowGit {
     });
   }
 
-  async must(args: string[], input?: string): Promise<string> {
-    const result = await this.run(args, input);
+  async must(args: string[], input?: string, options: { indexFile?: string } = {}): Promise<string> {
+    const result = await this.run(args, input, options);
     if (result.code !== 0) throw new Error(`git ${args[0]} failed in the checkpoint store: ${result.stderr.trim() || `exit ${result.code}`}`);
     return result.stdout;
   }

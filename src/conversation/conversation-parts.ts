@@ -1,3 +1,4 @@
+import type { CheckpointTarget } from '../checkpoints/with-checkpoints.js';
 import type { SubagentOptions } from '../agents/subagents.js';
 import type { CustomCommand } from '../commands/discover-commands.js';
 import type { AgentEvent } from '../contracts/events.js';
@@ -63,6 +64,8 @@ export interface ConversationParts {
   watch?: (conversationId: string | undefined) => Promise<RunWatcher | undefined>;
   /** Whether a call may change files (checkpoints skip a snapshot when none can). */
   mayChangeFiles?: (call: ToolCall) => boolean;
+  /** Where the file tools announce their writes, and which calls write only through them (see CheckpointTarget). */
+  writes?: CheckpointTarget['writes'];
   /** Checkpoints of the workspace, kept in the session (default on when a session is saved). */
   checkpoints?: boolean;
   session: SessionChoice;

@@ -116,6 +116,7 @@ async function withCheckpoints(context: RoundsContext, events: AsyncGenerator<Ag
     warn: parts.warn,
     env: parts.env,
     ...(parts.mayChangeFiles ? { mayChangeFiles: parts.mayChangeFiles } : {}),
+    ...(parts.writes ? { writes: parts.writes } : {}),
   });
 }
 

@@ -1,4 +1,4 @@
-import { mayChangeFiles } from '../../checkpoints/may-change-files.js';
+import { mayChangeFiles, writesOnlyThroughFileTools } from '../../checkpoints/may-change-files.js';
 import type { Authorize } from '../../contracts/tool.js';
 import { cacheTtlMsOf } from '../../context/cache-prices.js';
 import type { ConversationParts } from '../../conversation/conversation-parts.js';
@@ -48,6 +48,8 @@ export function conversationParts(prepared: PreparedRun, choice: PartsChoice): C
     ...(choice.approvedPlan !== undefined ? { approvedPlan: choice.approvedPlan } : {}),
     watch: (id) => startTelemetryIfWanted(settings, { ...(id ? { conversationId: id } : {}), env }),
     mayChangeFiles: (call) => mayChangeFiles(prepared.tools, call),
+    // Hooks run commands around the calls: then no call changes files only through the file tools.
+    ...(prepared.writeWatch && !prepared.hooks ? { writes: { watch: prepared.writeWatch, onlyThrough: writesOnlyThroughFileTools } } : {}),
     session: choice.session,
     env,
     redact: createRedactor(secrets),

@@ -1,4 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
+import { watchedFileAccess, WriteWatch } from '../../checkpoints/write-watch.js';
+import { diskFileAccess } from '../../tools/coding/shared/file-access.js';
 import { imagesRefusedBy } from '../../providers/image-capability.js';
 import { dirname, resolve } from 'node:path';
 import type { SubagentOptions } from '../../agents/subagents.js';
@@ -84,6 +86,8 @@ export interface PreparedRun {
   reviewer: SideModel;
   /** The task tool's agents and the tree's limits; absent when subagents are off (--tools without task or agents, or --agent-depth 0). */
   subagents: SubagentOptions | undefined;
+  /** Where the file tools announce a write (checkpoints capture the file first); absent when they write through an editor (ACP). */
+  writeWatch: WriteWatch | undefined;
 }
 
 /** What a caller other than the terminal supplies: the ACP server's editor-backed file access. */
@@ -121,7 +125,8 @@ export async function prepareRun(args: CliArgs, env: NodeJS.ProcessEnv = agentEn
   let codeNav: CodeNavSetup | undefined;
   const observeWrite = withLanguageServers(diagnostics, () => codeNav, settings.diagnostics === 'auto');
   const tracker = new FileReadTracker();
-  const fileOptions = { extraRoots: existingDirs(settings.addDirs), allowSecrets: settings.allowSecrets, privateHosts: settings.fetchPrivate, readRoots: skills.readRoots, todos, acceptsImages, tracker, observeWrite, ...(surroundings.files ? { files: surroundings.files } : {}) };
+  const writeWatch = surroundings.files ? undefined : new WriteWatch();
+  const fileOptions = { extraRoots: existingDirs(settings.addDirs), allowSecrets: settings.allowSecrets, privateHosts: settings.fetchPrivate, readRoots: skills.readRoots, todos, acceptsImages, tracker, observeWrite, files: surroundings.files ?? watchedFileAccess(diskFileAccess, writeWatch!) };
   codeNav = await codeNavTool(settings, workspace, env, project, ask, fileOptions);
   const selected = [...(await selectTools(wanted, fileOptions, { passEnv: settings.passEnv, secrets: [settings.apiKey], ...(sandbox ? { sandbox } : {}) })), ...(await optionalTools(settings, workspace, skills, env)), ...(codeNav ? [codeNav.tool] : [])];
   const registryOptions = { redact, gate: skills.gate, offer: toolSearchFor(settings, resolved) };
@@ -171,6 +176,7 @@ export async function prepareRun(args: CliArgs, env: NodeJS.ProcessEnv = agentEn
     temperature: settings.temperature,
     subagents: withSubagentStop(await subagentOptions(settings, workspace, env), hooks, warn),
     todos,
+    writeWatch,
   };
 }
 
