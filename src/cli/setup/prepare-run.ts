@@ -127,7 +127,8 @@ export async function prepareRun(args: CliArgs, env: NodeJS.ProcessEnv = agentEn
   const tracker = new FileReadTracker();
   const writeWatch = surroundings.files ? undefined : new WriteWatch();
   const fileOptions = { extraRoots: existingDirs(settings.addDirs), allowSecrets: settings.allowSecrets, privateHosts: settings.fetchPrivate, readRoots: skills.readRoots, todos, acceptsImages, tracker, observeWrite, files: surroundings.files ?? watchedFileAccess(diskFileAccess, writeWatch!) };
-  codeNav = await codeNavTool(settings, workspace, env, project, ask, fileOptions);
+  // An editor's buffers (ACP) are not what a language server reads from disk.
+  codeNav = surroundings.files ? undefined : await codeNavTool(settings, workspace, env, project, ask, fileOptions);
   const selected = [...(await selectTools(wanted, fileOptions, { passEnv: settings.passEnv, secrets: [settings.apiKey], ...(sandbox ? { sandbox } : {}) })), ...(await optionalTools(settings, workspace, skills, env)), ...(codeNav ? [codeNav.tool] : [])];
   const registryOptions = { redact, gate: skills.gate, offer: toolSearchFor(settings, resolved) };
   const tools = hooks ? await hookedRegistry(hooks, selected, registryOptions) : new ToolRegistry(selected, registryOptions);
@@ -228,7 +229,6 @@ const OPTIONAL_TOOLS = ['skill', 'search_docs', 'web_search', 'code_nav'];
 /** code_nav, when a language server is found for the workspace's files (and code_nav is wanted); undefined otherwise. */
 async function codeNavTool(settings: Settings, workspace: string, env: NodeJS.ProcessEnv, project: ProjectConfig, ask: AskTrust | undefined, files: FileToolOptions): Promise<CodeNavSetup | undefined> {
   if (settings.tools !== undefined && !settings.tools.includes('code_nav')) return undefined;
-  if (files.files) return undefined; // An editor's buffers (ACP) are not what a server reads from disk.
   const warn = (message: string) => safeStderr.write(`vibe-agent: warning: ${message}\n`);
   const { setUpCodeNav } = await import('../../lsp/code-nav-setup.js');
   return setUpCodeNav({ workspace, env, childEnv: { passEnv: settings.passEnv, secrets: [settings.apiKey] }, userServers: settings.lspServers, projectServers: project.config.lspServers, trustAll: settings.trustProjectMcp, ask, warn, files });
