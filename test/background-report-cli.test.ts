@@ -15,11 +15,15 @@ function reply(body: ChatRequestBody) {
   if (results === 0) return { toolCalls: [{ id: 'w', name: 'write_file', arguments: { path: 'report.txt', content: 'one\ntwo\n' } }] };
   if (results === 1) return { toolCalls: [{ id: 'ok', name: 'bash', arguments: { command: 'grep -c o report.txt' } }] };
   if (results === 2) return { toolCalls: [{ id: 'bad', name: 'bash', arguments: { command: 'exit 3' } }] };
-  return { text: 'written and checked.' };
+  // The answer waits until the test has seen the session still working (no report yet).
+  return { kind: 'gated' as const, reply: { text: 'written and checked.' }, gates: [{ after: 0, release: seenWorking }] };
 }
+let markSeenWorking: () => void = () => undefined;
+let seenWorking = new Promise<void>((resolve) => (markSeenWorking = resolve));
 
 describe('the end-of-session report and notification (the built CLI)', () => {
   it('tells what changed, what ran with its exit code and how to land it, in agents, --json and logs --wait (with a notification)', { timeout: 300_000 }, async () => {
+    seenWorking = new Promise<void>((resolve) => (markSeenWorking = resolve));
     const model = await startChatServer(Array(4).fill(reply));
     const home = backgroundHome(model.url);
     cleanups.push(() => model.close(), () => home.cleanup());
@@ -29,6 +33,7 @@ describe('the end-of-session report and notification (the built CLI)', () => {
     cleanups.push(() => killServer(home));
     const [row] = await agents(home);
     expect(row!.report).toBeUndefined();
+    markSeenWorking();
     const server = serverOf(home);
     const watch = new EventWatch({ baseUrl: server.url, token: server.token, sessionId: row!.id });
     cleanups.push(() => watch.close());
