@@ -1,19 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { agents, backgroundHome, killServer, repository, serverOf } from './support/background-cli.js';
-import { startChatServer, type ChatRequestBody } from './support/chat-server.js';
-import { EventWatch } from './support/event-watch.js';
+import { agents, backgroundHome, repository, startBackground, writesAskedFile } from './support/background-cli.js';
+import { startChatServer } from './support/chat-server.js';
 
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-function reply(body: ChatRequestBody) {
-  const answered = body.messages.some((message) => message.role === 'tool');
-  return answered ? { text: 'written.' } : { toolCalls: [{ id: 'w1', name: 'write_file', arguments: { path: 'asked.txt', content: 'after the approval\n' } }] };
-}
+const reply = writesAskedFile('written.');
 
 describe('approvals of a background session from the terminal (the built CLI)', () => {
   it('shows the waiting question in agents, answers exactly the named request, and a second answer changes nothing', { timeout: 300_000 }, async () => {
@@ -21,16 +17,8 @@ describe('approvals of a background session from the terminal (the built CLI)', 
     const home = backgroundHome(model.url);
     cleanups.push(() => model.close(), () => home.cleanup());
     repository(home);
-    const started = await home.run(['--bg', '-w', 'asker', '--permission-mode', 'ask', 'write asked.txt']);
-    expect(started.code, started.stderr).toBe(0);
-    cleanups.push(() => killServer(home));
-
+    const { watch } = await startBackground(home, ['-w', 'asker', '--permission-mode', 'ask', 'write asked.txt'], 'question', cleanups);
     let rows = await agents(home);
-    const server = serverOf(home);
-    const watch = new EventWatch({ baseUrl: server.url, token: server.token, sessionId: rows[0]!.id });
-    cleanups.push(() => watch.close());
-    await watch.until((event) => event.type === 'question', 'the approval question');
-    rows = await agents(home);
     expect(rows[0]).toMatchObject({ name: 'asker', state: 'needs you' });
     const [pending] = rows[0]!.pendingApprovals;
     expect(pending).toMatchObject({ tool: 'write_file' });

@@ -1,10 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { agents, backgroundHome, killServer, repository, serverOf } from './support/background-cli.js';
-import { startChatServer, type ChatRequestBody } from './support/chat-server.js';
+import { agents, backgroundHome, repository, startBackground, writesAskedFile } from './support/background-cli.js';
+import { startChatServer } from './support/chat-server.js';
 import { CLI } from './support/cli-process.js';
-import { EventWatch } from './support/event-watch.js';
 import { requireTmux, startInTmux } from './support/tmux.js';
 
 const cleanups: Array<() => unknown> = [];
@@ -12,10 +11,7 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-function reply(body: ChatRequestBody) {
-  const answered = body.messages.some((message) => message.role === 'tool');
-  return answered ? { text: 'written.' } : { toolCalls: [{ id: 'w1', name: 'write_file', arguments: { path: 'asked.txt', content: 'after the approval\n' } }] };
-}
+const reply = writesAskedFile('written.');
 
 describe('vibe-agent approve on a terminal (the built CLI in tmux)', () => {
   it('shows the waiting question whole; Ctrl-C leaves it waiting; one key (y) allows it', { timeout: 300_000 }, async () => {
@@ -24,14 +20,7 @@ describe('vibe-agent approve on a terminal (the built CLI in tmux)', () => {
     const home = backgroundHome(model.url);
     cleanups.push(() => model.close(), () => home.cleanup());
     repository(home);
-    const started = await home.run(['--bg', '-w', 'asker', '--permission-mode', 'ask', 'write asked.txt']);
-    expect(started.code, started.stderr).toBe(0);
-    cleanups.push(() => killServer(home));
-    const [row] = await agents(home);
-    const server = serverOf(home);
-    const watch = new EventWatch({ baseUrl: server.url, token: server.token, sessionId: row!.id });
-    cleanups.push(() => watch.close());
-    await watch.until((event) => event.type === 'question', 'the approval question');
+    const { row, watch } = await startBackground(home, ['-w', 'asker', '--permission-mode', 'ask', 'write asked.txt'], 'question', cleanups);
     const [pending] = (await agents(home))[0]!.pendingApprovals;
 
     const approve = async () => {
@@ -56,7 +45,7 @@ describe('vibe-agent approve on a terminal (the built CLI in tmux)', () => {
     expect(await allowed.screen()).toContain('Allowed: write_file');
     await watch.until((event) => event.type === 'stop', 'the stop');
     expect(watch.events.filter((event) => event.type === 'question_answered')).toMatchObject([{ answer: 'yes' }]);
-    expect(readFileSync(join(row!.worktree!, 'asked.txt'), 'utf8')).toBe('after the approval\n');
+    expect(readFileSync(join(row.worktree!, 'asked.txt'), 'utf8')).toBe('after the approval\n');
     expect((await agents(home))[0]!.state).toBe('done');
   });
 });

@@ -1,10 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { agents, backgroundHome, killServer, repository, serverOf } from './support/background-cli.js';
-import { startChatServer, type ChatRequestBody } from './support/chat-server.js';
+import { agents, backgroundHome, repository, startBackground, writesAskedFile } from './support/background-cli.js';
+import { startChatServer } from './support/chat-server.js';
 import { CLI } from './support/cli-process.js';
-import { EventWatch } from './support/event-watch.js';
 import { startInTmux, type TmuxPane } from './support/tmux.js';
 
 const cleanups: Array<() => unknown> = [];
@@ -12,10 +11,7 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-function reply(body: ChatRequestBody) {
-  const answered = body.messages.some((message) => message.role === 'tool');
-  return answered ? { text: 'written the file.' } : { toolCalls: [{ id: 'w1', name: 'write_file', arguments: { path: 'asked.txt', content: 'after the approval\n' } }] };
-}
+const reply = writesAskedFile('written the file.');
 
 describe('vibe-agent attach (the built CLI in tmux, against a local model server)', () => {
   it('shows the history then live events in two terminals, answers the approval in one, detaches leaving the session, and shows a finished session', { timeout: 300_000 }, async () => {
@@ -23,14 +19,7 @@ describe('vibe-agent attach (the built CLI in tmux, against a local model server
     const home = backgroundHome(model.url);
     cleanups.push(() => model.close(), () => home.cleanup());
     repository(home);
-    const started = await home.run(['--bg', '-w', 'asker', '--permission-mode', 'ask', 'write asked.txt']);
-    expect(started.code, started.stderr).toBe(0);
-    cleanups.push(() => killServer(home));
-    const [row] = await agents(home);
-    const server = serverOf(home);
-    const watch = new EventWatch({ baseUrl: server.url, token: server.token, sessionId: row!.id });
-    cleanups.push(() => watch.close());
-    await watch.until((event) => event.type === 'question', 'the approval question');
+    const { row, watch } = await startBackground(home, ['-w', 'asker', '--permission-mode', 'ask', 'write asked.txt'], 'question', cleanups);
     expect((await agents(home))[0]!.state).toBe('needs you');
 
     // Without a terminal it says what to use instead, and changes nothing.
@@ -64,7 +53,7 @@ describe('vibe-agent attach (the built CLI in tmux, against a local model server
     await first.send(['y']);
     for (const pane of [first, second]) await pane.waitFor('written the file.', 60_000);
     await watch.until((event) => event.type === 'stop', 'the first stop');
-    expect(readFileSync(join(row!.worktree!, 'asked.txt'), 'utf8')).toBe('after the approval\n');
+    expect(readFileSync(join(row.worktree!, 'asked.txt'), 'utf8')).toBe('after the approval\n');
     expect(watch.events.filter((event) => event.type === 'question_answered')).toMatchObject([{ answer: 'yes' }]);
     // The other terminal's question was withdrawn: it is answered nowhere else.
     const withdrawn = await second.waitFor((text) => !text.includes('y yes') && text.includes('allowed elsewhere'), 60_000);

@@ -2,9 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { agents, backgroundHome, gitIn, killServer, repository, serverOf } from './support/background-cli.js';
+import { backgroundHome, gitIn, repository, startBackground } from './support/background-cli.js';
 import { startChatServer, type ChatRequestBody } from './support/chat-server.js';
-import { EventWatch } from './support/event-watch.js';
 
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
@@ -28,14 +27,7 @@ describe('land: chosen files, and --pr (the built CLI, no network, no gh)', () =
     const home = backgroundHome(model.url);
     cleanups.push(() => model.close(), () => home.cleanup());
     const repo = repository(home);
-    const started = await home.run(['--bg', '-w', 'two', '--permission-mode', 'auto-edit', 'write two files']);
-    expect(started.code, started.stderr).toBe(0);
-    cleanups.push(() => killServer(home));
-    const [row] = await agents(home);
-    const server = serverOf(home);
-    const watch = new EventWatch({ baseUrl: server.url, token: server.token, sessionId: row!.id });
-    cleanups.push(() => watch.close());
-    await watch.until((event) => event.type === 'stop', 'the stop');
+    const { row } = await startBackground(home, ['-w', 'two', '--permission-mode', 'auto-edit', 'write two files'], 'stop', cleanups);
 
     const unasked = await home.run(['land', 'two']);
     expect(unasked.code).not.toBe(0);
@@ -66,7 +58,7 @@ describe('land: chosen files, and --pr (the built CLI, no network, no gh)', () =
     expect(existsSync(join(repo, 'other.txt'))).toBe(false);
     // What was left out is still the worktree's own work: a prune keeps it.
     const pruned = await home.run(['agents', '--prune']);
-    expect(pruned.stdout).toContain(`kept ${row!.worktree}: it holds 1 commit on no other branch`);
+    expect(pruned.stdout).toContain(`kept ${row.worktree}: it holds 1 commit on no other branch`);
 
     const noRemote = await home.run(['land', 'two', '--pr']);
     expect(noRemote.code).not.toBe(0);
@@ -80,7 +72,7 @@ describe('land: chosen files, and --pr (the built CLI, no network, no gh)', () =
     expect(pr.code, pr.stderr).toBe(0);
     expect(pr.stdout).toContain('Pushed vibe/two to origin.');
     expect(pr.stdout).toContain(`gh (the GitHub CLI) is not installed, so no pull request was opened: open one for vibe/two on ${bare}.`);
-    expect(gitIn(bare, 'rev-parse', 'refs/heads/vibe/two').trim()).toBe(gitIn(row!.worktree!, 'rev-parse', 'HEAD').trim());
+    expect(gitIn(bare, 'rev-parse', 'refs/heads/vibe/two').trim()).toBe(gitIn(row.worktree!, 'rev-parse', 'HEAD').trim());
     expect(gitIn(bare, 'show', 'vibe/two:other.txt')).toBe('other\n');
   });
 });

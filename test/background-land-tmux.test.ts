@@ -1,10 +1,9 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { agents, backgroundHome, gitIn, killServer, repository, serverOf } from './support/background-cli.js';
+import { backgroundHome, gitIn, repository, startBackground } from './support/background-cli.js';
 import { startChatServer, type ChatRequestBody } from './support/chat-server.js';
 import { CLI } from './support/cli-process.js';
-import { EventWatch } from './support/event-watch.js';
 import { requireTmux, startInTmux } from './support/tmux.js';
 
 const cleanups: Array<() => unknown> = [];
@@ -33,15 +32,8 @@ describe('land on a terminal (the built CLI in tmux, a scripted model, real git)
     const home = backgroundHome(model.url);
     cleanups.push(() => model.close(), () => home.cleanup());
     const repo = repository(home, ORIGINAL);
-    const started = await home.run(['--bg', '-w', 'hunks', '--permission-mode', 'auto-edit', 'edit shared.txt']);
-    expect(started.code, started.stderr).toBe(0);
-    cleanups.push(() => killServer(home));
-    const [row] = await agents(home);
-    const server = serverOf(home);
-    const watch = new EventWatch({ baseUrl: server.url, token: server.token, sessionId: row!.id });
-    cleanups.push(() => watch.close());
-    await watch.until((event) => event.type === 'stop', 'the stop');
-    expect(readFileSync(join(row!.worktree!, 'shared.txt'), 'utf8')).toBe(SESSION_WRITES);
+    const { row } = await startBackground(home, ['-w', 'hunks', '--permission-mode', 'auto-edit', 'edit shared.txt'], 'stop', cleanups);
+    expect(readFileSync(join(row.worktree!, 'shared.txt'), 'utf8')).toBe(SESSION_WRITES);
 
     writeFileSync(join(repo, 'shared.txt'), USER_EDIT);
     // The checkout's own config names a check: it runs only once approved.

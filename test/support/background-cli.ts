@@ -4,7 +4,9 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import type { AgentRow } from '../../src/cli/commands/background/agent-status.js';
+import type { ChatRequestBody } from './chat-server.js';
 import { cliHome, waitFor, type CliHome } from './cli-process.js';
+import { EventWatch } from './event-watch.js';
 
 export const gitIn = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' });
 
@@ -62,4 +64,28 @@ export async function agents(home: CliHome, ...flags: string[]): Promise<AgentRo
   const ran = await home.run(['agents', '--json', ...flags]);
   expect(ran.code, ran.stderr).toBe(0);
   return (JSON.parse(ran.stdout) as { agents: AgentRow[] }).agents;
+}
+
+/** A scripted model's turn: write asked.txt (the call an `ask` session stops at), then answer `done`. */
+export function writesAskedFile(done: string) {
+  return (body: ChatRequestBody) =>
+    body.messages.some((message) => message.role === 'tool')
+      ? { text: done }
+      : { toolCalls: [{ id: 'w1', name: 'write_file', arguments: { path: 'asked.txt', content: 'after the approval\n' } }] };
+}
+
+/**
+ * `vibe-agent --bg ARGS…` in the home, the detached server's kill and an event watch on the session registered as cleanups,
+ * then waits for the session's first event of type `until` ('question': it asks; 'stop': its run ended).
+ */
+export async function startBackground(home: CliHome, args: string[], until: 'question' | 'stop', cleanups: Array<() => unknown>) {
+  const started = await home.run(['--bg', ...args]);
+  expect(started.code, started.stderr).toBe(0);
+  cleanups.push(() => killServer(home));
+  const [row] = await agents(home);
+  const server = serverOf(home);
+  const watch = new EventWatch({ baseUrl: server.url, token: server.token, sessionId: row!.id });
+  cleanups.push(() => watch.close());
+  await watch.until((event) => event.type === until, `the session's ${until}`);
+  return { row: row!, server, watch };
 }
