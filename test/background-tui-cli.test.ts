@@ -82,6 +82,8 @@ describe('/bg in the terminal UI (the built CLI in tmux)', () => {
     expect(await idle.waitForExit(60_000)).toBe(0);
     const idleScreen = await idle.screen();
     expect(idleScreen).toContain('it waits there for a prompt');
+    // Nothing runs there until a prompt comes: no end to be told of.
+    expect(idleScreen).not.toContain('When it ends');
     const [, idleName = '', idleId = ''] = MOVED.exec(idleScreen) ?? [];
     expect(idleName).not.toBe('');
     expect(idleScreen).toContain(`Attach: vibe-agent attach ${idleName}`);
@@ -100,6 +102,8 @@ describe('/bg in the terminal UI (the built CLI in tmux)', () => {
     const busyScreen = await busy.screen();
     expect(busyScreen).toContain('its stopped turn carries on there');
     expect(busyScreen).toContain('1 prompt typed meanwhile went with it.');
+    // As with --bg, the terminal is told when the run it carries on ends.
+    expect(busyScreen).toContain('When it ends: a notification on this terminal, and its report in vibe-agent agents.');
     const [, busyName = '', busyId = ''] = MOVED.exec(busyScreen) ?? [];
     expect(busyId).not.toBe('');
     const moved = await agentUntil(home, (row) => row.id === busyId, 'for the moved session');

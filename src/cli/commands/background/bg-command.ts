@@ -1,7 +1,4 @@
-import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { delimiter, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
 import { agentEnvironment } from '../../../secrets/held-secrets.js';
 import type { CliArgs } from '../../args/cli-args.js';
 import { safeStdout } from '../../display/safe-output.js';
@@ -10,6 +7,7 @@ import { UsageError } from '../../settings/usage-error.js';
 import { addBackgroundEntry } from './background-registry.js';
 import { ensureServer } from './server-address.js';
 import { goalLine, promptTask, setGoal } from './bg-goal.js';
+import { watchForEnd } from './notify-end.js';
 import { createWorktree, repositoryRoot, type CreatedWorktree } from './worktree.js';
 
 /** `vibe-agent --bg "task" [-w NAME]`: a session the server hosts, prompted, and this process returns. */
@@ -51,21 +49,4 @@ export async function bgCommand(args: CliArgs, env: NodeJS.ProcessEnv = agentEnv
   if (args.json) safeStdout.write(`${JSON.stringify({ id, name, workspace, ...(started.goal ? { goal: started.goal } : {}), ...(worktree ? { worktree: worktree.path, branch: worktree.branch, base: worktree.base, included: worktree.included } : {}) })}\n`);
   else safeStdout.write(`${lines.join('\n')}\n`);
   return EXIT.answered;
-}
-
-/**
- * Where the user can be told when the session ends: this terminal (bell and OSC 9) and the desktop
- * (notify-send). A detached `logs ID --wait` waits for the end and tells them; none without either.
- */
-function watchForEnd(id: string, env: NodeJS.ProcessEnv): string | undefined {
-  const terminal = process.stderr.isTTY === true;
-  const desktop = onPath('notify-send', env);
-  if (!terminal && !desktop) return undefined;
-  const main = process.argv[1] ?? fileURLToPath(import.meta.url);
-  spawn(process.execPath, [main, 'logs', id, '--wait'], { detached: true, stdio: ['ignore', 'ignore', terminal ? 2 : 'ignore'], env }).unref();
-  return [terminal ? 'on this terminal' : '', desktop ? 'on the desktop' : ''].filter(Boolean).join(' and ');
-}
-
-function onPath(tool: string, env: NodeJS.ProcessEnv): boolean {
-  return (env.PATH ?? '').split(delimiter).some((dir) => dir && existsSync(join(dir, tool)));
 }

@@ -1,4 +1,7 @@
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { visibleText } from '../../display/visible-text.js';
 
 /**
@@ -14,4 +17,22 @@ export function notifyEnd(title: string, body: string, stream: NodeJS.WriteStrea
     child.on('error', () => resolve());
     child.on('close', () => resolve());
   });
+}
+
+/**
+ * Where the user can be told when the session's run ends: this terminal (bell and OSC 9) and the desktop
+ * (notify-send). A detached `logs ID --wait` waits for the end and tells them; none without either.
+ * Returns where, for the line that says so, or undefined when there is nowhere to tell.
+ */
+export function watchForEnd(id: string, env: NodeJS.ProcessEnv): string | undefined {
+  const terminal = process.stderr.isTTY === true;
+  const desktop = onPath('notify-send', env);
+  if (!terminal && !desktop) return undefined;
+  const main = process.argv[1] ?? fileURLToPath(import.meta.url);
+  spawn(process.execPath, [main, 'logs', id, '--wait'], { detached: true, stdio: ['ignore', 'ignore', terminal ? 2 : 'ignore'], env }).unref();
+  return [terminal ? 'on this terminal' : '', desktop ? 'on the desktop' : ''].filter(Boolean).join(' and ');
+}
+
+function onPath(tool: string, env: NodeJS.ProcessEnv): boolean {
+  return (env.PATH ?? '').split(delimiter).some((dir) => dir && existsSync(join(dir, tool)));
 }

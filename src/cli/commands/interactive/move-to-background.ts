@@ -1,6 +1,7 @@
 import type { CliArgs } from '../../args/cli-args.js';
 import type { BackgroundHandover } from '../../tui/services.js';
 import { addBackgroundEntry } from '../background/background-registry.js';
+import { watchForEnd } from '../background/notify-end.js';
 import { ensureServer } from '../background/server-address.js';
 import type { InteractiveConversations } from './interactive-conversations.js';
 
@@ -39,11 +40,14 @@ export async function moveToBackground(conversations: InteractiveConversations, 
     if (!sent.data) unsent.push(text);
   }
   const what = handover.carryOn ? 'its stopped turn carries on there' : 'it waits there for a prompt';
+  // As with --bg: told when the run it goes on with ends (nothing runs there until a prompt comes otherwise).
+  const notifies = prompts.length > unsent.length ? watchForEnd(id, env) : undefined;
   return [
     `Moved to the background: ${name} (session ${id}); ${what}${server.started ? ` (the session server started: ${server.url})` : ''}.`,
     ...(handover.queued.length ? [`${handover.queued.length} prompt${handover.queued.length === 1 ? '' : 's'} typed meanwhile ${unsent.length ? 'were not all' : 'went'} with it.`] : []),
     ...unsent.map((text) => `Not sent (the server refused it): ${text}`),
     ...(!prompts.length && handover.before.length ? [`The output of ${handover.before.length} !command${handover.before.length === 1 ? '' : 's'} was not sent: it was waiting for a prompt.`] : []),
+    ...(notifies ? [`When it ends: a notification ${notifies}, and its report in vibe-agent agents.`] : []),
     `Attach: vibe-agent attach ${name} · list: vibe-agent agents · follow: vibe-agent logs ${name} -f · stop: vibe-agent stop ${name}`,
   ];
 }
