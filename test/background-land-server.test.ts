@@ -40,7 +40,7 @@ describe('POST /v1/sessions/{id}/land (the built CLI\'s server over real HTTP, a
     const client = createVibeClient({ baseUrl: server.url, token: server.token });
     const watch = new EventWatch({ baseUrl: server.url, token: server.token, sessionId: id });
     cleanups.push(() => watch.close());
-    const question = (await watch.until((event) => event.type === 'question', 'the write\'s question')) as { id: string };
+    const question = (await watch.until((event) => event.type === 'question', 'the write\'s question')) as unknown as { id: string };
     writeFileSync(join(repo, 'shared.txt'), USER_EDIT);
     const land = (body: { checks?: string[]; noCheck?: boolean; only?: string[] }) => client.POST('/v1/sessions/{id}/land', { params: { path: { id } }, body });
 

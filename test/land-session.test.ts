@@ -79,7 +79,7 @@ describe('landSession (the library call behind `land` and POST …/land)', () =>
     ]);
     expect(partial).toMatchObject({ outcome: 'landed', partial: true, branch: 'vibe/lib', files: [{ path: 'a.txt', action: 'wrote', merged: false }, { path: 'new.txt', action: 'wrote', merged: false }] });
     expect((partial as { text: string }).text).toContain('Part of the change was left out; it stays on vibe/lib.');
-    expect(notes.map((note) => note.text)).toEqual(["Committed lib's uncommitted work on vibe/lib.", expect.stringMatching(/^Rebased vibe\/lib onto [0-9a-f]{12}\.$/), 'No checks run: --no-check.']);
+    expect(notes.map((note) => ('text' in note ? note.text : note.type))).toEqual(["Committed lib's uncommitted work on vibe/lib.", expect.stringMatching(/^Rebased vibe\/lib onto [0-9a-f]{12}\.$/), 'No checks run: --no-check.']);
     expect(readFileSync(join(repo, 'a.txt'), 'utf8')).toBe(lines({ 1: 'ONE' }));
     expect(readBackgroundEntries(env)[0]!.landed).toBeUndefined();
 
