@@ -54,6 +54,9 @@ describe('landSession (the library call behind `land` and POST …/land)', () =>
     const asked: TrustQuestion[] = [];
     const check = 'echo out; echo err >&2; exit 4';
     const configured = async () => ({ user: [], userFile: 'none', project: { file, commands: [check] }, trustProject: false, notes: [] });
+    // Nobody to ask and never approved: refused, with the list for the front end to word how to approve it.
+    expect(await landSession(request({ checks: { configured } }))).toMatchObject({ outcome: 'refused', unapprovedChecks: { file, commands: [check] } });
+    expect(notes).toEqual([]);
     const failed = await landSession(request({ checks: { configured }, askTrust: async (question) => (asked.push(question), true) }));
     expect(asked.map((question) => question.heading)).toEqual([`Run the land checks of ${file} (project)? They run as you, in the session's worktree, with your environment:`]);
     expect(failed).toMatchObject({ outcome: 'check_failed', check, exitCode: 4, signal: null, reason: `the check "${check}" failed (exit 4). Nothing was applied.` });

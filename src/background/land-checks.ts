@@ -3,8 +3,16 @@ import { landChecksQuestion } from '../trust/land-checks-question.js';
 import type { AskTrust } from '../trust/trust-question.js';
 import { TrustStore } from '../trust/trust-store.js';
 
-/** The checks a land runs and where they came from, in words for the line that announces them. */
-export type LandChecks = { commands: string[]; from: string; notes: string[] } | { refused: string };
+/**
+ * The checks a land runs and where they came from, in words for the line that announces them; or the
+ * project's list that nobody has approved, which refuses the land (the front end says how to approve it).
+ */
+export type LandChecks = { commands: string[]; from: string; notes: string[] } | { unapproved: UnapprovedChecks };
+
+export interface UnapprovedChecks {
+  file: string;
+  commands: string[];
+}
 
 /** The `landChecks` the configuration names, as a front end read them (the CLI from its settings, the server from its own). */
 export interface ConfiguredChecks {
@@ -49,9 +57,7 @@ export async function decideLandChecks(source: LandCheckSource, repo: string, en
     notes.push(`the land checks in ${project.file} were not run: you declined them for this workspace.`);
     return config.user.length ? fromUser : { commands: [], from: 'none', notes };
   }
-  return {
-    refused: `${project.file} names land checks (${project.commands.join('; ')}), and they run only once you approve them for this workspace: run this land in a terminal to be asked, or pass --trust-project-mcp (or set "trustProjectMcp": true in your user config); or give --check CMD, or --no-check. Nothing was applied.`,
-  };
+  return { unapproved: { file: project.file, commands: project.commands } };
 }
 
 /** The line a land prints before its checks: which run, and where they came from. */

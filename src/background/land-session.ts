@@ -34,7 +34,10 @@ export async function landSession(request: LandRequest): Promise<LandResult> {
     throw error;
   });
   if (!checks) return { outcome: 'interrupted', where: 'at the question about the project\'s checks. Nothing was committed, rebased or applied, and no answer was remembered.' };
-  if ('refused' in checks) return refused(checks.refused);
+  if ('unapproved' in checks) {
+    const { file, commands } = checks.unapproved;
+    return { outcome: 'refused', reason: `${file} names land checks (${commands.join('; ')}), and they run only once you approve them for this workspace. Nothing was applied.`, unapprovedChecks: checks.unapproved };
+  }
   for (const text of checks.notes) note({ type: 'warning', text });
 
   const pending = git(worktree, ['status', '--porcelain', '--', '.', ...excludes(entry.included ?? [])]).stdout.trim();

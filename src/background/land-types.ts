@@ -2,7 +2,7 @@ import type { SessionState } from '../server/session-state.js';
 import type { AskTrust } from '../trust/trust-question.js';
 import type { BackgroundEntry } from './background-registry.js';
 import type { AskHunk } from './land-choice.js';
-import type { LandCheckSource } from './land-checks.js';
+import type { LandCheckSource, UnapprovedChecks } from './land-checks.js';
 
 export interface LandRequest {
   /** The background session, as the registry holds it (`readBackgroundEntries`). */
@@ -50,6 +50,7 @@ export type LandResult =
   | { outcome: 'landed'; files: LandedFile[]; partial: boolean; branch: string; tip: string; rewindSession: string; text: string }
   | { outcome: 'nothing'; text: string }
   | { outcome: 'pushed'; remote: string; url?: string; text: string }
-  | { outcome: 'refused'; reason: string }
+  /** `unapprovedChecks`: the project's checks, never approved for this workspace and no `askTrust` to ask (the front end says how to approve them). */
+  | { outcome: 'refused'; reason: string; unapprovedChecks?: UnapprovedChecks }
   | { outcome: 'check_failed'; check: string; exitCode: number | null; signal: string | null; output: string; reason: string }
   | { outcome: 'interrupted'; where: string };

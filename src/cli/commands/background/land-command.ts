@@ -8,7 +8,7 @@ import { EXIT } from '../../settings/exit-codes.js';
 import { UsageError } from '../../settings/usage-error.js';
 import { agentRow } from './agent-status.js';
 import { findBackgroundEntry } from './background-registry.js';
-import { configuredChecks } from './land-checks.js';
+import { configuredChecks, unapprovedChecksReason } from './land-checks.js';
 import { askHunkOnTerminal } from './land-choice.js';
 import { findServer } from './server-address.js';
 
@@ -69,6 +69,8 @@ function said(result: LandResult): number {
       safeStderr.write(`vibe-agent land: stopped (Ctrl-C) ${result.where}\n`);
       return EXIT.aborted;
     case 'refused':
+      safeStderr.write(`vibe-agent land: ${result.unapprovedChecks ? unapprovedChecksReason(result.unapprovedChecks) : result.reason}\n`);
+      return EXIT.providerError;
     case 'check_failed':
       safeStderr.write(`vibe-agent land: ${result.reason}\n`);
       return EXIT.providerError;

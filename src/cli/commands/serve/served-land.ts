@@ -5,7 +5,7 @@ import type { SessionInfo } from '../../../server/api-schemas.js';
 import type { HostedLand, LandResultBody } from '../../../server/land-schemas.js';
 import { sessionState } from '../../../server/session-state.js';
 import type { CliArgs } from '../../args/cli-args.js';
-import { configuredChecks } from '../background/land-checks.js';
+import { configuredChecks, unapprovedChecksReason } from '../background/land-checks.js';
 
 interface Landed {
   id: string;
@@ -61,7 +61,7 @@ function asBody(result: LandResult): LandResultBody {
     case 'nothing':
       return result;
     case 'refused':
-      return refusal(result.reason);
+      return refusal(result.unapprovedChecks ? unapprovedChecksReason(result.unapprovedChecks) : result.reason);
     case 'check_failed':
       return { ...result, error: result.reason };
     case 'pushed':
