@@ -64,7 +64,7 @@ describe('the live page of the session server in Chromium', () => {
     const model = await startChatServer(script(followed.promise, finish.promise), { conversationOf: taskOf });
     const home = backgroundHome(model.url);
     cleanups.push(() => model.close(), () => home.cleanup());
-    repository(home);
+    const repo = repository(home);
     cleanups.push(() => {
       followed.release();
       finish.release();
@@ -150,6 +150,16 @@ describe('the live page of the session server in Chromium', () => {
     expect(readFileSync(join(writerRow.worktree!, 'first.txt'), 'utf8')).toBe('allowed from the page\n');
     expect(readFileSync(join(writerRow.worktree!, 'second.txt'), 'utf8')).toBe('allowed elsewhere\n');
     await tab.screenshot({ path: join(ARTIFACTS, 'live-page-done.png'), fullPage: true });
+
+    // Done in its worktree: Land brings both files into the checkout (POST …/land) and says so.
+    await textOf(tab, '#land-note', /^vibe\/writer$/);
+    await tab.locator('#land').click();
+    await textOf(tab, '#land-result', /Landed writer into/);
+    expect(await tab.locator('#land-result').textContent()).toContain('wrote first.txt, wrote second.txt.');
+    expect(readFileSync(join(repo, 'first.txt'), 'utf8')).toBe('allowed from the page\n');
+    expect(readFileSync(join(repo, 'second.txt'), 'utf8')).toBe('allowed elsewhere\n');
+    await textOf(tab, '#land-note', /^vibe\/writer · landed [0-9a-f]{12}$/);
+    await tab.screenshot({ path: join(ARTIFACTS, 'live-page-landed.png'), fullPage: true });
 
     // A page of another origin holding the token still cannot call the server (no CORS for it).
     const other = await browser.newPage();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { chooseHunks, onlyFiles } from '../src/cli/commands/background/land-choice.js';
-import { hunksIn, splitHunks, withChosen } from '../src/cli/commands/background/land-hunks.js';
-import type { FileChange } from '../src/cli/commands/background/merge-into-tree.js';
+import { hunksIn, splitHunks, withChosen } from '../src/background/land-hunks.js';
+import type { FileChange } from '../src/background/merge-into-tree.js';
 
 const lines = (...all: string[]) => Buffer.from(all.map((line) => `${line}\n`).join(''));
 const BASE = lines('a', 'b', 'c', 'd', 'e', 'f', 'g');

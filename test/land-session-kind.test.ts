@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CliArgs } from '../src/cli/args/cli-args.js';
-import { recordedLand } from '../src/cli/commands/background/land-record.js';
+import { recordedLand } from '../src/background/land-record.js';
 import { pickSession } from '../src/cli/commands/run/session-picker.js';
 import { chooseSessionPath } from '../src/cli/prompt/session-choice.js';
 import { UsageError } from '../src/cli/settings/usage-error.js';

@@ -158,6 +158,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/sessions/{id}/land": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Land a background session's worktree into its checkout, as `vibe-agent land ID --yes` does: its uncommitted work committed on its branch, the branch rebased onto the checkout's HEAD, the checks run (given, else configured; the project's own only once approved for the workspace in a terminal), then the whole change (or the files named) merged into the checkout's working tree, the uncommitted edits there kept, as one rewind point. A refusal applies nothing. */
+        post: operations["land"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -222,6 +239,14 @@ export interface components {
              * @enum {string}
              */
             permissionMode?: "ask" | "auto-edit" | "auto" | "plan" | "yolo";
+            /** @description Set for a background session in a git worktree (vibe-agent --bg -w): POST …/land lands it into its checkout. */
+            worktree?: {
+                name: string;
+                branch: string;
+                path: string;
+                /** @description The commit of its branch last landed whole. */
+                landed?: string;
+            };
         };
         Event: {
             seq: number;
@@ -345,6 +370,54 @@ export interface components {
             };
             /** @description The goal_start event's number. */
             startSeq?: number;
+        };
+        Land: {
+            /** @description Run these commands in the worktree (sh -c), and no configured ones; a non-zero exit lands nothing. */
+            checks?: string[];
+            /** @description Run no checks. */
+            noCheck?: boolean;
+            /** @description Land only these files (paths in the repository), whole. Default: the whole change. */
+            only?: string[];
+        };
+        LandResult: {
+            /** @constant */
+            outcome: "landed";
+            files: {
+                path: string;
+                /** @enum {string} */
+                action: "wrote" | "removed";
+                /** @description Merged three ways with the uncommitted edits of the checkout. */
+                merged: boolean;
+            }[];
+            /** @description Part of the change was left out (only): it stays on the branch. */
+            partial: boolean;
+            branch: string;
+            /** @description The commit of the branch that was landed. */
+            tip: string;
+            /** @description The session that records the land: vibe-agent rewind in the checkout undoes it. */
+            rewindSession: string;
+            text: string;
+        } | {
+            /** @constant */
+            outcome: "nothing";
+            /** @description Why nothing was applied: the session changed nothing. */
+            text: string;
+        } | {
+            /** @constant */
+            outcome: "refused";
+            reason: string;
+            /** @description The reason again, as every error reply carries it. */
+            error: string;
+        } | {
+            /** @constant */
+            outcome: "check_failed";
+            check: string;
+            exitCode: number | null;
+            signal: string | null;
+            /** @description The last 64 KiB of its output (stdout and stderr as they came). */
+            output: string;
+            reason: string;
+            error: string;
         };
     };
     responses: never;
@@ -923,6 +996,68 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    land: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Land"];
+            };
+        };
+        responses: {
+            /** @description Landed (or nothing to land). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LandResult"];
+                };
+            };
+            /** @description The request is malformed; nothing was done. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such session, or it is no background session. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused (the session is working, the project's checks are not approved, a conflict) or a check failed: nothing was applied. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LandResult"];
                 };
             };
         };

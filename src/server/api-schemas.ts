@@ -63,6 +63,10 @@ export const sessionInfoSchema = named(
     queued: z.number().int().min(0).describe('Prompts waiting behind the running one.'),
     pendingApprovals: z.array(pendingApprovalSchema),
     permissionMode: z.enum(PERMISSION_MODES).optional().describe('The permission mode the session\'s next prompt runs in (an attached terminal starts in it).'),
+    worktree: z
+      .object({ name: z.string(), branch: z.string(), path: z.string(), landed: z.string().optional().describe('The commit of its branch last landed whole.') })
+      .optional()
+      .describe('Set for a background session in a git worktree (vibe-agent --bg -w): POST …/land lands it into its checkout.'),
   }),
 );
 export type SessionInfo = z.infer<typeof sessionInfoSchema>;

@@ -7,6 +7,7 @@ import { ROUTES, type RouteSpec } from './route-specs.js';
 import { GOAL_ROUTES } from './goal-route-specs.js';
 import { handleGoalRoute, isGoalRoute } from './goal-routes.js';
 import { GoalRefused } from './goal-schemas.js';
+import { handleLandRoute, LAND_ROUTE } from './land-route.js';
 import { AtCapacity, SessionRegistry } from './session-registry.js';
 import type { SessionHost } from './session-port.js';
 import { OpenRefused } from './session-port.js';
@@ -36,7 +37,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const limits: ServerLimits = { ...DEFAULT_LIMITS, ...options.limits, stream: { ...DEFAULT_LIMITS.stream, ...options.limits?.stream } };
   const registry = new SessionRegistry(options.sessions, limits.sessions);
   const context: RouteContext = { registry, limits, version: options.version, streams: { open: 0 } };
-  const matchers = [...ROUTES, ...GOAL_ROUTES].map((route) => ({ route, pattern: pathPattern(route.path) }));
+  const matchers = [...ROUTES, ...GOAL_ROUTES, LAND_ROUTE].map((route) => ({ route, pattern: pathPattern(route.path) }));
 
   // Known once it listens: the origins of this server's own page, whose requests are same-origin.
   let ownOrigins: string[] = [];
@@ -56,7 +57,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     if (access.origin) corsHeaders(response, access.origin);
     if (preflight) return reply(response, access.origin ? 204 : 405);
     if (!found) return reply(response, matched.length ? 405 : 404, { error: matched.length ? `${request.method} is not allowed here` : 'no such route' });
-    (isGoalRoute(found.route) ? handleGoalRoute : handleRoute)(found.route, found.match!.groups ?? {}, request, response, context).catch((error: unknown) => failed(response, error));
+    handlerOf(found.route)(found.route, found.match!.groups ?? {}, request, response, context).catch((error: unknown) => failed(response, error));
   });
   server.requestTimeout = 0;
   server.headersTimeout = 30_000;
@@ -80,6 +81,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     },
   };
 }
+
+const handlerOf = (route: RouteSpec) => (route === LAND_ROUTE ? handleLandRoute : isGoalRoute(route) ? handleGoalRoute : handleRoute);
 
 /** The page's origins: the address it listens on, and the other loopback names of the same port when that is loopback. */
 function originsOf(host: string, port: number): string[] {

@@ -1,12 +1,14 @@
 /**
- * The live page's script: the server's sessions, each one's turns as its events stream, and its
- * waiting approvals with buttons that answer them. It uses the server's own routes with the token
- * the address's #fragment brought (GET /v1/sessions, the events stream, POST …/approvals/{id}) and
- * draws turns with the trace page's rendering (TURN_RENDER_SCRIPT), from turn objects it builds out
- * of the events. Kept as a string module so the bundled CLI carries it.
+ * The live page's script: the server's sessions, each one's turns as its events stream, its waiting
+ * approvals with buttons that answer them, and a Land button for a done session in a worktree. It
+ * uses the server's own routes with the token the address's #fragment brought (GET /v1/sessions, the
+ * events stream, POST …/approvals/{id}, POST …/land) and draws turns with the trace page's rendering
+ * (TURN_RENDER_SCRIPT), from turn objects it builds out of the events. Kept as a string module so the
+ * bundled CLI carries it.
  */
 import { TURN_RENDER_SCRIPT } from '../trace/turn-render-script.js';
 import { LIVE_APPROVALS_SCRIPT } from './live-approvals-script.js';
+import { LIVE_LAND_SCRIPT } from './live-land-script.js';
 import { sessionState } from './session-state.js';
 
 export const LIVE_PAGE_SCRIPT = String.raw`
@@ -17,6 +19,7 @@ function text() { return undefined; }
 function whenTextsLoaded(action) { action(); }
 ${TURN_RENDER_SCRIPT}
 ${LIVE_APPROVALS_SCRIPT}
+${LIVE_LAND_SCRIPT}
 const sessionState = ${sessionState.toString()};
 const LIST_EVERY_MS = 1500;
 const RECONNECT_MS = 1000;
@@ -110,6 +113,7 @@ function drawList(ids) {
   if (view) {
     const entry = sessions.get(view.id);
     if (entry) document.getElementById('session-state').textContent = entry.state;
+    showLand(view, entry);
   }
 }
 
@@ -123,9 +127,11 @@ function select(id) {
   document.getElementById('session').replaceChildren(
     el('h2', {}, 'Session ', el('span', { id: 'session-id' }, id), ' · ', el('span', { id: 'session-state' }, entry ? entry.state : '')),
     el('div', { class: 'note' }, entry ? entry.info.workspace : ''),
+    landArea(view),
     el('div', { id: 'approvals' }),
     el('div', { id: 'turns' }));
   for (const row of document.querySelectorAll('tr.agent')) row.classList.toggle('selected', row.dataset.id === id);
+  showLand(view, entry);
   void follow(view);
 }
 

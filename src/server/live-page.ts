@@ -24,6 +24,8 @@ h2 { font-size: 17px; margin: 12px 0 4px; }
 .approval-buttons { margin: 6px 0; display: flex; gap: 8px; }
 .approval-status { font-weight: 600; }
 .run { margin: 14px 0 4px; }
+.land { margin: 6px 0; }
+#land-result pre { max-height: 300px; overflow: auto; }
 `;
 
 let page: Buffer | undefined;

@@ -1,5 +1,6 @@
 import type { ApiEvent, CreateSessionBody, Decision, PermissionModeBody, PlanScopeBody, PromptMode, SessionInfo } from './api-schemas.js';
 import type { HostedGoal } from './goal-schemas.js';
+import type { HostedLand } from './land-schemas.js';
 
 /**
  * What the server asks of the conversation core: sessions that take prompts, interrupts and answers,
@@ -29,6 +30,8 @@ export interface HostedSession {
   close(): Promise<void>;
   /** The session's goal (src/server/goal-routes.ts); absent: this host runs no goals. */
   readonly goal?: HostedGoal;
+  /** Landing it into its checkout when it is a background session in a worktree (src/server/land-route.ts); absent: this host lands nothing. */
+  readonly land?: HostedLand;
 }
 
 export interface SessionHost {

@@ -1,7 +1,6 @@
 import type { ServerEvent } from '../../../client/index.js';
 import type { BackgroundEntry } from './background-registry.js';
-import { git } from './git.js';
-import { excludes } from './worktree.js';
+import { excludes, git } from '../../../background/git.js';
 
 /** What a background session did, told truthfully from its events and its worktree. */
 export interface SessionReport {

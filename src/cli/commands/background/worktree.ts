@@ -2,7 +2,7 @@ import { copyFileSync, existsSync, lstatSync, mkdirSync, readFileSync, symlinkSy
 import { createHash, randomBytes } from 'node:crypto';
 import { basename, dirname, join, normalize, sep } from 'node:path';
 import { homedir } from 'node:os';
-import { git, gitOrThrow } from './git.js';
+import { excludes, git, gitOrThrow } from '../../../background/git.js';
 
 export interface CreatedWorktree {
   name: string;
@@ -159,9 +159,4 @@ function describeStatus(code: string): string {
   if (code.includes('D')) return 'deleted';
   if (code.includes('A')) return 'added';
   return 'changed';
-}
-
-/** Pathspecs leaving out what .worktreeinclude brought (a linked folder is not ignored as `node_modules/` would be). */
-export function excludes(included: readonly string[]): string[] {
-  return included.map((path) => `:(exclude)${path}`);
 }

@@ -16,6 +16,7 @@ import { createCliAuthorize } from '../../setup/permission-setup.js';
 import { prepareRun, type PreparedRun } from '../../setup/prepare-run.js';
 import type { ServedIds } from './served-ids.js';
 import { servedGoal } from './served-goal.js';
+import { servedLand } from './served-land.js';
 
 const ANSWERS: Record<Decision, ApprovalAnswer> = { allow: 'yes', deny: 'no', always: 'always' };
 
@@ -93,23 +94,28 @@ async function hostConversation(args: CliArgs, session: SessionChoice, env: Node
   });
   let closed = false;
   const goal = servedGoal(conversation, prepared, env, warn);
+  const info = (): SessionInfo => {
+    const state = conversation.state();
+    const worktree = land.worktree();
+    return {
+      id: conversation.id,
+      workspace: prepared.workspace,
+      status: closed ? 'closed' : state.running ? 'running' : 'idle',
+      lastSeq: state.lastSeq,
+      queued: state.queued,
+      ...(policy ? { permissionMode: policy.mode } : {}),
+      pendingApprovals: conversation.questions.pending().map(({ id, request }) => ({ requestId: id, tool: request.tool, summary: request.summary, ...(request.detail ? { detail: request.detail } : {}), ...(request.always ? { always: request.always } : {}) })),
+      ...(worktree ? { worktree } : {}),
+    };
+  };
+  const land = servedLand({ id: conversation.id, info, events: () => conversation.events() as ReadonlyArray<{ type: string; reason?: unknown }> }, args, env);
   return {
     id: conversation.id,
     goal,
+    land,
     workspace: prepared.workspace,
     path,
-    info(): SessionInfo {
-      const state = conversation.state();
-      return {
-        id: conversation.id,
-        workspace: prepared.workspace,
-        status: closed ? 'closed' : state.running ? 'running' : 'idle',
-        lastSeq: state.lastSeq,
-        queued: state.queued,
-        ...(policy ? { permissionMode: policy.mode } : {}),
-        pendingApprovals: conversation.questions.pending().map(({ id, request }) => ({ requestId: id, tool: request.tool, summary: request.summary, ...(request.detail ? { detail: request.detail } : {}), ...(request.always ? { always: request.always } : {}) })),
-      };
-    },
+    info,
     prompt(text, mode, options = {}) {
       if (options.permissionMode) policy?.setMode(options.permissionMode, options.planScope);
       conversation.prompt(text, { mode, ...(policy ? { planning: policy.mode === 'plan' } : {}) }).catch((error: unknown) => warn(`a prompt of session ${conversation.id} failed: ${(error as Error).message}`));

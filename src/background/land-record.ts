@@ -1,5 +1,5 @@
-import { SessionCheckpoints } from '../../../checkpoints/session-checkpoints.js';
-import { createSession } from '../../../session/session-store.js';
+import { SessionCheckpoints } from '../checkpoints/session-checkpoints.js';
+import { createSession } from '../session/session-store.js';
 
 /**
  * A land as one rewind point of the checkout: a session of its own in the repository's workspace whose

@@ -31,3 +31,8 @@ export function identityArgs(cwd: string): string[] {
   const named = git(cwd, ['config', 'user.email']).stdout.trim();
   return named ? [] : ['-c', 'user.name=vibe-agent', '-c', 'user.email=vibe-agent@localhost'];
 }
+
+/** Pathspecs leaving out what .worktreeinclude brought (a linked folder is not ignored as `node_modules/` would be). */
+export function excludes(included: readonly string[]): string[] {
+  return included.map((path) => `:(exclude)${path}`);
+}
