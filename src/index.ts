@@ -93,6 +93,11 @@ export { unfinishedGoal, capsLeft, type UnfinishedGoal } from './conversation/go
 export { DEFAULT_GOAL_CAPS, DEFAULT_STALL_TURNS, type GoalCaps, type GoalNotice, type GoalOutcome, type GoalSpent, type GoalEvidence } from './conversation/goal/goal-types.js';
 export { readEventsAfter } from './session/session-events.js';
 
+// Background sessions in worktrees: land one into its checkout (what `vibe-agent land` and POST /v1/sessions/{id}/land run).
+export { landSession } from './background/land-session.js';
+export { readBackgroundEntries, type BackgroundEntry } from './background/background-registry.js';
+export type { LandRequest, LandResult, LandNote, LandedFile } from './background/land-types.js';
+
 // Sessions: append-only JSONL files, resumed by rebuilding the history.
 export { createSession, withSystemPrompt, type OpenedSession, type SessionStoreOptions } from './session/session-store.js';
 export { resumeSession } from './session/resume-session.js';

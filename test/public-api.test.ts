@@ -112,6 +112,8 @@ const PUBLIC_API = [
   'capsLeft',
   'DEFAULT_GOAL_CAPS',
   'DEFAULT_STALL_TURNS',
+  'landSession',
+  'readBackgroundEntries',
 ];
 
 describe('public API', () => {
