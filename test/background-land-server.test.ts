@@ -7,6 +7,7 @@ import { landChecksQuestion } from '../src/trust/land-checks-question.js';
 import { TrustStore } from '../src/trust/trust-store.js';
 import { agents, backgroundHome, gitIn, killServer, repository, serverOf } from './support/background-cli.js';
 import { startChatServer, type ChatRequestBody } from './support/chat-server.js';
+import { waitFor } from './support/cli-process.js';
 import { EventWatch } from './support/event-watch.js';
 
 const cleanups: Array<() => unknown> = [];
@@ -80,7 +81,16 @@ describe('POST /v1/sessions/{id}/land (the built CLI\'s server over real HTTP, a
     expect(readFileSync(join(repo, 'shared.txt'), 'utf8')).toBe(USER_EDIT);
     expect(home.sessionFiles()).toEqual([]);
 
-    const landed = await land({ checks: ['grep -q "LINE 1 (the session)" shared.txt'] });
+    // While the land runs (its second check holds until the test releases it), a prompt is refused: nothing may write in the worktree being landed.
+    const checkStarted = join(home.root, 'check-started');
+    const release = join(home.root, 'check-release');
+    const landing = land({ checks: ['grep -q "LINE 1 (the session)" shared.txt', `touch '${checkStarted}'; while [ ! -f '${release}' ]; do sleep 0.05; done`] });
+    await waitFor(() => existsSync(checkStarted), 'the land\'s check to start', 120_000);
+    const prompted = await client.POST('/v1/sessions/{id}/prompts', { params: { path: { id } }, body: { text: 'write more', mode: 'queue' } });
+    expect(prompted.response.status).toBe(409);
+    expect(prompted.error).toEqual({ error: `session ${id} is being landed; send the prompt once the land has ended` });
+    writeFileSync(release, '');
+    const landed = await landing;
     expect(landed.response.status, JSON.stringify(landed.error)).toBe(200);
     const tip = gitIn(row!.worktree!, 'rev-parse', 'HEAD').trim();
     expect(landed.data).toMatchObject({ outcome: 'landed', files: [{ path: 'shared.txt', action: 'wrote', merged: true }], partial: false, branch: 'vibe/edit', tip });

@@ -53,4 +53,6 @@ export interface HostedLand {
   land(body: LandBody): Promise<LandResultBody | undefined>;
   /** Its worktree, when it is a background session in one: what the session info shows. */
   worktree(): { name: string; branch: string; path: string; landed?: string } | undefined;
+  /** While a land of it runs here: prompts are refused, so nothing writes in the worktree being landed. */
+  landing(): boolean;
 }

@@ -50,6 +50,7 @@ export async function handleRoute(route: RouteSpec, params: Params, request: Inc
       const body = await readJsonBody(request, promptBodySchema, limits.body);
       const found = await session();
       if (!found) return;
+      if (found.land?.landing()) return reply(response, 409, { error: `session ${found.id} is being landed; send the prompt once the land has ended` });
       found.prompt(body.text, body.mode, { ...(body.permissionMode ? { permissionMode: body.permissionMode } : {}), ...(body.planScope ? { planScope: body.planScope } : {}) });
       return reply(response, 202, { ok: true, lastSeq: found.info().lastSeq });
     }

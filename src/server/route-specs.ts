@@ -68,7 +68,7 @@ export const ROUTES: readonly RouteSpec[] = [
     path: '/v1/sessions/{id}/prompts',
     summary: 'Send a prompt: queued behind the running one, or steered into the running turn.',
     body: promptBodySchema,
-    replies: { 202: { description: 'Accepted; its events follow on the stream.', schema: acceptedSchema }, ...refused },
+    replies: { 202: { description: 'Accepted; its events follow on the stream.', schema: acceptedSchema }, ...refused, 409: { description: 'A land of the session is under way (POST …/land); nothing was queued.', schema: errorSchema } },
   },
   {
     operationId: 'events',

@@ -23,6 +23,7 @@ export function servedLand(session: Landed, args: CliArgs, env: NodeJS.ProcessEn
   const entry = () => readBackgroundEntries(env).find((one) => one.id === session.id);
   let landing = false;
   return {
+    landing: () => landing,
     worktree() {
       const found = entry();
       if (!found?.worktree || !found.branch) return undefined;
