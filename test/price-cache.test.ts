@@ -31,7 +31,7 @@ async function freshProcess() {
 }
 
 const MODELS = ['gpt-4o-mini', 'openai/gpt-4o', 'claude-sonnet-4-5-20250929', 'claude-opus-5', 'models/gemini-2.5-pro', 'glm-4.6', 'no-such-model-anywhere'];
-const usage: Usage = { inputTokens: 12_345, outputTokens: 678, cachedInputTokens: 2_000, cacheWriteTokens: 3_000, cacheWrite1hTokens: 1_000 };
+const usage: Usage = { inputTokens: 12_345, outputTokens: 678, reasoningTokens: 0, cachedInputTokens: 2_000, cacheWriteTokens: 3_000, cacheWrite1hTokens: 1_000 };
 
 describe('the price cache', () => {
   it('is written at the first look-up; a later process reads it instead of the catalog, with the same prices, costs and windows', async () => {
