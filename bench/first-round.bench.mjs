@@ -2,7 +2,9 @@
 // against a local scripted Chat Completions server that waits BENCH_TTFB_MS (a list, default
 // "0,300,1500") before each reply; 8 rounds. "First round over a later one" is the time from the
 // first request's arrival to the second's, minus the median of rounds 2–7 (every round includes the
-// TTFB, so it cancels). Also start → first request (spawn to the first request at the server).
+// TTFB, so it cancels); the same for the process's CPU time (user + system, from /proc at each
+// request's arrival, 10 ms ticks), which a loaded machine disturbs less than the wall time. Also
+// start → first request (spawn to the first request at the server).
 //
 // Knobs: BENCH_CLIS (comma-separated dist/cli/main.js paths, alternated within each repetition;
 // default this checkout's), BENCH_REPEAT (5), BENCH_TTFB_MS ("0,300,1500"), BENCH_MODEL (the model
@@ -10,7 +12,7 @@
 // BENCH_FRESH_CACHE=1 (a new user cache folder for every run: the price cache is never warm; by
 // default each build keeps one cache folder across its runs, warmed by one untimed run).
 // Usage: BENCH_CLIS=/tmp/before/dist/cli/main.js,dist/cli/main.js node bench/first-round.bench.mjs
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -29,12 +31,24 @@ const median = (xs) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
-function startServer(ttfb) {
+const TICK_MS = 1000 / Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
+function cpuOf(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+  } catch {
+    return NaN;
+  }
+}
+
+function startServer(ttfb, pid) {
   const arrivals = [];
+  const cpu = [];
   const server = createServer((req, res) => {
     req.resume();
     req.on('end', () => {
       arrivals.push(performance.now());
+      cpu.push(cpuOf(pid()));
       const i = arrivals.length;
       const reply = () => {
         const send = (payload) => res.write(`data: ${JSON.stringify({ id: 'b', object: 'chat.completion.chunk', created: 1, model: MODEL, ...payload })}\n\n`);
@@ -49,38 +63,43 @@ function startServer(ttfb) {
       else reply();
     });
   });
-  return new Promise((done) => server.listen(0, '127.0.0.1', () => done({ server, arrivals, url: `http://127.0.0.1:${server.address().port}/v1` })));
+  return new Promise((done) => server.listen(0, '127.0.0.1', () => done({ server, arrivals, cpu, url: `http://127.0.0.1:${server.address().port}/v1` })));
 }
 
 async function run(cli, ttfb, cacheHome) {
   const home = mkdtempSync(join(tmpdir(), 'vibe-first-round-'));
-  const { server, arrivals, url } = await startServer(ttfb);
+  let child;
+  const { server, arrivals, cpu, url } = await startServer(ttfb, () => child?.pid);
   const env = { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, 'c'), XDG_DATA_HOME: join(home, 'd'), XDG_CACHE_HOME: cacheHome ?? join(home, 'k'), OPENAI_API_KEY: 'x', OPENAI_BASE_URL: url, VIBE_MODEL: MODEL };
   const started = performance.now();
-  const child = spawn(process.execPath, [cli, 'go', '--tools', 'calculator', '--max-turns', String(ROUNDS + 2)], { cwd: home, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  child = spawn(process.execPath, [cli, 'go', '--tools', 'calculator', '--max-turns', String(ROUNDS + 2)], { cwd: home, env, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
   const code = await new Promise((done) => child.on('close', done));
   server.close();
   rmSync(home, { recursive: true, force: true });
   if (code !== 0 || arrivals.length < ROUNDS) throw new Error(`${cli}: exit ${code}, ${arrivals.length} requests: ${stderr.slice(-1500)}`);
-  const rounds = arrivals.slice(1).map((at, i) => at - arrivals[i]);
-  return { start: arrivals[0] - started, firstOver: rounds[0] - median(rounds.slice(1, ROUNDS - 1)) };
+  const over = (times) => {
+    const rounds = times.slice(1).map((at, i) => at - times[i]);
+    return rounds[0] - median(rounds.slice(1, ROUNDS - 1));
+  };
+  return { start: arrivals[0] - started, firstOver: over(arrivals), firstCpuOver: over(cpu) };
 }
 
 console.log(`first-round.bench: node ${process.version}, load ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}, model ${MODEL}, ${FRESH_CACHE ? 'a fresh' : 'a warm'} price cache, median of ${REPEAT}\n`);
-console.log('| build | TTFB ms | first round over a later one, ms | start → first request, ms |\n|---|---|---|---|');
+console.log('| build | TTFB ms | first round over a later one, ms | its CPU over a later one, ms | start → first request, ms |\n|---|---|---|---|---|');
 const caches = CLIS.map(() => (FRESH_CACHE ? undefined : mkdtempSync(join(tmpdir(), 'vibe-first-round-cache-'))));
 if (!FRESH_CACHE) for (const [i, cli] of CLIS.entries()) await run(cli, 0, caches[i]);
 for (const ttfb of TTFBS) {
-  const results = CLIS.map(() => ({ firstOver: [], start: [] }));
+  const results = CLIS.map(() => ({ firstOver: [], firstCpuOver: [], start: [] }));
   for (let r = 0; r < REPEAT; r++) {
     for (const [i, cli] of CLIS.entries()) {
       const one = await run(cli, ttfb, caches[i]);
       results[i].firstOver.push(one.firstOver);
+      results[i].firstCpuOver.push(one.firstCpuOver);
       results[i].start.push(one.start);
     }
   }
-  for (const [i, cli] of CLIS.entries()) console.log(`| ${cli} | ${ttfb} | ${median(results[i].firstOver).toFixed(1)} | ${median(results[i].start).toFixed(0)} |`);
+  for (const [i, cli] of CLIS.entries()) console.log(`| ${cli} | ${ttfb} | ${median(results[i].firstOver).toFixed(1)} | ${median(results[i].firstCpuOver).toFixed(0)} | ${median(results[i].start).toFixed(0)} |`);
 }
 for (const cache of caches) if (cache) rmSync(cache, { recursive: true, force: true });
