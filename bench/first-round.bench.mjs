@@ -3,7 +3,9 @@
 // "0,300,1500") before each reply; 8 rounds. "First round over a later one" is the time from the
 // first request's arrival to the second's, minus the median of rounds 2–7 (every round includes the
 // TTFB, so it cancels); the same for the process's CPU time (user + system, from /proc at each
-// request's arrival, 10 ms ticks), which a loaded machine disturbs less than the wall time. Also
+// request's arrival, 10 ms ticks), which a loaded machine disturbs less than the wall time, and the
+// CPU from the first reply's sending to the next request (the round's critical path: what the
+// warm-up did during the wait is not in it) over a later round's. Also
 // start → first request (spawn to the first request at the server).
 //
 // Knobs: BENCH_CLIS (comma-separated dist/cli/main.js paths, alternated within each repetition;
@@ -44,6 +46,7 @@ function cpuOf(pid) {
 function startServer(ttfb, pid) {
   const arrivals = [];
   const cpu = [];
+  const replied = [];
   const server = createServer((req, res) => {
     req.resume();
     req.on('end', () => {
@@ -51,6 +54,7 @@ function startServer(ttfb, pid) {
       cpu.push(cpuOf(pid()));
       const i = arrivals.length;
       const reply = () => {
+        replied.push(cpuOf(pid()));
         const send = (payload) => res.write(`data: ${JSON.stringify({ id: 'b', object: 'chat.completion.chunk', created: 1, model: MODEL, ...payload })}\n\n`);
         res.writeHead(200, { 'content-type': 'text/event-stream' });
         const call = i <= ROUNDS;
@@ -63,13 +67,13 @@ function startServer(ttfb, pid) {
       else reply();
     });
   });
-  return new Promise((done) => server.listen(0, '127.0.0.1', () => done({ server, arrivals, cpu, url: `http://127.0.0.1:${server.address().port}/v1` })));
+  return new Promise((done) => server.listen(0, '127.0.0.1', () => done({ server, arrivals, cpu, replied, url: `http://127.0.0.1:${server.address().port}/v1` })));
 }
 
 async function run(cli, ttfb, cacheHome) {
   const home = mkdtempSync(join(tmpdir(), 'vibe-first-round-'));
   let child;
-  const { server, arrivals, cpu, url } = await startServer(ttfb, () => child?.pid);
+  const { server, arrivals, cpu, replied, url } = await startServer(ttfb, () => child?.pid);
   const env = { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, 'c'), XDG_DATA_HOME: join(home, 'd'), XDG_CACHE_HOME: cacheHome ?? join(home, 'k'), OPENAI_API_KEY: 'x', OPENAI_BASE_URL: url, VIBE_MODEL: MODEL };
   const started = performance.now();
   child = spawn(process.execPath, [cli, 'go', '--tools', 'calculator', '--max-turns', String(ROUNDS + 2)], { cwd: home, env, stdio: ['ignore', 'ignore', 'pipe'] });
@@ -83,23 +87,26 @@ async function run(cli, ttfb, cacheHome) {
     const rounds = times.slice(1).map((at, i) => at - times[i]);
     return rounds[0] - median(rounds.slice(1, ROUNDS - 1));
   };
-  return { start: arrivals[0] - started, firstOver: over(arrivals), firstCpuOver: over(cpu) };
+  // CPU from a reply's first byte to the next request: the round's own work, whatever the TTFB.
+  const after = cpu.slice(1).map((at, i) => at - replied[i]);
+  return { start: arrivals[0] - started, firstOver: over(arrivals), firstCpuOver: over(cpu), afterReplyOver: after[0] - median(after.slice(1, ROUNDS - 1)) };
 }
 
 console.log(`first-round.bench: node ${process.version}, load ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}, model ${MODEL}, ${FRESH_CACHE ? 'a fresh' : 'a warm'} price cache, median of ${REPEAT}\n`);
-console.log('| build | TTFB ms | first round over a later one, ms | its CPU over a later one, ms | start → first request, ms |\n|---|---|---|---|---|');
+console.log('| build | TTFB ms | first round over a later one, ms | its CPU over a later one, ms | its CPU from the reply to the next request over a later round, ms | start → first request, ms |\n|---|---|---|---|---|---|');
 const caches = CLIS.map(() => (FRESH_CACHE ? undefined : mkdtempSync(join(tmpdir(), 'vibe-first-round-cache-'))));
 if (!FRESH_CACHE) for (const [i, cli] of CLIS.entries()) await run(cli, 0, caches[i]);
 for (const ttfb of TTFBS) {
-  const results = CLIS.map(() => ({ firstOver: [], firstCpuOver: [], start: [] }));
+  const results = CLIS.map(() => ({ firstOver: [], firstCpuOver: [], afterReplyOver: [], start: [] }));
   for (let r = 0; r < REPEAT; r++) {
     for (const [i, cli] of CLIS.entries()) {
       const one = await run(cli, ttfb, caches[i]);
       results[i].firstOver.push(one.firstOver);
       results[i].firstCpuOver.push(one.firstCpuOver);
+      results[i].afterReplyOver.push(one.afterReplyOver);
       results[i].start.push(one.start);
     }
   }
-  for (const [i, cli] of CLIS.entries()) console.log(`| ${cli} | ${ttfb} | ${median(results[i].firstOver).toFixed(1)} | ${median(results[i].firstCpuOver).toFixed(0)} | ${median(results[i].start).toFixed(0)} |`);
+  for (const [i, cli] of CLIS.entries()) console.log(`| ${cli} | ${ttfb} | ${median(results[i].firstOver).toFixed(1)} | ${median(results[i].firstCpuOver).toFixed(0)} | ${median(results[i].afterReplyOver).toFixed(0)} | ${median(results[i].start).toFixed(0)} |`);
 }
 for (const cache of caches) if (cache) rmSync(cache, { recursive: true, force: true });
