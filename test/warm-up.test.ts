@@ -6,6 +6,7 @@ import { OpenAIProvider } from '../src/providers/openai/openai-provider.js';
 import { catalogLoaded } from '../src/providers/shared/model-catalog.js';
 import { calculatorTool } from '../src/tools/builtin/calculator.js';
 import { deferredTool, specOf } from '../src/tools/deferred-tool.js';
+import { warmUpWhileRequestIsOut } from '../src/core/warm-up.js';
 import { ToolRegistry } from '../src/tools/registry.js';
 
 /** Resolves once `ready()` holds, looking again each turn of the event loop. */
@@ -51,6 +52,39 @@ describe('the first request out', () => {
       expect(step.value.answer).toBe('two');
       expect(loads).toBe(1);
     } finally {
+      server.close();
+    }
+  });
+
+  it('starts no step between a reply and the next request: the round\'s own work goes first', async () => {
+    const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+      req.resume();
+      req.on('end', () => res.end('ok'));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const ran: string[] = [];
+    let release = () => {};
+    const warmUp = warmUpWhileRequestIsOut([
+      () => {
+        ran.push('first');
+        return new Promise<void>((resolve) => (release = resolve));
+      },
+      () => ran.push('second'),
+    ]);
+    try {
+      const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/`;
+      await (await fetch(url, { method: 'POST', body: 'one' })).text();
+      await until(() => ran.length === 1);
+      warmUp.replyIn();
+      release();
+      // The runner waits one turn before each step: ten turns are ample for a step that would start.
+      for (let turn = 0; turn < 10; turn++) await new Promise((resolve) => setImmediate(resolve));
+      expect(ran).toEqual(['first']);
+      await (await fetch(url, { method: 'POST', body: 'two' })).text();
+      await until(() => ran.length === 2);
+      expect(ran).toEqual(['first', 'second']);
+    } finally {
+      warmUp.stop();
       server.close();
     }
   });

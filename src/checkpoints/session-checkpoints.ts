@@ -1,6 +1,6 @@
 import { realpathSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
-import { userCacheDir } from '../knowledge/knowledge-source.js';
+import { userCacheDir } from '../contracts/user-cache-dir.js';
 import { userConfigDir } from '../memory/memory-paths.js';
 import { userDataDir } from '../session/paths.js';
 import { CheckpointLog, checkpointsDir, type Checkpoint } from './checkpoint-log.js';

@@ -96,7 +96,7 @@ export function createContextPolicy(options: ContextPolicyOptions): ContextPolic
   // The registry's cap stores whole outputs too: one store, so read_output finds both.
   const store = options.store ?? options.registry?.outputs ?? new MemoryOutputStore();
   if (options.offerReadOutput) {
-    options.offerReadOutput(deferredTool(TOOL_SPECS.read_output!, async () => (await import('./read-output.js')).createReadOutputTool(store)));
+    options.offerReadOutput(deferredTool(TOOL_SPECS.read_output!, async () => (await import('./read-output.js')).createReadOutputTool(store), { specFromBuild: true }));
   }
   return agentPolicy(options, store);
 }

@@ -51,7 +51,7 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
   let lastUsage: Usage | undefined;
   const watch = options.cacheWatch ?? new CacheWatch({ ...(options.cacheTtlMs !== undefined ? { ttlMs: options.cacheTtlMs } : {}) });
   const leftOutNotes = options.leftOutNotes ?? new LeftOutNotes();
-  // While the first request is out: the price (the catalog) and the tools' code, both needed once its reply is in.
+  // While a request is out: the price (the catalog) and the tools' code, needed once replies are in.
   const warmUp = warmUpWhileRequestIsOut([() => totals.price, ...registry.list().map((tool) => () => tool.load?.())]);
   const stop = (how: Stop) => {
     warmUp.stop();
@@ -89,6 +89,7 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
 
     budget.countTurn();
     const call = yield* callModel(messages, { ...stream, model: options.model, turn, totals, request, onContextOverflow, onToolNamed: (name) => registry.prepare(name), cache: { watch, changes } });
+    warmUp.replyIn();
     messages = call.messages;
     // The offer fixed for this request, when tool search deferred tools in it.
     yield* offerEvents(registry, turn);

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { userCacheDir } from '../contracts/user-cache-dir.js';
 
 /** A folder search_docs covers: `knowledge: [{ name, path, glob }]` in config, or `--docs DIR`. */
 export interface KnowledgeSource {
@@ -15,11 +15,6 @@ export const DEFAULT_DOCS_GLOB = '**/*.{md,markdown,mdx,txt,rst,adoc,html,htm,ts
 
 /** Files larger than this are left out: generated bundles and dumps, not documentation. */
 export const MAX_DOC_BYTES = 2 * 1024 * 1024;
-
-/** `$XDG_CACHE_HOME/vibe-agent`, default `~/.cache/vibe-agent`. */
-export function userCacheDir(env: NodeJS.ProcessEnv = process.env): string {
-  return join(env.XDG_CACHE_HOME || join(env.HOME || homedir(), '.cache'), 'vibe-agent');
-}
 
 /** One index file per set of sources, so two projects with different docs never share one. */
 export function indexPath(sources: readonly KnowledgeSource[], env: NodeJS.ProcessEnv = process.env): string {

@@ -51,7 +51,7 @@ export async function setUpCodeNav(options: CodeNavSetupOptions): Promise<CodeNa
     const [{ LspServers }, { createCodeNavTool }] = await Promise.all([import('./lsp-servers.js'), import('./code-nav-tool.js')]);
     servers ??= new LspServers({ found: usable, workspace: options.workspace, env: shellEnvironment(options.env, options.childEnv) });
     return createCodeNavTool({ servers, files: options.files, ...(options.files.tracker ? { tracker: options.files.tracker } : {}) });
-  });
+  }, { specFromBuild: true });
   return {
     tool,
     servers: usable,

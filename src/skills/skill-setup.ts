@@ -25,7 +25,7 @@ export function setUpSkills(workspace: string, env: NodeJS.ProcessEnv = process.
   return {
     catalog,
     prompt: skillsPrompt(catalog.skills),
-    tool: catalog.skills.length ? deferredTool(TOOL_SPECS.skill!, async () => (await import('./skill-tool.js')).createSkillTool(catalog.skills, { scope, readRoots: roots })) : undefined,
+    tool: catalog.skills.length ? deferredTool(TOOL_SPECS.skill!, async () => (await import('./skill-tool.js')).createSkillTool(catalog.skills, { scope, readRoots: roots }), { specFromBuild: true }) : undefined,
     scope,
     readRoots: () => roots,
     gate: (tool, args) => scope.refusal(tool.name, args),

@@ -38,13 +38,22 @@ export function specOf(tool: Tool): ToolSpec {
   };
 }
 
+export interface DeferredToolOptions {
+  /**
+   * The spec was written from this very tool at build time (src/tools/tool-specs.ts) and
+   * test/tool-specs.test.ts holds the two equal: the loaded tool is not compared with it again,
+   * which would derive its JSON Schema through zod on the first call's critical path (~10–20 ms).
+   */
+  specFromBuild?: boolean;
+}
+
 /**
  * A tool offered from its spec whose code (and zod, which its schema is written in) loads at
  * first use: `load` starts it, the registry awaits it before validating a call. A load that fails
  * is tried again at the next call; so is one whose tool no longer matches the spec.
  */
-export function deferredTool(spec: ToolSpec, load: () => Promise<Tool>): Tool {
-  const implementation = lazyModule(async () => agreeing(spec, await load()));
+export function deferredTool(spec: ToolSpec, load: () => Promise<Tool>, options: DeferredToolOptions = {}): Tool {
+  const implementation = lazyModule(async () => (options.specFromBuild ? load() : agreeing(spec, await load())));
   const real = (): Tool => {
     const loaded = implementation.loaded();
     if (!loaded) throw new Error(`The ${spec.name} tool is not loaded yet: await its load() first.`);

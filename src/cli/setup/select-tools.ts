@@ -62,6 +62,6 @@ export async function selectTools(names: readonly string[] | undefined, options:
   const make = (family: ToolFamily) => made.get(family) ?? made.set(family, family.make(options, shell)).get(family)!;
   return [...new Set(wanted)].map((name) => {
     const family = TOOL_FAMILIES.find((candidate) => candidate.names.includes(name))!;
-    return deferredTool(TOOL_SPECS[name]!, async () => (await make(family)).find((tool) => tool.name === name)!);
+    return deferredTool(TOOL_SPECS[name]!, async () => (await make(family)).find((tool) => tool.name === name)!, { specFromBuild: true });
   });
 }

@@ -1,9 +1,13 @@
 import { requireOnFirstUse } from '../../contracts/require-on-first-use.js';
+import { cachedCatalogEntry, rememberCatalogEntry, type CatalogEntry, type CatalogPrice } from './price-cache.js';
+
+export type { CatalogEntry, CatalogPrice };
 
 /**
  * Prices and context windows from @pydantic/genai-prices (a maintained catalog, pinned in
  * package.json; docs/providers.md says why this one). Its module is ~0.5 MB of code and data,
- * so it is required at the first look-up, never at start-up.
+ * so it is required at the first look-up, never at start-up, and only when the price cache
+ * (price-cache.ts: its earlier answers on this machine) lacks the model.
  */
 
 type TieredPrice = number | { base: number; tiers?: Array<{ start: number; price: number }> } | undefined;
@@ -22,25 +26,9 @@ interface GenaiPrices {
 }
 
 const catalog = requireOnFirstUse<GenaiPrices>('@pydantic/genai-prices');
-let loaded = false;
-
-/** US dollars per million tokens, as the catalog lists them (base tier: long-context tiers are not modelled). */
-export interface CatalogPrice {
-  input: number;
-  cachedInput?: number;
-  output: number;
-  /** Five-minute cache writes (Anthropic); absent where writes cost nothing extra. */
-  cacheWrite?: number;
-  cacheWrite1h?: number;
-}
-
-export interface CatalogEntry {
-  /** The catalog's name for the model. */
-  id: string;
-  provider: string;
-  price: CatalogPrice | undefined;
-  contextWindow: number | undefined;
-}
+/** A model was looked up (from the price cache or the catalog): its window now comes from there. */
+let looked = false;
+let required = false;
 
 /**
  * Providers tried, in order, when the catalog's own matching finds no provider for a bare model
@@ -54,19 +42,30 @@ const entries = new Map<string, CatalogEntry | undefined>();
 export function catalogEntry(model: string): CatalogEntry | undefined {
   const name = model.toLowerCase().replace(/^.*\//, '');
   if (entries.has(name)) return entries.get(name);
-  const entry = lookUp(name);
+  const cached = cachedCatalogEntry(name);
+  const entry = cached !== undefined ? (cached ?? undefined) : lookUp(name);
+  if (cached === undefined) rememberCatalogEntry(name, entry);
+  looked = true;
   entries.set(name, entry);
   return entry;
 }
 
-/** True once the catalog was required (by a price look-up, or a model no built-in table knows). */
+/**
+ * True once a model was looked up (a price, after the first reply, or a model no built-in table
+ * knows): from then on the catalog's answers (cached or not) are used for every model.
+ */
 export function catalogLoaded(): boolean {
-  return loaded;
+  return looked;
+}
+
+/** True once the catalog's module itself was required (a look-up the price cache could not answer, or a list of models). */
+export function catalogRequired(): boolean {
+  return required;
 }
 
 function lookUp(name: string): CatalogEntry | undefined {
   const prices = catalog();
-  loaded = true;
+  required = true;
   const found = safeCalc(prices, name) ?? PROVIDER_HINTS.map((providerId) => safeCalc(prices, name, providerId)).find(Boolean);
   if (!found) return undefined;
   return { id: found.model.id, provider: found.provider.id, price: priceFrom(found.model_price), contextWindow: found.model.context_window };
@@ -107,7 +106,7 @@ let warming = false;
  * delaying the run's first request or its final cost.
  */
 export function warmCatalog(model: string): void {
-  if (warming || loaded) return;
+  if (warming || looked) return;
   warming = true;
   setTimeout(() => catalogEntry(model), 0).unref();
 }
@@ -115,7 +114,8 @@ export function warmCatalog(model: string): void {
 /** The catalog's model names for a provider ("openai", "anthropic", "google"), or undefined when it lists none. */
 export function catalogModels(providerId: string): string[] | undefined {
   const prices = catalog();
-  loaded = true;
+  required = true;
+  looked = true;
   const models = prices.findProvider({ providerId })?.models.map((model) => model.id);
   return models?.length ? models : undefined;
 }
