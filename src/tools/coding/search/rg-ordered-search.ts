@@ -20,14 +20,19 @@ export interface OrderedSearch {
   fileBudget: number;
 }
 
+/** How often (in files searched) the pass checks whether it is on course to reach the limit within its budget. */
+const CHECK_EVERY = 250;
+
 /**
  * One ripgrep, single-threaded, printing every file it searches in path order (`--sort path`,
  * path-order.ts) with its count of matching lines (`--count --include-zero`, so even a file
  * without a match shows progress). Each file with a match is read at once by the search both
  * engines share, and ripgrep is killed as soon as more than maxResults lines are known: a common
  * word is found in the first few files and the rest of the tree is never read. A rare one would
- * make this a slow walk of the whole tree on one core, so after `fileBudget` files it gives up
- * and the caller runs the parallel search (filesWithMatches).
+ * make this a slow walk of the whole tree on one core, so it gives up (and the caller runs the
+ * parallel search, filesWithMatches) once the matches found so far say the limit will not be
+ * reached within `fileBudget` files: every 250 files it checks the rate, so a word found nowhere
+ * costs 250 files, one found often enough runs on, and none runs past the budget.
  */
 export async function searchInPathOrder(binary: string, target: SearchTarget, search: OrderedSearch, signal: AbortSignal): Promise<OrderedOutcome> {
   const { query, collector, maxResults, fileBudget } = search;
@@ -43,7 +48,7 @@ export async function searchInPathOrder(binary: string, target: SearchTarget, se
       if (text !== undefined) searchText(text, file.path, query, collector);
     }
     if (collector.totalMatches > maxResults) outcome = 'stopped';
-    else if (searched >= fileBudget) outcome = 'over-budget';
+    else if (searched % CHECK_EVERY === 0 && collector.totalMatches * fileBudget < (maxResults + 1) * searched) outcome = 'over-budget';
     if (outcome) stop.abort(new Error(`the ordered search ${outcome}`));
   };
   // With --null a file is printed as "path\0count\n": a record holds the count of the path before it, then the next path.
