@@ -13,6 +13,9 @@ import type { SearchTarget } from './search-target.js';
  */
 export const ORDERED_FILE_BUDGET = 4_000;
 
+/** How many greps this process ran through the parallel search after the ordered one gave up; for tests. */
+export let parallelSearches = 0;
+
 export interface GrepSearch {
   rgQuery: RgGrepQuery;
   query: CompiledQuery;
@@ -46,6 +49,7 @@ export async function grepTree(ripgrep: string | undefined, target: SearchTarget
     if (await ripgrepMayWalk(target.absolute, signal)) {
       const outcome = await ordered;
       if (outcome !== 'over-budget') return { collector, stopped: outcome === 'stopped', warnings };
+      parallelSearches++;
       const candidates = await filesWithMatches(ripgrep, target, search.rgQuery, signal);
       const all = fresh();
       return { collector: all, stopped: await searchInOrder(candidates, search.query, all, search.maxResults, signal), warnings };
