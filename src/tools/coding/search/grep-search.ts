@@ -13,7 +13,7 @@ import type { SearchTarget } from './search-target.js';
  */
 export const ORDERED_FILE_BUDGET = 4_000;
 
-/** How many greps this process ran through the parallel search after the ordered one gave up; for tests. */
+/** How many greps this process answered from the parallel search, the ordered one having given up; for tests. */
 export let parallelSearches = 0;
 
 export interface GrepSearch {
@@ -32,9 +32,9 @@ export interface GrepFound {
 }
 
 /**
- * The matching lines below a directory, in path order. With ripgrep: first a search in path
- * order that stops at the limit (searchInPathOrder), then, if it ran out of budget, the parallel
- * one: the files with a match, read in order by the shared search. Beside ripgrep runs the check
+ * The matching lines below a directory, in path order. With ripgrep: a search in path order that
+ * stops at the limit (searchInPathOrder) and, beside it, the parallel one (the files with a match,
+ * read in order by the shared search), which is used only when the first gives up. Beside ripgrep runs the check
  * that every ignore file it could open is safe (ripgrepMayWalk); if not, ripgrep is stopped and the
  * JavaScript walker lists the candidates. Both paths print the same bytes.
  */
@@ -43,14 +43,24 @@ export async function grepTree(ripgrep: string | undefined, target: SearchTarget
   const warnings: string[] = [];
   if (ripgrep && !target.isFile) {
     const stop = new AbortController();
+    const stopParallel = new AbortController();
     const collector = fresh();
     const ordered = searchInPathOrder(ripgrep, target, { ...search, collector, fileBudget: ORDERED_FILE_BUDGET }, AbortSignal.any([signal, stop.signal]));
     ordered.catch(() => undefined);
+    // Started at once, so a rare word does not wait for the ordered pass to give up; killed if that pass is enough.
+    const parallel = filesWithMatches(ripgrep, target, search.rgQuery, AbortSignal.any([signal, stop.signal, stopParallel.signal]));
+    parallel.catch(() => undefined);
     if (await ripgrepMayWalk(target.absolute, signal)) {
-      const outcome = await ordered;
-      if (outcome !== 'over-budget') return { collector, stopped: outcome === 'stopped', warnings };
+      const outcome = await ordered.catch((error: unknown) => {
+        stopParallel.abort(error);
+        throw error;
+      });
+      if (outcome !== 'over-budget') {
+        stopParallel.abort(new Error('the ordered search was enough'));
+        return { collector, stopped: outcome === 'stopped', warnings };
+      }
       parallelSearches++;
-      const candidates = await filesWithMatches(ripgrep, target, search.rgQuery, signal);
+      const candidates = await parallel;
       const all = fresh();
       return { collector: all, stopped: await searchInOrder(candidates, search.query, all, search.maxResults, signal), warnings };
     }
