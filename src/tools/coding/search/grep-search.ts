@@ -8,8 +8,8 @@ import type { SearchTarget } from './search-target.js';
 
 /**
  * Files ripgrep may search in path order before grep gives up on stopping early (it gives up
- * sooner when the matches so far are too few to reach the limit by then): a few percent of what
- * the parallel search costs at 100,000 files.
+ * sooner when the matches so far are too few to reach the limit by then): a few percent of the
+ * parallel search's work at 100,000 files.
  */
 export const ORDERED_FILE_BUDGET = 4_000;
 
@@ -34,9 +34,10 @@ export interface GrepFound {
 /**
  * The matching lines below a directory, in path order. With ripgrep: a search in path order that
  * stops at the limit (searchInPathOrder) and, beside it, the parallel one (the files with a match,
- * read in order by the shared search), which is used only when the first gives up. Beside ripgrep runs the check
- * that every ignore file it could open is safe (ripgrepMayWalk); if not, ripgrep is stopped and the
- * JavaScript walker lists the candidates. Both paths print the same bytes.
+ * read in order by the shared search), used only when the first gives up and killed otherwise.
+ * Also beside them runs the check that every ignore file ripgrep could open is safe
+ * (ripgrepMayWalk); if not, both are stopped and the JavaScript walker lists the candidates. All
+ * paths print the same bytes.
  */
 export async function grepTree(ripgrep: string | undefined, target: SearchTarget, search: GrepSearch, signal: AbortSignal): Promise<GrepFound> {
   const fresh = () => new MatchCollector(search.maxResults, search.context);

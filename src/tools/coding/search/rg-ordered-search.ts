@@ -29,10 +29,11 @@ const CHECK_EVERY = 250;
  * without a match shows progress). Each file with a match is read at once by the search both
  * engines share, and ripgrep is killed as soon as more than maxResults lines are known: a common
  * word is found in the first few files and the rest of the tree is never read. A rare one would
- * make this a slow walk of the whole tree on one core, so it gives up (and the caller runs the
- * parallel search, filesWithMatches) once the matches found so far say the limit will not be
- * reached within `fileBudget` files: every 250 files it checks the rate, so a word found nowhere
- * costs 250 files, one found often enough runs on, and none runs past the budget.
+ * make this a slow walk of the whole tree on one core, so it gives up (the caller then uses the
+ * parallel search, filesWithMatches, started beside it) once the matches found so far say the
+ * limit will not be reached within `fileBudget` files: every 250 files it checks the rate, so a
+ * word found nowhere stops it after 250 files, one found often enough runs on, and none runs past
+ * the budget.
  */
 export async function searchInPathOrder(binary: string, target: SearchTarget, search: OrderedSearch, signal: AbortSignal): Promise<OrderedOutcome> {
   const { query, collector, maxResults, fileBudget } = search;
