@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { rm } from 'node:fs/promises';
+import { chmod, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parallelSearches } from '../src/tools/coding/search/grep-search.js';
 import { comparePaths } from '../src/tools/coding/search/path-order.js';
@@ -137,6 +138,33 @@ describe('a word too rare to stop early', () => {
           expect(viaRg.split('\n').slice(0, -1)).toEqual(full.split('\n').slice(0, cap));
           expect(viaRg.split('\n').at(-1)).toContain(`[${cap} matching lines shown; more exist (not counted`);
         }
+      }
+    } finally {
+      await rm(tree.base, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a ripgrep without --include-zero (ripgrep 11)', () => {
+  it('answers through the parallel search, as the JavaScript engine does', async () => {
+    const rg = await findRipgrep('auto');
+    expect(rg, 'rg was not found on PATH').toBeTruthy();
+    const tree = await makeSearchTree();
+    try {
+      const old = join(tree.base, 'rg11.sh');
+      await writeFile(old, `#!/bin/sh\nfor a in "$@"; do if [ "$a" = --include-zero ]; then echo "error: Found argument '--include-zero' which wasn't expected" >&2; exit 2; fi; done\nexec ${rg} "$@"\n`);
+      await chmod(old, 0o755);
+      for (const args of [{ pattern: 'needle' }, { pattern: 'needle', max_results: 3 }]) {
+        const outputs = [];
+        const before = parallelSearches;
+        for (const ripgrep of [old, false] as const) {
+          const registry = new ToolRegistry(createSearchTools({ ripgrep }));
+          const result = await registry.invoke({ id: 'c', name: 'grep', arguments: JSON.stringify(args) }, { workspace: tree.workspace });
+          expect(result.isError, result.content).toBe(false);
+          outputs.push(result.content);
+        }
+        expect(outputs[0]).toBe(outputs[1]);
+        expect(parallelSearches).toBe(before + 1);
       }
     } finally {
       await rm(tree.base, { recursive: true, force: true });

@@ -52,9 +52,10 @@ export async function grepTree(ripgrep: string | undefined, target: SearchTarget
     const parallel = filesWithMatches(ripgrep, target, search.rgQuery, AbortSignal.any([signal, stop.signal, stopParallel.signal]));
     parallel.catch(() => undefined);
     if (await ripgrepMayWalk(target.absolute, signal)) {
+      // A ripgrep without --include-zero (before 12) fails the ordered pass: the parallel search answers.
       const outcome = await ordered.catch((error: unknown) => {
-        stopParallel.abort(error);
-        throw error;
+        if (signal.aborted) throw error;
+        return 'over-budget' as const;
       });
       if (outcome !== 'over-budget') {
         stopParallel.abort(new Error('the ordered search was enough'));
