@@ -2,6 +2,7 @@ import { chmod, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { translatePattern } from '../src/tools/coding/search/grep-pattern.js';
+import { comparePaths } from '../src/tools/coding/search/path-order.js';
 import { findRipgrep } from '../src/tools/coding/search/ripgrep-detect.js';
 import { createSearchTools, type SearchToolOptions } from '../src/tools/coding/search-tools.js';
 import { ToolRegistry } from '../src/tools/registry.js';
@@ -39,7 +40,7 @@ function paths(listing: string): string[] {
 describe('list_files', () => {
   it('lists files sorted and relative, honouring root and nested .gitignore, .ignore and .git/info/exclude', async () => {
     const files = paths(await output('js', 'list_files', {}));
-    expect(files).toEqual([...files].sort());
+    expect(files).toEqual([...files].sort(comparePaths));
     expect(files).toContain('src/a.ts');
     expect(files).toContain('.github/workflows/ci.yml');
     expect(files).toContain('keep.log');

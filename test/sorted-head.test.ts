@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { comparePaths } from '../src/tools/coding/search/path-order.js';
 import { sortedHead } from '../src/tools/coding/search/sorted-head.js';
 
 function random(seed: number): () => number {
@@ -7,13 +8,13 @@ function random(seed: number): () => number {
 }
 
 describe('sortedHead', () => {
-  it('is the head of the full sort, for any order, count and duplicates', () => {
+  it('is the head of the full sort in path order, for any order, count and duplicates', () => {
     const next = random(3);
     const names = ['a', 'a/b', 'a-c', 'A', 'é', 'z/y', 'b.ts', '😀', 'a/b/c', '_x'];
     for (let round = 0; round < 60; round++) {
       const items = Array.from({ length: Math.floor(next() * 400) }, () => `${names[Math.floor(next() * names.length)]}${Math.floor(next() * 50)}`);
       for (const count of [0, 1, 2, 7, 50, 199, 1000]) {
-        expect(sortedHead(items, count)).toEqual([...items].sort().slice(0, count));
+        expect(sortedHead(items, count)).toEqual([...items].sort(comparePaths).slice(0, count));
       }
     }
   });
@@ -21,7 +22,7 @@ describe('sortedHead', () => {
   it('a long list in any order: ascending, descending, all equal', () => {
     const ascending = Array.from({ length: 5000 }, (_, i) => `src/p${String(i).padStart(5, '0')}.ts`);
     for (const items of [ascending, [...ascending].reverse(), Array.from({ length: 3000 }, () => 'same')]) {
-      expect(sortedHead(items, 1000)).toEqual([...items].sort().slice(0, 1000));
+      expect(sortedHead(items, 1000)).toEqual([...items].sort(comparePaths).slice(0, 1000));
     }
   });
 

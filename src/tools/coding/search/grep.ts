@@ -4,11 +4,8 @@ import type { Tool } from '../../../contracts/tool.js';
 import { withWarnings } from './file-lister.js';
 import { formatGrep } from './grep-format.js';
 import { translatePattern } from './grep-pattern.js';
-import { ripgrepMayWalk } from './ignore-file-guard.js';
-import { compileQuery, walkCandidates, type Candidate } from './js-grep.js';
-import { MatchCollector } from './match-collector.js';
-import { filesWithMatches } from './rg-grep.js';
-import { searchInOrder } from './search-in-order.js';
+import { grepTree } from './grep-search.js';
+import { compileQuery } from './js-grep.js';
 import { findRipgrep } from './ripgrep-detect.js';
 import { compileGlob, ripgrepTypeGlob } from './search-glob.js';
 import { searchPermission } from './search-permission.js';
@@ -51,25 +48,17 @@ export function createGrepTool(options: SearchToolOptions = {}): Tool {
       const { target } = resolved;
       const maxResults = args.max_results ?? DEFAULT_GREP_RESULTS;
       const context = args.context ?? 0;
-      const collector = new MatchCollector(maxResults, context);
       const ignoreCase = args.ignore_case ?? false;
       // A single file is searched by the JavaScript engine: no walk to speed up, and ripgrep
       // treats an explicitly named file differently (binary handling, memory maps).
       const ripgrep = target.isFile ? undefined : await findRipgrep(options.ripgrep, signal);
-      let candidates: Candidate[] | undefined;
-      if (ripgrep) {
-        // Beside ripgrep: whether every ignore file it could open is safe to (ripgrepMayWalk); if not, it is stopped and the walker lists.
-        const stop = new AbortController();
-        const typeGlob = args.glob === undefined ? undefined : ripgrepTypeGlob(args.glob);
-        const listed = filesWithMatches(ripgrep, target, { source: translated.rust, ignoreCase, typeGlob }, AbortSignal.any([signal, stop.signal]));
-        listed.catch(() => undefined);
-        if (await ripgrepMayWalk(target.absolute, signal)) candidates = await listed;
-        else stop.abort(new Error('an ignore file ripgrep must not open'));
-      }
-      const warnings: string[] = [];
-      candidates ??= await walkCandidates(target, signal, (message: string) => warnings.push(message));
-      const query = compileQuery({ source: translated.js, required: translated.required, ignoreCase, context });
-      const stopped = await searchInOrder(candidates, query, collector, maxResults, signal);
+      const typeGlob = args.glob === undefined ? undefined : ripgrepTypeGlob(args.glob);
+      const { collector, stopped, warnings } = await grepTree(ripgrep, target, {
+        rgQuery: { source: translated.rust, ignoreCase, typeGlob },
+        query: compileQuery({ source: translated.js, required: translated.required, ignoreCase, context }),
+        maxResults,
+        context,
+      }, signal);
       if (collector.totalMatches === 0) return withWarnings(`No matches for ${JSON.stringify(args.pattern)} in ${args.path ?? 'the workspace'}.`, warnings);
       return withWarnings(formatGrep(collector.sorted(), { maxResults, context, maxChars: MAX_GREP_CHARS, ...(stopped ? {} : { totalMatches: collector.totalMatches, totalFiles: collector.totalFiles }) }), warnings);
     },

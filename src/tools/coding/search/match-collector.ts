@@ -1,3 +1,5 @@
+import { byPath, comparePaths } from './path-order.js';
+
 /** One line of grep output: a match (with the index of its first match) or a context line. */
 export interface LineRecord {
   line: number;
@@ -41,7 +43,7 @@ export class MatchCollector {
   ) {}
 
   beginFile(path: string): void {
-    this.current = { path, records: [], matchCount: 0, kept: 0, lastKeptLine: -Infinity, store: this.cutoff === undefined || path <= this.cutoff };
+    this.current = { path, records: [], matchCount: 0, kept: 0, lastKeptLine: -Infinity, store: this.cutoff === undefined || comparePaths(path, this.cutoff) <= 0 };
   }
 
   addMatch(line: number, text: string, matchIndex: number): void {
@@ -92,12 +94,9 @@ export class MatchCollector {
     this.storedMatches = held;
   }
 
-  /** The held files, sorted by path. */
+  /** The held files, in path order (path-order.ts). */
   sorted(): FileMatches[] {
     return [...this.files].sort(byPath);
   }
 }
 
-export function byPath(a: { path: string }, b: { path: string }): number {
-  return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
-}

@@ -1,5 +1,5 @@
 import { ALWAYS_SKIPPED } from './gitignore-walker.js';
-import { runRipgrep } from './rg-runner.js';
+import { runRipgrep, type RipgrepRun } from './rg-runner.js';
 import type { Candidate } from './js-grep.js';
 import { MAX_SEARCH_FILE_BYTES, type SearchTarget } from './search-target.js';
 
@@ -28,8 +28,23 @@ export function walkFlags(): string[] {
  * matching line in the tree.
  */
 export async function filesWithMatches(binary: string, target: SearchTarget, query: RgGrepQuery, signal: AbortSignal): Promise<Candidate[]> {
-  const args = [
-    '--files-with-matches',
+  const files: Candidate[] = [];
+  const candidate = candidateMaker(target);
+  const run = await runRipgrep(binary, ['--files-with-matches', ...searchFlags(query)], {
+    cwd: target.absolute,
+    signal,
+    onRecord(record) {
+      const found = candidate(record);
+      if (found) files.push(found);
+    },
+  });
+  checkExit(run, files.length > 0);
+  return files;
+}
+
+/** The flags of a search over the target (given as "."), after the output mode's. */
+export function searchFlags(query: RgGrepQuery): string[] {
+  return [
     '--null',
     '--color',
     'never',
@@ -46,19 +61,21 @@ export async function filesWithMatches(binary: string, target: SearchTarget, que
     '--',
     '.',
   ];
-  const files: Candidate[] = [];
+}
+
+/** Makes a path ripgrep printed into a candidate, or undefined when the target does not report it. */
+export function candidateMaker(target: SearchTarget): (printed: string) => Candidate | undefined {
   // A plain join: ripgrep's paths are clean and relative (path.join would normalise each one again).
   const base = target.absolute.endsWith('/') ? target.absolute : `${target.absolute}/`;
-  const run = await runRipgrep(binary, args, {
-    cwd: target.absolute,
-    signal,
-    onRecord(record) {
-      // "./" and the path: ripgrep names what it found below the "." it was given.
-      const path = record.startsWith('./') ? record.slice(2) : record;
-      if (path !== '' && target.accepts(path)) files.push({ path: target.display(path), absolute: base + path });
-    },
-  });
-  if (run.code === 2 && files.length === 0 && run.stderr.trim() !== '') throw new Error(`ripgrep failed: ${run.stderr.trim()}`);
+  return (printed) => {
+    // "./" and the path: ripgrep names what it found below the "." it was given.
+    const path = printed.startsWith('./') ? printed.slice(2) : printed;
+    return path !== '' && target.accepts(path) ? { path: target.display(path), absolute: base + path } : undefined;
+  };
+}
+
+/** Throws unless ripgrep ended as a search does: 0 or 1, or 2 (a folder it could not read) with output. */
+export function checkExit(run: RipgrepRun, printed: boolean): void {
+  if (run.code === 2 && !printed && run.stderr.trim() !== '') throw new Error(`ripgrep failed: ${run.stderr.trim()}`);
   if (run.code !== 0 && run.code !== 1 && run.code !== 2) throw new Error(`ripgrep stopped unexpectedly (exit ${run.code}): ${run.stderr.trim()}`);
-  return files;
 }

@@ -1,11 +1,12 @@
 import { readSearchable, searchText, type Candidate, type CompiledQuery } from './js-grep.js';
-import { byPath, type MatchCollector } from './match-collector.js';
+import type { MatchCollector } from './match-collector.js';
+import { byPath } from './path-order.js';
 
 /** How long the search runs between two yields to the event loop (so an abort is seen). */
 const SLICE_MS = 8;
 
 /**
- * Searches the candidates in output order (sorted by path) and stops once more than `maxResults`
+ * Searches the candidates in output order (path-order.ts) and stops once more than `maxResults`
  * matching lines are known: what is shown is then exactly the head of the whole result, and the
  * rest is neither read nor counted. Returns whether it stopped so (more matches exist).
  */

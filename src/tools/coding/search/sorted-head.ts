@@ -1,5 +1,7 @@
+import { comparePaths } from './path-order.js';
+
 /**
- * The `count` smallest strings in sorted order, as `[...items].sort().slice(0, count)` gives them,
+ * The `count` smallest paths in path order, as `[...items].sort(comparePaths).slice(0, count)` gives them,
  * without sorting them all: a listing of 100,000 paths shows its first thousand. A quickselect
  * puts the `count` smallest first (a few comparisons per item, whatever order ripgrep printed
  * them in), then only those are sorted.
@@ -7,9 +9,9 @@
 export function sortedHead(items: readonly string[], count: number): string[] {
   if (count <= 0) return [];
   const all = [...items];
-  if (all.length <= count) return all.sort();
+  if (all.length <= count) return all.sort(comparePaths);
   selectSmallest(all, count);
-  return all.slice(0, count).sort();
+  return all.slice(0, count).sort(comparePaths);
 }
 
 /** Rounds of partitioning before the rest of the range is simply sorted (keeps an unlucky input from going quadratic). */
@@ -21,7 +23,7 @@ function selectSmallest(a: string[], k: number): void {
   let hi = a.length - 1;
   for (let round = 0; hi > lo; round++) {
     if (round === MAX_ROUNDS) {
-      const rest = a.slice(lo, hi + 1).sort();
+      const rest = a.slice(lo, hi + 1).sort(comparePaths);
       for (let i = 0; i < rest.length; i++) a[lo + i] = rest[i]!;
       return;
     }
@@ -31,10 +33,11 @@ function selectSmallest(a: string[], k: number): void {
     let more = hi;
     for (let i = lo; i <= more; ) {
       const item = a[i]!;
-      if (item < pivot) {
+      const order = comparePaths(item, pivot);
+      if (order < 0) {
         a[i++] = a[less]!;
         a[less++] = item;
-      } else if (item > pivot) {
+      } else if (order > 0) {
         a[i] = a[more]!;
         a[more--] = item;
       } else i++;
@@ -46,6 +49,6 @@ function selectSmallest(a: string[], k: number): void {
 }
 
 function medianOfThree(a: string, b: string, c: string): string {
-  if (a < b) return b < c ? b : a < c ? c : a;
-  return a < c ? a : b < c ? c : b;
+  if (comparePaths(a, b) < 0) return comparePaths(b, c) < 0 ? b : comparePaths(a, c) < 0 ? c : a;
+  return comparePaths(a, c) < 0 ? a : comparePaths(b, c) < 0 ? c : b;
 }
