@@ -65,9 +65,10 @@ export async function takeSnapshot(git: ShadowGit, maxFileBytes = DEFAULT_MAX_FI
     // --ignore-errors: a path git cannot take (SKIPPABLE) is left out instead of failing the snapshot.
     // Many paths: git matches each file against every pathspec, so past a few hundred the whole tree is cheaper.
     const wholeTree = ['.', ...[...skipped].map((path) => `:(exclude,literal)${path}`)];
-    let added = await addAll(git, toAdd.length > MAX_NAMED_PATHS ? wholeTree : toAdd.map(literal));
+    const many = toAdd.length > MAX_NAMED_PATHS;
+    let added = await addAll(git, many ? wholeTree : toAdd.map(literal), many);
     // A named file gone since ls-files (or now beyond a folder swapped for a symlink) fails the whole add: then the whole tree, where it is skipped.
-    if (/did not match any files|beyond a symbolic link/i.test(added.stderr)) added = await addAll(git, wholeTree);
+    if (/did not match any files|beyond a symbolic link/i.test(added.stderr)) added = await addAll(git, wholeTree, many);
     if (added.code !== 0 && !SKIPPABLE.test(added.stderr)) {
       throw new Error(`git add failed in the checkpoint store: ${added.stderr.trim()}`);
     }
@@ -106,8 +107,14 @@ async function forgetOnce(git: ShadowGit): Promise<void> {
   await writeFile(mark, '');
 }
 
-function addAll(git: ShadowGit, pathspecs: string[]) {
-  return git.run(['add', '-A', '--ignore-errors', '--pathspec-from-file=-', '--pathspec-file-nul'], pathspecs.join('\0'));
+/**
+ * `many`: the files' contents go into one pack (git's bulk check-in, which `add` uses for files over
+ * core.bigFileThreshold) instead of a loose object each: a first snapshot of 100,000 files writes one
+ * file, not 100,000 (each a block on disk and four file-system calls). A few files stay loose, so the
+ * store does not gather a pack per snapshot.
+ */
+function addAll(git: ShadowGit, pathspecs: string[], many: boolean) {
+  return git.run([...(many ? ['-c', 'core.bigFileThreshold=1'] : []), 'add', '-A', '--ignore-errors', '--pathspec-from-file=-', '--pathspec-file-nul'], pathspecs.join('\0'));
 }
 
 function literal(path: string): string {
