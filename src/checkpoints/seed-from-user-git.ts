@@ -64,14 +64,15 @@ function wantedEntries(entries: IndexEntry[], prefix: string, excludedInside: st
   const start = Buffer.from(prefix, 'utf8');
   for (const entry of entries) {
     if (!entry.path.subarray(0, start.length).equals(start)) continue;
-    const path = entry.path.subarray(start.length);
+    // At the repository's top the entry itself serves (no second view of 100,000 paths).
+    const path = start.length ? entry.path.subarray(start.length) : entry.path;
     if (entry.stage !== 0 || entry.extended) {
       dropped.push(path);
       continue;
     }
     const text = path.toString('utf8');
     if (((entry.mode & 0o170000) === 0o100000 && entry.size > maxFileBytes) || isSecretPath(text) || inside.some((dir) => text.startsWith(dir))) dropped.push(path);
-    else wanted.push({ fixed: entry.fixed, path });
+    else wanted.push(start.length ? { fixed: entry.fixed, path } : entry);
   }
   return { wanted, dropped };
 }
