@@ -102,10 +102,10 @@ export class CheckpointLog {
         preImages.set(parsed.n, known);
       } else {
         const { type: _type, ...checkpoint } = parsed;
-        // The line that completes an opened checkpoint takes its place.
+        // The line that completes an opened checkpoint (its tree; the prompt is not written twice) completes it.
         const opened = checkpoints.findIndex((earlier) => earlier.n === checkpoint.n);
         if (opened === -1) checkpoints.push(checkpoint);
-        else checkpoints[opened] = checkpoint;
+        else checkpoints[opened] = { ...checkpoints[opened]!, ...checkpoint };
       }
     }
     for (const checkpoint of checkpoints) {
@@ -131,7 +131,7 @@ export class CheckpointLog {
   complete(opened: Checkpoint, snapshot: { tree: string; tooLarge: string[] }): Checkpoint {
     const { preImages: _preImages, ...rest } = opened;
     const entry: Checkpoint = { ...rest, tree: snapshot.tree, tooLarge: snapshot.tooLarge };
-    this.write({ type: 'checkpoint', ...entry }, this.count());
+    this.write({ type: 'checkpoint', n: entry.n, at: entry.at, kind: entry.kind, tree: entry.tree, tooLarge: entry.tooLarge }, this.count());
     return entry;
   }
 
