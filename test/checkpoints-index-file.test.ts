@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { carriedCacheTree } from '../src/checkpoints/cache-tree.js';
 import { parseIndex, writeIndex } from '../src/checkpoints/index-file.js';
 
 const roots: string[] = [];
@@ -52,4 +53,36 @@ describe('the index file, read and written without git', () => {
     git(root, ['update-index', '--split-index']);
     expect(parseIndex(readFileSync(join(root, '.git', 'index')))).toEqual({ unusable: 'a split index' });
   });
+
+  for (const prefix of ['', 'dir1/']) {
+    it(`carries the user's cache tree (${prefix || 'the top'}), with the folders above a dropped entry invalid: write-tree gives the tree of the entries alone`, () => {
+      const root = mkdtempSync(join(tmpdir(), 'vibe-index-'));
+      roots.push(root);
+      for (let i = 0; i < 24; i++) {
+        mkdirSync(join(root, `dir${i % 3}`, `sub${i % 2}`, 'deep'), { recursive: true });
+        writeFileSync(join(root, `dir${i % 3}`, `sub${i % 2}`, i % 4 ? `f${i}.txt` : `deep/f${i}.txt`), `${i}\n`);
+      }
+      git(root, ['init', '-q']);
+      git(root, ['add', '-A']);
+      git(root, ['write-tree']);
+      const parsed = parseIndex(readFileSync(join(root, '.git', 'index')));
+      if ('unusable' in parsed) throw new Error(parsed.unusable);
+      expect(parsed.cacheTree).toBeDefined();
+      const under = parsed.entries.filter((entry) => entry.path.toString().startsWith(prefix)).map((entry) => ({ fixed: entry.fixed, path: entry.path.subarray(prefix.length) }));
+      // One entry deep down left out, as a secret file would be.
+      const dropped = under.filter((entry) => entry.path.toString().endsWith('sub0/deep/f4.txt'));
+      expect(dropped.length).toBe(1);
+      const kept = under.filter((entry) => !dropped.includes(entry));
+      const carried = join(root, 'carried-index');
+      const plain = join(root, 'plain-index');
+      writeFileSync(carried, writeIndex(kept, carriedCacheTree(parsed.cacheTree, prefix, dropped.map((entry) => entry.path))));
+      writeFileSync(plain, writeIndex(kept));
+      const tree = (index: string) => git(root, ['write-tree'], { GIT_INDEX_FILE: index }).trim();
+      expect(tree(carried)).toBe(tree(plain));
+      // Nothing dropped: the carried root is the user's own folder's tree, unchanged.
+      const whole = join(root, 'whole-index');
+      writeFileSync(whole, writeIndex(under, carriedCacheTree(parsed.cacheTree, prefix, [])));
+      expect(tree(whole)).toBe(git(root, ['rev-parse', `${git(root, ['write-tree']).trim()}${prefix ? `:${prefix.slice(0, -1)}` : ''}`]).trim());
+    });
+  }
 });

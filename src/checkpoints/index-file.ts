@@ -22,7 +22,7 @@ const SHA1_BYTES = 20;
  * The entries of an index file git knows (version 2–4, SHA-1 object ids), or why it cannot be used
  * here: a split index (its shared part lives elsewhere) or a sparse one (folders as entries).
  */
-export function parseIndex(bytes: Buffer): { entries: IndexEntry[] } | { unusable: string } {
+export function parseIndex(bytes: Buffer): { entries: IndexEntry[]; cacheTree?: Buffer } | { unusable: string } {
   if (bytes.length < 12 + SHA1_BYTES || bytes.toString('latin1', 0, 4) !== 'DIRC') return { unusable: 'not an index file' };
   const version = bytes.readUInt32BE(4);
   if (version < 2 || version > 4) return { unusable: `index version ${version}` };
@@ -55,13 +55,16 @@ export function parseIndex(bytes: Buffer): { entries: IndexEntry[] } | { unusabl
     entries.push({ fixed, path, stage: (flags >> 12) & 3, extended, mode: fixed.readUInt32BE(24), size: fixed.readUInt32BE(36) });
   }
   // Extensions: a 4-byte signature and a 4-byte size each, up to the trailing checksum.
+  let cacheTree: Buffer | undefined;
   while (at + 8 <= end) {
     const signature = bytes.toString('latin1', at, at + 4);
     if (signature === 'link') return { unusable: 'a split index' };
     if (signature === 'sdir') return { unusable: 'a sparse index' };
-    at += 8 + bytes.readUInt32BE(at + 4);
+    const size = bytes.readUInt32BE(at + 4);
+    if (signature === 'TREE' && at + 8 + size <= end) cacheTree = bytes.subarray(at + 8, at + 8 + size);
+    at += 8 + size;
   }
-  return { entries };
+  return cacheTree ? { entries, cacheTree } : { entries };
 }
 
 /**
@@ -70,9 +73,9 @@ export function parseIndex(bytes: Buffer): { entries: IndexEntry[] } | { unusabl
  * must be sorted as git sorts them (bytewise) and unique; every entry is written as a plain stage-0
  * one, trusted no more than its stat data (no assume-valid).
  */
-export function writeIndex(entries: ReadonlyArray<{ fixed: Buffer; path: Buffer }>): Buffer {
+export function writeIndex(entries: ReadonlyArray<{ fixed: Buffer; path: Buffer }>, cacheTree?: Buffer): Buffer {
   // One buffer of the largest size it can take (a varint of a path's length is at most 3 bytes), not a chunk per entry.
-  let most = 12 + SHA1_BYTES;
+  let most = 12 + SHA1_BYTES + (cacheTree ? 8 + cacheTree.length : 0);
   for (const entry of entries) most += FIXED + 3 + entry.path.length + 1;
   const out = Buffer.alloc(most);
   out.write('DIRC', 0, 'latin1');
@@ -90,6 +93,11 @@ export function writeIndex(entries: ReadonlyArray<{ fixed: Buffer; path: Buffer 
     at += entry.path.copy(out, at, common);
     out[at++] = 0;
     previous = entry.path;
+  }
+  if (cacheTree) {
+    at += out.write('TREE', at, 'latin1');
+    out.writeUInt32BE(cacheTree.length, at);
+    at += 4 + cacheTree.copy(out, at + 4);
   }
   createHash('sha1').update(out.subarray(0, at)).digest().copy(out, at);
   return out.subarray(0, at + SHA1_BYTES);

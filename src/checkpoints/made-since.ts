@@ -62,9 +62,11 @@ async function capturedLater(git: ShadowGit, log: CheckpointLog, checkpoint: Che
   if (!paths.length) return new Set();
   const { checkpoints, lefts } = log.read();
   const later = lefts.filter((left) => left.after >= checkpoint.n);
-  const made = new Set(later.flatMap((left) => left.made ?? []));
+  // A file tool's write recorded since (a pre-image of this checkpoint or a later one) made it too.
+  const wrote = checkpoints.filter((c) => c.n >= checkpoint.n).flatMap((c) => Object.keys(c.preImages ?? {}));
+  const made = new Set([...later.flatMap((left) => left.made ?? []), ...wrote]);
   // Newest first: the last capture holds most of what the session made, so one lookup each settles most.
-  const trees = [...new Set([...checkpoints.filter((c) => c.kind === 'turn' && c.n > checkpoint.n).map((c) => c.tree), ...later.filter((left) => !left.made).map((left) => left.tree)].reverse())];
+  const trees = [...new Set([...checkpoints.filter((c) => c.kind === 'turn' && c.n > checkpoint.n && c.tree).map((c) => c.tree), ...later.filter((left) => !left.made).map((left) => left.tree)].reverse())];
   const captured = new Set(paths.filter((path) => made.has(path)));
   for (const round of [trees.slice(0, 1), trees.slice(1)]) {
     const lookups = paths.filter((path) => !captured.has(path)).flatMap((path) => round.map((tree) => ({ tree, path })));

@@ -36,7 +36,12 @@ export async function capturePath(git: ShadowGit, path: string, maxFileBytes: nu
 
 /** Writes a blob as a loose object of the store (its own copy, whatever the user's repository holds); returns its id. */
 export async function writeBlob(git: ShadowGit, content: Buffer): Promise<string> {
-  const object = Buffer.concat([Buffer.from(`blob ${content.length}\0`), content]);
+  return writeObject(git, 'blob', content);
+}
+
+/** Writes an object (a blob, or a tree built here) as a loose object of the store; returns its id. */
+export async function writeObject(git: ShadowGit, type: 'blob' | 'tree', content: Buffer): Promise<string> {
+  const object = Buffer.concat([Buffer.from(`${type} ${content.length}\0`), content]);
   const sha = createHash('sha1').update(object).digest('hex');
   const path = join(git.gitDir, 'objects', sha.slice(0, 2), sha.slice(2));
   if (await stat(path).catch(() => undefined)) return sha;

@@ -74,8 +74,10 @@ export async function filesChangedAt(git: ShadowGit, log: Log, point: RewindPoin
   const left = log.lefts.find((entry) => entry.after === last.n && (point.kind === 'rewind') === (entry.made !== undefined));
   // A rewind that wrote no files (conversation only) records no `left`.
   if (point.kind === 'rewind') return left ? changedPaths(git, first.tree, left.tree) : [];
+  // Its snapshot never reached the log (the process was killed): the files the tools wrote since are what is known.
+  if (!first.tree) return first.preImages ? Object.keys(first.preImages).sort() : undefined;
   const end = left?.tree ?? log.checkpoints.find((checkpoint) => checkpoint.n > last.n)?.tree;
-  return end === undefined ? undefined : changedPaths(git, first.tree, end);
+  return !end ? undefined : changedPaths(git, first.tree, end);
 }
 
 interface PromptRun {

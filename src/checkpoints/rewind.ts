@@ -2,6 +2,7 @@ import { readSessionFile } from '../session/read-session.js';
 import { rewindPoint } from '../session/rewind-point.js';
 import type { FileIo } from './apply-file-ops.js';
 import type { Checkpoint } from './checkpoint-log.js';
+import { overlayTree } from './overlay-tree.js';
 import { changedPaths, planRestore, type LeftAlone, type RestorePlan } from './restore.js';
 import { recheckPlan, restoreFiles, type RestoreResult } from './restore-files.js';
 import type { SessionCheckpoints } from './session-checkpoints.js';
@@ -36,12 +37,12 @@ export interface RewindPlan extends RewindRequest {
 /** Works out what a rewind would do, without doing it. */
 export async function planRewind(store: SessionCheckpoints, request: RewindRequest): Promise<RewindPlan> {
   const current = await store.snapshot();
-  const restore = request.files && request.checkpoint ? await planRestore(store.git, store.log, request.checkpoint, current) : undefined;
+  const checkpoint = request.checkpoint && (await withTree(store, request.checkpoint, current));
+  const restore = request.files && checkpoint ? await planRestore(store.git, store.log, checkpoint, current) : undefined;
   const toChange = restore?.ops.map((op) => op.path) ?? [];
   const left = store.log.read().left;
   const sinceLeft = left && toChange.length ? new Set(await changedPaths(store.git, left, current.tree)) : new Set<string>();
   const records = readSessionFile(request.sessionPath).records;
-  const { checkpoint } = request;
   const keepRecords =
     'keepRecords' in request ? request.keepRecords : checkpoint?.kind === 'rewind' ? checkpoint.toRecord : checkpoint && rewindPoint(records, checkpoint.run ?? 0, checkpoint.turn ?? 0);
   return {
@@ -54,6 +55,18 @@ export async function planRewind(store: SessionCheckpoints, request: RewindReque
     keepRecords,
     recordsNow: records.length,
   };
+}
+
+/**
+ * A checkpoint whose snapshot never reached the log (the process was killed while it ran): the
+ * workspace now with each file the file tools wrote since as it was before (its pre-images). Nothing
+ * but those tools changed files meanwhile (a command waits until the checkpoint is complete), so
+ * that is the workspace as it was, less what the user changed since, which a rewind leaves be.
+ */
+async function withTree(store: SessionCheckpoints, checkpoint: Checkpoint, current: Snapshot): Promise<Checkpoint> {
+  if (checkpoint.tree) return checkpoint;
+  const rebuilt = await overlayTree(store.git, current, new Map(Object.entries(checkpoint.preImages ?? {})));
+  return { ...checkpoint, tree: rebuilt.tree, tooLarge: rebuilt.tooLarge };
 }
 
 export interface RewindOutcome {

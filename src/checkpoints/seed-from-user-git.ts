@@ -3,6 +3,7 @@ import { mkdir, open, realpath, rm, stat, utimes, writeFile } from 'node:fs/prom
 import { join } from 'node:path';
 import { isSecretPath } from '../workspace/secret-files.js';
 import { findUserRepository } from './find-user-repository.js';
+import { carriedCacheTree } from './cache-tree.js';
 import { parseIndex, writeIndex, type IndexEntry } from './index-file.js';
 import { nulList, type ShadowGit } from './shadow-git.js';
 
@@ -33,7 +34,8 @@ export async function seedFromUserGit(git: ShadowGit, maxFileBytes: number): Pro
   if (!objects || /[\n\r"]/.test(objects) || !(await stat(objects).catch(() => undefined))?.isDirectory()) return false;
   await mkdir(join(git.gitDir, 'objects', 'info'), { recursive: true });
   await writeFile(join(git.gitDir, ALTERNATES), `${objects}\n`);
-  await writeFile(join(git.gitDir, 'index'), writeIndex(wantedEntries(parsed.entries, repository.prefix, git.excludedInside(), maxFileBytes)), { mode: 0o600 });
+  const { wanted, dropped } = wantedEntries(parsed.entries, repository.prefix, git.excludedInside(), maxFileBytes);
+  await writeFile(join(git.gitDir, 'index'), writeIndex(wanted, carriedCacheTree(parsed.cacheTree, repository.prefix, dropped)), { mode: 0o600 });
   // The copy keeps the original's time, so git's racy-entry check sees the index as the user's git left it.
   await utimes(join(git.gitDir, 'index'), index.atime, index.mtime);
   try {
@@ -53,21 +55,26 @@ export async function seedFromUserGit(git: ShadowGit, maxFileBytes: number): Pro
  * snapshot would not have added, so a seeded tree holds what an unseeded one would: secret files and
  * the CLI's own folders (never stored), files over the size limit (by the index's stat size; they are
  * then reported as too large), unmerged entries (a merge in progress; the file itself is added) and
- * intent-to-add or skip-worktree ones (added from the file, as any other).
+ * intent-to-add or skip-worktree ones (added from the file, as any other). `dropped`: those left out.
  */
-function wantedEntries(entries: IndexEntry[], prefix: string, excludedInside: string[], maxFileBytes: number): Array<{ fixed: Buffer; path: Buffer }> {
+function wantedEntries(entries: IndexEntry[], prefix: string, excludedInside: string[], maxFileBytes: number): { wanted: Array<{ fixed: Buffer; path: Buffer }>; dropped: Buffer[] } {
   const inside = excludedInside.map((path) => `${path}/`);
   const wanted: Array<{ fixed: Buffer; path: Buffer }> = [];
+  const dropped: Buffer[] = [];
   const start = Buffer.from(prefix, 'utf8');
   for (const entry of entries) {
-    if (entry.stage !== 0 || entry.extended || !entry.path.subarray(0, start.length).equals(start)) continue;
-    const path = entry.path.subarray(start.length);
+    if (!entry.path.subarray(0, start.length).equals(start)) continue;
+    // At the repository's top the entry itself serves (no second view of 100,000 paths).
+    const path = start.length ? entry.path.subarray(start.length) : entry.path;
+    if (entry.stage !== 0 || entry.extended) {
+      dropped.push(path);
+      continue;
+    }
     const text = path.toString('utf8');
-    if ((entry.mode & 0o170000) === 0o100000 && entry.size > maxFileBytes) continue;
-    if (isSecretPath(text) || inside.some((dir) => text.startsWith(dir))) continue;
-    wanted.push({ fixed: entry.fixed, path });
+    if (((entry.mode & 0o170000) === 0o100000 && entry.size > maxFileBytes) || isSecretPath(text) || inside.some((dir) => text.startsWith(dir))) dropped.push(path);
+    else wanted.push(start.length ? { fixed: entry.fixed, path } : entry);
   }
-  return wanted;
+  return { wanted, dropped };
 }
 
 /** Files the ignore rules cover though the user tracks them: an unseeded store would not hold them. */

@@ -50,6 +50,12 @@ export class SessionCheckpoints {
   /** Files the file tools wrote since the latest checkpoint. */
   private written = new Set<string>();
   private running: FullSnapshot[] = [];
+  /**
+   * Checkpoints in the log without their tree yet (its snapshot still being taken), each with the
+   * files written since it was opened: a file's first write after it is recorded as its pre-image
+   * first, so a process killed before the tree is in the log leaves what a rewind needs.
+   */
+  private awaiting = new Map<Checkpoint, Set<string>>();
   /** Whole-tree snapshots one at a time: they share the shadow index. */
   private fullQueue: Promise<unknown> = Promise.resolve();
   /** Log entries in turn order, whatever order their snapshots finish in. */
@@ -102,9 +108,23 @@ export class SessionCheckpoints {
     const slashed = path.split(sep).join('/');
     this.written.add(slashed);
     const waits: Array<Promise<Capture>> = [];
+    // Its content just before this write, read once however many need it.
+    let now: Promise<Capture> | undefined;
+    const capture = () => (now ??= capturePath(this.git, slashed, this.maxFileBytes()));
     for (const { window } of this.running) {
-      if (!window.has(slashed)) window.set(slashed, capturePath(this.git, slashed, this.maxFileBytes()));
+      if (!window.has(slashed)) window.set(slashed, capture());
       waits.push(window.get(slashed)!);
+    }
+    const owed = [...this.awaiting].filter(([, logged]) => !logged.has(slashed));
+    for (const [, logged] of owed) logged.add(slashed);
+    if (owed.length) {
+      // In the log before the write goes ahead.
+      waits.push(
+        capture().then((captured) => {
+          if (captured.kind !== 'skip') for (const [entry] of owed) this.log.preImage(entry.n, slashed, captured);
+          return captured;
+        }),
+      );
     }
     await Promise.all(waits);
   }
@@ -120,6 +140,9 @@ export class SessionCheckpoints {
   beginTurn(point: { run: number; turn: number; prompt: string }, options: { reuseTree?: boolean; whole?: boolean; begun?: Promise<Snapshot>; waitForWhole?: boolean } = {}): TurnCheckpoint {
     let tree: Promise<Snapshot>;
     let ready: Promise<unknown> = Promise.resolve();
+    // Written at once, in turn order; its tree follows when known.
+    const opened = this.log.open({ kind: 'turn', ...point });
+    this.awaiting.set(opened, new Set());
     if (options.reuseTree && this.tip) {
       tree = this.tip;
     } else if (options.whole || !this.tip) {
@@ -133,12 +156,11 @@ export class SessionCheckpoints {
     }
     tree.catch(() => undefined);
     this.tip = tree;
-    if (options.waitForWhole) ready = Promise.all([ready, this.fullQueue]);
-    const at = new Date().toISOString();
-    const recorded = this.inOrder(async () => {
-      const snapshot = await tree;
-      return this.log.add({ kind: 'turn', tree: snapshot.tree, tooLarge: snapshot.tooLarge, ...point }, at);
-    });
+    const recorded = this.inOrder(async () => this.log.complete(opened, await tree));
+    const settled = () => this.awaiting.delete(opened);
+    recorded.then(settled, settled);
+    // A command runs once the tree is read and its checkpoint complete in the log: no pre-image records what it changes.
+    if (options.waitForWhole) ready = Promise.all([ready, this.fullQueue, recorded]);
     // Its failure is the caller's to report (awaiting `recorded`); `ready` only says when the tools may run.
     return { ready: ready.then(() => undefined, () => undefined), recorded };
   }

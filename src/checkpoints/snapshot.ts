@@ -65,9 +65,11 @@ export async function takeSnapshot(git: ShadowGit, maxFileBytes = DEFAULT_MAX_FI
     // --ignore-errors: a path git cannot take (SKIPPABLE) is left out instead of failing the snapshot.
     // Many paths: git matches each file against every pathspec, so past a few hundred the whole tree is cheaper.
     const wholeTree = ['.', ...[...skipped].map((path) => `:(exclude,literal)${path}`)];
-    let added = await addAll(git, toAdd.length > MAX_NAMED_PATHS ? wholeTree : toAdd.map(literal));
+    const many = toAdd.length > MAX_NAMED_PATHS;
+    const bulk = many && toAdd.length <= MAX_BULK_FILES;
+    let added = await addAll(git, many ? wholeTree : toAdd.map(literal), bulk);
     // A named file gone since ls-files (or now beyond a folder swapped for a symlink) fails the whole add: then the whole tree, where it is skipped.
-    if (/did not match any files|beyond a symbolic link/i.test(added.stderr)) added = await addAll(git, wholeTree);
+    if (/did not match any files|beyond a symbolic link/i.test(added.stderr)) added = await addAll(git, wholeTree, bulk);
     if (added.code !== 0 && !SKIPPABLE.test(added.stderr)) {
       throw new Error(`git add failed in the checkpoint store: ${added.stderr.trim()}`);
     }
@@ -79,6 +81,12 @@ export async function takeSnapshot(git: ShadowGit, maxFileBytes = DEFAULT_MAX_FI
 }
 
 const MAX_NAMED_PATHS = 200;
+/**
+ * git's bulk check-in looks each new object up in a list of those it wrote (git 2.39: a linear scan),
+ * so its cost grows with the square of the files: 20,000 files 1.0 s of CPU, 100,000 files 11.8 s
+ * against 11.5 s as loose objects. Past this many, loose objects again.
+ */
+const MAX_BULK_FILES = 50_000;
 /** libuv runs 4 file-system threads; a few more requests in flight keep them busy. */
 const STAT_PARALLELISM = 16;
 
@@ -106,8 +114,14 @@ async function forgetOnce(git: ShadowGit): Promise<void> {
   await writeFile(mark, '');
 }
 
-function addAll(git: ShadowGit, pathspecs: string[]) {
-  return git.run(['add', '-A', '--ignore-errors', '--pathspec-from-file=-', '--pathspec-file-nul'], pathspecs.join('\0'));
+/**
+ * `bulk`: the files' contents go into one pack (git's bulk check-in, which `add` uses for files over
+ * core.bigFileThreshold) instead of a loose object each: a first snapshot of 20,000 files writes one
+ * file, not 20,000 (each a block on disk and four file-system calls). A few files stay loose, so the
+ * store does not gather a pack per snapshot. Compressed as fast as loose objects are (level 1).
+ */
+function addAll(git: ShadowGit, pathspecs: string[], bulk: boolean) {
+  return git.run([...(bulk ? ['-c', 'core.bigFileThreshold=1', '-c', 'pack.compression=1'] : []), 'add', '-A', '--ignore-errors', '--pathspec-from-file=-', '--pathspec-file-nul'], pathspecs.join('\0'));
 }
 
 function literal(path: string): string {
