@@ -53,6 +53,7 @@ export const LAYERS = [
   'doctor',
   'conversation',
   'replay',
+  'background',
   'server',
   'client',
   'cli',

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { checkAccess } from '../src/server/access.js';
 import { livePageHtml } from '../src/server/live-page.js';
 import { LIVE_PAGE_SCRIPT } from '../src/server/live-page-script.js';
-import { sessionState } from '../src/server/session-state.js';
+import { sessionState } from '../src/contracts/session-state.js';
 
 const request = (headers: Record<string, string>) => ({ headers }) as unknown as IncomingMessage;
 const rules = { token: 'secret-token', allowOrigins: ['https://app.example'], ownOrigins: ['http://127.0.0.1:4317'] };

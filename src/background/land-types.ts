@@ -1,4 +1,4 @@
-import type { SessionState } from '../server/session-state.js';
+import type { SessionState } from '../contracts/session-state.js';
 import type { AskTrust } from '../trust/trust-question.js';
 import type { BackgroundEntry } from './background-registry.js';
 import type { AskHunk } from './land-choice.js';

@@ -9,7 +9,7 @@
 import { TURN_RENDER_SCRIPT } from '../trace/turn-render-script.js';
 import { LIVE_APPROVALS_SCRIPT } from './live-approvals-script.js';
 import { LIVE_LAND_SCRIPT } from './live-land-script.js';
-import { sessionState } from './session-state.js';
+import { sessionState } from '../contracts/session-state.js';
 
 export const LIVE_PAGE_SCRIPT = String.raw`
 'use strict';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { apiSchemas } from './api-schemas.js';
 import { ROUTES, type RouteSpec } from './route-specs.js';
 import { GOAL_ROUTES } from './goal-route-specs.js';
-import { LAND_ROUTE } from './land-route.js';
+import { LAND_ROUTE } from './land-route-spec.js';
 
 const REF = '#/components/schemas/';
 

@@ -4,7 +4,7 @@ import { spentIn } from '../../../session/session-spent.js';
 import type { ServerConnection } from './server-address.js';
 import { sessionReport, type SessionReport } from './session-report.js';
 import type { GoalView } from './bg-goal.js';
-import { sessionState, type SessionState } from '../../../server/session-state.js';
+import { sessionState, type SessionState } from '../../../contracts/session-state.js';
 
 export type AgentState = SessionState;
 

@@ -3,7 +3,7 @@ import { landSession } from '../../../background/land-session.js';
 import type { LandResult } from '../../../background/land-types.js';
 import type { SessionInfo } from '../../../server/api-schemas.js';
 import type { HostedLand, LandResultBody } from '../../../server/land-schemas.js';
-import { sessionState } from '../../../server/session-state.js';
+import { sessionState } from '../../../contracts/session-state.js';
 import type { CliArgs } from '../../args/cli-args.js';
 import { configuredChecks, unapprovedChecksReason } from '../background/land-checks.js';
 
