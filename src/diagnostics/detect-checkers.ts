@@ -1,7 +1,8 @@
 import { statSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import type { Checker } from './diagnostic.js';
 import { TSC_SERVER_SCRIPT } from './tsc-server-script.js';
+import { findOnPath } from '../contracts/find-on-path.js';
 
 const SCRIPT_EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];
 const ESLINT_CONFIGS = ['eslint.config.js', 'eslint.config.mjs', 'eslint.config.cjs', 'eslint.config.ts', '.eslintrc', '.eslintrc.js', '.eslintrc.cjs', '.eslintrc.json', '.eslintrc.yml', '.eslintrc.yaml'];
@@ -30,11 +31,11 @@ export function detectCheckers(workspace: string, env: NodeJS.ProcessEnv = proce
   if (ESLINT_CONFIGS.some((name) => isFile(at(name))) && isFile(eslint)) {
     found.push({ name: 'eslint', command: 'node_modules/.bin/eslint --format json FILE', argv: [eslint, '--format', 'json', '{file}'], format: 'eslint-json', scope: 'file', extensions: SCRIPT_EXTENSIONS });
   }
-  const ruff = PYTHON_MARKERS.some((name) => isFile(at(name))) ? onPath('ruff', env) : undefined;
+  const ruff = PYTHON_MARKERS.some((name) => isFile(at(name))) ? findOnPath('ruff', env) : undefined;
   if (ruff) {
     found.push({ name: 'ruff', command: 'ruff check --output-format json FILE', argv: [ruff, 'check', '--output-format', 'json', '{file}'], format: 'ruff-json', scope: 'file', extensions: ['.py', '.pyi'] });
   }
-  const go = isFile(at('go.mod')) ? onPath('go', env) : undefined;
+  const go = isFile(at('go.mod')) ? findOnPath('go', env) : undefined;
   if (go) found.push({ name: 'go vet', command: 'go vet ./...', argv: [go, 'vet', './...'], format: 'lines', scope: 'project', extensions: ['.go'] });
   return found;
 }
@@ -43,15 +44,6 @@ export function detectCheckers(workspace: string, env: NodeJS.ProcessEnv = proce
 export function checkerFor(checkers: readonly Checker[], file: string): Checker | undefined {
   const lower = file.toLowerCase();
   return checkers.find((checker) => checker.extensions.length === 0 || checker.extensions.some((ext) => lower.endsWith(ext)));
-}
-
-function onPath(program: string, env: NodeJS.ProcessEnv): string | undefined {
-  for (const dir of (env.PATH ?? '').split(delimiter)) {
-    if (dir === '') continue;
-    const candidate = join(dir, program);
-    if (isFile(candidate)) return candidate;
-  }
-  return undefined;
 }
 
 function isFile(path: string): boolean {

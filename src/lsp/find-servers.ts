@@ -1,6 +1,7 @@
 import { readdirSync, statSync } from 'node:fs';
-import { delimiter, extname, isAbsolute, join, relative, resolve } from 'node:path';
+import { extname, isAbsolute, join, relative, resolve } from 'node:path';
 import { BUILT_IN_SERVERS, configuredServer, type ServerSpec } from './server-catalog.js';
+import { findOnPath } from '../contracts/find-on-path.js';
 
 /** A server whose program was found. */
 export interface FoundServer {
@@ -87,15 +88,6 @@ export function workspaceExtensions(workspace: string, maxEntries = 3000, maxDep
 export function serverFor(found: readonly FoundServer[], file: string): FoundServer | undefined {
   const extension = extname(file).toLowerCase();
   return found.find((server) => server.spec.extensions.includes(extension));
-}
-
-function findOnPath(program: string, env: NodeJS.ProcessEnv): string | undefined {
-  for (const dir of (env.PATH ?? '').split(delimiter)) {
-    if (dir === '' || !isAbsolute(dir)) continue;
-    const candidate = join(dir, program);
-    if (isFile(candidate)) return candidate;
-  }
-  return undefined;
 }
 
 function inside(root: string, path: string): boolean {

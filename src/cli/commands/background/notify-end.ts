@@ -1,8 +1,7 @@
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { visibleText } from '../../display/visible-text.js';
+import { findOnPath } from '../../../contracts/find-on-path.js';
 
 /**
  * Tells the user a background session ended: on their terminal (`stream`, when it is one) a bell and an
@@ -26,13 +25,9 @@ export function notifyEnd(title: string, body: string, stream: NodeJS.WriteStrea
  */
 export function watchForEnd(id: string, env: NodeJS.ProcessEnv): string | undefined {
   const terminal = process.stderr.isTTY === true;
-  const desktop = onPath('notify-send', env);
+  const desktop = findOnPath('notify-send', env) !== undefined;
   if (!terminal && !desktop) return undefined;
   const main = process.argv[1] ?? fileURLToPath(import.meta.url);
   spawn(process.execPath, [main, 'logs', id, '--wait'], { detached: true, stdio: ['ignore', 'ignore', terminal ? 2 : 'ignore'], env }).unref();
   return [terminal ? 'on this terminal' : '', desktop ? 'on the desktop' : ''].filter(Boolean).join(' and ');
-}
-
-function onPath(tool: string, env: NodeJS.ProcessEnv): boolean {
-  return (env.PATH ?? '').split(delimiter).some((dir) => dir && existsSync(join(dir, tool)));
 }

@@ -1,6 +1,5 @@
 import { execFile } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { findOnPath } from '../../../contracts/find-on-path.js';
 
 /** Flags the search tools pass (--no-require-git, --json, -E none) exist from ripgrep 11 on. */
 const MIN_MAJOR = 11;
@@ -14,20 +13,6 @@ export type RipgrepSetting = 'auto' | false | string;
 
 const checked = new Map<string, Promise<string | undefined>>();
 let lookup: { pathVariable: string; binary: string | undefined } | undefined;
-
-function onPath(name: string): string | undefined {
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
-    if (!dir) continue;
-    const candidate = join(dir, name);
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // Not in this directory.
-    }
-  }
-  return undefined;
-}
 
 function checkVersion(binary: string): Promise<string | undefined> {
   let result = checked.get(binary);
@@ -79,7 +64,7 @@ function resolveRipgrep(setting: RipgrepSetting): Promise<string | undefined> {
   if (fromEnv === '0') return Promise.resolve(undefined);
   if (fromEnv) return checkVersion(fromEnv);
   const pathVariable = process.env.PATH ?? '';
-  if (lookup?.pathVariable !== pathVariable) lookup = { pathVariable, binary: onPath('rg') };
+  if (lookup?.pathVariable !== pathVariable) lookup = { pathVariable, binary: findOnPath('rg') };
   const { binary } = lookup;
   return binary ? checkVersion(binary) : Promise.resolve(undefined);
 }
