@@ -81,6 +81,24 @@ describe('POST /v1/sessions/{id}/land (the built CLI\'s server over real HTTP, a
     expect(readFileSync(join(repo, 'shared.txt'), 'utf8')).toBe(USER_EDIT);
     expect(home.sessionFiles()).toEqual([]);
 
+    // A land from another process (the CLI's) holds the worktree's land lock: while it runs the server refuses the
+    // session's prompts and a land of its own. Its check holds until released, then fails: nothing applied.
+    const cliStarted = join(home.root, 'cli-check-started');
+    const cliRelease = join(home.root, 'cli-check-release');
+    const cliLand = home.run(['land', 'edit', '--yes', '--check', `touch '${cliStarted}'; while [ ! -f '${cliRelease}' ]; do sleep 0.05; done; exit 5`]);
+    await waitFor(() => existsSync(cliStarted), 'the CLI land\'s check to start', 120_000);
+    const duringCli = await client.POST('/v1/sessions/{id}/prompts', { params: { path: { id } }, body: { text: 'write more', mode: 'queue' } });
+    expect(duringCli.response.status).toBe(409);
+    expect(duringCli.error).toEqual({ error: `session ${id} is being landed; send the prompt once the land has ended` });
+    const second = await land({ noCheck: true });
+    expect(second.response.status).toBe(409);
+    expect(second.error).toMatchObject({ outcome: 'refused', reason: expect.stringMatching(/^another land of edit is under way \(process \d+\); land it once that one has ended\. Nothing was applied\.$/) });
+    writeFileSync(cliRelease, '');
+    const cliFailed = await cliLand;
+    expect(cliFailed.code).not.toBe(0);
+    expect(cliFailed.stderr).toContain('failed (exit 5). Nothing was applied.');
+    expect(readFileSync(join(repo, 'shared.txt'), 'utf8')).toBe(USER_EDIT);
+
     // While the land runs (its second check holds until the test releases it), a prompt is refused: nothing may write in the worktree being landed.
     const checkStarted = join(home.root, 'check-started');
     const release = join(home.root, 'check-release');

@@ -1,7 +1,7 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { addBackgroundEntry, readBackgroundEntries, type BackgroundEntry } from '../src/background/background-registry.js';
 import type { HunkQuestion } from '../src/background/land-choice.js';
@@ -99,5 +99,29 @@ describe('landSession (the library call behind `land` and POST …/land)', () =>
     expect(await landSession(request({}))).toEqual({ outcome: 'refused', reason: 'without a terminal to choose hunks on, land everything with --yes or name files with --only PATH. Nothing was applied.' });
     expect(await landSession(request({ only: ['new.txt'] }))).toMatchObject({ outcome: 'landed', partial: true, files: [{ path: 'new.txt', action: 'wrote', merged: false }] });
     expect(readFileSync(join(repo, 'a.txt'), 'utf8')).toBe(lines());
+  });
+
+  it('one land of a worktree at a time across processes: refused while another live process holds the lock, taken over once that process is dead', async () => {
+    const { repo, entry, request } = setUp();
+    // The lock as another process leaves it: its id, in the worktree's own git folder (where git keeps its locks).
+    const given = git(entry.worktree!, 'rev-parse', '--git-dir').trim();
+    const gitDir = isAbsolute(given) ? given : join(entry.worktree!, given);
+    const lock = join(gitDir, 'vibe-agent-land.lock');
+    const other = spawn(process.execPath, ['-e', 'process.stdin.resume()'], { stdio: ['pipe', 'ignore', 'ignore'] });
+    const exited = new Promise((done) => other.on('exit', done));
+    try {
+      writeFileSync(lock, String(other.pid));
+      expect(await landSession(request({ whole: true }))).toEqual({ outcome: 'refused', reason: `another land of lib is under way (process ${other.pid}); land it once that one has ended. Nothing was applied.` });
+      expect(git(entry.worktree!, 'status', '--porcelain')).not.toBe('');
+      expect(existsSync(join(repo, 'new.txt'))).toBe(false);
+      expect(readFileSync(lock, 'utf8')).toBe(String(other.pid));
+    } finally {
+      other.kill('SIGKILL');
+    }
+    await exited;
+    // Killed mid-land, its lock is stale: the next land takes it over, lands, and leaves no lock behind.
+    expect(await landSession(request({ whole: true }))).toMatchObject({ outcome: 'landed', files: [{ path: 'a.txt', action: 'wrote' }, { path: 'new.txt', action: 'wrote' }] });
+    expect(readFileSync(join(repo, 'new.txt'), 'utf8')).toBe('new\n');
+    expect(readdirSync(gitDir).filter((name) => name.startsWith('vibe-agent-land'))).toEqual([]);
   });
 });

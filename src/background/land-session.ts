@@ -7,6 +7,7 @@ import { excludes, git, gitOrThrow, identityArgs } from './git.js';
 import { checksLine, decideLandChecks } from './land-checks.js';
 import { chooseHunks, onlyFiles, type LandChoice } from './land-choice.js';
 import { openPullRequest } from './land-pr.js';
+import { takeLandLock } from './land-lock.js';
 import { recordedLand } from './land-record.js';
 import type { LandNote, LandRequest, LandResult } from './land-types.js';
 import { changedFiles, planFiles, type FileStep } from './merge-into-tree.js';
@@ -22,12 +23,21 @@ const OUTPUT_KEPT = 64 * 1024;
  * check) applies nothing. No terminal: questions go to `askTrust` / `askHunk`, progress to `onNote`.
  */
 export async function landSession(request: LandRequest): Promise<LandResult> {
-  const { entry, env, signal } = request;
-  const note = (one: LandNote) => request.onNote?.(one);
+  const { entry } = request;
   if (!entry.worktree || !entry.branch) return refused(`${entry.name} did not run in a worktree (start one with --bg -w NAME); its edits are in ${entry.workspace} already`);
   if (request.state === 'working' || request.state === 'needs you') return refused(`${entry.name} is ${request.state}; land it once it is done (or stop it: vibe-agent stop ${entry.name})`);
-  const worktree = entry.worktree;
-  const branch = entry.branch;
+  const lock = takeLandLock(entry.worktree);
+  if ('heldBy' in lock) return refused(`another land of ${entry.name} is under way (process ${lock.heldBy}); land it once that one has ended. Nothing was applied.`);
+  try {
+    return await landLocked(request, entry.worktree, entry.branch);
+  } finally {
+    lock.release();
+  }
+}
+
+async function landLocked(request: LandRequest, worktree: string, branch: string): Promise<LandResult> {
+  const { entry, env, signal } = request;
+  const note = (one: LandNote) => request.onNote?.(one);
   // Decided (and any trust question asked) before anything is committed or rebased.
   const checks = await decideLandChecks(request.checks, entry.repo, env, unlessInterrupted(request.askTrust, signal)).catch((error: unknown) => {
     if (error instanceof Interrupted) return undefined;

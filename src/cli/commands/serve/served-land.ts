@@ -1,4 +1,5 @@
 import { readBackgroundEntries } from '../../../background/background-registry.js';
+import { landUnderWay } from '../../../background/land-lock.js';
 import { landSession } from '../../../background/land-session.js';
 import type { LandResult } from '../../../background/land-types.js';
 import type { SessionInfo } from '../../../server/api-schemas.js';
@@ -23,7 +24,11 @@ export function servedLand(session: Landed, args: CliArgs, env: NodeJS.ProcessEn
   const entry = () => readBackgroundEntries(env).find((one) => one.id === session.id);
   let landing = false;
   return {
-    landing: () => landing,
+    landing: () => {
+      if (landing) return true;
+      const worktree = entry()?.worktree;
+      return worktree !== undefined && landUnderWay(worktree) !== undefined;
+    },
     worktree() {
       const found = entry();
       if (!found?.worktree || !found.branch) return undefined;
