@@ -2,10 +2,11 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentRow } from '../src/cli/commands/background/agent-status.js';
+import { createVibeClient } from '../src/client/index.js';
 import { agents, backgroundHome, killServer, serverOf } from './support/background-cli.js';
 import { startChatServer, type ChatRequestBody, type Fault } from './support/chat-server.js';
 import type { ScriptedReply } from '../src/providers/scripted.js';
-import { CLI, type CliHome } from './support/cli-process.js';
+import { CLI, waitForAsync, type CliHome } from './support/cli-process.js';
 import { EventWatch } from './support/event-watch.js';
 import { startInTmux, type TmuxPane } from './support/tmux.js';
 
@@ -157,10 +158,15 @@ describe('/bg in the terminal UI (the built CLI in tmux)', () => {
 
     const pane = await terminal(home, ['attach', row.name]);
     await pane.waitFor((screen) => screen.includes('ready.') && screen.includes('Ctrl-D or /detach detaches'), 60_000);
-    // The session's mode is ask; Shift+Tab cycles auto-edit, auto, then plan, as in a local terminal.
-    for (const shown of ['auto-edit (⇧Tab)', 'auto (⇧Tab)', 'plan mode']) {
+    // The session's mode is ask; Shift+Tab cycles auto-edit, auto, then plan, as in a local terminal,
+    // and the session takes each at once (before any prompt carries it).
+    const server = serverOf(home);
+    const client = createVibeClient({ baseUrl: server.url, token: server.token });
+    const sessionMode = async () => (await client.GET('/v1/sessions/{id}', { params: { path: { id: row.id } } })).data?.permissionMode;
+    for (const [shown, mode] of [['auto-edit (⇧Tab)', 'auto-edit'], ['auto (⇧Tab)', 'auto'], ['plan mode', 'plan']] as const) {
       await pane.send(['BTab']);
       await pane.waitFor(shown, 60_000);
+      await waitForAsync(async () => (await sessionMode()) === mode, `the session to take ${mode}`, 60_000);
     }
     await typeLine(pane, 'plan the file');
     await pane.waitFor('Execute this plan?', 60_000);

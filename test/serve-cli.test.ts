@@ -129,4 +129,37 @@ describe('vibe-agent serve (the built server, the typed client and plain HTTP)',
     expect(resumed.seq).toBeGreaterThan(rest.next);
     expect(model.violations).toEqual([]);
   });
+
+  it('changes a session\'s mode at once (POST …/mode): the running turn\'s next call is checked in the new mode', { timeout: 300_000 }, async () => {
+    const { model, home, start } = await setUp([
+      { toolCalls: [{ id: 'w1', name: 'write_file', arguments: { path: 'asked.txt', content: 'asked\n' } }] },
+      { toolCalls: [{ id: 'w2', name: 'write_file', arguments: { path: 'unasked.txt', content: 'in auto-edit\n' } }] },
+      { text: 'Wrote both.' },
+    ]);
+    const server = await start();
+    const client = createVibeClient({ baseUrl: server.url, token: server.printedToken! });
+    const created = await client.POST('/v1/sessions', { body: { workspace: home.workspace, permissionMode: 'ask' } });
+    const id = created.data!.id;
+    const watch = new EventWatch({ baseUrl: server.url, token: server.printedToken!, sessionId: id });
+    cleanups.push(() => watch.close());
+    await client.POST('/v1/sessions/{id}/prompts', { params: { path: { id } }, body: { text: 'write two files', mode: 'queue' } });
+    const question = await watch.until((event) => event.type === 'question', 'the first write\'s question');
+
+    // While the turn waits on that question, the mode changes: the turn's next write is not asked about.
+    const changed = await client.POST('/v1/sessions/{id}/mode', { params: { path: { id } }, body: { permissionMode: 'auto-edit' } });
+    expect([changed.response.status, changed.data]).toEqual([200, { permissionMode: 'auto-edit' }]);
+    expect((await client.GET('/v1/sessions/{id}', { params: { path: { id } } })).data!.permissionMode).toBe('auto-edit');
+    await client.POST('/v1/sessions/{id}/approvals/{requestId}', { params: { path: { id, requestId: String(question.id) } }, body: { decision: 'allow' } });
+    expect(await watch.until((event) => event.type === 'stop', 'the stop')).toMatchObject({ reason: 'answered', answer: 'Wrote both.' });
+    expect(watch.events.filter((event) => event.type === 'question')).toHaveLength(1);
+    expect(readFileSync(join(home.workspace, 'unasked.txt'), 'utf8')).toBe('in auto-edit\n');
+
+    // Refused: a mode that is none, an unknown session, no token.
+    const post = (path: string, body: string, headers: Record<string, string> = { authorization: `Bearer ${server.printedToken!}` }) => fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+    expect((await post(`/v1/sessions/${id}/mode`, '{"permissionMode":"anything"}')).status).toBe(400);
+    expect((await post('/v1/sessions/no-such-session/mode', '{"permissionMode":"ask"}')).status).toBe(404);
+    expect((await post(`/v1/sessions/${id}/mode`, '{"permissionMode":"ask"}', {})).status).toBe(401);
+    expect((await client.GET('/v1/sessions/{id}', { params: { path: { id } } })).data!.permissionMode).toBe('auto-edit');
+    expect(model.violations).toEqual([]);
+  });
 });

@@ -122,6 +122,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/sessions/{id}/mode": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Change the session's permission mode at once (its running turn's next call is checked in it), as Shift+Tab in an attached terminal does. */
+        post: operations["setMode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/sessions/{id}/interrupt": {
         parameters: {
             query?: never;
@@ -281,6 +298,19 @@ export interface components {
         };
         Interrupted: {
             interrupted: boolean;
+        };
+        ModeChange: {
+            /**
+             * @description The session's permission mode from now on, for its running turn too (as Shift+Tab in a terminal).
+             * @enum {string}
+             */
+            permissionMode: "ask" | "auto-edit" | "auto" | "plan" | "yolo";
+            /** @description An approved plan's lists; a call outside them asks again, whatever the mode. Without it, any earlier plan's bounds are dropped. */
+            planScope?: components["schemas"]["PlanScope"];
+        };
+        Mode: {
+            /** @enum {string} */
+            permissionMode: "ask" | "auto-edit" | "auto" | "plan" | "yolo";
         };
         SetGoal: {
             /** @description What must hold, in words the judge checks ("npm test passes"). Omit it with continue: true. */
@@ -817,6 +847,68 @@ export interface operations {
                 };
             };
             /** @description Already answered by another client (or the turn ended). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    setMode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ModeChange"];
+            };
+        };
+        responses: {
+            /** @description The mode the session is in now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Mode"];
+                };
+            };
+            /** @description The request is malformed; nothing was done. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such session. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The session has no permission mode to change. */
             409: {
                 headers: {
                     [name: string]: unknown;

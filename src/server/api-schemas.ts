@@ -101,3 +101,12 @@ export const healthSchema = named('Health', z.object({ ok: z.literal(true), vers
 export const sessionListSchema = named('SessionList', z.object({ sessions: z.array(sessionInfoSchema) }));
 export const acceptedSchema = named('Accepted', z.object({ ok: z.literal(true), lastSeq: z.number().int().min(0) }));
 export const interruptedSchema = named('Interrupted', z.object({ interrupted: z.boolean() }));
+export const modeBodySchema = named(
+  'ModeChange',
+  z.strictObject({
+    permissionMode: z.enum(PERMISSION_MODES).describe('The session\'s permission mode from now on, for its running turn too (as Shift+Tab in a terminal).'),
+    planScope: planScopeSchema.optional().describe('An approved plan\'s lists; a call outside them asks again, whatever the mode. Without it, any earlier plan\'s bounds are dropped.'),
+  }),
+);
+export type ModeBody = z.infer<typeof modeBodySchema>;
+export const modeSchema = named('Mode', z.object({ permissionMode: z.enum(PERMISSION_MODES) }));

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { approvalBodySchema, createSessionBodySchema, promptBodySchema } from './api-schemas.js';
+import { approvalBodySchema, createSessionBodySchema, modeBodySchema, promptBodySchema } from './api-schemas.js';
 import { eventPage, streamEvents } from './event-stream.js';
 import { reply, type ServerLimits } from './replies.js';
 import { openApiDocument } from './openapi-document.js';
@@ -62,6 +62,14 @@ export async function handleRoute(route: RouteSpec, params: Params, request: Inc
       if (outcome === 'accepted') return reply(response, 200, { ok: true, lastSeq: found.info().lastSeq });
       if (outcome === 'answered') return reply(response, 409, { error: `request ${params.requestId} was already answered` });
       return reply(response, 404, { error: `no approval request ${params.requestId} in this session` });
+    }
+    case 'setMode': {
+      const body = await readJsonBody(request, modeBodySchema, limits.body);
+      const found = await session();
+      if (!found) return;
+      const mode = found.setMode(body.permissionMode, body.planScope);
+      if (!mode) return reply(response, 409, { error: `session ${found.id} has no permission mode to change` });
+      return reply(response, 200, { permissionMode: mode });
     }
     case 'interrupt': {
       const found = await session();

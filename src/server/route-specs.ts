@@ -7,6 +7,8 @@ import {
   eventPageSchema,
   healthSchema,
   interruptedSchema,
+  modeBodySchema,
+  modeSchema,
   promptBodySchema,
   sessionInfoSchema,
   sessionListSchema,
@@ -89,6 +91,14 @@ export const ROUTES: readonly RouteSpec[] = [
     summary: 'Answer an approval request; the first answer from any client wins.',
     body: approvalBodySchema,
     replies: { 200: { description: 'This answer decided the request.', schema: acceptedSchema }, ...refused, 409: { description: 'Already answered by another client (or the turn ended).', schema: errorSchema } },
+  },
+  {
+    operationId: 'setMode',
+    method: 'POST',
+    path: '/v1/sessions/{id}/mode',
+    summary: 'Change the session\'s permission mode at once (its running turn\'s next call is checked in it), as Shift+Tab in an attached terminal does.',
+    body: modeBodySchema,
+    replies: { 200: { description: 'The mode the session is in now.', schema: modeSchema }, ...refused, 409: { description: 'The session has no permission mode to change.', schema: errorSchema } },
   },
   {
     operationId: 'interrupt',

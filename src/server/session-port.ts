@@ -18,6 +18,11 @@ export interface HostedSession {
    * `permissionMode` (and an approved plan's `planScope`) becomes the session's mode at once.
    */
   prompt(text: string, mode: PromptMode, options?: { permissionMode?: PermissionModeBody; planScope?: PlanScopeBody }): void;
+  /**
+   * The session's permission mode from now on (its running turn's next call is checked in it), and an
+   * approved plan's bounds or none; returns the mode it is in, undefined when it has none to change.
+   */
+  setMode(permissionMode: PermissionModeBody, planScope?: PlanScopeBody): PermissionModeBody | undefined;
   /** Stops the running turn (recorded as interrupted); false when nothing was running. */
   interrupt(): boolean;
   /** The first answer to a request wins; a later one (from any front end) is `answered`. */

@@ -86,5 +86,14 @@ export async function waitFor(condition: () => boolean, what: string, timeoutMs 
   }
 }
 
+/** waitFor for a condition that must be asked for (a server's answer). */
+export async function waitForAsync(condition: () => Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 15));
+  }
+}
+
 /** For tests that spawn the CLI several times in a row: up to 7 s each seen at load 5 on 2 cores, so 20 s is too close. */
 export const CLI_SESSION_TIMEOUT_MS = 60_000;

@@ -43,6 +43,12 @@ export async function attachCommand(args: CliArgs & { attachId?: string }, signa
       { lastSeq: info.data.lastSeq, waiting: new Set(info.data.pendingApprovals.map((one) => one.requestId)) },
       local.permissions,
     );
+    // Shift+Tab, /plan and an approved plan change the terminal's policy; the session takes each change at once.
+    const setShownMode = local.permissions.setMode;
+    local.permissions.setMode = (mode, scope) => {
+      setShownMode(mode, scope);
+      remote.modeChanged();
+    };
     const refuse = async (): Promise<never> => Promise.reject(new Error(REFUSED));
     const services: InteractiveServices = {
       ...local,

@@ -26,6 +26,7 @@ export class RemoteConversation implements TuiConversation {
   private running = false;
   /** The current run showed streamed text (a stored run has none: its reply is given as one delta). */
   private streamed = false;
+  private modeSent: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly server: ServerConnection,
@@ -88,6 +89,22 @@ export class RemoteConversation implements TuiConversation {
         },
         { after: accepted },
       );
+    });
+  }
+
+  /**
+   * The terminal's mode changed (Shift+Tab, /plan, an approved plan): the session takes it at once, as
+   * a local session does. One change at a time, each sending the mode shown when it goes, so the last
+   * one the server hears is the terminal's.
+   */
+  modeChanged(): void {
+    this.modeSent = this.modeSent.then(async () => {
+      try {
+        const sent = await this.server.client.POST('/v1/sessions/{id}/mode', { params: { path: { id: this.id } }, body: this.modeBody() });
+        if (!sent.data) this.warn(`the server did not take the mode (${sent.response.status}: ${sent.error?.error ?? 'no reason given'}); the next prompt carries it`);
+      } catch (error) {
+        this.warn(`the mode did not reach the server (${(error as Error).message}); the next prompt carries it`);
+      }
     });
   }
 

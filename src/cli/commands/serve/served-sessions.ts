@@ -120,6 +120,11 @@ async function hostConversation(args: CliArgs, session: SessionChoice, env: Node
       if (options.permissionMode) policy?.setMode(options.permissionMode, options.planScope);
       conversation.prompt(text, { mode, ...(policy ? { planning: policy.mode === 'plan' } : {}) }).catch((error: unknown) => warn(`a prompt of session ${conversation.id} failed: ${(error as Error).message}`));
     },
+    setMode(permissionMode, planScope) {
+      if (!policy) return undefined;
+      policy.setMode(permissionMode, planScope);
+      return policy.mode;
+    },
     interrupt() {
       const running = conversation.state().running;
       // An interrupt stops a running goal too (as cancelled), not only its current turn.
