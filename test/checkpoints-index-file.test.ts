@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { carriedCacheTree } from '../src/checkpoints/cache-tree.js';
-import { parseIndex, writeIndex } from '../src/checkpoints/index-file.js';
+import { readIndex, writeIndex } from '../src/checkpoints/index-file.js';
 
 const roots: string[] = [];
 afterEach(() => {
@@ -30,12 +30,13 @@ describe('the index file, read and written without git', () => {
       git(root, ['add', '-A']);
       git(root, ['update-index', '--index-version', String(version)]);
       if (version === 3) git(root, ['update-index', '--skip-worktree', 'dir0/sub0/a-long-file-name-0.txt']);
-      const parsed = parseIndex(readFileSync(join(root, '.git', 'index')));
+      const parsed = readIndex(readFileSync(join(root, '.git', 'index')));
       if ('unusable' in parsed) throw new Error(parsed.unusable);
-      expect(parsed.entries.length).toBe(31);
-      expect(parsed.entries.filter((entry) => entry.extended).map((entry) => entry.path.toString())).toEqual(version === 3 ? ['dir0/sub0/a-long-file-name-0.txt'] : []);
+      expect(parsed.count).toBe(31);
+      const entries = [...Array(parsed.count).keys()];
+      expect(entries.filter((i) => parsed.extended(i)).map((i) => parsed.pathText(i))).toEqual(version === 3 ? ['dir0/sub0/a-long-file-name-0.txt'] : []);
       const copy = join(root, 'copy-index');
-      writeFileSync(copy, writeIndex(parsed.entries.filter((entry) => !entry.extended)));
+      writeFileSync(copy, writeIndex(parsed, entries.filter((i) => !parsed.extended(i))));
       const listing = (index: string) => git(root, ['ls-files', '--stage', '--debug'], { GIT_INDEX_FILE: index }).replace(/flags: [0-9a-f]+/g, '');
       const expected = listing(join(root, '.git', 'index')).split(/\n(?=\d{6} )/).filter((chunk) => !chunk.includes('a-long-file-name-0.txt') || version !== 3);
       expect(listing(copy).split(/\n(?=\d{6} )/)).toEqual(expected);
@@ -51,7 +52,7 @@ describe('the index file, read and written without git', () => {
     git(root, ['init', '-q']);
     git(root, ['add', '-A']);
     git(root, ['update-index', '--split-index']);
-    expect(parseIndex(readFileSync(join(root, '.git', 'index')))).toEqual({ unusable: 'a split index' });
+    expect(readIndex(readFileSync(join(root, '.git', 'index')))).toEqual({ unusable: 'a split index' });
   });
 
   for (const prefix of ['', 'dir1/']) {
@@ -65,23 +66,24 @@ describe('the index file, read and written without git', () => {
       git(root, ['init', '-q']);
       git(root, ['add', '-A']);
       git(root, ['write-tree']);
-      const parsed = parseIndex(readFileSync(join(root, '.git', 'index')));
+      const parsed = readIndex(readFileSync(join(root, '.git', 'index')));
       if ('unusable' in parsed) throw new Error(parsed.unusable);
       expect(parsed.cacheTree).toBeDefined();
-      const under = parsed.entries.filter((entry) => entry.path.toString().startsWith(prefix)).map((entry) => ({ fixed: entry.fixed, path: entry.path.subarray(prefix.length) }));
+      const under = [...Array(parsed.count).keys()].filter((i) => parsed.pathText(i).startsWith(prefix));
+      const relative = (i: number) => parsed.path(i).subarray(prefix.length);
       // One entry deep down left out, as a secret file would be.
-      const dropped = under.filter((entry) => entry.path.toString().endsWith('sub0/deep/f4.txt'));
+      const dropped = under.filter((i) => relative(i).toString().endsWith('sub0/deep/f4.txt'));
       expect(dropped.length).toBe(1);
-      const kept = under.filter((entry) => !dropped.includes(entry));
+      const kept = under.filter((i) => !dropped.includes(i));
       const carried = join(root, 'carried-index');
       const plain = join(root, 'plain-index');
-      writeFileSync(carried, writeIndex(kept, carriedCacheTree(parsed.cacheTree, prefix, dropped.map((entry) => entry.path))));
-      writeFileSync(plain, writeIndex(kept));
+      writeFileSync(carried, writeIndex(parsed, kept, prefix.length, carriedCacheTree(parsed.cacheTree, prefix, dropped.map(relative))));
+      writeFileSync(plain, writeIndex(parsed, kept, prefix.length));
       const tree = (index: string) => git(root, ['write-tree'], { GIT_INDEX_FILE: index }).trim();
       expect(tree(carried)).toBe(tree(plain));
       // Nothing dropped: the carried root is the user's own folder's tree, unchanged.
       const whole = join(root, 'whole-index');
-      writeFileSync(whole, writeIndex(under, carriedCacheTree(parsed.cacheTree, prefix, [])));
+      writeFileSync(whole, writeIndex(parsed, under, prefix.length, carriedCacheTree(parsed.cacheTree, prefix, [])));
       expect(tree(whole)).toBe(git(root, ['rev-parse', `${git(root, ['write-tree']).trim()}${prefix ? `:${prefix.slice(0, -1)}` : ''}`]).trim());
     });
   }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { isSecretPath } from '../workspace/secret-files.js';
 import { findUserRepository } from './find-user-repository.js';
 import { carriedCacheTree } from './cache-tree.js';
-import { parseIndex, writeIndex, type IndexEntry } from './index-file.js';
+import { readIndex, writeIndex, type IndexFile } from './index-file.js';
 import { nulList, type ShadowGit } from './shadow-git.js';
 
 /** Larger than any real index (a 1M-file index is ~100 MB); a bigger file is not read. */
@@ -28,14 +28,16 @@ export async function seedFromUserGit(git: ShadowGit, maxFileBytes: number): Pro
   if (config === undefined || /objectformat|splitindex|sparse|worktree\s*=|\bbare\s*=\s*true/i.test(config)) return false;
   const index = await readRegular(join(repository.gitDir, 'index'), MAX_INDEX_BYTES);
   if (!index) return false;
-  const parsed = parseIndex(index.bytes);
+  const parsed = readIndex(index.bytes);
   if ('unusable' in parsed) return false;
   const objects = await realpath(join(repository.gitDir, 'objects')).catch(() => undefined);
   if (!objects || /[\n\r"]/.test(objects) || !(await stat(objects).catch(() => undefined))?.isDirectory()) return false;
   await mkdir(join(git.gitDir, 'objects', 'info'), { recursive: true });
   await writeFile(join(git.gitDir, ALTERNATES), `${objects}\n`);
-  const { wanted, dropped } = wantedEntries(parsed.entries, repository.prefix, git.excludedInside(), maxFileBytes);
-  await writeFile(join(git.gitDir, 'index'), writeIndex(wanted, carriedCacheTree(parsed.cacheTree, repository.prefix, dropped)), { mode: 0o600 });
+  const start = Buffer.from(repository.prefix, 'utf8');
+  const { wanted, dropped } = wantedEntries(parsed, start, git.excludedInside(), maxFileBytes);
+  const copy = writeIndex(parsed, wanted, start.length, carriedCacheTree(parsed.cacheTree, repository.prefix, dropped));
+  await writeFile(join(git.gitDir, 'index'), copy, { mode: 0o600 });
   // The copy keeps the original's time, so git's racy-entry check sees the index as the user's git left it.
   await utimes(join(git.gitDir, 'index'), index.atime, index.mtime);
   try {
@@ -51,30 +53,27 @@ export async function seedFromUserGit(git: ShadowGit, maxFileBytes: number): Pro
 }
 
 /**
- * The user's entries under the workspace (`prefix`), relative to it, less what the store's own
- * snapshot would not have added, so a seeded tree holds what an unseeded one would: secret files and
- * the CLI's own folders (never stored), files over the size limit (by the index's stat size; they are
- * then reported as too large), unmerged entries (a merge in progress; the file itself is added) and
- * intent-to-add or skip-worktree ones (added from the file, as any other). `dropped`: those left out.
+ * The user's entries under the workspace (paths starting with `start`), by number, less what the
+ * store's own snapshot would not have added, so a seeded tree holds what an unseeded one would:
+ * secret files and the CLI's own folders (never stored), files over the size limit (by the index's
+ * stat size; they are then reported as too large), unmerged entries (a merge in progress; the file
+ * itself is added) and intent-to-add or skip-worktree ones (added from the file, as any other).
+ * `dropped`: the paths of those left out, relative to the workspace.
  */
-function wantedEntries(entries: IndexEntry[], prefix: string, excludedInside: string[], maxFileBytes: number): { wanted: Array<{ fixed: Buffer; path: Buffer }>; dropped: Buffer[] } {
+function wantedEntries(index: IndexFile, start: Buffer, excludedInside: string[], maxFileBytes: number): { wanted: Uint32Array; dropped: Buffer[] } {
   const inside = excludedInside.map((path) => `${path}/`);
-  const wanted: Array<{ fixed: Buffer; path: Buffer }> = [];
+  const wanted = new Uint32Array(index.count);
+  let kept = 0;
   const dropped: Buffer[] = [];
-  const start = Buffer.from(prefix, 'utf8');
-  for (const entry of entries) {
-    if (!entry.path.subarray(0, start.length).equals(start)) continue;
-    // At the repository's top the entry itself serves (no second view of 100,000 paths).
-    const path = start.length ? entry.path.subarray(start.length) : entry.path;
-    if (entry.stage !== 0 || entry.extended) {
-      dropped.push(path);
-      continue;
-    }
-    const text = path.toString('utf8');
-    if (((entry.mode & 0o170000) === 0o100000 && entry.size > maxFileBytes) || isSecretPath(text) || inside.some((dir) => text.startsWith(dir))) dropped.push(path);
-    else wanted.push(start.length ? { fixed: entry.fixed, path } : entry);
+  for (let i = 0; i < index.count; i++) {
+    if (!index.pathStartsWith(i, start)) continue;
+    const text = index.pathText(i, start.length);
+    const plain = index.stage(i) === 0 && !index.extended(i);
+    const tooLarge = (index.mode(i) & 0o170000) === 0o100000 && index.size(i) > maxFileBytes;
+    if (!plain || tooLarge || isSecretPath(text) || inside.some((dir) => text.startsWith(dir))) dropped.push(index.path(i).subarray(start.length));
+    else wanted[kept++] = i;
   }
-  return { wanted, dropped };
+  return { wanted: wanted.subarray(0, kept), dropped };
 }
 
 /** Files the ignore rules cover though the user tracks them: an unseeded store would not hold them. */
