@@ -177,7 +177,7 @@ describe('a snapshot whose git is killed between packs', () => {
     expect(after).toEqual(await takeSnapshot(fresh));
     expect(nulList(await git.must(['ls-tree', '-r', '-z', '--name-only', after.tree]))).toContain('zz-gate.txt');
     gitIn(git.gitDir, ['fsck', '--full', '--strict', '--no-dangling']);
-  });
+  }, 120_000);
 });
 
 /** The `git add` that `parent` started (seen in /proc). */
