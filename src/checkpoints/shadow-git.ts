@@ -101,8 +101,9 @@ export class ShadowGit {
  * git holds `index.lock` while it writes the index and removes it on exit or on a signal it can
  * catch; a SIGKILL (the backstop timeout, the OOM killer) leaves it, and every later snapshot of the
  * store would then fail on it. git does not wait for a held lock (it fails at once), so a lock there
- * after one of ours that writes the index was killed mid-work is the one it took. Objects need nothing: a pack is in use only once
- * its index is renamed into place, so a half-written one is a stray temporary file.
+ * after one of ours that writes the index was killed mid-work is the one it took. Objects need
+ * nothing: a pack is in use only once its .idx is renamed into place, so a half-written one is a
+ * stray temporary file.
  */
 function dropOrphanedLock(indexFile: string): void {
   rmSync(`${indexFile}.lock`, { force: true });
