@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
 
 export interface GitResult {
@@ -68,6 +68,7 @@ export class ShadowGit {
           encoding: 'utf8',
         },
         (error, stdout, stderr) => {
+          if (error?.signal === 'SIGKILL' && writesIndex(args)) dropOrphanedLock(options.indexFile ?? join(this.gitDir, 'index'));
           const code = error ? (typeof (error as { code?: unknown }).code === 'number' ? ((error as { code: number }).code) : 1) : 0;
           resolve({ stdout, stderr: stderr || (error && code === 1 && !stderr ? error.message : ''), code });
         },
@@ -95,6 +96,26 @@ export class ShadowGit {
     });
   }
 }
+
+/**
+ * git holds `index.lock` while it writes the index and removes it on exit or on a signal it can
+ * catch; a SIGKILL (the backstop timeout, the OOM killer) leaves it, and every later snapshot of the
+ * store would then fail on it. git does not wait for a held lock (it fails at once), so a lock there
+ * after one of ours that writes the index was killed mid-work is the one it took. Objects need
+ * nothing: a pack is in use only once its .idx is renamed into place, so a half-written one is a
+ * stray temporary file.
+ */
+function dropOrphanedLock(indexFile: string): void {
+  rmSync(`${indexFile}.lock`, { force: true });
+}
+
+/** The commands the store runs that lock the index (another one killed, its lock may be a live command's of ours). */
+function writesIndex(args: string[]): boolean {
+  const command = args.find((arg, i) => arg !== '-c' && args[i - 1] !== '-c');
+  return command !== undefined && INDEX_WRITERS.has(command);
+}
+
+const INDEX_WRITERS = new Set(['add', 'rm', 'read-tree', 'update-index', 'write-tree']);
 
 /** Settings that keep the store fast and keep git from pruning our trees. */
 const SHADOW_CONFIG = `[core]

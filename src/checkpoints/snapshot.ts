@@ -2,6 +2,7 @@ import { lstat, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isSecretPath } from '../workspace/secret-files.js';
 import { borrowsObjects, keepBorrowedObjects } from './borrowed-objects.js';
+import { addAll } from './bulk-add.js';
 import { seedFromUserGit } from './seed-from-user-git.js';
 import { nulList, type ShadowGit } from './shadow-git.js';
 
@@ -35,6 +36,7 @@ export async function takeSnapshot(git: ShadowGit, maxFileBytes = DEFAULT_MAX_FI
   const candidates = [...new Set(tagged.map((entry) => entry.slice(2)))];
   const indexed = new Set(tagged.filter((entry) => !entry.startsWith('? ')).map((entry) => entry.slice(2)));
   const tooLarge: string[] = [];
+  let bytes = 0;
   // A few stats at a time: a first snapshot names every file of the tree, and 80,000 pending
   // promises (each with its request and closure) cost more memory and GC than the stats themselves.
   let next = 0;
@@ -43,6 +45,7 @@ export async function takeSnapshot(git: ShadowGit, maxFileBytes = DEFAULT_MAX_FI
       const path = candidates[next++]!;
       const stat = await lstat(join(git.workTree, path)).catch(() => undefined);
       if (stat?.isFile() && stat.size > maxFileBytes) tooLarge.push(path);
+      else if (stat?.isFile()) bytes += stat.size;
     }
   };
   await Promise.all(Array.from({ length: Math.min(STAT_PARALLELISM, candidates.length) }, worker));
@@ -66,7 +69,7 @@ export async function takeSnapshot(git: ShadowGit, maxFileBytes = DEFAULT_MAX_FI
     // Many paths: git matches each file against every pathspec, so past a few hundred the whole tree is cheaper.
     const wholeTree = ['.', ...[...skipped].map((path) => `:(exclude,literal)${path}`)];
     const many = toAdd.length > MAX_NAMED_PATHS;
-    const bulk = many && toAdd.length <= MAX_BULK_FILES;
+    const bulk = many ? { files: toAdd.length, bytes } : undefined;
     let added = await addAll(git, many ? wholeTree : toAdd.map(literal), bulk);
     // A named file gone since ls-files (or now beyond a folder swapped for a symlink) fails the whole add: then the whole tree, where it is skipped.
     if (/did not match any files|beyond a symbolic link/i.test(added.stderr)) added = await addAll(git, wholeTree, bulk);
@@ -81,12 +84,6 @@ export async function takeSnapshot(git: ShadowGit, maxFileBytes = DEFAULT_MAX_FI
 }
 
 const MAX_NAMED_PATHS = 200;
-/**
- * git's bulk check-in looks each new object up in a list of those it wrote (git 2.39: a linear scan),
- * so its cost grows with the square of the files: 20,000 files 1.0 s of CPU, 100,000 files 11.8 s
- * against 11.5 s as loose objects. Past this many, loose objects again.
- */
-const MAX_BULK_FILES = 50_000;
 /** libuv runs 4 file-system threads; a few more requests in flight keep them busy. */
 const STAT_PARALLELISM = 16;
 
@@ -112,16 +109,6 @@ async function forgetOnce(git: ShadowGit): Promise<void> {
     if (unwanted.length) await git.must(['rm', '-q', '-f', '--cached', '--ignore-unmatch', '--pathspec-from-file=-', '--pathspec-file-nul'], unwanted.map(literal).join('\0'));
   }
   await writeFile(mark, '');
-}
-
-/**
- * `bulk`: the files' contents go into one pack (git's bulk check-in, which `add` uses for files over
- * core.bigFileThreshold) instead of a loose object each: a first snapshot of 20,000 files writes one
- * file, not 20,000 (each a block on disk and four file-system calls). A few files stay loose, so the
- * store does not gather a pack per snapshot. Compressed as fast as loose objects are (level 1).
- */
-function addAll(git: ShadowGit, pathspecs: string[], bulk: boolean) {
-  return git.run([...(bulk ? ['-c', 'core.bigFileThreshold=1', '-c', 'pack.compression=1'] : []), 'add', '-A', '--ignore-errors', '--pathspec-from-file=-', '--pathspec-file-nul'], pathspecs.join('\0'));
 }
 
 function literal(path: string): string {
