@@ -30,6 +30,22 @@ const SECRET_DIR_TEXT = new RegExp([...SECRET_DIRS].map(escape).join('|'), 'i');
 /** Every name SECRET_IN_DIR lists: only a path ending in one of them needs its parent looked at. */
 const NAMES_SECRET_IN_DIR = new Set(Object.values(SECRET_IN_DIR).flat());
 
+/**
+ * A test every secret path passes, and a few others: a secret name or extension at its end, a
+ * name starting like a key's or `.env.`, "service account", a secret folder's name; and any
+ * character outside ASCII (lower-casing one may give ASCII). Most paths fail it at once.
+ */
+export const MAYBE_SECRET = new RegExp(
+  [
+    '[^\\x00-\\x7f]',
+    `(?:${[...SECRET_EXTENSIONS, ...SECRET_NAMES, ...NAMES_SECRET_IN_DIR].map(escape).join('|')})[\\\\/]*$`,
+    `(?:^|[\\\\/])(?:\\.env\\.|${SSH_KEY_PREFIXES.map(escape).join('|')})`,
+    'service[-_]?account',
+    ...[...SECRET_DIRS].map(escape),
+  ].join('|'),
+  'i',
+);
+
 function isSeparator(code: number): boolean {
   return code === 0x2f || code === 0x5c;
 }
@@ -41,6 +57,11 @@ function isSeparator(code: number): boolean {
  * path) is found without splitting the path.
  */
 export function isSecretPath(relativeOrAbsolute: string): boolean {
+  return MAYBE_SECRET.test(relativeOrAbsolute) && looksSecret(relativeOrAbsolute);
+}
+
+/** isSecretPath without its first test; exported for the test that MAYBE_SECRET lets every secret path through. */
+export function looksSecret(relativeOrAbsolute: string): boolean {
   let end = relativeOrAbsolute.length;
   while (end > 0 && isSeparator(relativeOrAbsolute.charCodeAt(end - 1))) end--;
   let start = end;

@@ -1,4 +1,5 @@
 import { ALWAYS_SKIPPED } from './gitignore-walker.js';
+import { canWatchReads, watchHugeReads } from './huge-read-watch.js';
 import { runRipgrep, type RipgrepRun } from './rg-runner.js';
 import type { Candidate } from './js-grep.js';
 import { MAX_SEARCH_FILE_BYTES, type SearchTarget } from './search-target.js';
@@ -20,30 +21,57 @@ export function walkFlags(): string[] {
   return ['--no-config', '--hidden', '--no-require-git', '--no-ignore-global', '--no-messages', ...[...ALWAYS_SKIPPED].flatMap((name) => ['--glob', `!${name}`])];
 }
 
+/** Thrown when ripgrep, run without --max-filesize, reads past the limit of one file. */
+class HugeFileRead extends Error {}
+
+/** How many parallel searches this process ran again with --max-filesize after ripgrep read a huge file; for tests. */
+export let hugeFileReruns = 0;
+
 /**
  * The ripgrep engine's candidates: the files ripgrep finds a match in (`--files-with-matches`, so
  * it stops reading each file at its first match and prints one path), on all cores. Their lines
  * are then read in output order by the one search both engines share, which stops at the limit
  * (searchInOrder): a common word costs one ripgrep walk, not the printing and parsing of every
  * matching line in the tree.
+ *
+ * `--max-filesize` makes ripgrep stat every file (a quarter of its time at 100,000 small files),
+ * and the shared search skips files over the limit anyway; so where the system shows a process's
+ * read positions (huge-read-watch.ts) ripgrep runs without it, watched: once it has read past the
+ * limit of one file (a huge text file; a binary one is dropped at its first NUL), it is killed
+ * and the search runs again with the flag.
  */
 export async function filesWithMatches(binary: string, target: SearchTarget, query: RgGrepQuery, signal: AbortSignal): Promise<Candidate[]> {
+  if (canWatchReads()) {
+    try {
+      return await listMatchingFiles(binary, target, query, signal, true);
+    } catch (error) {
+      if (!(error instanceof HugeFileRead)) throw error;
+      hugeFileReruns++;
+    }
+  }
+  return listMatchingFiles(binary, target, query, signal, false);
+}
+
+async function listMatchingFiles(binary: string, target: SearchTarget, query: RgGrepQuery, signal: AbortSignal, watched: boolean): Promise<Candidate[]> {
   const files: Candidate[] = [];
   const candidate = candidateMaker(target);
-  const run = await runRipgrep(binary, ['--files-with-matches', ...searchFlags(query)], {
+  const run = await runRipgrep(binary, ['--files-with-matches', ...searchFlags(query, { sizeLimit: !watched })], {
     cwd: target.absolute,
     signal,
     onRecord(record) {
       const found = candidate(record);
       if (found) files.push(found);
     },
+    ...(watched && {
+      onSpawn: (pid, stop) => watchHugeReads(pid, MAX_SEARCH_FILE_BYTES, () => stop(new HugeFileRead('ripgrep read past the size limit of a file'))),
+    }),
   });
   checkExit(run, files.length > 0);
   return files;
 }
 
-/** The flags of a search over the target (given as "."), after the output mode's. */
-export function searchFlags(query: RgGrepQuery): string[] {
+/** The flags of a search over the target (given as "."), after the output mode's; `sizeLimit: false` leaves out --max-filesize. */
+export function searchFlags(query: RgGrepQuery, { sizeLimit = true } = {}): string[] {
   return [
     '--null',
     '--color',
@@ -52,8 +80,7 @@ export function searchFlags(query: RgGrepQuery): string[] {
     // No transcoding: a UTF-16 file has NULs, so both engines call it binary.
     '--encoding',
     'none',
-    '--max-filesize',
-    String(MAX_SEARCH_FILE_BYTES),
+    ...(sizeLimit ? ['--max-filesize', String(MAX_SEARCH_FILE_BYTES)] : []),
     query.ignoreCase ? '--ignore-case' : '--case-sensitive',
     ...(query.typeGlob ? ['--type-add', `vibesearch:${query.typeGlob}`, '--type', 'vibesearch'] : []),
     '--regexp',

@@ -22,6 +22,12 @@ export interface OrderedSearch {
 
 /** How often (in files searched) the pass checks whether it is on course to reach the limit within its budget. */
 const CHECK_EVERY = 250;
+/**
+ * An earlier look, after this many files: the pass gives up if its matches so far are under a
+ * quarter of the rate the budget needs (with the default limit: none at all), so a rare word
+ * leaves the two cores to the parallel search sooner.
+ */
+const FIRST_LOOK = 64;
 
 /**
  * One ripgrep, single-threaded, printing every file it searches in path order (`--sort path`,
@@ -31,9 +37,9 @@ const CHECK_EVERY = 250;
  * word is found in the first few files and the rest of the tree is never read. A rare one would
  * make this a slow walk of the whole tree on one core, so it gives up (the caller then uses the
  * parallel search, filesWithMatches, started beside it) once the matches found so far say the
- * limit will not be reached within `fileBudget` files: every 250 files it checks the rate, so a
- * word found nowhere stops it after 250 files, one found often enough runs on, and none runs past
- * the budget.
+ * limit will not be reached within `fileBudget` files: every 250 files it checks the rate (and
+ * once after 64), so a word found nowhere stops it after 64 files, one found often enough runs on,
+ * and none runs past the budget.
  */
 export async function searchInPathOrder(binary: string, target: SearchTarget, search: OrderedSearch, signal: AbortSignal): Promise<OrderedOutcome> {
   const { query, collector, maxResults, fileBudget } = search;
@@ -50,12 +56,14 @@ export async function searchInPathOrder(binary: string, target: SearchTarget, se
     }
     if (collector.totalMatches > maxResults) outcome = 'stopped';
     else if (searched % CHECK_EVERY === 0 && collector.totalMatches * fileBudget < (maxResults + 1) * searched) outcome = 'over-budget';
+    else if (searched === FIRST_LOOK && collector.totalMatches * fileBudget * 4 < (maxResults + 1) * searched) outcome = 'over-budget';
     if (outcome) stop.abort(new Error(`the ordered search ${outcome}`));
   };
   // With --null a file is printed as "path\0count\n": a record holds the count of the path before it, then the next path.
   let path: string | undefined;
   try {
-    const run = await runRipgrep(binary, ['--count', '--include-zero', '--sort', 'path', ...searchFlags(search.rgQuery)], {
+    // Line-buffered: each file's count arrives as it is searched, not in blocks of hundreds.
+    const run = await runRipgrep(binary, ['--count', '--include-zero', '--sort', 'path', '--line-buffered', ...searchFlags(search.rgQuery)], {
       cwd: target.absolute,
       signal: AbortSignal.any([signal, stop.signal]),
       onRecord(record) {

@@ -10,6 +10,8 @@ export interface RipgrepOptions {
   signal: AbortSignal;
   /** One NUL-ended record of stdout (`--null`), decoded as UTF-8. */
   onRecord(record: string): void;
+  /** Called once the process runs; may call `stop` to kill it and reject with `reason`. Returns what to do when it ends. */
+  onSpawn?(pid: number, stop: (reason: unknown) => void): () => void;
 }
 
 const MAX_STDERR_CHARS = 4_000;
@@ -36,6 +38,7 @@ export function runRipgrep(binary: string, args: string[], options: RipgrepOptio
     };
     const onAbort = () => fail(options.signal.reason);
     options.signal.addEventListener('abort', onAbort, { once: true });
+    const onEnd = child.pid === undefined ? undefined : options.onSpawn?.(child.pid, fail);
     const emit = (text: string) => {
       for (const record of text.split('\0')) options.onRecord(record);
     };
@@ -62,6 +65,7 @@ export function runRipgrep(binary: string, args: string[], options: RipgrepOptio
     child.on('error', fail);
     child.on('close', (code) => {
       options.signal.removeEventListener('abort', onAbort);
+      onEnd?.();
       if (failed) return;
       try {
         const rest = Buffer.concat(pending);

@@ -4,7 +4,7 @@ import { resolveInWorkspace } from '../../../workspace/resolve-path.js';
 import type { FileToolOptions } from '../shared/file-tool-options.js';
 import type { PathFilter } from './search-glob.js';
 
-/** Files larger than this are skipped by both engines (ripgrep's --max-filesize). */
+/** Files larger than this are skipped by both engines (ripgrep's --max-filesize, or the watch of its reads: rg-grep.ts). */
 export const MAX_SEARCH_FILE_BYTES = 5 * 1024 * 1024;
 
 export interface SearchTarget {
