@@ -1,4 +1,4 @@
-// Writes src/tools/tool-specs.ts: every built-in tool's spec (and the skill tool's, read_output's and code_nav's) (name, description, JSON Schema, flags),
+// Writes src/tools/tool-specs.ts (and tool-validators.ts, their argument checks compiled): every built-in tool's spec (and the skill tool's, read_output's and code_nav's) (name, description, JSON Schema, flags),
 // taken from the tools themselves, so a run offers them without loading their code or zod.
 // Run `npm run tool-specs` after changing a tool; test/tool-specs.test.ts fails when the file is stale.
 import { writeFileSync } from 'node:fs';
@@ -10,6 +10,11 @@ import { createReadOutputTool } from '../dist/context/read-output.js';
 import { MemoryOutputStore } from '../dist/tools/output-store.js';
 import { createCodeNavTool } from '../dist/lsp/code-nav-tool.js';
 import { LspServers } from '../dist/lsp/lsp-servers.js';
+import { toolValidatorsText } from './tool-validators-text.mjs';
+import { loadZod } from '../dist/tools/zod-loader.js';
+
+// The tools build their zod schemas at first need; reading them here needs zod loaded.
+await loadZod();
 
 const tools = [
   ...(await availableTools()),
@@ -24,4 +29,5 @@ import type { ToolSpec } from './deferred-tool.js';
 export const TOOL_SPECS: Readonly<Record<string, ToolSpec>> = ${JSON.stringify(specs, null, 2)};
 `;
 writeFileSync(new URL('../src/tools/tool-specs.ts', import.meta.url), text);
-console.log(`src/tools/tool-specs.ts: ${Object.keys(specs).length} tools`);
+writeFileSync(new URL('../src/tools/tool-validators.ts', import.meta.url), toolValidatorsText(specs));
+console.log(`src/tools/tool-specs.ts and tool-validators.ts: ${Object.keys(specs).length} tools`);
