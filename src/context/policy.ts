@@ -17,7 +17,7 @@ import { expectedRemainingRequests, rewritePays } from './rewrite-cost.js';
 import { estimateStubBatch, planStubBatch, type StubBatch } from './stub-batch.js';
 import { deferredTool } from '../tools/deferred-tool.js';
 import { TOOL_SPECS } from '../tools/tool-specs.js';
-import { builtInValidator } from '../tools/compiled-validator.js';
+import { builtInValidator } from '../tools/built-in-validator.js';
 import type { RewriteReason } from '../contracts/events.js';
 import { historyUpperBound, messageUpperBound, TokenCounter } from './token-count.js';
 import { format } from './tool-result-cap.js';

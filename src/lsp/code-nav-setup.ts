@@ -5,7 +5,7 @@ import { deferredTool } from '../tools/deferred-tool.js';
 import type { FileToolOptions } from '../tools/coding/shared/file-tool-options.js';
 import type { WriteObserver } from '../tools/coding/shared/observe-write.js';
 import { TOOL_SPECS } from '../tools/tool-specs.js';
-import { builtInValidator } from '../tools/compiled-validator.js';
+import { builtInValidator } from '../tools/built-in-validator.js';
 import { lookUpServer, lookUpServers, workspaceExtensions, type FoundServer, type ServerLookup } from './find-servers.js';
 import type { LspServers } from './lsp-servers.js';
 

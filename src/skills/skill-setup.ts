@@ -2,7 +2,7 @@ import type { Tool } from '../contracts/tool.js';
 import { discoverSkills, type SkillCatalog } from './discover-skills.js';
 import { deferredTool } from '../tools/deferred-tool.js';
 import { TOOL_SPECS } from '../tools/tool-specs.js';
-import { builtInValidator } from '../tools/compiled-validator.js';
+import { builtInValidator } from '../tools/built-in-validator.js';
 import { skillsPrompt } from './skills-prompt.js';
 import { ToolScope } from './tool-scope.js';
 

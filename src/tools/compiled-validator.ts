@@ -4,8 +4,3 @@
  * zod schema would give them. It says nothing of why: on false, the zod schema tells the model.
  */
 export type CompiledValidator = (data: unknown) => boolean;
-
-/** A built-in tool's compiled check, loaded with the tool's code (deferredTool's `validator`). */
-export function builtInValidator(name: string): () => Promise<CompiledValidator | undefined> {
-  return async () => (await import('./tool-validators.js')).TOOL_VALIDATORS[name];
-}

@@ -3,7 +3,7 @@ import type { FetchUrlOptions } from '../../tools/builtin/fetch-url.js';
 import type { ShellToolOptions } from '../../tools/coding/shell/bash.js';
 import type { FileToolOptions } from '../../tools/coding/shared/file-tool-options.js';
 import type { TodoList } from '../../tools/builtin/todo-list.js';
-import { builtInValidator } from '../../tools/compiled-validator.js';
+import { builtInValidator } from '../../tools/built-in-validator.js';
 import { deferredTool } from '../../tools/deferred-tool.js';
 import { DEFAULT_TOOL_NAMES, expandToolGroups, TOOL_GROUPS } from '../settings/tool-names.js';
 import { TOOL_SPECS } from '../../tools/tool-specs.js';
