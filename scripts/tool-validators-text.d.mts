@@ -1,2 +1,2 @@
-/** The text of src/tools/tool-validators.ts for the tools' specs (shared by `npm run tool-specs` and its staleness test). */
-export function toolValidatorsText(specs: Readonly<Record<string, { parameters: Record<string, unknown> }>>): string;
+/** The files of src/tools/validators/ by name (shared by `npm run tool-specs` and its staleness test). */
+export function toolValidatorFiles(specs: Readonly<Record<string, { parameters: Record<string, unknown> }>>): Record<string, string>;

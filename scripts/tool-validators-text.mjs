@@ -1,4 +1,4 @@
-// The text of src/tools/tool-validators.ts: every built-in tool's argument check, compiled by Ajv
+// The text of src/tools/validators/*.ts: every built-in tool's argument check, compiled by Ajv
 // (standalone code, no Ajv at run time) from the JSON Schemas in tool-specs.ts, with options that
 // make it take what the tool's zod schema takes and give the same data (test/tool-validators.test.ts).
 import Ajv from 'ajv';
@@ -26,20 +26,28 @@ function withSafeIntegers(schema) {
   return copy;
 }
 
-export function toolValidatorsText(specs) {
-  const ajv = new Ajv.default(AJV_OPTIONS);
-  for (const [name, spec] of Object.entries(specs)) ajv.addSchema(withSafeIntegers(spec.parameters), name);
-  const code = standaloneCode.default(ajv, Object.fromEntries(Object.keys(specs).map((name) => [name, name])));
-  const exported = [...code.matchAll(/export const (\w+) = (\w+);/g)].map(([, name, fn]) => `  ${name}: ${fn},`);
-  const body = code.replace(/export const \w+ = \w+;/g, '').replace(/^"use strict";/, '');
-  return `// Written by scripts/tool-specs.mjs (\`npm run tool-specs\`) with Ajv's standalone code from the schemas in tool-specs.ts; test/tool-validators.test.ts fails when it is stale.
-// @ts-nocheck
-import type { CompiledValidator } from './compiled-validator.js';
-
-${body}
-
-export const TOOL_VALIDATORS: Readonly<Record<string, CompiledValidator>> = {
-${exported.join('\n')}
+/**
+ * The files of src/tools/validators/ by name: one a tool (`<tool>.ts`), so a call loads its own check
+ * alone, and `index.ts`, which imports each on demand (bundlers and Vite follow a literal import).
+ */
+export function toolValidatorFiles(specs) {
+  const names = Object.keys(specs);
+  const index = `// Written by scripts/tool-specs.mjs (\`npm run tool-specs\`); test/tool-validators.test.ts fails when it is stale.
+/** Each built-in tool's compiled check (a CompiledValidator), imported at its first need. */
+export const VALIDATORS: Readonly<Record<string, () => Promise<{ validate: (data: unknown) => boolean }>>> = {
+${names.map((name) => `  ${name}: () => import('./${name}.js'),`).join('\n')}
 };
+`;
+  return { ...Object.fromEntries(names.map((name) => [`${name}.ts`, validatorText(name, specs[name])])), 'index.ts': index };
+}
+
+function validatorText(name, spec) {
+  const ajv = new Ajv.default(AJV_OPTIONS);
+  ajv.addSchema(withSafeIntegers(spec.parameters), name);
+  const code = standaloneCode.default(ajv, { validate: name });
+  return `// Written by scripts/tool-specs.mjs (\`npm run tool-specs\`) with Ajv's standalone code from ${name}'s schema in tool-specs.ts; test/tool-validators.test.ts fails when it is stale.
+// @ts-nocheck
+
+${code.replace(/^"use strict";/, '').replace(/export const validate = (\w+);/, '/** True when the arguments are valid, unknown keys removed and defaults filled in place (a CompiledValidator). */\nexport const validate: (data: unknown) => boolean = $1;')}
 `;
 }

@@ -134,7 +134,8 @@ describe('what a one-shot run loads before its first request', () => {
     const { chat, loadedInRun } = await run(['--tools', 'calculator'], {}, {}, replies);
     expect(JSON.stringify(chat.requests[1]!.messages.at(-1))).toContain('17 * 23 = 391');
     expect(loadedInRun('// dist/tools/builtin/calculator.js')).toBe(true);
-    expect(loadedInRun('// dist/tools/tool-validators.js')).toBe(true);
+    expect(loadedInRun('// dist/tools/validators/calculator.js')).toBe(true);
+    expect(loadedInRun('// dist/tools/validators/read_file.js')).toBe(false);
     expect(loadedInRun('node_modules/zod/')).toBe(false);
   });
 

@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { toolValidatorsText } from '../scripts/tool-validators-text.mjs';
+import { toolValidatorFiles } from '../scripts/tool-validators-text.mjs';
 import { availableTools } from '../src/cli/setup/select-tools.js';
 import type { Tool } from '../src/contracts/tool.js';
 import { createReadOutputTool } from '../src/context/read-output.js';
@@ -12,8 +12,12 @@ import { ToolScope } from '../src/skills/tool-scope.js';
 import { defineTool } from '../src/tools/define-tool.js';
 import { MemoryOutputStore } from '../src/tools/output-store.js';
 import { TOOL_SPECS } from '../src/tools/tool-specs.js';
-import { TOOL_VALIDATORS } from '../src/tools/tool-validators.js';
+import { builtInValidator } from '../src/tools/built-in-validator.js';
+import type { CompiledValidator } from '../src/tools/compiled-validator.js';
 import { z } from 'zod';
+
+const VALIDATORS = new URL('../src/tools/validators/', import.meta.url);
+const TOOL_VALIDATORS: Record<string, CompiledValidator> = Object.fromEntries(await Promise.all(Object.keys(TOOL_SPECS).map(async (name) => [name, await builtInValidator(name)()])));
 
 type Schema = { type?: string; properties?: Record<string, Schema>; required?: string[]; items?: Schema; enum?: string[]; pattern?: string; minLength?: number; minimum?: number; maximum?: number; exclusiveMinimum?: number; default?: unknown };
 
@@ -96,15 +100,17 @@ function near(schema: Schema): fc.Arbitrary<unknown> {
   }
 }
 
-describe('the built-in tools’ compiled argument checks (src/tools/tool-validators.ts)', () => {
-  it('are what the generator writes from tool-specs.ts (else: npm run tool-specs)', () => {
-    expect(readFileSync(new URL('../src/tools/tool-validators.ts', import.meta.url), 'utf8')).toBe(toolValidatorsText(TOOL_SPECS));
+describe('the built-in tools’ compiled argument checks (src/tools/validators/)', () => {
+  it('are what the generator writes from tool-specs.ts, one file a tool and no other (else: npm run tool-specs)', () => {
+    const expected = toolValidatorFiles(TOOL_SPECS);
+    expect(readdirSync(VALIDATORS).sort()).toEqual(Object.keys(expected).sort());
+    for (const [file, text] of Object.entries(expected)) expect(readFileSync(new URL(file, VALIDATORS), 'utf8'), file).toBe(text);
   });
 
-  it('cover every built-in tool, and only those', async () => {
+  it('cover every built-in tool', async () => {
     const names = (await everyBuiltInTool()).map((tool) => tool.name).sort();
-    expect(Object.keys(TOOL_VALIDATORS).sort()).toEqual(names);
     expect(Object.keys(TOOL_SPECS).sort()).toEqual(names);
+    for (const name of names) expect(TOOL_VALIDATORS[name], name).toBeTypeOf('function');
   });
 
   it('agree with each tool’s zod schema on hand-picked arguments: accepted or not, and the data (unknown keys dropped, defaults filled)', async () => {

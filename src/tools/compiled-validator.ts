@@ -1,5 +1,5 @@
 /**
- * A tool's argument check compiled at build time (src/tools/tool-validators.ts): true when the
+ * A tool's argument check compiled at build time (src/tools/validators/): true when the
  * arguments are valid, having removed unknown keys and filled defaults in place, as the tool's
  * zod schema would give them. It says nothing of why: on false, the zod schema tells the model.
  */

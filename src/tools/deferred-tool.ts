@@ -47,7 +47,7 @@ export interface DeferredToolOptions {
    */
   specFromBuild?: boolean;
   /**
-   * The check of the spec's schema compiled at build time (src/tools/tool-validators.ts), loaded
+   * The check of the spec's schema compiled at build time (src/tools/validators/), loaded
    * with the tool: a call it passes needs no zod; one it fails goes to the tool's own schema, whose
    * message the model gets. test/tool-validators.test.ts holds the two in agreement.
    */

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { Message } from '../../contracts/messages.js';
 import type { Tool } from '../../contracts/tool.js';
 import { defineTool } from '../define-tool.js';
-import { TOOL_VALIDATORS } from '../tool-validators.js';
+import { validate as validTodoWrite } from '../validators/todo_write.js';
 import type { Zod } from '../zod-loader.js';
 import { TodoList, type TodoItem } from './todo-list.js';
 
@@ -36,7 +36,7 @@ export function todosOfCall(name: string, rawArguments: string): TodoItem[] | un
   try {
     // The check compiled at build time (test/tool-validators.test.ts holds it to the schema): the TUI and ACP follow the list without zod.
     const args: unknown = JSON.parse(rawArguments);
-    return TOOL_VALIDATORS.todo_write!(args) ? (args as { todos: TodoItem[] }).todos : undefined;
+    return validTodoWrite(args) ? (args as { todos: TodoItem[] }).todos : undefined;
   } catch {
     return undefined;
   }
