@@ -60,7 +60,7 @@ const quick = readdirSync('test')
 export default defineConfig({
   test: {
     include: quick,
-    setupFiles: ['test/support/isolated-cache.ts'],
+    setupFiles: ['test/support/isolated-cache.ts', 'test/support/zod-loaded.ts'],
     testTimeout: 20_000,
     hookTimeout: 20_000,
     // Vitest's default is one worker fewer than the cores: a single worker on a 2-core laptop.

@@ -18,7 +18,8 @@ const ZOD_MEMBERS = (() => {
   for (const entry of readdirSync(dist, { recursive: true })) {
     if (!entry.endsWith('.js') || entry.startsWith('cli/chunks/') || entry === 'cli/main.js') continue;
     const code = readFileSync(join(dist, entry), 'utf8');
-    if (!/from ['"]zod['"]/.test(code)) continue;
+    // Tool modules take zod as an argument (`parameters: (z) => z.object(…)`) and import only its types.
+    if (!/from ['"]zod['"]/.test(code) && !/\bdefineTool\(/.test(code)) continue;
     for (const [, member] of code.matchAll(/\bz\.([A-Za-z_$][\w$]*)/g)) members.add(member);
   }
   return [...members].sort();

@@ -16,11 +16,17 @@ export { loadImageFile, imageFromBytes, type LoadedImage } from './images/load-i
 export { IMAGE_LIMITS, imageLimitsFor, type ImageLimits } from './images/image-limits.js';
 export { imagesRefusedBy } from './providers/image-capability.js';
 
+// The built-in tools build their zod schemas at first need (the CLI checks valid calls without
+// zod); a program that imports the library has zod loaded already, so they read it from here.
+import { z } from 'zod';
+import { provideZod } from './tools/zod-loader.js';
+provideZod(z);
+
 // Tools: define one, collect them in a registry that never throws.
 export { defineTool, type ToolDefinition } from './tools/define-tool.js';
 export { deferredTool, specOf, type ToolSpec } from './tools/deferred-tool.js';
 export { ToolRegistry, type InvokeOptions, type RegistryOptions } from './tools/registry.js';
-export type { Tool, ToolContext, ToolOutput, ToolPreview, ToolResult, ToolCallStatus, ToolCategory, ToolPermission, PermissionSubject, Authorize, AuthorizeRequest } from './contracts/tool.js';
+export type { Tool, ArgumentCheck, ToolContext, ToolOutput, ToolPreview, ToolResult, ToolCallStatus, ToolCategory, ToolPermission, PermissionSubject, Authorize, AuthorizeRequest } from './contracts/tool.js';
 
 // The course's built-in tools.
 export { calculatorTool } from './tools/builtin/calculator.js';

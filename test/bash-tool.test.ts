@@ -55,13 +55,13 @@ async function waitForFile(path: string, withinMs = 5_000): Promise<string> {
 }
 
 describe('bash tool', () => {
-  it('is an approval-needing tool whose own time-out exceeds the per-call maximum', () => {
+  it('is an approval-needing tool whose own time-out exceeds the per-call maximum', async () => {
     expect(bashTool.name).toBe('bash');
     expect(bashTool.needsApproval).toBe(true);
     expect(bashTool.readOnly).toBe(false);
     expect(bashTool.timeoutMs).toBeGreaterThan(600_000);
     expect(bashTool.description.split(/\s+/).length).toBeLessThanOrEqual(60);
-    expect(bashTool.parameters.safeParse({ command: 'ls', timeout_ms: 600_001 }).success).toBe(false);
+    expect((await bashTool.checkArguments({ command: 'ls', timeout_ms: 600_001 })).ok).toBe(false);
   });
 
   it('returns stdout and exit code 0', async () => {

@@ -51,8 +51,17 @@ async function run(args: string[], files: Record<string, string> = {}, homeFiles
   const requiredInRun = logged.filter((entry) => entry.startsWith('Required ')).join('\n');
   const builtins = new Set(loaded.filter((entry) => entry.startsWith('NativeModule ')).map((entry) => entry.slice('NativeModule '.length)));
   const required = loaded.filter((entry) => entry.startsWith('Required ')).join('\n');
+  // The whole run's bundle files, the warm-up and the tool rounds included.
+  const codeInRun = [...new Set(lines)].filter((url) => url.startsWith('file:') && url.includes('/dist/cli/')).map((url) => readFileSync(new URL(url), 'utf8')).join('\n');
   // Bundled code names its sources in comments; packages loaded with require() on demand are in the CommonJS cache.
-  return { chat, files: files_, has: (marker: string) => code.includes(marker) || required.includes(marker), requiredInRun: (marker: string) => requiredInRun.includes(marker), builtins };
+  return {
+    chat,
+    files: files_,
+    has: (marker: string) => code.includes(marker) || required.includes(marker),
+    requiredInRun: (marker: string) => requiredInRun.includes(marker),
+    loadedInRun: (marker: string) => codeInRun.includes(marker) || requiredInRun.includes(marker),
+    builtins,
+  };
 }
 
 describe('what a one-shot run loads before its first request', () => {
@@ -118,6 +127,23 @@ describe('what a one-shot run loads before its first request', () => {
     expect(result).not.toContain('hunter2');
     expect(has('node_modules/picomatch/')).toBe(false);
     expect(requiredInRun('node_modules/picomatch/')).toBe(true);
+  });
+
+  it('a valid call to a built-in tool is checked by its compiled validator: its code loads, zod does not', async () => {
+    const replies = [{ toolCalls: [{ name: 'calculator', arguments: { expression: '17 * 23', extra: 1 } }] }, { text: 'fine' }];
+    const { chat, loadedInRun } = await run(['--tools', 'calculator'], {}, {}, replies);
+    expect(JSON.stringify(chat.requests[1]!.messages.at(-1))).toContain('17 * 23 = 391');
+    expect(loadedInRun('// dist/tools/builtin/calculator.js')).toBe(true);
+    expect(loadedInRun('// dist/tools/validators/calculator.js')).toBe(true);
+    expect(loadedInRun('// dist/tools/validators/read_file.js')).toBe(false);
+    expect(loadedInRun('node_modules/zod/')).toBe(false);
+  });
+
+  it('an invalid call to a built-in tool loads zod, for the message the model gets', async () => {
+    const replies = [{ toolCalls: [{ name: 'calculator', arguments: { expression: 42 } }] }, { text: 'fine' }];
+    const { chat, loadedInRun } = await run(['--tools', 'calculator'], {}, {}, replies);
+    expect(JSON.stringify(chat.requests[1]!.messages.at(-1))).toContain('Invalid arguments for calculator: expression: Invalid input: expected string, received number');
+    expect(loadedInRun('node_modules/zod/')).toBe(true);
   });
 
   it('the default tools: their schemas all in the first request, none of their code, still no yaml or minisearch', async () => {

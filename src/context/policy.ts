@@ -17,6 +17,7 @@ import { expectedRemainingRequests, rewritePays } from './rewrite-cost.js';
 import { estimateStubBatch, planStubBatch, type StubBatch } from './stub-batch.js';
 import { deferredTool } from '../tools/deferred-tool.js';
 import { TOOL_SPECS } from '../tools/tool-specs.js';
+import { builtInValidator } from '../tools/built-in-validator.js';
 import type { RewriteReason } from '../contracts/events.js';
 import { historyUpperBound, messageUpperBound, TokenCounter } from './token-count.js';
 import { format } from './tool-result-cap.js';
@@ -96,7 +97,7 @@ export function createContextPolicy(options: ContextPolicyOptions): ContextPolic
   // The registry's cap stores whole outputs too: one store, so read_output finds both.
   const store = options.store ?? options.registry?.outputs ?? new MemoryOutputStore();
   if (options.offerReadOutput) {
-    options.offerReadOutput(deferredTool(TOOL_SPECS.read_output!, async () => (await import('./read-output.js')).createReadOutputTool(store), { specFromBuild: true }));
+    options.offerReadOutput(deferredTool(TOOL_SPECS.read_output!, async () => (await import('./read-output.js')).createReadOutputTool(store), { specFromBuild: true, validator: builtInValidator('read_output') }));
   }
   return agentPolicy(options, store);
 }

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { defineTool } from '../tools/define-tool.js';
 import type { Tool } from '../contracts/tool.js';
 import type { OutputStore } from '../tools/output-store.js';
@@ -17,7 +16,7 @@ export function createReadOutputTool(store: OutputStore, options: { maxLimit?: n
     name: READ_OUTPUT_TOOL,
     // Short: it is offered in every request from the first (a fixed tool list keeps the prompt cache).
     description: 'Read part of a tool output shortened in the conversation, by the out_… id its note gives.',
-    parameters: z.object({
+    parameters: (z) => z.object({
       id: z.string().regex(/^out_[0-9a-f]{12}$/, 'an output id looks like out_ followed by 12 hex digits'),
       offset: z.number().int().min(0).optional().describe('first character to return (default 0)'),
       limit: z.number().int().min(1).optional().describe(`characters to return (default and maximum ${maxLimit})`),

@@ -1,4 +1,3 @@
-import type { z } from 'zod';
 import type { ImageRef, Message, ToolCall, Usage } from './messages.js';
 import type { ModelRequest, ToolSchema } from './provider.js';
 
@@ -79,10 +78,17 @@ export interface ToolPermission<Args = unknown> {
   identity?: { name: string; group: string };
 }
 
+export type ArgumentCheck = { ok: true; data: unknown } | { ok: false; issues: string };
+
 export interface Tool {
   readonly name: string;
   readonly description: string;
-  readonly parameters: z.ZodType;
+  /**
+   * The arguments as the tool takes them (unknown keys dropped, defaults filled), or what is wrong
+   * with them, in words for the model. Synchronous when a compiled check answers (the built-in
+   * tools' valid calls: no zod), a promise otherwise.
+   */
+  checkArguments(args: unknown): ArgumentCheck | Promise<ArgumentCheck>;
   /** Derived once (defineTool: when first read, so tools never offered cost nothing). */
   readonly schema: ToolSchema;
   readonly readOnly: boolean;
@@ -99,7 +105,7 @@ export interface Tool {
   /**
    * Present on a tool whose code loads at first use (the CLI's built-in tools: their schemas come
    * from a manifest written at build time, so a run that never calls them never loads them or zod).
-   * Until it resolves, `parameters` and `permission.subject` throw; the registry awaits it before
+   * Until it resolves, `checkArguments` and `permission.subject` throw; the registry awaits it before
    * validating a call, and starts it as soon as a reply names the tool.
    */
   load?(): Promise<Tool>;

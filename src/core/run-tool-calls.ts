@@ -105,7 +105,7 @@ async function completeArguments(call: ToolCall, registry: ToolRegistry): Promis
   if (!parsed.ok) return false;
   // A tool whose code cannot load is left to invoke, which reports that.
   const tool = await registry.loaded(call.name).catch(() => undefined);
-  return !tool || tool.parameters.safeParse(parsed.value, { jitless: true }).success;
+  return !tool || (await tool.checkArguments(parsed.value)).ok;
 }
 
 /** Groups call indexes: a run of read-only or concurrent calls forms one batch, every other call its own. */

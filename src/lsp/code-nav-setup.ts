@@ -5,6 +5,7 @@ import { deferredTool } from '../tools/deferred-tool.js';
 import type { FileToolOptions } from '../tools/coding/shared/file-tool-options.js';
 import type { WriteObserver } from '../tools/coding/shared/observe-write.js';
 import { TOOL_SPECS } from '../tools/tool-specs.js';
+import { builtInValidator } from '../tools/built-in-validator.js';
 import { lookUpServer, lookUpServers, workspaceExtensions, type FoundServer, type ServerLookup } from './find-servers.js';
 import type { LspServers } from './lsp-servers.js';
 
@@ -51,7 +52,7 @@ export async function setUpCodeNav(options: CodeNavSetupOptions): Promise<CodeNa
     const [{ LspServers }, { createCodeNavTool }] = await Promise.all([import('./lsp-servers.js'), import('./code-nav-tool.js')]);
     servers ??= new LspServers({ found: usable, workspace: options.workspace, env: shellEnvironment(options.env, options.childEnv) });
     return createCodeNavTool({ servers, files: options.files, ...(options.files.tracker ? { tracker: options.files.tracker } : {}) });
-  }, { specFromBuild: true });
+  }, { specFromBuild: true, validator: builtInValidator('code_nav') });
   return {
     tool,
     servers: usable,

@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { z } from 'zod';
+import type { z } from 'zod';
+import type { Zod } from '../tools/zod-loader.js';
 import type { CallHierarchyItem, Location, WorkspaceEdit } from 'vscode-languageserver-protocol';
 import type { Tool, ToolContext, ToolOutput } from '../contracts/tool.js';
 import { defineTool } from '../tools/define-tool.js';
@@ -24,17 +25,18 @@ import { planWorkspaceEdit, writeAllOrNone } from './workspace-edit.js';
 
 const OPERATIONS = ['definition', 'references', 'hover', 'symbols', 'implementations', 'incoming_calls', 'outgoing_calls', 'rename'] as const;
 
-const parameters = z.object({
-  operation: z.enum(OPERATIONS),
-  path: z.string().min(1).optional(),
-  symbol: z.string().min(1).optional(),
-  line: z.number().int().min(1).optional(),
-  column: z.number().int().min(1).optional(),
-  query: z.string().min(1).optional(),
-  new_name: z.string().min(1).optional(),
-});
+const parameters = (z: Zod) =>
+  z.object({
+    operation: z.enum(OPERATIONS),
+    path: z.string().min(1).optional(),
+    symbol: z.string().min(1).optional(),
+    line: z.number().int().min(1).optional(),
+    column: z.number().int().min(1).optional(),
+    query: z.string().min(1).optional(),
+    new_name: z.string().min(1).optional(),
+  });
 
-type Args = z.infer<typeof parameters>;
+type Args = z.infer<ReturnType<typeof parameters>>;
 
 export interface CodeNavOptions {
   servers: LspServers;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { checkWithZod } from '../tools/zod-check.js';
 import type { Tool } from '../contracts/tool.js';
 import type { ListedTool, McpConnection } from './mcp-connection.js';
 import type { ServerOrigin } from './server-spec.js';
@@ -42,7 +43,7 @@ export function mcpTool(options: McpToolOptions): Tool {
   return {
     name,
     description,
-    parameters: z.record(z.string(), z.unknown()),
+    checkArguments: (args) => checkWithZod(z.record(z.string(), z.unknown()), args),
     schema: { name, description, parameters: { type: 'object', ...parameters } },
     readOnly,
     needsApproval: !readOnly,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { checkWithZod } from '../tools/zod-check.js';
 import type { Tool } from '../contracts/tool.js';
 import type { McpConnection } from './mcp-connection.js';
 
@@ -31,7 +32,7 @@ export function readResourceTool(connections: () => McpConnection[]): Tool {
   return {
     name: READ_RESOURCE_TOOL,
     description: DESCRIPTION,
-    parameters,
+    checkArguments: (args) => checkWithZod(parameters, args),
     schema: { name: READ_RESOURCE_TOOL, description: DESCRIPTION, parameters: SCHEMA_PARAMETERS },
     readOnly: true,
     needsApproval: false,

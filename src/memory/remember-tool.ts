@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { defineTool } from '../tools/define-tool.js';
 import { collectSecrets } from '../session/redact.js';
 import { projectFileWriteRefusal } from './memory-write-refusal.js';
@@ -18,7 +17,7 @@ export function createRememberTool(env: NodeJS.ProcessEnv = agentEnvironment()) 
     description:
       'Save a short durable fact for future sessions (how to run the tests, a user preference). ' +
       'scope "project" (default): this workspace; "user": every project. Never secrets.',
-    parameters: z.object({
+    parameters: (z) => z.object({
       fact: z.string(),
       scope: z.enum(['project', 'user']).default('project'),
     }),

@@ -2,6 +2,7 @@ import type { Tool } from '../contracts/tool.js';
 import { discoverSkills, type SkillCatalog } from './discover-skills.js';
 import { deferredTool } from '../tools/deferred-tool.js';
 import { TOOL_SPECS } from '../tools/tool-specs.js';
+import { builtInValidator } from '../tools/built-in-validator.js';
 import { skillsPrompt } from './skills-prompt.js';
 import { ToolScope } from './tool-scope.js';
 
@@ -25,7 +26,7 @@ export function setUpSkills(workspace: string, env: NodeJS.ProcessEnv = process.
   return {
     catalog,
     prompt: skillsPrompt(catalog.skills),
-    tool: catalog.skills.length ? deferredTool(TOOL_SPECS.skill!, async () => (await import('./skill-tool.js')).createSkillTool(catalog.skills, { scope, readRoots: roots }), { specFromBuild: true }) : undefined,
+    tool: catalog.skills.length ? deferredTool(TOOL_SPECS.skill!, async () => (await import('./skill-tool.js')).createSkillTool(catalog.skills, { scope, readRoots: roots }), { specFromBuild: true, validator: builtInValidator('skill') }) : undefined,
     scope,
     readRoots: () => roots,
     gate: (tool, args) => scope.refusal(tool.name, args),

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import type { Tool } from '../contracts/tool.js';
 import { defineTool } from '../tools/define-tool.js';
 import { bundledFiles } from './bundled-files.js';
@@ -21,7 +20,7 @@ export function createSkillTool(skills: readonly Skill[], activation: SkillActiv
   return defineTool({
     name: 'skill',
     description: 'Load a skill by name (the skills are listed in the system prompt): returns its instructions and the paths of its bundled files, which read_file can then read.',
-    parameters: z.object({ name: z.string().min(1) }),
+    parameters: (z) => z.object({ name: z.string().min(1) }),
     readOnly: true,
     permission: { category: 'read', subject: ({ name }) => ({ kind: 'text', value: name }) },
     async execute({ name }) {

@@ -1,6 +1,7 @@
 import { canonicalJson } from '../contracts/canonical-json.js';
 import { lazyModule } from '../contracts/lazy-module.js';
 import type { Tool, ToolCategory, ToolPermission } from '../contracts/tool.js';
+import type { CompiledValidator } from './compiled-validator.js';
 
 /**
  * What is known of a tool without loading its code: enough to offer it to the model and to
@@ -45,19 +46,31 @@ export interface DeferredToolOptions {
    * which would derive its JSON Schema through zod on the first call's critical path (~10–20 ms).
    */
   specFromBuild?: boolean;
+  /**
+   * The check of the spec's schema compiled at build time (src/tools/validators/), loaded
+   * with the tool: a call it passes needs no zod; one it fails goes to the tool's own schema, whose
+   * message the model gets. test/tool-validators.test.ts holds the two in agreement.
+   */
+  validator?: () => Promise<CompiledValidator | undefined>;
 }
 
 /**
  * A tool offered from its spec whose code (and zod, which its schema is written in) loads at
  * first use: `load` starts it, the registry awaits it before validating a call. A load that fails
  * is tried again at the next call; so is one whose tool no longer matches the spec.
+ * With a compiled `validator`, a valid call is checked without zod.
  */
 export function deferredTool(spec: ToolSpec, load: () => Promise<Tool>, options: DeferredToolOptions = {}): Tool {
-  const implementation = lazyModule(async () => (options.specFromBuild ? load() : agreeing(spec, await load())));
+  const loadTool = async () => (options.specFromBuild ? load() : agreeing(spec, await load()));
+  const implementation = lazyModule(async () => {
+    const [tool, validate] = await Promise.all([loadTool(), options.validator?.()]);
+    return { tool, validate };
+  });
+  const loadImplementation = async () => (await implementation.load()).tool;
   const real = (): Tool => {
     const loaded = implementation.loaded();
     if (!loaded) throw new Error(`The ${spec.name} tool is not loaded yet: await its load() first.`);
-    return loaded;
+    return loaded.tool;
   };
   const permission: ToolPermission = {
     category: spec.category,
@@ -69,17 +82,24 @@ export function deferredTool(spec: ToolSpec, load: () => Promise<Tool>, options:
     name: spec.name,
     description: spec.description,
     schema: { name: spec.name, description: spec.description, parameters: spec.parameters },
-    get parameters() {
-      return real().parameters;
+    checkArguments: (args) => {
+      const tool = real();
+      const validate = implementation.loaded()!.validate;
+      if (validate) {
+        // The compiled check drops unknown keys and fills defaults in place: the call's own value stays as sent.
+        const data = structuredClone(args);
+        if (validate(data)) return { ok: true, data };
+      }
+      return tool.checkArguments(args);
     },
     readOnly: spec.readOnly,
     ...(spec.concurrent ? { concurrent: true } : {}),
     needsApproval: spec.needsApproval,
     permission,
     timeoutMs: spec.timeoutMs,
-    load: implementation.load,
-    execute: async (args, context) => (await implementation.load()).execute(args, context),
-    preview: async (args, context) => (await implementation.load()).preview(args, context),
+    load: loadImplementation,
+    execute: async (args, context) => (await loadImplementation()).execute(args, context),
+    preview: async (args, context) => (await loadImplementation()).preview(args, context),
   };
   return tool;
 }

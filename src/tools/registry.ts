@@ -1,4 +1,3 @@
-import type { z } from 'zod';
 import { withoutEmptyOptionals } from './empty-optionals.js';
 import { errorText } from '../contracts/error-text.js';
 import type { AgentEvent } from '../contracts/events.js';
@@ -171,13 +170,9 @@ export class ToolRegistry {
 
     const parsed = parseArguments(call.arguments);
     if (!parsed.ok) return failure(`Arguments for ${tool.name} are not valid JSON (${parsed.error}). Send a JSON object matching the tool's schema.`);
-    // jitless: zod would otherwise compile a parser per object schema (`new Function`) at its first
-    // call, ~5–40 ms on the first tool round, to save microseconds on arguments this small.
-    const validated = tool.parameters.safeParse(withoutEmptyOptionals(parsed.value, tool.schema.parameters), { jitless: true });
-    if (!validated.success) {
-      return failure(`Invalid arguments for ${tool.name}: ${describeIssues(validated.error)}. Expected schema: ${JSON.stringify(tool.schema.parameters)}`);
-    }
-    const args = validated.data;
+    const checked = await tool.checkArguments(withoutEmptyOptionals(parsed.value, tool.schema.parameters));
+    if (!checked.ok) return failure(`Invalid arguments for ${tool.name}: ${checked.issues}. Expected schema: ${JSON.stringify(tool.schema.parameters)}`);
+    const args = checked.data;
     // Asked again with the arguments: allowed-tools may limit a tool to some arguments (`bash(git diff:*)`).
     const argumentRefusal = this.gate?.(tool, args);
     if (argumentRefusal !== undefined) return { content: `Denied: ${argumentRefusal}`, isError: true, status: 'denied', args };
@@ -286,10 +281,4 @@ export function parseArguments(raw: string): Parsed {
     return { ok: false, error: `expected a JSON object, got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}` };
   }
   return { ok: true, value };
-}
-
-function describeIssues(error: z.ZodError): string {
-  return error.issues
-    .map((issue) => `${issue.path.length ? issue.path.join('.') : '(root)'}: ${issue.message}`)
-    .join('; ');
 }

@@ -3,6 +3,7 @@ import type { FetchUrlOptions } from '../../tools/builtin/fetch-url.js';
 import type { ShellToolOptions } from '../../tools/coding/shell/bash.js';
 import type { FileToolOptions } from '../../tools/coding/shared/file-tool-options.js';
 import type { TodoList } from '../../tools/builtin/todo-list.js';
+import { builtInValidator } from '../../tools/built-in-validator.js';
 import { deferredTool } from '../../tools/deferred-tool.js';
 import { DEFAULT_TOOL_NAMES, expandToolGroups, TOOL_GROUPS } from '../settings/tool-names.js';
 import { TOOL_SPECS } from '../../tools/tool-specs.js';
@@ -62,6 +63,6 @@ export async function selectTools(names: readonly string[] | undefined, options:
   const make = (family: ToolFamily) => made.get(family) ?? made.set(family, family.make(options, shell)).get(family)!;
   return [...new Set(wanted)].map((name) => {
     const family = TOOL_FAMILIES.find((candidate) => candidate.names.includes(name))!;
-    return deferredTool(TOOL_SPECS[name]!, async () => (await make(family)).find((tool) => tool.name === name)!, { specFromBuild: true });
+    return deferredTool(TOOL_SPECS[name]!, async () => (await make(family)).find((tool) => tool.name === name)!, { specFromBuild: true, validator: builtInValidator(name) });
   });
 }

@@ -1,10 +1,9 @@
-import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
 
 export const currentTimeTool = defineTool({
   name: 'current_time',
   description: 'Get the current date and time (ISO 8601 with UTC offset). Optional IANA timezone, e.g. "Asia/Shanghai"; default is the local zone.',
-  parameters: z.object({ timezone: z.string().optional().describe('IANA time zone name') }),
+  parameters: (z) => z.object({ timezone: z.string().optional().describe('IANA time zone name') }),
   readOnly: true,
   timeoutMs: 5_000,
   async execute({ timezone }) {

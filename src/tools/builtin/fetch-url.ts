@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import type { Tool } from '../../contracts/tool.js';
 import { defineTool } from '../define-tool.js';
 import { httpGet, readCapped } from './fetch/http-get.js';
@@ -23,7 +22,7 @@ export function createFetchUrlTool(options: FetchUrlOptions = {}): Tool {
   return defineTool({
     name: 'fetch_url',
     description: 'HTTP GET a URL (http/https). Returns status, content type, the text length in characters, and the text (capped).',
-    parameters: z.object({ url: z.string().describe('absolute http(s) URL') }),
+    parameters: (z) => z.object({ url: z.string().describe('absolute http(s) URL') }),
     readOnly: true,
     // A GET sends data out: a model steered by something it read could put secrets into the URL.
     needsApproval: true,

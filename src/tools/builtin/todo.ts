@@ -1,21 +1,20 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { Message } from '../../contracts/messages.js';
 import type { Tool } from '../../contracts/tool.js';
 import { defineTool } from '../define-tool.js';
+import { validate as validTodoWrite } from '../validators/todo_write.js';
+import type { Zod } from '../zod-loader.js';
 import { TodoList, type TodoItem } from './todo-list.js';
 
-const makeParameters = () =>
+const todoWriteParameters = (z: Zod) =>
   z.object({
     todos: z
       .array(z.object({ content: z.string().min(1).describe('What to do, in a short imperative line.'), status: z.enum(['pending', 'in_progress', 'completed']) }))
       .describe('The whole list, replacing the previous one.'),
   });
-// Built when first needed: the TUI and ACP load this module to follow the list.
-let parameters: ReturnType<typeof makeParameters> | undefined;
-const todoWriteParameters = () => (parameters ??= makeParameters());
 
 // The schema and the plain type in todo-list.ts must agree (checked here at compile time).
-const agrees: TodoItem[] = [] as z.infer<ReturnType<typeof makeParameters>>['todos'];
+const agrees: TodoItem[] = [] as z.infer<ReturnType<typeof todoWriteParameters>>['todos'];
 void agrees;
 
 export { TodoList, type TodoItem };
@@ -35,8 +34,9 @@ export function restoreTodos(list: TodoList, messages: readonly Message[]): void
 export function todosOfCall(name: string, rawArguments: string): TodoItem[] | undefined {
   if (name !== 'todo_write') return undefined;
   try {
-    const parsed = todoWriteParameters().safeParse(JSON.parse(rawArguments));
-    return parsed.success ? parsed.data.todos : undefined;
+    // The check compiled at build time (test/tool-validators.test.ts holds it to the schema): the TUI and ACP follow the list without zod.
+    const args: unknown = JSON.parse(rawArguments);
+    return validTodoWrite(args) ? (args as { todos: TodoItem[] }).todos : undefined;
   } catch {
     return undefined;
   }
@@ -53,7 +53,7 @@ export function createTodoTools(list: TodoList): Tool[] {
       description:
         'Replace your checklist for this task (send the whole list). Use it for work of three or more steps: ' +
         'mark one item in_progress while you work on it and completed as soon as it is done. The user sees the list.',
-      parameters: todoWriteParameters(),
+      parameters: todoWriteParameters,
       readOnly: true,
       async execute({ todos }) {
         list.items = todos;
@@ -63,7 +63,7 @@ export function createTodoTools(list: TodoList): Tool[] {
     defineTool({
       name: 'todo_read',
       description: 'Your checklist for this task, as you last wrote it.',
-      parameters: z.object({}),
+      parameters: (z) => z.object({}),
       readOnly: true,
       execute: async () => list.render(),
     }),

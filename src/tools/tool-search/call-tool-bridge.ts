@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { checkWithZod } from '../zod-check.js';
 import type { ToolCall } from '../../contracts/messages.js';
 import type { Tool } from '../../contracts/tool.js';
 import { parseArguments } from '../registry.js';
@@ -13,7 +14,7 @@ export function makeCallTool(): Tool {
   return {
     name: CALL_TOOL,
     description: CALL_DESCRIPTION,
-    parameters: z.object({ name: z.string(), arguments: z.record(z.string(), z.unknown()) }),
+    checkArguments: (args) => checkWithZod(z.object({ name: z.string(), arguments: z.record(z.string(), z.unknown()) }), args),
     schema: { name: CALL_TOOL, description: CALL_DESCRIPTION, parameters: CALL_PARAMETERS },
     readOnly: false,
     needsApproval: false,

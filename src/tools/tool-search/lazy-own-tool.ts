@@ -33,9 +33,7 @@ export function lazyOwnTool(spec: OwnToolSpec, load: () => Promise<Tool>): Tool 
       if (schema?.description !== description) schema = { name: spec.name, description, parameters: spec.parameters };
       return schema;
     },
-    get parameters() {
-      return real().parameters;
-    },
+    checkArguments: (args) => real().checkArguments(args),
     readOnly: spec.readOnly,
     needsApproval: false,
     permission: { category: 'read' },

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { checkWithZod } from '../zod-check.js';
 import type { Tool } from '../../contracts/tool.js';
 import { CALL_TOOL, SEARCH_PARAMETERS, TOOL_SEARCH } from './tool-offer.js';
 
@@ -10,7 +11,7 @@ export function makeSearchTool(search: (query: string, limit?: number) => Promis
     get description() {
       return description();
     },
-    parameters,
+    checkArguments: (args) => checkWithZod(parameters, args),
     get schema() {
       return { name: TOOL_SEARCH, description: description(), parameters: SEARCH_PARAMETERS };
     },

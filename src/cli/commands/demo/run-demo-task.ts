@@ -7,6 +7,7 @@ import type { Provider } from '../../../contracts/provider.js';
 import { ScriptedProvider } from '../../../providers/scripted.js';
 import { withProtocol, type ToolProtocol } from '../../../providers/with-protocol.js';
 import { createCourseTools } from '../../../tools/builtin/course.js';
+import { loadZod } from '../../../tools/zod-loader.js';
 import { ToolRegistry } from '../../../tools/registry.js';
 import type { CliArgs } from '../../args/cli-args.js';
 import { providerSettings } from '../../setup/provider-settings.js';
@@ -44,11 +45,13 @@ export function demoProvider(task: DemoTask, protocol: ToolProtocol, real: DemoM
   return withProtocol(new ScriptedProvider(script), protocol);
 }
 
-export function runDemoTask(
+export async function runDemoTask(
   task: DemoTask,
   options: { protocol: ToolProtocol; real: DemoModel | undefined; pageUrl: string; signal: AbortSignal },
   onEvent?: (event: AgentEvent) => void,
 ): Promise<RunResult> {
+  // The course tools are made here, not offered from their build-time specs: their schemas are read from zod.
+  await loadZod();
   return run(
     {
       provider: demoProvider(task, options.protocol, options.real, options.pageUrl),

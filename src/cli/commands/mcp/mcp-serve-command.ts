@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import type { Tool } from '../../../contracts/tool.js';
 import { packageRoot } from '../../../eval/package-root.js';
 import { createReadOutputTool } from '../../../context/read-output.js';
+import { loadZod } from '../../../tools/zod-loader.js';
 import { serveRegistry, type ServeOptions } from '../../../mcp/serve-registry.js';
 import { createPermissionPolicy, type PermissionMode } from '../../../permissions/permission-policy.js';
 import { collectSecrets, createRedactor } from '../../../session/redact.js';
@@ -52,6 +53,8 @@ export async function mcpServeCommand(args: CliArgs & McpArgs, env: NodeJS.Proce
   const tools = await selectTools(wanted, { extraRoots: existingDirs(settings.addDirs), allowSecrets: settings.allowSecrets, privateHosts: settings.fetchPrivate }, { passEnv: settings.passEnv, secrets: [settings.apiKey], ...(sandbox ? { sandbox } : {}) });
   const registry = new ToolRegistry(tools, { redact: createRedactor(collectSecrets(env, [settings.apiKey])) });
   // A result longer than the cap is cut with a note naming its stored id: the client pages it back with read_output.
+  // That tool is made here, not from its build-time spec: its schema is read from zod.
+  await loadZod();
   registry.register(createReadOutputTool(registry.outputs));
   const mode = settings.permissionMode;
   const version = (JSON.parse(readFileSync(join(packageRoot(import.meta.url), 'package.json'), 'utf8')) as { version: string }).version;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type { Zod } from '../../zod-loader.js';
 import { defineTool } from '../../define-tool.js';
 import type { Tool, ToolOutput, ToolPreview } from '../../../contracts/tool.js';
 import { diskFileAccess, mtimeAfterWrite } from '../shared/file-access.js';
@@ -8,12 +8,13 @@ import { planEdit } from './plan-edit.js';
 import { observedWrite } from '../shared/observe-write.js';
 import type { FileReadTracker } from '../shared/read-tracker.js';
 
-const parameters = z.object({
-  path: z.string().min(1),
-  old_string: z.string(),
-  new_string: z.string(),
-  replace_all: z.boolean().optional(),
-});
+const parameters = (z: Zod) =>
+  z.object({
+    path: z.string().min(1),
+    old_string: z.string(),
+    new_string: z.string(),
+    replace_all: z.boolean().optional(),
+  });
 
 export function createEditFileTool(options: FileToolOptions, tracker: FileReadTracker): Tool {
   return defineTool({

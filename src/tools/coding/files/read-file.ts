@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type { Zod } from '../../zod-loader.js';
 import { defineTool } from '../../define-tool.js';
 import type { Tool, ToolOutput } from '../../../contracts/tool.js';
 import { filePermission } from '../shared/file-permission.js';
@@ -14,12 +14,13 @@ export const MAX_LINE_CHARS = 2000;
 /** Below the registry's default 30,000-character cap, so a read is never cut in the middle. */
 export const MAX_READ_CHARS = 25_000;
 
-const parameters = z.object({
-  path: z.string().min(1),
-  // An explicit maximum, else zod emits Number.MAX_SAFE_INTEGER into every request.
-  offset: z.number().int().min(1).max(1e9).optional(),
-  limit: z.number().int().min(1).max(1e9).optional(),
-});
+const parameters = (z: Zod) =>
+  z.object({
+    path: z.string().min(1),
+    // An explicit maximum, else zod emits Number.MAX_SAFE_INTEGER into every request.
+    offset: z.number().int().min(1).max(1e9).optional(),
+    limit: z.number().int().min(1).max(1e9).optional(),
+  });
 
 export function createReadFileTool(options: FileToolOptions, tracker: FileReadTracker): Tool {
   return defineTool({

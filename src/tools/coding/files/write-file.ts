@@ -1,5 +1,6 @@
 import { stat } from 'node:fs/promises';
-import { z } from 'zod';
+import type { z } from 'zod';
+import type { Zod } from '../../zod-loader.js';
 import { defineTool } from '../../define-tool.js';
 import type { Tool, ToolContext, ToolOutput, ToolPreview } from '../../../contracts/tool.js';
 import { diskFileAccess, mtimeAfterWrite } from '../shared/file-access.js';
@@ -15,8 +16,8 @@ import { observedWrite } from '../shared/observe-write.js';
 /** How much of a new file the approval prompt shows. */
 const NEW_FILE_PREVIEW_LINES = 40;
 
-const parameters = z.object({ path: z.string().min(1), content: z.string() });
-type WriteArgs = z.infer<typeof parameters>;
+const parameters = (z: Zod) => z.object({ path: z.string().min(1), content: z.string() });
+type WriteArgs = z.infer<ReturnType<typeof parameters>>;
 
 type Existing = { kind: 'new' } | { kind: 'text'; text: string; layout: TextLayout; mode: number } | { kind: 'other'; size: number; mode: number };
 type WritePlan = { ok: true; absolute: string; shown: string; existing: Existing } | { ok: false; error: string };

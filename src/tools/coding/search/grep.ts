@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { defineTool } from '../../define-tool.js';
 import type { Tool } from '../../../contracts/tool.js';
 import { withWarnings } from './file-lister.js';
@@ -28,7 +27,7 @@ export function createGrepTool(options: SearchToolOptions = {}): Tool {
       'Search file contents by regular expression (no lookaround or backreferences). ' +
       'Output `path:line:column: text` per matching line, `path-line- text` for context, sorted. Honours .gitignore; skips binary files. ' +
       `At most max_results (default ${DEFAULT_GREP_RESULTS}) lines; says when more exist.`,
-    parameters: z.object({
+    parameters: (z) => z.object({
       pattern: z.string().min(1),
       path: z.string().min(1).optional().describe('File or directory; default the workspace.'),
       glob: z.string().min(1).optional().describe('File filter, e.g. "*.ts".'),

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { defineTool } from '../../define-tool.js';
 import type { Tool } from '../../../contracts/tool.js';
 import { listFilesWith, withWarnings } from './file-lister.js';
@@ -20,7 +19,7 @@ export function createListFilesTool(options: SearchToolOptions = {}): Tool {
     description:
       'List files matching a glob, sorted, paths relative to the workspace. Honours .gitignore; skips node_modules and .git. ' +
       `A glob without "/" matches names at any depth ("*.ts"). At most ${limit} paths; says when more matched.`,
-    parameters: z.object({
+    parameters: (z) => z.object({
       pattern: z.string().min(1).optional().describe('Default "**/*".'),
       path: z.string().min(1).optional().describe('Directory; default the workspace.'),
     }),

@@ -1,9 +1,9 @@
-import { z } from 'zod';
+import type { Zod } from '../../zod-loader.js';
 import type { Tool } from '../../../contracts/tool.js';
 import { defineTool } from '../../define-tool.js';
 import { backgroundJobs, type BackgroundJobs } from './background-jobs.js';
 
-const jobId = z.object({ id: z.string().min(1) });
+const jobId = (z: Zod) => z.object({ id: z.string().min(1) });
 
 function unknownJob(id: string, jobs: BackgroundJobs): { output: string; isError: true } {
   const known = jobs.list().map((job) => job.id);

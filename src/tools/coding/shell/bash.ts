@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import { z } from 'zod';
 import { defineTool } from '../../define-tool.js';
 import type { Tool, ToolOutput } from '../../../contracts/tool.js';
 import { backgroundJobs, type BackgroundJobs } from './background-jobs.js';
@@ -38,7 +37,7 @@ export const createBashTool = (options: ShellToolOptions = {}): Tool => {
   name: 'bash',
   description:
     'Run a shell command (bash -c) in the workspace. No interactive input. Returns stdout and stderr interleaved, capped head+tail, then the exit code (omitted when 0 with output). Time-out 120000 ms by default, max 600000; kills the whole tree. run_in_background: returns an id at once (read with bash_output, stop with bash_kill); use it for servers and watchers.',
-  parameters: z.object({
+  parameters: (z) => z.object({
     command: z.string().min(1),
     timeout_ms: z.number().int().positive().max(MAX_BASH_TIMEOUT_MS).optional(),
     run_in_background: z.boolean().optional(),
