@@ -49,7 +49,7 @@ function chunked(bytes: Uint8Array, cuts: number[]): Uint8Array[] {
 }
 
 async function through(pieces: Uint8Array[], budget: { maxEventBytes: number; maxReplyBytes: number }): Promise<{ chunks: string[]; error?: unknown }> {
-  const stream = new ReadableStream<Uint8Array>({ start(controller) { for (const piece of pieces) controller.enqueue(piece); controller.close(); } }).pipeThrough(sseReframe('peer', budget));
+  const stream = sseReframe(new ReadableStream<Uint8Array>({ start(controller) { for (const piece of pieces) controller.enqueue(piece); controller.close(); } }), 'peer', budget);
   const chunks: string[] = [];
   const decoder = new TextDecoder();
   try {

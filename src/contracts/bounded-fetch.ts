@@ -17,7 +17,7 @@ export function boundedFetch(peer: string, budget: ReplyBudget = DEFAULT_REPLY_B
     const response = await inner(input, init);
     if (!response.body || [101, 204, 205, 304].includes(response.status)) return response;
     const sse = /text\/event-stream/i.test(response.headers.get('content-type') ?? '');
-    const body = response.body.pipeThrough(sse ? sseReframe(peer, budget) : countingStream(peer, budget.maxBodyBytes ?? budget.maxReplyBytes, 'one reply'));
+    const body = sse ? sseReframe(response.body, peer, budget) : countingStream(response.body, peer, budget.maxBodyBytes ?? budget.maxReplyBytes, 'one reply');
     const bounded = new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
     Object.defineProperty(bounded, 'url', { value: response.url });
     return bounded;

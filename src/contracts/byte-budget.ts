@@ -1,3 +1,4 @@
+import { readThrough } from './read-through.js';
 /**
  * The one way a network peer's bytes are bounded: counted as they arrive, and past the budget the
  * read ends with a `ByteBudgetError` naming the peer and the limit. Nothing here holds more than
@@ -66,17 +67,13 @@ export async function readTextWithin(response: Response, maxBytes: number, peer:
   return parts.join('');
 }
 
-/** A byte stream that errors with the budget's error once more than `maxBytes` have passed through. */
-export function countingStream(peer: string, maxBytes: number, what: string): TransformStream<Uint8Array, Uint8Array> {
+/** `body` as a stream that errors with the budget's error once more than `maxBytes` have passed through. */
+export function countingStream(body: ReadableStream<Uint8Array>, peer: string, maxBytes: number, what: string): ReadableStream<Uint8Array> {
   const counter = new ByteCounter(peer, maxBytes, what);
-  return new TransformStream({
-    transform(chunk, controller) {
-      try {
-        counter.add(chunk.byteLength);
-        controller.enqueue(chunk);
-      } catch (error) {
-        controller.error(error);
-      }
+  return readThrough(body, {
+    chunk(chunk, push) {
+      counter.add(chunk.byteLength);
+      push(chunk);
     },
   });
 }

@@ -1,5 +1,6 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { ByteCounter } from './byte-budget.js';
+import { readThrough } from './read-through.js';
 
 /** How much one model reply may send: per server-sent event and for the whole reply (reasoning included). */
 export interface ReplyBudget {
@@ -18,31 +19,27 @@ export interface ReplyBudget {
  * chunks took quadratic time (100 MB never finished); given whole events they scan each byte once.
  * Bytes are counted as they arrive: past the event's or the reply's budget the stream errors.
  */
-export function sseReframe(peer: string, budget: ReplyBudget): TransformStream<Uint8Array, Uint8Array> {
+export function sseReframe(body: ReadableStream<Uint8Array>, peer: string, budget: ReplyBudget): ReadableStream<Uint8Array> {
   const reply = new ByteCounter(peer, budget.maxReplyBytes, 'one reply');
   const event = new ByteCounter(peer, budget.maxEventBytes, 'one event');
   const decoder = new TextDecoder('utf-8');
   const encoder = new TextEncoder();
-  let out: TransformStreamDefaultController<Uint8Array> | undefined;
+  let out: ((bytes: Uint8Array) => void) | undefined;
   const parser = createParser({
     onEvent(message) {
       event.reset();
-      out?.enqueue(encoder.encode(serialise(message)));
+      out?.(encoder.encode(serialise(message)));
     },
   });
-  return new TransformStream({
-    transform(chunk, controller) {
-      out = controller;
-      try {
-        reply.add(chunk.byteLength);
-        event.add(chunk.byteLength);
-        parser.feed(decoder.decode(chunk, { stream: true }));
-      } catch (error) {
-        controller.error(error);
-      }
+  return readThrough(body, {
+    chunk(chunk, push) {
+      out = push;
+      reply.add(chunk.byteLength);
+      event.add(chunk.byteLength);
+      parser.feed(decoder.decode(chunk, { stream: true }));
     },
-    flush(controller) {
-      out = controller;
+    end(push) {
+      out = push;
       const rest = decoder.decode();
       // An event not closed by a blank line at the end of the stream is dispatched as the SDKs do.
       parser.feed(`${rest}\n\n`);
