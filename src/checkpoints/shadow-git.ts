@@ -40,6 +40,9 @@ export class ShadowGit {
   private writeExcludes(): void {
     if (this.excludesWritten) return;
     const lines = this.excludedInside().map((path) => `/${path.replace(/[\\*?[\]!#\s]/g, '\\$&')}/`);
+    // The file tools' own atomic writes (`.NAME.PID.8HEX.tmp`, src/tools/coding/shared/atomic-write.ts) exist
+    // for an instant; a snapshot running beside one must not record it as a file the agent made.
+    lines.push(`.*.[0-9]*.${'[0-9a-f]'.repeat(8)}.tmp`);
     mkdirSync(join(this.gitDir, 'info'), { recursive: true });
     writeFileSync(join(this.gitDir, 'info', 'exclude'), lines.map((line) => `${line}\n`).join(''));
     this.excludesWritten = true;
