@@ -129,8 +129,10 @@ describe('the ACP SDK client drives every method vibe-agent acp advertises', () 
       expect((await slow).stopReason).toBe('cancelled');
 
       const replayFrom = updates.length;
-      expect(await agent.request('session/load', { sessionId, cwd: home.workspace, mcpServers })).toEqual({});
+      expect(await agent.request('session/load', { sessionId, cwd: home.workspace, mcpServers })).toMatchObject({ modes: { currentModeId: 'ask' } });
       used.add('session/load');
+      expect(await agent.request('session/set_mode', { sessionId, modeId: 'auto-edit' })).toEqual({});
+      used.add('session/set_mode');
       const replayed = updates.slice(replayFrom).map((n) => n.update);
       expect(replayed.filter((u) => u.sessionUpdate === 'user_message_chunk')).toHaveLength(2);
       expect(replayed.filter((u) => u.sessionUpdate === 'tool_call').length).toBeGreaterThanOrEqual(4);

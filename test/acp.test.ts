@@ -185,7 +185,7 @@ describe('vibe-agent acp: an editor drives the agent over stdio', () => {
     servers.push(next);
     const again = startEditor(home, next);
     await again.initialize();
-    expect(await again.agent.request('session/load', { sessionId, cwd: home.workspace, mcpServers: [] })).toEqual({});
+    expect(await again.agent.request('session/load', { sessionId, cwd: home.workspace, mcpServers: [] })).toMatchObject({ modes: { currentModeId: 'ask' } });
     const replayed = again.updates.filter((n) => n.sessionId === sessionId).map((n) => n.update);
     expect(ofKind(again.updates, 'user_message_chunk').map((u) => (u.content.type === 'text' ? u.content.text : ''))).toEqual(['fix the greeting', 'clean the build folder', 'count slowly']);
     expect(replayed.filter((u) => u.sessionUpdate === 'tool_call').map((u) => (u as { title: string }).title)).toEqual(['Read greet.txt', 'Edit greet.txt', 'Run `rm -rf build`']);

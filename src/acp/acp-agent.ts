@@ -12,6 +12,7 @@ import { editorApproval } from './permission-question.js';
 import { promptImages } from './prompt-images.js';
 import { promptText } from './prompt-text.js';
 import { replayEvents } from './replay-history.js';
+import { permissionModeOf, sessionModes } from './session-modes.js';
 import { acpStopReason } from './stop-reason.js';
 
 export const AUTH_METHOD_ID = 'environment-key';
@@ -87,7 +88,10 @@ export function createAcpAgent(host: AcpHost): { app: AgentApp; closeAll(): Prom
       if (problem) throw RequestError.authRequired(undefined, problem);
       return {};
     })
-    .onRequest('session/new', async ({ params }) => ({ sessionId: (await open(params.cwd, params.mcpServers)).session.id }))
+    .onRequest('session/new', async ({ params }) => {
+      const { session } = await open(params.cwd, params.mcpServers);
+      return { sessionId: session.id, modes: sessionModes(session.mode) };
+    })
     .onRequest('session/load', async ({ params }) => {
       const earlier = sessions.get(params.sessionId);
       if (earlier) {
@@ -102,6 +106,14 @@ export function createAcpAgent(host: AcpHost): { app: AgentApp; closeAll(): Prom
         if ('user' in item) await send(session.id, { sessionUpdate: 'user_message_chunk', content: { type: 'text', text: item.user } });
         else for (const update of await updates.updates(item)) await send(session.id, update);
       }
+      return { modes: sessionModes(session.mode) };
+    })
+    .onRequest('session/set_mode', ({ params }) => {
+      const live = sessions.get(params.sessionId);
+      if (!live) throw RequestError.sessionNotFound(params.sessionId);
+      const mode = permissionModeOf(params.modeId);
+      if (!mode) throw RequestError.invalidParams(undefined, `unknown mode "${params.modeId}"; this agent's modes are ${sessionModes(live.session.mode).availableModes.map((m) => m.id).join(', ')}`);
+      live.session.setMode(mode);
       return {};
     })
     .onRequest('session/prompt', async ({ params }) => {

@@ -3,6 +3,7 @@ import type { ImageRef, Message } from '../contracts/messages.js';
 import type { Tool } from '../contracts/tool.js';
 import type { ImageLimits } from '../images/image-limits.js';
 import type { ServerEntry } from '../mcp/server-spec.js';
+import type { PermissionMode } from '../permissions/permission-modes.js';
 import type { AskApproval } from '../tools/approval.js';
 import type { FileAccess } from '../tools/coding/shared/file-access.js';
 import type { Confine } from './confined-files.js';
@@ -39,6 +40,10 @@ export interface AcpSession {
   confine: Confine;
   /** Whether the session's model takes images (`refused` says why not) and the provider's limits for them. */
   images: { refused: string | undefined; limits: ImageLimits };
+  /** The session's permission mode: its permission policy's. */
+  readonly mode: PermissionMode;
+  /** Sets the permission policy's mode (as Shift+Tab in a terminal): the running prompt's next call is checked in it. */
+  setMode(mode: PermissionMode): void;
   /** One prompt (with the images on its user message): the loop's events, in order, ending with `stop`. */
   prompt(input: string, signal: AbortSignal, images?: ImageRef[]): AsyncIterable<AgentEvent>;
   close(): Promise<void>;
