@@ -302,7 +302,10 @@ const PARITY_GREP: Array<Record<string, unknown>> = [
   { pattern: 'nothing matches this' },
 ];
 
-const PARITY_LIST: Array<Record<string, unknown>> = [{}, { pattern: '*.ts' }, { pattern: '*.{yml,md}' }, { path: 'src' }, { pattern: 'src/**' }, { pattern: '**/*.txt', path: 'src' }, { path: 'build' }];
+const PARITY_LIST: Array<Record<string, unknown>> = [
+  {}, { pattern: '*.ts' }, { pattern: '*.{yml,md}' }, { path: 'src' }, { pattern: 'src/**' }, { pattern: '**/*.txt', path: 'src' }, { path: 'build' },
+  { path: 'config' }, { pattern: '.env*' }, { pattern: '*id_*' },
+];
 
 describe('parity: ripgrep and the JavaScript engine print the same bytes', () => {
   it('has ripgrep installed (.ci/run installs it; locally: apt-get install -y ripgrep)', () => {
@@ -338,6 +341,12 @@ describe('parity: ripgrep and the JavaScript engine print the same bytes', () =>
       expect(rg).toBe(js);
     });
   }
+
+  it('list_files with secrets allowed, and capped', async () => {
+    for (const options of [{ allowSecrets: true }, { maxListedFiles: 3 }, { maxListedFiles: 1, allowSecrets: true }]) {
+      expect(await output('rg', 'list_files', {}, options)).toBe(await output('js', 'list_files', {}, options));
+    }
+  });
 
   it('grep with secrets allowed', async () => {
     const options = { allowSecrets: true };

@@ -13,7 +13,7 @@ describe('secretBelow', () => {
     for (let n = 1; n <= 2; n++) {
       for (let i = 0; i + n <= PREFIXES.length; i++) {
         const prefixes = PREFIXES.slice(i, i + n);
-        const test = secretBelow(prefixes);
+        const { test } = secretBelow(prefixes);
         for (const below of BELOW) {
           expect(test(below), `${JSON.stringify(prefixes)} + ${below}`).toBe(prefixes.some((prefix) => isSecretPath(`${prefix}/${below}`)));
         }

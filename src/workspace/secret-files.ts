@@ -30,21 +30,39 @@ const SECRET_DIR_TEXT = new RegExp([...SECRET_DIRS].map(escape).join('|'), 'i');
 /** Every name SECRET_IN_DIR lists: only a path ending in one of them needs its parent looked at. */
 const NAMES_SECRET_IN_DIR = new Set(Object.values(SECRET_IN_DIR).flat());
 
+/** The pieces of MAYBE_SECRET: a secret name or extension ending a path, a name starting like a key's or `.env.`, and words anywhere. */
+const SECRET_ENDING = `(?:${[...SECRET_EXTENSIONS, ...SECRET_NAMES, ...NAMES_SECRET_IN_DIR].map(escape).join('|')})[\\\\/]*`;
+const SECRET_NAME_START = `(?:\\.env\\.|${SSH_KEY_PREFIXES.map(escape).join('|')})`;
+const SECRET_ANYWHERE = ['service[-_]?account', ...[...SECRET_DIRS].map(escape)];
+const NOT_ASCII = '[^\\x00-\\x7f]';
+
 /**
  * A test every secret path passes, and a few others: a secret name or extension at its end, a
  * name starting like a key's or `.env.`, "service account", a secret folder's name; and any
  * character outside ASCII (lower-casing one may give ASCII). Most paths fail it at once.
  */
-export const MAYBE_SECRET = new RegExp(
-  [
-    '[^\\x00-\\x7f]',
-    `(?:${[...SECRET_EXTENSIONS, ...SECRET_NAMES, ...NAMES_SECRET_IN_DIR].map(escape).join('|')})[\\\\/]*$`,
-    `(?:^|[\\\\/])(?:\\.env\\.|${SSH_KEY_PREFIXES.map(escape).join('|')})`,
-    'service[-_]?account',
-    ...[...SECRET_DIRS].map(escape),
-  ].join('|'),
-  'i',
-);
+export const MAYBE_SECRET = new RegExp([NOT_ASCII, `${SECRET_ENDING}$`, `(?:^|[\\\\/])${SECRET_NAME_START}`, ...SECRET_ANYWHERE].join('|'), 'i');
+
+/** MAYBE_SECRET over NUL-separated paths at once: each path's start and end are a NUL's or the text's. */
+const inRecords = (pieces: string[]) =>
+  new RegExp([...pieces, `${SECRET_ENDING}(?=\\0|$)`, `(?:^|[\\\\/\\0])${SECRET_NAME_START}`, ...SECRET_ANYWHERE].join('|'), 'gi');
+const MAYBE_SECRET_IN_ASCII_RECORDS = inRecords([]);
+const MAYBE_SECRET_IN_RECORDS = inRecords([NOT_ASCII]);
+
+/**
+ * Where MAYBE_SECRET holds for paths joined by NULs (ripgrep's `--null` output): a position
+ * inside each path it holds for, in increasing order, none inside a path it does not hold for.
+ * One scan of the text in place of a test per path, which costs more than the rest of a
+ * listing's handling of it. `ascii`: the caller knows the text has no other character.
+ */
+export function maybeSecretIn(records: string, ascii: boolean): number[] {
+  const pattern = ascii ? MAYBE_SECRET_IN_ASCII_RECORDS : MAYBE_SECRET_IN_RECORDS;
+  const found: number[] = [];
+  pattern.lastIndex = 0;
+  // The last character a match took is in the path it was found in (a name's start may take the NUL before it).
+  while (pattern.exec(records) !== null) found.push(pattern.lastIndex - 1);
+  return found;
+}
 
 function isSeparator(code: number): boolean {
   return code === 0x2f || code === 0x5c;
@@ -91,21 +109,32 @@ function nameOf(path: string): string {
   return path.slice(start);
 }
 
+/** A secret test for the paths below some folders, and where it can be, a pre-test of many paths at once. */
+export interface SecretsBelow {
+  test(below: string): boolean;
+  /** When every path `test` calls a secret passes MAYBE_SECRET: maybeSecretIn, to skip the paths it does not hold for. */
+  candidatesIn?(records: string, ascii: boolean): number[];
+}
+
 /**
  * Whether `isSecretPath` holds for `prefix + '/' + below` with any of the prefixes, the prefixes'
  * folders looked at once: for the many files a search finds below one root. `below` is a clean
  * relative path (not empty, no leading or trailing separator).
  */
-export function secretBelow(prefixes: readonly string[]): (below: string) => boolean {
+export function secretBelow(prefixes: readonly string[]): SecretsBelow {
   const folders = prefixes.map((prefix) => prefix.toLowerCase().split(/[\\/]+/).filter((segment) => segment.length > 0));
-  if (folders.some((segments) => segments.some((segment) => SECRET_DIRS.has(segment)))) return (below) => !ENV_TEMPLATES.has(nameOf(below).toLowerCase());
+  if (folders.some((segments) => segments.some((segment) => SECRET_DIRS.has(segment)))) return { test: (below) => !ENV_TEMPLATES.has(nameOf(below).toLowerCase()) };
   const parents = folders.map((segments) => segments[segments.length - 1]).filter((parent) => parent !== undefined && Object.hasOwn(SECRET_IN_DIR, parent));
-  if (parents.length === 0) return isSecretPath;
-  return (below) => {
-    if (isSecretPath(below)) return true;
-    const name = nameOf(below);
-    // Only a file straight below the prefix has the prefix's last folder as its parent.
-    return name.length === below.length && parents.some((parent) => isSecretInDir(parent, name.toLowerCase()));
+  if (parents.length === 0) return { test: isSecretPath, candidatesIn: maybeSecretIn };
+  return {
+    test: (below) => {
+      if (isSecretPath(below)) return true;
+      const name = nameOf(below);
+      // Only a file straight below the prefix has the prefix's last folder as its parent.
+      return name.length === below.length && parents.some((parent) => isSecretInDir(parent, name.toLowerCase()));
+    },
+    // Those names are among MAYBE_SECRET's endings, and lower-casing changes only ASCII or a path it holds for.
+    candidatesIn: maybeSecretIn,
   };
 }
 

@@ -2,9 +2,8 @@ import { defineTool } from '../../define-tool.js';
 import type { Tool } from '../../../contracts/tool.js';
 import { listFilesWith, withWarnings } from './file-lister.js';
 import { findRipgrep } from './ripgrep-detect.js';
-import { compileGlob } from './search-glob.js';
+import { compileGlob, ripgrepTypeGlob } from './search-glob.js';
 import { searchPermission } from './search-permission.js';
-import { sortedHead } from './sorted-head.js';
 import { resolveSearchTarget } from './search-target.js';
 import type { SearchToolOptions } from './search-tool-options.js';
 
@@ -32,9 +31,10 @@ export function createListFilesTool(options: SearchToolOptions = {}): Tool {
       if (!resolved.ok) return { output: resolved.reason, isError: true };
       const { target } = resolved;
       if (target.isFile) return { output: `${path} is a file, not a directory; list_files lists directories (use grep or read the file).`, isError: true };
-      const { files, warnings } = await listFilesWith(await findRipgrep(options.ripgrep, signal), target, signal);
-      if (files.length === 0) return withWarnings(`No files match ${JSON.stringify(pattern ?? '**/*')} in ${path ?? 'the workspace'}.`, warnings);
-      return withWarnings(formatList(sortedHead(files, limit), files.length), warnings);
+      const typeGlob = pattern === undefined ? undefined : ripgrepTypeGlob(pattern);
+      const { head, total, warnings } = await listFilesWith(await findRipgrep(options.ripgrep, signal), { target, limit, signal, ...(typeGlob ? { typeGlob } : {}) });
+      if (total === 0) return withWarnings(`No files match ${JSON.stringify(pattern ?? '**/*')} in ${path ?? 'the workspace'}.`, warnings);
+      return withWarnings(formatList(head, total), warnings);
     },
   });
 }

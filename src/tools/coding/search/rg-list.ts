@@ -1,29 +1,53 @@
 import { availableParallelism } from 'node:os';
+import type { PathHead } from './path-head.js';
 import { runRipgrep } from './rg-runner.js';
 import { walkFlags } from './rg-grep.js';
 import type { SearchTarget } from './search-target.js';
 
 /**
- * ripgrep's walkers leave one core to this process, which decodes, tests and keeps each path as it
- * is printed: on two cores a walk on both made the reader wait its turn (list_files 1.34–1.43× a bare
- * `rg --files` at 100,000 files), while one walker lists about as fast as two there.
+ * ripgrep's walkers leave one core to this process, which reads the paths as they are printed:
+ * on two cores a walk on both made the reader wait its turn, while one walker lists about as fast
+ * as two there.
  */
 const LISTING_THREADS = Math.max(1, availableParallelism() - 1);
 
-/** `rg --files` over the target with the walk both engines share: the files the JavaScript walker would report, as display paths, unsorted. */
-export async function listWithRipgrep(binary: string, target: SearchTarget, signal: AbortSignal): Promise<string[]> {
-  const files: string[] = [];
-  const run = await runRipgrep(binary, ['--files', '--null', `--threads=${LISTING_THREADS}`, ...walkFlags(), '--', '.'], {
+/**
+ * `rg --files` over the target with the walk both engines share, each file the JavaScript walker
+ * would report given to `head` by its path from the target. With no path argument ripgrep names
+ * files without a leading "./". `typeGlob` (search-glob.ts) narrows what ripgrep prints; the
+ * target's own filter still decides.
+ */
+export async function listWithRipgrep(binary: string, target: SearchTarget, head: PathHead, signal: AbortSignal, typeGlob?: string): Promise<void> {
+  const narrow = typeGlob ? ['--type-add', `vibelist:${typeGlob}`, '--type', 'vibelist'] : [];
+  const run = await runRipgrep(binary, ['--files', '--null', `--threads=${LISTING_THREADS}`, ...walkFlags(), ...narrow], {
     cwd: target.absolute,
     signal,
-    onRecord(record) {
-      // "./" and the path: ripgrep names what it found below the "." it was given.
-      const raw = record.startsWith('./') ? record.slice(2) : record;
-      if (raw !== '' && target.accepts(raw)) files.push(target.display(raw));
-    },
+    onRecords: (records, ascii) => addRecords(records, ascii, target, head),
   });
   // 1: no file at all; 2 with output: some folder could not be read, the rest is listed (the walker skips those too).
-  if (run.code === 2 && files.length === 0 && run.stderr.trim() !== '') throw new Error(`ripgrep failed: ${run.stderr.trim()}`);
+  if (run.code === 2 && head.total === 0 && run.stderr.trim() !== '') throw new Error(`ripgrep failed: ${run.stderr.trim()}`);
   if (run.code !== 0 && run.code !== 1 && run.code !== 2) throw new Error(`ripgrep stopped unexpectedly (exit ${run.code}): ${run.stderr.trim()}`);
-  return files;
+}
+
+/** The paths in `records` the target accepts, each made a string only if it must be tested or kept. */
+function addRecords(records: string, ascii: boolean, target: SearchTarget, head: PathHead): void {
+  const mustCheck = target.mustCheckIn?.(records, ascii);
+  let next = 0;
+  for (let start = 0; start <= records.length; ) {
+    let end = records.indexOf('\0', start);
+    if (end === -1) end = records.length;
+    if (end > start) {
+      let check = mustCheck === undefined;
+      while (mustCheck !== undefined && next < mustCheck.length && mustCheck[next]! < end) {
+        check = true;
+        next++;
+      }
+      if (!check) head.addIn(records, start, end);
+      else {
+        const path = records.slice(start, end);
+        if (target.accepts(path)) head.add(path);
+      }
+    }
+    start = end + 1;
+  }
 }

@@ -1,3 +1,4 @@
+import { isAscii } from 'node:buffer';
 import { spawn } from 'node:child_process';
 
 export interface RipgrepRun {
@@ -9,7 +10,9 @@ export interface RipgrepOptions {
   cwd: string;
   signal: AbortSignal;
   /** One NUL-ended record of stdout (`--null`), decoded as UTF-8. */
-  onRecord(record: string): void;
+  onRecord?(record: string): void;
+  /** In place of onRecord: whole records at a time, joined by NULs (none after the last); `ascii` when each byte was. */
+  onRecords?(records: string, ascii: boolean): void;
   /** Called once the process runs; may call `stop` to kill it and reject with `reason`. Returns what to do when it ends. */
   onSpawn?(pid: number, stop: (reason: unknown) => void): () => void;
 }
@@ -39,8 +42,10 @@ export function runRipgrep(binary: string, args: string[], options: RipgrepOptio
     const onAbort = () => fail(options.signal.reason);
     options.signal.addEventListener('abort', onAbort, { once: true });
     const onEnd = child.pid === undefined ? undefined : options.onSpawn?.(child.pid, fail);
-    const emit = (text: string) => {
-      for (const record of text.split('\0')) options.onRecord(record);
+    const emit = (buffer: Buffer, end: number) => {
+      const text = buffer.toString('utf8', 0, end);
+      if (options.onRecords) options.onRecords(text, isAscii(buffer.subarray(0, end)));
+      else for (const record of text.split('\0')) options.onRecord?.(record);
     };
 
     child.stdout.on('data', (chunk: Buffer) => {
@@ -54,7 +59,7 @@ export function runRipgrep(binary: string, args: string[], options: RipgrepOptio
       const end = buffer.length - (chunk.length - last);
       pending = last + 1 < chunk.length ? [chunk.subarray(last + 1)] : [];
       try {
-        emit(buffer.toString('utf8', 0, end));
+        emit(buffer, end);
       } catch (error) {
         fail(error);
       }
@@ -69,7 +74,7 @@ export function runRipgrep(binary: string, args: string[], options: RipgrepOptio
       if (failed) return;
       try {
         const rest = Buffer.concat(pending);
-        if (rest.length > 0) emit(rest.toString('utf8'));
+        if (rest.length > 0) emit(rest, rest.length);
       } catch (error) {
         fail(error);
         return;

@@ -15,6 +15,11 @@ export interface SearchTarget {
   display(fromRoot: string): string;
   /** Whether a file found at `fromRoot` is reported: the glob, and secrets unless allowed. */
   accepts(fromRoot: string): boolean;
+  /**
+   * For found files' paths (`fromRoot`) joined by NULs: positions inside the paths `accepts` must
+   * look at, in increasing order; it accepts every other one. Absent when it must look at them all.
+   */
+  mustCheckIn?(records: string, ascii: boolean): number[];
 }
 
 export type TargetResult = { ok: true; target: SearchTarget } | { ok: false; reason: string };
@@ -31,7 +36,9 @@ export async function resolveSearchTarget(
   const base = resolved.relative === '.' ? '' : resolved.relative;
   const display = (fromRoot: string) => (base === '' ? fromRoot : fromRoot === '' ? base : `${base}/${fromRoot}`);
   // The names a found file is reached by: its display path and its real one, each the target's path and `fromRoot`.
-  const secret = options.allowSecrets === true ? () => false : secretBelow([base, resolved.absolute]);
+  const secrets = options.allowSecrets === true ? undefined : secretBelow([base, resolved.absolute]);
+  const secret = secrets ? secrets.test : () => false;
+  const mustCheckIn = filter ? undefined : secrets ? secrets.candidatesIn : () => [];
   return {
     ok: true,
     target: {
@@ -39,6 +46,7 @@ export async function resolveSearchTarget(
       isFile: info.isFile(),
       display,
       accepts: filter ? (fromRoot) => filter(fromRoot) && !secret(fromRoot) : (fromRoot) => !secret(fromRoot),
+      ...(mustCheckIn ? { mustCheckIn } : {}),
     },
   };
 }

@@ -1,0 +1,53 @@
+import { comparePathIn, comparePaths } from './path-order.js';
+import { keepSmallest } from './select-smallest.js';
+
+/**
+ * The first `limit` paths in path order of all it is given, and how many it was given: what
+ * `[...all].sort(comparePaths).slice(0, limit)` and `all.length` say, without keeping them all.
+ * Paths are kept until twice the limit, then cut back to the limit smallest; the largest of those
+ * becomes the bar a later path must come before to be kept. Most paths of a big listing fail it
+ * after one comparison, made in place while the path is still inside ripgrep's output (`addIn`),
+ * so they never become strings at all.
+ */
+export class PathHead {
+  readonly #limit: number;
+  #kept: string[] = [];
+  /** Set once `limit` paths are known to come before every later one that does not come before it. */
+  #bar: string | undefined;
+  #total = 0;
+
+  constructor(limit: number) {
+    this.#limit = Math.max(0, limit);
+  }
+
+  /** How many paths were added. */
+  get total(): number {
+    return this.#total;
+  }
+
+  add(path: string): void {
+    this.#total++;
+    if (this.#limit === 0 || (this.#bar !== undefined && comparePaths(path, this.#bar) >= 0)) return;
+    this.#kept.push(path);
+    if (this.#kept.length >= 2 * this.#limit) this.#cut();
+  }
+
+  /** add(text.slice(start, end)), the slice made only if the path may be kept. */
+  addIn(text: string, start: number, end: number): void {
+    if (this.#bar !== undefined && comparePathIn(text, start, end, this.#bar) >= 0) this.#total++;
+    else this.add(text.slice(start, end));
+  }
+
+  /** The kept paths, in path order. */
+  sorted(): string[] {
+    if (this.#kept.length > this.#limit) this.#cut();
+    return [...this.#kept].sort(comparePaths);
+  }
+
+  #cut(): void {
+    keepSmallest(this.#kept, this.#limit);
+    let bar = this.#kept[0];
+    for (const path of this.#kept) if (comparePaths(path, bar!) > 0) bar = path;
+    this.#bar = bar;
+  }
+}
