@@ -8,13 +8,16 @@ export function keepSmallest(a: string[], k: number): void {
   if (a.length <= k) return;
   let lo = 0;
   let hi = a.length - 1;
-  for (let round = 0; hi > lo; round++) {
+  // Everything in [lo, hi] comes before everything above hi: once that range ends at k, it is the answer.
+  for (let round = 0; hi > lo && hi >= k; round++) {
     if (round === MAX_ROUNDS) {
       const rest = a.slice(lo, hi + 1).sort(comparePaths);
       for (let i = 0; i < rest.length; i++) a[lo + i] = rest[i]!;
       break;
     }
-    const pivot = medianOfThree(a[lo]!, a[(lo + hi) >> 1]!, a[hi]!);
+    // Random picks: the cuts of a listing meet runs in order and reversed, which fixed picks split badly.
+    const pick = () => a[lo + Math.floor(Math.random() * (hi - lo + 1))]!;
+    const pivot = medianOfThree(pick(), pick(), pick());
     // Three ways: [lo, less) below the pivot, [less, more] equal to it, (more, hi] above it.
     let less = lo;
     let more = hi;
