@@ -5,7 +5,7 @@
  * the session was opened in auto mode or switched to it with `POST /v1/sessions/{id}/mode`; the
  * verdict is a numbered `permission_review` event on the stream and in the stored events.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createVibeClient, readEventPage } from '../src/client/index.js';
@@ -68,5 +68,36 @@ describe('auto mode on the session server', () => {
     expect(secondWatch.events.find((event) => event.type === 'tool_call_end' && event.id === 'b2')).toMatchObject({ status: 'ok' });
     expect(readFileSync(join(home.workspace, 'switched.txt'), 'utf8')).toBe('switched\n');
     expect(reviewer.requests).toHaveLength(2);
+  });
+
+  it('hands back to the clients after three refusals in a row: the call becomes a question, and the answer is the verdict of the person', { timeout: 300_000 }, async () => {
+    const agent = await startChatServer([bash('c1', 'echo a > a.txt'), bash('c2', 'echo b > b.txt'), bash('c3', 'echo c > c.txt'), { text: 'Done.' }], { checkEcho: false });
+    const reviewer = await startChatServer([verdict('deny'), verdict('deny'), verdict('deny')], { checkEcho: false });
+    const home = cliHome();
+    cleanups.push(() => agent.close(), () => reviewer.close(), () => home.cleanup());
+    const env = { ...home.env, OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: agent.url, VIBE_MODEL: 'agent-model', OLLAMA_BASE_URL: reviewer.url };
+    // The mode from the run settings, as a config or flag sets it for every session.
+    const server = await startServe(['--permission-mode', 'auto', '--reviewer', 'ollama/reviewer-model', '--sandbox', 'off'], { cwd: home.workspace, env });
+    cleanups.push(() => server.kill());
+    const token = server.printedToken!;
+    const client = createVibeClient({ baseUrl: server.url, token });
+    const created = await client.POST('/v1/sessions', { body: { workspace: home.workspace } });
+    expect(created.data).toMatchObject({ permissionMode: 'auto' });
+    const id = created.data!.id;
+    const watch = new EventWatch({ baseUrl: server.url, token, sessionId: id });
+    cleanups.push(() => watch.close());
+    await client.POST('/v1/sessions/{id}/prompts', { params: { path: { id } }, body: { text: 'write three files', mode: 'queue' } });
+    const question = await watch.until((event) => event.type === 'question', 'the hand-back question');
+    expect(String((question.request as { summary: string }).summary)).toContain('auto mode: 3 refused in a row, 3 in all');
+    expect(watch.events.filter((event) => event.type === 'permission_review').map((event) => [event.id, event.tier, event.verdict])).toEqual([
+      ['c1', 'reviewer', 'deny'],
+      ['c2', 'reviewer', 'deny'],
+    ]);
+    await client.POST('/v1/sessions/{id}/approvals/{requestId}', { params: { path: { id, requestId: String(question.id) } }, body: { decision: 'allow' } });
+    await watch.until((event) => event.type === 'stop', 'the stop');
+    expect(watch.events.find((event) => event.type === 'permission_review' && event.id === 'c3')).toMatchObject({ tier: 'person', verdict: 'allow', handedBack: true, refusals: { inARow: 3, total: 3 } });
+    expect(readFileSync(join(home.workspace, 'c.txt'), 'utf8')).toBe('c\n');
+    expect(existsSync(join(home.workspace, 'a.txt'))).toBe(false);
+    expect(reviewer.requests).toHaveLength(3);
   });
 });
