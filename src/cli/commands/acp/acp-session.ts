@@ -7,7 +7,7 @@ import { findSession } from '../../../session/list-sessions.js';
 import { resolveInWorkspace } from '../../../workspace/resolve-path.js';
 import type { CliArgs } from '../../args/cli-args.js';
 import { safeStderr } from '../../display/safe-output.js';
-import { createCliAuthorize } from '../../setup/permission-setup.js';
+import { sessionPolicy } from '../../setup/permission-setup.js';
 import { prepareRun, type PreparedRun } from '../../setup/prepare-run.js';
 import { openConversation, type ConversationCore } from '../../../conversation/open-conversation.js';
 import { agentEventOf, promptEvents } from '../../../conversation/prompt-events.js';
@@ -39,7 +39,7 @@ export async function openAcpSession(args: CliArgs, setup: AcpSessionSetup, env:
     conversation = await openConversation(
       conversationParts(prepared, {
         session: storedChoice(workspace, setup.loadId, env),
-        authorize: (ask) => (policy = createCliAuthorize(settings, ask, undefined, { hooks: prepared.hooks, reviewer: prepared.reviewer })),
+        authorize: (ask) => (policy = sessionPolicy(prepared, { ask })),
         asks: true,
         warn,
         env,

@@ -7,7 +7,7 @@ import type { CliArgs } from '../../args/cli-args.js';
 import { asUsage, chooseSessionPath } from '../../prompt/session-choice.js';
 import { UsageError } from '../../settings/usage-error.js';
 import { conversationParts } from '../../setup/conversation-parts.js';
-import { createCliAuthorize } from '../../setup/permission-setup.js';
+import { sessionPolicy } from '../../setup/permission-setup.js';
 import type { PreparedRun } from '../../setup/prepare-run.js';
 import { agentEnvironment } from '../../../secrets/held-secrets.js';
 
@@ -29,9 +29,8 @@ export class InteractiveConversations {
     private readonly saving: boolean,
     private readonly warn: (text: string) => void,
   ) {
-    const extras = { hooks: prepared.hooks, reviewer: prepared.reviewer };
-    this.permissions = createCliAuthorize(prepared.settings, (request, signal) => (this.ask ? this.ask(request, signal) : Promise.resolve('no')), undefined, extras);
-    this.typedPermissions = createCliAuthorize(prepared.settings, async () => 'yes', undefined, extras);
+    this.permissions = sessionPolicy(prepared, { ask: (request, signal) => (this.ask ? this.ask(request, signal) : Promise.resolve('no')) });
+    this.typedPermissions = sessionPolicy(prepared, { ask: async () => 'yes' });
   }
 
   /** Opens the first conversation; a session taken by another run or a bad --resume is a usage error (exit 2). */

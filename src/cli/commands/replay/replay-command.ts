@@ -16,7 +16,7 @@ import type { ReplayArgs } from './replay-args.js';
 import { EXIT } from '../../settings/exit-codes.js';
 import { prepareRun, type PreparedRun } from '../../setup/prepare-run.js';
 import { conversationParts } from '../../setup/conversation-parts.js';
-import { createCliAuthorize } from '../../setup/permission-setup.js';
+import { replayPolicy } from '../../setup/permission-setup.js';
 import { UsageError } from '../../settings/usage-error.js';
 import { safeStderr, safeStdout } from '../../display/safe-output.js';
 import { agentEnvironment } from '../../../secrets/held-secrets.js';
@@ -71,7 +71,7 @@ export async function replayCommand(args: CliArgs & ReplayArgs, signal: AbortSig
 /** The parts a one-shot run of these settings would have, headless (nobody is asked; the replay's own tools answer from the recording). */
 function replaySetup(prepared: PreparedRun, redact: (text: string) => string): ReplaySetup {
   const warn = (text: string) => safeStderr.write(`vibe-agent: warning: ${text}\n`);
-  const parts = conversationParts(prepared, { session: { kind: 'none' }, authorize: (ask) => createCliAuthorize(prepared.settings, ask), asks: false, warn });
+  const parts = conversationParts(prepared, { session: { kind: 'none' }, authorize: () => replayPolicy(prepared), asks: false, warn });
   return { parts, ...(prepared.contextWindow !== undefined ? { contextWindow: prepared.contextWindow } : {}), redact };
 }
 

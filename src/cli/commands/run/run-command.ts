@@ -1,5 +1,5 @@
 import type { CliArgs } from '../../args/cli-args.js';
-import { createCliAuthorize } from '../../setup/permission-setup.js';
+import { sessionPolicy } from '../../setup/permission-setup.js';
 import { readApprovedPlan } from '../../prompt/approved-plan.js';
 import { EXIT, exitCodeFor } from '../../settings/exit-codes.js';
 import { prepareRun, type PreparedRun } from '../../setup/prepare-run.js';
@@ -45,7 +45,7 @@ async function runPrepared(args: CliArgs, prompt: string | undefined, prepared: 
   const conversation = await openConversation(
     conversationParts(prepared, {
       session,
-      authorize: (ask) => createCliAuthorize(settings, ask, approved?.scope, { onUnasked: unasked.record, hooks: prepared.hooks, reviewer: prepared.reviewer, onHandBack: handBack.record }),
+      authorize: (ask) => sessionPolicy(prepared, { ask, ...(approved ? { planScope: approved.scope } : {}), onUnasked: unasked.record, onHandBack: handBack.record }),
       asks: terminal !== undefined,
       warn,
       ...(approved ? { approvedPlan: approved.text } : {}),

@@ -12,7 +12,7 @@ import type { ApprovalAnswer } from '../../../tools/approval.js';
 import type { PermissionPolicy } from '../../../permissions/permission-policy.js';
 import type { CliArgs } from '../../args/cli-args.js';
 import { conversationParts } from '../../setup/conversation-parts.js';
-import { createCliAuthorize } from '../../setup/permission-setup.js';
+import { sessionPolicy } from '../../setup/permission-setup.js';
 import { prepareRun, type PreparedRun } from '../../setup/prepare-run.js';
 import type { ServedIds } from './served-ids.js';
 import { servedGoal } from './served-goal.js';
@@ -65,7 +65,7 @@ async function hostConversation(args: CliArgs, session: SessionChoice, env: Node
     conversation = await openConversation(
       conversationParts(prepared, {
         session,
-        authorize: (ask) => (policy = createCliAuthorize(prepared.settings, ask, undefined, { hooks: prepared.hooks })),
+        authorize: (ask) => (policy = sessionPolicy(prepared, { ask })),
         asks: true,
         warn,
         env,
