@@ -1,11 +1,14 @@
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, chmodSync, closeSync, constants, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, closeSync, constants, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bulkPackLimit } from '../src/checkpoints/bulk-add.js';
 import { ShadowGit, nulList } from '../src/checkpoints/shadow-git.js';
+import { applyRewind, planRewind } from '../src/checkpoints/rewind.js';
+import { SessionCheckpoints } from '../src/checkpoints/session-checkpoints.js';
 import { takeSnapshot } from '../src/checkpoints/snapshot.js';
+import { dropStalePackTemps } from '../src/checkpoints/stale-pack-temps.js';
 import { waitFor } from './support/cli-process.js';
 
 /** The store as the snapshot writes it, with packs capped at `packBytes` so a small tree still spans several. */
@@ -164,10 +167,12 @@ describe('a snapshot whose git is killed between packs', () => {
       process.kill(gitAddOf(process.pid), 'SIGKILL');
     } finally {
       // The filter holds git's stderr open: it must end before git's result comes.
-      release(fifo);
+      await release(fifo);
     }
     expect(await failed).toMatch(/git add failed/);
     expect(existsSync(join(git.gitDir, 'index.lock'))).toBe(false);
+    // The pack it was writing stays, half-written, until the next add.
+    expect(packTemps(git.gitDir).length).toBeGreaterThan(0);
     gitIn(git.gitDir, ['fsck', '--full', '--strict', '--no-dangling']);
     expect(await git.must(['ls-tree', '-r', earlier.tree])).toBe(earlierFiles);
 
@@ -176,9 +181,72 @@ describe('a snapshot whose git is killed between packs', () => {
     const after = await takeSnapshot(git);
     expect(after).toEqual(await takeSnapshot(fresh));
     expect(nulList(await git.must(['ls-tree', '-r', '-z', '--name-only', after.tree]))).toContain('zz-gate.txt');
+    expect(packTemps(git.gitDir)).toEqual([]);
     gitIn(git.gitDir, ['fsck', '--full', '--strict', '--no-dangling']);
   }, 120_000);
 });
+
+describe('a pack a killed git add left half-written', () => {
+  it('is left alone while an add runs (it holds the index lock), removed by the next snapshot once killed; the store stays whole and a rewind over it works', async () => {
+    const { root, ws, write } = workspace();
+    const sessionPath = join(root, 'session.jsonl');
+    writeFileSync(sessionPath, '');
+    const store = new SessionCheckpoints({ workspace: ws, sessionId: 's', env: { XDG_DATA_HOME: join(root, 'data'), HOME: root } });
+    const checkpoint = await store.beforeTurn({ run: 1, turn: 1, prompt: 'first' });
+    const { gitDir } = store.git;
+    expect(packs(gitDir).length).toBeGreaterThan(0);
+    const changed = readFileSync(join(ws, 'many/d2/f0002.txt'));
+    const removed = readFileSync(join(ws, 'many/d1/f0001.txt'));
+    write('many/d2/f0002.txt', 'changed after the checkpoint\n');
+    rmSync(join(ws, 'many/d1/f0001.txt'));
+
+    // The same gate as above: the add waits at its last file with the pack of the files before it open.
+    const mark = join(root, 'gate-reached');
+    const fifo = join(root, 'gate');
+    execFileSync('mkfifo', [fifo]);
+    appendFileSync(join(gitDir, 'config'), `[filter "gate"]\n\tclean = touch ${mark} && cat ${fifo} > /dev/null && cat\n`);
+    write('.gitattributes', 'zz-gate.txt filter=gate\n');
+    for (let i = 0; i < 400; i++) write(`more/g${String(i).padStart(4, '0')}.bin`, noise(2000 + i, 1024));
+    write('zz-gate.txt', 'held\n');
+    const failed = store.snapshot().then(
+      () => 'finished',
+      (error: Error) => error.message,
+    );
+    let writing: string[];
+    try {
+      await waitFor(() => existsSync(mark), 'git to reach the gate', 60_000);
+      writing = packTemps(gitDir);
+      expect(writing.length).toBeGreaterThan(0);
+      // A live add's pack: its lock is there, so nothing is removed.
+      expect(existsSync(join(gitDir, 'index.lock'))).toBe(true);
+      expect(await dropStalePackTemps(gitDir)).toEqual([]);
+      expect(packTemps(gitDir)).toEqual(writing);
+      process.kill(gitAddOf(process.pid), 'SIGKILL');
+    } finally {
+      await release(fifo);
+    }
+    expect(await failed).toMatch(/git add failed/);
+    expect(packTemps(gitDir)).toEqual(writing);
+    const stale = writing.reduce((sum, name) => sum + statSync(join(gitDir, 'objects', 'pack', name)).size, 0);
+    expect(stale).toBeGreaterThan(0);
+
+    rmSync(join(ws, '.gitattributes'));
+    await store.snapshot();
+    expect(packTemps(gitDir)).toEqual([]);
+    gitIn(gitDir, ['fsck', '--full', '--strict', '--no-dangling']);
+
+    // The first checkpoint's files come back from the packs of the first snapshot.
+    const plan = await planRewind(store, { checkpoint, files: true, conversation: false, sessionPath });
+    const outcome = await applyRewind(store, plan);
+    expect(outcome.files!.restored).toEqual(expect.arrayContaining(['many/d1/f0001.txt', 'many/d2/f0002.txt']));
+    expect(readFileSync(join(ws, 'many/d2/f0002.txt'))).toEqual(changed);
+    expect(readFileSync(join(ws, 'many/d1/f0001.txt'))).toEqual(removed);
+    gitIn(gitDir, ['fsck', '--full', '--strict', '--no-dangling']);
+  }, 120_000);
+});
+
+/** git's temporary files in the store's pack folder: a pack being written, or its index just before the rename. */
+const packTemps = (gitDir: string) => readdirSync(join(gitDir, 'objects', 'pack')).filter((name) => /^tmp_(pack|idx|rev)_/.test(name)).sort();
 
 /** The `git add` that `parent` started (seen in /proc). */
 function gitAddOf(parent: number): number {
@@ -194,11 +262,18 @@ function gitAddOf(parent: number): number {
   throw new Error('no git add running');
 }
 
-/** Lets the filter waiting on the FIFO go on (no reader: nothing to do). */
-function release(fifo: string): void {
-  try {
-    closeSync(openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK));
-  } catch {
-    // No reader waits.
-  }
+/**
+ * Lets the filter waiting on the FIFO go on: an open for writing and a close, so its read ends. The
+ * filter touches its mark just before it opens the FIFO, so the open is tried until a reader is there
+ * (without one it fails at once, and the filter would wait for good, holding git's stderr open).
+ */
+function release(fifo: string): Promise<void> {
+  return waitFor(() => {
+    try {
+      closeSync(openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK));
+      return true;
+    } catch {
+      return false;
+    }
+  }, 'the gate filter to open its FIFO', 60_000);
 }

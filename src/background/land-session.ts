@@ -27,7 +27,7 @@ export async function landSession(request: LandRequest): Promise<LandResult> {
   if (!entry.worktree || !entry.branch) return refused(`${entry.name} did not run in a worktree (start one with --bg -w NAME); its edits are in ${entry.workspace} already`);
   if (request.state === 'working' || request.state === 'needs you') return refused(`${entry.name} is ${request.state}; land it once it is done (or stop it: vibe-agent stop ${entry.name})`);
   const lock = takeLandLock(entry.worktree);
-  if ('heldBy' in lock) return refused(`another land of ${entry.name} is under way (process ${lock.heldBy}); land it once that one has ended. Nothing was applied.`);
+  if ('heldBy' in lock) return refused(`another land of ${entry.name} is under way (${lock.heldBy === undefined ? 'its process could not be named: the lock changed hands on every look' : `process ${lock.heldBy}`}); land it once that one has ended. Nothing was applied.`);
   try {
     return await landLocked(request, entry.worktree, entry.branch);
   } finally {

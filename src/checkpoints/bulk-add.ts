@@ -1,4 +1,5 @@
 import type { GitResult, ShadowGit } from './shadow-git.js';
+import { dropStalePackTemps } from './stale-pack-temps.js';
 
 /** What the files to add weigh: their number and their bytes on disk. */
 export interface AddWeight {
@@ -11,9 +12,11 @@ export interface AddWeight {
  * into packs (git's bulk check-in, which `add` uses for files over core.bigFileThreshold) instead of
  * a loose object each: a first snapshot of 100,000 files writes a few dozen files, not 100,000 (each
  * a 4 KB block at least and four file-system calls). Compressed as fast as loose objects are (level 1).
- * A few files stay loose, so the store does not gather a pack per snapshot.
+ * A few files stay loose, so the store does not gather a pack per snapshot. A pack an earlier add
+ * was killed in the middle of is removed first (dropStalePackTemps).
  */
-export function addAll(git: ShadowGit, pathspecs: string[], bulk: AddWeight | undefined): Promise<GitResult> {
+export async function addAll(git: ShadowGit, pathspecs: string[], bulk: AddWeight | undefined): Promise<GitResult> {
+  await dropStalePackTemps(git.gitDir);
   const packing = bulk ? ['-c', 'core.bigFileThreshold=1', '-c', 'pack.compression=1', '-c', `pack.packSizeLimit=${bulkPackLimit(bulk)}`] : [];
   return git.run([...packing, 'add', '-A', '--ignore-errors', '--pathspec-from-file=-', '--pathspec-file-nul'], pathspecs.join('\0'));
 }

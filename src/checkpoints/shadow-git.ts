@@ -106,7 +106,7 @@ export class ShadowGit {
  * store would then fail on it. git does not wait for a held lock (it fails at once), so a lock there
  * after one of ours that writes the index was killed mid-work is the one it took. Objects need
  * nothing: a pack is in use only once its .idx is renamed into place, so a half-written one is a
- * stray temporary file.
+ * stray temporary file, which the next add removes (stale-pack-temps.ts).
  */
 function dropOrphanedLock(indexFile: string): void {
   rmSync(`${indexFile}.lock`, { force: true });
