@@ -7,14 +7,15 @@ const MAX_ROOM = 65_536;
  * The first `limit` paths in path order of all it is given, and how many it was given: what
  * `[...all].sort(comparePaths).slice(0, limit)` and `all.length` say, without keeping them all.
  * Paths are kept until there are `room` more than the limit, then cut back to the limit smallest;
- * the largest of those becomes the bar a later path must come before to be kept. The room doubles
- * at each cut, so paths arriving in reverse order (each one kept) cost a few cuts, not one per `limit`. Most paths of a big listing fail it
- * after one comparison, made in place while the path is still inside ripgrep's output (`addIn`),
- * so they never become strings at all.
+ * the largest of those becomes the bar a later path must come before to be kept. Most paths of a
+ * big listing fail it after one comparison, made in place while the path is still inside
+ * ripgrep's output (`addIn`), so they never become strings at all. The room doubles at each cut,
+ * so paths arriving in reverse order (each one kept) cost a few cuts, not one per `limit` paths.
  */
 export class PathHead {
   readonly #limit: number;
   #kept: string[] = [];
+  /** How many more than the limit are kept before a cut. */
   #room: number;
   /** Set once `limit` paths are known to come before every later one that does not come before it. */
   #bar: string | undefined;
