@@ -1,25 +1,18 @@
-import { availableParallelism } from 'node:os';
 import type { PathHead } from './path-head.js';
 import { runRipgrep } from './rg-runner.js';
 import { walkFlags } from './rg-grep.js';
 import type { SearchTarget } from './search-target.js';
 
 /**
- * ripgrep's walkers leave one core to this process, which reads the paths as they are printed:
- * on two cores a walk on both made the reader wait its turn, while one walker lists about as fast
- * as two there.
- */
-const LISTING_THREADS = Math.max(1, availableParallelism() - 1);
-
-/**
  * `rg --files` over the target with the walk both engines share, each file the JavaScript walker
  * would report given to `head` by its path from the target. With no path argument ripgrep names
  * files without a leading "./". `typeGlob` (search-glob.ts) narrows what ripgrep prints; the
- * target's own filter still decides.
+ * target's own filter still decides. ripgrep walks on every core: reading its output in place
+ * costs this process about 20 ms of CPU per 100,000 paths, less than a walker left out would cost.
  */
 export async function listWithRipgrep(binary: string, target: SearchTarget, head: PathHead, signal: AbortSignal, typeGlob?: string): Promise<void> {
   const narrow = typeGlob ? ['--type-add', `vibelist:${typeGlob}`, '--type', 'vibelist'] : [];
-  const run = await runRipgrep(binary, ['--files', '--null', `--threads=${LISTING_THREADS}`, ...walkFlags(), ...narrow], {
+  const run = await runRipgrep(binary, ['--files', '--null', ...walkFlags(), ...narrow], {
     cwd: target.absolute,
     signal,
     onRecords: (records, ascii) => addRecords(records, ascii, target, head),
