@@ -1,20 +1,14 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { client, ndJsonStream, type RequestPermissionRequest, type SessionNotification } from '@agentclientprotocol/sdk';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startChatServer, type ChatServer, type ServerStep } from './support/chat-server.js';
-import { CLI, cliHome, type CliHome } from './support/cli-process.js';
+import { CLI, cliHome } from './support/cli-process.js';
+import { cleanedAfterEach } from './support/editor-cleanup.js';
 
-const servers: ChatServer[] = [];
-const homes: CliHome[] = [];
-const agents: ChildProcess[] = [];
-afterEach(async () => {
-  for (const child of agents.splice(0)) if (child.exitCode === null) child.kill();
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-  for (const home of homes.splice(0)) home.cleanup();
-});
+const { agents, servers, homes } = cleanedAfterEach<ChatServer>();
 
 const MODE_IDS = ['ask', 'auto-edit', 'auto', 'yolo', 'plan'];
 /** Each question's call, as its title begins: "write a.txt (new, 1 line)" → "write a.txt". */

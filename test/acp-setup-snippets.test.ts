@@ -1,11 +1,12 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { client, ndJsonStream, type ClientConnection } from '@agentclientprotocol/sdk';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startAnthropicServer, type AnthropicServer } from './support/anthropic-server.js';
-import { CLI, cliHome, type CliHome } from './support/cli-process.js';
+import { CLI, cliHome } from './support/cli-process.js';
+import { cleanedAfterEach } from './support/editor-cleanup.js';
 
 /** An editor's `agent_servers` entry (Zed's settings.json, JetBrains' acp.json). */
 interface AgentServer {
@@ -22,14 +23,7 @@ const SNIPPETS = [...DOC.matchAll(/^(.*)\n\n```json\n([\s\S]*?)\n```/gm)].flatMa
   return Object.entries(parsed.agent_servers ?? {}).map(([name, server]) => ({ editor: intro!.split(' (')[0]!, name, server }));
 });
 
-const homes: CliHome[] = [];
-const agents: ChildProcess[] = [];
-const servers: AnthropicServer[] = [];
-afterEach(async () => {
-  for (const child of agents.splice(0)) if (child.exitCode === null) child.kill();
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-  for (const home of homes.splice(0)) home.cleanup();
-});
+const { agents, servers, homes } = cleanedAfterEach<AnthropicServer>();
 
 /**
  * Starts the agent as the editor would from a snippet: its args, its env (each key replaced by a

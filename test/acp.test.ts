@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -15,19 +15,13 @@ import {
   type SessionNotification,
   type SessionUpdate,
 } from '@agentclientprotocol/sdk';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startChatServer, type ChatServer, type ServerStep } from './support/chat-server.js';
 import { CLI, cliHome, type CliHome } from './support/cli-process.js';
 import { writePng } from './support/image-fixtures.js';
+import { cleanedAfterEach } from './support/editor-cleanup.js';
 
-const servers: ChatServer[] = [];
-const homes: CliHome[] = [];
-const agents: ChildProcess[] = [];
-afterEach(async () => {
-  for (const child of agents.splice(0)) if (child.exitCode === null) child.kill();
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-  for (const home of homes.splice(0)) home.cleanup();
-});
+const { agents, servers, homes } = cleanedAfterEach<ChatServer>();
 
 interface EditorOptions {
   capabilities?: ClientCapabilities;
