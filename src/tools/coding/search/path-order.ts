@@ -8,11 +8,7 @@ const SLASH = 0x2f;
  * JavaScript's `<` does. Sharing ripgrep's order lets grep read its ordered output and stop early.
  */
 export function comparePaths(a: string, b: string): number {
-  const length = Math.min(a.length, b.length);
-  let i = 0;
-  while (i < length && a.charCodeAt(i) === b.charCodeAt(i)) i++;
-  if (i === length) return a.length - b.length;
-  return rank(a.charCodeAt(i)) - rank(b.charCodeAt(i));
+  return comparePathIn(a, 0, a.length, b);
 }
 
 /** comparePaths(text.slice(start, end), b) without making the slice: a listing compares most paths it reads only once. */
