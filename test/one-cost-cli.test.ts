@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { startChatServer } from './support/chat-server.js';
 import { CLI, spawnCli } from './support/cli-process.js';
 import { cleanupAfterEach, requireTmux, startInTmux } from './support/tmux.js';
-import { statusLine, terminalEnv } from './support/tui-session.js';
+import { promptShown, statusLine, terminalEnv } from './support/tui-session.js';
 import { formatCost } from '../src/cli/display/format-cost.js';
 
 const cleanups = cleanupAfterEach();
@@ -47,7 +47,7 @@ describe('one cost everywhere', () => {
 
     const pane = await startInTmux([process.execPath, CLI, '--continue'], { cwd: workspace, width: 120, height: 30, env });
     cleanups.push(() => pane.kill());
-    const resumed = await pane.waitFor('Continuing a conversation of 3 messages.');
+    const resumed = await pane.waitFor((screen) => screen.includes('Continuing a conversation of 3 messages.') && promptShown(screen));
     // The status line starts from what the session spent: 1.5k tokens and $0.0042, not 0.
     expect(statusLine(resumed)).toContain('$0.0042');
     expect(statusLine(resumed)).toMatch(/1\.5k tok/);
@@ -62,7 +62,7 @@ describe('one cost everywhere', () => {
     await pane.waitFor('Second answer.');
     await pane.send(['/cost'], { literal: true });
     await pane.send(['Enter']);
-    const after = await pane.waitFor('Cost: $0.0112');
+    const after = await pane.waitFor((screen) => screen.includes('Cost: $0.0112') && promptShown(screen));
     expect(after).toMatch(/Tokens: 3\.2k in .*, 800 out/);
     expect(statusLine(after)).toContain('$0.0112');
     await pane.send(['/exit'], { literal: true });

@@ -49,3 +49,12 @@ export function terminalEnv(home: string, serverUrl: string, extra: Record<strin
 export function statusLine(screen: string): string {
   return screen.trimEnd().split('\n').at(-1) ?? '';
 }
+
+/**
+ * The prompt and its status line are drawn: the last row is the status line (it always names the
+ * turn count). Lines committed to the scrollback can reach the screen a frame before the prompt
+ * does, so a test that reads the status line waits for this, not for text above it.
+ */
+export function promptShown(screen: string): boolean {
+  return /\bturn \d+\/\d+/.test(statusLine(screen));
+}
