@@ -81,7 +81,6 @@ export async function openConversation(parts: ConversationParts): Promise<Conver
   let closed = false;
 
   const runOne = async (item: Queued, signal: AbortSignal): Promise<PromptOutcome> => {
-    recordHeldMode();
     const session = { id: file?.id, path: file?.path, resumed, starts: !hooksStarted, ...(parts.session.kind === 'new' && parts.session.afterClear ? { source: 'clear' as const } : {}) };
     const prepared: PreparedPrompt = item.options.verbatim
       ? { ok: true, input: item.text, model: undefined, images: item.options.images ?? [], notes: [] }
@@ -94,6 +93,8 @@ export async function openConversation(parts: ConversationParts): Promise<Conver
     }
     plan = undefined;
     if (prepared.notes.length) log.publish({ type: 'prompt_notes', notes: prepared.notes });
+    // Recorded before the run, in the same step that decides whether it plans.
+    recordHeldMode();
     return runRounds(
       { parts, authorize, signal, cacheWatch, leftOutNotes, watcher, file: fileNow, publish: (event) => log.publish(event), history: () => history, setHistory: (messages) => (history = messages) },
       {
@@ -147,8 +148,12 @@ export async function openConversation(parts: ConversationParts): Promise<Conver
     setMode(mode, change) {
       const changed = changeMode(authorize, mode, change);
       if (!changed) return;
-      if (file || unsaved) return log.publish(changed);
-      heldMode = { ...changed, previous: heldMode?.previous ?? changed.previous };
+      if (!file && !unsaved) {
+        heldMode = { ...changed, previous: heldMode?.previous ?? changed.previous };
+        return;
+      }
+      recordHeldMode();
+      log.publish(changed);
     },
     note: (notice) => log.publish(notice),
     rewind: (toRecord) => file?.rewind(toRecord),

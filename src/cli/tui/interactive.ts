@@ -1,6 +1,6 @@
 import { TodoPin } from './todo-pin.js';
 import type { PermissionMode } from '../../permissions/permission-policy.js';
-import { parsePlanScope } from '../../permissions/plan-scope.js';
+import { parsePlanScope, type PlanScope } from '../../permissions/plan-scope.js';
 import { childBlockLines, type ChildBlock } from './child-blocks.js';
 import { EXECUTE_PLAN_PROMPT, modeCycle, modeLabel, nextMode, planChoice, planQuestionLines } from './plan-mode.js';
 import type { ToolRegistry } from '../../tools/registry.js';
@@ -402,8 +402,7 @@ export class InteractiveSession {
     try {
       const lines = await this.services.moveToBackground({
         model: this.conversation.model,
-        mode: this.services.conversation().mode,
-        ...(this.services.conversation().planScope ? { planScope: this.services.conversation().planScope } : {}),
+        ...this.modeToHand(),
         carryOn,
         queued: queued.map((text) => this.pastes.expand(text)),
         before,
@@ -440,6 +439,12 @@ export class InteractiveSession {
     return conversation.mode === 'plan'
       ? 'Plan mode: only read-only tools run, and the turn ends with a plan to approve. /plan or Shift+Tab again to leave.'
       : `Plan mode off: ${conversation.mode} mode.`;
+  }
+
+  /** The mode and an approved plan's bounds, as /bg hands them to the server. */
+  private modeToHand(): { mode: PermissionMode; planScope?: PlanScope } {
+    const { mode, planScope } = this.services.conversation();
+    return { mode, ...(planScope ? { planScope } : {}) };
   }
 
   /** The status line's mode, from the conversation's (whoever changed it): shown when not the default or an approved plan bounds the calls. */
