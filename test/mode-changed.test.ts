@@ -94,6 +94,21 @@ describe('the conversation core\'s mode', () => {
     expect(String(server.requests[0]!.messages[0]!.content)).not.toContain(PLAN_PROMPT);
     await conversation.close();
   });
+
+  it('a held mode is recorded before a later change once another event has made the lazy file', async () => {
+    const { parts } = await setUp([]);
+    const conversation = await openConversation(parts({ session: { kind: 'new', lazy: true } }));
+    conversation.setMode('plan', { by: 'terminal' });
+    // Refused at the images step (no such file): its notice makes the file; the held mode waits for a run.
+    expect((await conversation.prompt('look', { imagePaths: ['/no/such/image.png'] })).reason).toBe('refused');
+    expect(conversation.state().path).toBeDefined();
+    conversation.setMode('auto', { by: 'server' });
+    expect(modeChanges(conversation.events(0)).map((event) => [event.mode, event.previous, event.by])).toEqual([
+      ['plan', 'ask', 'terminal'],
+      ['auto', 'plan', 'server'],
+    ]);
+    await conversation.close();
+  });
 });
 
 describe('ACP renders the core\'s mode (the SDK\'s client, in memory)', () => {
