@@ -90,7 +90,7 @@ export { openConversation, type ConversationCore } from './conversation/open-con
 export { runChildConversation } from './conversation/child-conversation.js';
 export { promptEvents, agentEventOf } from './conversation/prompt-events.js';
 export type { ConversationParts, RunWatcher } from './conversation/conversation-parts.js';
-export type { Conversation, ConversationEvent, ConversationNotice, ConversationState, PromptOptions, PromptOutcome, PromptRefusal, QuestionDesk, PendingQuestion, Answerer } from './conversation/conversation-types.js';
+export type { Conversation, ConversationEvent, ConversationNotice, ConversationState, PromptOptions, PromptOutcome, PromptRefusal, ModeChange, ModeChangedBy, QuestionDesk, PendingQuestion, Answerer } from './conversation/conversation-types.js';
 export type { SessionChoice } from './conversation/session-file.js';
 // Goals: work until an independent judge with read-only checks says a condition holds (see docs/goals.md).
 export { pursueGoal, type GoalHost, type GoalSpec, type GoalResult } from './conversation/goal/pursue-goal.js';

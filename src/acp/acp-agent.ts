@@ -22,6 +22,8 @@ interface Live {
   files: FileAccess;
   /** The prompt running now, to abort on session/cancel. */
   running?: AbortController;
+  /** A `session/set_mode` is being applied: the editor knows that mode already. */
+  settingMode?: boolean;
 }
 
 /**
@@ -47,6 +49,11 @@ export function createAcpAgent(host: AcpHost): { app: AgentApp; closeAll(): Prom
       confine = session.confine;
       const live: Live = { session, files };
       sessions.set(id, live);
+      // A mode the editor did not set (another front end's, a plan approved elsewhere) is shown in its picker.
+      session.onModeChange((mode) => {
+        // A closed connection drops it, as it drops every update.
+        if (!live.settingMode) send(session.id, { sessionUpdate: 'current_mode_update', currentModeId: mode }).catch(() => undefined);
+      });
       return live;
     } catch (error) {
       if (error instanceof CredentialsMissing) throw RequestError.authRequired(undefined, error.message);
@@ -113,7 +120,12 @@ export function createAcpAgent(host: AcpHost): { app: AgentApp; closeAll(): Prom
       if (!live) throw RequestError.sessionNotFound(params.sessionId);
       const mode = permissionModeOf(params.modeId);
       if (!mode) throw RequestError.invalidParams(undefined, `unknown mode "${params.modeId}"; this agent's modes are ${sessionModes(live.session.mode).availableModes.map((m) => m.id).join(', ')}`);
-      live.session.setMode(mode);
+      live.settingMode = true;
+      try {
+        live.session.setMode(mode);
+      } finally {
+        live.settingMode = false;
+      }
       return {};
     })
     .onRequest('session/prompt', async ({ params }) => {

@@ -40,10 +40,12 @@ export interface AcpSession {
   confine: Confine;
   /** Whether the session's model takes images (`refused` says why not) and the provider's limits for them. */
   images: { refused: string | undefined; limits: ImageLimits };
-  /** The session's permission mode: its permission policy's. */
+  /** The session's permission mode: its conversation's. */
   readonly mode: PermissionMode;
-  /** Sets the permission policy's mode (as Shift+Tab in a terminal): the running prompt's next call is checked in it. */
+  /** Sets the conversation's mode (as Shift+Tab in a terminal): the running prompt's next call is checked in it. */
   setMode(mode: PermissionMode): void;
+  /** Told of every change of the conversation's mode, whoever made it (this editor's `setMode` included); returns the unsubscribe. */
+  onModeChange(listener: (mode: PermissionMode) => void): () => void;
   /** One prompt (with the images on its user message): the loop's events, in order, ending with `stop`. */
   prompt(input: string, signal: AbortSignal, images?: ImageRef[]): AsyncIterable<AgentEvent>;
   close(): Promise<void>;

@@ -4,9 +4,9 @@ import type { CustomCommand } from '../commands/discover-commands.js';
 import type { AgentEvent } from '../contracts/events.js';
 import type { ToolCall } from '../contracts/messages.js';
 import type { Provider } from '../contracts/provider.js';
-import type { Authorize } from '../contracts/tool.js';
 import type { AgentOptions } from '../core/agent-options.js';
 import type { Hooks } from '../hooks/hooks.js';
+import type { PermissionPolicy } from '../permissions/permission-policy.js';
 import type { ExpandedPrompt } from '../mcp/mcp-servers.js';
 import type { ToolScope } from '../skills/tool-scope.js';
 import type { AskApproval } from '../tools/approval.js';
@@ -52,12 +52,14 @@ export interface ConversationParts {
   subagents?: SubagentOptions;
   /** The model's checklist, restored from a resumed history. */
   todos?: TodoList;
-  /** The permission policy, given the conversation's one way of asking (undefined: nobody can be asked, so calls that need approval are refused). */
-  authorize: (ask: AskApproval | undefined) => Authorize;
+  /**
+   * The permission policy, given the conversation's one way of asking (undefined: nobody can be
+   * asked, so calls that need approval are refused). The conversation holds it: its mode is the
+   * conversation's `mode`, changed only through `setMode`; its start mode is the session's.
+   */
+  authorize: (ask: AskApproval | undefined) => PermissionPolicy;
   /** Whether approval questions are put at all (a headless run refuses instead of waiting on nobody). */
   asks: boolean;
-  /** Plan mode from the start (the permission mode `plan`). */
-  planning: boolean;
   /** An approved plan (`--plan-file`) that the first prompt carries. */
   approvedPlan?: string;
   /** The spans, started once the session's id is known. */

@@ -2,6 +2,8 @@ import type { AgentEvent, StopReason } from '../contracts/events.js';
 import type { ImageRef, Message } from '../contracts/messages.js';
 import { GOAL_NOTICE_TYPES, type GoalNotice } from './goal/goal-types.js';
 import type { Authorize } from '../contracts/tool.js';
+import type { PermissionMode } from '../permissions/permission-modes.js';
+import type { PlanScope } from '../permissions/plan-scope.js';
 import type { ApprovalAnswer, ApprovalRequest } from '../tools/approval.js';
 
 /**
@@ -31,6 +33,16 @@ export interface Conversation {
   events(after?: number): ConversationEvent[];
   /** The approval questions waiting for an answer; any front end may answer one by its id (the first answer wins). */
   readonly questions: QuestionDesk;
+  /** The session's permission mode (plan mode among them): every run's calls are checked in it, and a prompt sent in `plan` is a planning run. */
+  readonly mode: PermissionMode;
+  /** An approved plan's bounds while it is carried out: a write or command outside them asks again. */
+  readonly planScope: PlanScope | undefined;
+  /**
+   * Changes the mode at once (the running prompt's next call is checked in it) and the plan's bounds
+   * (none unless given). A change is recorded as a `mode_changed` event; setting what already holds
+   * records nothing.
+   */
+  setMode(mode: PermissionMode, change: ModeChange): void;
   /** The history as the next prompt continues it. */
   history(): readonly Message[];
   /** Replaces the history (a front end's /compact, /resume of another session's messages, a rewind). */
@@ -48,8 +60,6 @@ export interface PromptOptions {
   imagePaths?: string[];
   /** The front end's own stop for this prompt (an editor's cancel); `interrupt` stops whatever runs. */
   signal?: AbortSignal;
-  /** Plan mode for this prompt (default: the permission mode says). */
-  planning?: boolean;
   /** Every tool call of this prompt is refused with this reason (a goal's wrap-up turn: no new work). */
   refuseTools?: string;
   /**
@@ -63,6 +73,15 @@ export interface PromptOptions {
   authorize?: Authorize;
   /** Blocks sent before the prepared prompt, in the same message (the output of a terminal's `!command`s). */
   before?: string[];
+}
+
+/** Who changed the mode: a terminal (Shift+Tab, /plan), its plan approval, an editor (session/set_mode), a server client, a resume in another mode than the file's last. */
+export type ModeChangedBy = 'terminal' | 'plan_approval' | 'editor' | 'server' | 'resume';
+
+export interface ModeChange {
+  by: ModeChangedBy;
+  /** An approved plan's bounds from now on. */
+  planScope?: PlanScope;
 }
 
 export interface PromptOutcome {
@@ -103,11 +122,13 @@ export type ConversationNotice =
   /** Written when a session is reopened whose last run never reached its `stop` (the process died). */
   | { type: 'interrupted'; reason: string }
   | { type: 'warning'; text: string }
+  /** The permission mode changed (with an approved plan's lists, when one bounds the calls from now on). */
+  | { type: 'mode_changed'; mode: PermissionMode; previous: PermissionMode; by: ModeChangedBy; planScope?: { files: string[]; commands: string[] } }
   /** A goal's start, each judgement and its end (docs/goals.md). */
   | GoalNotice;
 
 /** The types of the conversation's own notices (every other event is the loop's). */
-export const NOTICE_TYPES: ReadonlySet<string> = new Set<ConversationNotice['type']>(['prompt_refused', 'prompt_notes', 'stop_hook_continue', 'question', 'question_answered', 'interrupted', 'warning', ...GOAL_NOTICE_TYPES]);
+export const NOTICE_TYPES: ReadonlySet<string> = new Set<ConversationNotice['type']>(['prompt_refused', 'prompt_notes', 'stop_hook_continue', 'question', 'question_answered', 'interrupted', 'warning', 'mode_changed', ...GOAL_NOTICE_TYPES]);
 
 /** One event of the stream, with its per-session number (events of a resumed session continue the count). */
 export type ConversationEvent = (AgentEvent | ConversationNotice) & { seq: number };

@@ -7,6 +7,7 @@ import { LeftOutNotes } from '../core/left-out-notes.js';
 import { endSession, type SessionEndReason } from '../hooks/session-end.js';
 import type { ConversationParts, RunWatcher } from './conversation-parts.js';
 import type { Conversation, ConversationNotice, ConversationState, PromptOptions, PromptOutcome } from './conversation-types.js';
+import { changeMode, modeAtResume, type ModeChanged } from './mode-change.js';
 import type { GoalNotice } from './goal/goal-types.js';
 import { EventLog } from './event-log.js';
 import { preparePrompt, type PreparedPrompt } from './prompt-pipeline.js';
@@ -16,7 +17,7 @@ import type { SessionFile } from './session-file.js';
 
 /** The conversation as its owner holds it: the public face plus the permission policy it built. */
 export interface ConversationCore extends Conversation {
-  /** The permission policy every run of this conversation is checked by (its mode may be changed: plan mode). */
+  /** The permission policy every run of this conversation is checked by (its mode is `mode`, changed only through `setMode`). */
   readonly authorize: Authorize;
   readonly questions: Questions;
   /** Records a notice of the conversation's own (a goal's) or a front end's event (a /compact) in the numbered stream and the session file. */
@@ -54,6 +55,10 @@ export async function openConversation(parts: ConversationParts): Promise<Conver
   if (file?.inFlight) log.publish({ type: 'interrupted', reason: 'the process ended before the last run stopped' });
   const questions = new Questions((notice) => log.publish(notice));
   const authorize = parts.authorize(parts.asks ? questions.ask : undefined);
+  if (file && parts.session.kind === 'resume') {
+    const resumedIn = modeAtResume(file.readAfter(0), authorize.mode);
+    if (resumedIn) log.publish(resumedIn);
+  }
   let history: Message[] | undefined = file?.messages;
   const resumed = history !== undefined;
   if (history && parts.todos) (await import('../tools/builtin/todo.js')).restoreTodos(parts.todos, history);
@@ -62,6 +67,13 @@ export async function openConversation(parts: ConversationParts): Promise<Conver
   const cacheWatch = new CacheWatch({ ttlMs: parts.cacheTtlMs });
   const leftOutNotes = new LeftOutNotes();
   let plan = parts.approvedPlan;
+  // A lazy session's file appears at its first event: a mode chosen before any prompt is recorded
+  // when the first prompt runs, so choosing a mode alone leaves no session file behind.
+  let heldMode: ModeChanged | undefined;
+  const recordHeldMode = () => {
+    if (heldMode && (heldMode.mode !== heldMode.previous || heldMode.planScope)) log.publish(heldMode);
+    heldMode = undefined;
+  };
   let hooksStarted = false;
   const queue: Queued[] = [];
   let running: AbortController | undefined;
@@ -81,13 +93,16 @@ export async function openConversation(parts: ConversationParts): Promise<Conver
     }
     plan = undefined;
     if (prepared.notes.length) log.publish({ type: 'prompt_notes', notes: prepared.notes });
+    // Recorded before the run, in the same step that decides whether it plans.
+    recordHeldMode();
     return runRounds(
       { parts, authorize, signal, cacheWatch, leftOutNotes, watcher, file: fileNow, publish: (event) => log.publish(event), history: () => history, setHistory: (messages) => (history = messages) },
       {
         input: [...(item.options.before ?? []), prepared.input].join('\n\n'),
         model: prepared.model ?? item.options.model,
         images: prepared.images,
-        planning: item.options.planning ?? parts.planning,
+        // The one place a prompt's plan mode is decided: the mode it starts in.
+        planning: authorize.mode === 'plan',
         ...(item.options.refuseTools !== undefined ? { refuseTools: item.options.refuseTools } : {}),
         ...(item.options.authorize ? { authorize: item.options.authorize } : {}),
       },
@@ -124,6 +139,22 @@ export async function openConversation(parts: ConversationParts): Promise<Conver
     },
     authorize,
     questions,
+    get mode() {
+      return authorize.mode;
+    },
+    get planScope() {
+      return authorize.planScope;
+    },
+    setMode(mode, change) {
+      const changed = changeMode(authorize, mode, change);
+      if (!changed) return;
+      if (!file && !unsaved) {
+        heldMode = { ...changed, previous: heldMode?.previous ?? changed.previous };
+        return;
+      }
+      recordHeldMode();
+      log.publish(changed);
+    },
     note: (notice) => log.publish(notice),
     rewind: (toRecord) => file?.rewind(toRecord),
     prompt(text, options = {}) {

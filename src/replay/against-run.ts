@@ -42,6 +42,7 @@ export async function againstRun(recorded: RecordedRun, setup: ReplaySetup & { p
     // One turn past the recording's last: a model still calling tools there has diverged.
     maxTurns: recordedTurns + 1,
     handoff: false,
+    ...(recorded.mode ? { mode: recorded.mode } : {}),
     signal: controller.signal,
     // Called as each event is published, before the loop runs the turn's calls: their results are in place in time.
     onEvent: (event) => {

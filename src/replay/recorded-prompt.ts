@@ -4,7 +4,7 @@ import type { Provider } from '../contracts/provider.js';
 import type { ConversationParts } from '../conversation/conversation-parts.js';
 import { openConversation } from '../conversation/open-conversation.js';
 import { agentEventOf } from '../conversation/prompt-events.js';
-import { systemPromptFor } from '../core/system-prompt.js';
+import type { PermissionMode } from '../permissions/permission-modes.js';
 import { withSystemPrompt } from '../session/session-store.js';
 import type { ToolRegistry } from '../tools/registry.js';
 
@@ -19,6 +19,8 @@ export interface RecordedPrompt {
   history?: Message[];
   maxTurns?: number;
   handoff?: false;
+  /** The mode the recorded run ran in, when the file says (a `mode_changed` before it); else the settings'. */
+  mode?: PermissionMode;
   signal: AbortSignal;
   /** Each event of the run, the subagents' included, as the conversation publishes it. */
   onEvent(event: AgentEvent): void;
@@ -46,8 +48,9 @@ export async function runRecordedPrompt(parts: ConversationParts, prompt: Record
     ...(prompt.maxTurns !== undefined ? { maxTurns: prompt.maxTurns } : {}),
     ...(prompt.handoff === false ? { handoff: false } : {}),
   });
-  // Under today's system prompt, as a resumed session is continued.
-  if (prompt.history) conversation.setHistory(withSystemPrompt(prompt.history, systemPromptFor(parts.system, parts.planning)));
+  if (prompt.mode) conversation.setMode(prompt.mode, { by: 'resume' });
+  // Under today's system prompt, as a resumed session is continued (the run swaps in plan mode's).
+  if (prompt.history) conversation.setHistory(withSystemPrompt(prompt.history, parts.system));
   conversation.subscribe((event) => {
     const agentEvent = agentEventOf(event);
     if (agentEvent) prompt.onEvent(agentEvent);

@@ -5,6 +5,7 @@ import type { RawRecord } from '../session/read-session.js';
 import { rebuildHistory } from '../session/rebuild-history.js';
 import { rebuildRequests, type RebuiltRequest } from '../session/request-record.js';
 import type { RewriteReason } from '../contracts/events.js';
+import { PERMISSION_MODES, type PermissionMode } from '../permissions/permission-modes.js';
 
 /** Rewrites made before a request (an overflow's happens when the provider refuses one, and replays by itself). */
 const REWRITE_REASONS = new Set<string>(['cost', 'cold_cache', 'window'] satisfies RewriteReason[]);
@@ -50,6 +51,8 @@ export interface RecordedRun {
   summaries: Array<{ text: string; usage?: Usage }>;
   /** The turns at which the context policy rewrote the prefix (stubbed a batch), with why: the replay rewrites at the same turns. */
   rewrites: Map<number, RewriteReason>;
+  /** The permission mode the run started in, when a `mode_changed` before it says (else the settings' mode: plan mode's system prompt follows it). */
+  mode?: PermissionMode;
   warnings: string[];
 }
 
@@ -72,7 +75,8 @@ export function recordedRuns(records: RawRecord[]): RecordedRun[] {
   const byIndex = new Map(requests.map((request) => [request.index, request]));
   return starts.map((from, n) => {
     const run = runOf(records.slice(from, starts[n + 1] ?? records.length), (index) => byIndex.get(from + index), n === 0 ? warnings : []);
-    return n === 0 ? run : { ...run, history: rebuildHistory(records.slice(0, from)).messages };
+    const mode = modeBefore(records.slice(0, from));
+    return { ...run, ...(mode ? { mode } : {}), ...(n === 0 ? {} : { history: rebuildHistory(records.slice(0, from)).messages }) };
   });
 }
 
@@ -81,6 +85,12 @@ export function recordedRun(records: RawRecord[]): RecordedRun {
   const runs = recordedRuns(records);
   if (runs.length > 1) throw new NotReplayable(`the session holds ${runs.length} runs (it was continued); this covers a session of one run.`);
   return runs[0]!;
+}
+
+/** The mode the last `mode_changed` of these records set, if any. */
+function modeBefore(records: RawRecord[]): PermissionMode | undefined {
+  const last = records.findLast((record) => record.type === 'mode_changed');
+  return PERMISSION_MODES.find((mode) => mode === last?.mode);
 }
 
 function runOf(records: RawRecord[], requestAt: (index: number) => RebuiltRequest | undefined, warnings: string[]): RecordedRun {

@@ -52,6 +52,7 @@ export async function replayRun(recorded: RecordedRun, setup: ReplaySetup): Prom
     tools: registry,
     context,
     ...(recorded.history ? { history: recorded.history } : {}),
+    ...(recorded.mode ? { mode: recorded.mode } : {}),
     signal: controller.signal,
     onEvent: (event) => {
       if (event.type === 'stop' && event.agent === undefined) turns = event.turns;

@@ -74,7 +74,7 @@ export type SessionInfo = z.infer<typeof sessionInfoSchema>;
 /**
  * One event of a session, as `vibe-agent --json` prints it and the session file holds it: the
  * AgentEvent (see docs/loop.md) or the conversation's own notice (`question`, `question_answered`,
- * `interrupted`, …) with `seq`, its number in the session. Numbers count on across resumes and a
+ * `interrupted`, `mode_changed`, …) with `seq`, its number in the session. Numbers count on across resumes and a
  * restart of the server; deltas are numbered but not stored, so a replay from the file skips theirs.
  */
 export const apiEventSchema = named(

@@ -17,7 +17,6 @@ export function testConversationParts(given: Pick<ConversationParts, 'workspace'
     cacheTtlMs: 300_000,
     authorize: (ask) => createPermissionPolicy({ mode: 'ask', ...(ask ? { ask } : {}), protectedDirs: [] }),
     asks: true,
-    planning: false,
     session: { kind: 'new' },
     checkpoints: false,
     redact: (text) => text,

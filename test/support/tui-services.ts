@@ -44,7 +44,6 @@ export async function testServices(provider: Provider, options: TestConversation
         return permissions;
       },
       asks: true,
-      planning: false,
       session: { kind: 'none' },
       checkpoints: false,
       env: {},

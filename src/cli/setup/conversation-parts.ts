@@ -1,8 +1,8 @@
 import { mayChangeFiles, writesOnlyThroughFileTools } from '../../checkpoints/may-change-files.js';
-import type { Authorize } from '../../contracts/tool.js';
 import { cacheTtlMsOf } from '../../context/cache-prices.js';
 import type { ConversationParts } from '../../conversation/conversation-parts.js';
 import type { SessionChoice } from '../../conversation/session-file.js';
+import type { PermissionPolicy } from '../../permissions/permission-policy.js';
 import { agentEnvironment } from '../../secrets/held-secrets.js';
 import { collectSecrets, createRedactor } from '../../session/redact.js';
 import type { AskApproval } from '../../tools/approval.js';
@@ -12,7 +12,7 @@ import { startTelemetryIfWanted } from './telemetry-setup.js';
 export interface PartsChoice {
   session: SessionChoice;
   /** The permission policy, given the conversation's way of asking. */
-  authorize: (ask: AskApproval | undefined) => Authorize;
+  authorize: (ask: AskApproval | undefined) => PermissionPolicy;
   asks: boolean;
   warn: (text: string) => void;
   env?: NodeJS.ProcessEnv;
@@ -44,7 +44,6 @@ export function conversationParts(prepared: PreparedRun, choice: PartsChoice): C
     todos: prepared.todos,
     authorize: choice.authorize,
     asks: choice.asks,
-    planning: settings.permissionMode === 'plan',
     ...(choice.approvedPlan !== undefined ? { approvedPlan: choice.approvedPlan } : {}),
     watch: (id) => startTelemetryIfWanted(settings, { ...(id ? { conversationId: id } : {}), env }),
     mayChangeFiles: (call) => mayChangeFiles(prepared.tools, call),

@@ -54,6 +54,9 @@ export class EventView {
         return this.screen.commit([t.yellow(`⚠ ${visibleText(event.text)}`)]);
       case 'interrupted':
         return this.screen.commit([t.dim(`The last run was interrupted: ${event.reason}.`)]);
+      case 'mode_changed':
+        // The status line shows the conversation's mode, whoever changed it.
+        return this.screen.render();
       default:
         // Questions are answered through the question desk; their notices need no line.
         return;

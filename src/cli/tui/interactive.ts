@@ -1,6 +1,6 @@
 import { TodoPin } from './todo-pin.js';
-import type { PermissionMode, PermissionPolicy } from '../../permissions/permission-policy.js';
-import { parsePlanScope } from '../../permissions/plan-scope.js';
+import type { PermissionMode } from '../../permissions/permission-policy.js';
+import { parsePlanScope, type PlanScope } from '../../permissions/plan-scope.js';
 import { childBlockLines, type ChildBlock } from './child-blocks.js';
 import { EXECUTE_PLAN_PROMPT, modeCycle, modeLabel, nextMode, planChoice, planQuestionLines } from './plan-mode.js';
 import type { ToolRegistry } from '../../tools/registry.js';
@@ -92,7 +92,6 @@ export class InteractiveSession {
   private readonly parser = new KeyParser();
   private readonly editor: InputEditor;
   private readonly services: InteractiveServices;
-  private readonly authorize: PermissionPolicy;
   private readonly ask: AskApproval;
   /** The calls the user was asked about in this turn (/init asks about its write when the rules did not). */
   private readonly askedCalls = new Set<string>();
@@ -160,9 +159,9 @@ export class InteractiveSession {
       this.askedCalls.add(request.call.id);
       return prompt(request, signal);
     };
-    this.authorize = this.services.permissions;
-    this.modes = modeCycle(this.authorize.mode);
-    if (this.authorize.mode !== 'plan') this.beforePlan = this.authorize.mode;
+    const { mode } = this.services.conversation();
+    this.modes = modeCycle(mode);
+    if (mode !== 'plan') this.beforePlan = mode;
   }
 
   /** Runs until /exit, Ctrl-D or a double Ctrl-C; resolves with the exit code. */
@@ -287,7 +286,7 @@ export class InteractiveSession {
     // Esc stops the running turn (at a question it already answered no and stopped it, above).
     if (key.name === 'escape' && this.turnRunning()) return this.cancelTurn();
     if (key.name === 'tab' && key.shift) {
-      this.setMode(nextMode(this.authorize.mode, this.modes));
+      this.setMode(nextMode(this.services.conversation().mode, this.modes));
       return;
     }
     if (key.ctrl && key.name === 'l') {
@@ -403,8 +402,7 @@ export class InteractiveSession {
     try {
       const lines = await this.services.moveToBackground({
         model: this.conversation.model,
-        mode: this.authorize.mode,
-        ...(this.authorize.planScope ? { planScope: this.authorize.planScope } : {}),
+        ...this.modeToHand(),
         carryOn,
         queued: queued.map((text) => this.pastes.expand(text)),
         before,
@@ -429,16 +427,30 @@ export class InteractiveSession {
 
   /** A mode chosen by Shift-Tab or /plan: an approved plan's bounds end with it. */
   private setMode(mode: PermissionMode): void {
-    if (mode === 'plan' && this.authorize.mode !== 'plan') this.beforePlan = this.authorize.mode;
-    this.authorize.setMode(mode);
+    const conversation = this.services.conversation();
+    if (mode === 'plan' && conversation.mode !== 'plan') this.beforePlan = conversation.mode;
+    conversation.setMode(mode, { by: 'terminal' });
   }
 
   /** /plan: into plan mode, or back to the mode it left. */
   private togglePlan(): string {
-    this.setMode(this.authorize.mode === 'plan' ? this.beforePlan : 'plan');
-    return this.authorize.mode === 'plan'
+    const conversation = this.services.conversation();
+    this.setMode(conversation.mode === 'plan' ? this.beforePlan : 'plan');
+    return conversation.mode === 'plan'
       ? 'Plan mode: only read-only tools run, and the turn ends with a plan to approve. /plan or Shift+Tab again to leave.'
-      : `Plan mode off: ${this.authorize.mode} mode.`;
+      : `Plan mode off: ${conversation.mode} mode.`;
+  }
+
+  /** The mode and an approved plan's bounds, as /bg hands them to the server. */
+  private modeToHand(): { mode: PermissionMode; planScope?: PlanScope } {
+    const { mode, planScope } = this.services.conversation();
+    return { mode, ...(planScope ? { planScope } : {}) };
+  }
+
+  /** The status line's mode, from the conversation's (whoever changed it): shown when not the default or an approved plan bounds the calls. */
+  private modeShown(): { mode?: string } {
+    const { mode, planScope } = this.services.conversation();
+    return mode !== 'ask' || planScope ? { mode: modeLabel(mode, planScope !== undefined) } : {};
   }
 
   /** Ctrl-O: running subagent blocks redraw; at the prompt, the last turn's are printed expanded. */
@@ -477,7 +489,7 @@ export class InteractiveSession {
       this.screen.commit([t.dim('? Execute this plan? keep planning (still in plan mode)')]);
       return;
     }
-    this.authorize.setMode(choice, scope);
+    this.services.conversation().setMode(choice, { by: 'plan_approval', planScope: scope });
     this.screen.commit([`${t.dim('? Execute this plan?')} ${t.green(`yes, in ${choice} mode`)} ${t.dim('· calls outside the plan ask again')}`]);
     this.queued.unshift(EXECUTE_PLAN_PROMPT);
   }
@@ -522,11 +534,10 @@ export class InteractiveSession {
     try {
       const outcome = await conversation.prompt(this.pastes.expand(text), {
         signal: controller.signal,
-        planning: this.authorize.mode === 'plan',
         model: this.conversation.model,
         imagePaths: this.services.imagePaths(text),
         ...(before.length ? { before } : {}),
-        ...(init ? { authorize: initAuthorize(this.authorize, conversation.questions.ask, (id) => this.askedCalls.has(id)) } : {}),
+        ...(init ? { authorize: initAuthorize(this.services.permissions, conversation.questions.ask, (id) => this.askedCalls.has(id)) } : {}),
       });
       if (outcome.reason === 'refused') this.shellContext.unshift(...before);
       if (outcome.plan) plan = outcome.plan;
@@ -723,7 +734,8 @@ export class InteractiveSession {
     this.running = controller;
     try {
       const typed = this.services.typedPermissions;
-      typed.setMode(this.authorize.mode, this.authorize.planScope);
+      const { mode, planScope } = this.services.conversation();
+      typed.setMode(mode, planScope);
       const result = await runTypedCommand(command, { tools: this.options.tools, authorize: typed, workspace: this.options.workspace, signal: controller.signal });
       if (controller.signal.aborted) {
         this.screen.commit([t.yellow('⊘ Cancelled; nothing goes to the model.')]);
@@ -831,7 +843,7 @@ export class InteractiveSession {
       renderStatusLine(
         {
           ...this.conversation.status(this.options.maxTurns, state),
-          ...(this.authorize.mode !== 'ask' || this.authorize.planScope ? { mode: modeLabel(this.authorize.mode, this.authorize.planScope !== undefined) } : {}),
+          ...this.modeShown(),
           ...(background ? { background } : {}),
           ...(subagents ? { expandHint: this.expanded ? 'Ctrl-O folds' : 'Ctrl-O expands' } : {}),
           ...(this.goal ? { goal: this.goal.status() } : {}),

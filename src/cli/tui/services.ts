@@ -66,7 +66,7 @@ export interface BackgroundHandover {
 export interface InteractiveServices {
   /** The conversation being driven now (it changes at /clear and /resume). */
   conversation(): TuiConversation;
-  /** The permission policy the conversation's calls are checked by: its mode is what Shift-Tab and /plan change. */
+  /** The permission rules the conversation's calls are checked by (/init wraps them); its mode is the conversation's, changed through `setMode`. */
   permissions: PermissionPolicy;
   /** The same rules for a `!command` the user typed: typing it is the answer to "allow?". */
   typedPermissions: PermissionPolicy;

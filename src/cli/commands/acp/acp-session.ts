@@ -13,7 +13,6 @@ import { openConversation, type ConversationCore } from '../../../conversation/o
 import { agentEventOf, promptEvents } from '../../../conversation/prompt-events.js';
 import type { SessionChoice } from '../../../conversation/session-file.js';
 import { conversationParts } from '../../setup/conversation-parts.js';
-import type { PermissionPolicy } from '../../../permissions/permission-policy.js';
 
 const warn = (text: string) => safeStderr.write(`vibe-agent: warning: ${text}\n`);
 
@@ -33,13 +32,11 @@ export async function openAcpSession(args: CliArgs, setup: AcpSessionSetup, env:
   for (const entry of setup.mcpServers) prepared.mcp.start(entry, true);
   const { workspace, settings } = prepared;
   let conversation: ConversationCore;
-  // The session's policy, kept (as the server keeps it) for the editor's mode picker.
-  let policy!: PermissionPolicy;
   try {
     conversation = await openConversation(
       conversationParts(prepared, {
         session: storedChoice(workspace, setup.loadId, env),
-        authorize: (ask) => (policy = sessionPolicy(prepared, { ask })),
+        authorize: (ask) => sessionPolicy(prepared, { ask }),
         asks: true,
         warn,
         env,
@@ -59,11 +56,15 @@ export async function openAcpSession(args: CliArgs, setup: AcpSessionSetup, env:
     confine: (path, forWrite) => resolveInWorkspace(path, { workspace, extraRoots: [...settings.addDirs, ...(forWrite ? [] : prepared.skills.readRoots())], allowSecrets: settings.allowSecrets, forWrite }),
     images: { refused: imagesRefusedBy(prepared.resolved.preset.name, prepared.resolved.model), limits: imageLimitsFor(prepared.resolved.preset.protocol) },
     get mode() {
-      return policy.mode;
+      return conversation.mode;
     },
-    setMode: (mode) => policy.setMode(mode),
+    setMode: (mode) => conversation.setMode(mode, { by: 'editor' }),
+    onModeChange: (listener) =>
+      conversation.subscribe((event) => {
+        if (event.type === 'mode_changed') listener(event.mode);
+      }),
     async *prompt(input, signal, images) {
-      const events = promptEvents(conversation, input, { signal, planning: policy.mode === 'plan', ...(images?.length ? { images } : {}) });
+      const events = promptEvents(conversation, input, { signal, ...(images?.length ? { images } : {}) });
       for (let step = await events.next(); ; step = await events.next()) {
         if (step.done) {
           if (step.value.reason === 'refused') throw new Error(step.value.refusal!.reason);

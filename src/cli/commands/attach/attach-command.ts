@@ -33,22 +33,14 @@ export async function attachCommand(args: CliArgs & { attachId?: string }, signa
   try {
     let notify: (text: string) => void = (text) => void safeStderr.write(`vibe-agent: ${text}\n`);
     const local = await createInteractiveServices({ ...args, noSession: true }, prepared);
-    // The terminal starts in the session's mode; what Shift-Tab or /plan make of it goes with each prompt.
-    if (info.data.permissionMode) local.permissions.setMode(info.data.permissionMode);
     const remote = new RemoteConversation(
       server,
       entry.id,
       prepared.resolved.model,
       (text) => notify(`warning: ${text}`),
-      { lastSeq: info.data.lastSeq, waiting: new Set(info.data.pendingApprovals.map((one) => one.requestId)) },
-      local.permissions,
+      // The terminal starts in the session's mode; Shift-Tab, /plan and an approved plan change the session's.
+      { lastSeq: info.data.lastSeq, waiting: new Set(info.data.pendingApprovals.map((one) => one.requestId)), mode: info.data.permissionMode ?? prepared.settings.permissionMode },
     );
-    // Shift+Tab, /plan and an approved plan change the terminal's policy; the session takes each change at once.
-    const setShownMode = local.permissions.setMode;
-    local.permissions.setMode = (mode, scope) => {
-      setShownMode(mode, scope);
-      remote.modeChanged();
-    };
     const refuse = async (): Promise<never> => Promise.reject(new Error(REFUSED));
     const services: InteractiveServices = {
       ...local,

@@ -1,11 +1,12 @@
 import { readEvents, type ServerEvent } from '../../../client/index.js';
 import type { AgentEvent } from '../../../contracts/events.js';
 import type { Message } from '../../../contracts/messages.js';
-import type { ConversationEvent, ConversationNotice, ConversationState, PromptOptions, PromptOutcome } from '../../../conversation/conversation-types.js';
+import type { ConversationEvent, ConversationNotice, ConversationState, ModeChange, PromptOptions, PromptOutcome } from '../../../conversation/conversation-types.js';
 import { DETACHING, type TuiConversation } from '../../tui/services.js';
 import type { ServerConnection } from '../background/server-address.js';
 import { RemoteQuestions } from './remote-questions.js';
-import type { PermissionMode, PermissionPolicy } from '../../../permissions/permission-policy.js';
+import type { PermissionMode } from '../../../permissions/permission-modes.js';
+import type { PlanScope } from '../../../permissions/plan-scope.js';
 
 type Listener = (event: ConversationEvent) => void;
 
@@ -27,16 +28,20 @@ export class RemoteConversation implements TuiConversation {
   /** The current run showed streamed text (a stored run has none: its reply is given as one delta). */
   private streamed = false;
   private modeSent: Promise<void> = Promise.resolve();
+  private shownMode: PermissionMode;
+  private shownScope: PlanScope | undefined;
+  private readonly startSeq: number;
 
   constructor(
     private readonly server: ServerConnection,
     readonly id: string,
     private readonly model: string,
     private readonly warn: (text: string) => void,
-    start: { lastSeq: number; waiting: ReadonlySet<string> },
-    /** The terminal's permission policy: each prompt runs in the mode it shows (Shift-Tab, /plan, an approved plan). */
-    private readonly shown: Pick<PermissionPolicy, 'mode' | 'planScope'>,
+    /** `mode`: the session's when attaching (the server's info). */
+    start: { lastSeq: number; waiting: ReadonlySet<string>; mode: PermissionMode },
   ) {
+    this.shownMode = start.mode;
+    this.startSeq = start.lastSeq;
     this.questions = new RemoteQuestions((requestId, decision) => this.sendAnswer(requestId, decision), (text) => this.warn(text), start.waiting, start.lastSeq);
     void this.read();
   }
@@ -56,6 +61,11 @@ export class RemoteConversation implements TuiConversation {
     if (event.type === 'assistant_message' && !this.streamed && event.message.content) this.emit({ type: 'text_delta', turn: event.turn, text: event.message.content, seq: event.seq });
     if (event.type === 'assistant_message') this.streamed = false;
     if (event.type === 'stop') this.running = false;
+    // A change made since attaching (by this terminal or another client): the session's mode now.
+    if (event.type === 'mode_changed' && event.seq > this.startSeq) {
+      this.shownMode = event.mode;
+      this.shownScope = event.planScope;
+    }
     this.questions.track(event);
     this.emit(event);
   }
@@ -92,12 +102,23 @@ export class RemoteConversation implements TuiConversation {
     });
   }
 
+  /** The session's mode as this terminal knows it: what it set last, or the server's latest `mode_changed`. */
+  get mode(): PermissionMode {
+    return this.shownMode;
+  }
+
+  get planScope(): PlanScope | undefined {
+    return this.shownScope;
+  }
+
   /**
-   * The terminal's mode changed (Shift+Tab, /plan, an approved plan): the session takes it at once, as
-   * a local session does. One change at a time, each sending the mode shown when it goes, so the last
-   * one the server hears is the terminal's.
+   * Shift+Tab, /plan, an approved plan: shown at once, and the session takes it through the server's
+   * mode route (which records the change). One change at a time, each sending the mode shown when it
+   * goes, so the last one the server hears is the terminal's; each prompt carries it as well.
    */
-  modeChanged(): void {
+  setMode(mode: PermissionMode, change: ModeChange): void {
+    this.shownMode = mode;
+    this.shownScope = change.planScope;
     this.modeSent = this.modeSent.then(async () => {
       try {
         const sent = await this.server.client.POST('/v1/sessions/{id}/mode', { params: { path: { id: this.id } }, body: this.modeBody() });
@@ -109,8 +130,8 @@ export class RemoteConversation implements TuiConversation {
   }
 
   private modeBody(): { permissionMode: PermissionMode; planScope?: { files: string[]; commands: string[] } } {
-    const scope = this.shown.planScope;
-    return { permissionMode: this.shown.mode, ...(scope ? { planScope: { files: scope.files, commands: scope.commands } } : {}) };
+    const scope = this.shownScope;
+    return { permissionMode: this.shownMode, ...(scope ? { planScope: { files: scope.files, commands: scope.commands } } : {}) };
   }
 
   interrupt(): void {

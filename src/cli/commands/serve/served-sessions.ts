@@ -9,7 +9,6 @@ import { eventJson } from '../../../session/event-json.js';
 import { findSession } from '../../../session/list-sessions.js';
 import { collectSecrets, createRedactor } from '../../../session/redact.js';
 import type { ApprovalAnswer } from '../../../tools/approval.js';
-import type { PermissionPolicy } from '../../../permissions/permission-policy.js';
 import type { CliArgs } from '../../args/cli-args.js';
 import { conversationParts } from '../../setup/conversation-parts.js';
 import { sessionPolicy } from '../../setup/permission-setup.js';
@@ -59,13 +58,11 @@ async function hostConversation(args: CliArgs, session: SessionChoice, env: Node
     throw error;
   }
   let conversation: ConversationCore;
-  // The session's policy: a prompt may carry the mode the sending terminal shows (plan mode, an approved plan's bounds).
-  let policy: PermissionPolicy | undefined;
   try {
     conversation = await openConversation(
       conversationParts(prepared, {
         session,
-        authorize: (ask) => (policy = sessionPolicy(prepared, { ask })),
+        authorize: (ask) => sessionPolicy(prepared, { ask }),
         asks: true,
         warn,
         env,
@@ -103,7 +100,7 @@ async function hostConversation(args: CliArgs, session: SessionChoice, env: Node
       status: closed ? 'closed' : state.running ? 'running' : 'idle',
       lastSeq: state.lastSeq,
       queued: state.queued,
-      ...(policy ? { permissionMode: policy.mode } : {}),
+      permissionMode: conversation.mode,
       pendingApprovals: conversation.questions.pending().map(({ id, request }) => ({ requestId: id, tool: request.tool, summary: request.summary, ...(request.detail ? { detail: request.detail } : {}), ...(request.always ? { always: request.always } : {}) })),
       ...(worktree ? { worktree } : {}),
     };
@@ -117,13 +114,13 @@ async function hostConversation(args: CliArgs, session: SessionChoice, env: Node
     path,
     info,
     prompt(text, mode, options = {}) {
-      if (options.permissionMode) policy?.setMode(options.permissionMode, options.planScope);
-      conversation.prompt(text, { mode, ...(policy ? { planning: policy.mode === 'plan' } : {}) }).catch((error: unknown) => warn(`a prompt of session ${conversation.id} failed: ${(error as Error).message}`));
+      // A prompt carries the mode the sending terminal shows (plan mode, an approved plan's bounds).
+      if (options.permissionMode) conversation.setMode(options.permissionMode, { by: 'server', ...(options.planScope ? { planScope: options.planScope } : {}) });
+      conversation.prompt(text, { mode }).catch((error: unknown) => warn(`a prompt of session ${conversation.id} failed: ${(error as Error).message}`));
     },
     setMode(permissionMode, planScope) {
-      if (!policy) return undefined;
-      policy.setMode(permissionMode, planScope);
-      return policy.mode;
+      conversation.setMode(permissionMode, { by: 'server', ...(planScope ? { planScope } : {}) });
+      return conversation.mode;
     },
     interrupt() {
       const running = conversation.state().running;
