@@ -170,14 +170,17 @@ describe('/bg in the terminal UI (the built CLI in tmux)', () => {
     }
     await typeLine(pane, 'plan the file');
     await pane.waitFor('Execute this plan?', 60_000);
+    // The terminal and this watch read the stream each on its own: the terminal may show the
+    // question before the watch has the stop it follows.
+    const planStop = await events.until((event) => event.type === 'stop' && (event as { reason?: string }).reason === 'plan', 'the stop of the planning run');
     // The server ran it read-only: the write was refused, with nobody asked.
     expect(existsSync(join(home.workspace, 'early.txt'))).toBe(false);
     expect(events.events.some((event) => event.type === 'question')).toBe(false);
-    expect(events.events.filter((event) => event.type === 'stop').map((event) => (event as { reason?: string }).reason)).toContain('plan');
 
     // e: auto-edit, bounded by the plan's files: the write in the plan runs without a question.
     await pane.send(['e']);
     await pane.waitFor('carried out.', 60_000);
+    await events.until((event) => event.type === 'stop', 'the stop of the execution run', planStop.seq);
     expect(readFileSync(join(home.workspace, 'planned.txt'), 'utf8')).toBe('as planned\n');
     expect(events.events.some((event) => event.type === 'question')).toBe(false);
     const execution = model.requests.find((body) => body.messages.some((message) => message.role === 'user' && text(message).includes('The plan is approved')))!;
