@@ -36,7 +36,7 @@ function isAlive(pid: number): boolean {
 }
 
 /** Polls until the process is gone; false if it is still alive at the deadline. */
-async function waitUntilGone(pid: number, withinMs = 5_000): Promise<boolean> {
+async function waitUntilGone(pid: number, withinMs = 30_000): Promise<boolean> {
   const deadline = Date.now() + withinMs;
   while (Date.now() < deadline) {
     if (!isAlive(pid)) return true;
@@ -45,7 +45,7 @@ async function waitUntilGone(pid: number, withinMs = 5_000): Promise<boolean> {
   return !isAlive(pid);
 }
 
-async function waitForFile(path: string, withinMs = 5_000): Promise<string> {
+async function waitForFile(path: string, withinMs = 30_000): Promise<string> {
   const deadline = Date.now() + withinMs;
   for (;;) {
     const text = await readFile(path, 'utf8').catch(() => '');
