@@ -1,9 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AgentRow } from '../src/cli/commands/background/agent-status.js';
 import { createVibeClient } from '../src/client/index.js';
-import { agents, backgroundHome, killServer, serverOf } from './support/background-cli.js';
+import { agentUntil, agents, backgroundHome, killServer, serverOf } from './support/background-cli.js';
 import { startChatServer, type ChatRequestBody, type Fault } from './support/chat-server.js';
 import type { ScriptedReply } from '../src/providers/scripted.js';
 import { CLI, waitForAsync, type CliHome } from './support/cli-process.js';
@@ -35,18 +34,6 @@ function terminal(home: CliHome, args: string[]): Promise<TmuxPane> {
 async function typeLine(pane: TmuxPane, line: string): Promise<void> {
   await pane.send([line], { literal: true });
   await pane.send(['Enter']);
-}
-
-/** Polls `agents --json` until a row passes `test` (a state, never a time). */
-async function agentUntil(home: CliHome, test: (row: AgentRow) => boolean, what: string): Promise<AgentRow> {
-  const deadline = Date.now() + 120_000;
-  let rows: AgentRow[] = [];
-  for (;;) {
-    rows = await agents(home);
-    const found = rows.find(test);
-    if (found) return found;
-    if (Date.now() > deadline) throw new Error(`no agent ${what}; rows: ${JSON.stringify(rows.map((row) => [row.name, row.state]))}`);
-  }
 }
 
 function watch(home: CliHome, id: string): EventWatch {
