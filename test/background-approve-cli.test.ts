@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { agents, backgroundHome, repository, startBackground, writesAskedFile } from './support/background-cli.js';
+import { agentUntil, agents, backgroundHome, repository, startBackground, writesAskedFile } from './support/background-cli.js';
 import { startChatServer } from './support/chat-server.js';
 
 const cleanups: Array<() => unknown> = [];
@@ -43,7 +43,7 @@ describe('approvals of a background session from the terminal (the built CLI)', 
     expect(approved.stdout).toContain('Allowed: write_file');
     const stop = await watch.until((event) => event.type === 'stop', 'the stop');
     expect(readFileSync(join(rows[0]!.worktree!, 'asked.txt'), 'utf8')).toBe('after the approval\n');
-    expect((await agents(home))[0]!.state).toBe('done');
+    await agentUntil(home, (row) => row.state === 'done', 'done after the approval');
 
     // The question desk: the first answer won; a later one for the same request is refused.
     const again = await home.run(['approve', 'asker', pending!.requestId, '--deny']);

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { agents, backgroundHome, repository, startBackground, writesAskedFile } from './support/background-cli.js';
+import { agentUntil, agents, backgroundHome, repository, startBackground, writesAskedFile } from './support/background-cli.js';
 import { startChatServer } from './support/chat-server.js';
 import { CLI } from './support/cli-process.js';
 import { requireTmux, startInTmux } from './support/tmux.js';
@@ -46,6 +46,6 @@ describe('vibe-agent approve on a terminal (the built CLI in tmux)', () => {
     await watch.until((event) => event.type === 'stop', 'the stop');
     expect(watch.events.filter((event) => event.type === 'question_answered')).toMatchObject([{ answer: 'yes' }]);
     expect(readFileSync(join(row.worktree!, 'asked.txt'), 'utf8')).toBe('after the approval\n');
-    expect((await agents(home))[0]!.state).toBe('done');
+    await agentUntil(home, (row) => row.state === 'done', 'done after the approval');
   });
 });

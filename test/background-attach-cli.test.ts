@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { agents, backgroundHome, repository, startBackground, writesAskedFile } from './support/background-cli.js';
+import { agentUntil, agents, backgroundHome, repository, startBackground, writesAskedFile } from './support/background-cli.js';
 import { startChatServer } from './support/chat-server.js';
 import { CLI } from './support/cli-process.js';
 import { startInTmux, type TmuxPane } from './support/tmux.js';
@@ -73,8 +73,7 @@ describe('vibe-agent attach (the built CLI in tmux, against a local model server
     expect(await first.screen()).toContain('Detached from asker (idle: vibe-agent attach asker sends it a prompt).');
     await second.send(['C-d']);
     expect(await second.waitForExit(60_000)).toBe(0);
-    const after = await agents(home);
-    expect(after[0]).toMatchObject({ name: 'asker', state: 'done' });
+    await agentUntil(home, (row) => row.name === 'asker' && row.state === 'done', 'asker done after its second prompt');
 
     // A finished session: shown whole, nothing forked, nothing sent to the model.
     const requests = model.requests.length;

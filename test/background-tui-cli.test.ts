@@ -1,9 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AgentRow } from '../src/cli/commands/background/agent-status.js';
 import { createVibeClient } from '../src/client/index.js';
-import { agents, backgroundHome, killServer, serverOf } from './support/background-cli.js';
+import { agentUntil, agents, backgroundHome, killServer, serverOf } from './support/background-cli.js';
 import { startChatServer, type ChatRequestBody, type Fault } from './support/chat-server.js';
 import type { ScriptedReply } from '../src/providers/scripted.js';
 import { CLI, waitForAsync, type CliHome } from './support/cli-process.js';
@@ -35,18 +34,6 @@ function terminal(home: CliHome, args: string[]): Promise<TmuxPane> {
 async function typeLine(pane: TmuxPane, line: string): Promise<void> {
   await pane.send([line], { literal: true });
   await pane.send(['Enter']);
-}
-
-/** Polls `agents --json` until a row passes `test` (a state, never a time). */
-async function agentUntil(home: CliHome, test: (row: AgentRow) => boolean, what: string): Promise<AgentRow> {
-  const deadline = Date.now() + 120_000;
-  let rows: AgentRow[] = [];
-  for (;;) {
-    rows = await agents(home);
-    const found = rows.find(test);
-    if (found) return found;
-    if (Date.now() > deadline) throw new Error(`no agent ${what}; rows: ${JSON.stringify(rows.map((row) => [row.name, row.state]))}`);
-  }
 }
 
 function watch(home: CliHome, id: string): EventWatch {
@@ -170,14 +157,17 @@ describe('/bg in the terminal UI (the built CLI in tmux)', () => {
     }
     await typeLine(pane, 'plan the file');
     await pane.waitFor('Execute this plan?', 60_000);
+    // The terminal and this watch read the stream each on its own: the terminal may show the
+    // question before the watch has the stop it follows.
+    const planStop = await events.until((event) => event.type === 'stop' && (event as { reason?: string }).reason === 'plan', 'the stop of the planning run');
     // The server ran it read-only: the write was refused, with nobody asked.
     expect(existsSync(join(home.workspace, 'early.txt'))).toBe(false);
     expect(events.events.some((event) => event.type === 'question')).toBe(false);
-    expect(events.events.filter((event) => event.type === 'stop').map((event) => (event as { reason?: string }).reason)).toContain('plan');
 
     // e: auto-edit, bounded by the plan's files: the write in the plan runs without a question.
     await pane.send(['e']);
     await pane.waitFor('carried out.', 60_000);
+    await events.until((event) => event.type === 'stop', 'the stop of the execution run', planStop.seq);
     expect(readFileSync(join(home.workspace, 'planned.txt'), 'utf8')).toBe('as planned\n');
     expect(events.events.some((event) => event.type === 'question')).toBe(false);
     const execution = model.requests.find((body) => body.messages.some((message) => message.role === 'user' && text(message).includes('The plan is approved')))!;

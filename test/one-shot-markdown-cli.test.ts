@@ -4,7 +4,7 @@
  * live line with the tool, its arguments and the time it has run, gone once it ends; piped, the
  * answer is the model's text byte for byte.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -39,11 +39,14 @@ async function workspaceFor(script: ServerStep[]) {
 
 describe('one-shot output on a terminal', () => {
   it('shows a live line for the running tool, then the answer with its table drawn to the width', async () => {
-    const { server, home, workspace } = await workspaceFor([{ toolCalls: [{ name: 'bash', arguments: { command: 'sleep 2; echo slept' } }] }, { text: ANSWER }]);
+    // The command runs until the test has read its line (a fixed sleep could end between two reads of the pane at load).
+    const { server, home, workspace } = await workspaceFor([{ toolCalls: [{ name: 'bash', arguments: { command: 'sh wait-for-go.sh' } }] }, { text: ANSWER }]);
+    writeFileSync(join(workspace, 'wait-for-go.sh'), 'until [ -e go ]; do sleep 0.1; done\n');
     const pane = await startInTmux([process.execPath, CLI, 'time the files', '--no-session', '--yes', '--sandbox', 'off'], { cwd: workspace, width: 70, height: 40, env: terminalEnv(home, server.url) });
     cleanups.push(() => pane.kill());
-    const running = await pane.waitFor(/Running bash command="sleep 2; echo slept"… \d+\.\d s · Ctrl-C stops/);
-    expect(running).toMatch(/^[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] Running bash command="sleep 2; echo slept"… /m);
+    const running = await pane.waitFor(/Running bash command="sh wait-for-go\.sh"… \d+\.\d s · Ctrl-C stops/);
+    expect(running).toMatch(/^[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] Running bash command="sh wait-for-go\.sh"… /m);
+    writeFileSync(join(workspace, 'go'), '');
     expect(await pane.waitForExit()).toBe(0);
     const screen = await pane.screen();
     expect(screen).not.toContain('Running bash');

@@ -253,8 +253,9 @@ describe('terminal approval prompt', () => {
     let shown = '';
     output.on('data', (chunk: Buffer) => (shown += chunk.toString()));
     const ask = createTerminalApproval({ input, output, color: false });
-    const waitFor = async (text: string) => {
-      while (!shown.includes(text)) await new Promise((resolve) => output.once('data', resolve));
+    /** Waits until `text` has been shown `times` times (a question asked again shows it once more). */
+    const waitFor = async (text: string, times = 1) => {
+      while (shown.split(text).length - 1 < times) await new Promise((resolve) => output.once('data', resolve));
     };
     return { input, ask, waitFor, shown: () => shown };
   }
@@ -276,7 +277,7 @@ describe('terminal approval prompt', () => {
     const answer = t.ask(request, new AbortController().signal);
     await t.waitFor('Allow?');
     t.input.write('maybe\n');
-    await t.waitFor('Allow?', );
+    await t.waitFor('Allow?', 2);
     t.input.write('\n');
     expect(await answer).toBe('no');
     expect(t.shown().match(/Allow\?/g)!.length).toBe(2);

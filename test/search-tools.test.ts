@@ -240,7 +240,7 @@ function isAlive(pid: number): boolean {
 }
 
 /** Polls a condition (a file appearing, a process exiting) until it yields a value. */
-async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 5_000): Promise<T> {
+async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe().catch(() => undefined);

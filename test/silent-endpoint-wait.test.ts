@@ -3,7 +3,7 @@
  * and never answers is never a silent wait — stderr shows a spinner and the time waited — and it
  * stops at the first-byte limit with a message naming the cause and the setting, after one request.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -24,7 +24,7 @@ async function oneShot(script: ServerStep[], args: string[], extraEnv: Record<st
   mkdirSync(workspace);
   const pane = await startInTmux([process.execPath, CLI, ...args], { cwd: workspace, width: 160, height: 40, env: terminalEnv(home, server.url, extraEnv) });
   cleanups.push(() => pane.kill());
-  return { server, pane };
+  return { server, pane, workspace };
 }
 
 describe('a one-shot run never waits in silence', () => {
@@ -45,13 +45,15 @@ describe('a one-shot run never waits in silence', () => {
   });
 
   it('a tool that runs shows its name, its arguments and the time it has run, and the line goes once it ends', async () => {
-    const { pane } = await oneShot(
-      [{ toolCalls: [{ name: 'bash', arguments: { command: 'sleep 2; echo slept' } }] }, { text: 'It slept.' }],
+    // The command runs until the test has read its line (a fixed sleep could end between two reads of the pane at load).
+    const { pane, workspace } = await oneShot(
+      [{ toolCalls: [{ name: 'bash', arguments: { command: 'until [ -e go ]; do sleep 0.1; done; echo slept' } }] }, { text: 'It slept.' }],
       ['sleep a bit', '--no-session', '--yes', '--sandbox', 'off'],
       {},
     );
-    const running = await pane.waitFor(/Running bash command="sleep 2; echo slept"… \d+\.\d s · Ctrl-C stops/);
+    const running = await pane.waitFor(/Running bash command="until \[ -e go \]; do sleep 0\.1; done; echo slept"… \d+\.\d s · Ctrl-C stops/);
     expect(running).toMatch(/^[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] Running bash command=/m);
+    writeFileSync(join(workspace, 'go'), '');
     expect(await pane.waitForExit()).toBe(0);
     const screen = await pane.screen();
     expect(screen).toContain('It slept.');

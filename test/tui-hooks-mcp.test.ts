@@ -97,8 +97,11 @@ describe('hooks and MCP prompts in the interactive session', () => {
     });
     const { pane, server } = await tuiSession(cleanups, [{ text: 'Reviewed.' }, { text: 'Bye.' }], { args: ['--no-session'], extraEnv: { XDG_CONFIG_HOME: configHome } });
     await pane.waitFor('›');
-    // The server starts beside the session: ask /mcp until its table shows it ready.
+    // The server starts beside the session: ask /mcp until its table shows it ready. Ctrl-L clears
+    // the screen first, so the table read is this /mcp's, not the one before it.
     for (let attempt = 0; ; attempt++) {
+      await pane.send(['C-l']);
+      await pane.waitFor((s) => !/^notes\s/m.test(s));
       await typeLine(pane, '/mcp');
       const screen = await pane.waitFor(/^notes\s+\S+/m, 30_000);
       const state = [...screen.matchAll(/^notes\s+(\S+)/gm)].at(-1)![1];

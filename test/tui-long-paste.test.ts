@@ -27,7 +27,7 @@ describe('a long paste in the interactive UI', () => {
     tmux('load-buffer', '-b', 'big', join(dir, 'log.txt'));
     tmux('paste-buffer', '-p', '-d', '-b', 'big', '-t', 'main');
     const chip = '[pasted text #1: 2,701 lines, 123.1 kB]';
-    const prompt = await pane.waitFor(chip, 15_000);
+    const prompt = await pane.waitFor(chip);
     expect(prompt).not.toContain('log line 2:');
     await pane.send(['what fails? '], { literal: true });
     await pane.send(['Enter']);

@@ -253,7 +253,7 @@ describe('a retry after part of a reply streamed', () => {
     const session = new InteractiveSession({ input, output: terminal.output, theme: plain, services, providerName: provider.name, model: 'm', tools: new ToolRegistry(), workspace: '/tmp', maxTurns: 5 });
     const exited = session.run();
     input.type('go\r');
-    const screen = await terminal.waitFor((s) => s.includes('Fresh answer.') && !/working/.test(s.split('\n').at(-1)!), 10_000);
+    const screen = await terminal.waitFor((s) => s.includes('Fresh answer.') && !/working/.test(s.split('\n').at(-1)!));
     const rows = screen.split('\n');
     const partial = rows.findIndex((row) => row === 'Partial words before the cut');
     expect(partial).toBeGreaterThan(0);

@@ -66,6 +66,22 @@ export async function agents(home: CliHome, ...flags: string[]): Promise<AgentRo
   return (JSON.parse(ran.stdout) as { agents: AgentRow[] }).agents;
 }
 
+/**
+ * Polls `agents --json` until a row passes `test` (a state, never a time). A session's `stop` event
+ * comes before its run has quite ended (its Stop hooks run after it), so a state read at once after
+ * the stop may still say working.
+ */
+export async function agentUntil(home: CliHome, test: (row: AgentRow) => boolean, what: string): Promise<AgentRow> {
+  const deadline = Date.now() + 120_000;
+  let rows: AgentRow[] = [];
+  for (;;) {
+    rows = await agents(home);
+    const found = rows.find(test);
+    if (found) return found;
+    if (Date.now() > deadline) throw new Error(`no agent ${what}; rows: ${JSON.stringify(rows.map((row) => [row.name, row.state]))}`);
+  }
+}
+
 /** A scripted model's turn: write asked.txt (the call an `ask` session stops at), then answer `done`. */
 export function writesAskedFile(done: string) {
   return (body: ChatRequestBody) =>

@@ -78,7 +78,7 @@ export function cliHome(): CliHome {
 }
 
 /** Polls a condition until it holds (a file appearing, a line written), failing after `timeoutMs`. */
-export async function waitFor(condition: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
+export async function waitFor(condition: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
@@ -87,7 +87,7 @@ export async function waitFor(condition: () => boolean, what: string, timeoutMs 
 }
 
 /** waitFor for a condition that must be asked for (a server's answer). */
-export async function waitForAsync(condition: () => Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
+export async function waitForAsync(condition: () => Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);

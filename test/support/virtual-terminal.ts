@@ -51,7 +51,7 @@ export class VirtualTerminal {
   }
 
   /** Resolves once the screen passes `test`, checked after every write; fails at the deadline with the screen. */
-  waitFor(test: string | ((screen: string) => boolean), timeoutMs = 5_000): Promise<string> {
+  waitFor(test: string | ((screen: string) => boolean), timeoutMs = 30_000): Promise<string> {
     const check = typeof test === 'string' ? (screen: string) => screen.includes(test) : test;
     if (check(this.screen())) return Promise.resolve(this.screen());
     return new Promise((resolve, reject) => {
