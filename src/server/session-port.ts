@@ -1,6 +1,7 @@
 import type { ApiEvent, CreateSessionBody, Decision, PermissionModeBody, PlanScopeBody, PromptMode, SessionInfo } from './api-schemas.js';
 import type { HostedGoal } from './goal-schemas.js';
 import type { HostedLand } from './land-schemas.js';
+import type { HostedAgents } from './agent-schemas.js';
 
 /**
  * What the server asks of the conversation core: sessions that take prompts, interrupts and answers,
@@ -49,6 +50,8 @@ export interface SessionHost {
   reopen(id: string): Promise<HostedSession | undefined>;
   /** Every session id this server has hosted, newest last. */
   known(): string[];
+  /** The background sessions of its data folder, as `vibe-agent agents` shows them (GET /v1/agents); absent: none. */
+  readonly agents?: HostedAgents;
 }
 
 /** A create request the host cannot meet (no such workspace or session, bad settings): a 400/404 with this message. */

@@ -1,4 +1,4 @@
-import type { ServerEvent } from '../../../client/index.js';
+import type { ApiEvent } from '../../../server/api-schemas.js';
 import type { BackgroundEntry } from './background-registry.js';
 import { excludes, git } from '../../../background/git.js';
 
@@ -18,7 +18,7 @@ export interface SessionReport {
 }
 
 /** The report of a session whose run has stopped (undefined while it has not). */
-export function sessionReport(entry: BackgroundEntry, events: readonly ServerEvent[], cost: number | undefined): SessionReport | undefined {
+export function sessionReport(entry: BackgroundEntry, events: readonly ApiEvent[], cost: number | undefined): SessionReport | undefined {
   const stop = [...events].reverse().find((event) => event.type === 'stop') as { reason?: string } | undefined;
   if (!stop) return undefined;
   const calls = new Map<string, string>();
