@@ -57,6 +57,8 @@ export async function fetchAgentRow(entry: BackgroundEntry, server: ServerConnec
   if (!server) return agentRow(entry, undefined);
   const found = await server.client.GET('/v1/agents/{id}', { params: { path: { id: entry.id } } });
   if (found.data) return found.data;
+  // The route names an unknown id with 404 too; a server that has the route lists the sessions.
+  if (found.response.status === 404 && (await server.client.GET('/v1/agents')).response.status === 404) throw new Error(olderServer(server));
   return agentRow(entry, { problem: `the server did not show it (${found.response.status}: ${found.error?.error ?? 'no reason given'})` });
 }
 
@@ -64,8 +66,14 @@ export async function fetchAgentRow(entry: BackgroundEntry, server: ServerConnec
 export async function fetchAgentRows(entries: readonly BackgroundEntry[], server: ServerConnection | undefined): Promise<AgentRow[]> {
   if (!server) return entries.map((entry) => agentRow(entry, undefined));
   const listed = await server.client.GET('/v1/agents');
+  if (listed.response.status === 404) throw new Error(olderServer(server));
   if (!listed.data) throw new Error(`the session server did not list the background sessions (${listed.response.status}: ${listed.error?.error ?? 'no reason given'})`);
   return listed.data.agents;
+}
+
+/** A server started by an earlier version, which has no agents routes, still running this data folder. */
+function olderServer(server: ServerConnection): string {
+  return `the session server running here (process ${server.pid}, ${server.url}) is from an earlier version of vibe-agent and cannot list background sessions: stop it (kill ${server.pid}; one started by --bg also stops by itself after 300 s with nothing running) and run this again`;
 }
 
 function summaryOf(event: ApiEvent): { summary?: string } {
