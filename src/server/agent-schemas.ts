@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { apiSchemas, pendingApprovalSchema } from './api-schemas.js';
 import { goalStateSchema } from './goal-schemas.js';
-import type { HostedSession } from './session-port.js';
 
 // GET /v1/agents (docs/background.md): the background sessions as `vibe-agent agents` and the live page show them.
 
@@ -46,11 +45,3 @@ export const agentSchema = named(
 export type AgentBody = z.infer<typeof agentSchema>;
 
 export const agentListSchema = named('AgentList', z.object({ agents: z.array(agentSchema) }));
-
-/** The background sessions of the server's data folder (src/cli/commands/serve/served-agents.ts behind it). */
-export interface HostedAgents {
-  /** Every background session not discarded; `open` reopens one from its file when the server does not hold it. */
-  list(open: (id: string) => Promise<HostedSession | undefined>): Promise<AgentBody[]>;
-  /** One by id; undefined when it is no background session of this data folder. */
-  get(id: string, open: (id: string) => Promise<HostedSession | undefined>): Promise<AgentBody | undefined>;
-}

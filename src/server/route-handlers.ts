@@ -7,7 +7,7 @@ import { BadRequest, readJsonBody } from './read-body.js';
 import type { RouteSpec } from './route-specs.js';
 import { AtCapacity, type SessionRegistry } from './session-registry.js';
 import type { HostedSession } from './session-port.js';
-import type { HostedAgents } from './agent-schemas.js';
+import type { HostedAgents } from './session-port.js';
 
 export interface RouteContext {
   registry: SessionRegistry;

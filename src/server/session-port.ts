@@ -1,7 +1,7 @@
 import type { ApiEvent, CreateSessionBody, Decision, PermissionModeBody, PlanScopeBody, PromptMode, SessionInfo } from './api-schemas.js';
 import type { HostedGoal } from './goal-schemas.js';
 import type { HostedLand } from './land-schemas.js';
-import type { HostedAgents } from './agent-schemas.js';
+import type { AgentBody } from './agent-schemas.js';
 
 /**
  * What the server asks of the conversation core: sessions that take prompts, interrupts and answers,
@@ -63,4 +63,12 @@ export class OpenRefused extends Error {
   ) {
     super(message);
   }
+}
+
+/** The background sessions of the server's data folder (src/cli/commands/serve/served-agents.ts behind it). */
+export interface HostedAgents {
+  /** Every background session not discarded; `open` reopens one from its file when the server does not hold it. */
+  list(open: (id: string) => Promise<HostedSession | undefined>): Promise<AgentBody[]>;
+  /** One by id; undefined when it is no background session of this data folder. */
+  get(id: string, open: (id: string) => Promise<HostedSession | undefined>): Promise<AgentBody | undefined>;
 }

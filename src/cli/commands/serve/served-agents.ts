@@ -1,5 +1,5 @@
 import { readBackgroundEntries, type BackgroundEntry } from '../../../background/background-registry.js';
-import type { HostedAgents } from '../../../server/agent-schemas.js';
+import type { HostedAgents } from '../../../server/session-port.js';
 import type { HostedSession } from '../../../server/session-port.js';
 import { agentRow, type AgentRow, type HostedView } from '../background/agent-status.js';
 
