@@ -60,8 +60,9 @@ export async function killServer(home: CliHome): Promise<void> {
   await waitFor(() => !alive(pid), 'the background server to exit', 60_000);
 }
 
+/** `agents --json FLAGS…`'s rows; a run that does not end within a minute fails naming it. */
 export async function agents(home: CliHome, ...flags: string[]): Promise<AgentRow[]> {
-  const ran = await home.run(['agents', '--json', ...flags]);
+  const ran = await home.runWithin(['agents', '--json', ...flags], 'agents --json');
   expect(ran.code, ran.stderr).toBe(0);
   return (JSON.parse(ran.stdout) as { agents: AgentRow[] }).agents;
 }
@@ -79,7 +80,7 @@ export function writesAskedFile(done: string) {
  * then waits for the session's first event of type `until` ('question': it asks; 'stop': its run ended).
  */
 export async function startBackground(home: CliHome, args: string[], until: 'question' | 'stop', cleanups: Array<() => unknown>) {
-  const started = await home.run(['--bg', ...args]);
+  const started = await home.runWithin(['--bg', ...args], 'starting the background session');
   expect(started.code, started.stderr).toBe(0);
   cleanups.push(() => killServer(home));
   const [row] = await agents(home);
