@@ -60,9 +60,9 @@ export async function killServer(home: CliHome): Promise<void> {
   await waitFor(() => !alive(pid), 'the background server to exit', 60_000);
 }
 
-/** `agents --json FLAGS…`'s rows; a run that does not end within a minute fails naming it. */
+/** `agents --json FLAGS…`'s rows; a run not ended in 90 s fails naming it (past the CLI's own 60 s bound, whose message says more). */
 export async function agents(home: CliHome, ...flags: string[]): Promise<AgentRow[]> {
-  const ran = await home.runWithin(['agents', '--json', ...flags], 'agents --json');
+  const ran = await home.runWithin(['agents', '--json', ...flags], 'agents --json', 90_000);
   expect(ran.code, ran.stderr).toBe(0);
   return (JSON.parse(ran.stdout) as { agents: AgentRow[] }).agents;
 }

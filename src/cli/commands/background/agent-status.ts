@@ -52,23 +52,39 @@ export function agentRow(entry: BackgroundEntry, view: HostedView | undefined): 
   return row;
 }
 
+/**
+ * How long `agents`, `logs`, `land` and `discard` wait for the server's rows. The server bounds its own
+ * work on each row (served-agents.ts), so past this it is stuck or overwhelmed: said, not waited on.
+ */
+export const ROWS_WITHIN_MS = 60_000;
+
 /** One background session as the running server shows it (GET /v1/agents/{id}); stopped with no server. */
-export async function fetchAgentRow(entry: BackgroundEntry, server: ServerConnection | undefined): Promise<AgentRow> {
+export async function fetchAgentRow(entry: BackgroundEntry, server: ServerConnection | undefined, withinMs = ROWS_WITHIN_MS): Promise<AgentRow> {
   if (!server) return agentRow(entry, undefined);
-  const found = await server.client.GET('/v1/agents/{id}', { params: { path: { id: entry.id } } });
+  const found = await answered(server, `GET /v1/agents/${entry.id}`, withinMs, (signal) => server.client.GET('/v1/agents/{id}', { params: { path: { id: entry.id } }, signal }));
   if (found.data) return found.data;
   // The route names an unknown id with 404 too; a server that has the route lists the sessions.
-  if (found.response.status === 404 && (await server.client.GET('/v1/agents')).response.status === 404) throw new Error(olderServer(server));
+  if (found.response.status === 404 && (await answered(server, 'GET /v1/agents', withinMs, (signal) => server.client.GET('/v1/agents', { signal }))).response.status === 404) throw new Error(olderServer(server));
   return agentRow(entry, { problem: `the server did not show it (${found.response.status}: ${found.error?.error ?? 'no reason given'})` });
 }
 
 /** Every background session as the running server shows it (GET /v1/agents); each stopped with no server. */
-export async function fetchAgentRows(entries: readonly BackgroundEntry[], server: ServerConnection | undefined): Promise<AgentRow[]> {
+export async function fetchAgentRows(entries: readonly BackgroundEntry[], server: ServerConnection | undefined, withinMs = ROWS_WITHIN_MS): Promise<AgentRow[]> {
   if (!server) return entries.map((entry) => agentRow(entry, undefined));
-  const listed = await server.client.GET('/v1/agents');
+  const listed = await answered(server, 'GET /v1/agents', withinMs, (signal) => server.client.GET('/v1/agents', { signal }));
   if (listed.response.status === 404) throw new Error(olderServer(server));
   if (!listed.data) throw new Error(`the session server did not list the background sessions (${listed.response.status}: ${listed.error?.error ?? 'no reason given'})`);
   return listed.data.agents;
+}
+
+/** A request to the server, failed naming what it was and which server when no answer came within `withinMs`. */
+async function answered<T>(server: ServerConnection, what: string, withinMs: number, request: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  try {
+    return await request(AbortSignal.timeout(withinMs));
+  } catch (error) {
+    if ((error as Error).name !== 'TimeoutError') throw error;
+    throw new Error(`the session server (process ${server.pid}, ${server.url}) did not answer ${what} within ${withinMs / 1000} s: it is stuck or the machine overloaded (its log: serve/serve.log in the data folder; kill ${server.pid} stops it)`);
+  }
 }
 
 /** A server started by an earlier version, which has no agents routes, still running this data folder. */
