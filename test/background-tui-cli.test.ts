@@ -5,12 +5,13 @@ import { createVibeClient } from '../src/client/index.js';
 import { agentUntil, agents, backgroundHome, killServer, serverOf } from './support/background-cli.js';
 import { startChatServer, type ChatRequestBody, type Fault } from './support/chat-server.js';
 import type { ScriptedReply } from '../src/providers/scripted.js';
-import { CLI, waitForAsync, type CliHome } from './support/cli-process.js';
+import { CLI, waitForAsync, within, type CliHome } from './support/cli-process.js';
 import { EventWatch } from './support/event-watch.js';
 import { startInTmux, type TmuxPane } from './support/tmux.js';
 
 // /bg from the terminal UI, and an attached terminal's /detach, plan mode and Esc: the built CLI in
-// tmux, a local model server, the session server the CLI starts. Every wait is for a screen or a state.
+// tmux, a local model server, the session server the CLI starts. Every wait is for a screen or a state,
+// and every one is bounded with the step it is in: a hang fails fast and says where.
 
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
@@ -25,7 +26,7 @@ const answeredTool = (body: ChatRequestBody) => body.messages.at(-1)?.role === '
 const byPrompt = (reply: (body: ChatRequestBody) => ScriptedReply | Fault) => Array.from({ length: 40 }, () => reply);
 
 function terminal(home: CliHome, args: string[]): Promise<TmuxPane> {
-  return startInTmux([process.execPath, CLI, ...args], { cwd: home.workspace, width: 120, height: 40, env: { ...home.env, TERM: 'tmux-256color' } }).then((pane) => {
+  return within(startInTmux([process.execPath, CLI, ...args], { cwd: home.workspace, width: 120, height: 40, env: { ...home.env, TERM: 'tmux-256color' } }), `starting vibe-agent ${args.join(' ')} in tmux`, 60_000).then((pane) => {
     cleanups.push(() => pane.kill());
     return pane;
   });
@@ -137,7 +138,7 @@ describe('/bg in the terminal UI (the built CLI in tmux)', () => {
     );
     const home = backgroundHome(model.url);
     cleanups.push(() => model.close(), () => home.cleanup());
-    const started = await home.run(['--bg', '--permission-mode', 'ask', 'start']);
+    const started = await home.runWithin(['--bg', '--permission-mode', 'ask', 'start'], 'starting the background session');
     expect(started.code, started.stderr).toBe(0);
     cleanups.push(() => killServer(home));
     const row = await agentUntil(home, (one) => one.state === 'done', 'done with its first prompt');
@@ -148,7 +149,7 @@ describe('/bg in the terminal UI (the built CLI in tmux)', () => {
     // The session's mode is ask; Shift+Tab cycles auto-edit, auto, then plan, as in a local terminal,
     // and the session takes each at once (before any prompt carries it).
     const server = serverOf(home);
-    const client = createVibeClient({ baseUrl: server.url, token: server.token });
+    const client = createVibeClient({ baseUrl: server.url, token: server.token, fetch: (request) => fetch(request, { signal: AbortSignal.timeout(30_000) }) });
     const sessionMode = async () => (await client.GET('/v1/sessions/{id}', { params: { path: { id: row.id } } })).data?.permissionMode;
     for (const [shown, mode] of [['auto-edit (⇧Tab)', 'auto-edit'], ['auto (⇧Tab)', 'auto'], ['plan mode', 'plan']] as const) {
       await pane.send(['BTab']);
@@ -180,12 +181,12 @@ describe('/bg in the terminal UI (the built CLI in tmux)', () => {
     const model = await startChatServer(byPrompt(() => ({ kind: 'stall', reply: { text: 'streaming slowly' }, afterChunks: 5 })));
     const home = backgroundHome(model.url);
     cleanups.push(() => model.close(), () => home.cleanup());
-    const started = await home.run(['--bg', 'long one']);
+    const started = await home.runWithin(['--bg', 'long one'], 'starting the background session');
     expect(started.code, started.stderr).toBe(0);
     cleanups.push(() => killServer(home));
     const [row] = await agents(home);
     const events = watch(home, row!.id);
-    await model.waitForRequest(1);
+    await within(model.waitForRequest(1), 'the model asked by the background session', 60_000);
 
     const pane = await terminal(home, ['attach', row!.name]);
     await pane.waitFor((screen) => screen.includes('› long one') && screen.includes('Esc or Ctrl-C stops its turn'), 60_000);

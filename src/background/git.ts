@@ -7,9 +7,9 @@ export interface GitResult {
   stderr: string;
 }
 
-/** git in `cwd`, synchronously (the land and worktree steps are sequential and short). */
-export function git(cwd: string, args: string[], options: { input?: string } = {}): GitResult {
-  const result = spawnSync('git', args, { cwd, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, ...(options.input !== undefined ? { input: options.input } : {}) });
+/** git in `cwd`, synchronously (the land and worktree steps are sequential and short); with `timeoutMs`, killed past it (not ok, `error` says so). */
+export function git(cwd: string, args: string[], options: { input?: string; timeoutMs?: number } = {}): GitResult {
+  const result = spawnSync('git', args, { cwd, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, ...(options.input !== undefined ? { input: options.input } : {}), ...(options.timeoutMs !== undefined ? { timeout: options.timeoutMs, killSignal: 'SIGKILL' as const } : {}) });
   return { ok: result.status === 0, status: result.status, stdout: result.stdout ?? '', stderr: result.stderr ?? String(result.error ?? '') };
 }
 

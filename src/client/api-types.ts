@@ -192,6 +192,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/agents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every background session of this data folder (`vibe-agent --bg`), as `vibe-agent agents` lists them: state (working, needs you, done, failed, stopped), worktree, cost, last event, waiting approvals, goal and end-of-session report. One the server does not hold is reopened from its file. */
+        get: operations["listAgents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One background session, as GET /v1/agents shows it. */
+        get: operations["getAgent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -448,6 +482,57 @@ export interface components {
             output: string;
             reason: string;
             error: string;
+        };
+        SessionReport: {
+            /** @description How its last run ended (the stop reason). */
+            outcome: string;
+            /** @description Files changed against its base, committed or not; null counts for binary files. */
+            files: {
+                path: string;
+                added: number | null;
+                removed: number | null;
+            }[];
+            /** @description The shell commands it ran: an exit code, or why it did not run. */
+            commands: {
+                command: string;
+                exit: number | null;
+                note?: string;
+            }[];
+            /** @description What it did not do (nothing verified, denied calls). */
+            notDone: string[];
+            cost?: number;
+            /** @description The commands that land or discard it. */
+            next: string[];
+        };
+        Agent: {
+            id: string;
+            name: string;
+            /** @enum {string} */
+            state: "working" | "needs you" | "done" | "failed" | "stopped";
+            workspace: string;
+            /** @description The checkout `--bg` was run in (where a land applies). */
+            repo: string;
+            worktree?: string;
+            branch?: string;
+            base?: string;
+            included?: string[];
+            /** @description Dollars so far; absent when none is known. */
+            cost?: number;
+            lastEvent?: {
+                seq: number;
+                type: string;
+                summary?: string;
+            };
+            pendingApprovals: components["schemas"]["PendingApproval"][];
+            landed?: string;
+            /** @description Why the server could not open it (it shows as stopped). */
+            problem?: string;
+            /** @description Once its run has ended: what it changed, ran and cost, and how to land it. */
+            report?: components["schemas"]["SessionReport"];
+            goal?: components["schemas"]["Goal"];
+        };
+        AgentList: {
+            agents: components["schemas"]["Agent"][];
         };
     };
     responses: never;
@@ -1159,6 +1244,75 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LandResult"];
+                };
+            };
+        };
+    };
+    listAgents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The background sessions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentList"];
+                };
+            };
+            /** @description No valid bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAgent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The background session. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Agent"];
+                };
+            };
+            /** @description No valid bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No background session with that id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };

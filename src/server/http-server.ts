@@ -9,6 +9,8 @@ import { handleGoalRoute, isGoalRoute } from './goal-routes.js';
 import { GoalRefused } from './goal-schemas.js';
 import { handleLandRoute } from './land-route.js';
 import { LAND_ROUTE } from './land-route-spec.js';
+import { AGENT_ROUTES } from './agents-route-spec.js';
+import { handleAgentRoute, isAgentRoute } from './agents-route.js';
 import { AtCapacity, SessionRegistry } from './session-registry.js';
 import type { SessionHost } from './session-port.js';
 import { OpenRefused } from './session-port.js';
@@ -37,8 +39,8 @@ const RETRY_AFTER_SECONDS = 5;
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const limits: ServerLimits = { ...DEFAULT_LIMITS, ...options.limits, stream: { ...DEFAULT_LIMITS.stream, ...options.limits?.stream } };
   const registry = new SessionRegistry(options.sessions, limits.sessions);
-  const context: RouteContext = { registry, limits, version: options.version, streams: { open: 0 } };
-  const matchers = [...ROUTES, ...GOAL_ROUTES, LAND_ROUTE].map((route) => ({ route, pattern: pathPattern(route.path) }));
+  const context: RouteContext = { registry, limits, version: options.version, streams: { open: 0 }, ...(options.sessions.agents ? { agents: options.sessions.agents } : {}) };
+  const matchers = [...ROUTES, ...GOAL_ROUTES, LAND_ROUTE, ...AGENT_ROUTES].map((route) => ({ route, pattern: pathPattern(route.path) }));
 
   // Known once it listens: the origins of this server's own page, whose requests are same-origin.
   let ownOrigins: string[] = [];
@@ -83,7 +85,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   };
 }
 
-const handlerOf = (route: RouteSpec) => (route === LAND_ROUTE ? handleLandRoute : isGoalRoute(route) ? handleGoalRoute : handleRoute);
+const handlerOf = (route: RouteSpec) => (route === LAND_ROUTE ? handleLandRoute : isGoalRoute(route) ? handleGoalRoute : isAgentRoute(route) ? handleAgentRoute : handleRoute);
 
 /** The page's origins: the address it listens on, and the other loopback names of the same port when that is loopback. */
 function originsOf(host: string, port: number): string[] {

@@ -1,7 +1,7 @@
 /**
- * The live page's script: the server's sessions, each one's turns as its events stream, its waiting
+ * The live page's script: the background sessions (as `vibe-agent agents` lists them) and the other sessions the server has open, each one's turns as its events stream, its waiting
  * approvals with buttons that answer them, and a Land button for a done session in a worktree. It
- * uses the server's own routes with the token the address's #fragment brought (GET /v1/sessions, the
+ * uses the server's own routes with the token the address's #fragment brought (GET /v1/agents, GET /v1/sessions, the
  * events stream, POST …/approvals/{id}, POST …/land) and draws turns with the trace page's rendering
  * (TURN_RENDER_SCRIPT), from turn objects it builds out of the events. Kept as a string module so the
  * bundled CLI carries it.
@@ -52,7 +52,9 @@ function eventSummary(event) {
   return event.type + (text ? ' ' + String(text).replace(/\s+/g, ' ').slice(0, 60) : '');
 }
 
-// The agent list: GET /v1/sessions now and then; a session whose last number moved has its newest events read for its state.
+// The agent list, now and then: the background sessions as vibe-agent agents shows them (GET /v1/agents,
+// which reopens from its file one the server no longer holds), then the other sessions the server has
+// open (GET /v1/sessions), whose newest events are read for their state when their last number moved.
 const sessions = new Map();
 let listTimer;
 let listing = false;
@@ -63,16 +65,31 @@ async function refreshList() {
   listing = true;
   clearTimeout(listTimer);
   try {
-    const { status, body } = await api('GET', '/v1/sessions');
-    if (status !== 200) return;
-    for (const info of body.sessions) {
+    const agents = await api('GET', '/v1/agents');
+    const open = await api('GET', '/v1/sessions');
+    if (agents.status !== 200 || open.status !== 200) return;
+    const infos = new Map(open.body.sessions.map((info) => [info.id, info]));
+    const ids = [];
+    for (const row of agents.body.agents) {
+      const entry = sessions.get(row.id) || {};
+      entry.info = infos.get(row.id) || infoOf(row);
+      entry.name = row.name;
+      entry.state = row.state;
+      entry.lastEvent = row.lastEvent ? row.lastEvent.type + (row.lastEvent.summary ? ' ' + row.lastEvent.summary : '') : row.problem || '';
+      sessions.set(row.id, entry);
+      ids.push(row.id);
+    }
+    for (const info of open.body.sessions) {
+      if (ids.includes(info.id)) continue;
       const entry = sessions.get(info.id) || { tailSeq: -1 };
       entry.info = info;
+      entry.name = nameOf(info.workspace);
       if (entry.tailSeq !== info.lastSeq) await readTail(entry);
       entry.state = sessionState(info, entry.lastStop, entry.lastType);
       sessions.set(info.id, entry);
+      ids.push(info.id);
     }
-    drawList(body.sessions.map((info) => info.id));
+    drawList(ids);
   } catch (error) {
     say('The server did not answer (' + error.message + '); trying again.');
   } finally {
@@ -82,6 +99,11 @@ async function refreshList() {
       void refreshList();
     } else listTimer = setTimeout(refreshList, LIST_EVERY_MS);
   }
+}
+/** What the page needs of a session's info, from its background row when the server could not open it. */
+function infoOf(row) {
+  const worktree = row.worktree && row.branch ? { name: row.name, branch: row.branch, path: row.worktree, ...(row.landed ? { landed: row.landed } : {}) } : undefined;
+  return { id: row.id, workspace: row.workspace, lastSeq: row.lastEvent ? row.lastEvent.seq : 0, ...(worktree ? { worktree } : {}) };
 }
 async function readTail(entry) {
   const { info } = entry;
@@ -98,10 +120,10 @@ async function readTail(entry) {
 }
 function drawList(ids) {
   const rows = ids.map((id) => {
-    const { info, state, lastEvent } = sessions.get(id);
+    const { info, name, state, lastEvent } = sessions.get(id);
     const pick = () => select(id);
     return el('tr', { class: 'agent' + (view && view.id === id ? ' selected' : ''), 'data-id': id, onclick: pick },
-      el('td', { class: 'name' }, el('button', { class: 'link', onclick: pick }, nameOf(info.workspace))),
+      el('td', { class: 'name' }, el('button', { class: 'link', onclick: pick }, name)),
       el('td', { class: 'state state-' + state.replace(' ', '-') }, state),
       el('td', { class: 'last' }, lastEvent || ''),
       el('td', { class: 'id' }, id),

@@ -3,6 +3,7 @@ import { apiSchemas } from './api-schemas.js';
 import { ROUTES, type RouteSpec } from './route-specs.js';
 import { GOAL_ROUTES } from './goal-route-specs.js';
 import { LAND_ROUTE } from './land-route-spec.js';
+import { AGENT_ROUTES } from './agents-route-spec.js';
 
 const REF = '#/components/schemas/';
 
@@ -10,7 +11,7 @@ const REF = '#/components/schemas/';
 export function openApiDocument(version: string): Record<string, unknown> {
   const { schemas } = z.toJSONSchema(apiSchemas, { io: 'input', uri: (id) => `${REF}${id}` });
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const route of [...ROUTES, ...GOAL_ROUTES, LAND_ROUTE]) (paths[route.path] ??= {})[route.method.toLowerCase()] = operation(route);
+  for (const route of [...ROUTES, ...GOAL_ROUTES, LAND_ROUTE, ...AGENT_ROUTES]) (paths[route.path] ??= {})[route.method.toLowerCase()] = operation(route);
   return {
     openapi: '3.1.0',
     info: { title: 'Vibe Agent server', version, description: 'Sessions of the Vibe Agent coding agent over HTTP: see docs/server.md.' },

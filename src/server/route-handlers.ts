@@ -7,12 +7,15 @@ import { BadRequest, readJsonBody } from './read-body.js';
 import type { RouteSpec } from './route-specs.js';
 import { AtCapacity, type SessionRegistry } from './session-registry.js';
 import type { HostedSession } from './session-port.js';
+import type { HostedAgents } from './session-port.js';
 
 export interface RouteContext {
   registry: SessionRegistry;
   limits: ServerLimits;
   version: string;
   streams: { open: number };
+  /** The background sessions (GET /v1/agents); absent: this host keeps none. */
+  agents?: HostedAgents;
 }
 
 type Params = Record<string, string>;

@@ -1,6 +1,7 @@
 import type { ApiEvent, CreateSessionBody, Decision, PermissionModeBody, PlanScopeBody, PromptMode, SessionInfo } from './api-schemas.js';
 import type { HostedGoal } from './goal-schemas.js';
 import type { HostedLand } from './land-schemas.js';
+import type { AgentBody } from './agent-schemas.js';
 
 /**
  * What the server asks of the conversation core: sessions that take prompts, interrupts and answers,
@@ -49,6 +50,8 @@ export interface SessionHost {
   reopen(id: string): Promise<HostedSession | undefined>;
   /** Every session id this server has hosted, newest last. */
   known(): string[];
+  /** The background sessions of its data folder, as `vibe-agent agents` shows them (GET /v1/agents); absent: none. */
+  readonly agents?: HostedAgents;
 }
 
 /** A create request the host cannot meet (no such workspace or session, bad settings): a 400/404 with this message. */
@@ -60,4 +63,12 @@ export class OpenRefused extends Error {
   ) {
     super(message);
   }
+}
+
+/** The background sessions of the server's data folder (src/cli/commands/serve/served-agents.ts behind it). */
+export interface HostedAgents {
+  /** Every background session not discarded; `open` reopens one from its file when the server does not hold it. */
+  list(open: (id: string) => Promise<HostedSession | undefined>): Promise<AgentBody[]>;
+  /** One by id; undefined when it is no background session of this data folder. */
+  get(id: string, open: (id: string) => Promise<HostedSession | undefined>): Promise<AgentBody | undefined>;
 }

@@ -60,8 +60,9 @@ export async function killServer(home: CliHome): Promise<void> {
   await waitFor(() => !alive(pid), 'the background server to exit', 60_000);
 }
 
+/** `agents --json FLAGS…`'s rows; a run not ended in 90 s fails naming it (past the CLI's own 60 s bound, whose message says more). */
 export async function agents(home: CliHome, ...flags: string[]): Promise<AgentRow[]> {
-  const ran = await home.run(['agents', '--json', ...flags]);
+  const ran = await home.runWithin(['agents', '--json', ...flags], 'agents --json', 90_000);
   expect(ran.code, ran.stderr).toBe(0);
   return (JSON.parse(ran.stdout) as { agents: AgentRow[] }).agents;
 }
@@ -75,7 +76,9 @@ export async function agentUntil(home: CliHome, test: (row: AgentRow) => boolean
   const deadline = Date.now() + 120_000;
   let rows: AgentRow[] = [];
   for (;;) {
-    rows = await agents(home);
+    rows = await agents(home).catch((error: Error) => {
+      throw new Error(`waiting for an agent ${what}: ${error.message}`);
+    });
     const found = rows.find(test);
     if (found) return found;
     if (Date.now() > deadline) throw new Error(`no agent ${what}; rows: ${JSON.stringify(rows.map((row) => [row.name, row.state]))}`);
@@ -95,7 +98,7 @@ export function writesAskedFile(done: string) {
  * then waits for the session's first event of type `until` ('question': it asks; 'stop': its run ended).
  */
 export async function startBackground(home: CliHome, args: string[], until: 'question' | 'stop', cleanups: Array<() => unknown>) {
-  const started = await home.run(['--bg', ...args]);
+  const started = await home.runWithin(['--bg', ...args], 'starting the background session');
   expect(started.code, started.stderr).toBe(0);
   cleanups.push(() => killServer(home));
   const [row] = await agents(home);

@@ -20,15 +20,20 @@ export interface CliHome {
   workspace: string;
   env: { HOME: string; XDG_CONFIG_HOME: string; XDG_DATA_HOME: string } & Record<string, string>;
   run(args: string[], extraEnv?: Record<string, string>, onSpawn?: (child: ChildProcess) => void): Promise<Ran>;
+  /** `run`, killed and failed naming `step` when it has not ended within `timeoutMs` (a hang fails fast and says where). */
+  runWithin(args: string[], step: string, timeoutMs?: number): Promise<Ran>;
   /** This workspace's session files (`*.jsonl`), by name. */
   sessionFiles(): string[];
   sessionPath(name: string): string;
   cleanup(): void;
 }
 
-/** Runs the built CLI once in `cwd`, with only PATH and `env` (plus NO_COLOR) in its environment. */
-export function spawnCli(args: string[], options: { cwd: string; env?: Record<string, string>; onSpawn?: (child: ChildProcess) => void }): Promise<Ran> {
-  return new Promise((resolve) => {
+/**
+ * Runs the built CLI once in `cwd`, with only PATH and `env` (plus NO_COLOR) in its environment. With
+ * `limit`, a run still going after `limit.ms` is killed and the promise fails naming `limit.step`.
+ */
+export function spawnCli(args: string[], options: { cwd: string; env?: Record<string, string>; onSpawn?: (child: ChildProcess) => void; limit?: { ms: number; step: string } }): Promise<Ran> {
+  return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], {
       cwd: options.cwd,
       env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', ...options.env },
@@ -38,7 +43,17 @@ export function spawnCli(args: string[], options: { cwd: string; env?: Record<st
     let stderr = '';
     child.stdout!.on('data', (d) => (stdout += d));
     child.stderr!.on('data', (d) => (stderr += d));
-    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+    const { limit } = options;
+    const timer =
+      limit &&
+      setTimeout(() => {
+        child.kill('SIGKILL');
+        reject(new Error(`${limit.step}: \`vibe-agent ${args.join(' ')}\` had not ended after ${limit.ms} ms (killed); stdout: ${stdout.slice(-2000) || '(none)'}; stderr: ${stderr.slice(-2000) || '(none)'}`));
+      }, limit.ms);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr });
+    });
     options.onSpawn?.(child);
   });
 }
@@ -65,6 +80,7 @@ export function cliHome(): CliHome {
     workspace,
     env,
     run: (args, extraEnv = {}, onSpawn) => spawnCli(args, { cwd: workspace, env: { ...env, ...extraEnv }, ...(onSpawn ? { onSpawn } : {}) }),
+    runWithin: (args, step, timeoutMs = CLI_SESSION_TIMEOUT_MS) => spawnCli(args, { cwd: workspace, env, limit: { ms: timeoutMs, step } }),
     sessionFiles: () => {
       try {
         return readdirSync(dir()).filter((name) => name.endsWith('.jsonl')).sort();
@@ -93,6 +109,15 @@ export async function waitForAsync(condition: () => Promise<boolean>, what: stri
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 15));
   }
+}
+
+/** `promise`, or a failure naming `step` once `timeoutMs` has passed without it settling (for an await that has no bound of its own). */
+export function within<T>(promise: Promise<T>, step: string, timeoutMs: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${step}: nothing after ${timeoutMs} ms`)), timeoutMs);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
 
 /** For tests that spawn the CLI several times in a row: up to 7 s each seen at load 5 on 2 cores, so 20 s is too close. */

@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 import { afterEach } from 'vitest';
 
 const run = promisify(execFile);
+const TMUX_CALL_MS = 30_000;
 
 export interface TmuxPane {
   socket: string;
@@ -29,7 +30,11 @@ export interface TmuxPane {
 
 export async function startInTmux(command: string[], options: { env: Record<string, string>; cwd: string; width?: number; height?: number }): Promise<TmuxPane> {
   const socket = `vibe-test-${process.pid}-${randomBytes(4).toString('hex')}`;
-  const tmux = (...args: string[]) => run('tmux', ['-L', socket, '-f', '/dev/null', ...args], { env: { ...process.env, TMUX: '' } });
+  // Each tmux call is bounded: a client that never answers fails naming its command, not the test's timeout.
+  const tmux = (...args: string[]) =>
+    run('tmux', ['-L', socket, '-f', '/dev/null', ...args], { env: { ...process.env, TMUX: '' }, timeout: TMUX_CALL_MS, killSignal: 'SIGKILL' }).catch((error: { killed?: boolean }) => {
+      throw error.killed ? new Error(`tmux ${args[0]} did not answer within ${TMUX_CALL_MS} ms`) : error;
+    });
   const envArgs = Object.entries(options.env).map(([key, value]) => `${key}=${value}`);
   // A shell around the program prints its exit status and keeps the pane (and its last screen)
   // until the server is killed; tmux's own pane_dead_status is not reliable across versions. It

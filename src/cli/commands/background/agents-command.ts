@@ -3,7 +3,7 @@ import type { CliArgs } from '../../args/cli-args.js';
 import { safeStdout } from '../../display/safe-output.js';
 import { visibleText } from '../../display/visible-text.js';
 import { EXIT } from '../../settings/exit-codes.js';
-import { agentRow, type AgentRow } from './agent-status.js';
+import { fetchAgentRows, type AgentRow } from './agent-status.js';
 import { goalLine } from './bg-goal.js';
 import { readBackgroundEntries } from './background-registry.js';
 import { formatReport } from './session-report.js';
@@ -16,7 +16,7 @@ import { openLivePage } from './page-command.js';
 export async function agentsCommand(args: CliArgs & { agents?: { prune: boolean; page?: boolean; noOpen?: boolean } }, env: NodeJS.ProcessEnv = agentEnvironment()): Promise<number> {
   if (args.agents?.page) return openLivePage(args.agents.noOpen === true, env);
   const server = await findServer(env);
-  const rows = await Promise.all(readBackgroundEntries(env).filter((entry) => !entry.discarded).map((entry) => agentRow(entry, server)));
+  const rows = await fetchAgentRows(readBackgroundEntries(env).filter((entry) => !entry.discarded), server);
   const lines: string[] = [];
   if (args.agents?.prune) lines.push(...prune(rows, env));
   if (args.json) {

@@ -4,7 +4,7 @@ import { safeStderr, safeStdout } from '../../display/safe-output.js';
 import { askYesNo, canAskYesNo } from '../../setup/ask-yes-no.js';
 import { EXIT } from '../../settings/exit-codes.js';
 import { UsageError } from '../../settings/usage-error.js';
-import { agentRow } from './agent-status.js';
+import { fetchAgentRow } from './agent-status.js';
 import { addBackgroundEntry, findBackgroundEntry } from './background-registry.js';
 import { findServer } from './server-address.js';
 import { removeWorktree, worktreeLosses } from './worktree.js';
@@ -18,7 +18,7 @@ export async function discardCommand(args: CliArgs & { discardId?: string }, env
   if (!args.discardId) throw new UsageError('discard needs a session: vibe-agent discard ID [--yes]');
   const entry = findBackgroundEntry(env, args.discardId);
   if (!entry.worktree) throw new UsageError(`${entry.name} did not run in a worktree; there is nothing to discard (its edits are in ${entry.workspace})`);
-  const row = await agentRow(entry, await findServer(env));
+  const row = await fetchAgentRow(entry, await findServer(env));
   if (row.state === 'working' || row.state === 'needs you') {
     safeStderr.write(`vibe-agent discard: ${entry.name} is ${row.state}; stop it first (vibe-agent stop ${entry.name}). Nothing was removed.\n`);
     return EXIT.providerError;

@@ -6,7 +6,7 @@ import { safeStderr, safeStdout } from '../../display/safe-output.js';
 import { canAskYesNo, terminalTrust } from '../../setup/ask-yes-no.js';
 import { EXIT } from '../../settings/exit-codes.js';
 import { UsageError } from '../../settings/usage-error.js';
-import { agentRow } from './agent-status.js';
+import { fetchAgentRow } from './agent-status.js';
 import { findBackgroundEntry } from './background-registry.js';
 import { configuredChecks, unapprovedChecksReason } from './land-checks.js';
 import { askHunkOnTerminal } from './land-choice.js';
@@ -34,7 +34,7 @@ export async function landCommand(args: CliArgs & { land?: LandArgs }, env: Node
   const land = args.land;
   const entry = findBackgroundEntry(env, land.id);
   if (!entry.worktree || !entry.branch) throw new UsageError(`${entry.name} did not run in a worktree (start one with --bg -w NAME); its edits are in ${entry.workspace} already`);
-  const row = await agentRow(entry, await findServer(env));
+  const row = await fetchAgentRow(entry, await findServer(env));
   const askTrust = terminalTrust();
   const result = await landSession({
     entry,

@@ -4,7 +4,7 @@ import type { CliArgs } from '../../args/cli-args.js';
 import { safeStderr, safeStdout } from '../../display/safe-output.js';
 import { EXIT } from '../../settings/exit-codes.js';
 import { UsageError } from '../../settings/usage-error.js';
-import { agentRow } from './agent-status.js';
+import { fetchAgentRow } from './agent-status.js';
 import { findBackgroundEntry, type BackgroundEntry } from './background-registry.js';
 import { notifyEnd } from './notify-end.js';
 import { findServer, type ServerConnection } from './server-address.js';
@@ -40,7 +40,7 @@ export async function logsCommand(args: CliArgs & { logs?: { id: string; follow:
 
 /** The end-of-session report on stderr (stdout stays JSON lines); with `notify`, on stdout and as a notification too. */
 async function endReport(entry: BackgroundEntry, server: ServerConnection, notify: boolean, env: NodeJS.ProcessEnv): Promise<number> {
-  const row = await agentRow(entry, server);
+  const row = await fetchAgentRow(entry, server);
   if (!row.report) return EXIT.answered;
   const lines = formatReport(entry.name, row.report);
   (notify ? safeStdout : safeStderr).write(`${lines.join('\n')}\n`);

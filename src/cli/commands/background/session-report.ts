@@ -1,6 +1,6 @@
-import type { ServerEvent } from '../../../client/index.js';
+import type { ApiEvent } from '../../../server/api-schemas.js';
 import type { BackgroundEntry } from './background-registry.js';
-import { excludes, git } from '../../../background/git.js';
+import { excludes, git as gitIn } from '../../../background/git.js';
 
 /** What a background session did, told truthfully from its events and its worktree. */
 export interface SessionReport {
@@ -18,7 +18,7 @@ export interface SessionReport {
 }
 
 /** The report of a session whose run has stopped (undefined while it has not). */
-export function sessionReport(entry: BackgroundEntry, events: readonly ServerEvent[], cost: number | undefined): SessionReport | undefined {
+export function sessionReport(entry: BackgroundEntry, events: readonly ApiEvent[], cost: number | undefined): SessionReport | undefined {
   const stop = [...events].reverse().find((event) => event.type === 'stop') as { reason?: string } | undefined;
   if (!stop) return undefined;
   const calls = new Map<string, string>();
@@ -38,7 +38,8 @@ export function sessionReport(entry: BackgroundEntry, events: readonly ServerEve
   const notDone: string[] = [];
   if (!commands.some((one) => one.exit === 0)) notDone.push('it verified nothing: no command it ran passed');
   if (denied) notDone.push(`${denied} call${denied === 1 ? ' was' : 's were'} denied`);
-  const files = changedFiles(entry);
+  const { files, uncounted } = changedFiles(entry);
+  if (uncounted) notDone.push(uncounted);
   const next = entry.worktree ? [`vibe-agent land ${entry.name} --check "…"`, `vibe-agent land ${entry.name} --pr`, `vibe-agent discard ${entry.name}`] : [`its edits are in ${entry.workspace} already`];
   return { outcome: stop.reason ?? 'unknown', files, commands, notDone, ...(cost !== undefined ? { cost } : {}), next };
 }
@@ -53,20 +54,34 @@ function commandOf(argumentsJson: string): string {
   }
 }
 
-function changedFiles(entry: BackgroundEntry): SessionReport['files'] {
-  if (!entry.worktree || !entry.base) return [];
+/**
+ * Each git call is bounded: the server computes reports inside GET /v1/agents, on its one thread, so a git
+ * that never ends would hold every request and session of the server. Past the bound the report says so.
+ */
+const GIT_WITHIN_MS = 10_000;
+
+function changedFiles(entry: BackgroundEntry): { files: SessionReport['files']; uncounted?: string } {
+  if (!entry.worktree || !entry.base) return { files: [] };
+  const worktree = entry.worktree;
+  let late: string | undefined;
+  const git = (args: string[]) => {
+    const result = gitIn(worktree, args, { timeoutMs: GIT_WITHIN_MS });
+    if (result.status === null && !late) late = `its changed files are not all counted: git ${args[0]} did not end within ${GIT_WITHIN_MS / 1000} s`;
+    return result;
+  };
   const spec = ['--', '.', ...excludes(entry.included ?? [])];
-  const tracked = git(entry.worktree, ['diff', '--numstat', '--no-renames', entry.base, ...spec]);
+  const tracked = git(['diff', '--numstat', '--no-renames', entry.base, ...spec]);
   const files = tracked.stdout.split('\n').filter(Boolean).map((line) => {
     const [added, removed, ...path] = line.split('\t');
     return { path: path.join('\t'), added: added === '-' ? null : Number(added), removed: removed === '-' ? null : Number(removed) };
   });
-  const untracked = git(entry.worktree, ['ls-files', '--others', '--exclude-standard', ...spec]).stdout.split('\n').filter(Boolean);
+  const untracked = git(['ls-files', '--others', '--exclude-standard', ...spec]).stdout.split('\n').filter(Boolean);
   for (const path of untracked) {
-    const counted = git(entry.worktree, ['diff', '--no-index', '--numstat', '/dev/null', path]).stdout.split('\t');
+    if (late) break;
+    const counted = git(['diff', '--no-index', '--numstat', '/dev/null', path]).stdout.split('\t');
     files.push({ path, added: counted[0] === '-' || counted[0] === undefined ? null : Number(counted[0]), removed: 0 });
   }
-  return files;
+  return { files, ...(late ? { uncounted: late } : {}) };
 }
 
 /** The report as lines for the terminal. */

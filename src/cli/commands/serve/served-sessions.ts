@@ -16,6 +16,7 @@ import { prepareRun, type PreparedRun } from '../../setup/prepare-run.js';
 import type { ServedIds } from './served-ids.js';
 import { servedGoal } from './served-goal.js';
 import { servedLand } from './served-land.js';
+import { servedAgents } from './served-agents.js';
 
 const ANSWERS: Record<Decision, ApprovalAnswer> = { allow: 'yes', deny: 'no', always: 'always' };
 
@@ -46,6 +47,7 @@ export function servedSessions(args: CliArgs, served: ServedIds, env: NodeJS.Pro
       return hostConversation({ ...args, cwd: entry.workspace }, { kind: 'resume', path: entry.path }, env, warn);
     },
     known: () => served.ids(),
+    agents: servedAgents(env),
   };
 }
 
