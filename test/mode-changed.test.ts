@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { client as acpClient, ndJsonStream, type SessionNotification } from '@agentclientprotocol/sdk';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAcpAgent } from '../src/acp/acp-agent.js';
+import { editorMode } from '../src/cli/commands/acp/editor-mode.js';
 import type { AcpHost } from '../src/acp/acp-host.js';
 import { InteractiveSession } from '../src/cli/tui/interactive.js';
 import { createTheme } from '../src/cli/display/theme.js';
@@ -119,21 +120,13 @@ describe('ACP renders the core\'s mode (the SDK\'s client, in memory)', () => {
     const host: AcpHost = {
       version: '0.0.0',
       credentials: async () => ({ variable: undefined, problem: undefined }),
-      open: async () => ({
+      open: async () => Object.assign(editorMode(conversation), {
         id: conversation.id,
         workspace,
         history: () => conversation.history(),
         tool: () => undefined,
-        confine: async () => ({ ok: false, reason: 'no files in this test' }),
+        confine: async () => ({ ok: false as const, reason: 'no files in this test' }),
         images: { refused: 'no images in this test', limits: imageLimitsFor(undefined) },
-        get mode() {
-          return conversation.mode;
-        },
-        setMode: (mode) => conversation.setMode(mode, { by: 'editor' }),
-        onModeChange: (listener) =>
-          conversation.subscribe((event) => {
-            if (event.type === 'mode_changed') listener(event.mode);
-          }),
         prompt: () => {
           throw new Error('no prompts in this test');
         },

@@ -13,6 +13,7 @@ import { openConversation, type ConversationCore } from '../../../conversation/o
 import { agentEventOf, promptEvents } from '../../../conversation/prompt-events.js';
 import type { SessionChoice } from '../../../conversation/session-file.js';
 import { conversationParts } from '../../setup/conversation-parts.js';
+import { editorMode } from './editor-mode.js';
 
 const warn = (text: string) => safeStderr.write(`vibe-agent: warning: ${text}\n`);
 
@@ -48,21 +49,13 @@ export async function openAcpSession(args: CliArgs, setup: AcpSessionSetup, env:
   }
   conversation.questions.attach((question, signal) => setup.ask(question.request, signal));
 
-  return {
+  const session: Omit<AcpSession, keyof ReturnType<typeof editorMode>> = {
     id: conversation.id,
     workspace,
     history: () => conversation.history(),
     tool: (name) => prepared.tools.get(name),
     confine: (path, forWrite) => resolveInWorkspace(path, { workspace, extraRoots: [...settings.addDirs, ...(forWrite ? [] : prepared.skills.readRoots())], allowSecrets: settings.allowSecrets, forWrite }),
     images: { refused: imagesRefusedBy(prepared.resolved.preset.name, prepared.resolved.model), limits: imageLimitsFor(prepared.resolved.preset.protocol) },
-    get mode() {
-      return conversation.mode;
-    },
-    setMode: (mode) => conversation.setMode(mode, { by: 'editor' }),
-    onModeChange: (listener) =>
-      conversation.subscribe((event) => {
-        if (event.type === 'mode_changed') listener(event.mode);
-      }),
     async *prompt(input, signal, images) {
       const events = promptEvents(conversation, input, { signal, ...(images?.length ? { images } : {}) });
       for (let step = await events.next(); ; step = await events.next()) {
@@ -82,6 +75,8 @@ export async function openAcpSession(args: CliArgs, setup: AcpSessionSetup, env:
       }
     },
   };
+  // Object.assign keeps editorMode's `mode` a getter (a spread would copy its value once).
+  return Object.assign(editorMode(conversation), session);
 }
 
 /** The session file: the stored one to continue, or a new one (a session that cannot be saved still runs). */
