@@ -6,7 +6,6 @@
  * did not make, and the terminal UI's Shift+Tab and plan approval go through `setMode` and its
  * status line shows the core's mode.
  */
-import { EventEmitter } from 'node:events';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,6 +27,7 @@ import { startChatServer, type ChatServer } from './support/chat-server.js';
 import { testConversationParts } from './support/conversation-parts.js';
 import { testServices } from './support/tui-services.js';
 import { VirtualTerminal } from './support/virtual-terminal.js';
+import { FakeInput } from './support/fake-input.js';
 
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
@@ -177,16 +177,6 @@ describe('ACP renders the core\'s mode (the SDK\'s client, in memory)', () => {
     ]);
   });
 });
-
-/** A terminal's stdin: the test types into it. */
-class FakeInput extends EventEmitter {
-  setRawMode() {}
-  resume() {}
-  pause() {}
-  type(text: string) {
-    this.emit('data', Buffer.from(text));
-  }
-}
 
 describe('the terminal UI renders the core\'s mode (in-process, virtual terminal)', () => {
   it('Shift+Tab and plan approval go through setMode; a change made elsewhere shows on the status line; plan mode plans', async () => {

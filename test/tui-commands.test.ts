@@ -1,4 +1,3 @@
-import { EventEmitter } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTheme } from '../src/cli/display/theme.js';
 import { InteractiveSession } from '../src/cli/tui/interactive.js';
@@ -9,15 +8,7 @@ import { ToolRegistry } from '../src/tools/registry.js';
 import { skillRepo, writeCommands, type SkillRepo } from './support/skill-fixtures.js';
 import { VirtualTerminal } from './support/virtual-terminal.js';
 import { testServices } from './support/tui-services.js';
-
-class FakeInput extends EventEmitter {
-  setRawMode() {}
-  resume() {}
-  pause() {}
-  type(text: string) {
-    this.emit('data', Buffer.from(text));
-  }
-}
+import { FakeInput } from './support/fake-input.js';
 
 let fixture: SkillRepo;
 afterEach(() => fixture?.cleanup());

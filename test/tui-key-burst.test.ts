@@ -3,7 +3,6 @@
  * that is open, one after another, instead of falling through to the prompt: the /rewind picker takes
  * "↑↑⏎" and "2⏎" as single chunks.
  */
-import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { createTheme } from '../src/cli/display/theme.js';
 import { InteractiveSession } from '../src/cli/tui/interactive.js';
@@ -12,15 +11,7 @@ import { ScriptedProvider } from '../src/providers/scripted.js';
 import { ToolRegistry } from '../src/tools/registry.js';
 import { VirtualTerminal } from './support/virtual-terminal.js';
 import { testServices } from './support/tui-services.js';
-
-class FakeInput extends EventEmitter {
-  setRawMode() {}
-  resume() {}
-  pause() {}
-  type(text: string) {
-    this.emit('data', Buffer.from(text));
-  }
-}
+import { FakeInput } from './support/fake-input.js';
 
 const POINTS = ['    1  2026-12-04 10:00:00  "first" · changed a.txt', '    2  2026-12-04 10:05:00  "second" · changed b.txt', '    3  2026-12-04 10:09:00  "third" · ran no tools'];
 

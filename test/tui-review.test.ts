@@ -3,7 +3,6 @@
  * answers, pasted input) must not be able to drive the terminal, long paragraphs must stream in
  * bounded time and bytes, and /clear must not leave the cleared conversation to be resumed.
  */
-import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { emptyUsage } from '../src/contracts/messages.js';
@@ -24,20 +23,12 @@ import { defineTool } from '../src/tools/define-tool.js';
 import { ToolRegistry } from '../src/tools/registry.js';
 import { VirtualTerminal } from './support/virtual-terminal.js';
 import { testServices } from './support/tui-services.js';
+import { FakeInput } from './support/fake-input.js';
 
 const color = createTheme(true);
 const plain = createTheme(false);
 /** Anything but SGR: cursor moves, erases, OSC/DCS strings, bare controls. */
 const NON_SGR = /\x1b(?!\[[0-9;:]*m)|[\x00-\x08\x0b\x0c\x0e-\x1a\x1c-\x1f\x7f-\x9f]/;
-
-class FakeInput extends EventEmitter {
-  setRawMode() {}
-  resume() {}
-  pause() {}
-  type(text: string) {
-    this.emit('data', Buffer.from(text));
-  }
-}
 
 const HOSTILE = 'red \x1b[31mRED\x1b[0m\n\x1b[2J\x1b[Hcleared?\rover\n\ttab\x07bell\n\x1b]0;TITLE\x07after osc\n\x1bcreset \x9b2J';
 

@@ -1,4 +1,3 @@
-import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { InteractiveSession, type InteractiveOptions } from '../src/cli/tui/interactive.js';
@@ -11,19 +10,7 @@ import { defineTool } from '../src/tools/define-tool.js';
 import { ToolRegistry } from '../src/tools/registry.js';
 import { VirtualTerminal } from './support/virtual-terminal.js';
 import { testServices } from './support/tui-services.js';
-
-/** A terminal's stdin: the test types into it. */
-class FakeInput extends EventEmitter {
-  raw = false;
-  setRawMode(raw: boolean) {
-    this.raw = raw;
-  }
-  resume() {}
-  pause() {}
-  type(text: string) {
-    this.emit('data', Buffer.from(text));
-  }
-}
+import { FakeInput } from './support/fake-input.js';
 
 async function start(provider: Provider, options: Partial<Omit<InteractiveOptions, 'services'>> & { columns?: number; services?: Partial<InteractiveServices> } = {}) {
   const terminal = new VirtualTerminal(options.columns ?? 80, 24);
